@@ -1,0 +1,75 @@
+#ifndef CONFIG_H
+#define CONFIG_H
+
+/*
+ * Configuration: git's own config (user.name, user.email, sendemail.*)
+ * read through libgit2, and git-maint's INI files read with inih:
+ *
+ *	$XDG_CONFIG_HOME/git-maint/config	(or ~/.config/git-maint/config)
+ *	$GIT_DIR/maint.ini			(per repository; wins)
+ *
+ * INI sections are "[name]" or "[name "subsection"]" as in git config.
+ * Every key is checked against a table of known keys and types when the
+ * file is read (see Documentation/git-maint.adoc, CONFIGURATION): an
+ * unknown key, a bad value, a duplicate key, an over-long line or a
+ * non-UTF-8 value is an error naming file:line. A missing file is fine.
+ */
+
+#include <git2.h>
+
+#include "strbuf.h"
+
+struct config_entry {
+	char *section;		/* "tree", lower-cased */
+	char *subsection;	/* "usb" or NULL; case kept */
+	char *key;		/* "public", lower-cased */
+	char *value;
+	char *file;
+	int line;
+};
+
+struct maint_config {
+	struct config_entry *entries;
+	size_t nr, alloc;
+	git_config *git;	/* snapshot of git config, or NULL */
+};
+
+#define MAINT_CONFIG_INIT { NULL, 0, 0, NULL }
+
+/*
+ * Reads the INI files above and, when repo is not NULL, a snapshot of its
+ * git config (else the global git config). Returns -1 with one error
+ * line (file:line: problem) on failure.
+ */
+int config_load(struct maint_config *cfg, git_repository *repo);
+/* Reads one INI file (used by config_load and by tests). */
+int config_read_file(struct maint_config *cfg, const char *path, int must_exist);
+void config_release(struct maint_config *cfg);
+
+/* The value of section[.subsection].key, the last one read (per-repo wins), or NULL. */
+const char *config_get(const struct maint_config *cfg, const char *section,
+		       const char *subsection, const char *key);
+/* Same, the entry itself (for file:line in messages). */
+const struct config_entry *config_get_entry(const struct maint_config *cfg, const char *section,
+					    const char *subsection, const char *key);
+/* Boolean value (true/yes/on/1, false/no/off/0), or def when unset. */
+int config_get_bool(const struct maint_config *cfg, const char *section,
+		    const char *subsection, const char *key, int def);
+
+/*
+ * The name of the [tree "<name>"] whose public or work branch is branch,
+ * or NULL. If several match, the first one read.
+ */
+const char *config_tree_for_branch(const struct maint_config *cfg, const char *branch);
+
+/*
+ * A string from git config ("user.name"), or NULL when unset. Caller frees.
+ */
+char *config_git_string(const struct maint_config *cfg, const char *name);
+/* A boolean from git config, or def when unset or not a boolean. */
+int config_git_bool(const struct maint_config *cfg, const char *name, int def);
+
+/* Parses a git-style boolean; returns -1 if value is not one. */
+int config_parse_bool(const char *value);
+
+#endif

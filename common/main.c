@@ -1,0 +1,33 @@
+/*
+ * The one main() of every git-maint program: sets up what all commands
+ * share, then runs the program's cmd_main().
+ */
+#include "repo.h"
+#include "usage.h"
+
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+int cmd_main(int argc, const char **argv);
+
+int main(int argc, const char **argv)
+{
+	int ret;
+
+	if (argv[0] && *argv[0]) {
+		const char *slash = strrchr(argv[0], '/');
+
+		maint_progname = slash ? slash + 1 : argv[0];
+	}
+	setlocale(LC_CTYPE, "");
+	/* A reader that goes away (| head) ends us quietly, like git. */
+	signal(SIGPIPE, SIG_DFL);
+	repo_global_init();
+	ret = cmd_main(argc, argv);
+	if (fflush(stdout) || ferror(stdout))
+		die_errno("write error on standard output");
+	repo_global_shutdown();
+	return ret;
+}

@@ -1,0 +1,46 @@
+#ifndef REPO_H
+#define REPO_H
+
+/*
+ * The libgit2 boundary. This is the only file that reads
+ * git_error_last(): every failing libgit2 call is turned into one
+ * "error: <what we tried>: <libgit2's reason>" line by lg2_error(),
+ * right after the call, before anything else can overwrite it.
+ *
+ * Usage:
+ *	if (lg2_check(git_reference_lookup(&ref, repo, name),
+ *		      "cannot read ref '%s'", name))
+ *		goto cleanup;
+ */
+
+#include <git2.h>
+
+#include "usage.h"
+
+/*
+ * If rc < 0, reports fmt + libgit2's last error and returns -1;
+ * otherwise returns rc unchanged.
+ */
+PRINTF(2, 3) int lg2_check(int rc, const char *fmt, ...);
+
+/* Library setup and teardown; called by the common main(). */
+void repo_global_init(void);
+void repo_global_shutdown(void);
+
+/*
+ * Opens the repository the way git does: $GIT_DIR if set, else searched
+ * upwards from the current directory. Returns -1 (with an error
+ * reported) when there is none.
+ */
+int repo_open(git_repository **out);
+
+/* Like repo_open() but dies with "not a git repository". */
+git_repository *repo_open_or_die(void);
+
+/* Resolves a revision (commit-ish) to a commit. */
+int repo_lookup_commit(git_commit **out, git_repository *repo, const char *rev);
+
+/* The short name of HEAD's branch ("work-next"), or NULL when detached/unborn. Caller frees. */
+char *repo_current_branch(git_repository *repo);
+
+#endif

@@ -1,0 +1,70 @@
+#ifndef STRBUF_H
+#define STRBUF_H
+
+/*
+ * The one growable byte buffer of git-maint.
+ *
+ * Invariants: buf is never NULL (an empty strbuf points at a shared
+ * static ""), buf[len] == '\0' always, and len is the truth: the
+ * contents may hold NUL bytes (mail and binary patches do), so never
+ * use strlen(sb.buf) to learn the length.
+ */
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "usage.h"
+
+struct strbuf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+extern char strbuf_slopbuf[];
+#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+void strbuf_release(struct strbuf *sb);
+/* Hands the buffer to the caller (who free()s it) and reinitialises sb. */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+#define strbuf_reset(sb) strbuf_setlen((sb), 0)
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addchars(struct strbuf *sb, int c, size_t n);
+PRINTF(2, 3) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Replaces len bytes at pos with data (dlen bytes). */
+void strbuf_splice(struct strbuf *sb, size_t pos, size_t len, const void *data, size_t dlen);
+void strbuf_remove(struct strbuf *sb, size_t pos, size_t len);
+
+void strbuf_rtrim(struct strbuf *sb);
+void strbuf_ltrim(struct strbuf *sb);
+void strbuf_trim(struct strbuf *sb);
+
+int strbuf_cmp(const struct strbuf *a, const struct strbuf *b);
+
+/* Appends everything readable from fd; returns bytes read or -1 (errno set). */
+ssize_t strbuf_read_fd(struct strbuf *sb, int fd, size_t hint);
+/* Appends the whole file at path; returns bytes read or -1 (errno set). */
+ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint);
+/*
+ * Replaces sb with the next line of fp including its '\n' (if any).
+ * Returns 0, or EOF at end of file with sb empty.
+ */
+int strbuf_getline(struct strbuf *sb, FILE *fp);
+
+/* If str starts with prefix, sets *out past it and returns 1. */
+int skip_prefix(const char *str, const char *prefix, const char **out);
+int starts_with(const char *str, const char *prefix);
+int ends_with(const char *str, const char *suffix);
+/* Case-insensitive skip_prefix for ASCII (mail header names). */
+int skip_iprefix(const char *str, const char *prefix, const char **out);
+
+#endif

@@ -1,0 +1,115 @@
+#include "wrapper.h"
+#include "usage.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void *check_alloc(void *p, size_t size)
+{
+	if (!p && size)
+		die("out of memory, allocating %zu bytes", size);
+	return p;
+}
+
+void *xmalloc(size_t size)
+{
+	return check_alloc(malloc(size ? size : 1), size);
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	return check_alloc(calloc(nmemb ? nmemb : 1, size ? size : 1), st_mult(nmemb, size));
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	return check_alloc(realloc(ptr, size ? size : 1), size);
+}
+
+char *xstrdup(const char *s)
+{
+	return xmemdup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	const char *nul = memchr(s, '\0', n);
+
+	return xmemdup(s, nul ? (size_t)(nul - s) : n);
+}
+
+/* Copies n bytes and adds a NUL, so the copy is also a C string. */
+void *xmemdup(const void *p, size_t n)
+{
+	char *ret = xmalloc(st_add(n, 1));
+
+	memcpy(ret, p, n);
+	ret[n] = '\0';
+	return ret;
+}
+
+size_t st_add(size_t a, size_t b)
+{
+	if (a > SIZE_MAX - b)
+		die("size overflow: %zu + %zu", a, b);
+	return a + b;
+}
+
+size_t st_mult(size_t a, size_t b)
+{
+	if (b && a > SIZE_MAX / b)
+		die("size overflow: %zu * %zu", a, b);
+	return a * b;
+}
+
+ssize_t read_in_full(int fd, void *buf, size_t count)
+{
+	char *p = buf;
+	size_t total = 0;
+
+	while (total < count) {
+		ssize_t n = read(fd, p + total, count - total);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		total += n;
+	}
+	return total;
+}
+
+ssize_t write_in_full(int fd, const void *buf, size_t count)
+{
+	const char *p = buf;
+	size_t total = 0;
+
+	while (total < count) {
+		ssize_t n = write(fd, p + total, count - total);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n) {
+			errno = ENOSPC;
+			return -1;
+		}
+		total += n;
+	}
+	return total;
+}
+
+void write_or_die(int fd, const void *buf, size_t count)
+{
+	if (write_in_full(fd, buf, count) < 0) {
+		if (errno == EPIPE)
+			exit(EXIT_FATAL);
+		die_errno("write error");
+	}
+}

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Installs the Debian packages git-maint needs to build and test, if any
+# is missing. Elsewhere prints the list and stops.
+#
+# Build: compiler, pkg-config, libgit2, libcurl, libsecret, inih, asciidoctor.
+# Tests: git, sharness, cmocka, GNU patch, an SMTP server (aiosmtpd), a
+# Secret Service (gnome-keyring under dbus), GNU time, man, openssl.
+packages="build-essential pkg-config git libgit2-dev libcurl4-openssl-dev
+libsecret-1-dev libinih-dev asciidoctor sharness libcmocka-dev patch time
+man-db python3-aiosmtpd gnome-keyring dbus libsecret-tools openssl perl"
+
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+	echo "git-maint: not a Debian system; install the equivalents of:" >&2
+	echo "  $packages" | tr '\n' ' ' >&2
+	echo >&2
+	exit 1
+fi
+
+missing=
+for p in $packages; do
+	s=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+	case "$s" in
+	*" installed") ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+echo "git-maint: installing missing packages:$missing" >&2
+sudo=
+if [ "$(id -u)" != 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		sudo=sudo
+	else
+		echo "git-maint: not root and no sudo; please install:$missing" >&2
+		exit 1
+	fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >&2 &&
+$sudo apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,212 @@
+/* Unit tests of the foundation: strbuf, strvec, parse-options, utf8, config. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "parse-options.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "utf8.h"
+#include "wrapper.h"
+
+static void strbuf_keeps_nul_bytes(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(sb.len, 0);
+	assert_string_equal(sb.buf, "");
+	strbuf_add(&sb, "a\0b", 3);
+	strbuf_addf(&sb, "%d-%s", 42, "x");
+	assert_int_equal(sb.len, 7);
+	assert_memory_equal(sb.buf, "a\0b42-x", 8);
+	strbuf_splice(&sb, 1, 2, "XYZ", 3);
+	assert_memory_equal(sb.buf, "aXYZ42-x", 9);
+	strbuf_release(&sb);
+	assert_int_equal(sb.len, 0);
+}
+
+static void strbuf_addf_grows(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char big[5000];
+
+	(void)state;
+	memset(big, 'q', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	strbuf_addf(&sb, "<%s>", big);
+	assert_int_equal(sb.len, sizeof(big) + 1);
+	assert_int_equal(sb.buf[sb.len], '\0');
+	strbuf_release(&sb);
+}
+
+static void strbuf_trims(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	strbuf_addstr(&sb, " \t hello \r\n");
+	strbuf_trim(&sb);
+	assert_string_equal(sb.buf, "hello");
+	assert_int_equal(sb.len, 5);
+	strbuf_release(&sb);
+}
+
+static void strvec_pushes(void **state)
+{
+	struct strvec sv = STRVEC_INIT;
+
+	(void)state;
+	assert_null(sv.v[0]);
+	strvec_push(&sv, "one");
+	strvec_pushf(&sv, "%s-%d", "two", 2);
+	assert_int_equal(sv.nr, 2);
+	assert_string_equal(sv.v[1], "two-2");
+	assert_null(sv.v[2]);
+	assert_true(strvec_contains(&sv, "one"));
+	strvec_pop(&sv);
+	assert_int_equal(sv.nr, 1);
+	strvec_clear(&sv);
+	assert_int_equal(sv.nr, 0);
+}
+
+static const char *const test_usage[] = { "test [<options>] <args>", NULL };
+
+static void parse_options_mixed(void **state)
+{
+	int quiet = 0, flag = 1, num = 0;
+	const char *str = NULL;
+	struct strvec list = STRVEC_INIT;
+	struct option opts[] = {
+		OPT__QUIET(&quiet, "quiet"),
+		OPT_BOOL('f', "flag", &flag, "a flag"),
+		OPT_INTEGER('p', "strip", &num, "n", "a number"),
+		OPT_STRING('o', "output", &str, "dir", "a string"),
+		OPT_STRING_LIST(0, "touches", &list, "path", "repeatable"),
+		OPT_END()
+	};
+	const char *argv[] = { "test", "-qq", "a", "--no-flag", "-p1", "--output=x",
+		"--touches", "t1", "--tou=t2", "--", "--not-an-option", NULL };
+	int argc = ARRAY_SIZE(argv) - 1;
+
+	(void)state;
+	argc = parse_options(argc, argv, opts, test_usage, 0);
+	assert_int_equal(argc, 2);
+	assert_string_equal(argv[0], "a");
+	assert_string_equal(argv[1], "--not-an-option");
+	assert_null(argv[2]);
+	assert_int_equal(quiet, 2);
+	assert_int_equal(flag, 0);
+	assert_int_equal(num, 1);
+	assert_string_equal(str, "x");
+	assert_int_equal(list.nr, 2);
+	assert_string_equal(list.v[1], "t2");
+	strvec_clear(&list);
+}
+
+static void utf8_validation(void **state)
+{
+	(void)state;
+	assert_true(utf8_valid("plain", 5));
+	assert_true(utf8_valid("J\xc3\xb6rg \xe2\x82\xac \xf0\x9f\x98\x80", 14));
+	assert_false(utf8_valid("\xc3", 1));		/* truncated */
+	assert_false(utf8_valid("\xc0\xaf", 2));	/* overlong '/' */
+	assert_false(utf8_valid("\xed\xa0\x80", 3));	/* surrogate */
+	assert_false(utf8_valid("\xf4\x90\x80\x80", 4));	/* > U+10FFFF */
+	assert_false(utf8_valid("caf\xe9", 4));		/* Latin-1 */
+}
+
+static char *write_temp(const char *contents)
+{
+	char *path = strdup("/tmp/maint-config-XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, contents, strlen(contents)), (ssize_t)strlen(contents));
+	close(fd);
+	return path;
+}
+
+static void config_reads_trees(void **state)
+{
+	struct maint_config cfg = MAINT_CONFIG_INIT;
+	char *path = write_temp("# trees\r\n[tree \"usb\"]\r\npublic = usb-next\r\n"
+				"work = work-next\r\nsignoff = yes\r\n[smtp]\r\nport = 587\r\n");
+
+	(void)state;
+	assert_int_equal(config_read_file(&cfg, path, 1), 0);
+	assert_string_equal(config_get(&cfg, "tree", "usb", "public"), "usb-next");
+	assert_string_equal(config_tree_for_branch(&cfg, "work-next"), "usb");
+	assert_null(config_tree_for_branch(&cfg, "master"));
+	assert_int_equal(config_get_bool(&cfg, "tree", "usb", "signoff", 0), 1);
+	assert_string_equal(config_get(&cfg, "smtp", NULL, "port"), "587");
+	assert_int_equal(config_get_entry(&cfg, "smtp", NULL, "port")->line, 7);
+	assert_null(config_get(&cfg, "tree", "net", "public"));
+	config_release(&cfg);
+	unlink(path);
+	free(path);
+}
+
+static void config_rejects(const char *contents)
+{
+	struct maint_config cfg = MAINT_CONFIG_INIT;
+	char *path = write_temp(contents);
+
+	assert_int_equal(config_read_file(&cfg, path, 1), -1);
+	config_release(&cfg);
+	unlink(path);
+	free(path);
+}
+
+static void config_errors(void **state)
+{
+	char longline[400];
+
+	(void)state;
+	config_rejects("[tree \"usb\"]\npublic = a\npublic = b\n");	/* duplicate */
+	config_rejects("[tree \"usb\"]\nbogus = 1\n");			/* unknown key */
+	config_rejects("[tree]\npublic = a\n");				/* needs a name */
+	config_rejects("[smtp]\nport = many\n");			/* not a number */
+	config_rejects("[smtp]\nencryption = none\n");			/* not a choice */
+	config_rejects("[tree \"usb\"]\nsignoff = perhaps\n");		/* not a bool */
+	config_rejects("[notify]\nfrom = caf\xe9\n");			/* not UTF-8 */
+	config_rejects("[notify]\njust words\n");			/* syntax */
+	snprintf(longline, sizeof(longline), "[notify]\ntemplate = %0300d\n", 7);
+	config_rejects(longline);					/* too long */
+}
+
+static void config_missing_file(void **state)
+{
+	struct maint_config cfg = MAINT_CONFIG_INIT;
+
+	(void)state;
+	assert_int_equal(config_read_file(&cfg, "/nonexistent/maint.ini", 0), 0);
+	assert_int_equal(config_read_file(&cfg, "/nonexistent/maint.ini", 1), -1);
+	config_release(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(strbuf_keeps_nul_bytes),
+		cmocka_unit_test(strbuf_addf_grows),
+		cmocka_unit_test(strbuf_trims),
+		cmocka_unit_test(strvec_pushes),
+		cmocka_unit_test(parse_options_mixed),
+		cmocka_unit_test(utf8_validation),
+		cmocka_unit_test(config_reads_trees),
+		cmocka_unit_test(config_errors),
+		cmocka_unit_test(config_missing_file),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
