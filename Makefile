@@ -40,6 +40,8 @@ CMD_SRC := $(sort $(wildcard cmd/*.c))
 PROGRAMS := $(patsubst cmd/%.c,$(B)/bin/git-maint-%,$(CMD_SRC))
 UNIT_SRC := $(sort $(wildcard t/unit/test-*.c))
 UNIT_PROGRAMS := $(patsubst t/unit/%.c,$(B)/t/unit/%,$(UNIT_SRC))
+HELPER_SRC := $(sort $(wildcard t/helper/test-*.c))
+HELPER_PROGRAMS := $(patsubst t/helper/%.c,$(B)/t/helper/%,$(HELPER_SRC))
 PERF_SRC := $(sort $(wildcard t/perf/*.c))
 PERF_PROGRAMS := $(patsubst t/perf/%.c,$(B)/t/perf/%,$(PERF_SRC))
 DOC_SRC := $(sort $(wildcard Documentation/git-maint*.adoc))
@@ -48,7 +50,7 @@ MAN_PAGES := $(foreach d,$(DOC_SRC),$(B)/man/$(if $(filter git-maint.adoc,$(notd
 .PHONY: all lib programs doc check unit demo bench install deps clean FORCE
 .DELETE_ON_ERROR:
 
-all: programs $(UNIT_PROGRAMS) $(PERF_PROGRAMS)
+all: programs $(UNIT_PROGRAMS) $(HELPER_PROGRAMS) $(PERF_PROGRAMS)
 lib: $(LIB)
 programs: $(PROGRAMS)
 
@@ -73,6 +75,11 @@ $(B)/bin/git-maint-%: $(B)/cmd/%.o $(LIB)
 $(B)/t/unit/%: t/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+# Test helpers are small programs with a cmd_main(), like the commands.
+$(B)/t/helper/%: t/helper/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 $(B)/t/perf/%: t/perf/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -118,4 +125,4 @@ clean:
 	rm -rf .build t/trash\ directory.* t/test-results t/perf/out demo
 
 -include $(LIB_OBJ:.o=.d) $(patsubst $(B)/bin/git-maint-%,$(B)/cmd/%.d,$(PROGRAMS))
--include $(UNIT_PROGRAMS:=.d) $(PERF_PROGRAMS:=.d)
+-include $(UNIT_PROGRAMS:=.d) $(HELPER_PROGRAMS:=.d) $(PERF_PROGRAMS:=.d)
