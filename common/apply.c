@@ -799,6 +799,7 @@ static int apply_file(struct apply_session *s, const struct file_patch *fp,
 	fr->old_path = fp->old_path ? xstrdup(fp->old_path) : NULL;
 	fr->new_path = fp->new_path ? xstrdup(fp->new_path) : NULL;
 	fr->is_binary = fp->is_binary;
+	fr->is_copy = fp->is_copy;
 	fr->hunk_nr = fp->hunk_nr;
 	fr->hunks = xcalloc(fp->hunk_nr ? fp->hunk_nr : 1, sizeof(*fr->hunks));
 	for (size_t k = 0; k < fp->hunk_nr; k++) {
@@ -1164,7 +1165,7 @@ static void print_human_file(struct strbuf *out, const struct apply_file_result 
 	strbuf_addstr(out, "checking file ");
 	patch_quote_path(out, name);
 	if (fr->old_path && fr->new_path && strcmp(fr->old_path, fr->new_path)) {
-		strbuf_addstr(out, " (renamed from ");
+		strbuf_addstr(out, fr->is_copy ? " (copied from " : " (renamed from ");
 		patch_quote_path(out, fr->old_path);
 		strbuf_addch(out, ')');
 	}
@@ -1227,7 +1228,7 @@ static void print_porcelain_file(struct strbuf *out, const struct apply_file_res
 {
 	const char *name = fr->new_path ? fr->new_path : fr->old_path;
 
-	strbuf_addf(out, "%sfile\t", prefix ? prefix : "");
+	strbuf_addf(out, "file\t%s", prefix ? prefix : "");
 	add_field(out, name, strlen(name));
 	strbuf_addf(out, "\t%s\t", file_status_name(fr->status));
 	if (fr->old_path && fr->new_path && strcmp(fr->old_path, fr->new_path))
@@ -1239,7 +1240,7 @@ static void print_porcelain_file(struct strbuf *out, const struct apply_file_res
 	for (size_t k = 0; k < fr->hunk_nr; k++) {
 		const struct apply_hunk_result *h = &fr->hunks[k];
 
-		strbuf_addf(out, "%shunk\t", prefix ? prefix : "");
+		strbuf_addf(out, "hunk\t%s", prefix ? prefix : "");
 		add_field(out, name, strlen(name));
 		strbuf_addf(out, "\t%zu\t%s\t%ld\t%ld\t%d\t", k + 1, hunk_status_name(h->status),
 			    h->line, h->offset, h->fuzz);
@@ -1261,7 +1262,7 @@ void apply_result_print(struct strbuf *out, const struct apply_result *res,
 		if (fmt == APPLY_PRINT_HUMAN) {
 			strbuf_addf(out, "%s\n", res->error);
 		} else {
-			strbuf_addf(out, "%serror\t", prefix ? prefix : "");
+			strbuf_addf(out, "error\t%s", prefix ? prefix : "");
 			add_field(out, res->error, strlen(res->error));
 			strbuf_addch(out, '\n');
 		}

@@ -110,6 +110,7 @@ struct apply_file_result {
 	size_t hunk_nr;
 	size_t hunks_failed;
 	int is_binary;
+	int is_copy;		/* old_path is kept (a copy, not a rename) */
 };
 
 struct apply_result {
@@ -187,19 +188,24 @@ enum apply_print_format {
 	/* GNU patch's words under each file: "checking file X", "Hunk #2 FAILED at 210." */
 	APPLY_PRINT_HUMAN,
 	/*
-	 * One tab-separated record per hunk (or per file for file-level
-	 * verdicts), documented in git-maint-dry-apply(1):
-	 * "hunk\t<path>\t<n>\t<status>\t<line>\t<offset>\t<fuzz>"
-	 * "file\t<path>\t<status>\t<reason>"
+	 * One tab-separated record per line, documented in
+	 * git-maint-dry-apply(1); prefix (e.g. "<target>\t<patch number>\t")
+	 * comes right after the record type:
+	 * "file\t<prefix><path>\t<status>\t<old path if renamed>\t<reason>"
+	 * "hunk\t<prefix><path>\t<n>\t<status>\t<line>\t<offset>\t<fuzz>\t<expected line>"
+	 * "error\t<prefix><message>"
+	 * Tabs, newlines, backslashes and control characters in fields are
+	 * escaped as \t, \n, \\, \ooo.
 	 */
 	APPLY_PRINT_PORCELAIN,
 };
 
 /*
- * Appends the report of res to out. In porcelain mode each record is
- * prefixed with prefix (e.g. "<branch>\t<patch number>\t"); prefix may
- * be NULL. Human mode writes nothing for a patch that applied exactly
- * unless verbose.
+ * Appends the report of res to out. Human mode prints, as GNU patch
+ * does, "checking file <path>" per file and a line per hunk that needed
+ * an offset or fuzz, merged or failed (every hunk when verbose), and
+ * "N out of M hunks FAILED". prefix is used in porcelain mode only and
+ * may be NULL.
  */
 void apply_result_print(struct strbuf *out, const struct apply_result *res,
 			enum apply_print_format fmt, const char *prefix, int verbose);

@@ -919,6 +919,10 @@ static int parse_git_diff(struct parser *p)
 		return 0;
 	if (parse_hunks(p, fp) < 0)
 		return -1;
+	if (!fp->hunk_nr && !fp->is_new && !fp->is_delete && !fp->is_rename && !fp->is_copy &&
+	    !(fp->new_mode && fp->old_mode && fp->new_mode != fp->old_mode))
+		return perr(p, "line %lu: corrupt patch: no hunks and no change for '%s'",
+			    fp->input_line, file_patch_name(fp));
 	if (fp->is_delete && fp->hunk_nr &&
 	    (fp->hunk_nr != 1 || fp->hunks[0].new_count))
 		return perr(p, "line %lu: corrupt patch: deletion of '%s' keeps lines",
