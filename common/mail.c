@@ -284,121 +284,167 @@ int mail_decode_qp(struct strbuf *out, const char *in, size_t len, const char **
 
 /* ---- RFC 2047 ---- */
 
-/*
- * Decodes one encoded word at in[0..len) if it is one: returns its
- * length, or 0. *bad is set when it looks like a word but cannot be
- * decoded.
- */
-static size_t decode_word(struct strbuf *out, const char *in, size_t len, const char **problem, int *bad)
+int mail_charset_is_utf8(const char *charset)
 {
-	const char *p = in + 2, *end = in + len, *cs, *cs_end, *text, *text_end;
-	char enc;
-	char charset[64];
-	struct strbuf raw = STRBUF_INIT;
-	size_t n;
+	return !strcasecmp(charset, "utf-8") || !strcasecmp(charset, "utf8");
+}
 
-	if (len < 8 || in[0] != '=' || in[1] != '?')
-		return 0;
-	cs = p;
-	while (p < end && *p != '?' && !isspace((unsigned char)*p))
-		p++;
-	if (p >= end || *p != '?' || p == cs)
-		return 0;
-	cs_end = p++;
-	if (p + 2 > end || p[1] != '?')
-		return 0;
-	enc = tolower((unsigned char)*p);
-	if (enc != 'b' && enc != 'q')
-		return 0;
-	text = p + 2;
-	text_end = text;
-	while (text_end + 1 < end && !(text_end[0] == '?' && text_end[1] == '='))
-		text_end++;
-	if (text_end + 1 >= end)
-		return 0;
-	n = text_end + 2 - in;
+/* git's fallback spellings for charset names iconv may not know. */
+static const char *fallback_charset(const char *name)
+{
+	if (mail_charset_is_utf8(name))
+		return "UTF-8";
+	if (!strcasecmp(name, "latin-1"))
+		return "ISO-8859-1";
+	return name;
+}
 
-	/* charset, without an RFC 2231 "*language" suffix */
-	{
-		size_t cl = cs_end - cs;
-		const char *star = memchr(cs, '*', cl);
-		if (star)
-			cl = star - cs;
-		if (cl >= sizeof(charset))
-			cl = sizeof(charset) - 1;
-		memcpy(charset, cs, cl);
-		charset[cl] = '\0';
+int mail_to_utf8(struct strbuf *out, const char *in, size_t len, const char *charset)
+{
+	if (!charset || !*charset || mail_charset_is_utf8(charset)) {
+		strbuf_add(out, in, len);
+		return 0;
 	}
-	if (enc == 'b') {
-		if (mail_decode_base64(&raw, text, text_end - text, problem) < 0) {
-			*bad = 1;
-		}
-	} else {
-		for (const char *q = text; q < text_end; q++) {
-			if (*q == '_') {
-				strbuf_addch(&raw, ' ');
-			} else if (*q == '=' && q + 2 < text_end + 0 + 1 && hex_value(q[1]) >= 0 &&
-				   q + 2 < text_end && hex_value(q[2]) >= 0) {
-				strbuf_addch(&raw, (hex_value(q[1]) << 4) | hex_value(q[2]));
-				q += 2;
-			} else {
-				strbuf_addch(&raw, *q);
+	if (!mail_convert(out, in, len, charset, "UTF-8"))
+		return 0;
+	return mail_convert(out, in, len, fallback_charset(charset), "UTF-8");
+}
+
+/* quoted-printable as git decodes it: stops at "=\n" (soft break) or the end. */
+void mail_decode_q(struct strbuf *out, const char *in, size_t len, int rfc2047)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = in[i];
+
+		if (c == '=') {
+			int h, l;
+
+			if (i + 1 >= len || in[i + 1] == '\n')
+				break;
+			h = hex_value(in[i + 1]);
+			l = i + 2 < len ? hex_value(in[i + 2]) : -1;
+			if (h >= 0 && l >= 0) {
+				strbuf_addch(out, (h << 4) | l);
+				i += 2;
+				continue;
 			}
 		}
+		if (rfc2047 && c == '_')
+			c = ' ';
+		strbuf_addch(out, c);
 	}
-	if (!strcasecmp(charset, "utf-8") || !strcasecmp(charset, "utf8") ||
-	    !strcasecmp(charset, "us-ascii")) {
-		strbuf_addbuf(out, &raw);
-	} else if (mail_convert(out, raw.buf, raw.len, charset, "UTF-8") < 0) {
-		if (problem)
-			*problem = "cannot convert from charset";
-		*bad = 1;
-		strbuf_addbuf(out, &raw);
+}
+
+/* base64 as git decodes it: bytes outside the alphabet (and '=') are skipped. */
+void mail_decode_b(struct strbuf *out, const char *in, size_t len)
+{
+	unsigned acc = 0;
+	int pos = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		int v = b64_value(in[i]);
+
+		if (v < 0)
+			continue;
+		switch (pos++) {
+		case 0:
+			acc = v << 2;
+			break;
+		case 1:
+			strbuf_addch(out, acc | (v >> 4));
+			acc = (v & 15) << 4;
+			break;
+		case 2:
+			strbuf_addch(out, acc | (v >> 2));
+			acc = (v & 3) << 6;
+			break;
+		case 3:
+			strbuf_addch(out, acc | v);
+			acc = pos = 0;
+			break;
+		}
 	}
-	strbuf_release(&raw);
-	return n;
+}
+
+static int g_isspace(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 int mail_rfc2047_decode(struct strbuf *out, const char *in, size_t len, const char **problem)
 {
-	size_t i = 0, pending_ws = 0;
-	int bad = 0, last_was_word = 0;
+	const char *p = in, *end = in + len;
+	struct strbuf res = STRBUF_INIT, charset = STRBUF_INIT, dec = STRBUF_INIT;
+	const char *why = NULL;
 
-	while (i < len) {
-		if (in[i] == '=' && i + 1 < len && in[i + 1] == '?') {
-			size_t n = decode_word(out, in + i, len - i, problem, &bad);
-			if (n) {
-				i += n;
-				last_was_word = 1;
-				pending_ws = 0;
-				continue;
-			}
+	while (p < end) {
+		const char *ep = memmem(p, end - p, "=?", 2), *cp, *text;
+
+		if (!ep)
+			break;
+		if (ep != p) {
+			/* keep what precedes the word, unless it is blanks after a word */
+			const char *s = p;
+			while (s < ep && g_isspace(*s))
+				s++;
+			if (s != ep || p == in)
+				strbuf_add(&res, p, ep - p);
 		}
-		if (last_was_word && (in[i] == ' ' || in[i] == '\t')) {
-			size_t j = i;
-			while (j < len && (in[j] == ' ' || in[j] == '\t'))
-				j++;
-			if (j + 1 < len && in[j] == '=' && in[j + 1] == '?') {
-				/* blanks between two encoded words are dropped, if the next is one */
-				struct strbuf tmp = STRBUF_INIT;
-				int tbad = 0;
-				size_t n = decode_word(&tmp, in + j, len - j, problem, &tbad);
-				strbuf_release(&tmp);
-				if (n) {
-					i = j;
-					continue;
-				}
-			}
-			strbuf_add(out, in + i, j - i);
-			i = j;
-			last_was_word = 0;
-			continue;
+		ep += 2;
+		cp = ep < end ? memchr(ep, '?', end - ep) : NULL;
+		if (!cp || cp + 3 > end || cp[1] == '\0' || cp[2] != '?') {
+			why = "malformed encoded word";
+			goto fail;
 		}
-		strbuf_addch(out, in[i++]);
-		last_was_word = 0;
+		strbuf_reset(&charset);
+		strbuf_add(&charset, ep, cp - ep);
+		text = cp + 3;
+		ep = memmem(text, end - text, "?=", 2);
+		if (!ep) {
+			why = "unterminated encoded word";
+			goto fail;
+		}
+		strbuf_reset(&dec);
+		switch (tolower((unsigned char)cp[1])) {
+		case 'b':
+			mail_decode_b(&dec, text, ep - text);
+			break;
+		case 'q':
+			mail_decode_q(&dec, text, ep - text, 1);
+			break;
+		default:
+			why = "unknown encoding in encoded word";
+			goto fail;
+		}
+		if (mail_to_utf8(&res, dec.buf, dec.len, charset.buf) < 0) {
+			/* an RFC 2231 language suffix ("utf-8*en") is allowed */
+			char *star = strchr(charset.buf, '*');
+			if (star && star != charset.buf) {
+				strbuf_setlen(&charset, star - charset.buf);
+				if (!mail_to_utf8(&res, dec.buf, dec.len, charset.buf))
+					goto converted;
+			}
+			why = "cannot convert encoded word to UTF-8";
+			goto fail;
+		}
+converted:
+		p = ep + 2;
 	}
-	(void)pending_ws;
-	return bad ? -1 : 0;
+	strbuf_add(&res, p, end - p);
+	strbuf_addbuf(out, &res);
+	strbuf_release(&res);
+	strbuf_release(&charset);
+	strbuf_release(&dec);
+	return 0;
+fail:
+	/* as git: the whole value stays undecoded */
+	strbuf_add(out, in, len);
+	if (problem)
+		*problem = why;
+	strbuf_release(&res);
+	strbuf_release(&charset);
+	strbuf_release(&dec);
+	return -1;
 }
 
 void mail_rfc2047_encode(struct strbuf *out, const char *s, size_t len, int phrase)

@@ -59,14 +59,16 @@ void mail_unfold(struct strbuf *out, const char *value, size_t len);
 
 /*
  * Appends in[0..len) to out with RFC 2047 encoded words (B and Q, any
- * charset iconv knows, RFC 2231 language suffix allowed) decoded to
- * UTF-8; blanks between two adjacent encoded words are dropped. Text
- * outside encoded words is copied unchanged.
+ * charset iconv knows) decoded to UTF-8, the way git mailinfo decodes
+ * headers: blanks between an encoded word and the next one are dropped,
+ * other text is copied unchanged.
  *
- * Returns 0, or -1 when a word is malformed (bad base64, unknown
- * charset, invalid bytes for its charset): then the word is copied
- * undecoded and *problem (when not NULL) names the problem. Never
- * reports by itself.
+ * Returns 0, or -1 when a word is malformed ("=?" without a complete
+ * word, an unknown encoding, an unknown charset or bytes invalid in it):
+ * then, as git does, the whole value is appended undecoded and *problem
+ * (when not NULL) names the problem. Never reports by itself. As an
+ * extension, a charset with an RFC 2231 language ("utf-8*en") is
+ * accepted where git would fail.
  */
 int mail_rfc2047_decode(struct strbuf *out, const char *in, size_t len, const char **problem);
 
@@ -77,6 +79,27 @@ int mail_rfc2047_decode(struct strbuf *out, const char *in, size_t len, const ch
  * From/To) when phrase is set.
  */
 void mail_rfc2047_encode(struct strbuf *out, const char *s, size_t len, int phrase);
+
+/* Is charset a spelling of UTF-8 ("utf-8", "UTF8")? */
+int mail_charset_is_utf8(const char *charset);
+
+/*
+ * Appends in[0..len) converted from charset to UTF-8 (git mailinfo's
+ * convert_to_utf8): copied as is when charset is NULL, empty or UTF-8;
+ * "latin-1" is understood. Returns -1 (nothing appended) when iconv
+ * does not know charset or the input is invalid in it.
+ */
+int mail_to_utf8(struct strbuf *out, const char *in, size_t len, const char *charset);
+
+/*
+ * The lenient decoders git mailinfo uses, one line at a time; they never
+ * fail. mail_decode_q: "=XX" gives the byte, "=" at the end of the input
+ * or before '\n' ends the decoding (soft line break), any other '=' is
+ * kept; with rfc2047, '_' is a space. mail_decode_b: bytes outside the
+ * base64 alphabet (padding included) are skipped.
+ */
+void mail_decode_q(struct strbuf *out, const char *in, size_t len, int rfc2047);
+void mail_decode_b(struct strbuf *out, const char *in, size_t len);
 
 /* ---- addresses and Message-IDs ---- */
 

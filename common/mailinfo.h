@@ -19,7 +19,8 @@
 #include "strbuf.h"
 #include "strvec.h"
 
-#define MAILINFO_MAX_MIME_DEPTH 32
+/* git mailinfo's MAX_BOUNDARIES: at most 4 nested multipart levels */
+#define MAILINFO_MAX_MIME_DEPTH 5
 
 struct patch_mail {
 	struct strbuf author_name, author_email, date;	/* as `git mailinfo` prints Author/Email/Date */
