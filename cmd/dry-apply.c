@@ -1,0 +1,269 @@
+/*
+ * git maint-dry-apply: does this series of patch mails apply, and to
+ * which branch? Every patch is applied in memory, cumulatively, to the
+ * tip of each target branch; the report uses GNU patch's words (or
+ * tab-separated records with --porcelain). Nothing in the repository
+ * changes: no ref, reflog, index, work tree file or object.
+ */
+#include "apply.h"
+#include "mailinfo.h"
+#include "parse-options.h"
+#include "patch.h"
+#include "repo.h"
+#include "source.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "wrapper.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const dry_apply_usage[] = {
+	"git maint-dry-apply [--onto <branch>]... [<options>] [<mbox>|-]...",
+	NULL
+};
+
+struct dry_apply_opts {
+	struct strvec onto;
+	int each;
+	int porcelain;
+	int three_way;
+	int fuzz;
+	int p_value;
+	int verbose;
+	int quiet;
+	int mboxrd;
+};
+
+/* One patch mail of the series. */
+struct item {
+	char *subject;
+	size_t number;		/* message number in the input */
+	struct patch_set ps;
+	char *error;		/* the diff could not be parsed */
+};
+
+struct series {
+	struct item *items;
+	size_t nr, alloc;
+};
+
+static void series_clear(struct series *s)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		free(s->items[i].subject);
+		free(s->items[i].error);
+		patch_set_dispose(&s->items[i].ps);
+	}
+	free(s->items);
+}
+
+/* Reads every mail; dies (128) on input that is not mail. */
+static void read_series(struct series *s, const char **args, int nargs,
+			const struct dry_apply_opts *o)
+{
+	struct mail_source *src;
+	struct raw_mail raw;
+	struct patch_mail pm;
+	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
+	struct strbuf err = STRBUF_INIT, origin = STRBUF_INIT;
+	int rc;
+
+	if (source_open(&src, args, nargs, o->mboxrd ? SOURCE_MBOXRD : 0) < 0)
+		exit(EXIT_FATAL);
+	patch_mail_init(&pm);
+	while ((rc = source_next(src, &raw)) != 0) {
+		struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
+		struct item *it;
+
+		if (rc < 0 || patch_mail_parse(&pm, &raw, &mopts) < 0)
+			exit(EXIT_FATAL);
+		if (!pm.has_patch && !pm.patch.len) {
+			if (!o->quiet && pm.number != 0)
+				warning("%s: message %zu has no patch, skipped", raw.origin, raw.number);
+			continue;
+		}
+		ALLOC_GROW(s->items, s->nr + 1, s->alloc);
+		it = &s->items[s->nr++];
+		memset(it, 0, sizeof(*it));
+		it->number = raw.number;
+		it->subject = xstrdup(pm.subject.buf);
+		strbuf_reset(&origin);
+		strbuf_addf(&origin, "%s: message %zu", raw.origin, raw.number);
+		popts.origin = origin.buf;
+		popts.p_value = o->p_value;
+		if (patch_parse(&it->ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0)
+			it->error = strbuf_detach(&err, NULL);
+	}
+	source_close(src);
+	patch_mail_release(&pm);
+	strbuf_release(&err);
+	strbuf_release(&origin);
+}
+
+struct target {
+	const char *name;
+	git_oid tree;
+	size_t applied;
+	size_t first_failed;	/* 1-based index of the first patch that failed, 0 if none */
+};
+
+static int resolve_target(git_repository *repo, const char *rev, struct target *t)
+{
+	git_commit *c;
+
+	if (repo_lookup_commit(&c, repo, rev) < 0)
+		return -1;
+	git_oid_cpy(&t->tree, git_commit_tree_id(c));
+	git_commit_free(c);
+	t->name = rev;
+	return 0;
+}
+
+/* Checks the series against one target, printing into out. */
+static int check_target(git_repository *repo, struct target *t, const struct series *s,
+			const struct dry_apply_opts *o, struct strbuf *out)
+{
+	struct apply_opts aopts = APPLY_OPTS_INIT;
+	struct apply_session *sess;
+	struct strbuf prefix = STRBUF_INIT;
+	int ret = 0;
+
+	aopts.fuzz = o->fuzz;
+	aopts.three_way = o->three_way;
+	aopts.check_only = o->each;
+	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
+		return -1;
+	if (!o->porcelain && !o->quiet)
+		strbuf_addf(out, "Checking %zu patch%s against %s%s\n", s->nr, s->nr == 1 ? "" : "es",
+			    t->name, o->each ? " (each alone)" : "");
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct item *it = &s->items[i];
+		struct apply_result res = APPLY_RESULT_INIT;
+
+		if (it->error)
+			apply_result_set_error(&res, it->error);
+		else if (apply_patch(sess, &it->ps, &res) < 0) {
+			apply_result_dispose(&res);
+			ret = -1;
+			break;
+		}
+		if (res.ok)
+			t->applied++;
+		else if (!t->first_failed)
+			t->first_failed = i + 1;
+		strbuf_reset(&prefix);
+		strbuf_addf(&prefix, "%s\t%zu\t", t->name, i + 1);
+		if (o->porcelain) {
+			strbuf_addf(out, "patch\t%s%s\t", prefix.buf, res.ok ? "ok" : "failed");
+			for (const char *c = it->subject; *c; c++)
+				if (*c != '\t' && *c != '\n')
+					strbuf_addch(out, *c);
+			strbuf_addch(out, '\n');
+			apply_result_print(out, &res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
+		} else if (!o->quiet) {
+			strbuf_addf(out, "Patch %zu/%zu: %s\n", i + 1, s->nr, it->subject);
+			apply_result_print(out, &res, APPLY_PRINT_HUMAN, NULL, o->verbose);
+		}
+		apply_result_dispose(&res);
+		write_or_die(1, out->buf, out->len);
+		strbuf_reset(out);
+	}
+	apply_session_free(sess);
+	strbuf_release(&prefix);
+	return ret;
+}
+
+static void print_summary(struct strbuf *out, const struct target *t, size_t total,
+			  const struct dry_apply_opts *o)
+{
+	int ok = t->applied == total;
+
+	if (o->porcelain) {
+		strbuf_addf(out, "target\t%s\t%s\t%zu\t%zu\n", t->name, ok ? "ok" : "failed",
+			    t->applied, total);
+	} else if (ok) {
+		strbuf_addf(out, "%s: all %zu patch%s apply\n", t->name, total, total == 1 ? "" : "es");
+	} else {
+		strbuf_addf(out, "%s: %zu of %zu patch%s apply; patch %zu is the first that does not\n",
+			    t->name, t->applied, total, total == 1 ? "" : "es", t->first_failed);
+	}
+}
+
+int cmd_main(int argc, const char **argv)
+{
+	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, 0 };
+	struct option options[] = {
+		OPT_STRING_LIST(0, "onto", &o.onto, "branch",
+				"check against this branch's tip (repeatable; default: the current branch)"),
+		OPT_BOOL(0, "each", &o.each, "check every patch alone against the target, not cumulatively"),
+		OPT_BOOL(0, "porcelain", &o.porcelain, "machine-readable output: tab-separated records"),
+		OPT_BOOL('3', "3way", &o.three_way, "fall back to a 3-way merge when the pre-image blob is known"),
+		OPT_INTEGER(0, "fuzz", &o.fuzz, "n", "ignore up to <n> context lines at each end of a hunk"),
+		OPT_INTEGER('p', NULL, &o.p_value, "n", "strip <n> leading path components (default 1)"),
+		OPT_BOOL(0, "mboxrd", &o.mboxrd, "the input is mboxrd (unescape >From lines)"),
+		OPT__VERBOSE(&o.verbose, "report every hunk, also those that apply exactly"),
+		OPT__QUIET(&o.quiet, "print only the summary lines"),
+		OPT_END()
+	};
+	struct series s = { NULL, 0, 0 };
+	struct target *targets = NULL;
+	size_t nt;
+	git_repository *repo;
+	struct strbuf out = STRBUF_INIT;
+	char *current = NULL;
+	int nargs, any_ok = 0, ret = EXIT_NO;
+
+	nargs = parse_options(argc, argv, options, dry_apply_usage, 0);
+	if (o.fuzz < 0)
+		usage_msg_opt(dry_apply_usage, options, "--fuzz must not be negative");
+	if (o.p_value < -1)
+		usage_msg_opt(dry_apply_usage, options, "-p must not be negative");
+
+	repo = repo_open_or_die();
+	if (!o.onto.nr) {
+		current = repo_current_branch(repo);
+		strvec_push(&o.onto, current ? current : "HEAD");
+	}
+	nt = o.onto.nr;
+	targets = xcalloc(nt, sizeof(*targets));
+	for (size_t i = 0; i < nt; i++)
+		if (resolve_target(repo, o.onto.v[i], &targets[i]) < 0)
+			die("cannot check against '%s'", o.onto.v[i]);
+
+	read_series(&s, argv, nargs, &o);
+	if (!s.nr) {
+		error("no patches found");
+		goto cleanup;
+	}
+	for (size_t i = 0; i < nt; i++) {
+		if (check_target(repo, &targets[i], &s, &o, &out) < 0)
+			die("cannot check the series against '%s'", targets[i].name);
+		if (targets[i].applied == s.nr)
+			any_ok = 1;
+	}
+	for (size_t i = 0; i < nt; i++)
+		print_summary(&out, &targets[i], s.nr, &o);
+	if (nt > 1 && !o.porcelain) {
+		if (any_ok) {
+			strbuf_addstr(&out, "The series applies to:");
+			for (size_t i = 0; i < nt; i++)
+				if (targets[i].applied == s.nr)
+					strbuf_addf(&out, " %s", targets[i].name);
+			strbuf_addch(&out, '\n');
+		} else {
+			strbuf_addstr(&out, "The series applies to none of the targets\n");
+		}
+	}
+	write_or_die(1, out.buf, out.len);
+	ret = any_ok ? EXIT_OK : EXIT_NO;
+cleanup:
+	strbuf_release(&out);
+	series_clear(&s);
+	free(targets);
+	free(current);
+	strvec_clear(&o.onto);
+	git_repository_free(repo);
+	return ret;
+}

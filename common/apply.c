@@ -1,0 +1,1277 @@
+/*
+ * The apply engine (see apply.h): an overlay of changed paths over a
+ * base tree, a hunk matcher, binary patches, 3-way fallback, and the
+ * path-safety checks.
+ *
+ * Two layers of the same kind hold changes: the session's overlay
+ * (patches 1..N-1) and a stage for the patch being applied. Lookups go
+ * stage, overlay, base tree. A patch that applies moves its stage into
+ * the overlay; one that fails drops it, so patches are atomic.
+ */
+#include "apply.h"
+#include "repo.h"
+#include "wrapper.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ path maps */
+
+struct entry {
+	char *path;
+	int deleted;
+	unsigned mode;
+	int has_oid;		/* content is the blob oid, else data */
+	git_oid oid;
+	struct strbuf data;
+	int dirty;		/* changed since the last apply_session_write_tree() */
+};
+
+struct pathmap {
+	struct entry **slots;
+	size_t size;		/* power of two, 0 when empty */
+	size_t nr;
+};
+
+static uint64_t path_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct entry **map_slot(const struct pathmap *m, const char *path)
+{
+	size_t i;
+
+	if (!m->size)
+		return NULL;
+	for (i = path_hash(path) & (m->size - 1);; i = (i + 1) & (m->size - 1)) {
+		if (!m->slots[i] || !strcmp(m->slots[i]->path, path))
+			return &m->slots[i];
+	}
+}
+
+static struct entry *map_get(const struct pathmap *m, const char *path)
+{
+	struct entry **slot = map_slot(m, path);
+
+	return slot ? *slot : NULL;
+}
+
+static void map_grow(struct pathmap *m)
+{
+	struct pathmap bigger = { NULL, m->size ? m->size * 2 : 64, 0 };
+
+	bigger.slots = xcalloc(bigger.size, sizeof(*bigger.slots));
+	for (size_t i = 0; i < m->size; i++)
+		if (m->slots[i]) {
+			*map_slot(&bigger, m->slots[i]->path) = m->slots[i];
+			bigger.nr++;
+		}
+	free(m->slots);
+	*m = bigger;
+}
+
+static void entry_free(struct entry *e)
+{
+	if (!e)
+		return;
+	free(e->path);
+	strbuf_release(&e->data);
+	free(e);
+}
+
+/* The entry for path in m, created (as "deleted", empty) if missing. */
+static struct entry *map_put(struct pathmap *m, const char *path)
+{
+	struct entry **slot;
+
+	if ((m->nr + 1) * 10 >= m->size * 7)
+		map_grow(m);
+	slot = map_slot(m, path);
+	if (!*slot) {
+		struct entry *e = xcalloc(1, sizeof(*e));
+
+		e->path = xstrdup(path);
+		e->deleted = 1;
+		strbuf_init(&e->data, 0);
+		*slot = e;
+		m->nr++;
+	}
+	return *slot;
+}
+
+static void map_clear(struct pathmap *m)
+{
+	for (size_t i = 0; i < m->size; i++)
+		entry_free(m->slots[i]);
+	free(m->slots);
+	m->slots = NULL;
+	m->size = m->nr = 0;
+}
+
+/* ---------------------------------------------------------------- session */
+
+struct apply_session {
+	git_repository *repo;
+	git_tree *base;		/* NULL: empty tree */
+	struct apply_opts opts;
+	struct pathmap overlay;
+	struct pathmap stage;
+	git_oid written;	/* the last tree apply_session_write_tree() wrote */
+	int have_written;
+};
+
+int apply_session_new(struct apply_session **out, git_repository *repo,
+		      const git_oid *base_tree, const struct apply_opts *opts)
+{
+	struct apply_session *s = xcalloc(1, sizeof(*s));
+
+	s->repo = repo;
+	if (opts)
+		s->opts = *opts;
+	if (base_tree && lg2_check(git_tree_lookup(&s->base, repo, base_tree),
+				   "cannot read tree %s", git_oid_tostr_s(base_tree)) < 0) {
+		free(s);
+		*out = NULL;
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+void apply_session_free(struct apply_session *s)
+{
+	if (!s)
+		return;
+	map_clear(&s->overlay);
+	map_clear(&s->stage);
+	git_tree_free(s->base);
+	free(s);
+}
+
+/* What a path holds in the current state (stage, overlay, base). */
+struct file_state {
+	int exists;
+	unsigned mode;
+	int has_oid;
+	git_oid oid;
+	const struct strbuf *data;	/* when !has_oid */
+};
+
+static int base_lookup(struct apply_session *s, const char *path, struct file_state *st)
+{
+	git_tree_entry *te = NULL;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	if (!s->base)
+		return 0;
+	rc = git_tree_entry_bypath(&te, s->base, path);
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (lg2_check(rc, "cannot look up '%s' in the base tree", path) < 0)
+		return -1;
+	st->mode = git_tree_entry_filemode(te);
+	st->has_oid = 1;
+	git_oid_cpy(&st->oid, git_tree_entry_id(te));
+	st->exists = 1;
+	git_tree_entry_free(te);
+	return 0;
+}
+
+static int lookup(struct apply_session *s, const char *path, struct file_state *st)
+{
+	struct entry *e = map_get(&s->stage, path);
+
+	if (!e)
+		e = map_get(&s->overlay, path);
+	if (e) {
+		memset(st, 0, sizeof(*st));
+		if (e->deleted)
+			return 0;
+		st->exists = 1;
+		st->mode = e->mode;
+		st->has_oid = e->has_oid;
+		git_oid_cpy(&st->oid, &e->oid);
+		st->data = &e->data;
+		return 0;
+	}
+	return base_lookup(s, path, st);
+}
+
+/* Copies the content of a file state into out. */
+static int read_content(struct apply_session *s, const struct file_state *st,
+			const char *path, struct strbuf *out)
+{
+	git_blob *blob;
+
+	strbuf_reset(out);
+	if (!st->has_oid) {
+		strbuf_addbuf(out, st->data);
+		return 0;
+	}
+	if (lg2_check(git_blob_lookup(&blob, s->repo, &st->oid), "cannot read '%s'", path) < 0)
+		return -1;
+	strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	return 0;
+}
+
+static int is_dir_in_base(struct apply_session *s, const char *path, git_tree **out)
+{
+	git_tree_entry *te = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!s->base)
+		return 0;
+	rc = git_tree_entry_bypath(&te, s->base, path);
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (lg2_check(rc, "cannot look up '%s' in the base tree", path) < 0)
+		return -1;
+	if (git_tree_entry_type(te) == GIT_OBJECT_TREE)
+		rc = lg2_check(git_tree_lookup(out, s->repo, git_tree_entry_id(te)),
+			       "cannot read tree '%s'", path);
+	else
+		rc = 0;
+	git_tree_entry_free(te);
+	return rc < 0 ? -1 : *out != NULL;
+}
+
+struct dir_walk {
+	struct apply_session *s;
+	const char *dir;
+	int found;
+};
+
+static int dir_walk_cb(const char *root, const git_tree_entry *te, void *payload)
+{
+	struct dir_walk *w = payload;
+	struct strbuf p = STRBUF_INIT;
+	struct file_state st;
+
+	if (git_tree_entry_type(te) == GIT_OBJECT_TREE)
+		return 0;
+	strbuf_addf(&p, "%s/%s%s", w->dir, root, git_tree_entry_name(te));
+	if (!lookup(w->s, p.buf, &st) && st.exists)
+		w->found = 1;
+	strbuf_release(&p);
+	return w->found ? 1 : 0;
+}
+
+static int map_has_under(const struct pathmap *m, const char *dir, size_t dlen)
+{
+	for (size_t i = 0; i < m->size; i++) {
+		const struct entry *e = m->slots[i];
+
+		if (e && !e->deleted && !strncmp(e->path, dir, dlen) && e->path[dlen] == '/')
+			return 1;
+	}
+	return 0;
+}
+
+/* Is path a directory with anything left in it in the current state? */
+static int is_live_dir(struct apply_session *s, const char *path)
+{
+	size_t len = strlen(path);
+	git_tree *t;
+	int rc;
+
+	if (map_has_under(&s->stage, path, len) || map_has_under(&s->overlay, path, len))
+		return 1;
+	rc = is_dir_in_base(s, path, &t);
+	if (rc <= 0)
+		return rc;
+	{
+		struct dir_walk w = { s, path, 0 };
+
+		git_tree_walk(t, GIT_TREEWALK_PRE, dir_walk_cb, &w);
+		git_tree_free(t);
+		return w.found;
+	}
+}
+
+/*
+ * Refuses paths the parser refuses, and paths with a symbolic link (or
+ * a file) as a leading directory in the current state.
+ */
+static int check_path(struct apply_session *s, const char *path, struct strbuf *why)
+{
+	struct strbuf prefix = STRBUF_INIT;
+	const char *slash;
+	int ret = 0;
+
+	if (patch_path_check(path, why) < 0)
+		return 1;
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		struct file_state st;
+
+		strbuf_reset(&prefix);
+		strbuf_add(&prefix, path, slash - path);
+		if (lookup(s, prefix.buf, &st) < 0) {
+			ret = -1;
+			break;
+		}
+		if (st.exists && st.mode == GIT_FILEMODE_LINK) {
+			strbuf_addf(why, "'%s' is beyond a symbolic link", path);
+			ret = 1;
+			break;
+		}
+		if (st.exists && st.mode != GIT_FILEMODE_TREE) {
+			strbuf_addf(why, "'%s' is in the way of '%s'", prefix.buf, path);
+			ret = 1;
+			break;
+		}
+	}
+	strbuf_release(&prefix);
+	return ret;
+}
+
+/* ----------------------------------------------------------- hunk matcher */
+
+struct line {
+	const char *p;
+	size_t len;
+};
+
+struct image {
+	struct line *lines;
+	size_t nr, alloc;
+};
+
+static void image_from(struct image *img, const struct strbuf *sb)
+{
+	const char *p = sb->buf, *end = sb->buf + sb->len;
+
+	img->nr = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+
+		ALLOC_GROW(img->lines, img->nr + 1, img->alloc);
+		img->lines[img->nr].p = p;
+		img->lines[img->nr].len = len;
+		img->nr++;
+		p += len;
+	}
+}
+
+static void image_to(const struct image *img, struct strbuf *out)
+{
+	strbuf_reset(out);
+	for (size_t i = 0; i < img->nr; i++)
+		strbuf_add(out, img->lines[i].p, img->lines[i].len);
+}
+
+/* The pre- or post-image lines of a hunk. */
+static size_t hunk_side(const struct patch_hunk *h, char skip, struct line **out, size_t *alloc)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < h->nr; i++) {
+		if (h->lines[i].op == skip)
+			continue;
+		ALLOC_GROW(*out, n + 1, *alloc);
+		(*out)[n].p = h->lines[i].text;
+		(*out)[n].len = h->lines[i].len;
+		n++;
+	}
+	return n;
+}
+
+static int line_eq(const struct line *a, const struct line *b)
+{
+	return a->len == b->len && !memcmp(a->p, b->p, a->len);
+}
+
+/* Do pre[from..to) match img at pos + from? */
+static int match_at(const struct image *img, const struct line *pre, size_t pre_nr,
+		    long pos, size_t from, size_t to)
+{
+	if (pos < 0 || (size_t)pos + pre_nr > img->nr)
+		return 0;
+	for (size_t i = from; i < to; i++)
+		if (!line_eq(&img->lines[pos + i], &pre[i]))
+			return 0;
+	return 1;
+}
+
+struct hunk_match {
+	long pos;	/* 0-based line of the hunk's first (possibly ignored) line */
+	int fuzz;
+	size_t pf, sf;	/* context lines ignored at the start and the end */
+};
+
+/*
+ * Finds the hunk in img near guess (0-based), nearest first (later
+ * lines before earlier ones at the same distance, as GNU patch does),
+ * at fuzz 0, then 1, ... max_fuzz. A hunk with fewer leading (trailing)
+ * context lines than the other end must match at the start (end) of the
+ * file unless fuzz covers the difference, as in GNU patch.
+ */
+static int find_hunk(const struct image *img, const struct patch_hunk *h,
+		     const struct line *pre, size_t pre_nr, long guess, int max_fuzz,
+		     struct hunk_match *m)
+{
+	size_t context = h->leading > h->trailing ? h->leading : h->trailing;
+
+	for (int f = 0; f <= max_fuzz; f++) {
+		long pfz = (long)f + (long)h->leading - (long)context;
+		long sfz = (long)f + (long)h->trailing - (long)context;
+		size_t pf = pfz > 0 ? (size_t)pfz : 0, sf = sfz > 0 ? (size_t)sfz : 0;
+		long max_off;
+
+		if (pf > h->leading)
+			pf = h->leading;
+		if (sf > h->trailing)
+			sf = h->trailing;
+		if (f && pf == 0 && sf == 0 && pfz >= 0 && sfz >= 0 && f > (long)context)
+			break;	/* more fuzz changes nothing */
+		if (pf + sf > pre_nr)
+			break;
+		if (pfz < 0 && sfz < 0) {
+			/* Must match the whole file. */
+			if (pre_nr == img->nr && match_at(img, pre, pre_nr, 0, pf, pre_nr - sf))
+				goto found_at_0;
+			continue;
+		}
+		if (pfz < 0) {
+			if (match_at(img, pre, pre_nr, 0, pf, pre_nr - sf))
+				goto found_at_0;
+			continue;
+		}
+		if (sfz < 0) {
+			long pos = (long)img->nr - (long)pre_nr;
+
+			if (pos >= 0 && match_at(img, pre, pre_nr, pos, pf, pre_nr - sf)) {
+				m->pos = pos;
+				goto found;
+			}
+			continue;
+		}
+		max_off = (long)img->nr + 1;
+		for (long off = 0; off <= max_off; off++) {
+			if (guess + off <= (long)img->nr &&
+			    match_at(img, pre, pre_nr, guess + off, pf, pre_nr - sf)) {
+				m->pos = guess + off;
+				goto found;
+			}
+			if (off && guess - off >= 0 &&
+			    match_at(img, pre, pre_nr, guess - off, pf, pre_nr - sf)) {
+				m->pos = guess - off;
+				goto found;
+			}
+		}
+		continue;
+	found_at_0:
+		m->pos = 0;
+	found:
+		m->fuzz = f;
+		m->pf = pf;
+		m->sf = sf;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Applies the hunks of fp to content (in place), filling hr[]. With
+ * strict, no offset or fuzz is allowed (for the 3-way pre-image).
+ * Returns the number of failed hunks.
+ */
+static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
+			  int max_fuzz, int strict, struct apply_hunk_result *hr)
+{
+	struct image img = { NULL, 0, 0 };
+	struct line *pre = NULL, *post = NULL;
+	size_t pre_alloc = 0, post_alloc = 0, failed = 0;
+	long out_offset = 0, last_offset = 0;
+	struct strbuf result = STRBUF_INIT;
+
+	image_from(&img, content);
+	for (size_t k = 0; k < fp->hunk_nr; k++) {
+		const struct patch_hunk *h = &fp->hunks[k];
+		size_t pre_nr = hunk_side(h, '+', &pre, &pre_alloc);
+		size_t post_nr = hunk_side(h, '-', &post, &post_alloc);
+		long expected = (long)h->old_start - (h->old_count ? 1 : 0) + out_offset;
+		struct hunk_match m;
+		size_t del, ins;
+
+		memset(&hr[k], 0, sizeof(hr[k]));
+		if (expected < 0)
+			expected = 0;
+		if (strict) {
+
+
+
+			if (!match_at(&img, pre, pre_nr, expected, 0, pre_nr) ||
+			    (!h->old_count && expected > (long)img.nr))
+				goto failed;
+			m.pos = expected;
+			m.fuzz = 0;
+			m.pf = m.sf = 0;
+		} else if (find_hunk(&img, h, pre, pre_nr, expected + last_offset, max_fuzz, &m) < 0) {
+			goto failed;
+		}
+		/* Replace the matched lines with the post-image, minus ignored context. */
+		del = pre_nr - m.pf - m.sf;
+		ins = post_nr - m.pf - m.sf;
+		if (ins > del)
+			ALLOC_GROW(img.lines, img.nr + ins - del, img.alloc);
+		memmove(img.lines + m.pos + m.pf + ins, img.lines + m.pos + m.pf + del,
+			(img.nr - (m.pos + m.pf + del)) * sizeof(*img.lines));
+		memcpy(img.lines + m.pos + m.pf, post + m.pf, ins * sizeof(*post));
+		img.nr = img.nr + ins - del;
+		hr[k].status = APPLY_HUNK_OK;
+		hr[k].line = m.pos + 1;
+		hr[k].offset = m.pos - expected;
+		hr[k].fuzz = m.fuzz;
+		last_offset = hr[k].offset;
+		out_offset += (long)h->new_count - (long)h->old_count;
+		continue;
+	failed:
+		hr[k].status = APPLY_HUNK_FAILED;
+		hr[k].line = expected + (h->old_count ? 1 : 0);
+		/* The first pre-image line that differs at the expected place. */
+		for (size_t i = 0; i < pre_nr; i++) {
+			if ((size_t)expected + i >= img.nr ||
+			    !line_eq(&img.lines[expected + i], &pre[i])) {
+				hr[k].expected = pre[i].p;
+				hr[k].expected_len = pre[i].len;
+				hr[k].actual_line = (size_t)expected + i < img.nr ? expected + i + 1 : 0;
+				break;
+			}
+		}
+		failed++;
+	}
+	if (!failed) {
+		image_to(&img, &result);
+		strbuf_reset(content);
+		strbuf_addbuf(content, &result);
+	}
+	strbuf_release(&result);
+	free(img.lines);
+	free(pre);
+	free(post);
+	return failed;
+}
+
+/* -------------------------------------------------------------- binary */
+
+static int delta_varint(const unsigned char **p, const unsigned char *end, size_t *out)
+{
+	size_t v = 0;
+	int shift = 0;
+	unsigned char c;
+
+	do {
+		if (*p >= end || shift > 56)
+			return -1;
+		c = *(*p)++;
+		v |= (size_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	*out = v;
+	return 0;
+}
+
+/* Applies a git delta to src; -1 when the delta is corrupt or for another source. */
+static int apply_delta(const struct strbuf *src, const struct strbuf *delta, struct strbuf *out)
+{
+	const unsigned char *p = (const unsigned char *)delta->buf, *end = p + delta->len;
+	size_t src_size, dst_size;
+
+	strbuf_reset(out);
+	if (delta_varint(&p, end, &src_size) < 0 || delta_varint(&p, end, &dst_size) < 0 ||
+	    src_size != src->len)
+		return -1;
+	while (p < end) {
+		unsigned char op = *p++;
+
+		if (op & 0x80) {
+			size_t off = 0, size = 0;
+
+			for (int i = 0; i < 4; i++)
+				if (op & (1 << i)) {
+					if (p >= end)
+						return -1;
+					off |= (size_t)*p++ << (8 * i);
+				}
+			for (int i = 0; i < 3; i++)
+				if (op & (0x10 << i)) {
+					if (p >= end)
+						return -1;
+					size |= (size_t)*p++ << (8 * i);
+				}
+			if (!size)
+				size = 0x10000;
+			if (off > src->len || size > src->len - off || out->len + size > dst_size)
+				return -1;
+			strbuf_add(out, src->buf + off, size);
+		} else if (op) {
+			if ((size_t)(end - p) < op || out->len + op > dst_size)
+				return -1;
+			strbuf_add(out, p, op);
+			p += op;
+		} else {
+			return -1;
+		}
+	}
+	return out->len == dst_size ? 0 : -1;
+}
+
+/* Does the content hash to (a prefix of) hex? */
+static int content_matches(const struct strbuf *content, const char *hex)
+{
+	git_oid oid;
+	char full[GIT_OID_HEXSZ + 1];
+	size_t n = strlen(hex);
+
+	if (git_odb_hash(&oid, content->buf, content->len, GIT_OBJECT_BLOB) < 0)
+		return 0;
+	git_oid_tostr(full, sizeof(full), &oid);
+	return n && !strncmp(full, hex, n);
+}
+
+static int hex_is_zero(const char *hex)
+{
+	return *hex && strspn(hex, "0") == strlen(hex);
+}
+
+/* Finds a blob by (abbreviated) id in the repository. */
+static int find_blob(struct apply_session *s, const char *hex, git_oid *out)
+{
+	git_odb *odb;
+	git_oid prefix;
+	size_t n = strlen(hex);
+	int rc;
+
+	if (n < 4 || hex_is_zero(hex) || git_oid_fromstrn(&prefix, hex, n) < 0)
+		return 0;
+	if (git_repository_odb(&odb, s->repo) < 0)
+		return 0;
+	rc = git_odb_exists_prefix(out, odb, &prefix, n);
+	git_odb_free(odb);
+	return rc == 0;
+}
+
+/*
+ * Binary post-image of fp from the pre-image content (empty for a
+ * creation). Fills *use_oid when the post-image is a blob already in the
+ * repository. Returns 0, or 1 with the reason in why.
+ */
+static int apply_binary(struct apply_session *s, const struct file_patch *fp,
+			struct strbuf *content, int *use_oid, git_oid *oid, struct strbuf *why)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *name = file_patch_name(fp);
+
+	*use_oid = 0;
+	if (!fp->is_new && fp->old_oid[0] && !hex_is_zero(fp->old_oid) &&
+	    !content_matches(content, fp->old_oid)) {
+		strbuf_addf(why, "the binary patch does not apply to '%s'", name);
+		return 1;
+	}
+	if (fp->forward.type == BINARY_NONE) {
+		if (fp->is_delete)
+			return 0;
+		if (fp->new_oid[0] && find_blob(s, fp->new_oid, oid)) {
+			*use_oid = 1;
+			return 0;
+		}
+		strbuf_addf(why, "cannot apply binary patch to '%s' without full index line", name);
+		return 1;
+	}
+	if (fp->forward.type == BINARY_LITERAL) {
+		strbuf_addbuf(&out, &fp->forward.data);
+	} else if (apply_delta(content, &fp->forward.data, &out) < 0) {
+		strbuf_release(&out);
+		strbuf_addf(why, "the binary patch does not apply to '%s'", name);
+		return 1;
+	}
+	if (fp->new_oid[0] && !hex_is_zero(fp->new_oid) && !content_matches(&out, fp->new_oid)) {
+		strbuf_release(&out);
+		strbuf_addf(why, "binary patch to '%s' creates incorrect result", name);
+		return 1;
+	}
+	strbuf_reset(content);
+	strbuf_addbuf(content, &out);
+	strbuf_release(&out);
+	return 0;
+}
+
+/* -------------------------------------------------------------- 3-way */
+
+/*
+ * git am -3: apply the hunks exactly to the recorded pre-image blob and
+ * merge the result into the current content. Returns 1 when merged
+ * cleanly (content updated), 0 when not possible, -1 on error.
+ */
+static int three_way(struct apply_session *s, const struct file_patch *fp,
+		     struct strbuf *content)
+{
+	git_oid oid;
+	git_blob *blob = NULL;
+	struct strbuf base = STRBUF_INIT, theirs = STRBUF_INIT;
+	struct apply_hunk_result *hr;
+	git_merge_file_input in_base = GIT_MERGE_FILE_INPUT_INIT;
+	git_merge_file_input in_ours = GIT_MERGE_FILE_INPUT_INIT;
+	git_merge_file_input in_theirs = GIT_MERGE_FILE_INPUT_INIT;
+	git_merge_file_result mr = { 0 };
+	int ret = 0;
+
+	if (!fp->old_oid[0] || fp->is_binary || !find_blob(s, fp->old_oid, &oid))
+		return 0;
+	if (lg2_check(git_blob_lookup(&blob, s->repo, &oid), "cannot read blob %s",
+		      fp->old_oid) < 0)
+		return -1;
+	strbuf_add(&base, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	strbuf_addbuf(&theirs, &base);
+	hr = xcalloc(fp->hunk_nr ? fp->hunk_nr : 1, sizeof(*hr));
+	if (apply_hunks(fp, &theirs, 0, 1, hr))
+		goto out;
+	in_base.ptr = base.buf;
+	in_base.size = base.len;
+	in_ours.ptr = content->buf;
+	in_ours.size = content->len;
+	in_theirs.ptr = theirs.buf;
+	in_theirs.size = theirs.len;
+	if (lg2_check(git_merge_file(&mr, &in_base, &in_ours, &in_theirs, NULL),
+		      "cannot merge '%s'", file_patch_name(fp)) < 0) {
+		ret = -1;
+		goto out;
+	}
+	if (mr.automergeable) {
+		strbuf_reset(content);
+		strbuf_add(content, mr.ptr, mr.len);
+		ret = 1;
+	}
+	git_merge_file_result_free(&mr);
+out:
+	free(hr);
+	strbuf_release(&base);
+	strbuf_release(&theirs);
+	return ret;
+}
+
+/* ----------------------------------------------------------- one file */
+
+static struct entry *stage_entry(struct apply_session *s, const char *path)
+{
+	struct entry *e = map_put(&s->stage, path);
+
+	e->dirty = 1;
+	return e;
+}
+
+static void file_error(struct apply_file_result *fr, struct strbuf *why)
+{
+	fr->status = APPLY_FILE_ERROR;
+	free(fr->reason);
+	fr->reason = strbuf_detach(why, NULL);
+}
+
+static int is_gitmodules_like(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcasecmp(base, ".gitmodules") || !strcasecmp(base, ".gitattributes") ||
+	       !strcasecmp(base, ".gitignore") || !strcasecmp(base, ".mailmap");
+}
+
+/* Applies one file diff to the stage. Returns -1 on internal error, else 0. */
+static int apply_file(struct apply_session *s, const struct file_patch *fp,
+		      struct apply_file_result *fr)
+{
+	struct strbuf why = STRBUF_INIT, content = STRBUF_INIT;
+	struct file_state old = { 0 }, dst = { 0 };
+	unsigned mode;
+	int ret = 0, use_oid = 0, rc;
+	git_oid post_oid;
+
+	fr->old_path = fp->old_path ? xstrdup(fp->old_path) : NULL;
+	fr->new_path = fp->new_path ? xstrdup(fp->new_path) : NULL;
+	fr->is_binary = fp->is_binary;
+	fr->is_copy = fp->is_copy;
+	fr->hunk_nr = fp->hunk_nr;
+	fr->hunks = xcalloc(fp->hunk_nr ? fp->hunk_nr : 1, sizeof(*fr->hunks));
+	for (size_t k = 0; k < fp->hunk_nr; k++) {
+		fr->hunks[k].status = APPLY_HUNK_SKIPPED;
+		fr->hunks[k].line = fp->hunks[k].old_start;
+	}
+	fr->status = APPLY_FILE_OK;
+
+	/* Path safety first: both names. */
+	if ((fp->old_path && (rc = check_path(s, fp->old_path, &why))) ||
+	    (fp->new_path && (rc = check_path(s, fp->new_path, &why)))) {
+		if (rc < 0)
+			ret = -1;
+		goto refuse;
+	}
+	if (fp->new_mode == 0160000 || fp->old_mode == 0160000) {
+		strbuf_addf(&why, "submodule changes are not supported ('%s')", file_patch_name(fp));
+		goto refuse;
+	}
+
+	/* The pre-image. */
+	if (fp->old_path) {
+		if (lookup(s, fp->old_path, &old) < 0)
+			goto internal;
+		if (!old.exists) {
+			strbuf_addf(&why, "'%s' does not exist", fp->old_path);
+			goto refuse;
+		}
+		if (old.mode == GIT_FILEMODE_TREE) {
+			strbuf_addf(&why, "'%s' is a directory", fp->old_path);
+			goto refuse;
+		}
+		if (fp->old_mode && ((fp->old_mode == GIT_FILEMODE_LINK) != (old.mode == GIT_FILEMODE_LINK))) {
+			strbuf_addf(&why, "'%s' has type %o, expected %o", fp->old_path, old.mode, fp->old_mode);
+			goto refuse;
+		}
+		if (read_content(s, &old, fp->old_path, &content) < 0)
+			goto internal;
+	}
+	/* The destination must be free for creations, renames and copies. */
+	if (fp->new_path && (!fp->old_path || strcmp(fp->old_path, fp->new_path))) {
+		if (lookup(s, fp->new_path, &dst) < 0)
+			goto internal;
+		if (dst.exists) {
+			strbuf_addf(&why, "'%s' already exists", fp->new_path);
+			goto refuse;
+		}
+		rc = is_live_dir(s, fp->new_path);
+		if (rc < 0)
+			goto internal;
+		if (rc) {
+			strbuf_addf(&why, "'%s' already exists as a directory", fp->new_path);
+			goto refuse;
+		}
+	}
+	mode = fp->new_mode ? fp->new_mode : old.exists ? old.mode : GIT_FILEMODE_BLOB;
+	if (fp->new_path && mode == GIT_FILEMODE_LINK && is_gitmodules_like(fp->new_path)) {
+		strbuf_addf(&why, "'%s' may not be a symbolic link", fp->new_path);
+		goto refuse;
+	}
+
+	/* The post-image. */
+	if (fp->is_binary) {
+		if (apply_binary(s, fp, &content, &use_oid, &post_oid, &why))
+			goto refuse;
+	} else if (fp->hunk_nr) {
+		struct strbuf saved = STRBUF_INIT;
+
+		if (s->opts.three_way)
+			strbuf_addbuf(&saved, &content);
+		fr->hunks_failed = apply_hunks(fp, &content, s->opts.fuzz, 0, fr->hunks);
+		if (fr->hunks_failed && s->opts.three_way) {
+			rc = three_way(s, fp, &saved);
+			if (rc < 0) {
+				strbuf_release(&saved);
+				goto internal;
+			}
+			if (rc > 0) {
+				for (size_t k = 0; k < fp->hunk_nr; k++)
+					if (fr->hunks[k].status == APPLY_HUNK_FAILED)
+						fr->hunks[k].status = APPLY_HUNK_MERGED;
+				fr->hunks_failed = 0;
+				fr->status = APPLY_FILE_MERGED;
+				strbuf_reset(&content);
+				strbuf_addbuf(&content, &saved);
+			}
+		}
+		strbuf_release(&saved);
+		if (fr->hunks_failed) {
+			fr->status = APPLY_FILE_FAILED;
+			goto out;
+		}
+	}
+	if (fp->is_delete && content.len && !fp->is_binary) {
+		strbuf_addf(&why, "'%s' is not empty after the deletion patch", fp->old_path);
+		goto refuse;
+	}
+
+	/* Record: delete the old name (deletion, rename), write the new one. */
+	if (fp->old_path && (fp->is_delete || fp->is_rename))
+		stage_entry(s, fp->old_path)->deleted = 1;
+	if (fp->new_path) {
+		struct entry *e = stage_entry(s, fp->new_path);
+
+		e->deleted = 0;
+		e->mode = mode;
+		strbuf_reset(&e->data);
+		if (use_oid) {
+			e->has_oid = 1;
+			git_oid_cpy(&e->oid, &post_oid);
+		} else if (!fp->hunk_nr && !fp->is_binary && old.exists && old.has_oid) {
+			e->has_oid = 1;	/* rename, copy or mode change only */
+			git_oid_cpy(&e->oid, &old.oid);
+		} else {
+			e->has_oid = 0;
+			strbuf_addbuf(&e->data, &content);
+		}
+	}
+	goto out;
+internal:
+	ret = -1;
+refuse:
+	if (ret == 0)
+		file_error(fr, &why);
+out:
+	strbuf_release(&why);
+	strbuf_release(&content);
+	return ret;
+}
+
+/* ------------------------------------------------------------- patches */
+
+static void stage_commit(struct apply_session *s)
+{
+	for (size_t i = 0; i < s->stage.size; i++) {
+		struct entry *e = s->stage.slots[i];
+		struct entry **slot;
+
+		if (!e)
+			continue;
+		if ((s->overlay.nr + 1) * 10 >= s->overlay.size * 7)
+			map_grow(&s->overlay);
+		slot = map_slot(&s->overlay, e->path);
+		if (*slot)
+			entry_free(*slot);
+		else
+			s->overlay.nr++;
+		*slot = e;
+		s->stage.slots[i] = NULL;
+	}
+	s->stage.nr = 0;
+}
+
+void apply_result_dispose(struct apply_result *res)
+{
+	for (size_t i = 0; i < res->nr; i++) {
+		free(res->files[i].old_path);
+		free(res->files[i].new_path);
+		free(res->files[i].reason);
+		free(res->files[i].hunks);
+	}
+	free(res->files);
+	free(res->error);
+	memset(res, 0, sizeof(*res));
+}
+
+void apply_result_set_error(struct apply_result *res, const char *msg)
+{
+	res->ok = 0;
+	free(res->error);
+	res->error = xstrdup(msg);
+}
+
+int apply_patch(struct apply_session *s, const struct patch_set *ps, struct apply_result *res)
+{
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->ok = 1;
+	map_clear(&s->stage);
+	for (size_t i = 0; i < ps->nr; i++) {
+		struct apply_file_result *fr;
+
+		ALLOC_GROW(res->files, res->nr + 1, res->alloc);
+		fr = &res->files[res->nr++];
+		memset(fr, 0, sizeof(*fr));
+		if (apply_file(s, &ps->files[i], fr) < 0) {
+			ret = -1;
+			res->ok = 0;
+			break;
+		}
+		if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR)
+			res->ok = 0;
+	}
+	if (res->ok && !s->opts.check_only)
+		stage_commit(s);
+	map_clear(&s->stage);
+	return ret;
+}
+
+/* ------------------------------------------------------------ changes */
+
+static int cmp_change(const void *a, const void *b)
+{
+	return strcmp(((const struct apply_change *)a)->path, ((const struct apply_change *)b)->path);
+}
+
+int apply_session_changes(struct apply_session *s, struct apply_change **changes, size_t *nr)
+{
+	struct apply_change *c = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < s->overlay.size; i++) {
+		const struct entry *e = s->overlay.slots[i];
+		struct apply_change *ch;
+
+		if (!e)
+			continue;
+		if (e->deleted) {
+			struct file_state st;
+
+			if (base_lookup(s, e->path, &st) < 0) {
+				free(c);
+				return -1;
+			}
+			if (!st.exists)
+				continue;	/* created, then deleted again */
+		}
+		ALLOC_GROW(c, n + 1, alloc);
+		ch = &c[n++];
+		memset(ch, 0, sizeof(*ch));
+		ch->path = e->path;
+		ch->deleted = e->deleted;
+		ch->mode = e->mode;
+		ch->has_oid = e->has_oid;
+		git_oid_cpy(&ch->oid, &e->oid);
+		ch->data = e->data.buf;
+		ch->len = e->data.len;
+	}
+	if (n)
+		qsort(c, n, sizeof(*c), cmp_change);
+	*changes = c;
+	*nr = n;
+	return 0;
+}
+
+int apply_session_write_tree(git_oid *tree_out, struct apply_session *s)
+{
+	git_tree_update *ups = NULL;
+	size_t n = 0, alloc = 0;
+	git_tree *baseline = NULL;
+	int ret = -1;
+
+	for (size_t i = 0; i < s->overlay.size; i++) {
+		struct entry *e = s->overlay.slots[i];
+		git_tree_update *u;
+
+		if (!e || !e->dirty)
+			continue;
+		ALLOC_GROW(ups, n + 1, alloc);
+		u = &ups[n++];
+		memset(u, 0, sizeof(*u));
+		u->path = e->path;
+		if (e->deleted) {
+			u->action = GIT_TREE_UPDATE_REMOVE;
+			continue;
+		}
+		u->action = GIT_TREE_UPDATE_UPSERT;
+		u->filemode = e->mode;
+		if (!e->has_oid) {
+			if (lg2_check(git_blob_create_from_buffer(&e->oid, s->repo, e->data.buf, e->data.len),
+				      "cannot write blob for '%s'", e->path) < 0)
+				goto out;
+			/* Keep the content in memory; the oid now names it too. */
+		}
+		git_oid_cpy(&u->id, &e->oid);
+	}
+	if (s->have_written) {
+		if (lg2_check(git_tree_lookup(&baseline, s->repo, &s->written), "cannot read tree") < 0)
+			goto out;
+	} else if (s->base) {
+		if (git_tree_dup(&baseline, s->base) < 0)
+			goto out;
+	}
+	/*
+	 * A removal of a path that is not in the baseline (created and
+	 * deleted again before any write) is not an error for us.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		git_tree_entry *te = NULL;
+
+		if (ups[i].action != GIT_TREE_UPDATE_REMOVE)
+			continue;
+		if (!baseline || git_tree_entry_bypath(&te, baseline, ups[i].path) < 0) {
+			ups[i] = ups[--n];
+			i--;
+			continue;
+		}
+		git_tree_entry_free(te);
+	}
+	if (!baseline) {
+		git_treebuilder *tb;
+		git_oid empty;
+
+		if (lg2_check(git_treebuilder_new(&tb, s->repo, NULL), "cannot build tree") < 0)
+			goto out;
+		ret = lg2_check(git_treebuilder_write(&empty, tb), "cannot write tree");
+		git_treebuilder_free(tb);
+		if (ret < 0 || lg2_check(git_tree_lookup(&baseline, s->repo, &empty), "cannot read tree") < 0) {
+			ret = -1;
+			goto out;
+		}
+	}
+	if (lg2_check(git_tree_create_updated(tree_out, s->repo, baseline, n, ups),
+		      "cannot write tree") < 0)
+		goto out;
+	git_oid_cpy(&s->written, tree_out);
+	s->have_written = 1;
+	for (size_t i = 0; i < s->overlay.size; i++) {
+		struct entry *e = s->overlay.slots[i];
+
+		if (e && e->dirty) {
+			e->dirty = 0;
+			if (!e->deleted && !e->has_oid)
+				e->has_oid = 1;	/* written: the blob is the content now */
+		}
+	}
+	ret = 0;
+out:
+	git_tree_free(baseline);
+	free(ups);
+	return ret;
+}
+
+/* ------------------------------------------------------------- reports */
+
+static const char *hunk_status_name(enum apply_hunk_status st)
+{
+	switch (st) {
+	case APPLY_HUNK_OK: return "ok";
+	case APPLY_HUNK_MERGED: return "merged";
+	case APPLY_HUNK_FAILED: return "failed";
+	case APPLY_HUNK_SKIPPED: return "skipped";
+	}
+	return "?";
+}
+
+static const char *file_status_name(enum apply_file_status st)
+{
+	switch (st) {
+	case APPLY_FILE_OK: return "ok";
+	case APPLY_FILE_MERGED: return "merged";
+	case APPLY_FILE_FAILED: return "failed";
+	case APPLY_FILE_ERROR: return "error";
+	}
+	return "?";
+}
+
+static void print_human_file(struct strbuf *out, const struct apply_file_result *fr, int verbose)
+{
+	const char *name = fr->new_path ? fr->new_path : fr->old_path;
+
+	strbuf_addstr(out, "checking file ");
+	patch_quote_path(out, name);
+	if (fr->old_path && fr->new_path && strcmp(fr->old_path, fr->new_path)) {
+		strbuf_addstr(out, fr->is_copy ? " (copied from " : " (renamed from ");
+		patch_quote_path(out, fr->old_path);
+		strbuf_addch(out, ')');
+	}
+	strbuf_addch(out, '\n');
+	if (fr->status == APPLY_FILE_ERROR) {
+		strbuf_addf(out, "%s\n", fr->reason);
+		return;
+	}
+	for (size_t k = 0; k < fr->hunk_nr; k++) {
+		const struct apply_hunk_result *h = &fr->hunks[k];
+
+		switch (h->status) {
+		case APPLY_HUNK_OK:
+			if (!h->offset && !h->fuzz && !verbose)
+				break;
+			strbuf_addf(out, "Hunk #%zu succeeded at %ld", k + 1, h->line);
+			if (h->fuzz)
+				strbuf_addf(out, " with fuzz %d", h->fuzz);
+			if (h->offset)
+				strbuf_addf(out, " (offset %ld line%s)", h->offset,
+					    h->offset == 1 || h->offset == -1 ? "" : "s");
+			strbuf_addstr(out, ".\n");
+			break;
+		case APPLY_HUNK_MERGED:
+			strbuf_addf(out, "Hunk #%zu merged at %ld (3-way).\n", k + 1, h->line);
+			break;
+		case APPLY_HUNK_FAILED:
+			strbuf_addf(out, "Hunk #%zu FAILED at %ld.\n", k + 1, h->line);
+			break;
+		case APPLY_HUNK_SKIPPED:
+			break;
+		}
+	}
+	if (fr->status == APPLY_FILE_FAILED)
+		strbuf_addf(out, "%zu out of %zu hunk%s FAILED\n", fr->hunks_failed, fr->hunk_nr,
+			    fr->hunk_nr == 1 ? "" : "s");
+}
+
+/* A field for porcelain output: tabs, newlines and backslashes escaped. */
+static void add_field(struct strbuf *out, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\t')
+			strbuf_addstr(out, "\\t");
+		else if (c == '\n')
+			strbuf_addstr(out, "\\n");
+		else if (c == '\\')
+			strbuf_addstr(out, "\\\\");
+		else if (c < 0x20 || c == 0x7f)
+			strbuf_addf(out, "\\%03o", c);
+		else
+			strbuf_addch(out, c);
+	}
+}
+
+static void print_porcelain_file(struct strbuf *out, const struct apply_file_result *fr,
+				 const char *prefix)
+{
+	const char *name = fr->new_path ? fr->new_path : fr->old_path;
+
+	strbuf_addf(out, "file\t%s", prefix ? prefix : "");
+	add_field(out, name, strlen(name));
+	strbuf_addf(out, "\t%s\t", file_status_name(fr->status));
+	if (fr->old_path && fr->new_path && strcmp(fr->old_path, fr->new_path))
+		add_field(out, fr->old_path, strlen(fr->old_path));
+	strbuf_addch(out, '\t');
+	if (fr->reason)
+		add_field(out, fr->reason, strlen(fr->reason));
+	strbuf_addch(out, '\n');
+	for (size_t k = 0; k < fr->hunk_nr; k++) {
+		const struct apply_hunk_result *h = &fr->hunks[k];
+
+		strbuf_addf(out, "hunk\t%s", prefix ? prefix : "");
+		add_field(out, name, strlen(name));
+		strbuf_addf(out, "\t%zu\t%s\t%ld\t%ld\t%d\t", k + 1, hunk_status_name(h->status),
+			    h->line, h->offset, h->fuzz);
+		if (h->status == APPLY_HUNK_FAILED && h->expected) {
+			size_t len = h->expected_len;
+
+			if (len && h->expected[len - 1] == '\n')
+				len--;
+			add_field(out, h->expected, len);
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
+void apply_result_print(struct strbuf *out, const struct apply_result *res,
+			enum apply_print_format fmt, const char *prefix, int verbose)
+{
+	if (res->error) {
+		if (fmt == APPLY_PRINT_HUMAN) {
+			strbuf_addf(out, "%s\n", res->error);
+		} else {
+			strbuf_addf(out, "error\t%s", prefix ? prefix : "");
+			add_field(out, res->error, strlen(res->error));
+			strbuf_addch(out, '\n');
+		}
+		return;
+	}
+	for (size_t i = 0; i < res->nr; i++) {
+		if (fmt == APPLY_PRINT_HUMAN)
+			print_human_file(out, &res->files[i], verbose);
+		else
+			print_porcelain_file(out, &res->files[i], prefix);
+	}
+}

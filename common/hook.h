@@ -1,0 +1,20 @@
+#ifndef HOOK_H
+#define HOOK_H
+
+/*
+ * User-configured commands (tree.<name>.check, tree.<name>.build): run
+ * with /bin/sh -c in dir, standard output sent to our standard error (so
+ * our stdout stays the command's output), input (may be NULL) fed on
+ * standard input; a command that does not read it is fine. env holds
+ * extra "NAME=value" entries (NULL-terminated, may be NULL).
+ *
+ * Returns the command's exit status (0 success, 1..255 failure, 128+n
+ * killed by signal n), or -1 when it could not be started (reported).
+ */
+
+#include <stddef.h>
+
+int hook_run(const char *cmd, const char *dir, const char *input, size_t len,
+	     const char *const *env);
+
+#endif

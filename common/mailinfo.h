@@ -1,0 +1,113 @@
+#ifndef MAILINFO_H
+#define MAILINFO_H
+
+/*
+ * Patch mail extraction: from one raw message (common/source.h) to what
+ * `git mailinfo <msg> <patch>` extracts, byte for byte (author, email,
+ * date, cleaned subject, the commit message, the diff), plus what git
+ * mailinfo drops and git-maint needs (series version and n/m,
+ * Message-ID, threading, To/Cc, the paths a diff touches).
+ *
+ * Pure: no I/O, no repository. Handles MIME (multipart, nested up to
+ * MAILINFO_MAX_MIME_DEPTH, the patch inline or as a text attachment),
+ * quoted-printable and base64, RFC 2047 headers, conversion to UTF-8 from
+ * the declared charset (git mailinfo -u), in-body From:/Subject:/Date:,
+ * scissors lines, the message ending at "---" or at the diff.
+ */
+
+#include "source.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+/* git mailinfo's MAX_BOUNDARIES: at most 4 nested multipart levels */
+#define MAILINFO_MAX_MIME_DEPTH 5
+
+struct patch_mail {
+	struct strbuf author_name, author_email, date;	/* as `git mailinfo` prints Author/Email/Date */
+	struct strbuf subject;		/* cleaned as git am does ([PATCH v2 3/5] etc. stripped) = mailinfo "Subject" */
+	struct strbuf raw_subject;	/* decoded, unfolded, prefixes kept */
+	struct strbuf message;		/* = mailinfo's <msg> file: the commit message body after the subject */
+	struct strbuf patch;		/* = mailinfo's <patch> file */
+	struct strbuf message_id, in_reply_to;	/* without <> */
+	struct strvec references, to, cc;	/* message ids without <>, addresses as "Name <a@b>" */
+	int version, number, total;	/* [PATCH v2 3/5] -> 2,3,5; version 1 when absent; 0/0 when no n/m */
+	struct strvec paths;		/* every path the diff touches (a/ b/ stripped), both names of a rename/copy, C-quoted paths decoded */
+	int has_patch;			/* the mail carries a diff */
+	int is_reply;			/* the subject starts with Re:/Aw:/Fwd: (before any [PATCH]) */
+
+	/* Which lines `git mailinfo` prints (a header it did not see is not printed). */
+	unsigned has_author:1, has_subject:1, has_date:1;
+
+	void *scratch;			/* parser buffers kept between calls (private) */
+};
+
+enum mailinfo_quoted_cr {
+	MAILINFO_QUOTED_CR_NOWARN,
+	MAILINFO_QUOTED_CR_WARN,	/* git's default */
+	MAILINFO_QUOTED_CR_STRIP,
+};
+
+struct mailinfo_opts {
+	int keep_subject;	/* -k: keep the subject as it is */
+	int keep_non_patch;	/* -b: strip only [PATCH...] brackets */
+	int scissors;		/* --scissors: drop everything above a "-- >8 --" line */
+	int keep_cr;		/* mailinfo --keep-cr: keep CRs of CRLF lines in the body */
+	int no_inbody_headers;	/* --no-inbody-headers */
+	int message_id;		/* -m: add "Message-Id: <...>" to the message */
+	int no_reencode;	/* -n: do not convert to UTF-8 */
+	enum mailinfo_quoted_cr quoted_cr;
+	/*
+	 * Fast path for selection (mbox-split): fill only the header fields
+	 * (author, email, date, subjects, ids, to/cc, version/n/m), has_patch
+	 * and paths; message and patch stay empty. A plain text body is
+	 * scanned in place without copying; MIME and encoded bodies are
+	 * still decoded (paths may hide in them).
+	 */
+	int headers_and_paths_only;
+};
+#define MAILINFO_OPTS_INIT { .quoted_cr = MAILINFO_QUOTED_CR_WARN }
+
+void patch_mail_init(struct patch_mail *pm);
+/* Empties pm for reuse (keeps allocations). */
+void patch_mail_reset(struct patch_mail *pm);
+void patch_mail_release(struct patch_mail *pm);
+
+/*
+ * Parses raw into pm (reset first). 0 ok; -1 after one error line naming
+ * "<origin>: message <number>" and the header or problem (NUL byte in a
+ * header, invalid base64/quoted-printable in the patch part, ...).
+ * Warnings (as git mailinfo gives them, e.g. quoted CRs) go to stderr
+ * prefixed the same way.
+ */
+int patch_mail_parse(struct patch_mail *pm, const struct raw_mail *raw, const struct mailinfo_opts *opts);
+
+/*
+ * Appends what `git mailinfo` prints on its standard output for pm:
+ * "Author: ...\nEmail: ...\nSubject: ...\nDate: ...\n\n", each line only
+ * when git would print it.
+ */
+void patch_mail_format_info(struct strbuf *out, const struct patch_mail *pm);
+
+/*
+ * git am's subject cleanup (mailinfo cleanup_subject): strips leading
+ * "Re:"/"re:" (and blanks, ':' ...) and bracketed prefixes "[...]"
+ * (only those containing "PATCH" with keep_non_patch), in place.
+ */
+void mailinfo_cleanup_subject(struct strbuf *subject, int keep_non_patch);
+
+/*
+ * Reads "[PATCH v2 3/5]", "[RFC PATCH 0/7]", "[PATCH 3/5 v2]",
+ * "[PATCHv2]" ... from a raw subject: version (1 when absent), n and m
+ * (0 when absent).
+ */
+void mailinfo_series_info(const char *subject, size_t len, int *version, int *number, int *total);
+
+/*
+ * Adds to paths every path the diff text patch[0..len) touches: names
+ * from "diff --git", "---"/"+++", "rename from/to", "copy from/to"
+ * lines, a/ and b/ stripped, C-quoted names decoded, /dev/null left
+ * out, duplicates removed.
+ */
+void mailinfo_diff_paths(struct strvec *paths, const char *patch, size_t len);
+
+#endif

@@ -1,0 +1,1167 @@
+#include "queue.h"
+#include "apply.h"
+#include "commit.h"
+#include "hook.h"
+#include "ident.h"
+#include "mail.h"
+#include "mailinfo.h"
+#include "notes.h"
+#include "objwrite.h"
+#include "patch.h"
+#include "repo.h"
+#include "source.h"
+#include "state.h"
+#include "usage.h"
+#include "worktree.h"
+#include "wrapper.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum stop_reason { STOP_NONE, STOP_PATCH, STOP_CHECK, STOP_BUILD };
+static const char *const stop_names[] = { "none", "patch", "check", "build" };
+
+struct queue {
+	git_repository *repo;
+	const struct maint_config *cfg;
+	char *dir;
+	char *branch;			/* refs/heads/... */
+	git_oid orig, base, tip;
+	git_oid notes_orig, notes_base, notes_tip;
+	int has_notes_orig, has_notes_base, has_notes_tip;
+	size_t next, last;
+	enum stop_reason stopped;
+	int sync;
+	int fresh;			/* started by this process, nothing moved yet */
+	int worktree_done;		/* the index and work tree already hold the step's result */
+	struct queue_opts opts;
+
+	struct strbuf mails;		/* the "mails" file */
+	size_t *off, *len;		/* each mail in mails.buf */
+	size_t nr, alloc;
+
+	struct strbuf committer;	/* "Name <email> when tz" */
+	struct strbuf signer;		/* "Name <email>" */
+	struct objwrite ow;
+	struct notes_batch notes;
+	int notes_open;
+	size_t step_commits;		/* commits made since the last step */
+	size_t step_last;		/* number of the last patch in them */
+	struct strbuf step_subject;	/* subject of the last of them */
+};
+
+static void queue_init(struct queue *q, git_repository *repo, const struct maint_config *cfg)
+{
+	memset(q, 0, sizeof(*q));
+	q->repo = repo;
+	q->cfg = cfg;
+	q->dir = state_dir_path(repo, "queue");
+	strbuf_init(&q->mails, 0);
+	strbuf_init(&q->committer, 0);
+	strbuf_init(&q->signer, 0);
+	strbuf_init(&q->step_subject, 0);
+}
+
+void queue_opts_release(struct queue_opts *o)
+{
+	free(o->link_mask);
+	free(o->check_cmd);
+	free(o->build_cmd);
+	memset(o, 0, sizeof(*o));
+}
+
+static void queue_release(struct queue *q)
+{
+	if (q->notes_open)
+		notes_batch_release(&q->notes);
+	objwrite_end(&q->ow);
+	free(q->dir);
+	free(q->branch);
+	queue_opts_release(&q->opts);
+	strbuf_release(&q->mails);
+	free(q->off);
+	free(q->len);
+	strbuf_release(&q->committer);
+	strbuf_release(&q->signer);
+	strbuf_release(&q->step_subject);
+}
+
+static const char *short_branch(const struct queue *q)
+{
+	const char *s;
+
+	return skip_prefix(q->branch, "refs/heads/", &s) ? s : q->branch;
+}
+
+/* ---- state file ---- */
+
+static char *state_file(const struct queue *q, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/%s", q->dir, name);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void add_oid(struct strbuf *sb, const char *key, const git_oid *oid, int has)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (has)
+		state_kv_add(sb, key, git_oid_tostr(hex, sizeof(hex), oid));
+}
+
+static int save_state(struct queue *q, const char *crash_label)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	state_kv_add(&sb, "version", "1");
+	state_kv_add(&sb, "branch", q->branch);
+	add_oid(&sb, "orig", &q->orig, 1);
+	add_oid(&sb, "base", &q->base, 1);
+	add_oid(&sb, "tip", &q->tip, 1);
+	add_oid(&sb, "notes-orig", &q->notes_orig, q->has_notes_orig);
+	add_oid(&sb, "notes-base", &q->notes_base, q->has_notes_base);
+	add_oid(&sb, "notes-tip", &q->notes_tip, q->has_notes_tip);
+	state_kv_addf(&sb, "next", "%zu", q->next);
+	state_kv_addf(&sb, "last", "%zu", q->last);
+	state_kv_add(&sb, "stopped", stop_names[q->stopped]);
+	state_kv_addf(&sb, "sync", "%d", q->sync);
+	state_kv_addf(&sb, "signoff", "%d", q->opts.signoff);
+	state_kv_addf(&sb, "fuzz", "%d", q->opts.fuzz);
+	state_kv_addf(&sb, "3way", "%d", q->opts.three_way);
+	state_kv_addf(&sb, "quiet", "%d", q->opts.quiet);
+	state_kv_addf(&sb, "check-stop", "%d", q->opts.check_stop);
+	state_kv_addf(&sb, "build-each", "%d", q->opts.build_each);
+	if (q->opts.link_mask)
+		state_kv_add(&sb, "link", q->opts.link_mask);
+	if (q->opts.check_cmd)
+		state_kv_add(&sb, "check", q->opts.check_cmd);
+	if (q->opts.build_cmd)
+		state_kv_add(&sb, "build", q->opts.build_cmd);
+	ret = state_write(q->dir, "state", &sb, crash_label);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int get_oid(const struct strbuf *sb, const char *key, git_oid *oid, int *has)
+{
+	char *v = state_kv_get(sb, key);
+	int ret = 0;
+
+	if (has)
+		*has = 0;
+	if (!v)
+		return has ? 0 : error("queue state has no '%s'", key);
+	if (git_oid_fromstr(oid, v) < 0)
+		ret = error("queue state: bad '%s' value '%s'", key, v);
+	else if (has)
+		*has = 1;
+	free(v);
+	return ret;
+}
+
+static int get_num(const struct strbuf *sb, const char *key, long *out)
+{
+	char *v = state_kv_get(sb, key), *end;
+
+	if (!v)
+		return error("queue state has no '%s'", key);
+	*out = strtol(v, &end, 10);
+	if (*end || end == v) {
+		free(v);
+		return error("queue state: bad '%s' value", key);
+	}
+	free(v);
+	return 0;
+}
+
+static int parse_mails(struct queue *q)
+{
+	size_t pos = 0;
+
+	while (pos < q->mails.len) {
+		char *end;
+		unsigned long long n = strtoull(q->mails.buf + pos, &end, 10);
+
+		if (*end != '\n' || n > q->mails.len - (size_t)(end + 1 - q->mails.buf))
+			return error("queue state: the stored series is damaged");
+		ALLOC_GROW(q->off, q->nr + 1, q->alloc);
+		q->len = xrealloc(q->len, st_mult(q->alloc, sizeof(*q->len)));
+		q->off[q->nr] = end + 1 - q->mails.buf;
+		q->len[q->nr] = n;
+		q->nr++;
+		pos = q->off[q->nr - 1] + n + 1;
+	}
+	return 0;
+}
+
+static int damaged(const struct queue *q)
+{
+	return error("the queue state in '%s' cannot be used; "
+		     "run 'git maint-queue --abort' to clear it", q->dir);
+}
+
+static int load_state(struct queue *q)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long next, last, v;
+	char *s = NULL;
+	int rc, ret = -1;
+
+	rc = state_read(q->dir, "state", &sb);
+	if (rc > 0)
+		error("'%s' holds no queue state (a queue killed while starting?)", q->dir);
+	if (rc)
+		goto bad;
+	q->branch = state_kv_get(&sb, "branch");
+	if (!q->branch || !starts_with(q->branch, "refs/heads/")) {
+		error("queue state names no branch");
+		goto bad;
+	}
+	if (get_oid(&sb, "orig", &q->orig, NULL) || get_oid(&sb, "base", &q->base, NULL) ||
+	    get_oid(&sb, "tip", &q->tip, NULL) ||
+	    get_oid(&sb, "notes-orig", &q->notes_orig, &q->has_notes_orig) ||
+	    get_oid(&sb, "notes-base", &q->notes_base, &q->has_notes_base) ||
+	    get_oid(&sb, "notes-tip", &q->notes_tip, &q->has_notes_tip) ||
+	    get_num(&sb, "next", &next) || get_num(&sb, "last", &last))
+		goto bad;
+	q->next = next;
+	q->last = last;
+	s = state_kv_get(&sb, "stopped");
+	for (size_t i = 0; s && i < ARRAY_SIZE(stop_names); i++)
+		if (!strcmp(s, stop_names[i]))
+			q->stopped = i;
+#define NUM(key, field) do { if (get_num(&sb, key, &v)) goto bad; field = v; } while (0)
+	NUM("sync", q->sync);
+	NUM("signoff", q->opts.signoff);
+	NUM("fuzz", q->opts.fuzz);
+	NUM("3way", q->opts.three_way);
+	NUM("quiet", q->opts.quiet);
+	NUM("check-stop", q->opts.check_stop);
+	NUM("build-each", q->opts.build_each);
+#undef NUM
+	q->opts.link_mask = state_kv_get(&sb, "link");
+	q->opts.check_cmd = state_kv_get(&sb, "check");
+	q->opts.build_cmd = state_kv_get(&sb, "build");
+	rc = state_read(q->dir, "mails", &q->mails);
+	if (rc > 0)
+		error("the queue state has no stored series");
+	if (rc || parse_mails(q))
+		goto bad;
+	if (q->last != q->nr || q->next < 1 || q->next > q->last + 1) {
+		error("queue state: patch numbers do not match the stored series");
+		goto bad;
+	}
+	ret = 0;
+	goto out;
+bad:
+	damaged(q);
+out:
+	free(s);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* ---- refs ---- */
+
+static int read_ref(git_repository *repo, const char *name, git_oid *oid, int *exists)
+{
+	int rc = git_reference_name_to_id(oid, repo, name);
+
+	if (exists)
+		*exists = 0;
+	if (rc == GIT_ENOTFOUND && exists)
+		return 0;
+	if (lg2_check(rc, "cannot read '%s'", name) < 0)
+		return -1;
+	if (exists)
+		*exists = 1;
+	return 0;
+}
+
+static int move_ref(git_repository *repo, const char *name, const git_oid *to, const git_oid *from,
+		    const char *reflog)
+{
+	git_reference *ref = NULL;
+	int rc = git_reference_create_matching(&ref, repo, name, to, 1, from, reflog);
+
+	git_reference_free(ref);
+	if (rc == GIT_EMODIFIED)
+		return error("'%s' changed while we were working; not moving it", name);
+	return lg2_check(rc, "cannot update '%s'", name);
+}
+
+static int commit_tree_id(git_repository *repo, const git_oid *commit, git_oid *tree)
+{
+	git_commit *c = NULL;
+
+	if (lg2_check(git_commit_lookup(&c, repo, commit), "cannot read commit") < 0)
+		return -1;
+	git_oid_cpy(tree, git_commit_tree_id(c));
+	git_commit_free(c);
+	return 0;
+}
+
+static int sync_worktree(struct queue *q, const git_oid *from_commit, const git_oid *to_commit)
+{
+	struct strvec paths = STRVEC_INIT;
+	git_oid a, b;
+	int ret = -1;
+
+	if (!q->sync || git_oid_equal(from_commit, to_commit))
+		return 0;
+	if (commit_tree_id(q->repo, from_commit, &a) || commit_tree_id(q->repo, to_commit, &b) ||
+	    tree_changed_paths(&paths, q->repo, &a, &b) || worktree_sync(q->repo, &a, &b, &paths))
+		goto out;
+	ret = 0;
+out:
+	strvec_clear(&paths);
+	return ret;
+}
+
+/*
+ * Finishes the step the state describes, whatever point it was
+ * interrupted at: afterwards the branch is at tip, base == tip.
+ */
+static int finish_step(struct queue *q)
+{
+	git_oid cur, notes_cur;
+	int has_notes;
+	struct strbuf reflog = STRBUF_INIT;
+	int ret = -1;
+
+	if (read_ref(q->repo, q->branch, &cur, NULL) < 0)
+		return -1;
+	if (!git_oid_equal(&q->base, &q->tip)) {
+		if (git_oid_equal(&cur, &q->base)) {
+			git_commit *c = NULL;
+
+			if (git_commit_lookup(&c, q->repo, &q->tip) < 0) {
+				git_commit_free(c);
+				return error("the commits of the interrupted step are missing; "
+					     "run 'git maint-queue --abort'");
+			}
+			git_commit_free(c);
+			strbuf_addstr(&reflog, "maint-queue: finish interrupted step");
+			crash_point("queue-before-ref");
+			if (move_ref(q->repo, q->branch, &q->tip, &q->base, reflog.buf) < 0)
+				goto out;
+			crash_point("queue-after-ref");
+		} else if (!git_oid_equal(&cur, &q->tip)) {
+			goto moved;
+		}
+	} else if (!git_oid_equal(&cur, &q->tip)) {
+		goto moved;
+	}
+	if (q->has_notes_tip && (!q->has_notes_base || !git_oid_equal(&q->notes_base, &q->notes_tip))) {
+		if (read_ref(q->repo, NOTES_REF, &notes_cur, &has_notes) < 0)
+			goto out;
+		if (has_notes == q->has_notes_base &&
+		    (!has_notes || git_oid_equal(&notes_cur, &q->notes_base))) {
+			if (notes_ref_update(q->repo, &q->notes_tip, q->has_notes_base ? &q->notes_base : NULL,
+					     "maint-queue: notes") < 0)
+				goto out;
+		} else if (!has_notes || !git_oid_equal(&notes_cur, &q->notes_tip)) {
+			warning("'%s' changed meanwhile; the notes of this step are in %s",
+				NOTES_REF, git_oid_tostr_s(&q->notes_tip));
+		}
+	}
+	if (sync_worktree(q, &q->base, &q->tip) < 0)
+		goto out;
+	git_oid_cpy(&q->base, &q->tip);
+	if (q->has_notes_tip) {
+		git_oid_cpy(&q->notes_base, &q->notes_tip);
+		q->has_notes_base = 1;
+	}
+	ret = save_state(q, NULL);
+	goto out;
+moved:
+	error("'%s' moved since the queue stopped (it is at %s, the queue left it at %s); "
+	      "put it back or run 'git maint-queue --abort'",
+	      short_branch(q), git_oid_tostr_s(&cur), git_oid_tostr_s(&q->tip));
+out:
+	strbuf_release(&reflog);
+	return ret;
+}
+
+/* "<point>:<n>", n the number of the last patch in the step: crash after patch n. */
+static void crash_point_n(const struct queue *q, const char *point)
+{
+	char label[64];
+
+	snprintf(label, sizeof(label), "%s:%zu", point, q->step_last);
+	crash_point(label);
+}
+
+/*
+ * The step: everything committed since the last step goes to the
+ * repository and the branch moves to new_tip.
+ */
+static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
+{
+	struct strbuf reflog = STRBUF_INIT;
+	struct strvec paths = STRVEC_INIT;
+	git_oid notes_new;
+	int changed = 0, ret = -1;
+
+	if (git_oid_equal(new_tip, &q->tip))
+		return 0;
+	if (notes_batch_commit(&q->notes, &notes_new, &changed, q->committer.buf) < 0)
+		return -1;
+	if (objwrite_flush(&q->ow) < 0)
+		return -1;
+	crash_point("queue-objects-written");
+	if (q->sync && !q->worktree_done) {
+		git_oid a, b;
+		int rc;
+
+		if (repo_index_locked(q->repo)) {
+			ret = QUEUE_TEMPFAIL;
+			goto out;
+		}
+		if (commit_tree_id(q->repo, &q->tip, &a) || commit_tree_id(q->repo, new_tip, &b) ||
+		    tree_changed_paths(&paths, q->repo, &a, &b))
+			goto out;
+		rc = worktree_check_clean(q->repo, &paths, "queue");
+		if (rc)
+			goto out;
+	}
+	git_oid_cpy(&q->tip, new_tip);
+	q->next = next_after;
+	q->stopped = STOP_NONE;
+	if (changed) {
+		git_oid_cpy(&q->notes_tip, &notes_new);
+		q->has_notes_tip = 1;
+	}
+	if (save_state(q, "queue-state-write") < 0)
+		goto out;
+	q->fresh = 0;
+	crash_point("queue-before-ref");
+	crash_point_n(q, "queue-before-ref");
+	if (q->step_commits == 1)
+		strbuf_addf(&reflog, "maint-queue: %s", q->step_subject.buf);
+	else
+		strbuf_addf(&reflog, "maint-queue: %zu patches, last: %s", q->step_commits,
+			    q->step_subject.buf);
+	if (move_ref(q->repo, q->branch, &q->tip, &q->base, reflog.buf) < 0)
+		goto out;
+	crash_point("queue-after-ref");
+	crash_point_n(q, "queue-after-ref");
+	if (changed && notes_ref_update(q->repo, &q->notes_tip,
+					q->has_notes_base ? &q->notes_base : NULL,
+					"maint-queue: notes") < 0)
+		goto out;
+	if (!q->worktree_done && sync_worktree(q, &q->base, &q->tip) < 0)
+		goto out;
+	git_oid_cpy(&q->base, &q->tip);
+	if (changed) {
+		git_oid_cpy(&q->notes_base, &q->notes_tip);
+		q->has_notes_base = 1;
+	}
+	if (save_state(q, NULL) < 0)
+		goto out;
+	q->step_commits = 0;
+	notes_batch_release(&q->notes);
+	q->notes_open = 0;
+	if (notes_batch_begin(&q->notes, q->repo) < 0)
+		goto out;
+	q->notes_open = 1;
+	ret = 0;
+out:
+	strvec_clear(&paths);
+	strbuf_release(&reflog);
+	return ret;
+}
+
+/* ---- one patch ---- */
+
+static void mail_bytes(struct queue *q, size_t k, struct strbuf *edited, const char **buf, size_t *len)
+{
+	/* The patch we stopped at may have been edited by the user. */
+	if (k == q->next && q->stopped != STOP_NONE) {
+		char *path = state_file(q, "patch");
+
+		if (strbuf_read_file(edited, path, 0) >= 0) {
+			free(path);
+			*buf = edited->buf;
+			*len = edited->len;
+			return;
+		}
+		free(path);
+	}
+	*buf = q->mails.buf + q->off[k - 1];
+	*len = q->len[k - 1];
+}
+
+static void build_note(struct strbuf *note, const struct patch_mail *pm, const char *raw, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t hlen = mail_header_len(raw, len);
+
+	if (pm->message_id.len) {
+		strbuf_addf(&sb, "<%s>", pm->message_id.buf);
+		notes_add_field(note, "Message-ID", sb.buf, sb.len);
+		strbuf_reset(&sb);
+	}
+	strbuf_addf(&sb, "%s <%s>", pm->author_name.buf, pm->author_email.buf);
+	notes_add_field(note, "From", sb.buf, sb.len);
+	notes_add_field(note, "Date", pm->date.buf, pm->date.len);
+	notes_add_field(note, "Subject", pm->raw_subject.buf, pm->raw_subject.len);
+	for (size_t i = 0; i < pm->to.nr; i++)
+		notes_add_field(note, "To", pm->to.v[i], strlen(pm->to.v[i]));
+	for (size_t i = 0; i < pm->cc.nr; i++)
+		notes_add_field(note, "Cc", pm->cc.v[i], strlen(pm->cc.v[i]));
+	if (pm->in_reply_to.len) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "<%s>", pm->in_reply_to.buf);
+		notes_add_field(note, "In-Reply-To", sb.buf, sb.len);
+	}
+	strbuf_reset(&sb);
+	if (mail_header_get(raw, hlen, "List-Id", &sb))
+		notes_add_field(note, "List-Id", sb.buf, sb.len);
+	if (pm->total) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "v%d %d/%d", pm->version, pm->number, pm->total);
+		notes_add_field(note, "Series", sb.buf, sb.len);
+	}
+	strbuf_release(&sb);
+}
+
+static int build_message(struct queue *q, struct strbuf *msg, const struct patch_mail *pm)
+{
+	msg_from_mail(msg, pm->subject.buf, pm->subject.len, pm->message.buf, pm->message.len);
+	if (q->opts.link_mask && pm->message_id.len) {
+		struct strbuf link = STRBUF_INIT;
+		const char *pct = strstr(q->opts.link_mask, "%s");
+
+		strbuf_addstr(&link, "Link: ");
+		if (pct) {
+			strbuf_add(&link, q->opts.link_mask, pct - q->opts.link_mask);
+			strbuf_addbuf(&link, &pm->message_id);
+			strbuf_addstr(&link, pct + 2);
+		} else {
+			strbuf_addstr(&link, q->opts.link_mask);
+			strbuf_addbuf(&link, &pm->message_id);
+		}
+		msg_append_trailer(msg, link.buf);
+		strbuf_release(&link);
+	}
+	if (q->opts.signoff) {
+		struct strbuf sob = STRBUF_INIT;
+
+		strbuf_addf(&sob, "Signed-off-by: %s", q->signer.buf);
+		msg_append_trailer(msg, sob.buf);
+		strbuf_release(&sob);
+	}
+	return 0;
+}
+
+static void stop_hints(struct queue *q)
+{
+	fprintf(stderr,
+		"hint: the patch is in '%s/patch' ('git maint-queue --show-current' shows it)\n"
+		"hint: fix it there, or apply it by hand and 'git add' the result, then run\n"
+		"hint: 'git maint-queue --continue'; 'git maint-queue --skip' drops it;\n"
+		"hint: 'git maint-queue --abort' puts '%s' back at %s\n",
+		q->dir, short_branch(q), git_oid_tostr_s(&q->orig));
+}
+
+/* Stops at patch k: what has been committed so far lands, the mail is kept. */
+static int stop_at(struct queue *q, size_t k, enum stop_reason why, const git_oid *tip,
+		   const char *raw, size_t len)
+{
+	int rc = do_step(q, tip, k);
+
+	if (rc)
+		return rc;
+	q->next = k;
+	q->stopped = why;
+	if (state_write_raw(q->dir, "patch", raw, len) < 0 || save_state(q, NULL) < 0)
+		return -1;
+	stop_hints(q);
+	return QUEUE_STOPPED;
+}
+
+static int run_build(struct queue *q)
+{
+	const char *wd = git_repository_workdir(q->repo);
+	struct strbuf env = STRBUF_INIT;
+	const char *envv[2];
+	int rc;
+
+	if (!q->opts.build_cmd)
+		return 0;
+	if (!q->sync || !wd) {
+		warning("build skipped: '%s' is not checked out here", short_branch(q));
+		return 0;
+	}
+	strbuf_addf(&env, "GIT_MAINT_BRANCH=%s", short_branch(q));
+	envv[0] = env.buf;
+	envv[1] = NULL;
+	rc = hook_run(q->opts.build_cmd, wd, NULL, 0, envv);
+	strbuf_release(&env);
+	if (rc < 0)
+		return -1;
+	if (rc) {
+		error("build failed (exit %d): %s", rc, q->opts.build_cmd);
+		return 1;
+	}
+	return 0;
+}
+
+static int build_stop(struct queue *q)
+{
+	q->stopped = STOP_BUILD;
+	if (save_state(q, NULL) < 0)
+		return -1;
+	fprintf(stderr,
+		"hint: the patches up to here are on '%s'; fix the build and run\n"
+		"hint: 'git maint-queue --continue' to build again, or 'git maint-queue --abort'\n"
+		"hint: to put '%s' back at %s\n",
+		short_branch(q), short_branch(q), git_oid_tostr_s(&q->orig));
+	return QUEUE_STOPPED;
+}
+
+/*
+ * Applies patches q->next..q->last on q->tip. skip_check_first: the check
+ * of the first one was already dealt with (we stopped at it).
+ */
+static int run_series(struct queue *q, int skip_check_first)
+{
+	struct apply_opts aopts = APPLY_OPTS_INIT;
+	struct apply_session *session = NULL;
+	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
+	struct patch_mail pm;
+	struct strbuf msg = STRBUF_INIT, author = STRBUF_INIT, edited = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, report = STRBUF_INIT, note = STRBUF_INIT;
+	git_oid tip, tree;
+	const char *wd = git_repository_workdir(q->repo);
+	int ret = -1;
+
+	patch_mail_init(&pm);
+	git_oid_cpy(&tip, &q->tip);
+	aopts.fuzz = q->opts.fuzz;
+	aopts.three_way = q->opts.three_way;
+	if (commit_tree_id(q->repo, &tip, &tree) < 0 ||
+	    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
+		goto out;
+	for (size_t k = q->next; k <= q->last; k++) {
+		struct raw_mail raw = { 0 };
+		struct patch_set ps = PATCH_SET_INIT;
+		struct apply_result res = APPLY_RESULT_INIT;
+		struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
+		char origin[64];
+		const char *buf;
+		size_t len;
+		git_oid commit;
+
+		strbuf_reset(&edited);
+		mail_bytes(q, k, &edited, &buf, &len);
+		snprintf(origin, sizeof(origin), "patch %zu", k);
+		raw.buf = buf;
+		raw.len = len;
+		raw.origin = "queue";
+		raw.number = k;
+		if (patch_mail_parse(&pm, &raw, &mopts) < 0) {
+			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
+			goto out;
+		}
+		if (!pm.has_patch) {
+			if (pm.number == 0 && pm.total > 0) {
+				if (!q->opts.quiet)
+					printf("Skipping cover letter: %s\n", pm.subject.buf);
+				continue;
+			}
+			error("patch %zu is empty: %s", k, pm.subject.buf);
+			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
+			goto out;
+		}
+		if (!q->opts.quiet)
+			printf("Applying: %s\n", pm.subject.buf);
+		if (q->opts.check_cmd && !(skip_check_first && k == q->next)) {
+			struct strbuf env = STRBUF_INIT;
+			const char *envv[2];
+			int rc;
+
+			strbuf_addf(&env, "GIT_MAINT_PATCH=%zu", k);
+			envv[0] = env.buf;
+			envv[1] = NULL;
+			rc = hook_run(q->opts.check_cmd, wd ? wd : git_repository_path(q->repo),
+				      buf, len, envv);
+			strbuf_release(&env);
+			if (rc < 0)
+				goto out;
+			if (rc && q->opts.check_stop) {
+				error("check failed for patch %zu (exit %d): %s", k, rc, pm.subject.buf);
+				ret = stop_at(q, k, STOP_CHECK, &tip, buf, len);
+				goto out;
+			}
+			if (rc)
+				warning("check failed for patch %zu (exit %d): %s", k, rc, pm.subject.buf);
+		}
+		strbuf_reset(&err);
+		popts.origin = origin;
+		if (patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0)
+			apply_result_set_error(&res, err.buf);
+		else if (apply_patch(session, &ps, &res) < 0) {
+			patch_set_dispose(&ps);
+			apply_result_dispose(&res);
+			goto out;
+		}
+		patch_set_dispose(&ps);
+		if (!res.ok) {
+			strbuf_reset(&report);
+			apply_result_print(&report, &res, APPLY_PRINT_HUMAN, NULL, 0);
+			apply_result_dispose(&res);
+			fflush(stdout);
+			fprintf(stderr, "%s", report.buf);
+			error("patch %zu does not apply to '%s': %s", k, short_branch(q), pm.subject.buf);
+			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
+			goto out;
+		}
+		apply_result_dispose(&res);
+		strbuf_reset(&msg);
+		strbuf_reset(&author);
+		if (!pm.has_author || !pm.author_email.len) {
+			error("patch %zu has no valid author e-mail address", k);
+			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
+			goto out;
+		}
+		if (ident_author_from_mail(&author, pm.author_name.buf, pm.author_email.buf,
+					   pm.has_date ? pm.date.buf : NULL) < 0 ||
+		    build_message(q, &msg, &pm) < 0 ||
+		    apply_session_write_tree(&tree, session) < 0 ||
+		    commit_write(&commit, q->repo, &tree, &tip, author.buf, q->committer.buf, &msg) < 0) {
+			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
+			goto out;
+		}
+		strbuf_reset(&note);
+		build_note(&note, &pm, buf, len);
+		if (notes_batch_add(&q->notes, &commit, &note) < 0)
+			goto out;
+		git_oid_cpy(&tip, &commit);
+		q->step_commits++;
+		q->step_last = k;
+		strbuf_reset(&q->step_subject);
+		strbuf_add(&q->step_subject, msg.buf, msg_first_line_len(msg.buf, msg.len));
+		if (q->opts.build_each && q->opts.build_cmd) {
+			int rc = do_step(q, &tip, k + 1);
+
+			if (rc) {
+				ret = rc;
+				goto out;
+			}
+			q->next = k + 1;
+			q->stopped = STOP_NONE;
+			if (save_state(q, NULL) < 0)
+				goto out;
+			rc = run_build(q);
+			if (rc) {
+				ret = rc < 0 ? -1 : build_stop(q);
+				goto out;
+			}
+		}
+	}
+	{
+		int rc = do_step(q, &tip, q->last + 1);
+
+		if (rc) {
+			ret = rc;
+			goto out;
+		}
+	}
+	q->next = q->last + 1;
+	q->stopped = STOP_NONE;
+	if (save_state(q, NULL) < 0)
+		goto out;
+	if (!q->opts.build_each) {
+		int rc = run_build(q);
+
+		if (rc) {
+			ret = rc < 0 ? -1 : build_stop(q);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	apply_session_free(session);
+	patch_mail_release(&pm);
+	strbuf_release(&msg);
+	strbuf_release(&author);
+	strbuf_release(&edited);
+	strbuf_release(&err);
+	strbuf_release(&report);
+	strbuf_release(&note);
+	return ret;
+}
+
+/* ---- entry points ---- */
+
+int queue_in_progress(git_repository *repo)
+{
+	char *dir = state_dir_path(repo, "queue");
+	int ret = state_dir_exists(dir);
+
+	free(dir);
+	return ret;
+}
+
+static int read_series(struct queue *q, const char *const *args, size_t nargs)
+{
+	struct mail_source *src = NULL;
+	struct raw_mail raw;
+	int rc, ret = 0;
+
+	if (source_open(&src, args, nargs, 0) < 0)
+		return -1;
+	while ((rc = source_next(src, &raw)) != 0) {
+		if (rc < 0) {
+			ret = -1;
+			break;
+		}
+		strbuf_addf(&q->mails, "%zu\n", raw.len);
+		strbuf_add(&q->mails, raw.buf, raw.len);
+		strbuf_addch(&q->mails, '\n');
+	}
+	source_close(src);
+	if (ret)
+		return -1;
+	return parse_mails(q);
+}
+
+static int setup_identity(struct queue *q)
+{
+	if (ident_committer(&q->committer, q->cfg) < 0 ||
+	    ident_committer_name_email(&q->signer, q->cfg) < 0)
+		return -1;
+	if (objwrite_begin(&q->ow, q->repo) < 0 || notes_batch_begin(&q->notes, q->repo) < 0)
+		return -1;
+	q->notes_open = 1;
+	return 0;
+}
+
+static void copy_opts(struct queue_opts *dst, const struct queue_opts *src)
+{
+	*dst = *src;
+	dst->link_mask = src->link_mask ? xstrdup(src->link_mask) : NULL;
+	dst->check_cmd = src->check_cmd ? xstrdup(src->check_cmd) : NULL;
+	dst->build_cmd = src->build_cmd ? xstrdup(src->build_cmd) : NULL;
+}
+
+static void say_done(struct queue *q)
+{
+	if (!git_oid_equal(&q->orig, &q->tip)) {
+		char a[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(a, 12, &q->orig);
+		printf("Queued on '%s': %s..%.11s\n", short_branch(q), a, git_oid_tostr_s(&q->tip));
+	} else {
+		printf("Nothing queued on '%s'\n", short_branch(q));
+	}
+}
+
+static int finish(struct queue *q, int ret)
+{
+	if (ret == 0) {
+		if (state_dir_remove(q->dir) < 0)
+			return -1;
+		say_done(q);
+	} else if (q->fresh && ret != QUEUE_STOPPED) {
+		/* Nothing was moved: leave no state behind, the user simply runs again. */
+		state_dir_remove(q->dir);
+	}
+	return ret;
+}
+
+int queue_start(git_repository *repo, const struct maint_config *cfg, const char *branch,
+		const char *const *args, size_t nargs, const struct queue_opts *opts)
+{
+	struct queue q;
+	int ret = -1, sync;
+
+	queue_init(&q, repo, cfg);
+	if (state_dir_exists(q.dir)) {
+		error("a queue is in progress ('%s'); use 'git maint-queue --continue', "
+		      "'--skip' or '--abort'", q.dir);
+		goto out;
+	}
+	q.branch = xstrdup(branch);
+	copy_opts(&q.opts, opts);
+	if (read_ref(repo, branch, &q.orig, NULL) < 0)
+		goto out;
+	sync = worktree_branch_state(repo, branch);
+	if (sync < 0 || sync == 2)
+		goto out;
+	q.sync = sync;
+	if (q.sync && repo_index_locked(repo)) {
+		ret = QUEUE_TEMPFAIL;
+		goto out;
+	}
+	git_oid_cpy(&q.base, &q.orig);
+	git_oid_cpy(&q.tip, &q.orig);
+	if (read_ref(repo, NOTES_REF, &q.notes_orig, &q.has_notes_orig) < 0)
+		goto out;
+	git_oid_cpy(&q.notes_base, &q.notes_orig);
+	git_oid_cpy(&q.notes_tip, &q.notes_orig);
+	q.has_notes_base = q.has_notes_tip = q.has_notes_orig;
+	if (read_series(&q, args, nargs) < 0)
+		goto out;
+	if (!q.nr) {
+		error("no patches found");
+		ret = QUEUE_STOPPED;
+		goto out;
+	}
+	q.next = 1;
+	q.last = q.nr;
+	if (setup_identity(&q) < 0)
+		goto out;
+	if (state_dir_create(q.dir) < 0)
+		goto out;
+	q.fresh = 1;
+	if (state_write(q.dir, "mails", &q.mails, NULL) < 0 || save_state(&q, NULL) < 0) {
+		state_dir_remove(q.dir);
+		goto out;
+	}
+	if (q.sync) {
+		git_reference *r = NULL;
+
+		if (lg2_check(git_reference_create(&r, repo, "ORIG_HEAD", &q.orig, 1,
+						   "maint-queue: start"), "cannot write ORIG_HEAD") < 0)
+			goto out;
+		git_reference_free(r);
+	}
+	crash_point("queue-after-read");
+	if (!q.opts.quiet)
+		printf("Queueing %zu patch%s on '%s'\n", q.nr, q.nr == 1 ? "" : "es", short_branch(&q));
+	ret = finish(&q, run_series(&q, 0));
+out:
+	queue_release(&q);
+	return ret;
+}
+
+/* The user resolved the stopped patch in the index: commit that. 1 when there is nothing to commit. */
+static int commit_resolved(struct queue *q)
+{
+	git_index *index = NULL;
+	git_oid tree, head_tree, commit;
+	struct patch_mail pm;
+	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
+	struct strbuf edited = STRBUF_INIT, msg = STRBUF_INIT, author = STRBUF_INIT, note = STRBUF_INIT;
+	struct raw_mail raw = { 0 };
+	const char *buf;
+	size_t len;
+	int ret = -1;
+
+	patch_mail_init(&pm);
+	if (lg2_check(git_repository_index(&index, q->repo), "cannot read the index") < 0 ||
+	    lg2_check(git_index_read(index, 0), "cannot read the index") < 0)
+		goto out;
+	if (git_index_has_conflicts(index)) {
+		error("the index still has conflicts: resolve them and 'git add' the files");
+		goto out;
+	}
+	if (lg2_check(git_index_write_tree(&tree, index), "cannot write the index as a tree") < 0 ||
+	    commit_tree_id(q->repo, &q->tip, &head_tree) < 0)
+		goto out;
+	if (git_oid_equal(&tree, &head_tree)) {
+		ret = 1;
+		goto out;
+	}
+	mail_bytes(q, q->next, &edited, &buf, &len);
+	raw.buf = buf;
+	raw.len = len;
+	raw.origin = "queue";
+	raw.number = q->next;
+	if (patch_mail_parse(&pm, &raw, &mopts) < 0)
+		goto out;
+	if (!pm.has_author || !pm.author_email.len) {
+		error("patch %zu has no valid author e-mail address", q->next);
+		goto out;
+	}
+	if (ident_author_from_mail(&author, pm.author_name.buf, pm.author_email.buf,
+				   pm.has_date ? pm.date.buf : NULL) < 0 ||
+	    build_message(q, &msg, &pm) < 0 ||
+	    commit_write(&commit, q->repo, &tree, &q->tip, author.buf, q->committer.buf, &msg) < 0)
+		goto out;
+	build_note(&note, &pm, buf, len);
+	if (notes_batch_add(&q->notes, &commit, &note) < 0)
+		goto out;
+	if (!q->opts.quiet)
+		printf("Applying: %s\n", pm.subject.buf);
+	q->step_commits = 1;
+	q->step_last = q->next;
+	strbuf_reset(&q->step_subject);
+	strbuf_add(&q->step_subject, msg.buf, msg_first_line_len(msg.buf, msg.len));
+	/* The index and work tree already hold the result: no sync for this step. */
+	q->worktree_done = 1;
+	ret = do_step(q, &commit, q->next + 1);
+	q->worktree_done = 0;
+out:
+	git_index_free(index);
+	patch_mail_release(&pm);
+	strbuf_release(&edited);
+	strbuf_release(&msg);
+	strbuf_release(&author);
+	strbuf_release(&note);
+	return ret;
+}
+
+int queue_continue(git_repository *repo, const struct maint_config *cfg, int skip, int quiet)
+{
+	struct queue q;
+	int ret = -1, skip_check = 0;
+	char *patch;
+
+	queue_init(&q, repo, cfg);
+	if (!state_dir_exists(q.dir)) {
+		error("no queue in progress");
+		goto out;
+	}
+	if (load_state(&q) < 0)
+		goto out;
+	if (quiet)
+		q.opts.quiet = 1;
+	if (q.sync && repo_index_locked(repo)) {
+		ret = QUEUE_TEMPFAIL;
+		goto out;
+	}
+	if (setup_identity(&q) < 0 || finish_step(&q) < 0)
+		goto out;
+	if (q.stopped == STOP_BUILD) {
+		if (skip) {
+			warning("the build failed after patch %zu; --skip accepts it as it is", q.next - 1);
+		} else {
+			int rc = run_build(&q);
+
+			if (rc) {
+				ret = rc < 0 ? -1 : build_stop(&q);
+				goto out;
+			}
+		}
+		q.stopped = STOP_NONE;
+		if (save_state(&q, NULL) < 0)
+			goto out;
+		if (q.next > q.last) {
+			ret = finish(&q, 0);
+			goto out;
+		}
+		ret = finish(&q, run_series(&q, 0));
+		goto out;
+	}
+	if (q.stopped != STOP_NONE && q.next <= q.last) {
+		if (skip) {
+			q.next++;
+			q.stopped = STOP_NONE;
+		} else if (q.sync) {
+			int rc = commit_resolved(&q);
+
+			if (rc < 0)
+				goto out;
+			if (rc == 0) {
+				q.stopped = STOP_NONE;
+			} else {
+				skip_check = 1;
+			}
+		} else {
+			skip_check = 1;
+		}
+		patch = state_file(&q, "patch");
+		if (q.stopped == STOP_NONE)
+			unlink(patch);
+		free(patch);
+		if (save_state(&q, NULL) < 0)
+			goto out;
+	} else if (skip) {
+		error("nothing to skip: the queue did not stop at a patch");
+		goto out;
+	}
+	if (q.next > q.last) {
+		ret = finish(&q, q.opts.build_each ? 0 : run_build(&q) ? build_stop(&q) : 0);
+		goto out;
+	}
+	ret = finish(&q, run_series(&q, skip_check));
+out:
+	queue_release(&q);
+	return ret;
+}
+
+int queue_abort(git_repository *repo, const struct maint_config *cfg)
+{
+	struct queue q;
+	git_oid cur, notes_cur;
+	int ret = -1, has_notes;
+
+	queue_init(&q, repo, cfg);
+	if (!state_dir_exists(q.dir)) {
+		error("no queue in progress");
+		goto out;
+	}
+	if (load_state(&q) < 0) {
+		warning("removing the damaged queue state; no branch was reset");
+		ret = state_dir_remove(q.dir);
+		goto out;
+	}
+	if (read_ref(repo, q.branch, &cur, NULL) < 0)
+		goto out;
+	if (!git_oid_equal(&cur, &q.tip) && !git_oid_equal(&cur, &q.base)) {
+		warning("'%s' moved since the queue stopped; not resetting it (it was at %s before the queue)",
+			short_branch(&q), git_oid_tostr_s(&q.orig));
+	} else if (!git_oid_equal(&cur, &q.orig)) {
+		if (q.sync && repo_index_locked(repo)) {
+			ret = QUEUE_TEMPFAIL;
+			goto out;
+		}
+		if (move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||
+		    sync_worktree(&q, &cur, &q.orig) < 0)
+			goto out;
+	}
+	if (read_ref(repo, NOTES_REF, &notes_cur, &has_notes) < 0)
+		goto out;
+	if (has_notes && q.has_notes_tip && git_oid_equal(&notes_cur, &q.notes_tip) &&
+	    !(q.has_notes_orig && git_oid_equal(&notes_cur, &q.notes_orig))) {
+		if (q.has_notes_orig)
+			ret = notes_ref_update(repo, &q.notes_orig, &notes_cur, "maint-queue: abort");
+		else {
+			git_reference *r = NULL;
+
+			ret = lg2_check(git_reference_lookup(&r, repo, NOTES_REF), "cannot read notes");
+			if (!ret)
+				ret = lg2_check(git_reference_delete(r), "cannot remove '%s'", NOTES_REF);
+			git_reference_free(r);
+		}
+		if (ret < 0)
+			goto out;
+	}
+	ret = state_dir_remove(q.dir);
+	if (!ret)
+		printf("'%s' is back at %s\n", short_branch(&q), git_oid_tostr_s(&q.orig));
+out:
+	queue_release(&q);
+	return ret;
+}
+
+int queue_show_current(git_repository *repo, struct strbuf *out)
+{
+	struct queue q;
+	int ret = -1;
+	char *patch;
+
+	queue_init(&q, repo, NULL);
+	if (!state_dir_exists(q.dir)) {
+		error("no queue in progress");
+		goto out;
+	}
+	patch = state_file(&q, "patch");
+	if (strbuf_read_file(out, patch, 0) < 0)
+		error("the queue did not stop at a patch");
+	else
+		ret = 0;
+	free(patch);
+out:
+	queue_release(&q);
+	return ret;
+}

@@ -1,0 +1,83 @@
+#ifndef SOURCE_H
+#define SOURCE_H
+
+/*
+ * The one mail input loop every git-maint command uses (the idea of
+ * mblaze's blaze822_loop): the command hands over its arguments, the
+ * source yields one raw message at a time.
+ *
+ * Arguments are paths, "-" (standard input) or Maildir folders; no
+ * arguments means standard input. For each argument:
+ *
+ *   - a directory is a Maildir: the files of cur/ and new/, sorted by
+ *     name the way git mailsplit sorts them (runs of digits compare as
+ *     numbers), each file one message;
+ *   - a file (or stdin) whose first non-blank line is an mbox "From "
+ *     separator is an mbox, split with git mailsplit's rule: a line
+ *     "From <anything> ...hh:mm:ss YYYY..." (a colon with digits around
+ *     it and a year after 1990) starts a new message; any other line
+ *     starting with "From " is body text;
+ *   - any other file is a single message (git mailsplit -b).
+ *
+ * Like git mailsplit (without --keep-cr), CRLF line ends are turned
+ * into LF unless SOURCE_KEEP_CR is given. With SOURCE_MBOXRD, one '>'
+ * is removed from every line matching /^>+From /.
+ *
+ * Memory: regular files are mapped, stdin and pipes are read in chunks;
+ * a message is copied only when it must be rewritten (CRLF, mboxrd), so
+ * memory stays bounded by the largest message, not the mailbox. A
+ * message larger than the maximum size (source_set_max_size, default
+ * SOURCE_MAX_SIZE_DEFAULT, config mbox.max-message-size) is an error:
+ * "<origin>: message N exceeds max size (M bytes)".
+ *
+ * Errors are reported once with error() and give -1; a source that
+ * returned -1 may be continued with source_next() (the bad input is
+ * skipped) or closed.
+ */
+
+#include <stddef.h>
+
+struct mail_source;
+
+struct raw_mail {
+	const char *buf;	/* the message bytes (From_ line removed), valid until the next source_next() */
+	size_t len;
+	const char *origin;	/* the file/folder name as given, "-" for stdin */
+	size_t number;		/* 1-based position across all inputs, used in every error message */
+	const char *from_line;	/* the mbox "From " separator line without newline, or NULL */
+	size_t from_line_len;
+	const char *file;	/* the Maildir file name (origin/cur/...), else NULL */
+};
+
+#define SOURCE_MBOXRD	(1u << 0)	/* unescape >From lines (mboxrd) */
+#define SOURCE_KEEP_CR	(1u << 1)	/* keep CRLF line ends (git mailsplit --keep-cr) */
+#define SOURCE_STRICT	(1u << 2)	/* a file that is not an mbox is an error, not one message */
+
+#define SOURCE_MAX_SIZE_DEFAULT ((size_t)256 << 20)
+
+/*
+ * Prepares to read args[0..nargs) in order (nargs 0: stdin). Nothing is
+ * opened yet; errors about a missing file come from source_next().
+ */
+int source_open(struct mail_source **out, const char *const *args, size_t nargs, unsigned flags);
+/*
+ * A source over a buffer already in memory (tests, fuzzing), treated like
+ * one file named origin. buf must stay valid until source_close().
+ */
+int source_open_buffer(struct mail_source **out, const char *buf, size_t len,
+		       const char *origin, unsigned flags);
+/* 0 = no limit. */
+void source_set_max_size(struct mail_source *src, size_t max);
+
+/* 1 = got one, 0 = end, -1 = error reported (the bad input is skipped; may call again). */
+int source_next(struct mail_source *src, struct raw_mail *out);
+/* Takes NULL. */
+void source_close(struct mail_source *src);
+
+/*
+ * git mailsplit's separator test: does line[0..len) (with its '\n' when it has one, as git reads it)
+ * look like an mbox "From " line?
+ */
+int mbox_is_from_line(const char *line, size_t len);
+
+#endif

@@ -1,0 +1,97 @@
+#ifndef STATE_H
+#define STATE_H
+
+/*
+ * Resumable operations and the repository lock.
+ *
+ * The lock. One git-maint operation that changes a repository (queue,
+ * publish) runs at a time: it holds $GIT_COMMON_DIR/git-maint.lock, a
+ * file holding the holder's pid. The file is locked with flock(), so the
+ * kernel drops the lock when its holder dies: a lock file left by a dead
+ * process is noticed ("previous holder pid N is gone"), reported with a
+ * warning and taken over, never silently broken and never blocking
+ * forever. A second process is refused at once:
+ *
+ *	error: another git-maint operation holds <path> (pid N)
+ *
+ * and maint_lock_acquire() returns 1, which commands turn into exit 75.
+ *
+ * State. An operation keeps what --continue/--skip/--abort need under
+ * $GIT_DIR/maint/<name>/. Every file is written to a temporary name,
+ * fsync()ed, renamed into place, and the directory fsync()ed, so a file
+ * is either the old or the new version. Each state file ends with a
+ * footer line
+ *
+ *	#maint-state <payload length> <sha1 of payload>
+ *
+ * so a truncated or zero-length file (a power cut before the data reached
+ * the disk) is detected instead of being half-read. A directory that
+ * exists without a readable "state" file (a run killed while starting) is
+ * reported as damaged, and the command's --abort clears it.
+ *
+ * The payload format is up to the operation; state_kv_*() help with
+ * "key value" lines.
+ */
+
+#include <git2.h>
+
+#include "strbuf.h"
+
+struct maint_lock {
+	char *path;
+	int fd;
+};
+
+#define MAINT_LOCK_INIT { NULL, -1 }
+
+/*
+ * Takes the repository lock. 0: held by us; 1: another live process holds
+ * it (error reported, naming the path and pid; exit 75); -1: error.
+ */
+int maint_lock_acquire(struct maint_lock *lk, git_repository *repo);
+/* Releases and removes the lock file; takes an unlocked lock. */
+void maint_lock_release(struct maint_lock *lk);
+
+/*
+ * 1 when git's own index.lock exists (another git process is working on
+ * the index): error reported naming it (exit 75). 0 when absent.
+ */
+int repo_index_locked(git_repository *repo);
+
+/* $GIT_DIR/maint/<name>, caller frees. */
+char *state_dir_path(git_repository *repo, const char *name);
+/* 1 if dir exists, 0 if not. */
+int state_dir_exists(const char *dir);
+/* Creates dir (and $GIT_DIR/maint), mode 0700; -1 if it cannot, or exists already. */
+int state_dir_create(const char *dir);
+/* Removes dir and every file in it (one level of subdirectories). */
+int state_dir_remove(const char *dir);
+
+/*
+ * Writes payload to dir/name atomically with the footer (temp file, fsync,
+ * rename, fsync of dir). crash_label, when not NULL, names a crash point
+ * hit after the temporary file is written, before the rename.
+ */
+int state_write(const char *dir, const char *name, const struct strbuf *payload,
+		const char *crash_label);
+/*
+ * Reads dir/name into out, checking the footer. 0 ok; 1 the file does
+ * not exist (nothing reported); -1 unreadable or damaged (reported:
+ * "state file '<path>' is damaged (<why>)").
+ */
+int state_read(const char *dir, const char *name, struct strbuf *out);
+
+/*
+ * Writes data to dir/name atomically without a footer (for files the
+ * user may edit, such as the current patch).
+ */
+int state_write_raw(const char *dir, const char *name, const char *data, size_t len);
+
+/* "key value\n" payload lines. Values must not contain '\n'. */
+void state_kv_add(struct strbuf *payload, const char *key, const char *value);
+void state_kv_addf(struct strbuf *payload, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The value of the first line "key ...", or NULL. Caller frees. */
+char *state_kv_get(const struct strbuf *payload, const char *key);
+
+#endif

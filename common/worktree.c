@@ -1,0 +1,135 @@
+#include "worktree.h"
+#include "repo.h"
+#include "strbuf.h"
+#include "usage.h"
+
+#include <string.h>
+
+int worktree_branch_state(git_repository *repo, const char *refname)
+{
+	git_reference *head = NULL, *branch = NULL;
+	int ret = 0, rc;
+
+	if (git_repository_is_bare(repo))
+		return 0;
+	rc = git_reference_lookup(&head, repo, "HEAD");
+	if (rc == 0 && git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
+	    !strcmp(git_reference_symbolic_target(head), refname)) {
+		git_reference_free(head);
+		return 1;
+	}
+	git_reference_free(head);
+	rc = git_reference_lookup(&branch, repo, refname);
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (lg2_check(rc, "cannot read '%s'", refname) < 0)
+		return -1;
+	rc = git_branch_is_checked_out(branch);
+	git_reference_free(branch);
+	if (rc < 0)
+		return lg2_check(rc, "cannot tell where '%s' is checked out", refname);
+	if (rc) {
+		error("'%s' is checked out in another worktree; queue from there", refname);
+		ret = 2;
+	}
+	return ret;
+}
+
+static int add_delta_path(const git_diff_delta *d, float progress, void *payload)
+{
+	struct strvec *out = payload;
+
+	(void)progress;
+	strvec_push(out, d->new_file.path);
+	if (strcmp(d->old_file.path, d->new_file.path))
+		strvec_push(out, d->old_file.path);
+	return 0;
+}
+
+int tree_changed_paths(struct strvec *out, git_repository *repo, const git_oid *a, const git_oid *b)
+{
+	git_tree *ta = NULL, *tb = NULL;
+	git_diff *diff = NULL;
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	int ret = -1;
+
+	if (a && lg2_check(git_tree_lookup(&ta, repo, a), "cannot read tree") < 0)
+		goto out;
+	if (lg2_check(git_tree_lookup(&tb, repo, b), "cannot read tree") < 0)
+		goto out;
+	if (lg2_check(git_diff_tree_to_tree(&diff, repo, ta, tb, &opts), "cannot compare trees") < 0)
+		goto out;
+	if (lg2_check(git_diff_foreach(diff, add_delta_path, NULL, NULL, NULL, out),
+		      "cannot compare trees") < 0)
+		goto out;
+	ret = 0;
+out:
+	git_diff_free(diff);
+	git_tree_free(ta);
+	git_tree_free(tb);
+	return ret;
+}
+
+int worktree_check_clean(git_repository *repo, const struct strvec *paths, const char *doing)
+{
+	git_status_options opts = GIT_STATUS_OPTIONS_INIT;
+	git_status_list *list = NULL;
+	size_t n;
+	int ret = -1;
+
+	if (!paths->nr)
+		return 0;
+	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+	opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH |
+		     GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	opts.pathspec.strings = (char **)paths->v;
+	opts.pathspec.count = paths->nr;
+	if (lg2_check(git_status_list_new(&list, repo, &opts), "cannot read the work tree status") < 0)
+		return -1;
+	n = git_status_list_entrycount(list);
+	if (n) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (size_t i = 0; i < n; i++) {
+			const git_status_entry *e = git_status_byindex(list, i);
+			const git_diff_delta *d = e->index_to_workdir ? e->index_to_workdir : e->head_to_index;
+
+			if (d)
+				strbuf_addf(&sb, "\n\t%s", d->new_file.path);
+		}
+		error("your local changes to these files would be overwritten by %s:%s\n"
+		      "commit or stash them first", doing, sb.buf);
+		strbuf_release(&sb);
+		ret = 1;
+	} else {
+		ret = 0;
+	}
+	git_status_list_free(list);
+	return ret;
+}
+
+int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
+		  const struct strvec *paths)
+{
+	git_checkout_options opts = GIT_CHECKOUT_OPTIONS_INIT;
+	git_tree *tfrom = NULL, *tto = NULL;
+	int ret = -1;
+
+	if (!paths->nr)
+		return 0;
+	if ((from && lg2_check(git_tree_lookup(&tfrom, repo, from), "cannot read tree") < 0) ||
+	    lg2_check(git_tree_lookup(&tto, repo, to), "cannot read tree") < 0)
+		goto out;
+	opts.checkout_strategy = GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+	opts.baseline = tfrom;
+	opts.paths.strings = (char **)paths->v;
+	opts.paths.count = paths->nr;
+	if (lg2_check(git_checkout_tree(repo, (git_object *)tto, &opts),
+		      "cannot update the work tree") < 0)
+		goto out;
+	ret = 0;
+out:
+	git_tree_free(tfrom);
+	git_tree_free(tto);
+	return ret;
+}

@@ -1,0 +1,39 @@
+#ifndef WORKTREE_H
+#define WORKTREE_H
+
+/*
+ * Keeping the index and work tree in step when queue or publish moves the
+ * branch that is checked out: only the paths that differ between the old
+ * and the new tree are looked at and written, once per ref move.
+ */
+
+#include <git2.h>
+
+#include "strvec.h"
+
+/*
+ * Whether refname ("refs/heads/work-next") is the branch HEAD of this
+ * repository's work tree points to: 1 yes, 0 no (or a bare repository),
+ * 2 it is checked out in another worktree of the repository (error
+ * reported: we cannot update that work tree), -1 error.
+ */
+int worktree_branch_state(git_repository *repo, const char *refname);
+
+/* Adds every path that differs between trees a and b (a may be NULL for the empty tree). */
+int tree_changed_paths(struct strvec *out, git_repository *repo, const git_oid *a, const git_oid *b);
+
+/*
+ * 0 when none of paths has changes in the index (against HEAD) or in the
+ * work tree, untracked files included; 1 when some do (error reported,
+ * each path listed); -1 error.
+ */
+int worktree_check_clean(git_repository *repo, const struct strvec *paths, const char *doing);
+
+/*
+ * Updates the index and work tree for paths from tree from to tree to,
+ * refusing (-1, reported) to overwrite local changes.
+ */
+int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
+		  const struct strvec *paths);
+
+#endif

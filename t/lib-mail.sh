@@ -1,0 +1,39 @@
+# Helpers for the mail core tests (t01xx).
+
+# compare_with_git <name> [<mailinfo options>] -- [<mailsplit options>] <mbox>
+#
+# Splits <mbox> with git mailsplit and runs git mailinfo on every message,
+# runs test-mailinfo on the same mailbox, and compares the info (author,
+# email, subject, date), the message and the patch of every message.
+compare_with_git () {
+	name=$1 && shift &&
+	mi_opts= &&
+	while test "$1" != "--"
+	do
+		mi_opts="$mi_opts $1" && shift
+	done &&
+	shift &&
+	rm -rf "git-$name" "ours-$name" &&
+	mkdir "git-$name" &&
+	git mailsplit -o"git-$name" "$@" >"git-$name/count" &&
+	count=$(cat "git-$name/count") &&
+	split_opts= &&
+	for o in "$@"
+	do
+		case "$o" in --mboxrd|--keep-cr) split_opts="$split_opts $o" ;; esac
+	done &&
+	for mbox in "$@"; do :; done &&
+	{ test-mailinfo $mi_opts $split_opts "ours-$name" "$mbox" 2>"ours-$name.err" || :; } &&
+	i=1 &&
+	while test $i -le $count
+	do
+		n=$(printf %04d $i) &&
+		{ git mailinfo $mi_opts "git-$name/$n.msg" "git-$name/$n.patch" \
+			<"git-$name/$n" >"git-$name/$n.info" 2>/dev/null || :; } &&
+		test_cmp "git-$name/$n.info" "ours-$name/$n/info" &&
+		test_cmp "git-$name/$n.msg" "ours-$name/$n/msg" &&
+		test_cmp "git-$name/$n.patch" "ours-$name/$n/patch" &&
+		i=$((i + 1)) || return 1
+	done &&
+	test_path_is_missing "ours-$name/$(printf %04d $i)"
+}
