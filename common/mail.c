@@ -182,19 +182,21 @@ int mail_convert(struct strbuf *out, const char *in, size_t len, const char *fro
 
 /* ---- base64 and quoted-printable ---- */
 
+static signed char b64_table[256];
+
 static int b64_value(unsigned char c)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	if (!b64_table['A' + 1]) {
+		/* filled once: -1 everywhere, then the alphabet */
+		static const char alphabet[] =
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+		signed char t[256];
+		memset(t, -1, sizeof(t));
+		for (int i = 0; i < 64; i++)
+			t[(unsigned char)alphabet[i]] = i;
+		memcpy(b64_table, t, sizeof(t));
+	}
+	return b64_table[c];
 }
 
 int mail_decode_base64(struct strbuf *out, const char *in, size_t len, const char **problem)
@@ -377,6 +379,11 @@ int mail_rfc2047_decode(struct strbuf *out, const char *in, size_t len, const ch
 	struct strbuf res = STRBUF_INIT, charset = STRBUF_INIT, dec = STRBUF_INIT;
 	const char *why = NULL;
 
+	if (!memmem(in, len, "=?", 2)) {
+		strbuf_add(out, in, len);
+		return 0;
+	}
+
 	while (p < end) {
 		const char *ep = memmem(p, end - p, "=?", 2), *cp, *text;
 
@@ -522,6 +529,38 @@ static int next_address(const char *in, size_t len, size_t *pos, struct strbuf *
 	strbuf_reset(angle);
 	strbuf_reset(comment);
 	strbuf_reset(bare);
+
+	/* the common case: no quotes, comments, escapes or groups */
+	{
+		size_t j = i;
+		int simple = 1;
+
+		for (; j < len && in[j] != ','; j++) {
+			char c = in[j];
+			if (c == '"' || c == '(' || c == '\\' || c == ':' || c == ';') {
+				simple = 0;
+				break;
+			}
+		}
+		if (simple) {
+			const char *el = in + i, *lt = memchr(el, '<', j - i), *gt = NULL;
+
+			if (lt)
+				gt = memchr(lt, '>', in + j - lt);
+			if (!lt || gt) {
+				if (lt) {
+					strbuf_add(phrase, el, lt - el);
+					strbuf_add(angle, lt + 1, gt - lt - 1);
+				} else {
+					strbuf_add(angle, el, j - i);
+				}
+				strbuf_trim(phrase);
+				strbuf_trim(angle);
+				*pos = j < len ? j + 1 : j;
+				return 1;
+			}
+		}
+	}
 	for (; i < len; i++) {
 		char c = in[i];
 
@@ -638,10 +677,14 @@ size_t mail_parse_address_list(struct strvec *out, const char *in, size_t len)
 			continue;
 		strbuf_reset(&name);
 		mail_rfc2047_decode(&name, phrase.buf, phrase.len, NULL);
-		if (name.len)
-			strvec_pushf(out, "%s <%s>", name.buf, angle.buf);
-		else
-			strvec_push(out, angle.buf);
+		if (name.len) {
+			strbuf_addstr(&name, " <");
+			strbuf_addbuf(&name, &angle);
+			strbuf_addch(&name, '>');
+		} else {
+			strbuf_addbuf(&name, &angle);
+		}
+		strvec_push_mem(out, name.buf, name.len);
 		n++;
 	}
 	strbuf_release(&phrase);

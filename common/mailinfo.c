@@ -47,6 +47,7 @@ struct mi {
 
 	int input_error;		/* git's input_error: stop reading the body */
 	struct strbuf err;		/* our first error, reported once */
+	struct strbuf hdr_tmp, line;
 
 	/* fast path: the patch is raw[patch_at..] when the body is plain */
 	int plain;
@@ -153,6 +154,44 @@ static int is_rfc2822_header(const struct strbuf *line)
 }
 
 /*
+ * Skips, without copying, a header line (and its continuation lines)
+ * that mailinfo would ignore: one that is a header by git's rule but
+ * none of the names check_header() or extra_header() look at. Returns 1
+ * if it skipped one.
+ */
+static int skip_ignored_header(struct mi *mi)
+{
+	static const struct { const char *name; size_t len; } wanted[] = {
+#define W(n) { n, sizeof(n) - 1 }
+		W("from"), W("subject"), W("date"), W("content-type"), W("content-transfer-encoding"),
+		W("message-id"), W("in-reply-to"), W("references"), W("to"), W("cc"),
+#undef W
+	};
+	const char *p = mi->p, *end = mi->end, *q;
+
+	if (end - p >= 5 && (!memcmp(p, "From ", 5) || !memcmp(p, ">From", 5)))
+		return 0;
+	for (q = p; q < end; q++) {
+		unsigned char c = *q;
+		if (c == ':')
+			break;
+		if (!((c >= 33 && c <= 57) || (c >= 59 && c <= 126)))
+			return 0;
+	}
+	if (q >= end)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(wanted); i++)
+		if ((size_t)(q - p) == wanted[i].len && !strncasecmp(p, wanted[i].name, wanted[i].len))
+			return 0;
+	/* the line, then its continuation lines */
+	do {
+		const char *nl = memchr(mi->p, '\n', mi->end - mi->p);
+		mi->p = nl ? nl + 1 : mi->end;
+	} while (mi->p < mi->end && (*mi->p == ' ' || *mi->p == '\t'));
+	return 1;
+}
+
+/*
  * One header line with its continuation lines joined (git's
  * read_one_header_line). Returns 0 at the end of the header block; then
  * line holds the line that ended it, trimmed, with '\n' added.
@@ -161,6 +200,8 @@ static int read_header_line(struct mi *mi, struct strbuf *line)
 {
 	struct strbuf cont = STRBUF_INIT;
 
+	while (skip_ignored_header(mi))
+		;
 	if (!get_line_lf(mi, line))
 		return 0;
 	g_rtrim(line);
@@ -194,12 +235,14 @@ static int read_header_line(struct mi *mi, struct strbuf *line)
 /* ---- headers ---- */
 
 /* "Name:" then blanks (git's skip_header); sets *val. */
-static int skip_header(const struct strbuf *line, const char *name, const char **val)
+static inline int skip_header(const struct strbuf *line, const char *name, const char **val)
 {
+	size_t n = strlen(name);
 	const char *v;
 
-	if (!skip_iprefix(line->buf, name, &v) || *v++ != ':')
+	if (line->len <= n || line->buf[n] != ':' || strncasecmp(line->buf, name, n))
 		return 0;
+	v = line->buf + n + 1;
 	while (g_isspace(*v))
 		v++;
 	*val = v;
@@ -211,6 +254,9 @@ static void decode_header(struct mi *mi, struct strbuf *it, const char *name)
 {
 	struct strbuf out = STRBUF_INIT;
 	const char *problem = NULL;
+
+	if (!memmem(it->buf, it->len, "=?", 2))
+		return;
 
 	if (mail_rfc2047_decode(&out, it->buf, it->len, &problem) < 0) {
 		mi->input_error = -1;
@@ -295,8 +341,16 @@ static void handle_transfer_encoding(struct mi *mi, const struct strbuf *line)
 static int check_header(struct mi *mi, const struct strbuf *line, struct strbuf *data, int *set,
 			int overwrite)
 {
-	struct strbuf sb = STRBUF_INIT;
+	switch (line->buf[0] | 0x20) {
+	case 'f': case 's': case 'd': case 'c': case 'm':
+		break;
+	default:
+		return 0;
+	}
+	struct strbuf *sbp = &mi->hdr_tmp;
 	int ret = 1;
+#define sb (*sbp)
+	strbuf_reset(sbp);
 
 	for (int i = 0; i < H_NR; i++) {
 		if ((!set[i] || overwrite) && parse_header(mi, line, hdr_name[i], &sb)) {
@@ -322,7 +376,7 @@ static int check_header(struct mi *mi, const struct strbuf *line, struct strbuf 
 	}
 	ret = 0;
 out:
-	strbuf_release(&sb);
+#undef sb
 	return ret;
 }
 
@@ -332,6 +386,12 @@ static void extra_header(struct mi *mi, const struct strbuf *line)
 	struct patch_mail *pm = mi->pm;
 	const char *v;
 
+	switch (line->buf[0] | 0x20) {
+	case 'i': case 'r': case 't': case 'c':
+		break;
+	default:
+		return;
+	}
 	if (skip_header(line, "In-Reply-To", &v)) {
 		struct strvec ids = STRVEC_INIT;
 		if (mail_parse_msgids(&ids, v, strlen(v))) {
@@ -631,6 +691,12 @@ static int handle_boundary(struct mi *mi, struct strbuf *line)
 	return 1;
 }
 
+static int is_b64(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       c == '+' || c == '/';
+}
+
 /* Our strictness on top of git's lenient decoders. */
 static void check_encoded_line(struct mi *mi, const struct strbuf *line)
 {
@@ -643,7 +709,7 @@ static void check_encoded_line(struct mi *mi, const struct strbuf *line)
 			if (c == '=') {
 				pad = 1;
 				n++;
-			} else if (isalnum(c) || c == '+' || c == '/') {
+			} else if (is_b64(c)) {
 				if (pad)
 					bad = 1;
 				n++;
@@ -732,18 +798,21 @@ out:
 
 /* ---- what git mailinfo prints ---- */
 
-/* git's cleanup_space(): each run of blanks becomes one space. */
+/* git's cleanup_space(): each run of blanks becomes one space (one pass). */
 static void cleanup_space(struct strbuf *sb)
 {
-	for (size_t pos = 0; pos < sb->len; pos++) {
-		if (g_isspace(sb->buf[pos])) {
-			size_t cnt = 0;
-			sb->buf[pos] = ' ';
-			while (pos + cnt + 1 < sb->len && g_isspace(sb->buf[pos + cnt + 1]))
-				cnt++;
-			strbuf_remove(sb, pos + 1, cnt);
+	size_t w = 0;
+
+	for (size_t r = 0; r < sb->len; r++) {
+		if (g_isspace(sb->buf[r])) {
+			sb->buf[w++] = ' ';
+			while (r + 1 < sb->len && g_isspace(sb->buf[r + 1]))
+				r++;
+		} else {
+			sb->buf[w++] = sb->buf[r];
 		}
 	}
+	strbuf_setlen(sb, w);
 }
 
 static void get_sane_name(struct strbuf *out, const struct strbuf *name, const struct strbuf *email)
@@ -876,43 +945,54 @@ out:
 
 void mailinfo_cleanup_subject(struct strbuf *subject, int keep_non_patch)
 {
-	size_t at = 0;
+	/*
+	 * git removes prefixes in place, one at a time; everything before
+	 * its cursor is kept, so reading the input once and copying what
+	 * is kept gives the same result in linear time.
+	 */
+	const char *s = subject->buf;
+	size_t n = strlen(subject->buf), i = 0;
+	struct strbuf out = STRBUF_INIT;
 
-	while (at < subject->len) {
-		char *pos;
+	strbuf_grow(&out, n);
+	while (i < n) {
+		const char *pos;
 		size_t remove;
 
-		switch (subject->buf[at]) {
+		switch (s[i]) {
 		case 'r': case 'R':
-			if (subject->len <= at + 3)
+			if (n - i <= 3)
 				break;
-			if ((subject->buf[at + 1] == 'e' || subject->buf[at + 1] == 'E') &&
-			    subject->buf[at + 2] == ':') {
-				strbuf_remove(subject, at, 3);
+			if ((s[i + 1] == 'e' || s[i + 1] == 'E') && s[i + 2] == ':') {
+				i += 3;
 				continue;
 			}
-			at++;
+			strbuf_addch(&out, s[i++]);
 			break;
 		case ' ': case '\t': case ':':
-			strbuf_remove(subject, at, 1);
+			i++;
 			continue;
 		case '[':
-			pos = strchr(subject->buf + at, ']');
+			pos = strchr(s + i, ']');
 			if (!pos)
 				break;
-			remove = pos - (subject->buf + at) + 1;
-			if (!keep_non_patch || (remove >= 7 && memmem(subject->buf + at, remove, "PATCH", 5))) {
-				strbuf_remove(subject, at, remove);
+			remove = pos - (s + i) + 1;
+			if (!keep_non_patch || (remove >= 7 && memmem(s + i, remove, "PATCH", 5))) {
+				i += remove;
 			} else {
-				at += remove;
-				if (g_isspace(subject->buf[at]))
-					at++;
+				strbuf_add(&out, s + i, remove);
+				i += remove;
+				if (i < n && g_isspace(s[i]))
+					strbuf_addch(&out, s[i++]);
 			}
 			continue;
 		}
 		break;
 	}
-	g_trim(subject);
+	strbuf_add(&out, s + i, n - i);
+	g_trim(&out);
+	strbuf_swap(&out, subject);
+	strbuf_release(&out);
 }
 
 /* git's handle_info(), into pm. */
@@ -1352,9 +1432,13 @@ void patch_mail_reset(struct patch_mail *pm)
 	pm->has_author = pm->has_subject = pm->has_date = 0;
 }
 
+static void mi_free(struct mi *mi);
+
 void patch_mail_release(struct patch_mail *pm)
 {
 	patch_mail_reset(pm);
+	mi_free(pm->scratch);
+	pm->scratch = NULL;
 	strbuf_release(&pm->author_name);
 	strbuf_release(&pm->author_email);
 	strbuf_release(&pm->date);
@@ -1366,15 +1450,14 @@ void patch_mail_release(struct patch_mail *pm)
 	strbuf_release(&pm->in_reply_to);
 }
 
-static void mi_init(struct mi *mi, struct patch_mail *pm, const struct raw_mail *raw,
-		    const struct mailinfo_opts *opts)
+/* The parser state lives in pm->scratch between calls: buffers are reused. */
+static struct mi *mi_get(struct patch_mail *pm)
 {
-	memset(mi, 0, sizeof(*mi));
-	mi->opts = opts;
-	mi->pm = pm;
-	mi->raw = raw;
-	mi->p = raw->buf;
-	mi->end = raw->buf + raw->len;
+	struct mi *mi = pm->scratch;
+
+	if (mi)
+		return mi;
+	mi = xcalloc(1, sizeof(*mi));
 	for (int i = 0; i < H_NR; i++) {
 		strbuf_init(&mi->p_hdr[i], 0);
 		strbuf_init(&mi->s_hdr[i], 0);
@@ -1385,11 +1468,49 @@ static void mi_init(struct mi *mi, struct patch_mail *pm, const struct raw_mail 
 	strbuf_init(&mi->inbody_accum, 0);
 	strbuf_init(&mi->message_id, 0);
 	strbuf_init(&mi->err, 0);
-	mi->header_stage = 1;
+	strbuf_init(&mi->hdr_tmp, 0);
+	strbuf_init(&mi->line, 0);
+	pm->scratch = mi;
+	return mi;
 }
 
-static void mi_release(struct mi *mi)
+static void mi_start(struct mi *mi, struct patch_mail *pm, const struct raw_mail *raw,
+		     const struct mailinfo_opts *opts)
 {
+	mi->opts = opts;
+	mi->pm = pm;
+	mi->raw = raw;
+	mi->p = raw->buf;
+	mi->end = raw->buf + raw->len;
+	mi->line_start = NULL;
+	for (int i = 0; i < H_NR; i++) {
+		strbuf_reset(&mi->p_hdr[i]);
+		strbuf_reset(&mi->s_hdr[i]);
+		mi->p_set[i] = mi->s_set[i] = 0;
+	}
+	for (int i = 0; i <= MAILINFO_MAX_MIME_DEPTH; i++)
+		strbuf_reset(&mi->boundary[i]);
+	mi->top = 0;
+	strbuf_reset(&mi->charset);
+	mi->te = TE_DONTCARE;
+	mi->format_flowed = mi->delsp = 0;
+	strbuf_reset(&mi->inbody_accum);
+	mi->header_stage = 1;
+	mi->filter_stage = 0;
+	mi->patch_lines = 0;
+	mi->have_quoted_cr = 0;
+	strbuf_reset(&mi->message_id);
+	mi->have_message_id = 0;
+	mi->input_error = 0;
+	strbuf_reset(&mi->err);
+	mi->plain = 0;
+	mi->patch_at = NULL;
+}
+
+static void mi_free(struct mi *mi)
+{
+	if (!mi)
+		return;
 	for (int i = 0; i < H_NR; i++) {
 		strbuf_release(&mi->p_hdr[i]);
 		strbuf_release(&mi->s_hdr[i]);
@@ -1400,55 +1521,55 @@ static void mi_release(struct mi *mi)
 	strbuf_release(&mi->inbody_accum);
 	strbuf_release(&mi->message_id);
 	strbuf_release(&mi->err);
+	strbuf_release(&mi->hdr_tmp);
+	strbuf_release(&mi->line);
+	free(mi);
 }
 
 int patch_mail_parse(struct patch_mail *pm, const struct raw_mail *raw, const struct mailinfo_opts *opts)
 {
-	struct mi mi;
-	struct strbuf line = STRBUF_INIT;
+	struct mi *mi = mi_get(pm);
 	int ret = 0;
 
 	patch_mail_reset(pm);
-	mi_init(&mi, pm, raw, opts);
+	mi_start(mi, pm, raw, opts);
 
-	while (mi.p < mi.end && g_isspace(*mi.p))
-		mi.p++;
-	if (mi.p >= mi.end) {
-		mi_error(&mi, "empty message");
+	while (mi->p < mi->end && g_isspace(*mi->p))
+		mi->p++;
+	if (mi->p >= mi->end) {
+		mi_error(mi, "empty message");
 		goto done;
 	}
-	while (read_header_line(&mi, &line)) {
-		if (!check_header(&mi, &line, mi.p_hdr, mi.p_set, 1))
-			extra_header(&mi, &line);
+	while (read_header_line(mi, &mi->line)) {
+		if (!check_header(mi, &mi->line, mi->p_hdr, mi->p_set, 1))
+			extra_header(mi, &mi->line);
 	}
-	if (mi.have_message_id) {
+	if (mi->have_message_id) {
 		struct strvec ids = STRVEC_INIT;
-		if (mail_parse_msgids(&ids, mi.message_id.buf, mi.message_id.len))
+		if (mail_parse_msgids(&ids, mi->message_id.buf, mi->message_id.len))
 			strbuf_addstr(&pm->message_id, ids.v[0]);
 		strvec_clear(&ids);
 	}
-	handle_body(&mi, &line);
-	handle_info(&mi);
+	handle_body(mi, &mi->line);
+	handle_info(mi);
 
 	mailinfo_series_info(pm->raw_subject.buf, pm->raw_subject.len, &pm->version, &pm->number,
 			     &pm->total);
 	pm->is_reply = is_reply_subject(pm->raw_subject.buf);
-	if (mi.plain && mi.patch_at && opts->headers_and_paths_only)
-		mailinfo_diff_paths(&pm->paths, mi.patch_at, mi.end - mi.patch_at);
+	if (mi->plain && mi->patch_at && opts->headers_and_paths_only)
+		mailinfo_diff_paths(&pm->paths, mi->patch_at, mi->end - mi->patch_at);
 	else
 		mailinfo_diff_paths(&pm->paths, pm->patch.buf, pm->patch.len);
-	pm->has_patch = mi.patch_lines > 0;
+	pm->has_patch = mi->patch_lines > 0;
 	if (opts->headers_and_paths_only) {
 		strbuf_reset(&pm->message);
 		strbuf_reset(&pm->patch);
 	}
 done:
-	if (mi.err.len || mi.input_error) {
-		if (!mi.err.len)
-			strbuf_addstr(&mi.err, "cannot parse the message");
-		ret = error("%s: message %zu: %s", raw->origin, raw->number, mi.err.buf);
+	if (mi->err.len || mi->input_error) {
+		if (!mi->err.len)
+			strbuf_addstr(&mi->err, "cannot parse the message");
+		ret = error("%s: message %zu: %s", raw->origin, raw->number, mi->err.buf);
 	}
-	strbuf_release(&line);
-	mi_release(&mi);
 	return ret;
 }

@@ -37,6 +37,8 @@ struct patch_mail {
 
 	/* Which lines `git mailinfo` prints (a header it did not see is not printed). */
 	unsigned has_author:1, has_subject:1, has_date:1;
+
+	void *scratch;			/* parser buffers kept between calls (private) */
 };
 
 enum mailinfo_quoted_cr {

@@ -35,6 +35,7 @@ struct queue {
 	enum stop_reason stopped;
 	int sync;
 	int fresh;			/* started by this process, nothing moved yet */
+	int worktree_done;		/* the index and work tree already hold the step's result */
 	struct queue_opts opts;
 
 	struct strbuf mails;		/* the "mails" file */
@@ -47,6 +48,7 @@ struct queue {
 	struct notes_batch notes;
 	int notes_open;
 	size_t step_commits;		/* commits made since the last step */
+	size_t step_last;		/* number of the last patch in them */
 	struct strbuf step_subject;	/* subject of the last of them */
 };
 
@@ -386,11 +388,20 @@ out:
 	return ret;
 }
 
+/* "<point>:<n>", n the number of the last patch in the step: crash after patch n. */
+static void crash_point_n(const struct queue *q, const char *point)
+{
+	char label[64];
+
+	snprintf(label, sizeof(label), "%s:%zu", point, q->step_last);
+	crash_point(label);
+}
+
 /*
  * The step: everything committed since the last step goes to the
  * repository and the branch moves to new_tip.
  */
-static int do_step(struct queue *q, const git_oid *new_tip)
+static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 {
 	struct strbuf reflog = STRBUF_INIT;
 	struct strvec paths = STRVEC_INIT;
@@ -404,7 +415,7 @@ static int do_step(struct queue *q, const git_oid *new_tip)
 	if (objwrite_flush(&q->ow) < 0)
 		return -1;
 	crash_point("queue-objects-written");
-	if (q->sync) {
+	if (q->sync && !q->worktree_done) {
 		git_oid a, b;
 		int rc;
 
@@ -420,6 +431,8 @@ static int do_step(struct queue *q, const git_oid *new_tip)
 			goto out;
 	}
 	git_oid_cpy(&q->tip, new_tip);
+	q->next = next_after;
+	q->stopped = STOP_NONE;
 	if (changed) {
 		git_oid_cpy(&q->notes_tip, &notes_new);
 		q->has_notes_tip = 1;
@@ -428,6 +441,7 @@ static int do_step(struct queue *q, const git_oid *new_tip)
 		goto out;
 	q->fresh = 0;
 	crash_point("queue-before-ref");
+	crash_point_n(q, "queue-before-ref");
 	if (q->step_commits == 1)
 		strbuf_addf(&reflog, "maint-queue: %s", q->step_subject.buf);
 	else
@@ -436,11 +450,12 @@ static int do_step(struct queue *q, const git_oid *new_tip)
 	if (move_ref(q->repo, q->branch, &q->tip, &q->base, reflog.buf) < 0)
 		goto out;
 	crash_point("queue-after-ref");
+	crash_point_n(q, "queue-after-ref");
 	if (changed && notes_ref_update(q->repo, &q->notes_tip,
 					q->has_notes_base ? &q->notes_base : NULL,
 					"maint-queue: notes") < 0)
 		goto out;
-	if (sync_worktree(q, &q->base, &q->tip) < 0)
+	if (!q->worktree_done && sync_worktree(q, &q->base, &q->tip) < 0)
 		goto out;
 	git_oid_cpy(&q->base, &q->tip);
 	if (changed) {
@@ -559,7 +574,7 @@ static void stop_hints(struct queue *q)
 static int stop_at(struct queue *q, size_t k, enum stop_reason why, const git_oid *tip,
 		   const char *raw, size_t len)
 {
-	int rc = do_step(q, tip);
+	int rc = do_step(q, tip, k);
 
 	if (rc)
 		return rc;
@@ -730,10 +745,11 @@ static int run_series(struct queue *q, int skip_check_first)
 			goto out;
 		git_oid_cpy(&tip, &commit);
 		q->step_commits++;
+		q->step_last = k;
 		strbuf_reset(&q->step_subject);
 		strbuf_add(&q->step_subject, msg.buf, msg_first_line_len(msg.buf, msg.len));
 		if (q->opts.build_each && q->opts.build_cmd) {
-			int rc = do_step(q, &tip);
+			int rc = do_step(q, &tip, k + 1);
 
 			if (rc) {
 				ret = rc;
@@ -751,7 +767,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		}
 	}
 	{
-		int rc = do_step(q, &tip);
+		int rc = do_step(q, &tip, q->last + 1);
 
 		if (rc) {
 			ret = rc;
@@ -977,16 +993,13 @@ static int commit_resolved(struct queue *q)
 	if (!q->opts.quiet)
 		printf("Applying: %s\n", pm.subject.buf);
 	q->step_commits = 1;
+	q->step_last = q->next;
 	strbuf_reset(&q->step_subject);
 	strbuf_add(&q->step_subject, msg.buf, msg_first_line_len(msg.buf, msg.len));
 	/* The index and work tree already hold the result: no sync for this step. */
-	{
-		int sync = q->sync;
-
-		q->sync = 0;
-		ret = do_step(q, &commit);
-		q->sync = sync;
-	}
+	q->worktree_done = 1;
+	ret = do_step(q, &commit, q->next + 1);
+	q->worktree_done = 0;
 out:
 	git_index_free(index);
 	patch_mail_release(&pm);
@@ -1049,7 +1062,6 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 			if (rc < 0)
 				goto out;
 			if (rc == 0) {
-				q.next++;
 				q.stopped = STOP_NONE;
 			} else {
 				skip_check = 1;

@@ -33,7 +33,9 @@
  *
  * Crash points (GIT_MAINT_TEST_CRASH_AT): queue-after-read,
  * queue-objects-written, queue-state-write (temporary state file
- * written, not renamed), queue-before-ref, queue-after-ref.
+ * written, not renamed), queue-before-ref, queue-after-ref, and
+ * queue-before-ref:<n>, queue-after-ref:<n> for the step ending with
+ * patch n (several steps with build-each or a stop).
  */
 
 #include <git2.h>

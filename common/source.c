@@ -3,7 +3,7 @@
  *
  * Each input is a window of bytes: the whole file when it is mapped,
  * or a buffer refilled from a pipe. Messages are found by searching for
- * "\nFrom " with memmem and testing the line with git mailsplit's rule;
+ * "\nFrom " (memchr for the rare 'F') and testing the line with git mailsplit's rule;
  * a message is copied only when CRLF or mboxrd quoting must be undone.
  */
 #include "source.h"
@@ -39,6 +39,7 @@ struct mail_source {
 	int fd;
 	char *map;		/* mmap()ed file, or NULL */
 	size_t map_len;
+	size_t map_dropped;	/* pages before this offset were given back */
 	struct strbuf win;	/* stream buffer when not mapped */
 	int eof;
 	const char *data;	/* map or win.buf */
@@ -101,7 +102,7 @@ static void reset_input(struct mail_source *src)
 	if (src->map)
 		munmap(src->map, src->map_len);
 	src->map = NULL;
-	src->map_len = 0;
+	src->map_len = src->map_dropped = 0;
 	if (src->fd > 0)
 		close(src->fd);
 	src->fd = -1;
@@ -202,10 +203,27 @@ static int refill(struct mail_source *src)
 	return 1;
 }
 
-/* Stream mode: forget the bytes before pos (they were handed out already). */
+#define DROP_CHUNK ((size_t)8 << 20)
+
+/*
+ * Forgets the bytes before pos (they were handed out already): a stream
+ * buffer is shifted; a mapped file gives its pages back every few
+ * megabytes, so the resident size stays bounded by the largest message
+ * even for a mailbox of gigabytes.
+ */
 static void compact(struct mail_source *src)
 {
-	if (src->map || src->is_mem || !src->pos)
+	if (src->map) {
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		size_t upto = src->pos / page * page;
+
+		if (upto >= src->map_dropped + DROP_CHUNK) {
+			madvise(src->map + src->map_dropped, upto - src->map_dropped, MADV_DONTNEED);
+			src->map_dropped = upto;
+		}
+		return;
+	}
+	if (src->is_mem || !src->pos)
 		return;
 	strbuf_remove(&src->win, 0, src->pos);
 	src->pos = 0;
@@ -353,6 +371,22 @@ static int too_big(struct mail_source *src)
 		     src->max_size);
 }
 
+/* memmem(p, len, "\nFrom ", 6), faster: 'F' is rarer than any byte of "\n". */
+static const char *find_nl_from(const char *p, size_t len)
+{
+	const char *end = p + len, *f = p + 1;
+
+	while (f + 5 <= end) {
+		f = memchr(f, 'F', end - f);
+		if (!f || f + 5 > end)
+			return NULL;
+		if (f[-1] == '\n' && !memcmp(f + 1, "rom ", 4))
+			return f - 1;
+		f++;
+	}
+	return NULL;
+}
+
 /*
  * Finds the end of the message whose body starts at body: the start of
  * the next From line, or the end of input. Returns 0 and sets *end, or
@@ -365,7 +399,7 @@ static int find_message_end(struct mail_source *src, size_t body, size_t *end)
 	int over = 0;
 
 	for (;;) {
-		const char *hit = memmem(src->data + scan, src->len - scan, "\nFrom ", 6);
+		const char *hit = find_nl_from(src->data + scan, src->len - scan);
 		int r;
 
 		if (hit) {

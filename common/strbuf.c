@@ -80,13 +80,6 @@ void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
 	strbuf_add(sb, other->buf, other->len);
 }
 
-void strbuf_addch(struct strbuf *sb, int c)
-{
-	strbuf_grow(sb, 1);
-	sb->buf[sb->len++] = c;
-	sb->buf[sb->len] = '\0';
-}
-
 void strbuf_addchars(struct strbuf *sb, int c, size_t n)
 {
 	strbuf_grow(sb, n);

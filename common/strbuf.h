@@ -36,7 +36,14 @@ void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
-void strbuf_addch(struct strbuf *sb, int c);
+/* Inline: the byte-at-a-time appender of every parser. */
+static inline void strbuf_addch(struct strbuf *sb, int c)
+{
+	if (sb->len + 2 > sb->alloc)
+		strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
 PRINTF(2, 3) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);

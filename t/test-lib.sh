@@ -36,6 +36,12 @@ export LC_ALL LANG TZ GIT_CONFIG_NOSYSTEM GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
 
 . /usr/share/sharness/sharness.sh
 
+# No test may reach the repository the suite lives in: a git command run
+# before "git init" must fail, not act on the enclosing repository. git
+# and libgit2 stop looking for a .git at the trash directory's parent.
+GIT_CEILING_DIRECTORIES=$(dirname "$PWD")
+export GIT_CEILING_DIRECTORIES
+
 # sharness sets HOME to the trash directory; give git an identity there
 # too, for libgit2 (which reads user.* from config, not the environment).
 git config --global user.name "$GIT_COMMITTER_NAME"

@@ -4,8 +4,9 @@
  * For each message of the inputs (common/source.h) run patch_mail_parse()
  * and write what `git mailsplit` + `git mailinfo <msg> <patch>` would give:
  * <dir>/NNNN/info (mailinfo's stdout), <dir>/NNNN/msg and <dir>/NNNN/patch.
- * With --fast, also print to stdout one line per message with the extra
- * fields (version, n/m, Message-ID, paths) for the selection fast path.
+ * With --list, print instead one line per message with the fields git
+ * mailinfo does not give (version, n/m, Message-ID, paths); --fast does
+ * the same through the headers_and_paths_only fast path.
  */
 #include "mailinfo.h"
 #include "parse-options.h"
@@ -69,6 +70,8 @@ int cmd_main(int argc, const char **argv)
 			flags |= SOURCE_MBOXRD;
 		else if (!strcmp(argv[1], "--fast"))
 			fast = 1, opts.headers_and_paths_only = 1;
+		else if (!strcmp(argv[1], "--list"))
+			fast = 1;
 		else if (!strncmp(argv[1], "--max-size=", 11))
 			;	/* handled below */
 		else
@@ -99,8 +102,9 @@ int cmd_main(int argc, const char **argv)
 			continue;
 		}
 		if (fast) {
-			printf("%zu v%d %d/%d <%s> %s |", raw.number, pm.version, pm.number, pm.total,
-			       pm.message_id.buf, pm.subject.buf);
+			printf("%zu v%d %d/%d%s <%s> <%s> %s |", raw.number, pm.version, pm.number,
+			       pm.total, pm.has_patch ? " patch" : "", pm.message_id.buf,
+			       pm.in_reply_to.buf, pm.subject.buf);
 			for (size_t i = 0; i < pm.paths.nr; i++)
 				printf(" %s", pm.paths.v[i]);
 			printf("\n");

@@ -1,0 +1,150 @@
+/*
+ * git maint-describe-contains: names commits by the tags that contain
+ * them, with the same output as `git describe --contains`, or (with
+ * --release) prints the first release tag containing each commit.
+ * Commits come from the command line or, with --stdin, one per line,
+ * answered in order and flushed line by line.
+ */
+#include "describe.h"
+#include "parse-options.h"
+#include "repo.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "usage.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const dc_usage[] = {
+	"git maint-describe-contains [<options>] [<commit-ish>...]",
+	"git maint-describe-contains [<options>] --stdin",
+	NULL
+};
+
+struct dc_options {
+	int all;
+	int release;
+	int use_stdin;
+	int use_graph;
+	struct strvec match;
+	struct strvec exclude;
+};
+
+/*
+ * Answers one commit-ish: prints its name and returns 0; returns 1 when
+ * nothing contains it, -1 when it cannot be resolved or read. *oid is
+ * set when resolution succeeded.
+ */
+static int answer(struct describer *d, const struct dc_options *o, const char *rev,
+		  git_oid *oid, struct strbuf *out)
+{
+	int rc;
+
+	strbuf_reset(out);
+	if (describer_resolve(d, rev, oid) < 0)
+		return -1;
+	if (o->release)
+		rc = describe_release(d, oid, &o->match, &o->exclude, out);
+	else
+		rc = describe_contains(d, oid, out);
+	if (!rc) {
+		strbuf_addch(out, '\n');
+		fwrite(out->buf, 1, out->len, stdout);
+	}
+	return rc;
+}
+
+static int run_args(struct describer *d, const struct dc_options *o, int argc, const char **argv)
+{
+	static const char *head[] = { "HEAD", NULL };
+	struct strbuf out = STRBUF_INIT;
+	int i, ret = EXIT_OK;
+
+	if (!argc) {
+		argc = 1;
+		argv = head;
+	}
+	for (i = 0; i < argc; i++) {
+		git_oid oid;
+		char hex[GIT_OID_HEXSZ + 1];
+		int rc = answer(d, o, argv[i], &oid, &out);
+
+		if (rc < 0) {
+			ret = EXIT_NO;
+		} else if (rc > 0) {
+			/* like git: what was named so far, then the failure */
+			fflush(stdout);
+			strbuf_release(&out);
+			die("cannot describe '%s'", git_oid_tostr(hex, sizeof(hex), &oid));
+		}
+	}
+	strbuf_release(&out);
+	return ret;
+}
+
+static int run_stdin(struct describer *d, const struct dc_options *o)
+{
+	struct strbuf line = STRBUF_INIT, out = STRBUF_INIT;
+	int ret = EXIT_OK;
+
+	while (strbuf_getline(&line, stdin) != EOF) {
+		git_oid oid;
+
+		strbuf_trim(&line);
+		if (!line.len)
+			continue;
+		if (answer(d, o, line.buf, &oid, &out)) {
+			printf("%s undefined\n", line.buf);
+			ret = EXIT_NO;
+		}
+		if (fflush(stdout))
+			die_errno("write error on standard output");
+	}
+	strbuf_release(&line);
+	strbuf_release(&out);
+	return ret;
+}
+
+int cmd_main(int argc, const char **argv)
+{
+	struct dc_options o = { 0, 0, 0, 1, STRVEC_INIT, STRVEC_INIT };
+	const struct option opts[] = {
+		OPT_BOOL(0, "all", &o.all, "use any ref, not only tags (as git describe --all)"),
+		OPT_STRING_LIST(0, "match", &o.match, "pattern",
+				"only use tags matching <pattern> (glob; repeatable)"),
+		OPT_STRING_LIST(0, "exclude", &o.exclude, "pattern",
+				"do not use tags matching <pattern> (glob; repeatable)"),
+		OPT_BOOL(0, "release", &o.release,
+			 "print the first release tag that contains each commit"),
+		OPT_BOOL(0, "stdin", &o.use_stdin, "read commits from standard input, one per line"),
+		OPT_BOOL(0, "commit-graph", &o.use_graph,
+			 "read the commit-graph if core.commitGraph allows (default; --no-commit-graph)"),
+		OPT_END(),
+	};
+	struct describe_options dopts = { 0 };
+	struct describer *d = NULL;
+	git_repository *repo;
+	int ret;
+
+	argc = parse_options(argc, argv, opts, dc_usage, 0);
+	if (o.use_stdin && argc)
+		usage_msg_opt(dc_usage, opts, "--stdin takes no commit arguments");
+	if (o.release && o.all)
+		usage_msg_opt(dc_usage, opts, "--release and --all cannot be used together");
+
+	repo = repo_open_or_die();
+	dopts.all = o.all;
+	dopts.match = &o.match;
+	dopts.exclude = &o.exclude;
+	dopts.use_graph = o.use_graph;
+	if (describer_new(&d, repo, &dopts) < 0)
+		die("cannot read the repository's refs");
+
+	ret = o.use_stdin ? run_stdin(d, &o) : run_args(d, &o, argc, argv);
+
+	describer_free(d);
+	git_repository_free(repo);
+	strvec_clear(&o.match);
+	strvec_clear(&o.exclude);
+	return ret;
+}

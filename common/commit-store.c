@@ -1,0 +1,276 @@
+/*
+ * Commits of a walk (see commit-store.h): graph commits are decoded from
+ * the mapped commit-graph on first use; other commits are read through
+ * libgit2 and found again by an open-addressing hash table on their id.
+ */
+#include "commit-store.h"
+#include "commit-graph.h"
+#include "repo.h"
+#include "strbuf.h"
+#include "wrapper.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct cnode {
+	int64_t date;
+	uint64_t generation;
+	uint32_t parent_off;	/* index into parents[] */
+	uint32_t nr_parents;
+	unsigned parsed : 1;
+};
+
+struct commit_store {
+	git_repository *repo;
+	struct commit_graph *graph;
+	uint32_t graph_nr;
+
+	struct cnode *nodes;	/* graph_nr + extra_nr, grown */
+	size_t nodes_alloc;
+	git_oid *extra_oids;	/* oids of ids >= graph_nr */
+	size_t extra_nr, extra_alloc;
+	git_oid *graph_oids;	/* lazily copied oids of graph ids, for _oid() */
+
+	uint32_t *hash;		/* open addressing: extra index + 1, 0 = empty */
+	size_t hash_size;
+
+	uint32_t *parents;
+	size_t parents_nr, parents_alloc;
+};
+
+static int graph_wanted(git_repository *repo)
+{
+	git_config *cfg = NULL;
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	const char *gitdir = git_repository_path(repo);
+	struct strbuf path = STRBUF_INIT;
+	int enabled = 1, v;
+
+	if (git_repository_config_snapshot(&cfg, repo) == 0) {
+		if (git_config_get_bool(&v, cfg, "core.commitGraph") == 0)
+			enabled = v;
+		git_config_free(cfg);
+	}
+	/* git ignores the graph where parents may be rewritten. */
+	strbuf_addf(&path, "%sshallow", gitdir);
+	if (!access(path.buf, F_OK))
+		enabled = 0;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%sinfo/grafts", gitdir);
+	if (!access(path.buf, F_OK))
+		enabled = 0;
+	strbuf_release(&path);
+	if (enabled && !getenv("GIT_NO_REPLACE_OBJECTS") &&
+	    git_reference_iterator_glob_new(&it, repo, "refs/replace/*") == 0) {
+		if (git_reference_next(&ref, it) == 0)
+			enabled = 0;
+		git_reference_free(ref);
+		git_reference_iterator_free(it);
+	}
+	return enabled;
+}
+
+int commit_store_new(struct commit_store **out, git_repository *repo, int use_graph)
+{
+	struct commit_store *s = xcalloc(1, sizeof(*s));
+
+	s->repo = repo;
+	if (use_graph && graph_wanted(repo)) {
+		struct strbuf objdir = STRBUF_INIT;
+
+		strbuf_addf(&objdir, "%sobjects", git_repository_path(repo));
+		if (commit_graph_open(&s->graph, objdir.buf) < 0) {
+			warning("ignoring the commit-graph");
+			s->graph = NULL;
+		}
+		strbuf_release(&objdir);
+	}
+	s->graph_nr = s->graph ? commit_graph_nr(s->graph) : 0;
+	s->nodes_alloc = s->graph_nr + 64;
+	s->nodes = xcalloc(s->nodes_alloc, sizeof(*s->nodes));
+	s->hash_size = 1024;
+	s->hash = xcalloc(s->hash_size, sizeof(*s->hash));
+	*out = s;
+	return 0;
+}
+
+void commit_store_free(struct commit_store *s)
+{
+	if (!s)
+		return;
+	commit_graph_free(s->graph);
+	free(s->nodes);
+	free(s->extra_oids);
+	free(s->graph_oids);
+	free(s->hash);
+	free(s->parents);
+	free(s);
+}
+
+const struct commit_graph *commit_store_graph(const struct commit_store *s)
+{
+	return s->graph;
+}
+
+uint32_t commit_store_graph_nr(const struct commit_store *s)
+{
+	return s->graph_nr;
+}
+
+uint32_t commit_store_size(const struct commit_store *s)
+{
+	return s->graph_nr + (uint32_t)s->extra_nr;
+}
+
+static size_t oid_hash(const git_oid *oid)
+{
+	uint64_t h;
+
+	memcpy(&h, oid->id, sizeof(h));
+	return (size_t)h;
+}
+
+static void hash_insert(struct commit_store *s, uint32_t extra_index)
+{
+	size_t mask = s->hash_size - 1, i = oid_hash(&s->extra_oids[extra_index]) & mask;
+
+	while (s->hash[i])
+		i = (i + 1) & mask;
+	s->hash[i] = extra_index + 1;
+}
+
+static void hash_grow(struct commit_store *s)
+{
+	size_t i;
+
+	free(s->hash);
+	s->hash_size *= 2;
+	s->hash = xcalloc(s->hash_size, sizeof(*s->hash));
+	for (i = 0; i < s->extra_nr; i++)
+		hash_insert(s, (uint32_t)i);
+}
+
+int commit_store_in_graph(struct commit_store *s, const git_oid *oid, uint32_t *id)
+{
+	return s->graph && commit_graph_find(s->graph, oid->id, id);
+}
+
+uint32_t commit_store_id(struct commit_store *s, const git_oid *oid)
+{
+	size_t mask, i;
+	uint32_t id;
+
+	if (commit_store_in_graph(s, oid, &id))
+		return id;
+	mask = s->hash_size - 1;
+	for (i = oid_hash(oid) & mask; s->hash[i]; i = (i + 1) & mask)
+		if (git_oid_equal(&s->extra_oids[s->hash[i] - 1], oid))
+			return s->graph_nr + s->hash[i] - 1;
+
+	if ((uint64_t)s->graph_nr + s->extra_nr >= 0x7fffffffu)
+		die("too many commits");
+	ALLOC_GROW(s->extra_oids, s->extra_nr + 1, s->extra_alloc);
+	git_oid_cpy(&s->extra_oids[s->extra_nr], oid);
+	id = s->graph_nr + (uint32_t)s->extra_nr;
+	if (id >= s->nodes_alloc) {
+		size_t old = s->nodes_alloc;
+
+		ALLOC_GROW(s->nodes, (size_t)id + 1, s->nodes_alloc);
+		memset(s->nodes + old, 0, (s->nodes_alloc - old) * sizeof(*s->nodes));
+	}
+	s->extra_nr++;
+	if (s->extra_nr * 2 > s->hash_size)
+		hash_grow(s);
+	else
+		hash_insert(s, (uint32_t)(s->extra_nr - 1));
+	return id;
+}
+
+const git_oid *commit_store_oid(const struct commit_store *s, uint32_t id)
+{
+	struct commit_store *ms = (struct commit_store *)s;
+
+	if (id >= s->graph_nr)
+		return &s->extra_oids[id - s->graph_nr];
+	if (!ms->graph_oids)
+		ms->graph_oids = xcalloc(s->graph_nr, sizeof(git_oid));
+	memcpy(ms->graph_oids[id].id, commit_graph_oid(s->graph, id), COMMIT_GRAPH_HASH_LEN);
+	return &ms->graph_oids[id];
+}
+
+static int parse_from_graph(struct commit_store *s, uint32_t id)
+{
+	struct commit_graph_entry e;
+	size_t before = s->parents_nr;
+
+	if (commit_graph_read(s->graph, id, &e, &s->parents, &s->parents_nr, &s->parents_alloc) < 0)
+		return -1;
+	s->nodes[id].date = e.date;
+	s->nodes[id].generation = e.generation;
+	s->nodes[id].parent_off = (uint32_t)before;
+	s->nodes[id].nr_parents = (uint32_t)(s->parents_nr - before);
+	return 0;
+}
+
+static int parse_from_odb(struct commit_store *s, uint32_t id)
+{
+	git_commit *commit = NULL;
+	const git_oid *oid = &s->extra_oids[id - s->graph_nr];
+	unsigned i, n;
+	size_t off;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (lg2_check(git_commit_lookup(&commit, s->repo, oid), "cannot read commit '%s'",
+		      git_oid_tostr(hex, sizeof(hex), oid)) < 0)
+		return -1;
+	n = git_commit_parentcount(commit);
+	off = s->parents_nr;
+	ALLOC_GROW(s->parents, s->parents_nr + n, s->parents_alloc);
+	s->parents_nr += n;
+	for (i = 0; i < n; i++) {
+		/* commit_store_id may move s->nodes and s->parents' contents stay put */
+		uint32_t pid = commit_store_id(s, git_commit_parent_id(commit, i));
+
+		s->parents[off + i] = pid;
+	}
+	s->nodes[id].date = (int64_t)git_commit_time(commit);
+	s->nodes[id].generation = COMMIT_GEN_INFINITY;
+	s->nodes[id].parent_off = (uint32_t)off;
+	s->nodes[id].nr_parents = n;
+	git_commit_free(commit);
+	return 0;
+}
+
+int commit_store_parse(struct commit_store *s, uint32_t id)
+{
+	int rc;
+
+	if (s->nodes[id].parsed)
+		return 0;
+	rc = id < s->graph_nr ? parse_from_graph(s, id) : parse_from_odb(s, id);
+	if (!rc)
+		s->nodes[id].parsed = 1;
+	return rc;
+}
+
+int64_t commit_store_date(const struct commit_store *s, uint32_t id)
+{
+	return s->nodes[id].date;
+}
+
+uint64_t commit_store_generation(const struct commit_store *s, uint32_t id)
+{
+	return s->nodes[id].generation;
+}
+
+uint32_t commit_store_nr_parents(const struct commit_store *s, uint32_t id)
+{
+	return s->nodes[id].nr_parents;
+}
+
+const uint32_t *commit_store_parents(const struct commit_store *s, uint32_t id)
+{
+	return s->parents + s->nodes[id].parent_off;
+}

@@ -1,0 +1,57 @@
+#ifndef COMMIT_STORE_H
+#define COMMIT_STORE_H
+
+/*
+ * The commits a history walk touches, each with a small integer id,
+ * its parents (as ids, first parent first), its committer date and its
+ * generation number. Commits come from the commit-graph when it holds
+ * them (no object is read) and otherwise from libgit2. A store lives for
+ * a whole process, so a batch of queries parses each commit once.
+ *
+ * Ids below commit_store_graph_nr() are commit-graph positions; the
+ * others are commits read through libgit2, whose generation is
+ * COMMIT_GEN_INFINITY (unknown), as in git.
+ */
+
+#include <git2.h>
+#include <stdint.h>
+
+#define COMMIT_GEN_INFINITY UINT64_MAX
+
+struct commit_graph;
+struct commit_store;
+
+/*
+ * Creates a store over repo. When use_graph is set, the repository's
+ * commit-graph is read (a graph that cannot be read is reported with a
+ * warning and then ignored).
+ */
+int commit_store_new(struct commit_store **out, git_repository *repo, int use_graph);
+void commit_store_free(struct commit_store *s);
+
+/* The graph in use, or NULL; and how many ids it covers (0 without one). */
+const struct commit_graph *commit_store_graph(const struct commit_store *s);
+uint32_t commit_store_graph_nr(const struct commit_store *s);
+
+/*
+ * The id of the commit oid, created on first use. Does not read the
+ * object; commit_store_parse() does, and fails when it is no commit.
+ */
+uint32_t commit_store_id(struct commit_store *s, const git_oid *oid);
+/* Whether oid is a commit in the graph (sets *id), without creating anything. */
+int commit_store_in_graph(struct commit_store *s, const git_oid *oid, uint32_t *id);
+
+/* Loads parents, date and generation of id if not done yet. 0 or -1. */
+int commit_store_parse(struct commit_store *s, uint32_t id);
+
+/* Accessors; id must have been parsed. */
+const git_oid *commit_store_oid(const struct commit_store *s, uint32_t id);
+int64_t commit_store_date(const struct commit_store *s, uint32_t id);
+uint64_t commit_store_generation(const struct commit_store *s, uint32_t id);
+uint32_t commit_store_nr_parents(const struct commit_store *s, uint32_t id);
+const uint32_t *commit_store_parents(const struct commit_store *s, uint32_t id);
+
+/* Number of ids handed out so far (ids are 0..n-1, some unused). */
+uint32_t commit_store_size(const struct commit_store *s);
+
+#endif

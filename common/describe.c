@@ -1,0 +1,828 @@
+/*
+ * describe --contains (name-rev semantics, see describe.h).
+ *
+ * Why replaying git's walk on a small part of the history gives git's
+ * answer. Let X be the commit to name and D the commits that reach X
+ * by walking parents without passing through a cut-off commit (X is
+ * in D). git applies the tips one after the other; each application is
+ * a LIFO walk that pushes a parent when its name improved.
+ *  1. A commit outside D has only ancestors outside D (an ancestor in D
+ *     would put it in D). So the walk below a pushed commit outside D
+ *     never touches D, and dropping it changes neither which names D
+ *     gets nor their order: the events on D are those of git's walk
+ *     restricted to D, in the same order.
+ *  2. A tip outside D never names anything in D; skipping it is exact.
+ *  3. Between tag names the older date wins whatever the distance (and
+ *     a tag beats a non-tag). Tips are applied oldest first. So once the
+ *     first tip (in that order) that reaches X is a tag dated T, only
+ *     the tags dated T can give X its final name; later tips cannot
+ *     beat it at X. When no tag reaches X (only with all), every
+ *     non-tag tip that reaches X is replayed.
+ * So: try the tips in git's order, test "reaches X" with a walk that
+ * stops at cut-off commits and (with generation numbers) at commits
+ * whose generation is not above X's, memoised per query; then replay
+ * git's walk from the chosen tips, entering only commits of D.
+ */
+#include "describe.h"
+#include "commit-store.h"
+#include "repo.h"
+#include "wrapper.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CUTOFF_DATE_SLOP 86400
+#define MERGE_TRAVERSAL_WEIGHT 65535
+
+enum reach_state { REACH_UNKNOWN, REACH_BUSY, REACH_YES, REACH_NO };
+
+struct tip {
+	char *refname;		/* full ref name */
+	git_oid oid;		/* what the ref points at */
+	char *display;		/* name used in output, made on first use */
+	uint32_t commit;	/* valid when is_commit */
+	int64_t taggerdate;
+	unsigned peeled : 1, is_commit : 1, from_tag : 1, deref : 1;
+};
+
+struct node_state {
+	uint32_t reach_epoch;
+	uint32_t name_epoch;
+	uint8_t reach;
+	uint8_t from_tag;
+	int generation;
+	int distance;
+	int64_t taggerdate;
+	const char *tip_name;
+};
+
+struct frame {
+	uint32_t id;
+	uint32_t next;
+	int found;
+};
+
+struct describer {
+	git_repository *repo;
+	struct commit_store *store;
+	int all;
+
+	struct tip *tips;		/* all refs, by name */
+	size_t tips_nr;
+	size_t *order;			/* describe tips, in git's application order */
+	size_t order_nr;
+	int order_ready;
+	const struct strvec *match, *exclude;
+
+	struct node_state *state;
+	size_t state_alloc;
+	uint32_t epoch;
+
+	/* the query in progress */
+	uint32_t target;
+	int gen_mode;
+	uint64_t gen_cutoff;
+	int64_t date_cutoff;
+	struct strvec names;		/* tip_name strings of this query */
+
+	struct frame *stack;
+	size_t stack_nr, stack_alloc;
+	uint32_t *lifo;
+	size_t lifo_nr, lifo_alloc;
+	uint32_t *pushed;
+	size_t pushed_nr, pushed_alloc;
+
+	char **contains_cache;		/* per commit id, "" = none */
+	size_t contains_cache_alloc;
+};
+
+/* ---- refs ---- */
+
+static int cmp_tip_name(const void *a, const void *b)
+{
+	return strcmp(((const struct tip *)a)->refname, ((const struct tip *)b)->refname);
+}
+
+static int load_refs(struct describer *d)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	size_t alloc = 0;
+	int rc;
+
+	if (lg2_check(git_reference_iterator_new(&it, d->repo), "cannot list refs") < 0)
+		return -1;
+	while ((rc = git_reference_next(&ref, it)) == 0) {
+		git_reference *resolved = NULL;
+		const char *name = git_reference_name(ref);
+
+		if (starts_with(name, "refs/") &&
+		    git_reference_resolve(&resolved, ref) == 0 && git_reference_target(resolved)) {
+			struct tip *t;
+
+			ALLOC_GROW(d->tips, d->tips_nr + 1, alloc);
+			t = &d->tips[d->tips_nr++];
+			memset(t, 0, sizeof(*t));
+			t->refname = xstrdup(name);
+			git_oid_cpy(&t->oid, git_reference_target(resolved));
+		}
+		git_reference_free(resolved);
+		git_reference_free(ref);
+		ref = NULL;
+	}
+	git_reference_iterator_free(it);
+	if (rc != GIT_ITEROVER)
+		return lg2_check(rc, "cannot list refs");
+	/* git applies equally dated tips in ref name order */
+	if (d->tips_nr)
+		qsort(d->tips, d->tips_nr, sizeof(*d->tips), cmp_tip_name);
+	return 0;
+}
+
+static int ensure_state(struct describer *d)
+{
+	size_t need = commit_store_size(d->store), old = d->state_alloc;
+
+	if (need <= old)
+		return 0;
+	ALLOC_GROW(d->state, need, d->state_alloc);
+	memset(d->state + old, 0, (d->state_alloc - old) * sizeof(*d->state));
+	return 0;
+}
+
+static int parse(struct describer *d, uint32_t id)
+{
+	int rc = commit_store_parse(d->store, id);
+
+	ensure_state(d);
+	return rc;
+}
+
+/* Peels a tip to its commit and date, as git's name_ref() does. */
+static int peel_tip(struct describer *d, struct tip *t)
+{
+	git_object *obj = NULL;
+	git_oid oid = t->oid;
+	int64_t taggerdate = 0;
+	int have_date = 0;
+	uint32_t id;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (t->peeled)
+		return 0;
+	t->peeled = 1;
+	for (;;) {
+		git_object_t type;
+
+		if (commit_store_in_graph(d->store, &oid, &id))
+			break;
+		git_object_free(obj);
+		obj = NULL;
+		if (git_object_lookup(&obj, d->repo, &oid, GIT_OBJECT_ANY) < 0) {
+			warning("ref '%s' points at unreadable object %s", t->refname,
+				git_oid_tostr(hex, sizeof(hex), &oid));
+			return 0;
+		}
+		type = git_object_type(obj);
+		if (type == GIT_OBJECT_COMMIT) {
+			id = commit_store_id(d->store, &oid);
+			break;
+		}
+		if (type != GIT_OBJECT_TAG) {
+			git_object_free(obj);
+			return 0;	/* a tag of a tree or blob names no commit */
+		}
+		{
+			const git_signature *tagger = git_tag_tagger((git_tag *)obj);
+
+			taggerdate = tagger ? (int64_t)tagger->when.time : 0;
+			have_date = 1;
+			t->deref = 1;
+			git_oid_cpy(&oid, git_tag_target_id((git_tag *)obj));
+		}
+	}
+	git_object_free(obj);
+	if (parse(d, id) < 0)
+		return -1;
+	t->commit = id;
+	t->is_commit = 1;
+	t->from_tag = starts_with(t->refname, "refs/tags/");
+	t->taggerdate = have_date ? taggerdate : commit_store_date(d->store, id);
+	return 0;
+}
+
+/* git's subpath_matches(): -1, or the offset of the first matching subpath. */
+static int subpath_matches(const char *path, const char *filter)
+{
+	const char *sub = path;
+
+	while (sub) {
+		if (!fnmatch(filter, sub, 0))
+			return (int)(sub - path);
+		sub = strchr(sub, '/');
+		if (sub)
+			sub++;
+	}
+	return -1;
+}
+
+static int tag_pattern_matches(const char *refname, const struct strvec *pats)
+{
+	struct strbuf full = STRBUF_INIT;
+	size_t i;
+	int hit = 0;
+
+	for (i = 0; pats && i < pats->nr && !hit; i++) {
+		strbuf_reset(&full);
+		strbuf_addf(&full, "refs/tags/%s", pats->v[i]);
+		hit = subpath_matches(refname, full.buf) >= 0;
+	}
+	strbuf_release(&full);
+	return hit;
+}
+
+static int tip_selected(const struct describer *d, const struct tip *t,
+			const struct strvec *match, const struct strvec *exclude)
+{
+	if (d->all && !match)
+		return 1;
+	if (!starts_with(t->refname, "refs/tags/"))
+		return 0;
+	if (exclude && exclude->nr && tag_pattern_matches(t->refname, exclude))
+		return 0;
+	if (match && match->nr && !tag_pattern_matches(t->refname, match))
+		return 0;
+	return 1;
+}
+
+static int ref_exists(struct describer *d, const char *name)
+{
+	git_oid oid;
+
+	return git_reference_name_to_id(&oid, d->repo, name) == 0;
+}
+
+/* git's shorten_unambiguous_ref(refname, 0) for refs/tags/<name>. */
+static char *shorten_tag(struct describer *d, const char *refname)
+{
+	const char *name = refname + strlen("refs/tags/");
+	struct strbuf buf = STRBUF_INIT;
+	int ambiguous;
+
+	strbuf_addf(&buf, "refs/%s", name);
+	ambiguous = ref_exists(d, name) || ref_exists(d, buf.buf);
+	strbuf_reset(&buf);
+	if (!ambiguous) {
+		strbuf_addstr(&buf, name);
+	} else {
+		strbuf_addf(&buf, "tags/%s", name);
+		if (ref_exists(d, buf.buf)) {
+			strbuf_reset(&buf);
+			strbuf_addstr(&buf, refname);
+		}
+	}
+	return strbuf_detach(&buf, NULL);
+}
+
+static const char *tip_display(struct describer *d, struct tip *t)
+{
+	const char *p;
+
+	if (t->display)
+		return t->display;
+	if (!d->all && starts_with(t->refname, "refs/tags/"))
+		t->display = shorten_tag(d, t->refname);
+	else if (skip_prefix(t->refname, "refs/heads/", &p) || skip_prefix(t->refname, "refs/", &p))
+		t->display = xstrdup(p);
+	else
+		t->display = xstrdup(t->refname);
+	return t->display;
+}
+
+static const struct tip *sort_base;
+
+static int cmp_tag_and_age(const void *a_, const void *b_)
+{
+	size_t a = *(const size_t *)a_, b = *(const size_t *)b_;
+	const struct tip *ta = &sort_base[a], *tb = &sort_base[b];
+
+	if (ta->from_tag != tb->from_tag)
+		return ta->from_tag ? -1 : 1;
+	if (ta->taggerdate != tb->taggerdate)
+		return ta->taggerdate < tb->taggerdate ? -1 : 1;
+	return a < b ? -1 : a > b;	/* glibc's qsort is stable: keep ref order */
+}
+
+static int prepare_order(struct describer *d)
+{
+	size_t i;
+
+	if (d->order_ready)
+		return 0;
+	d->order = xcalloc(d->tips_nr ? d->tips_nr : 1, sizeof(*d->order));
+	for (i = 0; i < d->tips_nr; i++) {
+		struct tip *t = &d->tips[i];
+
+		if (!tip_selected(d, t, d->all ? NULL : d->match, d->all ? NULL : d->exclude))
+			continue;
+		if (peel_tip(d, t) < 0)
+			return -1;
+		if (t->is_commit)
+			d->order[d->order_nr++] = i;
+	}
+	sort_base = d->tips;
+	if (d->order_nr)
+		qsort(d->order, d->order_nr, sizeof(*d->order), cmp_tag_and_age);
+	d->order_ready = 1;
+	return 0;
+}
+
+int describer_new(struct describer **out, git_repository *repo,
+		  const struct describe_options *opts)
+{
+	struct describer *d = xcalloc(1, sizeof(*d));
+
+	d->repo = repo;
+	d->all = opts->all;
+	d->match = opts->match;
+	d->exclude = opts->exclude;
+	strvec_init(&d->names);
+	if (commit_store_new(&d->store, repo, opts->use_graph) < 0 || load_refs(d) < 0) {
+		describer_free(d);
+		return -1;
+	}
+	*out = d;
+	return 0;
+}
+
+void describer_free(struct describer *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->tips_nr; i++) {
+		free(d->tips[i].refname);
+		free(d->tips[i].display);
+	}
+	free(d->tips);
+	free(d->order);
+	free(d->state);
+	strvec_clear(&d->names);
+	free(d->stack);
+	free(d->lifo);
+	free(d->pushed);
+	for (i = 0; i < d->contains_cache_alloc; i++)
+		free(d->contains_cache[i]);
+	free(d->contains_cache);
+	commit_store_free(d->store);
+	free(d);
+}
+
+static int is_hex(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+int describer_resolve(struct describer *d, const char *rev, git_oid *out)
+{
+	git_object *obj = NULL, *peeled = NULL;
+	git_commit *commit = NULL;
+	uint32_t id;
+	int rc;
+
+	if (strlen(rev) == GIT_OID_HEXSZ && is_hex(rev, GIT_OID_HEXSZ) &&
+	    !git_oid_fromstr(out, rev)) {
+		if (commit_store_in_graph(d->store, out, &id))
+			return 0;
+		if (git_object_lookup(&obj, d->repo, out, GIT_OBJECT_ANY) < 0)
+			return error("not a valid revision '%s'", rev);
+		rc = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
+		git_object_free(obj);
+		if (rc < 0)
+			return error("'%s' is not a commit", rev);
+		git_oid_cpy(out, git_object_id(peeled));
+		git_object_free(peeled);
+		return 0;
+	}
+	if (repo_lookup_commit(&commit, d->repo, rev) < 0)
+		return -1;
+	git_oid_cpy(out, git_commit_id(commit));
+	git_commit_free(commit);
+	return 0;
+}
+
+/* ---- one query ---- */
+
+static int excluded(struct describer *d, uint32_t id)
+{
+	if (d->gen_mode)
+		return d->gen_cutoff && commit_store_generation(d->store, id) < d->gen_cutoff;
+	return commit_store_date(d->store, id) < d->date_cutoff;
+}
+
+static void start_query(struct describer *d, uint32_t target)
+{
+	const struct commit_store *s = d->store;
+	int64_t date = commit_store_date(s, target);
+
+	d->epoch++;
+	if (!d->epoch) {	/* wrapped: forget everything */
+		memset(d->state, 0, d->state_alloc * sizeof(*d->state));
+		d->epoch = 1;
+	}
+	d->target = target;
+	d->gen_mode = commit_store_generation(s, target) != COMMIT_GEN_INFINITY;
+	d->gen_cutoff = commit_store_generation(s, target);
+	/* git: min date minus a day of slop for clock skew, clamped at 0 */
+	d->date_cutoff = date > CUTOFF_DATE_SLOP ? date - CUTOFF_DATE_SLOP : 0;
+	strvec_clear(&d->names);
+}
+
+static int reach_get(struct describer *d, uint32_t id)
+{
+	struct node_state *n = &d->state[id];
+
+	return n->reach_epoch == d->epoch ? n->reach : REACH_UNKNOWN;
+}
+
+static void reach_set(struct describer *d, uint32_t id, int st)
+{
+	d->state[id].reach_epoch = d->epoch;
+	d->state[id].reach = (uint8_t)st;
+}
+
+/*
+ * Decides id without walking when that is possible: the target itself,
+ * cut-off commits, and commits that cannot be descendants of the target
+ * (generation not above it; in the graph while the target is not, since
+ * a graph holds every ancestor of its commits).
+ */
+static int reach_quick(struct describer *d, uint32_t id)
+{
+	uint32_t graph_nr = commit_store_graph_nr(d->store);
+
+	if (id == d->target)
+		return REACH_YES;
+	if (excluded(d, id))
+		return REACH_NO;
+	if (d->gen_mode) {
+		uint64_t g = commit_store_generation(d->store, id);
+
+		if (g != COMMIT_GEN_INFINITY && g <= d->gen_cutoff)
+			return REACH_NO;
+	} else if (id < graph_nr) {
+		return REACH_NO;
+	}
+	return REACH_UNKNOWN;
+}
+
+/* Whether start reaches the target without passing a cut-off commit. */
+static int reaches(struct describer *d, uint32_t start)
+{
+	int st;
+
+	if (parse(d, start) < 0)
+		return -1;
+	st = reach_get(d, start);
+	if (st == REACH_YES || st == REACH_NO)
+		return st == REACH_YES;
+	st = reach_quick(d, start);
+	if (st != REACH_UNKNOWN) {
+		reach_set(d, start, st);
+		return st == REACH_YES;
+	}
+	d->stack_nr = 0;
+	ALLOC_GROW(d->stack, 1, d->stack_alloc);
+	d->stack[d->stack_nr++] = (struct frame){ start, 0, 0 };
+	reach_set(d, start, REACH_BUSY);
+	while (d->stack_nr) {
+		struct frame *f = &d->stack[d->stack_nr - 1];
+		uint32_t p;
+
+		if (f->next >= commit_store_nr_parents(d->store, f->id)) {
+			uint32_t id = f->id;
+			int found = f->found;
+
+			reach_set(d, id, found ? REACH_YES : REACH_NO);
+			d->stack_nr--;
+			if (found && d->stack_nr)
+				d->stack[d->stack_nr - 1].found = 1;
+			continue;
+		}
+		p = commit_store_parents(d->store, f->id)[f->next++];
+		if (parse(d, p) < 0)
+			return -1;
+		st = reach_get(d, p);
+		if (st == REACH_UNKNOWN) {
+			st = reach_quick(d, p);
+			if (st != REACH_UNKNOWN) {
+				reach_set(d, p, st);
+			} else {
+				reach_set(d, p, REACH_BUSY);
+				ALLOC_GROW(d->stack, d->stack_nr + 1, d->stack_alloc);
+				d->stack[d->stack_nr++] = (struct frame){ p, 0, 0 };
+				continue;
+			}
+		}
+		if (st == REACH_YES)
+			d->stack[d->stack_nr - 1].found = 1;
+	}
+	return reach_get(d, start) == REACH_YES;
+}
+
+static int effective_distance(int distance, int generation)
+{
+	return distance + (generation > 0 ? MERGE_TRAVERSAL_WEIGHT : 0);
+}
+
+/* git's is_better_name() */
+static int is_better(const struct node_state *n, int64_t taggerdate, int generation,
+		     int distance, int from_tag)
+{
+	int old_d = effective_distance(n->distance, n->generation);
+	int new_d = effective_distance(distance, generation);
+
+	if (from_tag && n->from_tag)
+		return n->taggerdate > taggerdate ||
+		       (n->taggerdate == taggerdate && old_d > new_d);
+	if (n->from_tag != from_tag)
+		return from_tag;
+	if (old_d != new_d)
+		return old_d > new_d;
+	if (n->taggerdate != taggerdate)
+		return n->taggerdate > taggerdate;
+	return 0;
+}
+
+static int name_update(struct describer *d, uint32_t id, int64_t taggerdate,
+		       int generation, int distance, int from_tag)
+{
+	struct node_state *n = &d->state[id];
+
+	if (n->name_epoch == d->epoch && !is_better(n, taggerdate, generation, distance, from_tag))
+		return 0;
+	n->name_epoch = d->epoch;
+	n->taggerdate = taggerdate;
+	n->generation = generation;
+	n->distance = distance;
+	n->from_tag = (uint8_t)from_tag;
+	n->tip_name = NULL;
+	return 1;
+}
+
+static const char *parent_name(struct describer *d, const struct node_state *n, int parent_number)
+{
+	size_t len = strlen(n->tip_name);
+
+	if (ends_with(n->tip_name, "^0"))
+		len -= 2;
+	if (n->generation > 0)
+		return strvec_pushf(&d->names, "%.*s~%d^%d", (int)len, n->tip_name,
+				    n->generation, parent_number);
+	return strvec_pushf(&d->names, "%.*s^%d", (int)len, n->tip_name, parent_number);
+}
+
+/* git's name_rev() from one tip, entering only commits that reach the target. */
+static int replay_tip(struct describer *d, struct tip *t)
+{
+	uint32_t start = t->commit;
+
+	if (!name_update(d, start, t->taggerdate, 0, 0, t->from_tag))
+		return 0;
+	d->state[start].tip_name = t->deref ?
+		strvec_pushf(&d->names, "%s^0", tip_display(d, t)) :
+		strvec_push(&d->names, tip_display(d, t));
+
+	d->lifo_nr = 0;
+	ALLOC_GROW(d->lifo, 1, d->lifo_alloc);
+	d->lifo[d->lifo_nr++] = start;
+	while (d->lifo_nr) {
+		uint32_t c = d->lifo[--d->lifo_nr];
+		uint32_t i, nr = commit_store_nr_parents(d->store, c);
+
+		d->pushed_nr = 0;
+		for (i = 0; i < nr; i++) {
+			uint32_t p = commit_store_parents(d->store, c)[i];
+			struct node_state *n;
+			int generation, distance;
+
+			if (parse(d, p) < 0)
+				return -1;
+			if (excluded(d, p) || reach_get(d, p) != REACH_YES)
+				continue;
+			n = &d->state[c];
+			if (i > 0) {
+				generation = 0;
+				distance = n->distance + MERGE_TRAVERSAL_WEIGHT;
+			} else {
+				generation = n->generation + 1;
+				distance = n->distance + 1;
+			}
+			if (!name_update(d, p, t->taggerdate, generation, distance, t->from_tag))
+				continue;
+			d->state[p].tip_name = i > 0 ?
+				parent_name(d, &d->state[c], (int)i + 1) : d->state[c].tip_name;
+			ALLOC_GROW(d->pushed, d->pushed_nr + 1, d->pushed_alloc);
+			d->pushed[d->pushed_nr++] = p;
+		}
+		/* the first parent must come out first */
+		while (d->pushed_nr) {
+			ALLOC_GROW(d->lifo, d->lifo_nr + 1, d->lifo_alloc);
+			d->lifo[d->lifo_nr++] = d->pushed[--d->pushed_nr];
+		}
+	}
+	return 0;
+}
+
+static int begin(struct describer *d, const git_oid *commit, uint32_t *id)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	*id = commit_store_id(d->store, commit);
+	ensure_state(d);
+	if (parse(d, *id) < 0)
+		return error("cannot describe '%s'", git_oid_tostr(hex, sizeof(hex), commit));
+	start_query(d, *id);
+	return 0;
+}
+
+static int compute_contains(struct describer *d, uint32_t target, struct strbuf *out)
+{
+	size_t k, first = SIZE_MAX;
+	const struct node_state *n;
+
+	if (prepare_order(d) < 0)
+		return -1;
+	for (k = 0; k < d->order_nr; k++) {
+		struct tip *t = &d->tips[d->order[k]];
+
+		if (first != SIZE_MAX) {
+			const struct tip *f = &d->tips[d->order[first]];
+
+			/* only equally dated tags, or any non-tag, can still matter */
+			if (f->from_tag && (!t->from_tag || t->taggerdate != f->taggerdate))
+				break;
+		}
+		switch (reaches(d, t->commit)) {
+		case -1:
+			return -1;
+		case 0:
+			continue;
+		}
+		if (first == SIZE_MAX)
+			first = k;
+		if (replay_tip(d, t) < 0)
+			return -1;
+	}
+	n = &d->state[target];
+	if (first == SIZE_MAX || n->name_epoch != d->epoch || !n->tip_name)
+		return 1;
+	if (!n->generation) {
+		strbuf_addstr(out, n->tip_name);
+	} else {
+		size_t len = strlen(n->tip_name);
+
+		if (ends_with(n->tip_name, "^0"))
+			len -= 2;
+		strbuf_add(out, n->tip_name, len);
+		strbuf_addf(out, "~%d", n->generation);
+	}
+	return 0;
+}
+
+int describe_contains(struct describer *d, const git_oid *commit, struct strbuf *out)
+{
+	uint32_t id;
+	int rc;
+
+	if (begin(d, commit, &id) < 0)
+		return -1;
+	if (id < d->contains_cache_alloc && d->contains_cache[id]) {
+		if (!*d->contains_cache[id])
+			return 1;
+		strbuf_addstr(out, d->contains_cache[id]);
+		return 0;
+	}
+	{
+		size_t before = out->len;
+
+		rc = compute_contains(d, id, out);
+		if (rc < 0)
+			return rc;
+		if (id >= d->contains_cache_alloc) {
+			size_t old = d->contains_cache_alloc;
+
+			ALLOC_GROW(d->contains_cache, (size_t)id + 1, d->contains_cache_alloc);
+			memset(d->contains_cache + old, 0,
+			       (d->contains_cache_alloc - old) * sizeof(*d->contains_cache));
+		}
+		d->contains_cache[id] = xstrdup(rc ? "" : out->buf + before);
+	}
+	return rc;
+}
+
+/* ---- releases ---- */
+
+static const struct tip *vsort_base;
+
+static int cmp_version_index(const void *a_, const void *b_)
+{
+	size_t a = *(const size_t *)a_, b = *(const size_t *)b_;
+	int c = version_cmp(vsort_base[a].refname, vsort_base[b].refname);
+
+	return c ? c : (a < b ? -1 : a > b);
+}
+
+int describe_release(struct describer *d, const git_oid *commit,
+		     const struct strvec *match, const struct strvec *exclude,
+		     struct strbuf *out)
+{
+	static const char *def_match_v[] = { "v[0-9]*", NULL };
+	static const char *def_exclude_v[] = { "*-rc*", NULL };
+	const struct strvec def_match = { def_match_v, 1, 0 };
+	const struct strvec def_exclude = { def_exclude_v, 1, 0 };
+	size_t *cand, nr = 0, k;
+	uint32_t id;
+	int ret = 1;
+
+	if (begin(d, commit, &id) < 0)
+		return -1;
+	if (!match || !match->nr)
+		match = &def_match;
+	if (!exclude || !exclude->nr)
+		exclude = &def_exclude;
+	cand = xcalloc(d->tips_nr ? d->tips_nr : 1, sizeof(*cand));
+	for (k = 0; k < d->tips_nr; k++)
+		if (starts_with(d->tips[k].refname, "refs/tags/") &&
+		    tip_selected(d, &d->tips[k], match, exclude))
+			cand[nr++] = k;
+	vsort_base = d->tips;
+	if (nr)
+		qsort(cand, nr, sizeof(*cand), cmp_version_index);
+	for (k = 0; k < nr && ret == 1; k++) {
+		struct tip *t = &d->tips[cand[k]];
+		int r;
+
+		if (peel_tip(d, t) < 0) {
+			ret = -1;
+			break;
+		}
+		if (!t->is_commit)
+			continue;
+		r = reaches(d, t->commit);
+		if (r < 0)
+			ret = -1;
+		else if (r > 0) {
+			char *name = shorten_tag(d, t->refname);
+
+			strbuf_addstr(out, name);
+			free(name);
+			ret = 0;
+		}
+	}
+	free(cand);
+	return ret;
+}
+
+int version_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *ea, *eb;
+			size_t la, lb;
+			int c;
+
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (ea = a; isdigit((unsigned char)*ea); ea++)
+				;
+			for (eb = b; isdigit((unsigned char)*eb); eb++)
+				;
+			la = ea - a;
+			lb = eb - b;
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			c = memcmp(a, b, la);
+			if (c)
+				return c < 0 ? -1 : 1;
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : (*b ? -1 : 0);
+}

@@ -1,0 +1,244 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mbox-write.h"
+#include "select.h"
+#include "source.h"
+#include "usage.h"
+#include "wrapper.h"
+
+#define FLUSH_AT (64 * 1024)
+
+void mbox_writer_init(struct mbox_writer *w, int fd, enum mbox_format format)
+{
+	w->fd = fd;
+	w->format = format;
+	strbuf_init(&w->buf, FLUSH_AT + 4096);
+}
+
+int mbox_writer_flush(struct mbox_writer *w)
+{
+	if (w->buf.len && write_in_full(w->fd, w->buf.buf, w->buf.len) < 0)
+		return error_errno("cannot write the mailbox");
+	strbuf_reset(&w->buf);
+	return 0;
+}
+
+int mbox_writer_finish(struct mbox_writer *w)
+{
+	int rc = mbox_writer_flush(w);
+
+	strbuf_release(&w->buf);
+	return rc;
+}
+
+/* Does the line at p (of len bytes, with its newline) need one more '>'? */
+static int needs_quote(enum mbox_format format, const char *p, size_t len)
+{
+	size_t i = 0;
+
+	if (format == MBOX_RD) {
+		while (i < len && p[i] == '>')
+			i++;
+		return len - i >= 5 && !memcmp(p + i, "From ", 5);
+	}
+	return len >= 5 && !memcmp(p, "From ", 5) && mbox_is_from_line(p, len);
+}
+
+int mbox_writer_add(struct mbox_writer *w, const char *from_line, const char *msg, size_t len)
+{
+	const char *p = msg, *end = msg + len, *hit;
+
+	if (from_line)
+		strbuf_addstr(&w->buf, from_line);
+	else
+		strbuf_addstr(&w->buf, "From git-maint Mon Sep 17 00:00:00 2001");
+	strbuf_addch(&w->buf, '\n');
+	/* Copy in runs; stop only at "From " occurrences that may need a '>'. */
+	while (p < end && (hit = memmem(p, end - p, "From ", 5))) {
+		const char *bol = hit, *eol;
+
+		while (bol > msg && bol[-1] == '>')
+			bol--;
+		if (bol == msg || bol[-1] == '\n') {
+			eol = memchr(hit, '\n', end - hit);
+			eol = eol ? eol + 1 : end;
+			strbuf_add(&w->buf, p, bol - p);
+			if (needs_quote(w->format, bol, eol - bol))
+				strbuf_addch(&w->buf, '>');
+			strbuf_add(&w->buf, bol, eol - bol);
+			p = eol;
+		} else {
+			strbuf_add(&w->buf, p, hit + 5 - p);
+			p = hit + 5;
+		}
+		if (w->buf.len >= FLUSH_AT && mbox_writer_flush(w) < 0)
+			return -1;
+	}
+	strbuf_add(&w->buf, p, end - p);
+	if (!len || msg[len - 1] != '\n')
+		strbuf_addch(&w->buf, '\n');
+	if (w->buf.len >= FLUSH_AT)
+		return mbox_writer_flush(w);
+	return 0;
+}
+
+int outdir_open(struct outdir *od, const char *path)
+{
+	if (mkdir(path, 0777) < 0 && errno != EEXIST)
+		return error_errno("cannot create directory '%s'", path);
+	od->fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (od->fd < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			return error("'%s' is not a directory (or is a symbolic link)", path);
+		return error_errno("cannot open directory '%s'", path);
+	}
+	od->path = xstrdup(path);
+	return 0;
+}
+
+int outdir_write(struct outdir *od, size_t n, const char *buf, size_t len)
+{
+	char name[64];
+	int fd;
+
+	snprintf(name, sizeof(name), "%0*zu", od->width, n);
+	fd = openat(od->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0 && errno == EEXIST) {
+		/* Replace what is there (unlinking a symlink, not its target). */
+		if (unlinkat(od->fd, name, 0) < 0)
+			return error_errno("cannot replace '%s/%s'", od->path, name);
+		fd = openat(od->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	}
+	if (fd < 0)
+		return error_errno("cannot create '%s/%s'", od->path, name);
+	if (write_in_full(fd, buf, len) < 0) {
+		error_errno("cannot write '%s/%s'", od->path, name);
+		close(fd);
+		return -1;
+	}
+	if (close(fd) < 0)
+		return error_errno("cannot write '%s/%s'", od->path, name);
+	return 0;
+}
+
+void outdir_close(struct outdir *od)
+{
+	if (od->fd >= 0)
+		close(od->fd);
+	od->fd = -1;
+	free(od->path);
+	od->path = NULL;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Expands one placeholder at f (after '%'); returns its length or 0 when unknown. */
+static size_t expand(struct strbuf *out, const char *f, const struct mail_entry *e)
+{
+	size_t i;
+
+	switch (f[0]) {
+	case 'i': if (e) strbuf_addf(out, "%zu", e->number); return 1;
+	case 'I': if (e) strbuf_addf(out, "%zu", e->out_pos); return 1;
+	case 'm': if (e) strbuf_addstr(out, e->message_id); return 1;
+	case 'r': if (e) strbuf_addstr(out, e->in_reply_to); return 1;
+	case 's': if (e) strbuf_addstr(out, e->subject); return 1;
+	case 'S': if (e) strbuf_addstr(out, e->clean_subject); return 1;
+	case 'v': if (e) strbuf_addf(out, "%d", e->version); return 1;
+	case 'k': if (e) strbuf_addf(out, "%d", e->k); return 1;
+	case 'K': if (e) strbuf_addf(out, "%d", e->total); return 1;
+	case 'o': if (e) strbuf_addstr(out, e->origin); return 1;
+	case 'P': if (e) strbuf_addstr(out, e->has_patch ? "patch" : "mail"); return 1;
+	case 'n': strbuf_addch(out, '\n'); return 1;
+	case '%': strbuf_addch(out, '%'); return 1;
+	case 'p':
+		if (e)
+			for (i = 0; i < e->paths.nr; i++) {
+				if (i)
+					strbuf_addch(out, ' ');
+				strbuf_addstr(out, e->paths.v[i]);
+			}
+		return 1;
+	case 'a':
+		if (f[1] == 'n') {
+			if (e) strbuf_addstr(out, e->author_name);
+		} else if (f[1] == 'e') {
+			if (e) strbuf_addstr(out, e->author_email);
+		} else if (f[1] == 'd') {
+			if (e) strbuf_addstr(out, e->date);
+		} else if (f[1] == 't') {
+			if (e) strbuf_addf(out, "%lld", (long long)e->when);
+		} else {
+			return 0;
+		}
+		return 2;
+	case 'x':
+		if (hexval(f[1]) < 0 || hexval(f[2]) < 0)
+			return 0;
+		strbuf_addch(out, hexval(f[1]) * 16 + hexval(f[2]));
+		return 3;
+	}
+	return 0;
+}
+
+static int format(struct strbuf *out, const char *fmt, const struct mail_entry *e)
+{
+	const char *f = fmt;
+
+	while (*f) {
+		const char *pct = strchr(f, '%');
+		size_t used;
+
+		if (!pct) {
+			strbuf_addstr(out, f);
+			break;
+		}
+		strbuf_add(out, f, pct - f);
+		used = expand(out, pct + 1, e);
+		if (!used)
+			return error("unknown placeholder '%%%.2s' in format '%s'", pct + 1, fmt);
+		f = pct + 1 + used;
+	}
+	return 0;
+}
+
+int mail_format_entry(struct strbuf *out, const char *fmt, const struct mail_entry *e)
+{
+	return format(out, fmt, e);
+}
+
+int mail_format_check(const char *fmt)
+{
+	struct strbuf sink = STRBUF_INIT;
+	int rc = format(&sink, fmt, NULL);
+
+	strbuf_release(&sink);
+	return rc;
+}
+
+int mail_format_needs_paths(const char *fmt)
+{
+	const char *p;
+
+	for (p = fmt; (p = strchr(p, '%')); p += 2) {
+		if (p[1] == 'p')
+			return 1;
+		if (!p[1])
+			break;
+	}
+	return 0;
+}

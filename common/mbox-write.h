@@ -1,0 +1,83 @@
+#ifndef MBOX_WRITE_H
+#define MBOX_WRITE_H
+
+/*
+ * Writers for selected mail: an mbox or mboxrd stream, a directory of
+ * numbered files (like git mailsplit -o), and one formatted line per
+ * message (listings for people and scripts).
+ *
+ * mbox (mboxo): each message is written as read, after its original
+ * From_ line (or "From git-maint Mon Sep 17 00:00:00 2001" when it had
+ * none); a body line that would pass for a separator (git mailsplit's
+ * rule, mbox_is_from_line()) gets a '>' in front, which only happens to
+ * messages that did not come from an mbox. So an mbox written back
+ * unchanged is the same bytes.
+ * mboxrd: every line matching /^>*From / gets one more '>'.
+ */
+
+#include <stddef.h>
+
+#include "strbuf.h"
+
+struct mail_entry;
+
+enum mbox_format {
+	MBOX_O,
+	MBOX_RD,
+};
+
+struct mbox_writer {
+	int fd;
+	enum mbox_format format;
+	struct strbuf buf;	/* flushed when it grows past 64 KiB */
+};
+
+void mbox_writer_init(struct mbox_writer *w, int fd, enum mbox_format format);
+/* Appends one message; from_line without its newline, may be NULL. */
+int mbox_writer_add(struct mbox_writer *w, const char *from_line, const char *msg, size_t len);
+int mbox_writer_flush(struct mbox_writer *w);
+/* Flushes and frees the buffer (does not close fd). */
+int mbox_writer_finish(struct mbox_writer *w);
+
+/*
+ * An output directory. outdir_open() creates it when missing and opens
+ * it with O_DIRECTORY|O_NOFOLLOW (a symlink in its place is refused).
+ * outdir_write() names the file after n only ("%0*zu", width digits,
+ * like git mailsplit's -d), removes whatever entry already has that
+ * name (a symlink is removed, never followed) and creates the file with
+ * O_CREAT|O_EXCL|O_NOFOLLOW relative to the directory.
+ */
+struct outdir {
+	int fd;
+	char *path;
+	int width;
+};
+#define OUTDIR_INIT { -1, NULL, 4 }
+
+int outdir_open(struct outdir *od, const char *path);
+int outdir_write(struct outdir *od, size_t n, const char *buf, size_t len);
+void outdir_close(struct outdir *od);
+
+/*
+ * Expands a listing format for entry e:
+ *   %i  position in the input (the number used in error messages)
+ *   %I  position in the output
+ *   %m  Message-ID            %r  In-Reply-To
+ *   %an %ae  author name and email (decoded)
+ *   %ad  the Date header      %at  it as seconds since the epoch
+ *   %s  subject as sent (decoded)   %S  subject cleaned as git am does
+ *   %v  series version   %k  patch number   %K  series total
+ *   %p  touched paths, space-separated (needs the index to keep paths)
+ *   %P  "patch" or "mail"     %o  the input it came from
+ *   %n  newline   %%  percent   %xNN  the byte NN (hex)
+ * Returns -1 (error reported) on an unknown placeholder.
+ */
+int mail_format_entry(struct strbuf *out, const char *fmt, const struct mail_entry *e);
+/* Checks fmt once, before any output; -1 (error reported) when invalid. */
+int mail_format_check(const char *fmt);
+/* Does fmt use %p? */
+int mail_format_needs_paths(const char *fmt);
+
+#define MAIL_FORMAT_DEFAULT "%i\t%m\t%an <%ae>\t%ad\t%s\t%p"
+
+#endif

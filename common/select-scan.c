@@ -1,0 +1,183 @@
+/*
+ * The fast path of selection (see select_scan() in select.h): reads only
+ * the headers selection needs and the diff's header lines, with the
+ * mail core's pieces (common/mail.h, common/mailinfo.h), and hands every
+ * message it is not sure about to patch_mail_parse().
+ */
+
+#include <string.h>
+#include <strings.h>
+
+#include "mail.h"
+#include "mailinfo.h"
+#include "select.h"
+#include "source.h"
+
+static int name_is(const struct mail_header *h, const char *name)
+{
+	size_t n = strlen(name);
+
+	return h->name_len == n && !strncasecmp(h->name, name, n);
+}
+
+static int value_starts(const struct mail_header *h, const char *prefix)
+{
+	const char *v = h->value;
+	size_t len = h->value_len, n = strlen(prefix);
+
+	while (len && (*v == ' ' || *v == '\t')) {
+		v++;
+		len--;
+	}
+	return len >= n && !strncasecmp(v, prefix, n);
+}
+
+/* Same rule as the mail core's reply test (mailinfo.c). */
+static int is_reply_subject(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return !strncasecmp(s, "re:", 3) || !strncasecmp(s, "aw:", 3) ||
+	       !strncasecmp(s, "fwd:", 4) || !strncasecmp(s, "fw:", 3);
+}
+
+/* mail_unfold(), without the per-byte copy for the usual one-line value. */
+static void unfold(struct strbuf *out, const char *v, size_t len)
+{
+	if (memchr(v, '\n', len)) {
+		mail_unfold(out, v, len);
+		return;
+	}
+	while (len && (v[len - 1] == ' ' || v[len - 1] == '\t' || v[len - 1] == '\r'))
+		len--;
+	strbuf_add(out, v, len);
+}
+
+/*
+ * The author's address. Only the email matters to selection (series are
+ * grouped by it); "Name <a@b>" with a plain name is split here, anything
+ * else (quotes, comments, encoded words) goes to the mail core's parser.
+ */
+static void from_address(struct patch_mail *pm, const struct strbuf *v)
+{
+	const char *lt = memchr(v->buf, '<', v->len);
+	struct mail_address a = MAIL_ADDRESS_INIT;
+
+	if (lt && v->buf[v->len - 1] == '>' && !memchr(v->buf, '"', v->len) &&
+	    !memchr(v->buf, '(', v->len) && !memmem(v->buf, v->len, "=?", 2) &&
+	    memchr(lt, '@', v->buf + v->len - lt) && !memchr(lt + 1, '<', v->buf + v->len - lt - 1)) {
+		const char *name_end = lt;
+
+		while (name_end > v->buf && (name_end[-1] == ' ' || name_end[-1] == '\t'))
+			name_end--;
+		strbuf_add(&pm->author_name, v->buf, name_end - v->buf);
+		strbuf_add(&pm->author_email, lt + 1, v->buf + v->len - lt - 2);
+		return;
+	}
+	if (!mail_parse_address(&a, v->buf, v->len)) {
+		strbuf_addbuf(&pm->author_name, &a.name);
+		strbuf_addbuf(&pm->author_email, &a.email);
+	}
+	mail_address_release(&a);
+}
+
+static const char *line_at(const char *p, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(end - p) >= n && !memcmp(p, prefix, n) ? p : NULL;
+}
+
+/* The first line of body[0..end) starting with "diff --git ", or NULL. */
+static const char *find_diff(const char *body, const char *end)
+{
+	const char *p = body;
+
+	while (p < end && (p = memmem(p, end - p, "diff --git ", 11))) {
+		if (p == body || p[-1] == '\n')
+			return p;
+		p += 11;
+	}
+	return NULL;
+}
+
+int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
+{
+	const char *buf = raw->buf, *end = raw->buf + raw->len, *body, *p;
+	struct strbuf val = STRBUF_INIT;
+	struct mail_header h;
+	size_t pos = 0;
+	int have_from = 0, have_subject = 0, ok = 0;
+
+	patch_mail_reset(pm);
+	while (pos < raw->len && (buf[pos] == '\n' || buf[pos] == '\r' || buf[pos] == ' '))
+		pos++;
+	while (mail_header_next(buf, raw->len, &pos, &h)) {
+		if (name_is(&h, "content-transfer-encoding")) {
+			if (value_starts(&h, "base64") || value_starts(&h, "quoted-printable"))
+				goto done;
+		} else if (name_is(&h, "content-type")) {
+			if (!value_starts(&h, "text/plain"))
+				goto done;
+			strbuf_reset(&val);
+			if (mail_header_param(h.value, h.value_len, "charset", &val) &&
+			    !mail_charset_is_utf8(val.buf) && strcasecmp(val.buf, "us-ascii"))
+				goto done;
+		} else if (name_is(&h, "from") && !have_from) {
+			have_from = 1;
+			strbuf_reset(&val);
+			unfold(&val, h.value, h.value_len);
+			from_address(pm, &val);
+		} else if (name_is(&h, "subject") && !have_subject) {
+			have_subject = 1;
+			strbuf_reset(&val);
+			unfold(&val, h.value, h.value_len);
+			if (memmem(val.buf, val.len, "=?", 2))
+				mail_rfc2047_decode(&pm->raw_subject, val.buf, val.len, NULL);
+			else
+				strbuf_addbuf(&pm->raw_subject, &val);
+		} else if (name_is(&h, "message-id") && !pm->message_id.len) {
+			struct strvec ids = STRVEC_INIT;
+
+			if (mail_parse_msgids(&ids, h.value, h.value_len))
+				strbuf_addstr(&pm->message_id, ids.v[0]);
+			strvec_clear(&ids);
+		} else if (name_is(&h, "in-reply-to") && !pm->in_reply_to.len) {
+			struct strvec ids = STRVEC_INIT;
+
+			if (mail_parse_msgids(&ids, h.value, h.value_len))
+				strbuf_addstr(&pm->in_reply_to, ids.v[0]);
+			strvec_clear(&ids);
+		} else if (name_is(&h, "references") && !pm->references.nr) {
+			mail_parse_msgids(&pm->references, h.value, h.value_len);
+		}
+	}
+	/* The body: after the blank line that ends the headers. */
+	body = buf + pos;
+	if (body < end && *body == '\r')
+		body++;
+	if (body < end && *body == '\n')
+		body++;
+	/* In-body From:/Subject:/Date: lines change the author: leave those to the parser. */
+	for (p = body; p < end && (*p == '\n' || *p == '\r'); p++)
+		;
+	if (line_at(p, end, "From:") || line_at(p, end, "Subject:") || line_at(p, end, "Date:") ||
+	    line_at(p, end, ">From:"))
+		goto done;
+	p = find_diff(body, end);
+	if (p) {
+		pm->has_patch = 1;
+		mailinfo_diff_paths(&pm->paths, p, end - p);
+	} else if (memmem(body, end - body, "\n+++ ", 5)) {
+		goto done;	/* maybe a diff without "diff --git": the parser knows */
+	}
+	strbuf_addbuf(&pm->subject, &pm->raw_subject);
+	mailinfo_cleanup_subject(&pm->subject, 0);
+	mailinfo_series_info(pm->raw_subject.buf, pm->raw_subject.len, &pm->version,
+			     &pm->number, &pm->total);
+	pm->is_reply = is_reply_subject(pm->raw_subject.buf);
+	ok = have_from;
+done:
+	strbuf_release(&val);
+	return ok;
+}

@@ -1,0 +1,675 @@
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mailinfo.h"
+#include "select.h"
+#include "usage.h"
+#include "wrapper.h"
+
+/* A string -> size_t map, open addressing; keys are owned copies. */
+struct strmap_slot {
+	char *key;
+	size_t val;
+	uint64_t hash;
+};
+struct strmap {
+	struct strmap_slot *slots;
+	size_t nr, alloc;	/* alloc: a power of two */
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 32);
+}
+
+static struct strmap_slot *strmap_find_h(struct strmap *m, const char *key, uint64_t h)
+{
+	size_t i;
+
+	if (!m->alloc)
+		return NULL;
+	for (i = h & (m->alloc - 1); m->slots[i].key; i = (i + 1) & (m->alloc - 1))
+		if (m->slots[i].hash == h && !strcmp(m->slots[i].key, key))
+			return &m->slots[i];
+	return &m->slots[i];
+}
+
+static struct strmap_slot *strmap_find(struct strmap *m, const char *key)
+{
+	return strmap_find_h(m, key, hash_str(key));
+}
+
+/* Returns the value for key, inserting val when absent. */
+static size_t strmap_get_or_put(struct strmap *m, const char *key, size_t val)
+{
+	struct strmap_slot *s;
+	uint64_t h = hash_str(key);
+
+	if (2 * (m->nr + 1) > m->alloc) {
+		struct strmap old = *m;
+		size_t i;
+
+		m->alloc = old.alloc ? 2 * old.alloc : 1024;
+		m->slots = xcalloc(m->alloc, sizeof(*m->slots));
+		m->nr = 0;
+		for (i = 0; i < old.alloc; i++)
+			if (old.slots[i].key) {
+				s = strmap_find_h(m, old.slots[i].key, old.slots[i].hash);
+				*s = old.slots[i];
+				m->nr++;
+			}
+		free(old.slots);
+	}
+	s = strmap_find_h(m, key, h);
+	if (s->key)
+		return s->val;
+	s->key = xstrdup(key);
+	s->val = val;
+	s->hash = h;
+	m->nr++;
+	return val;
+}
+
+static void strmap_clear(struct strmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->alloc; i++)
+		free(m->slots[i].key);
+	free(m->slots);
+	memset(m, 0, sizeof(*m));
+}
+
+/* A posting: one version of a series, in one thread. */
+struct posting {
+	size_t group;		/* union-find over postings: versions of one series */
+	size_t node;		/* its thread */
+	int version, total;
+	size_t first;		/* index of its first entry */
+	size_t next;		/* next posting of the same thread + 1, 0 at the end */
+	unsigned char *have;	/* have[k] for k in 0..total */
+};
+
+struct mail_index {
+	const struct select_opts *opts;
+	regex_t *authors, *subjects;
+	struct mail_entry **entries;
+	size_t nr, alloc;
+	size_t *parent;		/* union-find over thread nodes */
+	size_t nodes, nodes_alloc;
+	struct strmap ids;	/* message id -> node */
+	struct posting *postings;
+	size_t postings_nr, postings_alloc;
+	size_t *thread_postings;	/* per thread root: first posting + 1, 0 for none */
+	size_t *node_entry;	/* per node: the entry whose Message-ID it is + 1, 0 for none */
+	size_t node_entry_alloc;
+	struct mail_entry **order;
+};
+
+static size_t new_node(struct mail_index *idx)
+{
+	ALLOC_GROW(idx->parent, idx->nodes + 1, idx->nodes_alloc);
+	idx->parent[idx->nodes] = idx->nodes;
+	return idx->nodes++;
+}
+
+static size_t find(size_t *parent, size_t x)
+{
+	while (parent[x] != x) {
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+static void unite(size_t *parent, size_t a, size_t b)
+{
+	a = find(parent, a);
+	b = find(parent, b);
+	/* The lower (earlier) node stays the root: roots order threads by appearance. */
+	if (a < b)
+		parent[b] = a;
+	else if (b < a)
+		parent[a] = b;
+}
+
+static size_t id_node(struct mail_index *idx, const char *id)
+{
+	size_t n = strmap_get_or_put(&idx->ids, id, idx->nodes);
+
+	if (n == idx->nodes)
+		new_node(idx);
+	return n;
+}
+
+static regex_t *compile_all(const struct strvec *src, int icase, int *err)
+{
+	regex_t *re;
+	size_t i;
+
+	if (!src->nr)
+		return NULL;
+	re = xcalloc(src->nr, sizeof(*re));
+	for (i = 0; i < src->nr; i++) {
+		int rc = regcomp(&re[i], src->v[i], REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
+		if (rc) {
+			char msg[256];
+
+			regerror(rc, &re[i], msg, sizeof(msg));
+			error("invalid regular expression '%s': %s", src->v[i], msg);
+			while (i--)
+				regfree(&re[i]);
+			free(re);
+			*err = 1;
+			return NULL;
+		}
+	}
+	return re;
+}
+
+static void free_all(regex_t *re, size_t nr)
+{
+	size_t i;
+
+	if (!re)
+		return;
+	for (i = 0; i < nr; i++)
+		regfree(&re[i]);
+	free(re);
+}
+
+int mail_index_new(struct mail_index **out, const struct select_opts *opts)
+{
+	struct mail_index *idx = xcalloc(1, sizeof(*idx));
+	int err = 0;
+
+	idx->opts = opts;
+	idx->authors = compile_all(&opts->authors, opts->ignore_case, &err);
+	if (!err)
+		idx->subjects = compile_all(&opts->subjects, opts->ignore_case, &err);
+	if (err) {
+		mail_index_free(idx);
+		*out = NULL;
+		return -1;
+	}
+	*out = idx;
+	return 0;
+}
+
+void mail_index_free(struct mail_index *idx)
+{
+	size_t i;
+
+	if (!idx)
+		return;
+	for (i = 0; i < idx->nr; i++) {
+		struct mail_entry *e = idx->entries[i];
+		strvec_clear(&e->paths);
+		free(e);	/* the strings live in the same allocation */
+	}
+	free(idx->entries);
+	free(idx->parent);
+	strmap_clear(&idx->ids);
+	free(idx->thread_postings);
+	free(idx->node_entry);
+	for (i = 0; i < idx->postings_nr; i++)
+		free(idx->postings[i].have);
+	free(idx->postings);
+	free(idx->order);
+	free_all(idx->authors, idx->opts->authors.nr);
+	free_all(idx->subjects, idx->opts->subjects.nr);
+	free(idx);
+}
+
+size_t mail_index_count(const struct mail_index *idx)
+{
+	return idx->nr;
+}
+
+struct mail_entry *mail_index_at(struct mail_index *idx, size_t n)
+{
+	return n < idx->nr ? idx->entries[n] : NULL;
+}
+
+int select_path_matches(const char *pattern, const char *path)
+{
+	size_t n;
+
+	while (pattern[0] == '.' && pattern[1] == '/')
+		pattern += 2;
+	if (!strpbrk(pattern, "*?[")) {
+		n = strlen(pattern);
+		if (!n)
+			return 1;
+		if (strncmp(path, pattern, n))
+			return 0;
+		return pattern[n - 1] == '/' || !path[n] || path[n] == '/';
+	}
+	/* A glob matches the path or one of its leading directories, as git pathspecs do. */
+	if (!fnmatch(pattern, path, 0))
+		return 1;
+	for (n = 0; path[n]; n++)
+		if (path[n] == '/') {
+			char *dir = xstrndup(path, n);
+			int m = !fnmatch(pattern, dir, 0);
+
+			free(dir);
+			if (m)
+				return 1;
+		}
+	return 0;
+}
+
+static int any_regex(const regex_t *re, size_t nr, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!regexec(&re[i], s, 0, NULL, 0))
+			return 1;
+	return 0;
+}
+
+static int entry_matches(struct mail_index *idx, const struct mail_entry *e,
+			 const struct patch_mail *pm)
+{
+	const struct select_opts *o = idx->opts;
+	size_t i, j;
+
+	if (o->touches.nr) {
+		int hit = 0;
+
+		for (i = 0; !hit && i < pm->paths.nr; i++)
+			for (j = 0; !hit && j < o->touches.nr; j++)
+				hit = select_path_matches(o->touches.v[j], pm->paths.v[i]);
+		if (!hit)
+			return 0;
+	}
+	if (idx->authors) {
+		struct strbuf who = STRBUF_INIT;
+		int hit;
+
+		strbuf_addf(&who, "%s <%s>", e->author_name, e->author_email);
+		hit = any_regex(idx->authors, o->authors.nr, who.buf);
+		strbuf_release(&who);
+		if (!hit)
+			return 0;
+	}
+	if (idx->subjects && !any_regex(idx->subjects, o->subjects.nr, e->subject))
+		return 0;
+	if (o->since && (!e->when || e->when < o->since))
+		return 0;
+	if (o->until && (!e->when || e->when > o->until))
+		return 0;
+	return 1;
+}
+
+/* Copies s[0..len) to *at with any NUL bytes dropped (the index holds C strings). */
+static char *cstr(char **at, const char *s, size_t len)
+{
+	char *start = *at, *d = start;
+	const char *nul;
+
+	while (len && (nul = memchr(s, '\0', len))) {
+		memcpy(d, s, nul - s);
+		d += nul - s;
+		len -= nul - s + 1;
+		s = nul + 1;
+	}
+	memcpy(d, s, len);
+	d += len;
+	*d++ = '\0';
+	*at = d;
+	return start;
+}
+
+struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mail *pm,
+				  size_t number, size_t len, const char *origin,
+				  const char *from_line, size_t from_line_len)
+{
+	struct mail_entry *e;
+	size_t i, strings;
+	char *at;
+
+	/* The entry and its strings in one allocation. */
+	strings = st_add(from_line_len, pm->message_id.len + pm->in_reply_to.len +
+			 pm->raw_subject.len + pm->subject.len + pm->author_name.len +
+			 pm->author_email.len + pm->date.len + 8);
+	e = xcalloc(1, st_add(sizeof(*e), strings));
+	at = (char *)(e + 1);
+	e->number = number;
+	e->len = len;
+	e->origin = (char *)origin;
+	e->from_line = from_line ? cstr(&at, from_line, from_line_len) : NULL;
+	e->message_id = cstr(&at, pm->message_id.buf, pm->message_id.len);
+	e->in_reply_to = cstr(&at, pm->in_reply_to.buf, pm->in_reply_to.len);
+	e->subject = cstr(&at, pm->raw_subject.buf, pm->raw_subject.len);
+	e->clean_subject = cstr(&at, pm->subject.buf, pm->subject.len);
+	e->author_name = cstr(&at, pm->author_name.buf, pm->author_name.len);
+	e->author_email = cstr(&at, pm->author_email.buf, pm->author_email.len);
+	e->date = cstr(&at, pm->date.buf, pm->date.len);
+	strvec_init(&e->paths);
+	if (idx->opts->keep_paths)
+		for (i = 0; i < pm->paths.nr; i++)
+			strvec_push(&e->paths, pm->paths.v[i]);
+	if (!*e->date || select_parse_date(e->date, &e->when) < 0)
+		e->when = 0;
+	e->has_patch = !!pm->has_patch;
+	e->is_reply = !!pm->is_reply;
+	mailinfo_series_info(e->subject, strlen(e->subject), &e->version, &e->k, &e->total);
+	e->spool_off = -1;
+	e->matched = entry_matches(idx, e, pm);
+
+	/* Threads: the message's own id, its parent and its references are one thread. */
+	e->node = *e->message_id ? id_node(idx, e->message_id) : new_node(idx);
+	if (*e->in_reply_to)
+		unite(idx->parent, e->node, id_node(idx, e->in_reply_to));
+	for (i = 0; i < pm->references.nr; i++)
+		if (*pm->references.v[i])
+			unite(idx->parent, e->node, id_node(idx, pm->references.v[i]));
+
+	if (*e->message_id) {
+		size_t old = idx->node_entry_alloc;
+
+		ALLOC_GROW(idx->node_entry, e->node + 1, idx->node_entry_alloc);
+		memset(idx->node_entry + old, 0, (idx->node_entry_alloc - old) * sizeof(size_t));
+		if (!idx->node_entry[e->node])
+			idx->node_entry[e->node] = idx->nr + 1;
+	}
+	ALLOC_GROW(idx->entries, idx->nr + 1, idx->alloc);
+	idx->entries[idx->nr++] = e;
+	return e;
+}
+
+/* The posting of thread root with this version and total (total < 0: any), or NULL. */
+static struct posting *thread_posting(struct mail_index *idx, size_t root, int version, int total)
+{
+	size_t p;
+
+	for (p = idx->thread_postings[root]; p; p = idx->postings[p - 1].next)
+		if (idx->postings[p - 1].version == version &&
+		    (total < 0 || idx->postings[p - 1].total == total))
+			return &idx->postings[p - 1];
+	return NULL;
+}
+
+/* Series postings and their versions. */
+static void find_postings(struct mail_index *idx)
+{
+	struct strmap by_subject = { 0 };
+	struct strbuf key = STRBUF_INIT;
+	size_t i;
+
+	idx->thread_postings = xcalloc(idx->nodes + 1, sizeof(size_t));
+	for (i = 0; i < idx->nr; i++) {
+		struct mail_entry *e = idx->entries[i];
+		size_t root = find(idx->parent, e->node), n, other;
+		struct posting *p;
+
+		if (e->is_reply || !e->total || e->k > e->total)
+			continue;
+		p = thread_posting(idx, root, e->version, e->total);
+		if (!p) {
+			ALLOC_GROW(idx->postings, idx->postings_nr + 1, idx->postings_alloc);
+			p = &idx->postings[idx->postings_nr];
+			p->group = idx->postings_nr;
+			p->node = root;
+			p->version = e->version;
+			p->total = e->total;
+			p->first = i;
+			p->have = xcalloc(e->total + 1, 1);
+			p->next = idx->thread_postings[root];
+			idx->thread_postings[root] = ++idx->postings_nr;
+		}
+		n = p - idx->postings;
+		p->have[e->k] = 1;
+		e->posting = n + 1;
+		if (!*e->clean_subject)
+			continue;
+		/* Versions of one series share an author and a cover or patch subject. */
+		strbuf_reset(&key);
+		strbuf_addstr(&key, e->author_email);
+		strbuf_addch(&key, '\n');
+		strbuf_addstr(&key, e->clean_subject);
+		other = strmap_get_or_put(&by_subject, key.buf, n);
+		if (other != n) {
+			size_t a = n, b = other;
+
+			while (idx->postings[a].group != a)
+				a = idx->postings[a].group;
+			while (idx->postings[b].group != b)
+				b = idx->postings[b].group;
+			if (a != b)
+				idx->postings[a > b ? a : b].group = a > b ? b : a;
+		}
+	}
+	strbuf_release(&key);
+	strmap_clear(&by_subject);
+}
+
+static size_t group_of(struct mail_index *idx, size_t p)
+{
+	while (idx->postings[p].group != p)
+		p = idx->postings[p].group;
+	return p;
+}
+
+/* Replies and other messages of a posting's thread with the posting's version go with it. */
+static struct posting *posting_of(struct mail_index *idx, struct mail_entry *e)
+{
+	if (e->posting)
+		return &idx->postings[e->posting - 1];
+	return thread_posting(idx, find(idx->parent, e->node), e->version, -1);
+}
+
+static void warn_missing(struct mail_index *idx, const unsigned char *thread_out)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < idx->postings_nr; i++) {
+		struct posting *p = &idx->postings[i];
+		struct mail_entry *first = idx->entries[p->first];
+
+		if (!thread_out[p->node])
+			continue;
+		if (!idx->opts->all_versions && first->superseded)
+			continue;
+		for (k = 1; k <= p->total; k++)
+			if (!p->have[k])
+				warning("%s: message %zu: series '%s' v%d has no patch %d/%d",
+					first->origin, first->number, first->clean_subject,
+					p->version, k, p->total);
+	}
+}
+
+struct sort_key {
+	struct mail_entry *e;
+	size_t thread_rank;
+	int version, k, reply;
+	size_t input;
+};
+
+static int cmp_key(const void *a_, const void *b_)
+{
+	const struct sort_key *a = a_, *b = b_;
+
+	if (a->thread_rank != b->thread_rank)
+		return a->thread_rank < b->thread_rank ? -1 : 1;
+	if (a->version != b->version)
+		return a->version < b->version ? -1 : 1;
+	if (a->k != b->k)
+		return a->k < b->k ? -1 : 1;
+	if (a->reply != b->reply)
+		return a->reply - b->reply;
+	return a->input < b->input ? -1 : a->input > b->input;
+}
+
+size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order)
+{
+	const struct select_opts *o = idx->opts;
+	unsigned char *thread_out = xcalloc(idx->nodes + 1, 1);
+	size_t *rank = xcalloc(idx->nodes + 1, sizeof(*rank));
+	struct sort_key *keys = xcalloc(idx->nr + 1, sizeof(*keys));
+	size_t i, nsel = 0, nranked = 0;
+
+	find_postings(idx);
+	/* Superseded: a posting older than the newest of its group. */
+	if (idx->postings_nr) {
+		int *newest = xcalloc(idx->postings_nr, sizeof(*newest));
+
+		for (i = 0; i < idx->postings_nr; i++) {
+			size_t g = group_of(idx, i);
+			if (idx->postings[i].version > newest[g])
+				newest[g] = idx->postings[i].version;
+		}
+		for (i = 0; i < idx->nr; i++) {
+			struct mail_entry *e = idx->entries[i];
+			struct posting *p = posting_of(idx, e);
+
+			if (p && p->version < newest[group_of(idx, p - idx->postings)])
+				e->superseded = 1;
+		}
+		free(newest);
+	}
+	/* Threads (or single messages) that matched. */
+	for (i = 0; i < idx->nr; i++) {
+		struct mail_entry *e = idx->entries[i];
+
+		if (e->matched)
+			thread_out[find(idx->parent, e->node)] = 1;
+	}
+	/* A selected old version brings in the newest version's thread. */
+	if (!o->all_versions)
+		for (i = 0; i < idx->nr; i++) {
+			struct mail_entry *e = idx->entries[i];
+			struct posting *p;
+			size_t j, g;
+
+			if (!e->superseded || !(o->no_threads ? e->matched : thread_out[find(idx->parent, e->node)]))
+				continue;
+			p = posting_of(idx, e);
+			g = group_of(idx, p - idx->postings);
+			for (j = 0; j < idx->postings_nr; j++)
+				if (group_of(idx, j) == g && !idx->entries[idx->postings[j].first]->superseded) {
+					size_t n = idx->postings[j].node, q;
+
+					thread_out[n] = 1;
+					if (o->no_threads)
+						for (q = 0; q < idx->nr; q++)
+							if (find(idx->parent, idx->entries[q]->node) == n &&
+							    idx->entries[q]->posting == j + 1)
+								idx->entries[q]->matched = 1;
+				}
+		}
+	warn_missing(idx, thread_out);
+	for (i = 0; i < idx->nr; i++) {
+		struct mail_entry *e = idx->entries[i];
+		size_t root = find(idx->parent, e->node);
+		struct sort_key *key;
+
+		if (!(o->no_threads ? e->matched : thread_out[root]))
+			continue;
+		if (e->superseded && !o->all_versions)
+			continue;
+		if (o->patches_only && !e->has_patch)
+			continue;
+		if (!rank[root])
+			rank[root] = ++nranked;
+		key = &keys[nsel++];
+		key->e = e;
+		key->input = i;
+		key->thread_rank = o->input_order ? 0 : rank[root];
+		key->version = e->version;
+		key->k = e->total ? e->k : INT_MAX;
+		key->reply = e->is_reply;
+		if ((e->is_reply || !e->total) && *e->in_reply_to) {
+			/* Sort a reply right after the message it answers. */
+			struct strmap_slot *s = strmap_find(&idx->ids, e->in_reply_to);
+			size_t pe = s && s->key && s->val < idx->node_entry_alloc ? idx->node_entry[s->val] : 0;
+
+			if (pe) {
+				struct mail_entry *parent = idx->entries[pe - 1];
+				key->version = parent->version;
+				key->k = parent->total ? parent->k : INT_MAX;
+				key->reply = 1;
+			}
+		}
+		if (o->input_order)
+			key->version = key->k = key->reply = 0;
+	}
+	qsort(keys, nsel, sizeof(*keys), cmp_key);
+	free(idx->order);
+	idx->order = xcalloc(nsel + 1, sizeof(*idx->order));
+	for (i = 0; i < nsel; i++) {
+		idx->order[i] = keys[i].e;
+		keys[i].e->out_pos = i + 1;
+	}
+	*order = idx->order;
+	free(keys);
+	free(rank);
+	free(thread_out);
+	return nsel;
+}
+
+static int parse_with(const char *s, const char *fmt, time_t *out)
+{
+	struct tm tm;
+	const char *end;
+	long off = 0;
+
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(s, fmt, &tm);
+	if (!end)
+		return -1;
+	while (*end == ' ')
+		end++;
+	if (*end == '+' || *end == '-') {
+		int sign = *end == '-' ? -1 : 1;
+		int hh, mm;
+
+		if (sscanf(end + 1, "%2d%2d", &hh, &mm) != 2 && sscanf(end + 1, "%2d:%2d", &hh, &mm) != 2)
+			return -1;
+		off = sign * (hh * 3600L + mm * 60L);
+	} else if (!strncmp(end, "UTC", 3) || !strncmp(end, "GMT", 3) || *end == 'Z') {
+		off = 0;
+	} else if (*end && *end != '(') {
+		return -1;
+	}
+	*out = timegm(&tm) - off;
+	return 0;
+}
+
+int select_parse_date(const char *s, time_t *out)
+{
+	static const char *const formats[] = {
+		"%a, %d %b %Y %H:%M:%S", "%d %b %Y %H:%M:%S", "%a, %d %b %Y %H:%M",
+		"%d %b %Y %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S",
+		"%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d",
+	};
+	size_t i;
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '@') {
+		long long v = strtoll(s + 1, &end, 10);
+		if (end == s + 1 || *end)
+			return -1;
+		*out = (time_t)v;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(formats); i++)
+		if (!parse_with(s, formats[i], out))
+			return 0;
+	return -1;
+}

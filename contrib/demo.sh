@@ -1,0 +1,92 @@
+#!/bin/sh
+# The maintainer's loop from /work/shared/seeds/000-article.md, on a demo
+# tree; run by `make demo` (after the programs are built).
+#
+# Generates ./demo/ (t/perf/gen-repo.sh --size=demo): demo/repo, a driver
+# tree (drivers/usb, drivers/net, fs, include/linux, ...) with the
+# article's branches master, usb-linus, usb-next, work-linus, work-next;
+# and demo/TODO, a mailbox of USB patches mixed with other subsystems'
+# patches, a cover-letter thread, replies, and a v1 and v2 of one series.
+# Then runs each step and shows what it did.
+#
+# Adding a step: append to the steps section
+#	step "what it shows" 'command line, run in demo/repo'
+#	step -e 1 "a step whose expected exit code is 1" '...'
+# A step that exits with another code than expected stops the demo.
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+: "${MAINT_BUILD_DIR:=$top/.build}"
+PATH="$MAINT_BUILD_DIR/bin:$PATH"
+demo=${DEMO_DIR:-$PWD/demo}
+export PATH GIT_CONFIG_NOSYSTEM=1
+
+bold= plain=
+if [ -t 1 ]; then bold=$(printf '\033[1m') plain=$(printf '\033[m'); fi
+
+# step [-e <code>] <title> <command>: shows and runs <command> in demo/repo.
+step () {
+	want=0
+	if [ "$1" = -e ]; then want=$2; shift 2; fi
+	printf '\n%s== %s%s\n$ %s\n' "$bold" "$1" "$plain" "$2"
+	set +e
+	(cd "$demo/repo" && eval "$2")
+	rc=$?
+	set -e
+	[ $rc = 0 ] || echo "(exit $rc)"
+	if [ $rc != "$want" ]; then
+		echo "demo: step '$1' exited $rc, expected $want" >&2
+		exit 1
+	fi
+}
+
+# --- the demo tree and mailbox ---------------------------------------------
+printf '%sGenerating the demo tree and TODO mailbox in %s%s\n' "$bold" "$demo" "$plain"
+sh "$top/t/perf/gen-repo.sh" --size=demo --out="$demo" --force >/dev/null
+git -C "$demo/repo" config user.name "Greg Kroah-Hartman"
+git -C "$demo/repo" config user.email "gregkh@linuxfoundation.org"
+
+# --- the steps -----------------------------------------------------------------
+step "The maintainer's branches (git b)" 'git branch -v'
+step "The TODO mailbox: every subject" 'grep "^Subject:" ../TODO'
+step "Which messages touch drivers/usb: one line per message" \
+	'git maint-mbox-split --list --touches drivers/usb ../TODO'
+step "Save them, whole threads, newest version of each series, as ../s" \
+	'git maint-mbox-split --touches drivers/usb ../TODO >../s && grep "^Subject:" ../s'
+step "Only the patches of the article's series, for ../s1" \
+	'git maint-mbox-split --patches-only --author "Lan Tianyu" ../s >../s1 && grep "^Subject:" ../s1'
+step -e 1 "Nothing in TODO touches sound/" \
+	'git maint-mbox-split --touches sound/ ../TODO'
+
+# --- queue: apply the series to the work branch (git-maint-queue) -------------
+# A demo check hook (the article runs ./scripts/checkpatch.pl --terse -) and
+# build hook (make -j8): the check wants a Signed-off-by in each mail, the
+# build "compiles" the C files the series changed.
+cat >"$demo/check.sh" <<'EOF'
+grep -q "^Signed-off-by: " || { echo "check: no Signed-off-by in patch $GIT_MAINT_PATCH"; exit 1; }
+echo "check: patch $GIT_MAINT_PATCH ok"
+EOF
+cat >"$demo/build.sh" <<'EOF'
+for f in $(git diff --name-only ORIG_HEAD HEAD -- '*.c'); do echo "  CC      ${f%.c}.o"; done
+echo "build: $GIT_MAINT_BRANCH ok"
+EOF
+cat >>"$demo/repo/.git/maint.ini" <<'EOF'
+[tree "usb"]
+	public = usb-next
+	work = work-next
+	signoff = true
+	link = https://lore.kernel.org/r/%s
+	check = sh ../check.sh
+	build = sh ../build.sh
+EOF
+step "Queue ../s1 for usb-next: lands on work-next, checked, signed off, built" \
+	'git maint-queue usb-next ../s1'
+step "The commits: the mail's author and date, Link: and our Signed-off-by" \
+	'git log --format="%h %an, %ad%n    %s%n%(trailers:unfold)" -2 work-next'
+step "Which mail each commit came from (refs/notes/maint, for replies later)" \
+	'git notes --ref=maint show work-next'
+step -e 1 "The series does not apply to work-linus: queue stops at patch 2, keeps patch 1" \
+	'git maint-queue work-linus ../s1'
+step "--abort puts work-linus back where it was" \
+	'git maint-queue --abort && git branch -v --list work-linus'
+
+printf '\n%sDone.%s The demo tree is in %s/repo, the mailboxes in %s.\n' "$bold" "$plain" "$demo" "$demo"
