@@ -543,9 +543,11 @@ static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
 		ins = post_nr - m.pf - m.sf;
 		if (ins > del)
 			ALLOC_GROW(img.lines, img.nr + ins - del, img.alloc);
-		memmove(img.lines + m.pos + m.pf + ins, img.lines + m.pos + m.pf + del,
-			(img.nr - (m.pos + m.pf + del)) * sizeof(*img.lines));
-		memcpy(img.lines + m.pos + m.pf, post + m.pf, ins * sizeof(*post));
+		if (ins != del && img.nr > (size_t)m.pos + m.pf + del)
+			memmove(img.lines + m.pos + m.pf + ins, img.lines + m.pos + m.pf + del,
+				(img.nr - (m.pos + m.pf + del)) * sizeof(*img.lines));
+		if (ins)
+			memcpy(img.lines + m.pos + m.pf, post + m.pf, ins * sizeof(*post));
 		img.nr = img.nr + ins - del;
 		hr[k].status = APPLY_HUNK_OK;
 		hr[k].line = m.pos + 1;
