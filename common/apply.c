@@ -543,9 +543,11 @@ static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
 		ins = post_nr - m.pf - m.sf;
 		if (ins > del)
 			ALLOC_GROW(img.lines, img.nr + ins - del, img.alloc);
-		memmove(img.lines + m.pos + m.pf + ins, img.lines + m.pos + m.pf + del,
-			(img.nr - (m.pos + m.pf + del)) * sizeof(*img.lines));
-		memcpy(img.lines + m.pos + m.pf, post + m.pf, ins * sizeof(*post));
+		if (ins != del && img.nr > (size_t)m.pos + m.pf + del)
+			memmove(img.lines + m.pos + m.pf + ins, img.lines + m.pos + m.pf + del,
+				(img.nr - (m.pos + m.pf + del)) * sizeof(*img.lines));
+		if (ins)
+			memcpy(img.lines + m.pos + m.pf, post + m.pf, ins * sizeof(*post));
 		img.nr = img.nr + ins - del;
 		hr[k].status = APPLY_HUNK_OK;
 		hr[k].line = m.pos + 1;
@@ -863,7 +865,7 @@ static int apply_file(struct apply_session *s, const struct file_patch *fp,
 	if (fp->new_path && (!fp->old_path || strcmp(fp->old_path, fp->new_path))) {
 		if (lookup(s, fp->new_path, &dst) < 0)
 			goto internal;
-		if (dst.exists) {
+		if (dst.exists && dst.mode != GIT_FILEMODE_TREE) {
 			strbuf_addf(&why, "'%s' already exists", fp->new_path);
 			goto refuse;
 		}
@@ -1131,6 +1133,35 @@ int apply_session_write_tree(git_oid *tree_out, struct apply_session *s)
 		if (ret < 0 || lg2_check(git_tree_lookup(&baseline, s->repo, &empty), "cannot read tree") < 0) {
 			ret = -1;
 			goto out;
+		}
+	}
+	/*
+	 * Removals first, in a tree of their own: a directory whose files
+	 * were all deleted may have become a file (libgit2 does not replace
+	 * a tree by a blob in one go).
+	 */
+	{
+		size_t nrm = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (ups[i].action == GIT_TREE_UPDATE_REMOVE) {
+				git_tree_update tmp = ups[nrm];
+
+				ups[nrm++] = ups[i];
+				ups[i] = tmp;
+			}
+		if (nrm && nrm < n) {
+			git_oid mid;
+			git_tree *t = NULL;
+
+			if (lg2_check(git_tree_create_updated(&mid, s->repo, baseline, nrm, ups),
+				      "cannot write tree") < 0 ||
+			    lg2_check(git_tree_lookup(&t, s->repo, &mid), "cannot read tree") < 0)
+				goto out;
+			git_tree_free(baseline);
+			baseline = t;
+			memmove(ups, ups + nrm, (n - nrm) * sizeof(*ups));
+			n -= nrm;
 		}
 	}
 	if (lg2_check(git_tree_create_updated(tree_out, s->repo, baseline, n, ups),
