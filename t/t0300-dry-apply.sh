@@ -139,11 +139,13 @@ test_expect_success 'reads the mailbox from standard input' '
 	(
 		cd repo &&
 		git maint-dry-apply -q --onto work-next <../s1 >../actual.stdin &&
-		git maint-dry-apply -q --onto work-next - <../s1 >../actual.dash
+		git maint-dry-apply -q --onto work-next - <../s1 >../actual.dash &&
+		cat ../s1 | git maint-dry-apply -q --onto work-next >../actual.pipe
 	) &&
 	echo "work-next: all 2 patches apply" >expect &&
 	test_cmp expect actual.stdin &&
-	test_cmp expect actual.dash
+	test_cmp expect actual.dash &&
+	test_cmp expect actual.pipe
 '
 
 test_expect_success '--porcelain: one record per patch, file and hunk' '
