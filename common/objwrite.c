@@ -1,5 +1,6 @@
 #include "objwrite.h"
 #include "repo.h"
+#include "strbuf.h"
 #include "usage.h"
 
 #include <git2/sys/mempack.h>
@@ -8,6 +9,9 @@
 int objwrite_begin(struct objwrite *ow, git_repository *repo)
 {
 	ow->repo = repo;
+	/* Packs reach the disk before a ref names them, as git does. */
+	if (lg2_check(git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1), "cannot enable fsync") < 0)
+		return -1;
 	if (lg2_check(git_repository_odb(&ow->odb, repo), "cannot open object database") < 0)
 		return -1;
 	if (lg2_check(git_mempack_new(&ow->mempack), "cannot create in-memory object store") < 0)
@@ -29,8 +33,11 @@ fail:
 int objwrite_flush(struct objwrite *ow)
 {
 	git_buf pack = GIT_BUF_INIT;
-	git_odb_writepack *wp = NULL;
+	git_indexer *idx = NULL;
+	git_indexer_options opts = GIT_INDEXER_OPTIONS_INIT;
 	git_indexer_progress stats = { 0 };
+	git_odb_backend *one = NULL;
+	struct strbuf dir = STRBUF_INIT;
 	int ret = -1;
 
 	if (!ow->mempack)
@@ -42,17 +49,29 @@ int objwrite_flush(struct objwrite *ow)
 		ret = 0;
 		goto out;
 	}
-	if (lg2_check(git_odb_write_pack(&wp, ow->odb, NULL, NULL), "cannot write pack") < 0)
+	strbuf_addf(&dir, "%sobjects/pack", git_repository_commondir(ow->repo));
+	if (lg2_check(git_indexer_new(&idx, dir.buf, 0, NULL, &opts), "cannot write pack") < 0 ||
+	    lg2_check(git_indexer_append(idx, pack.ptr, pack.size, &stats), "cannot write pack") < 0 ||
+	    lg2_check(git_indexer_commit(idx, &stats), "cannot write pack") < 0)
 		goto out;
-	if (lg2_check(wp->append(wp, pack.ptr, pack.size, &stats), "cannot write pack") < 0 ||
-	    lg2_check(wp->commit(wp, &stats), "cannot write pack") < 0)
+	/*
+	 * Register the new pack with the object database at once: libgit2
+	 * notices new packs by the directory's mtime, which may not have
+	 * changed within the same second.
+	 */
+	strbuf_addf(&dir, "/pack-%s.idx", git_indexer_name(idx));
+	if (lg2_check(git_odb_backend_one_pack(&one, dir.buf), "cannot open new pack '%s'", dir.buf) < 0)
 		goto out;
+	if (lg2_check(git_odb_add_backend(ow->odb, one, 500), "cannot open new pack '%s'", dir.buf) < 0) {
+		one->free(one);
+		goto out;
+	}
 	if (lg2_check(git_mempack_reset(ow->mempack), "cannot reset in-memory object store") < 0)
 		goto out;
 	ret = 0;
 out:
-	if (wp)
-		wp->free(wp);
+	git_indexer_free(idx);
+	strbuf_release(&dir);
 	git_buf_dispose(&pack);
 	return ret;
 }
