@@ -68,6 +68,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	struct patch_mail pm;
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
 	struct strbuf err = STRBUF_INIT, origin = STRBUF_INIT;
+	struct patch_set ps = PATCH_SET_INIT;
 	int rc;
 
 	if (source_open(&src, args, nargs, o->mboxrd ? SOURCE_MBOXRD : 0) < 0)
@@ -79,22 +80,44 @@ static void read_series(struct series *s, const char **args, int nargs,
 
 		if (rc < 0 || patch_mail_parse(&pm, &raw, &mopts) < 0)
 			exit(EXIT_FATAL);
-		if (!pm.has_patch && !pm.patch.len) {
-			if (!o->quiet && pm.number != 0)
-				warning("%s: message %zu has no patch, skipped", raw.origin, raw.number);
-			continue;
+		strbuf_reset(&origin);
+		strbuf_addf(&origin, "%s: message %zu", raw.origin, raw.number);
+		popts.origin = origin.buf;
+		popts.p_value = o->p_value;
+		strbuf_reset(&err);
+		patch_set_dispose(&ps);
+		if (!pm.patch.len || patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0) {
+			/*
+			 * No git or unified diff: say so if the mail holds a
+			 * diff format we refuse (which the mail parser may not
+			 * even have taken for a patch); skip a mail without any.
+			 */
+			struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
+
+			strbuf_addbuf(&body, &pm.message);
+			strbuf_addbuf(&body, &pm.patch);
+			if (patch_find_unsupported(body.buf, body.len, &why)) {
+				strbuf_reset(&err);
+				strbuf_addf(&err, "%s: %s", origin.buf, why.buf);
+			}
+			strbuf_release(&body);
+			strbuf_release(&why);
+			if (!err.len) {
+				if (!o->quiet && pm.number != 0)
+					warning("%s has no patch, skipped", origin.buf);
+				continue;
+			}
 		}
 		ALLOC_GROW(s->items, s->nr + 1, s->alloc);
 		it = &s->items[s->nr++];
 		memset(it, 0, sizeof(*it));
 		it->number = raw.number;
 		it->subject = xstrdup(pm.subject.buf);
-		strbuf_reset(&origin);
-		strbuf_addf(&origin, "%s: message %zu", raw.origin, raw.number);
-		popts.origin = origin.buf;
-		popts.p_value = o->p_value;
-		if (patch_parse(&it->ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0)
+		if (err.len)
 			it->error = strbuf_detach(&err, NULL);
+		else
+			it->ps = ps;	/* moved */
+		memset(&ps, 0, sizeof(ps));
 	}
 	source_close(src);
 	patch_mail_release(&pm);
@@ -183,8 +206,10 @@ static void print_summary(struct strbuf *out, const struct target *t, size_t tot
 	if (o->porcelain) {
 		strbuf_addf(out, "target\t%s\t%s\t%zu\t%zu\n", t->name, ok ? "ok" : "failed",
 			    t->applied, total);
+	} else if (ok && total == 1) {
+		strbuf_addf(out, "%s: the patch applies\n", t->name);
 	} else if (ok) {
-		strbuf_addf(out, "%s: all %zu patch%s apply\n", t->name, total, total == 1 ? "" : "es");
+		strbuf_addf(out, "%s: all %zu patches apply\n", t->name, total);
 	} else {
 		strbuf_addf(out, "%s: %zu of %zu patch%s apply; patch %zu is the first that does not\n",
 			    t->name, t->applied, total, total == 1 ? "" : "es", t->first_failed);

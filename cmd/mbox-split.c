@@ -104,10 +104,21 @@ static void index_inputs(struct run *r)
 static void write_one(struct run *r, struct mbox_writer *w, struct outdir *od,
 		      const struct mail_entry *e, const char *buf, size_t len)
 {
-	if (od->fd >= 0 ? outdir_write(od, e->out_pos, buf, len) :
-	    mbox_writer_add(w, e->from_line, buf, len))
+	struct strbuf from = STRBUF_INIT;
+	const char *from_line = e->from_line, *nl;
+
+	/*
+	 * The source drops the CR of the From_ line; with --keep-cr put it
+	 * back when the message's lines end in CRLF, as git mailsplit keeps it.
+	 */
+	if (from_line && r->o->keep_cr && (nl = memchr(buf, '\n', len)) && nl > buf && nl[-1] == '\r') {
+		strbuf_addf(&from, "%s\r", from_line);
+		from_line = from.buf;
+	}
+	if (od->fd >= 0 ? outdir_write(od, e->out_pos, from_line, buf, len) :
+	    mbox_writer_add(w, from_line, buf, len))
 		die("cannot write message %zu", e->number);
-	(void)r;
+	strbuf_release(&from);
 }
 
 /*

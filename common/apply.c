@@ -389,16 +389,34 @@ static int line_eq(const struct line *a, const struct line *b)
 	return a->len == b->len && !memcmp(a->p, b->p, a->len);
 }
 
-/* Do pre[from..to) match img at pos + from? */
+/*
+ * Do pre[from..to) match img at pos + from? 1 if they do exactly; 2 if
+ * they do except that the last pre-image line has no newline and the
+ * file's line has one, which git apply takes as a match (the file's
+ * line is replaced whole, so the result has no newline there either);
+ * eol_ok allows it unless the hunk must match at the end of the file.
+ */
 static int match_at(const struct image *img, const struct line *pre, size_t pre_nr,
-		    long pos, size_t from, size_t to)
+		    long pos, size_t from, size_t to, int eol_ok)
 {
+	int ret = 1;
+
 	if (pos < 0 || (size_t)pos + pre_nr > img->nr)
 		return 0;
-	for (size_t i = from; i < to; i++)
-		if (!line_eq(&img->lines[pos + i], &pre[i]))
-			return 0;
-	return 1;
+	for (size_t i = from; i < to; i++) {
+		const struct line *l = &img->lines[pos + i];
+
+		if (line_eq(l, &pre[i]))
+			continue;
+		if (eol_ok && i + 1 == pre_nr && pre[i].len && pre[i].p[pre[i].len - 1] != '\n' &&
+		    l->len == pre[i].len + 1 && l->p[pre[i].len] == '\n' &&
+		    !memcmp(l->p, pre[i].p, pre[i].len)) {
+			ret = 2;
+			continue;
+		}
+		return 0;
+	}
+	return ret;
 }
 
 struct hunk_match {
@@ -419,6 +437,7 @@ static int find_hunk(const struct image *img, const struct patch_hunk *h,
 		     struct hunk_match *m)
 {
 	size_t context = h->leading > h->trailing ? h->leading : h->trailing;
+	int rc = 0;
 
 	for (int f = 0; f <= max_fuzz; f++) {
 		long pfz = (long)f + (long)h->leading - (long)context;
@@ -436,19 +455,19 @@ static int find_hunk(const struct image *img, const struct patch_hunk *h,
 			break;
 		if (pfz < 0 && sfz < 0) {
 			/* Must match the whole file. */
-			if (pre_nr == img->nr && match_at(img, pre, pre_nr, 0, pf, pre_nr - sf))
+			if (pre_nr == img->nr && (rc = match_at(img, pre, pre_nr, 0, pf, pre_nr - sf, 0)))
 				goto found_at_0;
 			continue;
 		}
 		if (pfz < 0) {
-			if (match_at(img, pre, pre_nr, 0, pf, pre_nr - sf))
+			if ((rc = match_at(img, pre, pre_nr, 0, pf, pre_nr - sf, 1)))
 				goto found_at_0;
 			continue;
 		}
 		if (sfz < 0) {
 			long pos = (long)img->nr - (long)pre_nr;
 
-			if (pos >= 0 && match_at(img, pre, pre_nr, pos, pf, pre_nr - sf)) {
+			if (pos >= 0 && (rc = match_at(img, pre, pre_nr, pos, pf, pre_nr - sf, 0))) {
 				m->pos = pos;
 				goto found;
 			}
@@ -457,12 +476,12 @@ static int find_hunk(const struct image *img, const struct patch_hunk *h,
 		max_off = (long)img->nr + 1;
 		for (long off = 0; off <= max_off; off++) {
 			if (guess + off <= (long)img->nr &&
-			    match_at(img, pre, pre_nr, guess + off, pf, pre_nr - sf)) {
+			    (rc = match_at(img, pre, pre_nr, guess + off, pf, pre_nr - sf, 1))) {
 				m->pos = guess + off;
 				goto found;
 			}
 			if (off && guess - off >= 0 &&
-			    match_at(img, pre, pre_nr, guess - off, pf, pre_nr - sf)) {
+			    (rc = match_at(img, pre, pre_nr, guess - off, pf, pre_nr - sf, 1))) {
 				m->pos = guess - off;
 				goto found;
 			}
@@ -509,8 +528,9 @@ static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
 
 
 
-			if (!match_at(&img, pre, pre_nr, expected, 0, pre_nr) ||
-			    (!h->old_count && expected > (long)img.nr))
+			int rc = match_at(&img, pre, pre_nr, expected, 0, pre_nr, h->trailing > 0);
+
+			if (!rc || (!h->old_count && expected > (long)img.nr))
 				goto failed;
 			m.pos = expected;
 			m.fuzz = 0;
@@ -523,9 +543,11 @@ static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
 		ins = post_nr - m.pf - m.sf;
 		if (ins > del)
 			ALLOC_GROW(img.lines, img.nr + ins - del, img.alloc);
-		memmove(img.lines + m.pos + m.pf + ins, img.lines + m.pos + m.pf + del,
-			(img.nr - (m.pos + m.pf + del)) * sizeof(*img.lines));
-		memcpy(img.lines + m.pos + m.pf, post + m.pf, ins * sizeof(*post));
+		if (ins != del && img.nr > (size_t)m.pos + m.pf + del)
+			memmove(img.lines + m.pos + m.pf + ins, img.lines + m.pos + m.pf + del,
+				(img.nr - (m.pos + m.pf + del)) * sizeof(*img.lines));
+		if (ins)
+			memcpy(img.lines + m.pos + m.pf, post + m.pf, ins * sizeof(*post));
 		img.nr = img.nr + ins - del;
 		hr[k].status = APPLY_HUNK_OK;
 		hr[k].line = m.pos + 1;
@@ -843,7 +865,7 @@ static int apply_file(struct apply_session *s, const struct file_patch *fp,
 	if (fp->new_path && (!fp->old_path || strcmp(fp->old_path, fp->new_path))) {
 		if (lookup(s, fp->new_path, &dst) < 0)
 			goto internal;
-		if (dst.exists) {
+		if (dst.exists && dst.mode != GIT_FILEMODE_TREE) {
 			strbuf_addf(&why, "'%s' already exists", fp->new_path);
 			goto refuse;
 		}
@@ -1111,6 +1133,35 @@ int apply_session_write_tree(git_oid *tree_out, struct apply_session *s)
 		if (ret < 0 || lg2_check(git_tree_lookup(&baseline, s->repo, &empty), "cannot read tree") < 0) {
 			ret = -1;
 			goto out;
+		}
+	}
+	/*
+	 * Removals first, in a tree of their own: a directory whose files
+	 * were all deleted may have become a file (libgit2 does not replace
+	 * a tree by a blob in one go).
+	 */
+	{
+		size_t nrm = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (ups[i].action == GIT_TREE_UPDATE_REMOVE) {
+				git_tree_update tmp = ups[nrm];
+
+				ups[nrm++] = ups[i];
+				ups[i] = tmp;
+			}
+		if (nrm && nrm < n) {
+			git_oid mid;
+			git_tree *t = NULL;
+
+			if (lg2_check(git_tree_create_updated(&mid, s->repo, baseline, nrm, ups),
+				      "cannot write tree") < 0 ||
+			    lg2_check(git_tree_lookup(&t, s->repo, &mid), "cannot read tree") < 0)
+				goto out;
+			git_tree_free(baseline);
+			baseline = t;
+			memmove(ups, ups + nrm, (n - nrm) * sizeof(*ups));
+			n -= nrm;
 		}
 	}
 	if (lg2_check(git_tree_create_updated(tree_out, s->repo, baseline, n, ups),

@@ -103,6 +103,17 @@ static char *read_line(char *buf, int size, void *data)
 	if (len >= 2 && buf[len - 2] == '\r' && buf[len - 1] == '\n') {
 		buf[len - 2] = '\n';
 		buf[len - 1] = '\0';
+		len--;
+	}
+	/*
+	 * Keys are indented under their section as in git config; inih
+	 * would take an indented line for the continuation of the previous
+	 * value, so the indentation is dropped here.
+	 */
+	if (buf[0] == ' ' || buf[0] == '\t') {
+		size_t skip = strspn(buf, " \t");
+
+		memmove(buf, buf + skip, len - skip + 1);
 	}
 	return buf;
 }

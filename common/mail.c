@@ -553,9 +553,11 @@ static int next_address(const char *in, size_t len, size_t *pos, struct strbuf *
 					strbuf_add(angle, lt + 1, gt - lt - 1);
 				} else {
 					strbuf_add(angle, el, j - i);
+					strbuf_add(bare, el, j - i);
 				}
 				strbuf_trim(phrase);
 				strbuf_trim(angle);
+				strbuf_trim(bare);
 				*pos = j < len ? j + 1 : j;
 				return 1;
 			}
@@ -673,7 +675,9 @@ size_t mail_parse_address_list(struct strvec *out, const char *in, size_t len)
 	size_t pos = 0, n = 0;
 
 	while (next_address(in, len, &pos, &phrase, &angle, &comment, &bare)) {
-		if (!angle.len)
+		/* "a@b" or "<local>"; a bare word is a group name or garbage */
+		if (!angle.len || (!memchr(angle.buf, '@', angle.len) && angle.len == bare.len &&
+				   !memcmp(angle.buf, bare.buf, bare.len)))
 			continue;
 		strbuf_reset(&name);
 		mail_rfc2047_decode(&name, phrase.buf, phrase.len, NULL);

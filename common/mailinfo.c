@@ -13,6 +13,7 @@
 #include "mailinfo.h"
 #include "mail.h"
 #include "usage.h"
+#include "utf8.h"
 #include "wrapper.h"
 
 #include <ctype.h>
@@ -1014,6 +1015,19 @@ static void handle_info(struct mi *mi)
 			mi->input_error = -1;
 			/* as git prints it: up to the NUL */
 			strbuf_setlen(hdr, strlen(hdr->buf));
+		}
+		if (!mi->opts->no_reencode && !utf8_valid(hdr->buf, hdr->len)) {
+			/*
+			 * git would pass these bytes into the commit; we never
+			 * emit invalid UTF-8: undeclared 8-bit text is read as
+			 * ISO-8859-1, which every byte string is.
+			 */
+			struct strbuf conv = STRBUF_INIT;
+			warning("%s: message %zu: '%s' is not UTF-8, read as ISO-8859-1",
+				mi->raw->origin, mi->raw->number, hdr_name[i]);
+			if (!mail_convert(&conv, hdr->buf, hdr->len, "ISO-8859-1", "UTF-8"))
+				strbuf_swap(&conv, hdr);
+			strbuf_release(&conv);
 		}
 		switch (i) {
 		case H_SUBJECT:

@@ -101,7 +101,7 @@ int outdir_open(struct outdir *od, const char *path)
 	return 0;
 }
 
-int outdir_write(struct outdir *od, size_t n, const char *buf, size_t len)
+int outdir_write(struct outdir *od, size_t n, const char *from_line, const char *buf, size_t len)
 {
 	char name[64];
 	int fd;
@@ -116,7 +116,9 @@ int outdir_write(struct outdir *od, size_t n, const char *buf, size_t len)
 	}
 	if (fd < 0)
 		return error_errno("cannot create '%s/%s'", od->path, name);
-	if (write_in_full(fd, buf, len) < 0) {
+	if ((from_line && (write_in_full(fd, from_line, strlen(from_line)) < 0 ||
+			   write_in_full(fd, "\n", 1) < 0)) ||
+	    write_in_full(fd, buf, len) < 0) {
 		error_errno("cannot write '%s/%s'", od->path, name);
 		close(fd);
 		return -1;

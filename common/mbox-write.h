@@ -45,7 +45,9 @@ int mbox_writer_finish(struct mbox_writer *w);
  * outdir_write() names the file after n only ("%0*zu", width digits,
  * like git mailsplit's -d), removes whatever entry already has that
  * name (a symlink is removed, never followed) and creates the file with
- * O_CREAT|O_EXCL|O_NOFOLLOW relative to the directory.
+ * O_CREAT|O_EXCL|O_NOFOLLOW relative to the directory. Like git
+ * mailsplit's files, it starts with the message's mbox From_ line when
+ * it had one (from_line, without newline; NULL for none).
  */
 struct outdir {
 	int fd;
@@ -55,7 +57,7 @@ struct outdir {
 #define OUTDIR_INIT { -1, NULL, 4 }
 
 int outdir_open(struct outdir *od, const char *path);
-int outdir_write(struct outdir *od, size_t n, const char *buf, size_t len);
+int outdir_write(struct outdir *od, size_t n, const char *from_line, const char *buf, size_t len);
 void outdir_close(struct outdir *od);
 
 /*

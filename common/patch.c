@@ -760,6 +760,46 @@ static int is_ed_command(const char *line, size_t len)
 	return i == len || (i + 1 == len && line[i] == '\n');
 }
 
+/*
+ * A context diff hunk start: "***************" then "*** <n>[,<m>] ****".
+ * (The "*** name" / "--- name" pair before it may have been taken apart
+ * by the mail parser.)
+ */
+static int is_context_diff(const char *line, size_t len, const char *next, size_t rest)
+{
+	const char *nl;
+
+	if (!line_starts(line, len, "***************") || !rest || !line_starts(next, rest, "*** "))
+		return 0;
+	nl = memchr(next, '\n', rest);
+	return next[4] >= '0' && next[4] <= '9' &&
+	       memmem(next, nl ? (size_t)(nl - next) : rest, " ****", 5) != NULL;
+}
+
+int patch_find_unsupported(const char *buf, size_t len, struct strbuf *why)
+{
+	const char *line = buf, *end = buf + len;
+	int after_diff = 1;	/* an ed script may start the text */
+
+	while (line < end) {
+		const char *nl = memchr(line, '\n', end - line);
+		size_t llen = nl ? (size_t)(nl - line) + 1 : (size_t)(end - line);
+		const char *next = line + llen;
+
+		if (after_diff && is_ed_command(line, llen)) {
+			strbuf_addstr(why, "ed-style and normal diffs are not supported; send a unified diff (diff -u)");
+			return 1;
+		}
+		if (is_context_diff(line, llen, next, end - next)) {
+			strbuf_addstr(why, "context diffs are not supported; send a unified diff (diff -u)");
+			return 1;
+		}
+		after_diff = line_starts(line, llen, "diff ");
+		line = next;
+	}
+	return 0;
+}
+
 /* Parses a "diff --git" header and what follows it. */
 static int parse_git_diff(struct parser *p)
 {
@@ -1040,6 +1080,10 @@ int patch_parse(struct patch_set *ps, const char *buf, size_t len,
 	const char *line = NULL;
 	size_t llen;
 	int after_plain_diff = 0;
+	static const char ed_refused[] =
+		"ed-style and normal diffs are not supported; send a unified diff (diff -u)";
+	static const char context_refused[] =
+		"context diffs are not supported; send a unified diff (diff -u)";
 
 	memset(ps, 0, sizeof(*ps));
 	ps->text = xmemdup(buf, len);
@@ -1079,30 +1123,22 @@ int patch_parse(struct patch_set *ps, const char *buf, size_t len,
 				continue;
 			}
 		}
-		if (line_starts(line, llen, "*** ") && rest && line_starts(next, rest, "--- ")) {
-			const char *third = memchr(next, '\n', rest);
-
-			if (third && line_starts(third + 1, p.len - (third + 1 - p.buf), "***************")) {
-				perr(&p, "line %lu: context diffs are not supported; send a unified diff (diff -u)",
-				     p.lineno);
-				goto fail;
-			}
-		}
-		if (after_plain_diff && is_ed_command(line, llen)) {
-			perr(&p, "line %lu: ed-style and normal diffs are not supported; send a unified diff (diff -u)",
-			     p.lineno);
+		if (is_context_diff(line, llen, next, rest) ||
+		    (after_plain_diff && is_ed_command(line, llen))) {
+			perr(&p, "line %lu: %s", p.lineno, is_ed_command(line, llen) ? ed_refused : context_refused);
 			goto fail;
 		}
 		after_plain_diff = line_starts(line, llen, "diff ") || line_starts(line, llen, "Index: ");
 		next_line(&p, llen);
 	}
 	if (!ps->nr) {
-		const char *nl = memchr(p.buf, '\n', p.len);
+		struct strbuf why = STRBUF_INIT;
 
-		if (p.len && is_ed_command(p.buf, nl ? (size_t)(nl - p.buf) + 1 : p.len))
-			perr(&p, "line 1: ed-style and normal diffs are not supported; send a unified diff (diff -u)");
+		if (patch_find_unsupported(p.buf, p.len, &why))
+			perr(&p, "%s", why.buf);
 		else
 			perr(&p, "no patch found");
+		strbuf_release(&why);
 		goto fail;
 	}
 	return 0;

@@ -127,6 +127,14 @@ int patch_parse(struct patch_set *ps, const char *buf, size_t len,
 void patch_set_dispose(struct patch_set *ps);
 
 /*
+ * For text in which patch_parse() found no diff (e.g. a mail whose body
+ * the mail parser did not take for a patch): 1 with the reason in why
+ * when it holds a diff format we refuse (a context diff, an ed script or
+ * a "normal" diff), else 0.
+ */
+int patch_find_unsupported(const char *buf, size_t len, struct strbuf *why);
+
+/*
  * 0 if path may be written by a patch, else -1 with the reason in err
  * (when not NULL): empty, absolute, a "." or ".." component, "//", a
  * ".git" component or a look-alike that git refuses on case-insensitive,

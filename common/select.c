@@ -414,24 +414,28 @@ static void find_postings(struct mail_index *idx)
 		struct mail_entry *e = idx->entries[i];
 		size_t root = find(idx->parent, e->node), n, other;
 		struct posting *p;
+		int k = e->k, total = e->total;
 
-		if (e->is_reply || !e->total || e->k > e->total)
+		/* A single patch ("[PATCH v2] ...") is a series of one. */
+		if (!total && e->has_patch)
+			k = total = 1;
+		if (e->is_reply || !total || k > total)
 			continue;
-		p = thread_posting(idx, root, e->version, e->total);
+		p = thread_posting(idx, root, e->version, total);
 		if (!p) {
 			ALLOC_GROW(idx->postings, idx->postings_nr + 1, idx->postings_alloc);
 			p = &idx->postings[idx->postings_nr];
 			p->group = idx->postings_nr;
 			p->node = root;
 			p->version = e->version;
-			p->total = e->total;
+			p->total = total;
 			p->first = i;
-			p->have = xcalloc(e->total + 1, 1);
+			p->have = xcalloc(total + 1, 1);
 			p->next = idx->thread_postings[root];
 			idx->thread_postings[root] = ++idx->postings_nr;
 		}
 		n = p - idx->postings;
-		p->have[e->k] = 1;
+		p->have[k] = 1;
 		e->posting = n + 1;
 		if (!*e->clean_subject)
 			continue;
@@ -476,6 +480,8 @@ static void warn_missing(struct mail_index *idx, const unsigned char *thread_out
 	size_t i;
 	int k;
 
+	if (idx->opts->quiet)
+		return;
 	for (i = 0; i < idx->postings_nr; i++) {
 		struct posting *p = &idx->postings[i];
 		struct mail_entry *first = idx->entries[p->first];
@@ -564,10 +570,11 @@ size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order)
 					size_t n = idx->postings[j].node, q;
 
 					thread_out[n] = 1;
+					/* Without threads: the newest version of the same patch. */
 					if (o->no_threads)
 						for (q = 0; q < idx->nr; q++)
-							if (find(idx->parent, idx->entries[q]->node) == n &&
-							    idx->entries[q]->posting == j + 1)
+							if (idx->entries[q]->posting == j + 1 &&
+							    !strcmp(idx->entries[q]->clean_subject, e->clean_subject))
 								idx->entries[q]->matched = 1;
 				}
 		}

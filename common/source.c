@@ -7,6 +7,7 @@
  * a message is copied only when CRLF or mboxrd quoting must be undone.
  */
 #include "source.h"
+#include "config.h"
 #include "strbuf.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -157,6 +158,22 @@ int source_open_buffer(struct mail_source **out, const char *buf, size_t len,
 void source_set_max_size(struct mail_source *src, size_t max)
 {
 	src->max_size = max ? max : (size_t)-1;
+}
+
+int source_configure(struct mail_source *src, const struct maint_config *cfg)
+{
+	const struct config_entry *e = config_get_entry(cfg, "mbox", NULL, "max-message-size");
+	char *end;
+	unsigned long long v;
+
+	if (!e)
+		return 0;
+	errno = 0;
+	v = strtoull(e->value, &end, 10);
+	if (errno || end == e->value || *end)
+		return error("%s:%d: bad mbox.max-message-size '%s'", e->file, e->line, e->value);
+	source_set_max_size(src, (size_t)v);
+	return 0;
 }
 
 void source_close(struct mail_source *src)

@@ -68,6 +68,12 @@ int source_open_buffer(struct mail_source **out, const char *buf, size_t len,
 		       const char *origin, unsigned flags);
 /* 0 = no limit. */
 void source_set_max_size(struct mail_source *src, size_t max);
+/*
+ * Applies mbox.max-message-size (bytes, 0 = no limit) from cfg when it is
+ * set. Returns -1 with an error naming file:line when it is not a number.
+ */
+struct maint_config;
+int source_configure(struct mail_source *src, const struct maint_config *cfg);
 
 /* 1 = got one, 0 = end, -1 = error reported (the bad input is skipped; may call again). */
 int source_next(struct mail_source *src, struct raw_mail *out);

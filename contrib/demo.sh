@@ -57,4 +57,36 @@ step "Only the patches of the article's series, for ../s1" \
 step -e 1 "Nothing in TODO touches sound/" \
 	'git maint-mbox-split --touches sound/ ../TODO'
 
+# --- queue: apply the series to the work branch (git-maint-queue) -------------
+# A demo check hook (the article runs ./scripts/checkpatch.pl --terse -) and
+# build hook (make -j8): the check wants a Signed-off-by in each mail, the
+# build "compiles" the C files the series changed.
+cat >"$demo/check.sh" <<'EOF'
+grep -q "^Signed-off-by: " || { echo "check: no Signed-off-by in patch $GIT_MAINT_PATCH"; exit 1; }
+echo "check: patch $GIT_MAINT_PATCH ok"
+EOF
+cat >"$demo/build.sh" <<'EOF'
+for f in $(git diff --name-only ORIG_HEAD HEAD -- '*.c'); do echo "  CC      ${f%.c}.o"; done
+echo "build: $GIT_MAINT_BRANCH ok"
+EOF
+cat >>"$demo/repo/.git/maint.ini" <<'EOF'
+[tree "usb"]
+	public = usb-next
+	work = work-next
+	signoff = true
+	link = https://lore.kernel.org/r/%s
+	check = sh ../check.sh
+	build = sh ../build.sh
+EOF
+step "Queue ../s1 for usb-next: lands on work-next, checked, signed off, built" \
+	'git maint-queue usb-next ../s1'
+step "The commits: the mail's author and date, Link: and our Signed-off-by" \
+	'git log --format="%h %an, %ad%n    %s%n%(trailers:unfold)" -2 work-next'
+step "Which mail each commit came from (refs/notes/maint, for replies later)" \
+	'git notes --ref=maint show work-next'
+step -e 1 "The series does not apply to work-linus: queue stops at patch 2, keeps patch 1" \
+	'git maint-queue work-linus ../s1'
+step "--abort puts work-linus back where it was" \
+	'git maint-queue --abort && git branch -v --list work-linus'
+
 printf '\n%sDone.%s The demo tree is in %s/repo, the mailboxes in %s.\n' "$bold" "$plain" "$demo" "$demo"

@@ -232,14 +232,9 @@ test_expect_success 'work branch naming: <tree>-next goes to work-next' '
 	test "$(git rev-parse work-next)" = "$(git rev-parse plain)"
 '
 
-test_expect_success 'work branch naming: the configured tree wins' '
+test_expect_success 'work branch naming: the configured tree wins (keys indented as in git config)' '
 	git branch -f my-work base &&
-	cat >.git/maint.ini <<-\EOF &&
-	[tree "usb"]
-		public = usb-next
-		work = my-work
-		signoff = yes
-	EOF
+	printf "[tree \"usb\"]\n\tpublic = usb-next\n\twork = my-work\n  signoff = yes\n" >.git/maint.ini &&
 	git maint-queue usb-next series.mbox >out &&
 	grep "work branch .my-work." out &&
 	test "$(git rev-parse my-work)" = "$(git rev-parse am-signed)" &&

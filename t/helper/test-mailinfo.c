@@ -97,10 +97,9 @@ int cmd_main(int argc, const char **argv)
 			ret = 1;
 			continue;
 		}
-		if (patch_mail_parse(&pm, &raw, &opts) < 0) {
+		/* like git mailinfo, write what was extracted even after an error */
+		if (patch_mail_parse(&pm, &raw, &opts) < 0)
 			ret = 1;
-			continue;
-		}
 		if (fast) {
 			printf("%zu v%d %d/%d%s <%s> <%s> %s |", raw.number, pm.version, pm.number,
 			       pm.total, pm.has_patch ? " patch" : "", pm.message_id.buf,

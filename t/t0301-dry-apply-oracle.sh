@@ -1,0 +1,192 @@
+#!/bin/sh
+
+test_description='dry-apply oracle tests: generated series against git apply, git am and GNU patch'
+
+. ./test-lib.sh
+. "$MAINT_TEST_DIR/lib-apply.sh"
+
+GEN="$MAINT_TEST_DIR/t0301/gen-series.py"
+
+# oracle_am <base> <patch>...: the tree git am gives, or "failed at <n>".
+oracle_am () {
+	base=$1 &&
+	shift &&
+	git checkout -q --detach "$base" &&
+	if git am -q "$@" >/dev/null 2>&1
+	then
+		git rev-parse HEAD^{tree}
+	else
+		n=$(cat .git/rebase-apply/next) &&
+		git am --abort &&
+		echo "failed at $n"
+	fi
+}
+
+# ours_cumulative <base> <patch>...: the same answer from the engine.
+ours_cumulative () {
+	base=$1 &&
+	shift &&
+	test-apply --write-tree "$base" "$@" >ours.out
+	failed=$(awk -F'\t' '$1 == "patch" && $3 == "failed" { print $2; exit }' ours.out)
+	if test -n "$failed"
+	then
+		echo "failed at $failed"
+	else
+		sed -n "s/^tree //p" ours.out
+	fi
+}
+
+for seed in 1 2 3
+do
+	test_expect_success "setup: generated series $seed" '
+		git init -q series$seed &&
+		(
+			cd series$seed &&
+			python3 "$GEN" '$seed' 25 40 &&
+			git branch tip &&
+			git format-patch -q -M -C --find-copies-harder -o ../patches$seed base..tip &&
+			git format-patch -q -M -C --find-copies-harder --stdout base..tip >../series$seed.mbox
+		)
+	'
+
+	test_expect_success "series $seed: cumulative tree equals git am" '
+		(
+			cd series$seed &&
+			oracle_am base ../patches'$seed'/*.patch >../expect &&
+			ours_cumulative base ../patches'$seed'/*.patch >../actual
+		) &&
+		test_cmp expect actual
+	'
+
+	test_expect_success "series $seed: dry-apply agrees, on the mbox" '
+		(
+			cd series$seed &&
+			git maint-dry-apply -q --onto base ../series'$seed'.mbox >../actual
+		) &&
+		echo "base: all 40 patches apply" >expect &&
+		test_cmp expect actual
+	'
+
+	test_expect_success "series $seed: each patch alone equals git apply (verdict and tree)" '
+		(
+			cd series$seed &&
+			for p in ../patches'$seed'/*.patch
+			do
+				rm -f .git/oracle-index &&
+				GIT_INDEX_FILE=.git/oracle-index git read-tree base &&
+				if GIT_INDEX_FILE=.git/oracle-index git apply --cached "$p" 2>/dev/null
+				then
+					echo "$(basename $p) ok $(GIT_INDEX_FILE=.git/oracle-index git write-tree)"
+				else
+					echo "$(basename $p) failed"
+				fi
+			done >../expect &&
+			for p in ../patches'$seed'/*.patch
+			do
+				if test-apply --write-tree base "$p" >out
+				then
+					echo "$(basename $p) ok $(sed -n "s/^tree //p" out)"
+				else
+					echo "$(basename $p) failed"
+				fi
+			done >../actual
+		) &&
+		test_cmp expect actual &&
+		grep -q failed actual &&
+		grep -q " ok " actual
+	'
+
+	# Three lines inserted at the top of every text file: every hunk
+	# needs an offset (git am finds it too).
+	test_expect_success "series $seed: on a shifted base, offsets agree with git am" '
+		(
+			cd series$seed &&
+			git checkout -q -b shifted base &&
+			for f in $(git ls-files "*.c")
+			do
+				{ printf "/* shift 1 */\n/* shift 2 */\n/* shift 3 */\n" && cat "$f"; } >tmp &&
+				mv tmp "$f" || return 1
+			done &&
+			test_tick &&
+			git commit -q -a -m shifted &&
+			oracle_am shifted ../patches'$seed'/*.patch >../expect &&
+			ours_cumulative shifted ../patches'$seed'/*.patch >../actual &&
+			grep -q "	ok	[0-9]*	3	0" ours.out
+		) &&
+		test_cmp expect actual
+	'
+done
+
+test_expect_success 'setup: a file and a patch that needs offsets and fuzz' '
+	git init -q fuzz &&
+	(
+		cd fuzz &&
+		test_seq () { i=$1; while test $i -le $2; do echo "line $i"; i=$((i + 1)); done; } &&
+		test_seq 1 60 >f &&
+		git add f &&
+		test_tick &&
+		git commit -q -m base &&
+		git tag base &&
+		sed -e "s/^line 10\$/line 10 changed/" -e "s/^line 30\$/line 30 changed/" \
+		    -e "s/^line 50\$/line 50 changed/" f >f.new &&
+		mv f.new f &&
+		git diff >../fuzz.diff &&
+		git checkout -q f &&
+		# Shifted by 2, and the outermost context line of hunk 2 differs
+		# (fuzz 1), hunk 3 two lines at one end (fuzz 2).
+		{ echo top1 && echo top2 && sed -e "s/^line 27\$/line 27 edited/" \
+			-e "s/^line 53\$/line 53 edited/" -e "s/^line 52\$/line 52 edited/" f; } >f.new &&
+		mv f.new f &&
+		test_tick &&
+		git commit -q -a -m drifted &&
+		git tag drifted
+	)
+'
+
+for fuzz in 0 1 2 3
+do
+	test_expect_success "--fuzz=$fuzz agrees with GNU patch -F$fuzz" '
+		(
+			cd fuzz &&
+			cp f f.gnu &&
+			{ patch -F'$fuzz' --dry-run f.gnu <../fuzz.diff >../gnu.out; true; } &&
+			rm f.gnu &&
+			{ test-apply --fuzz='$fuzz' drifted ../fuzz.diff >../ours.out; true; }
+		) &&
+		grep "^Hunk" gnu.out | sed "s/ -- .*//" >expect &&
+		# our porcelain records, spelled the way GNU patch reports them
+		awk -F"\t" "\$1 == \"hunk\" {
+			if (\$5 == \"failed\") printf \"Hunk #%d FAILED at %d.\n\", \$4, \$6
+			else if (\$7 != 0 || \$8 != 0) {
+				printf \"Hunk #%d succeeded at %d\", \$4, \$6
+				if (\$8 != 0) printf \" with fuzz %d\", \$8
+				if (\$7 != 0) printf \" (offset %d line%s)\", \$7, (\$7 == 1 || \$7 == -1) ? \"\" : \"s\"
+				printf \".\n\"
+			}
+		}" ours.out >actual &&
+		test_cmp expect actual
+	'
+done
+
+test_expect_success 'dry-apply --fuzz prints GNU patch lines for a mail' '
+	(
+		cd fuzz &&
+		git checkout -q base &&
+		sed -e "s/^line 10\$/line 10 changed/" -e "s/^line 30\$/line 30 changed/" \
+		    -e "s/^line 50\$/line 50 changed/" f >f.new &&
+		mv f.new f &&
+		test_tick &&
+		git commit -q -a -m "change three lines" &&
+		git format-patch -q --stdout -1 >../fuzz.mbox &&
+		git checkout -q drifted &&
+		cp f f.gnu &&
+		patch -F2 --dry-run f.gnu <../fuzz.mbox >../gnu.out &&
+		rm f.gnu &&
+		git maint-dry-apply --fuzz=2 ../fuzz.mbox >../ours.out
+	) &&
+	grep "^Hunk" gnu.out >expect &&
+	grep "^Hunk" ours.out >actual &&
+	test_cmp expect actual
+'
+
+test_done
