@@ -136,8 +136,8 @@ test_expect_success '--no-cache neither reads nor writes the cache' '
 
 test_expect_success 'command-line commit-ishes are answered like git' '
 	m=$(git rev-list --min-parents=2 -n 1 v1.4~5) &&
-	git describe --contains v1.1 v1.4~20 $m^2 heads/main nested >expect &&
-	git-maint-describe-contains v1.1 v1.4~20 $m^2 heads/main nested >actual &&
+	git describe --contains v1.1 v1.4~20 $m^2 tags/heads/main nested >expect &&
+	git-maint-describe-contains v1.1 v1.4~20 $m^2 tags/heads/main nested >actual &&
 	test_cmp expect actual
 '
 
