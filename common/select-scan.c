@@ -104,18 +104,21 @@ static const char *find_diff(const char *body, const char *end)
 int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 {
 	const char *buf = raw->buf, *end = raw->buf + raw->len, *body, *p;
-	struct strbuf val = STRBUF_INIT;
+	struct strbuf val = STRBUF_INIT, decoded = STRBUF_INIT;
 	struct mail_header h;
 	size_t pos = 0;
 	int have_from = 0, have_subject = 0, ok = 0;
+	enum { CTE_PLAIN, CTE_QP, CTE_B64 } cte = CTE_PLAIN;
 
 	patch_mail_reset(pm);
 	while (pos < raw->len && (buf[pos] == '\n' || buf[pos] == '\r' || buf[pos] == ' '))
 		pos++;
 	while (mail_header_next(buf, raw->len, &pos, &h)) {
 		if (name_is(&h, "content-transfer-encoding")) {
-			if (value_starts(&h, "base64") || value_starts(&h, "quoted-printable"))
-				goto done;
+			if (value_starts(&h, "base64"))
+				cte = CTE_B64;
+			else if (value_starts(&h, "quoted-printable"))
+				cte = CTE_QP;
 		} else if (name_is(&h, "content-type")) {
 			if (!value_starts(&h, "text/plain"))
 				goto done;
@@ -158,6 +161,24 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 		body++;
 	if (body < end && *body == '\n')
 		body++;
+	/* A single encoded text part: decode it as the mail core does, then scan that. */
+	if (cte != CTE_PLAIN) {
+		if (cte == CTE_B64) {
+			mail_decode_b(&decoded, body, end - body);
+		} else {
+			for (p = body; p < end; ) {
+				const char *nl = memchr(p, '\n', end - p);
+				const char *next = nl ? nl + 1 : end;
+
+				mail_decode_q(&decoded, p, next - p, 0);
+				p = next;
+			}
+		}
+		if (memchr(decoded.buf, '\r', decoded.len) || memchr(decoded.buf, '\0', decoded.len))
+			goto done;
+		body = decoded.buf;
+		end = decoded.buf + decoded.len;
+	}
 	/* In-body From:/Subject:/Date: lines change the author: leave those to the parser. */
 	for (p = body; p < end && (*p == '\n' || *p == '\r'); p++)
 		;
@@ -179,5 +200,6 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	ok = have_from;
 done:
 	strbuf_release(&val);
+	strbuf_release(&decoded);
 	return ok;
 }
