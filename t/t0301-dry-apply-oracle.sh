@@ -117,6 +117,19 @@ do
 	'
 done
 
+test_expect_success 'mutated patches give a verdict, never a crash' '
+	python3 "$MAINT_TEST_DIR/t0301/mutate.py" 7 150 mutated patches1/*.patch &&
+	(
+		cd series1 &&
+		for p in ../mutated/*.patch
+		do
+			test-apply -3 --fuzz=2 base "$p" "$p" >/dev/null 2>&1
+			rc=$?
+			test $rc -le 1 || { echo "exit $rc on $p"; return 1; }
+		done
+	)
+'
+
 test_expect_success 'setup: a file and a patch that needs offsets and fuzz' '
 	git init -q fuzz &&
 	(
