@@ -52,7 +52,7 @@ struct mi {
 
 	/* fast path: the patch is raw[patch_at..] when the body is plain */
 	int plain;
-	const char *patch_at;
+	const char *patch_at, *patch_end;
 };
 
 static void strbuf_swap(struct strbuf *a, struct strbuf *b)
@@ -782,8 +782,10 @@ static void handle_body(struct mi *mi, struct strbuf *line)
 				s = nl + 1;
 			}
 		}
-		if (mi->input_error)
+		if (mi->input_error) {
+			mi->patch_end = mi->p;	/* git stops reading here */
 			break;
+		}
 		if (mi->plain && mi->patch_at && mi->opts->headers_and_paths_only)
 			break;	/* the rest is the patch: read in place */
 	} while (get_whole_line(mi, line));
@@ -1518,7 +1520,7 @@ static void mi_start(struct mi *mi, struct patch_mail *pm, const struct raw_mail
 	mi->input_error = 0;
 	strbuf_reset(&mi->err);
 	mi->plain = 0;
-	mi->patch_at = NULL;
+	mi->patch_at = mi->patch_end = NULL;
 }
 
 static void mi_free(struct mi *mi)
@@ -1571,7 +1573,9 @@ int patch_mail_parse(struct patch_mail *pm, const struct raw_mail *raw, const st
 			     &pm->total);
 	pm->is_reply = is_reply_subject(pm->raw_subject.buf);
 	if (mi->plain && mi->patch_at && opts->headers_and_paths_only)
-		mailinfo_diff_paths(&pm->paths, mi->patch_at, mi->end - mi->patch_at);
+		/* after an input error git stops reading: so do we */
+		mailinfo_diff_paths(&pm->paths, mi->patch_at,
+				    (mi->patch_end ? mi->patch_end : mi->end) - mi->patch_at);
 	else
 		mailinfo_diff_paths(&pm->paths, pm->patch.buf, pm->patch.len);
 	pm->has_patch = mi->patch_lines > 0;
