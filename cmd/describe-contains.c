@@ -26,6 +26,7 @@ struct dc_options {
 	int release;
 	int use_stdin;
 	int use_graph;
+	int use_cache;
 	struct strvec match;
 	struct strvec exclude;
 };
@@ -107,7 +108,7 @@ static int run_stdin(struct describer *d, const struct dc_options *o)
 
 int cmd_main(int argc, const char **argv)
 {
-	struct dc_options o = { 0, 0, 0, 1, STRVEC_INIT, STRVEC_INIT };
+	struct dc_options o = { 0, 0, 0, 1, 1, STRVEC_INIT, STRVEC_INIT };
 	const struct option opts[] = {
 		OPT_BOOL(0, "all", &o.all, "use any ref, not only tags (as git describe --all)"),
 		OPT_STRING_LIST(0, "match", &o.match, "pattern",
@@ -119,6 +120,8 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "stdin", &o.use_stdin, "read commits from standard input, one per line"),
 		OPT_BOOL(0, "commit-graph", &o.use_graph,
 			 "read the commit-graph if core.commitGraph allows (default; --no-commit-graph)"),
+		OPT_BOOL(0, "cache", &o.use_cache,
+			 "keep what tags peel to in $GIT_DIR/maint (default; --no-cache)"),
 		OPT_END(),
 	};
 	struct describe_options dopts = { 0 };
@@ -137,6 +140,7 @@ int cmd_main(int argc, const char **argv)
 	dopts.match = &o.match;
 	dopts.exclude = &o.exclude;
 	dopts.use_graph = o.use_graph;
+	dopts.use_cache = o.use_cache;
 	if (describer_new(&d, repo, &dopts) < 0)
 		die("cannot read the repository's refs");
 

@@ -23,6 +23,7 @@ struct cnode {
 
 struct commit_store {
 	git_repository *repo;
+	git_odb *odb;
 	struct commit_graph *graph;
 	uint32_t graph_nr;
 
@@ -101,6 +102,7 @@ void commit_store_free(struct commit_store *s)
 	if (!s)
 		return;
 	commit_graph_free(s->graph);
+	git_odb_free(s->odb);
 	free(s->nodes);
 	free(s->extra_oids);
 	free(s->graph_oids);
@@ -214,32 +216,79 @@ static int parse_from_graph(struct commit_store *s, uint32_t id)
 	return 0;
 }
 
-static int parse_from_odb(struct commit_store *s, uint32_t id)
+/*
+ * Reads what a walk needs straight from the object's text, as git's
+ * parse_commit_buffer() does: the "parent" lines after "tree", and the
+ * date after the last '>' of the "committer" line (0 when unparseable).
+ */
+static int parse_commit_text(struct commit_store *s, uint32_t id, const char *buf, size_t len)
 {
-	git_commit *commit = NULL;
-	const git_oid *oid = &s->extra_oids[id - s->graph_nr];
-	unsigned i, n;
-	size_t off;
-	char hex[GIT_OID_HEXSZ + 1];
+	const char *p = buf, *end = buf + len, *eol;
+	size_t off = s->parents_nr;
+	uint32_t n = 0;
+	int64_t date = 0;
 
-	if (lg2_check(git_commit_lookup(&commit, s->repo, oid), "cannot read commit '%s'",
-		      git_oid_tostr(hex, sizeof(hex), oid)) < 0)
+	if (len < 5 + GIT_OID_HEXSZ + 1 || memcmp(p, "tree ", 5))
 		return -1;
-	n = git_commit_parentcount(commit);
-	off = s->parents_nr;
-	ALLOC_GROW(s->parents, s->parents_nr + n, s->parents_alloc);
-	s->parents_nr += n;
-	for (i = 0; i < n; i++) {
-		/* commit_store_id may move s->nodes and s->parents' contents stay put */
-		uint32_t pid = commit_store_id(s, git_commit_parent_id(commit, i));
+	p += 5 + GIT_OID_HEXSZ + 1;
+	while (p + 7 + GIT_OID_HEXSZ < end && !memcmp(p, "parent ", 7)) {
+		git_oid poid;
+		uint32_t pid;
 
-		s->parents[off + i] = pid;
+		if (git_oid_fromstrn(&poid, p + 7, GIT_OID_HEXSZ) < 0 || p[7 + GIT_OID_HEXSZ] != '\n')
+			return -1;
+		pid = commit_store_id(s, &poid);
+		ALLOC_GROW(s->parents, s->parents_nr + 1, s->parents_alloc);
+		s->parents[s->parents_nr++] = pid;
+		n++;
+		p += 7 + GIT_OID_HEXSZ + 1;
 	}
-	s->nodes[id].date = (int64_t)git_commit_time(commit);
+	for (; p < end; p = eol + 1) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol || eol == p)
+			break;	/* end of the header */
+		if (eol - p > 10 && !memcmp(p, "committer ", 10)) {
+			const char *gt = eol;
+
+			while (gt > p && *gt != '>')
+				gt--;
+			if (*gt == '>') {
+				char *e;
+
+				date = strtoll(gt + 1, &e, 10);
+				if (date < 0)
+					date = 0;
+			}
+			break;
+		}
+	}
+	s->nodes[id].date = date;
 	s->nodes[id].generation = COMMIT_GEN_INFINITY;
 	s->nodes[id].parent_off = (uint32_t)off;
 	s->nodes[id].nr_parents = n;
-	git_commit_free(commit);
+	return 0;
+}
+
+static int parse_from_odb(struct commit_store *s, uint32_t id)
+{
+	git_odb_object *obj = NULL;
+	git_oid oid = s->extra_oids[id - s->graph_nr];
+	char hex[GIT_OID_HEXSZ + 1];
+	int rc;
+
+	if (!s->odb && lg2_check(git_repository_odb(&s->odb, s->repo), "cannot open the object database") < 0)
+		return -1;
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	if (lg2_check(git_odb_read(&obj, s->odb, &oid), "cannot read commit '%s'", hex) < 0)
+		return -1;
+	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT) {
+		git_odb_object_free(obj);
+		return error("object '%s' is not a commit", hex);
+	}
+	rc = parse_commit_text(s, id, git_odb_object_data(obj), git_odb_object_size(obj));
+	git_odb_object_free(obj);
+	if (rc < 0)
+		return error("cannot parse commit '%s'", hex);
 	return 0;
 }
 

@@ -25,6 +25,7 @@
  */
 #include "describe.h"
 #include "commit-store.h"
+#include "peel-cache.h"
 #include "repo.h"
 #include "wrapper.h"
 
@@ -44,6 +45,7 @@ struct tip {
 	char *display;		/* name used in output, made on first use */
 	uint32_t commit;	/* valid when is_commit */
 	int64_t taggerdate;
+	int64_t commit_date;
 	unsigned peeled : 1, is_commit : 1, from_tag : 1, deref : 1;
 };
 
@@ -67,6 +69,7 @@ struct frame {
 struct describer {
 	git_repository *repo;
 	struct commit_store *store;
+	struct peel_cache *cache;	/* NULL when not used */
 	int all;
 
 	struct tip *tips;		/* all refs, by name */
@@ -117,16 +120,22 @@ static int load_refs(struct describer *d)
 	while ((rc = git_reference_next(&ref, it)) == 0) {
 		git_reference *resolved = NULL;
 		const char *name = git_reference_name(ref);
+		const git_oid *target = NULL;
 
-		if (starts_with(name, "refs/") &&
-		    git_reference_resolve(&resolved, ref) == 0 && git_reference_target(resolved)) {
+		if (!starts_with(name, "refs/"))
+			;
+		else if (git_reference_type(ref) == GIT_REFERENCE_DIRECT)
+			target = git_reference_target(ref);
+		else if (git_reference_resolve(&resolved, ref) == 0)
+			target = git_reference_target(resolved);	/* symbolic, as git follows */
+		if (target) {
 			struct tip *t;
 
 			ALLOC_GROW(d->tips, d->tips_nr + 1, alloc);
 			t = &d->tips[d->tips_nr++];
 			memset(t, 0, sizeof(*t));
 			t->refname = xstrdup(name);
-			git_oid_cpy(&t->oid, git_reference_target(resolved));
+			git_oid_cpy(&t->oid, target);
 		}
 		git_reference_free(resolved);
 		git_reference_free(ref);
@@ -173,6 +182,22 @@ static int peel_tip(struct describer *d, struct tip *t)
 	if (t->peeled)
 		return 0;
 	t->peeled = 1;
+	if (d->cache) {
+		const struct peel_entry *e = peel_cache_get(d->cache, &t->oid);
+
+		if (e) {
+			if (!e->is_commit)
+				return 0;
+			t->commit = commit_store_id(d->store, &e->commit);
+			ensure_state(d);
+			t->is_commit = 1;
+			t->deref = e->deref;
+			t->from_tag = starts_with(t->refname, "refs/tags/");
+			t->taggerdate = e->taggerdate;
+			t->commit_date = e->commit_date;
+			return 0;
+		}
+	}
 	for (;;) {
 		git_object_t type;
 
@@ -192,7 +217,12 @@ static int peel_tip(struct describer *d, struct tip *t)
 		}
 		if (type != GIT_OBJECT_TAG) {
 			git_object_free(obj);
-			return 0;	/* a tag of a tree or blob names no commit */
+			if (d->cache) {	/* a tag of a tree or blob names no commit */
+				struct peel_entry e = { .oid = t->oid };
+
+				peel_cache_put(d->cache, &e);
+			}
+			return 0;
 		}
 		{
 			const git_signature *tagger = git_tag_tagger((git_tag *)obj);
@@ -209,7 +239,15 @@ static int peel_tip(struct describer *d, struct tip *t)
 	t->commit = id;
 	t->is_commit = 1;
 	t->from_tag = starts_with(t->refname, "refs/tags/");
-	t->taggerdate = have_date ? taggerdate : commit_store_date(d->store, id);
+	t->commit_date = commit_store_date(d->store, id);
+	t->taggerdate = have_date ? taggerdate : t->commit_date;
+	if (d->cache) {
+		struct peel_entry e = { .oid = t->oid, .is_commit = 1, .deref = t->deref,
+					.taggerdate = t->taggerdate, .commit_date = t->commit_date };
+
+		git_oid_cpy(&e.commit, commit_store_oid(d->store, id));
+		peel_cache_put(d->cache, &e);
+	}
 	return 0;
 }
 
@@ -349,6 +387,13 @@ int describer_new(struct describer **out, git_repository *repo,
 	d->match = opts->match;
 	d->exclude = opts->exclude;
 	strvec_init(&d->names);
+	if (opts->use_cache) {
+		struct strbuf path = STRBUF_INIT;
+
+		strbuf_addf(&path, "%smaint/describe-peel", git_repository_commondir(repo));
+		d->cache = peel_cache_load(path.buf);
+		strbuf_release(&path);
+	}
 	if (commit_store_new(&d->store, repo, opts->use_graph) < 0 || load_refs(d) < 0) {
 		describer_free(d);
 		return -1;
@@ -363,6 +408,14 @@ void describer_free(struct describer *d)
 
 	if (!d)
 		return;
+	if (d->cache) {
+		/* every tip was peeled: entries not used are for refs that are gone */
+		int prune = d->order_ready &&
+			    (d->all || ((!d->match || !d->match->nr) && (!d->exclude || !d->exclude->nr)));
+
+		peel_cache_save(d->cache, prune);
+		peel_cache_free(d->cache);
+	}
 	for (i = 0; i < d->tips_nr; i++) {
 		free(d->tips[i].refname);
 		free(d->tips[i].display);
@@ -671,6 +724,8 @@ static int compute_contains(struct describer *d, uint32_t target, struct strbuf 
 			if (f->from_tag && (!t->from_tag || t->taggerdate != f->taggerdate))
 				break;
 		}
+		if (!d->gen_mode && t->commit_date < d->date_cutoff)
+			continue;	/* cut off: what reaches() would say, without a read */
 		switch (reaches(d, t->commit)) {
 		case -1:
 			return -1;
@@ -775,7 +830,7 @@ int describe_release(struct describer *d, const git_oid *commit,
 			ret = -1;
 			break;
 		}
-		if (!t->is_commit)
+		if (!t->is_commit || (!d->gen_mode && t->commit_date < d->date_cutoff))
 			continue;
 		r = reaches(d, t->commit);
 		if (r < 0)

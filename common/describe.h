@@ -40,6 +40,7 @@ struct describe_options {
 	const struct strvec *match;	/* globs on tag names; none = all tags */
 	const struct strvec *exclude;	/* globs on tag names */
 	int use_graph;			/* read the commit-graph (if core.commitGraph allows) */
+	int use_cache;			/* keep peeled tags in $GIT_DIR/maint/describe-peel */
 };
 
 struct describer;

@@ -64,7 +64,6 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	 */
 	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)4 << 20);
 	/* Likewise pack windows: 1 MiB at a time, at most 8 MiB mapped (a series makes many small packs). */
-	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
 	q->repo = repo;
 	q->cfg = cfg;
@@ -980,6 +979,21 @@ out:
 	return ret;
 }
 
+/*
+ * The user may have checked the branch out, or switched away from it,
+ * while the queue was stopped: the work tree to keep in step is the one
+ * where the branch is checked out now.
+ */
+static int recheck_sync(struct queue *q)
+{
+	int st = worktree_branch_state(q->repo, q->branch);
+
+	if (st < 0 || st == 2)
+		return -1;
+	q->sync = st;
+	return 0;
+}
+
 /* The user resolved the stopped patch in the index: commit that. 1 when there is nothing to commit. */
 static int commit_resolved(struct queue *q)
 {
@@ -1058,7 +1072,7 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 		error("no queue in progress");
 		goto out;
 	}
-	if (load_state(&q) < 0)
+	if (load_state(&q) < 0 || recheck_sync(&q) < 0)
 		goto out;
 	if (quiet)
 		q.opts.quiet = 1;
@@ -1142,7 +1156,7 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 		ret = state_dir_remove(q.dir);
 		goto out;
 	}
-	if (read_ref(repo, q.branch, &cur, NULL) < 0)
+	if (recheck_sync(&q) < 0 || read_ref(repo, q.branch, &cur, NULL) < 0)
 		goto out;
 	if (!git_oid_equal(&cur, &q.tip) && !git_oid_equal(&cur, &q.base)) {
 		warning("'%s' moved since the queue stopped; not resetting it (it was at %s before the queue)",

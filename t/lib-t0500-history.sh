@@ -1,25 +1,27 @@
 # Generates a deterministic, linux-like history for the describe-contains
 # tests and benchmark, as a git fast-import stream on stdout:
 #
-#	gen_history <commits> <seed> [<release-every>]
+#	gen_history <commits> <seed> [<release-every> [<no-tagger-percent> [<skew-per-mille>]]]
 #
 # A mainline ("main") takes commits, merges of topic branches (forked from
 # the tip or from older mainline commits, sometimes merging main back in),
-# and octopus merges of several topics. Every <release-every> mainline
+# and octopus merges of several topics (at most a dozen stay open). Every <release-every> mainline
 # events (default 40) it is tagged: three -rc tags, then the release.
 # Around that: annotated and lightweight tags, tags on merges, two tags on
 # one commit, tags without a tagger, tags on topics that are never merged,
 # tags made later on old commits, commits with equal dates, and commits
-# dated days before their parents (clock skew).
+# dated days before their parents (clock skew; default 30 per mille of the
+# commits, which git's date cutoff then cannot name past). Tags without a
+# tagger (default 5% of tags) have date 0 for git, so they win over every other.
 gen_history () {
-	awk -v N="$1" -v SEED="$2" -v EVERY="${3:-40}" '
+	awk -v N="$1" -v SEED="$2" -v EVERY="${3:-40}" -v NOTAGGER="${4:-5}" -v SKEW="${5:-30}" '
 	function rnd(n) {	# deterministic LCG, 0 <= result < n
 		state = (state * 1103515245 + 12345) % 2147483648
 		return int(state / 65536) % n
 	}
 	function emit_commit(parents, np,    i, msg, when) {
 		mark++
-		if (rnd(100) < 3)
+		if (rnd(1000) < SKEW)
 			when = t - 3 * 86400	# clock skew: days before the parent
 		else {
 			if (rnd(100) >= 5)
@@ -57,8 +59,8 @@ gen_history () {
 	}
 	function tag_kind(    r) {
 		r = rnd(100)
-		if (r < 65) return "annotated"
-		if (r < 95) return "light"
+		if (r < 100 - NOTAGGER)
+			return r < 65 ? "annotated" : "light"
 		return "notagger"
 	}
 	function main_event(m) {
@@ -91,6 +93,8 @@ gen_history () {
 			r = rnd(100)
 			if (ntopics == 0 && r >= 35)
 				r = 40
+			if (ntopics > 12 && r >= 35)
+				r = 80	# a maintainer merges what piles up
 			if (r < 35) {
 				p[1] = head
 				main_event(emit_commit(p, 1))

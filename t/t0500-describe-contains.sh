@@ -108,10 +108,36 @@ test_expect_success 'a corrupt commit-graph is ignored with a warning' '
 	remove_graphs
 '
 
+test_expect_success 'the peel cache follows tags that move or go away' '
+	test_path_is_file .git/maint/describe-peel &&
+	git tag -f v1.1 v1.1~4 &&
+	git tag -d v1.2 &&
+	git tag -a -f -m moved v1.3 v1.3^2 &&
+	compare_all &&
+	compare_all --match "v1.[0-9]" &&
+	! grep -q "^$(git rev-parse v1.3) " .git/maint/describe-peel ||
+	grep -q "^$(git rev-parse v1.3) $(git rev-parse v1.3^0) " .git/maint/describe-peel
+'
+
+test_expect_success 'a damaged peel cache is ignored and rewritten' '
+	echo "# git-maint describe peel cache v1" >.git/maint/describe-peel &&
+	echo "garbage line" >>.git/maint/describe-peel &&
+	compare_all &&
+	! grep -q garbage .git/maint/describe-peel
+'
+
+test_expect_success '--no-cache neither reads nor writes the cache' '
+	rm -rf .git/maint &&
+	git-maint-describe-contains --no-cache v1.0 >actual &&
+	git describe --contains v1.0 >expect &&
+	test_cmp expect actual &&
+	test_path_is_missing .git/maint
+'
+
 test_expect_success 'command-line commit-ishes are answered like git' '
-	m=$(git rev-list --min-parents=2 -n 1 main~5) &&
-	git describe --contains v1.1 main~20 $m^2 heads/main nested >expect &&
-	git-maint-describe-contains v1.1 main~20 $m^2 heads/main nested >actual &&
+	m=$(git rev-list --min-parents=2 -n 1 v1.4~5) &&
+	git describe --contains v1.1 v1.4~20 $m^2 tags/heads/main nested >expect &&
+	git-maint-describe-contains v1.1 v1.4~20 $m^2 tags/heads/main nested >actual &&
 	test_cmp expect actual
 '
 
@@ -197,7 +223,7 @@ test_expect_success '--release equals the first release tag containing each comm
 
 test_expect_success '--release with --match and --exclude' '
 	git commit-graph write --reachable &&
-	c=$(git rev-parse v1.2~3) &&
+	c=$(git rev-parse v1.4~3) &&
 	git-maint-describe-contains --release --match "v1.[1-9]*" $c >actual &&
 	git tag --contains $c --sort=version:refname --list "v1.[1-9]*" |
 		grep -v -e -rc | head -n 1 >expect &&

@@ -1,0 +1,220 @@
+/*
+ * The peel cache (see peel-cache.h): entries in an array, found by an
+ * open-addressing hash table on the object id.
+ */
+#include "peel-cache.h"
+#include "strbuf.h"
+#include "wrapper.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PEEL_CACHE_HEADER "# git-maint describe peel cache v1\n"
+
+struct peel_cache {
+	char *path;
+	struct peel_entry *entries;
+	size_t nr, alloc;
+	uint32_t *hash;		/* index + 1, 0 = empty */
+	size_t hash_size;
+	int dirty;
+};
+
+static size_t slot_of(const git_oid *oid, size_t mask)
+{
+	uint64_t h;
+
+	memcpy(&h, oid->id, sizeof(h));
+	return (size_t)h & mask;
+}
+
+static void rehash(struct peel_cache *c)
+{
+	size_t i, mask;
+
+	free(c->hash);
+	c->hash_size = 64;
+	while (c->hash_size < c->nr * 2 + 2)
+		c->hash_size *= 2;
+	c->hash = xcalloc(c->hash_size, sizeof(*c->hash));
+	mask = c->hash_size - 1;
+	for (i = 0; i < c->nr; i++) {
+		size_t s = slot_of(&c->entries[i].oid, mask);
+
+		while (c->hash[s])
+			s = (s + 1) & mask;
+		c->hash[s] = (uint32_t)i + 1;
+	}
+}
+
+static struct peel_entry *find(struct peel_cache *c, const git_oid *oid)
+{
+	size_t mask = c->hash_size - 1, s;
+
+	for (s = slot_of(oid, mask); c->hash[s]; s = (s + 1) & mask)
+		if (git_oid_equal(&c->entries[c->hash[s] - 1].oid, oid))
+			return &c->entries[c->hash[s] - 1];
+	return NULL;
+}
+
+/* "<oid> <commit|-> <tagger-date> <commit-date> <0|1>" */
+static int parse_line(const char *p, struct peel_entry *e)
+{
+	char *end;
+
+	memset(e, 0, sizeof(*e));
+	if (git_oid_fromstrn(&e->oid, p, GIT_OID_HEXSZ) < 0 || p[GIT_OID_HEXSZ] != ' ')
+		return -1;
+	p += GIT_OID_HEXSZ + 1;
+	if (*p == '-') {
+		p++;
+	} else {
+		if (git_oid_fromstrn(&e->commit, p, GIT_OID_HEXSZ) < 0)
+			return -1;
+		e->is_commit = 1;
+		p += GIT_OID_HEXSZ;
+	}
+	if (*p++ != ' ')
+		return -1;
+	errno = 0;
+	e->taggerdate = strtoll(p, &end, 10);
+	if (end == p || *end != ' ')
+		return -1;
+	p = end + 1;
+	e->commit_date = strtoll(p, &end, 10);
+	if (end == p || *end != ' ' || errno)
+		return -1;
+	p = end + 1;
+	if ((*p != '0' && *p != '1') || p[1])
+		return -1;
+	e->deref = *p == '1';
+	return 0;
+}
+
+struct peel_cache *peel_cache_load(const char *path)
+{
+	struct peel_cache *c = xcalloc(1, sizeof(*c));
+	struct strbuf buf = STRBUF_INIT;
+	char *p, *eol;
+
+	c->path = xstrdup(path);
+	if (strbuf_read_file(&buf, path, 0) >= 0 && starts_with(buf.buf, PEEL_CACHE_HEADER)) {
+		for (p = buf.buf + strlen(PEEL_CACHE_HEADER); *p; p = eol + 1) {
+			struct peel_entry e;
+
+			eol = strchr(p, '\n');
+			if (!eol)
+				break;	/* a torn last line */
+			*eol = '\0';
+			if (parse_line(p, &e) < 0) {
+				c->nr = 0;	/* not ours: start again */
+				c->dirty = 1;
+				break;
+			}
+			ALLOC_GROW(c->entries, c->nr + 1, c->alloc);
+			c->entries[c->nr++] = e;
+		}
+	}
+	strbuf_release(&buf);
+	rehash(c);
+	return c;
+}
+
+void peel_cache_free(struct peel_cache *c)
+{
+	if (!c)
+		return;
+	free(c->path);
+	free(c->entries);
+	free(c->hash);
+	free(c);
+}
+
+const struct peel_entry *peel_cache_get(struct peel_cache *c, const git_oid *oid)
+{
+	struct peel_entry *e = find(c, oid);
+
+	if (e)
+		e->used = 1;
+	return e;
+}
+
+void peel_cache_put(struct peel_cache *c, const struct peel_entry *e)
+{
+	struct peel_entry *old = find(c, &e->oid);
+
+	if (old) {
+		*old = *e;
+		old->used = 1;
+		return;
+	}
+	ALLOC_GROW(c->entries, c->nr + 1, c->alloc);
+	c->entries[c->nr] = *e;
+	c->entries[c->nr].used = 1;
+	c->nr++;
+	c->dirty = 1;
+	if (c->nr * 2 + 2 > c->hash_size)
+		rehash(c);
+	else {
+		size_t mask = c->hash_size - 1, s = slot_of(&e->oid, mask);
+
+		while (c->hash[s])
+			s = (s + 1) & mask;
+		c->hash[s] = (uint32_t)c->nr;
+	}
+}
+
+void peel_cache_save(struct peel_cache *c, int prune)
+{
+	struct strbuf out = STRBUF_INIT, tmp = STRBUF_INIT;
+	size_t i, unused = 0;
+	char hex[GIT_OID_HEXSZ + 1], chex[GIT_OID_HEXSZ + 1];
+	const char *slash;
+	int fd, ok;
+
+	for (i = 0; i < c->nr; i++)
+		unused += !c->entries[i].used;
+	if (!c->dirty && !(prune && unused))
+		return;
+	strbuf_addstr(&out, PEEL_CACHE_HEADER);
+	for (i = 0; i < c->nr; i++) {
+		const struct peel_entry *e = &c->entries[i];
+
+		if (prune && !e->used)
+			continue;
+		git_oid_tostr(hex, sizeof(hex), &e->oid);
+		if (e->is_commit)
+			git_oid_tostr(chex, sizeof(chex), &e->commit);
+		else
+			strcpy(chex, "-");
+		strbuf_addf(&out, "%s %s %" PRId64 " %" PRId64 " %d\n", hex, chex,
+			    e->taggerdate, e->commit_date, e->deref ? 1 : 0);
+	}
+	slash = strrchr(c->path, '/');
+	if (slash) {
+		strbuf_add(&tmp, c->path, slash - c->path);
+		if (mkdir(tmp.buf, 0777) < 0 && errno != EEXIST)
+			goto cleanup;
+		strbuf_reset(&tmp);
+	}
+	strbuf_addf(&tmp, "%s.XXXXXX", c->path);
+	fd = mkstemp(tmp.buf);
+	if (fd < 0)
+		goto cleanup;
+	fchmod(fd, 0644);	/* a cache anyone who can read the repository may read */
+	ok = write_in_full(fd, out.buf, out.len) >= 0;
+	if (close(fd) < 0)
+		ok = 0;
+	if (!ok || rename(tmp.buf, c->path) < 0)
+		unlink(tmp.buf);
+	else
+		c->dirty = 0;
+cleanup:
+	strbuf_release(&out);
+	strbuf_release(&tmp);
+}
