@@ -15,6 +15,8 @@
  */
 
 #include <sys/stat.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -97,6 +99,8 @@ static void index_inputs(struct run *r)
 		e = mail_index_add(r->idx, &pm, raw.number, raw.len, raw.origin,
 				   raw.from_line, raw.from_line_len);
 		/* raw.origin points into args (or is "-"), which outlive the index. */
+		if (r->rereadable && !raw.file)
+			e->file_off = raw.offset;
 		if (!r->rereadable && spool_add(&r->spool, raw.buf, raw.len, &e->spool_off) < 0)
 			die("cannot keep the input in a temporary file");
 	}
@@ -210,6 +214,54 @@ static void write_spooled(struct run *r, struct mbox_writer *w, struct outdir *o
 	strbuf_release(&buf);
 }
 
+/*
+ * Second pass when every chosen message is a plain byte range of an input
+ * file (raw_mail.offset): read each back with pread(), in output order.
+ * Returns 0 when some message is not (then nothing was written).
+ */
+static int write_from_files(struct run *r, struct mbox_writer *w, struct outdir *od,
+			    struct mail_entry **order, size_t n)
+{
+	struct strbuf buf = STRBUF_INIT;
+	const char *open_origin = NULL;
+	int fd = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (order[i]->file_off < 0)
+			return 0;
+	for (i = 0; i < n; i++) {
+		struct mail_entry *e = order[i];
+		size_t done = 0;
+
+		if (e->origin != open_origin) {
+			if (fd >= 0)
+				close(fd);
+			fd = open(e->origin, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				die_errno("cannot open '%s' again", e->origin);
+			open_origin = e->origin;
+		}
+		strbuf_reset(&buf);
+		strbuf_grow(&buf, e->len);
+		while (done < e->len) {
+			ssize_t got = pread(fd, buf.buf + done, e->len - done, e->file_off + done);
+
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				die("'%s' changed while it was read (message %zu)", e->origin, e->number);
+			done += got;
+		}
+		strbuf_setlen(&buf, e->len);
+		write_one(r, w, od, e->out_pos, e->from_line, buf.buf, buf.len);
+	}
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&buf);
+	return 1;
+}
+
 static void list_entries(struct split_opts *o, struct mail_entry **order, size_t n)
 {
 	struct strbuf line = STRBUF_INIT;
@@ -301,8 +353,6 @@ int cmd_main(int argc, const char **argv)
 		exit(EXIT_USAGE);
 	stream = !o.list && !o.sel.patches_only && o.sel.all_versions && o.sel.input_order &&
 		 !o.sel.touches.nr && !o.sel.authors.nr && !o.sel.subjects.nr && !o.since && !o.until;
-	if (!stream && (!r.rereadable || !o.list) && spool_open(&r.spool) < 0)
-		die("cannot continue without a temporary file");
 	if (o.outdir && outdir_open(&od, o.outdir) < 0)
 		die("cannot write into '%s'", o.outdir);
 
@@ -316,6 +366,8 @@ int cmd_main(int argc, const char **argv)
 
 	if (o.list)
 		list_entries(&o, order, n);
+	else if (r.rereadable && n && write_from_files(&r, &w, &od, order, n))
+		;
 	else if (r.rereadable && n && (od.fd >= 0 || in_input_order(order, n)))
 		reread_inputs(&r, &w, &od, 1);
 	else if (n) {

@@ -101,6 +101,23 @@ static const char *find_diff(const char *body, const char *end)
 	return NULL;
 }
 
+/*
+ * The paths of the diff starting at p: only the header of each file
+ * (from its "diff --git" line to its first hunk) is handed to the mail
+ * core's path reader, so the hunks are skipped, not read line by line.
+ */
+static void diff_header_paths(struct patch_mail *pm, const char *p, const char *end)
+{
+	while (p && p < end) {
+		const char *next = memmem(p + 11, end - p - 11, "\ndiff --git ", 12);
+		const char *stop = next ? next + 1 : end;
+		const char *hunk = memmem(p, stop - p, "\n@@ ", 4);
+
+		mailinfo_diff_paths(&pm->paths, p, (hunk ? hunk + 1 : stop) - p);
+		p = next ? next + 1 : NULL;
+	}
+}
+
 int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 {
 	const char *buf = raw->buf, *end = raw->buf + raw->len, *body, *p;
@@ -188,7 +205,7 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	p = find_diff(body, end);
 	if (p) {
 		pm->has_patch = 1;
-		mailinfo_diff_paths(&pm->paths, p, end - p);
+		diff_header_paths(pm, p, end);
 	} else if (memmem(body, end - body, "\n+++ ", 5)) {
 		goto done;	/* maybe a diff without "diff --git": the parser knows */
 	}

@@ -64,9 +64,9 @@ rm -rf "$work/ours" "$work/theirs"
 
 best sel ':' '"$split" --touches drivers/usb "$mbox" >/dev/null'
 best ms_shm 'rm -rf "$shm/d"; mkdir "$shm/d"' 'git mailsplit -o"$shm/d" "$mbox" >/dev/null'
-best ms_disk 'rm -rf "$work/d"; mkdir "$work/d"' 'git mailsplit -o"$work/d" "$mbox" >/dev/null'
+best ms_disk 'rm -rf "$work/d"; mkdir "$work/d"; sync' 'git mailsplit -o"$work/d" "$mbox" >/dev/null'
 best o_shm 'rm -rf "$shm/d"' '"$split" -q --all-versions --input-order -o "$shm/d" "$mbox"'
-best o_disk 'rm -rf "$work/d"' '"$split" -q --all-versions --input-order -o "$work/d" "$mbox"'
+best o_disk 'rm -rf "$work/d"; sync' '"$split" -q --all-versions --input-order -o "$work/d" "$mbox"'
 best sel_o_shm 'rm -rf "$shm/d"' '"$split" -q --touches drivers/usb -o "$shm/d" "$mbox"'
 rm -rf "$work/d" "$shm/d"
 
