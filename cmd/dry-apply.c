@@ -69,9 +69,22 @@ static void read_series(struct series *s, const char **args, int nargs,
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
 	struct strbuf err = STRBUF_INIT, origin = STRBUF_INIT;
 	struct patch_set ps = PATCH_SET_INIT;
+	struct strbuf input = STRBUF_INIT;
+	unsigned flags = o->mboxrd ? SOURCE_MBOXRD : 0;
 	int rc;
 
-	if (source_open(&src, args, nargs, o->mboxrd ? SOURCE_MBOXRD : 0) < 0)
+	/*
+	 * Standard input is read whole (the series is kept in memory
+	 * anyway) and handed over as a buffer.
+	 */
+	if (!nargs || (nargs == 1 && !strcmp(args[0], "-"))) {
+		if (strbuf_read_fd(&input, 0, 0) < 0)
+			die_errno("cannot read standard input");
+		rc = source_open_buffer(&src, input.buf, input.len, "-", flags);
+	} else {
+		rc = source_open(&src, args, nargs, flags);
+	}
+	if (rc < 0)
 		exit(EXIT_FATAL);
 	patch_mail_init(&pm);
 	while ((rc = source_next(src, &raw)) != 0) {
@@ -120,6 +133,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 		memset(&ps, 0, sizeof(ps));
 	}
 	source_close(src);
+	strbuf_release(&input);
 	patch_mail_release(&pm);
 	strbuf_release(&err);
 	strbuf_release(&origin);

@@ -15,6 +15,8 @@
  */
 
 #include <sys/stat.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +30,9 @@
 #include "strbuf.h"
 #include "usage.h"
 #include "wrapper.h"
+
+/* Mail only: no repository, so no libgit2 setup (common/main.c). */
+const int maint_no_libgit2 = 1;
 
 static const char *const usage_str[] = {
 	"git maint-mbox-split [<options>] [<mbox>|<Maildir>|-]...",
@@ -94,6 +99,8 @@ static void index_inputs(struct run *r)
 		e = mail_index_add(r->idx, &pm, raw.number, raw.len, raw.origin,
 				   raw.from_line, raw.from_line_len);
 		/* raw.origin points into args (or is "-"), which outlive the index. */
+		if (r->rereadable && !raw.file)
+			e->file_off = raw.offset;
 		if (!r->rereadable && spool_add(&r->spool, raw.buf, raw.len, &e->spool_off) < 0)
 			die("cannot keep the input in a temporary file");
 	}
@@ -101,11 +108,12 @@ static void index_inputs(struct run *r)
 	patch_mail_release(&pm);
 }
 
-static void write_one(struct run *r, struct mbox_writer *w, struct outdir *od,
-		      const struct mail_entry *e, const char *buf, size_t len)
+/* Writes one message as the pos-th of the output; from_line may be NULL. */
+static void write_one(struct run *r, struct mbox_writer *w, struct outdir *od, size_t pos,
+		      const char *from_line, const char *buf, size_t len)
 {
 	struct strbuf from = STRBUF_INIT;
-	const char *from_line = e->from_line, *nl;
+	const char *nl;
 
 	/*
 	 * The source drops the CR of the From_ line; with --keep-cr put it
@@ -115,10 +123,40 @@ static void write_one(struct run *r, struct mbox_writer *w, struct outdir *od,
 		strbuf_addf(&from, "%s\r", from_line);
 		from_line = from.buf;
 	}
-	if (od->fd >= 0 ? outdir_write(od, e->out_pos, from_line, buf, len) :
+	if (od->fd >= 0 ? outdir_write(od, pos, from_line, buf, len) :
 	    mbox_writer_add(w, from_line, buf, len))
-		die("cannot write message %zu", e->number);
+		die("cannot write message %zu", pos);
 	strbuf_release(&from);
+}
+
+/*
+ * Nothing to choose and nothing to reorder (no selector, --all-versions,
+ * --input-order): one pass, every message written as it is read, no
+ * parsing. Returns the number written.
+ */
+static size_t stream_all(struct run *r, struct mbox_writer *w, struct outdir *od)
+{
+	struct strbuf from = STRBUF_INIT;
+	struct mail_source *src;
+	struct raw_mail raw;
+	size_t n = 0;
+	int rc;
+
+	if (source_open(&src, r->args, r->nargs, r->flags) < 0)
+		die("cannot read the input");
+	while ((rc = source_next(src, &raw))) {
+		if (rc < 0) {
+			r->errors++;
+			continue;
+		}
+		strbuf_reset(&from);
+		if (raw.from_line)
+			strbuf_add(&from, raw.from_line, raw.from_line_len);
+		write_one(r, w, od, ++n, raw.from_line ? from.buf : NULL, raw.buf, raw.len);
+	}
+	source_close(src);
+	strbuf_release(&from);
+	return n;
 }
 
 /*
@@ -155,7 +193,7 @@ static void reread_inputs(struct run *r, struct mbox_writer *w, struct outdir *o
 		if (e->len != raw.len)
 			die("'%s' changed while it was read (message %zu)", raw.origin, raw.number);
 		if (direct)
-			write_one(r, w, od, e, raw.buf, raw.len);
+			write_one(r, w, od, e->out_pos, e->from_line, raw.buf, raw.len);
 		else if (spool_add(&r->spool, raw.buf, raw.len, &e->spool_off) < 0)
 			die("cannot keep message %zu in a temporary file", raw.number);
 	}
@@ -171,9 +209,57 @@ static void write_spooled(struct run *r, struct mbox_writer *w, struct outdir *o
 	for (i = 0; i < n; i++) {
 		if (spool_read(&r->spool, order[i]->spool_off, order[i]->len, &buf) < 0)
 			die("cannot read back message %zu", order[i]->number);
-		write_one(r, w, od, order[i], buf.buf, buf.len);
+		write_one(r, w, od, order[i]->out_pos, order[i]->from_line, buf.buf, buf.len);
 	}
 	strbuf_release(&buf);
+}
+
+/*
+ * Second pass when every chosen message is a plain byte range of an input
+ * file (raw_mail.offset): read each back with pread(), in output order.
+ * Returns 0 when some message is not (then nothing was written).
+ */
+static int write_from_files(struct run *r, struct mbox_writer *w, struct outdir *od,
+			    struct mail_entry **order, size_t n)
+{
+	struct strbuf buf = STRBUF_INIT;
+	const char *open_origin = NULL;
+	int fd = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (order[i]->file_off < 0)
+			return 0;
+	for (i = 0; i < n; i++) {
+		struct mail_entry *e = order[i];
+		size_t done = 0;
+
+		if (e->origin != open_origin) {
+			if (fd >= 0)
+				close(fd);
+			fd = open(e->origin, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				die_errno("cannot open '%s' again", e->origin);
+			open_origin = e->origin;
+		}
+		strbuf_reset(&buf);
+		strbuf_grow(&buf, e->len);
+		while (done < e->len) {
+			ssize_t got = pread(fd, buf.buf + done, e->len - done, e->file_off + done);
+
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				die("'%s' changed while it was read (message %zu)", e->origin, e->number);
+			done += got;
+		}
+		strbuf_setlen(&buf, e->len);
+		write_one(r, w, od, e->out_pos, e->from_line, buf.buf, buf.len);
+	}
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&buf);
+	return 1;
 }
 
 static void list_entries(struct split_opts *o, struct mail_entry **order, size_t n)
@@ -237,7 +323,7 @@ int cmd_main(int argc, const char **argv)
 	struct outdir od = OUTDIR_INIT;
 	struct mail_entry **order;
 	size_t n;
-	int ret;
+	int ret, stream;
 
 	argc = parse_options(argc, argv, options, usage_str, 0);
 	if (o.format)
@@ -265,17 +351,23 @@ int cmd_main(int argc, const char **argv)
 	r.fast = !o.list && !o.sel.authors.nr && !o.since && !o.until;
 	if (mail_index_new(&r.idx, &o.sel) < 0)
 		exit(EXIT_USAGE);
-	if ((!r.rereadable || !o.list) && spool_open(&r.spool) < 0)
-		die("cannot continue without a temporary file");
+	stream = !o.list && !o.sel.patches_only && o.sel.all_versions && o.sel.input_order &&
+		 !o.sel.touches.nr && !o.sel.authors.nr && !o.sel.subjects.nr && !o.since && !o.until;
 	if (o.outdir && outdir_open(&od, o.outdir) < 0)
 		die("cannot write into '%s'", o.outdir);
 
+	mbox_writer_init(&w, 1, o.mboxrd ? MBOX_RD : MBOX_O);
+	if (stream) {
+		n = stream_all(&r, &w, &od);
+		goto done;
+	}
 	index_inputs(&r);
 	n = mail_index_select(r.idx, &order);
 
-	mbox_writer_init(&w, 1, o.mboxrd ? MBOX_RD : MBOX_O);
 	if (o.list)
 		list_entries(&o, order, n);
+	else if (r.rereadable && n && write_from_files(&r, &w, &od, order, n))
+		;
 	else if (r.rereadable && n && (od.fd >= 0 || in_input_order(order, n)))
 		reread_inputs(&r, &w, &od, 1);
 	else if (n) {
@@ -283,6 +375,7 @@ int cmd_main(int argc, const char **argv)
 			reread_inputs(&r, &w, &od, 0);
 		write_spooled(&r, &w, &od, order, n);
 	}
+done:
 	if (mbox_writer_finish(&w) < 0)
 		die("cannot write the output");
 	if (od.fd >= 0 && !o.quiet)

@@ -1095,7 +1095,6 @@ int apply_session_write_tree(git_oid *tree_out, struct apply_session *s)
 			if (lg2_check(git_blob_create_from_buffer(&e->oid, s->repo, e->data.buf, e->data.len),
 				      "cannot write blob for '%s'", e->path) < 0)
 				goto out;
-			/* Keep the content in memory; the oid now names it too. */
 		}
 		git_oid_cpy(&u->id, &e->oid);
 	}
@@ -1174,8 +1173,11 @@ int apply_session_write_tree(git_oid *tree_out, struct apply_session *s)
 
 		if (e && e->dirty) {
 			e->dirty = 0;
-			if (!e->deleted && !e->has_oid)
-				e->has_oid = 1;	/* written: the blob is the content now */
+			if (!e->deleted && !e->has_oid) {
+				/* Written: the blob is the content now; free the copy. */
+				e->has_oid = 1;
+				strbuf_release(&e->data);
+			}
 		}
 	}
 	ret = 0;

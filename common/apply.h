@@ -178,7 +178,9 @@ int apply_session_changes(struct apply_session *s, struct apply_change **changes
 /*
  * Queue only: writes the blobs changed since the last call (or since
  * the start) and the resulting tree into the object database, and
- * returns its id. Trees are built with git_tree_create_updated() from
+ * returns its id. Written contents are dropped from memory (later reads
+ * go to the blobs), so a long series costs memory in proportion to one
+ * patch, not to the series. Trees are built with git_tree_create_updated() from
  * the previous written tree, so a call costs in proportion to the paths
  * the last patches changed, not to the size of the tree.
  */

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "mbox-write.h"
@@ -101,6 +102,40 @@ int outdir_open(struct outdir *od, const char *path)
 	return 0;
 }
 
+/* Writes "<from_line>\n" (when not NULL) and buf[0..len) with as few system calls as it can. */
+static int write_parts(int fd, const char *from_line, const char *buf, size_t len)
+{
+	struct iovec iov[3];
+	int n = 0;
+
+	if (from_line) {
+		iov[n].iov_base = (void *)from_line;
+		iov[n++].iov_len = strlen(from_line);
+		iov[n].iov_base = "\n";
+		iov[n++].iov_len = 1;
+	}
+	iov[n].iov_base = (void *)buf;
+	iov[n++].iov_len = len;
+	while (n) {
+		ssize_t w = writev(fd, iov, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		/* Short write: drop what was written and go on. */
+		while (n && (size_t)w >= iov[0].iov_len) {
+			w -= iov[0].iov_len;
+			memmove(iov, iov + 1, --n * sizeof(*iov));
+		}
+		if (n) {
+			iov[0].iov_base = (char *)iov[0].iov_base + w;
+			iov[0].iov_len -= w;
+		}
+	}
+	return 0;
+}
+
 int outdir_write(struct outdir *od, size_t n, const char *from_line, const char *buf, size_t len)
 {
 	char name[64];
@@ -116,9 +151,7 @@ int outdir_write(struct outdir *od, size_t n, const char *from_line, const char 
 	}
 	if (fd < 0)
 		return error_errno("cannot create '%s/%s'", od->path, name);
-	if ((from_line && (write_in_full(fd, from_line, strlen(from_line)) < 0 ||
-			   write_in_full(fd, "\n", 1) < 0)) ||
-	    write_in_full(fd, buf, len) < 0) {
+	if (write_parts(fd, from_line, buf, len) < 0) {
 		error_errno("cannot write '%s/%s'", od->path, name);
 		close(fd);
 		return -1;

@@ -4,11 +4,12 @@
 /*
  * Batched object writes: while a batch is open, every object written to
  * the repository (blobs and trees by the apply engine, commits, notes)
- * is kept in memory (libgit2's mempack backend, added to the object
- * database with the highest priority, so reads see them too) and
- * objwrite_flush() writes them all as one pack file (through the
- * object database's pack writer: temporary files, then renamed into
- * objects/pack/), instead of one loose file per object.
+ * is kept in memory (an object database backend of ours, added with the
+ * highest priority, so reads see them too) and objwrite_flush() writes
+ * exactly those objects as one pack file (libgit2's pack builder, then
+ * its indexer: temporary files, fsync, renamed into objects/pack/), instead
+ * of one loose file per object; the new pack is registered with the
+ * object database at once.
  *
  * Nothing written in a batch is visible to other processes before the
  * flush; a process killed before it leaves no trace in the repository.
@@ -17,19 +18,24 @@
 
 #include <git2.h>
 
+struct memstore;
+
 struct objwrite {
 	git_repository *repo;
 	git_odb *odb;
-	git_odb_backend *mempack;	/* owned by odb once added */
-	int dirty;
+	struct memstore *store;	/* owned by odb once added */
 };
 
-#define OBJWRITE_INIT { NULL, NULL, NULL, 0 }
+#define OBJWRITE_INIT { NULL, NULL, NULL }
 
 int objwrite_begin(struct objwrite *ow, git_repository *repo);
 /* Writes everything queued so far as one pack; a no-op when nothing is queued. */
 int objwrite_flush(struct objwrite *ow);
-/* Forgets what was not flushed (the objects were never written). */
+/*
+ * Forgets what was not flushed (the objects were never written). The
+ * empty store stays in the repository's object database: free the
+ * repository rather than write more objects through it.
+ */
 void objwrite_end(struct objwrite *ow);
 
 #endif

@@ -20,6 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Patches between two writes of the in-memory objects (see run_series). */
+#define QUEUE_FLUSH_PATCHES 64
+
 enum stop_reason { STOP_NONE, STOP_PATCH, STOP_CHECK, STOP_BUILD };
 static const char *const stop_names[] = { "none", "patch", "check", "build" };
 
@@ -55,6 +58,13 @@ struct queue {
 static void queue_init(struct queue *q, git_repository *repo, const struct maint_config *cfg)
 {
 	memset(q, 0, sizeof(*q));
+	/*
+	 * libgit2 keeps every tree it parsed (up to 256 MiB by default);
+	 * a series walks each tree once, so a small cache does as well.
+	 */
+	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)4 << 20);
+	/* Likewise pack windows: 1 MiB at a time, at most 8 MiB mapped (a series makes many small packs). */
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
 	q->repo = repo;
 	q->cfg = cfg;
 	q->dir = state_dir_path(repo, "queue");
@@ -306,6 +316,15 @@ static int commit_tree_id(git_repository *repo, const git_oid *commit, git_oid *
 	return 0;
 }
 
+/* The paths that differ between two commits' trees. */
+static int changed_paths(struct queue *q, const git_oid *from_commit, const git_oid *to_commit,
+			 struct strvec *paths, git_oid *a, git_oid *b)
+{
+	if (commit_tree_id(q->repo, from_commit, a) || commit_tree_id(q->repo, to_commit, b))
+		return -1;
+	return tree_changed_paths(paths, q->repo, a, b);
+}
+
 static int sync_worktree(struct queue *q, const git_oid *from_commit, const git_oid *to_commit)
 {
 	struct strvec paths = STRVEC_INIT;
@@ -314,8 +333,8 @@ static int sync_worktree(struct queue *q, const git_oid *from_commit, const git_
 
 	if (!q->sync || git_oid_equal(from_commit, to_commit))
 		return 0;
-	if (commit_tree_id(q->repo, from_commit, &a) || commit_tree_id(q->repo, to_commit, &b) ||
-	    tree_changed_paths(&paths, q->repo, &a, &b) || worktree_sync(q->repo, &a, &b, &paths))
+	if (changed_paths(q, from_commit, to_commit, &paths, &a, &b) ||
+	    worktree_sync(q->repo, &a, &b, &paths))
 		goto out;
 	ret = 0;
 out:
@@ -405,6 +424,7 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 {
 	struct strbuf reflog = STRBUF_INIT;
 	struct strvec paths = STRVEC_INIT;
+	git_oid step_a, step_b;
 	git_oid notes_new;
 	int changed = 0, ret = -1;
 
@@ -416,15 +436,13 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 		return -1;
 	crash_point("queue-objects-written");
 	if (q->sync && !q->worktree_done) {
-		git_oid a, b;
 		int rc;
 
 		if (repo_index_locked(q->repo)) {
 			ret = QUEUE_TEMPFAIL;
 			goto out;
 		}
-		if (commit_tree_id(q->repo, &q->tip, &a) || commit_tree_id(q->repo, new_tip, &b) ||
-		    tree_changed_paths(&paths, q->repo, &a, &b))
+		if (changed_paths(q, &q->tip, new_tip, &paths, &step_a, &step_b))
 			goto out;
 		rc = worktree_check_clean(q->repo, &paths, "queue");
 		if (rc)
@@ -455,7 +473,7 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 					q->has_notes_base ? &q->notes_base : NULL,
 					"maint-queue: notes") < 0)
 		goto out;
-	if (!q->worktree_done && sync_worktree(q, &q->base, &q->tip) < 0)
+	if (q->sync && !q->worktree_done && worktree_sync(q->repo, &step_a, &step_b, &paths) < 0)
 		goto out;
 	git_oid_cpy(&q->base, &q->tip);
 	if (changed) {
@@ -640,6 +658,7 @@ static int run_series(struct queue *q, int skip_check_first)
 	struct strbuf err = STRBUF_INIT, report = STRBUF_INIT, note = STRBUF_INIT;
 	git_oid tip, tree;
 	const char *wd = git_repository_workdir(q->repo);
+	size_t since_flush = 0;
 	int ret = -1;
 
 	patch_mail_init(&pm);
@@ -746,6 +765,20 @@ static int run_series(struct queue *q, int skip_check_first)
 		git_oid_cpy(&tip, &commit);
 		q->step_commits++;
 		q->step_last = k;
+		/*
+		 * Bound memory on long series: every QUEUE_FLUSH_PATCHES
+		 * patches the new objects go to a pack (unreferenced until
+		 * the step moves the branch) and the apply session starts
+		 * afresh from the last tree, dropping its cached contents.
+		 */
+		if (++since_flush >= QUEUE_FLUSH_PATCHES) {
+			since_flush = 0;
+			apply_session_free(session);
+			session = NULL;
+			if (objwrite_flush(&q->ow) < 0 ||
+			    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
+				goto out;
+		}
 		strbuf_reset(&q->step_subject);
 		strbuf_add(&q->step_subject, msg.buf, msg_first_line_len(msg.buf, msg.len));
 		if (q->opts.build_each && q->opts.build_cmd) {
@@ -766,6 +799,9 @@ static int run_series(struct queue *q, int skip_check_first)
 			}
 		}
 	}
+	/* The session's cached contents are not needed for the step: free them first. */
+	apply_session_free(session);
+	session = NULL;
 	{
 		int rc = do_step(q, &tip, q->last + 1);
 
@@ -943,6 +979,21 @@ out:
 	return ret;
 }
 
+/*
+ * The user may have checked the branch out, or switched away from it,
+ * while the queue was stopped: the work tree to keep in step is the one
+ * where the branch is checked out now.
+ */
+static int recheck_sync(struct queue *q)
+{
+	int st = worktree_branch_state(q->repo, q->branch);
+
+	if (st < 0 || st == 2)
+		return -1;
+	q->sync = st;
+	return 0;
+}
+
 /* The user resolved the stopped patch in the index: commit that. 1 when there is nothing to commit. */
 static int commit_resolved(struct queue *q)
 {
@@ -1021,7 +1072,7 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 		error("no queue in progress");
 		goto out;
 	}
-	if (load_state(&q) < 0)
+	if (load_state(&q) < 0 || recheck_sync(&q) < 0)
 		goto out;
 	if (quiet)
 		q.opts.quiet = 1;
@@ -1105,7 +1156,7 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 		ret = state_dir_remove(q.dir);
 		goto out;
 	}
-	if (read_ref(repo, q.branch, &cur, NULL) < 0)
+	if (recheck_sync(&q) < 0 || read_ref(repo, q.branch, &cur, NULL) < 0)
 		goto out;
 	if (!git_oid_equal(&cur, &q.tip) && !git_oid_equal(&cur, &q.base)) {
 		warning("'%s' moved since the queue stopped; not resetting it (it was at %s before the queue)",

@@ -101,21 +101,41 @@ static const char *find_diff(const char *body, const char *end)
 	return NULL;
 }
 
+/*
+ * The paths of the diff starting at p: only the header of each file
+ * (from its "diff --git" line to its first hunk) is handed to the mail
+ * core's path reader, so the hunks are skipped, not read line by line.
+ */
+static void diff_header_paths(struct patch_mail *pm, const char *p, const char *end)
+{
+	while (p && p < end) {
+		const char *next = memmem(p + 11, end - p - 11, "\ndiff --git ", 12);
+		const char *stop = next ? next + 1 : end;
+		const char *hunk = memmem(p, stop - p, "\n@@ ", 4);
+
+		mailinfo_diff_paths(&pm->paths, p, (hunk ? hunk + 1 : stop) - p);
+		p = next ? next + 1 : NULL;
+	}
+}
+
 int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 {
 	const char *buf = raw->buf, *end = raw->buf + raw->len, *body, *p;
-	struct strbuf val = STRBUF_INIT;
+	struct strbuf val = STRBUF_INIT, decoded = STRBUF_INIT;
 	struct mail_header h;
 	size_t pos = 0;
 	int have_from = 0, have_subject = 0, ok = 0;
+	enum { CTE_PLAIN, CTE_QP, CTE_B64 } cte = CTE_PLAIN;
 
 	patch_mail_reset(pm);
 	while (pos < raw->len && (buf[pos] == '\n' || buf[pos] == '\r' || buf[pos] == ' '))
 		pos++;
 	while (mail_header_next(buf, raw->len, &pos, &h)) {
 		if (name_is(&h, "content-transfer-encoding")) {
-			if (value_starts(&h, "base64") || value_starts(&h, "quoted-printable"))
-				goto done;
+			if (value_starts(&h, "base64"))
+				cte = CTE_B64;
+			else if (value_starts(&h, "quoted-printable"))
+				cte = CTE_QP;
 		} else if (name_is(&h, "content-type")) {
 			if (!value_starts(&h, "text/plain"))
 				goto done;
@@ -158,6 +178,24 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 		body++;
 	if (body < end && *body == '\n')
 		body++;
+	/* A single encoded text part: decode it as the mail core does, then scan that. */
+	if (cte != CTE_PLAIN) {
+		if (cte == CTE_B64) {
+			mail_decode_b(&decoded, body, end - body);
+		} else {
+			for (p = body; p < end; ) {
+				const char *nl = memchr(p, '\n', end - p);
+				const char *next = nl ? nl + 1 : end;
+
+				mail_decode_q(&decoded, p, next - p, 0);
+				p = next;
+			}
+		}
+		if (memchr(decoded.buf, '\r', decoded.len) || memchr(decoded.buf, '\0', decoded.len))
+			goto done;
+		body = decoded.buf;
+		end = decoded.buf + decoded.len;
+	}
 	/* In-body From:/Subject:/Date: lines change the author: leave those to the parser. */
 	for (p = body; p < end && (*p == '\n' || *p == '\r'); p++)
 		;
@@ -167,7 +205,7 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	p = find_diff(body, end);
 	if (p) {
 		pm->has_patch = 1;
-		mailinfo_diff_paths(&pm->paths, p, end - p);
+		diff_header_paths(pm, p, end);
 	} else if (memmem(body, end - body, "\n+++ ", 5)) {
 		goto done;	/* maybe a diff without "diff --git": the parser knows */
 	}
@@ -179,5 +217,6 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	ok = have_from;
 done:
 	strbuf_release(&val);
+	strbuf_release(&decoded);
 	return ok;
 }

@@ -99,8 +99,17 @@ struct posting {
 	unsigned char *have;	/* have[k] for k in 0..total */
 };
 
+/* Entries and their strings are carved from big blocks, freed together. */
+#define BLOCK_SIZE (1024 * 1024)
+struct block {
+	struct block *next;
+	size_t used, size;
+	char data[];
+};
+
 struct mail_index {
 	const struct select_opts *opts;
+	struct block *blocks;
 	regex_t *authors, *subjects;
 	struct mail_entry **entries;
 	size_t nr, alloc;
@@ -114,6 +123,28 @@ struct mail_index {
 	size_t node_entry_alloc;
 	struct mail_entry **order;
 };
+
+/* Zeroed, aligned memory that lives as long as the index. */
+static void *index_alloc(struct mail_index *idx, size_t size)
+{
+	struct block *b = idx->blocks;
+	void *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (!b || b->size - b->used < size) {
+		size_t want = size > BLOCK_SIZE ? size : BLOCK_SIZE;
+
+		b = xmalloc(st_add(sizeof(*b), want));
+		b->size = want;
+		b->used = 0;
+		b->next = idx->blocks;
+		idx->blocks = b;
+	}
+	p = b->data + b->used;
+	b->used += size;
+	memset(p, 0, size);
+	return p;
+}
 
 static size_t new_node(struct mail_index *idx)
 {
@@ -211,10 +242,13 @@ void mail_index_free(struct mail_index *idx)
 
 	if (!idx)
 		return;
-	for (i = 0; i < idx->nr; i++) {
-		struct mail_entry *e = idx->entries[i];
-		strvec_clear(&e->paths);
-		free(e);	/* the strings live in the same allocation */
+	for (i = 0; i < idx->nr; i++)
+		strvec_clear(&idx->entries[i]->paths);
+	while (idx->blocks) {
+		struct block *b = idx->blocks;
+
+		idx->blocks = b->next;
+		free(b);
 	}
 	free(idx->entries);
 	free(idx->parent);
@@ -344,7 +378,7 @@ struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mai
 	strings = st_add(from_line_len, pm->message_id.len + pm->in_reply_to.len +
 			 pm->raw_subject.len + pm->subject.len + pm->author_name.len +
 			 pm->author_email.len + pm->date.len + 8);
-	e = xcalloc(1, st_add(sizeof(*e), strings));
+	e = index_alloc(idx, st_add(sizeof(*e), strings));
 	at = (char *)(e + 1);
 	e->number = number;
 	e->len = len;
@@ -367,6 +401,7 @@ struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mai
 	e->is_reply = !!pm->is_reply;
 	mailinfo_series_info(e->subject, strlen(e->subject), &e->version, &e->k, &e->total);
 	e->spool_off = -1;
+	e->file_off = -1;
 	e->matched = entry_matches(idx, e, pm);
 
 	/* Threads: the message's own id, its parent and its references are one thread. */

@@ -53,6 +53,7 @@ struct mail_entry {
 	size_t node;		/* thread node (union-find over message ids) */
 	size_t posting;		/* series posting index + 1, 0 when none */
 	off_t spool_off;	/* where a spooled copy starts, -1 when not spooled */
+	long long file_off;	/* where it starts in its input file (raw_mail.offset), -1 when unknown */
 	size_t out_pos;		/* 1-based position in the output, 0 when not selected */
 };
 

@@ -358,6 +358,8 @@ static void set_message(struct mail_source *src, struct raw_mail *out, const cha
 	if (!fix_cr && !fix_gt) {
 		out->buf = buf;
 		out->len = len;
+		if (src->map && buf >= src->map && buf <= src->map + src->map_len)
+			out->offset = buf - src->map;
 		return;
 	}
 	strbuf_reset(&src->msg);
@@ -688,6 +690,7 @@ static int start_input(struct mail_source *src)
 
 int source_next(struct mail_source *src, struct raw_mail *out)
 {
+	out->offset = -1;
 	for (;;) {
 		int r = 0;
 

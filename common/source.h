@@ -47,6 +47,13 @@ struct raw_mail {
 	const char *from_line;	/* the mbox "From " separator line without newline, or NULL */
 	size_t from_line_len;
 	const char *file;	/* the Maildir file name (origin/cur/...), else NULL */
+	/*
+	 * Where buf starts in the file origin (or file) names, when buf is
+	 * a byte-for-byte copy of it (a mapped regular file, nothing
+	 * rewritten); else -1. Lets a second pass pread() a message back
+	 * instead of splitting the file again.
+	 */
+	long long offset;
 };
 
 #define SOURCE_MBOXRD	(1u << 0)	/* unescape >From lines (mboxrd) */

@@ -33,6 +33,8 @@ int spool_open(struct spool *s)
 
 int spool_add(struct spool *s, const void *buf, size_t len, off_t *off)
 {
+	if (s->fd < 0 && spool_open(s) < 0)
+		return -1;
 	if (write_in_full(s->fd, buf, len) < 0)
 		return error_errno("cannot write to the temporary file");
 	*off = s->size;

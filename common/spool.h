@@ -20,7 +20,7 @@ struct spool {
 #define SPOOL_INIT { -1, 0 }
 
 int spool_open(struct spool *s);
-/* Appends buf[0..len) and sets *off to where it starts. */
+/* Appends buf[0..len) and sets *off to where it starts; opens the spool if needed. */
 int spool_add(struct spool *s, const void *buf, size_t len, off_t *off);
 /* Replaces out with the len bytes at off. */
 int spool_read(struct spool *s, off_t off, size_t len, struct strbuf *out);

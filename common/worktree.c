@@ -35,17 +35,6 @@ int worktree_branch_state(git_repository *repo, const char *refname)
 	return ret;
 }
 
-static int add_delta_path(const git_diff_delta *d, float progress, void *payload)
-{
-	struct strvec *out = payload;
-
-	(void)progress;
-	strvec_push(out, d->new_file.path);
-	if (strcmp(d->old_file.path, d->new_file.path))
-		strvec_push(out, d->old_file.path);
-	return 0;
-}
-
 int tree_changed_paths(struct strvec *out, git_repository *repo, const git_oid *a, const git_oid *b)
 {
 	git_tree *ta = NULL, *tb = NULL;
@@ -53,15 +42,21 @@ int tree_changed_paths(struct strvec *out, git_repository *repo, const git_oid *
 	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
 	int ret = -1;
 
+	/* Names only: no blob is read (no binary check, no rename detection). */
+	opts.flags |= GIT_DIFF_SKIP_BINARY_CHECK;
 	if (a && lg2_check(git_tree_lookup(&ta, repo, a), "cannot read tree") < 0)
 		goto out;
 	if (lg2_check(git_tree_lookup(&tb, repo, b), "cannot read tree") < 0)
 		goto out;
 	if (lg2_check(git_diff_tree_to_tree(&diff, repo, ta, tb, &opts), "cannot compare trees") < 0)
 		goto out;
-	if (lg2_check(git_diff_foreach(diff, add_delta_path, NULL, NULL, NULL, out),
-		      "cannot compare trees") < 0)
-		goto out;
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		strvec_push(out, d->new_file.path);
+		if (strcmp(d->old_file.path, d->new_file.path))
+			strvec_push(out, d->old_file.path);
+	}
 	ret = 0;
 out:
 	git_diff_free(diff);

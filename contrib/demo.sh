@@ -57,6 +57,17 @@ step "Only the patches of the article's series, for ../s1" \
 step -e 1 "Nothing in TODO touches sound/" \
 	'git maint-mbox-split --touches sound/ ../TODO'
 
+# --- dry-apply: which branch does ../s1 belong on? (git-maint-dry-apply) ------
+# The article's "p1 < ../s1" (patch -p1 -g1 --dry-run) on each checked-out
+# branch in turn, as one run against both branch tips; nothing changes.
+step -e 1 "Does ../s1 apply to work-linus? (the article's p1 < ../s1)" \
+	'git maint-dry-apply --onto work-linus ../s1'
+step "Both branches in one run: the series belongs on work-next" \
+	'git maint-dry-apply --onto work-linus --onto work-next ../s1'
+step "Straight from the selection, one record per hunk for scripts" \
+	'git maint-mbox-split --patches-only --author "Lan Tianyu" ../s |
+	 git maint-dry-apply --porcelain --onto work-linus --onto work-next | grep -v "	ok	"'
+
 # --- queue: apply the series to the work branch (git-maint-queue) -------------
 # A demo check hook (the article runs ./scripts/checkpatch.pl --terse -) and
 # build hook (make -j8): the check wants a Signed-off-by in each mail, the

@@ -37,3 +37,24 @@ compare_with_git () {
 	done &&
 	test_path_is_missing "ours-$name/$(printf %04d $i)"
 }
+
+# compare_paths_with_commits <ours-<name>> <repo> <rev-list arguments>...
+#
+# The mailbox was made by git format-patch from these commits, in order:
+# the paths we extract from message k equal the paths commit k changes,
+# both sides of a rename, and the source of a copy (git diff-tree with
+# $DIFF_TREE_OPTS, default --no-renames, the options format-patch had).
+compare_paths_with_commits () {
+	ours=$1 repo=$2 && shift 2 &&
+	git -C "$repo" rev-list --reverse "$@" >commits &&
+	k=0 &&
+	while read c
+	do
+		k=$((k + 1)) &&
+		git -C "$repo" diff-tree -r ${DIFF_TREE_OPTS:---no-renames} --name-status --root -z "$c" |
+			tr "\\000" "\\n" | sed "/^\$/d; /^[A-Z][0-9]*\$/d; 1{/^[0-9a-f]\{40\}\$/d}" |
+			sort -u >expect.paths &&
+		sort "$ours/$(printf %04d $k)/paths" >actual.paths &&
+		test_cmp expect.paths actual.paths || return 1
+	done <commits
+}

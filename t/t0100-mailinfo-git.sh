@@ -55,13 +55,35 @@ and a line with --- inside, and a diff -u mention." &&
 		git commit -q -m "a very long subject line that goes on and on and on well past the point where mail headers get folded by format-patch" &&
 
 		printf "a\r\nb\r\n" >crlf.txt && git add crlf.txt && test_tick &&
-		git commit -q -m "add a file with CRLF lines"
+		git commit -q -m "add a file with CRLF lines" &&
+
+		mkdir -p "x b" && echo m >"x b/y b.sh" && printf "t\n" >"tab	name" &&
+		echo l >"\"quoted\"" && ln -s README link &&
+		git add . && test_tick && git commit -q -m "odd names: tab, quotes, \" b/\", symlink" &&
+		chmod +x "x b/y b.sh" && git add . && test_tick &&
+		git commit -q -m "mode only, on a name with \" b/\" inside" &&
+		git mv "tab	name" "tab	renamed" && git rm -q link && test_tick &&
+		git commit -q -m "rename a quoted name, delete a symlink" &&
+		seq 1 50 >big.txt && git add big.txt && test_tick && git commit -q -m "big file" &&
+		cp big.txt copy.txt && echo 51 >>copy.txt && git add copy.txt && test_tick &&
+		git commit -q -m "copy a file"
 	)
 '
 
 test_expect_success 'format-patch mbox' '
 	git -C repo format-patch -q --stdout --root -M >fp.mbox &&
 	compare_with_git fp -- fp.mbox
+'
+
+test_expect_success 'the paths of every patch are those the commit changes, both names of a rename' '
+	compare_paths_with_commits ours-fp repo HEAD
+'
+
+test_expect_success 'copies (format-patch -C): both names' '
+	git -C repo format-patch -q --stdout -C -C --root >copies.mbox &&
+	grep "^copy from" copies.mbox &&
+	compare_with_git copies -- copies.mbox &&
+	DIFF_TREE_OPTS="-C -C" compare_paths_with_commits ours-copies repo HEAD
 '
 
 test_expect_success 'format-patch with cover letter, numbering, v2 and RFC prefix' '
@@ -73,6 +95,7 @@ test_expect_success 'format-patch with cover letter, numbering, v2 and RFC prefi
 test_expect_success 'format-patch --attach and --inline (MIME)' '
 	git -C repo format-patch -q --stdout --attach -3 >attach.mbox &&
 	compare_with_git attach -- attach.mbox &&
+	compare_paths_with_commits ours-attach repo -3 HEAD &&
 	git -C repo format-patch -q --stdout --inline -3 >inline.mbox &&
 	compare_with_git inline -- inline.mbox
 '

@@ -260,6 +260,18 @@ test_expect_success 'on a generated corpus: same messages as git mailsplit + mai
 	test_cmp expect actual
 '
 
+test_expect_success 'the fast path (mbox output) selects what the full parser (listing) selects' '
+	for pat in drivers/usb "drivers/*" fs include/linux net
+	do
+		git-maint-mbox-split --no-threads --all-versions --input-order --touches "$pat" \
+			corpus/mbox >out &&
+		sed -n "s/^[Mm]essage-[Ii][Dd]: *<\(.*\)>.*/\1/p" out >fast &&
+		git-maint-mbox-split --no-threads --all-versions --input-order --touches "$pat" \
+			--format=%m corpus/mbox >full &&
+		test_cmp full fast || return 1
+	done
+'
+
 test_expect_success 'every option is documented in the manual' '
 	command_options git-maint-mbox-split >options &&
 	test_line_count -gt 15 options &&

@@ -139,11 +139,13 @@ test_expect_success 'reads the mailbox from standard input' '
 	(
 		cd repo &&
 		git maint-dry-apply -q --onto work-next <../s1 >../actual.stdin &&
-		git maint-dry-apply -q --onto work-next - <../s1 >../actual.dash
+		git maint-dry-apply -q --onto work-next - <../s1 >../actual.dash &&
+		cat ../s1 | git maint-dry-apply -q --onto work-next >../actual.pipe
 	) &&
 	echo "work-next: all 2 patches apply" >expect &&
 	test_cmp expect actual.stdin &&
-	test_cmp expect actual.dash
+	test_cmp expect actual.dash &&
+	test_cmp expect actual.pipe
 '
 
 test_expect_success '--porcelain: one record per patch, file and hunk' '
@@ -246,6 +248,19 @@ test_expect_success 'a truncated hunk is a failed patch naming the message (exit
 		test_expect_code 1 git maint-dry-apply --onto work-next ../truncated >../actual
 	) &&
 	grep "message 2: line .*: corrupt patch: hunk at line .* is truncated" actual
+'
+
+test_expect_success 'a mail that cannot be parsed is fatal (128), naming the message' '
+	{
+		cat s1 &&
+		printf "From 1234 Mon Sep 17 00:00:00 2001\nFrom: a <a@b>\nSubject: =?UTF-8?Q?a=00b?=\n\nbody\n"
+	} >nul.mbox &&
+	(
+		cd repo &&
+		test_expect_code 128 git maint-dry-apply ../nul.mbox >../out 2>../err
+	) &&
+	grep "message 3: NUL byte in .Subject." err &&
+	test_must_be_empty out
 '
 
 test_expect_success 'an unknown target is fatal (128)' '

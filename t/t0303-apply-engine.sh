@@ -276,4 +276,35 @@ test_expect_success 'a deletion must match the whole file' '
 	grep "failed" out
 '
 
+test_expect_success 'a mailbox with CRLF line ends applies (CRs are dropped, as git mailsplit does)' '
+	sed "s/\$/\r/" bin.mbox >crlf.mbox &&
+	(
+		cd repo &&
+		git maint-dry-apply -q --onto base ../crlf.mbox >../actual
+	) &&
+	echo "base: all 2 patches apply" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a corrupt binary patch is a failed patch (exit 1), not a crash' '
+	awk "/^literal/ && !done { print; getline; print \"zcmV;^04)FM;V>Im0~Xwl)I)f\" substr(\$0, 27); done = 1; next } { print }" \
+		bin.mbox >badbin.mbox &&
+	! cmp -s bin.mbox badbin.mbox &&
+	(
+		cd repo &&
+		test_expect_code 1 git maint-dry-apply --onto base ../badbin.mbox >../actual
+	) &&
+	grep "corrupt binary patch" actual
+'
+
+test_expect_success 'a binary patch whose result has the wrong id is refused' '
+	sed "0,/^index \([0-9a-f]*\)\.\.[0-9a-f]*/s//index \1..1111111111111111111111111111111111111111/" \
+		bin.mbox >wrongid.mbox &&
+	(
+		cd repo &&
+		test_expect_code 1 git maint-dry-apply --onto base ../wrongid.mbox >../actual
+	) &&
+	grep "creates incorrect result" actual
+'
+
 test_done

@@ -255,6 +255,27 @@ test_expect_success 'no patches' '
 	test_path_is_missing .git/maint/queue
 '
 
+test_expect_success 'a series longer than one object flush (64 patches): same as git am, notes and objects all there' '
+	git checkout -q -B long base &&
+	for i in $(seq 1 70)
+	do
+		echo "line $i" >>drivers/usb/core/f3.c &&
+		echo "$i" >drivers/usb/long-$((i % 7)).c &&
+		git add drivers &&
+		test_tick &&
+		git commit -q -m "long $i" || return 1
+	done &&
+	git format-patch -q --thread --stdout base..long >long.mbox &&
+	git checkout -q --detach base &&
+	same_as_am q-long long.mbox -s &&
+	for c in $(git rev-list base..q-long)
+	do
+		git notes --ref=maint show $c >/dev/null || return 1
+	done &&
+	git fsck --no-dangling >fsck 2>&1 &&
+	test_must_be_empty fsck
+'
+
 test_expect_success 'every option is documented' '
 	command_options git-maint-queue >opts &&
 	test_line_count -gt 5 opts &&

@@ -268,4 +268,19 @@ test_expect_success 'a zero-length state file is detected' '
 	git maint-queue --abort
 '
 
+test_expect_success '--continue after switching to another branch leaves that work tree alone' '
+	git checkout -q -B t17 moved &&
+	test_expect_code 1 git maint-queue -q t17 series.mbox &&
+	git checkout -q -B elsewhere base &&
+	sed -i "s/^ f3 line 10$/ f3 line 10 conflicting/; s/^-f3 line 10$/-f3 line 10 conflicting/" \
+		.git/maint/queue/patch &&
+	git maint-queue -q --continue &&
+	git rev-list moved..t17 >applied &&
+	test_line_count = 4 applied &&
+	test "$(git rev-parse HEAD)" = "$(git rev-parse base)" &&
+	git status --porcelain --untracked-files=no >status &&
+	test_must_be_empty status &&
+	git checkout -q --detach base
+'
+
 test_done

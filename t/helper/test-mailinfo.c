@@ -3,7 +3,8 @@
  *
  * For each message of the inputs (common/source.h) run patch_mail_parse()
  * and write what `git mailsplit` + `git mailinfo <msg> <patch>` would give:
- * <dir>/NNNN/info (mailinfo's stdout), <dir>/NNNN/msg and <dir>/NNNN/patch.
+ * <dir>/NNNN/info (mailinfo's stdout), <dir>/NNNN/msg and <dir>/NNNN/patch,
+ * and <dir>/NNNN/paths: the paths the diff touches, one per line.
  * With --list, print instead one line per message with the fields git
  * mailinfo does not give (version, n/m, Message-ID, paths); --fast does
  * the same through the headers_and_paths_only fast path.
@@ -125,6 +126,13 @@ int cmd_main(int argc, const char **argv)
 		strbuf_setlen(&path, path.len - 3);
 		strbuf_addstr(&path, "patch");
 		if (write_file(path.buf, &pm.patch) < 0)
+			ret = 1;
+		strbuf_setlen(&path, path.len - 5);
+		strbuf_addstr(&path, "paths");
+		strbuf_reset(&info);
+		for (size_t i = 0; i < pm.paths.nr; i++)
+			strbuf_addf(&info, "%s\n", pm.paths.v[i]);
+		if (write_file(path.buf, &info) < 0)
 			ret = 1;
 	}
 	patch_mail_release(&pm);

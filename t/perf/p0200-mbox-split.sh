@@ -1,0 +1,92 @@
+#!/bin/sh
+# p0200: git maint-mbox-split against git mailsplit on the ~20,000-message
+# mailbox of t/perf/gen-repo.sh --size=full, in the same run:
+#
+#   select   git maint-mbox-split --touches drivers/usb mbox >/dev/null
+#   split    git maint-mbox-split --all-versions --input-order -o <dir> mbox
+#   vs       git mailsplit -o<dir> mbox, <dir> in tmpfs (/dev/shm) and on disk
+#
+# Each timing is the best of $P0200_RUNS runs (default 5), wall clock,
+# output directories emptied between runs outside the timing. Peak memory
+# is GNU time's %M (KiB, resident: it includes the mapped mailbox pages)
+# for a file argument and for the mailbox on a pipe, next to the largest
+# message. Goals: select >= 3x faster than mailsplit into tmpfs; split
+# no slower than mailsplit to the same kind of directory; memory under
+# 2x the largest message plus the index.
+set -e
+top=$(cd "$(dirname "$0")/../.." && pwd)
+: "${MAINT_BUILD_DIR:=$top/.build}"
+split=$MAINT_BUILD_DIR/bin/git-maint-mbox-split
+runs=${P0200_RUNS:-5}
+corpus=$(sh "$top/t/perf/gen-repo.sh" --size=full)
+mbox=$corpus/mbox
+work=$top/t/perf/out/p0200
+shm=/dev/shm/git-maint-p0200-$$
+rm -rf "$work" "$shm"
+mkdir -p "$work" "$shm"
+trap 'rm -rf "$shm"' EXIT
+export LC_ALL=C TZ=UTC GIT_CONFIG_NOSYSTEM=1 HOME="$work"
+
+now () { date +%s%N; }
+
+# best <name> <setup> <command>: best wall time in ms over $runs runs, into $<name>
+best () {
+	b=
+	i=0
+	while [ $i -lt "$runs" ]; do
+		eval "$2"
+		t0=$(now)
+		eval "$3" || { echo "p0200: '$3' failed" >&2; exit 1; }
+		t1=$(now)
+		ms=$(( (t1 - t0) / 1000000 ))
+		if [ -z "$b" ] || [ "$ms" -lt "$b" ]; then b=$ms; fi
+		i=$((i + 1))
+	done
+	eval "$1=$b"
+}
+
+ratio () { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
+
+nmsg=$(sed -n 's/^messages=//p' "$corpus/stats")
+largest=$(sed -n 's/^largest_message=//p' "$corpus/stats")
+size=$(wc -c <"$mbox")
+echo "mailbox: $nmsg messages, $((size / 1024)) KiB, largest message $((largest / 1024)) KiB"
+
+# correctness first: the same files as git mailsplit, the selection a valid mbox
+"$split" -q --all-versions --input-order -o "$work/ours" "$mbox"
+mkdir "$work/theirs"
+git mailsplit -o"$work/theirs" "$mbox" >/dev/null
+diff -r "$work/theirs" "$work/ours" >/dev/null || { echo "p0200: -o differs from git mailsplit" >&2; exit 1; }
+"$split" --touches drivers/usb "$mbox" >"$work/usb.mbox"
+nsel=$(grep -c '^From ' "$work/usb.mbox" || :)
+echo "selected by --touches drivers/usb: about $nsel messages"
+rm -rf "$work/ours" "$work/theirs"
+
+best sel ':' '"$split" --touches drivers/usb "$mbox" >/dev/null'
+best ms_shm 'rm -rf "$shm/d"; mkdir "$shm/d"' 'git mailsplit -o"$shm/d" "$mbox" >/dev/null'
+best ms_disk 'rm -rf "$work/d"; mkdir "$work/d"; sync' 'git mailsplit -o"$work/d" "$mbox" >/dev/null'
+best o_shm 'rm -rf "$shm/d"' '"$split" -q --all-versions --input-order -o "$shm/d" "$mbox"'
+best o_disk 'rm -rf "$work/d"; sync' '"$split" -q --all-versions --input-order -o "$work/d" "$mbox"'
+best sel_o_shm 'rm -rf "$shm/d"' '"$split" -q --touches drivers/usb -o "$shm/d" "$mbox"'
+rm -rf "$work/d" "$shm/d"
+
+/usr/bin/time -f %M -o "$work/mem-file" "$split" --touches drivers/usb "$mbox" >/dev/null
+cat "$mbox" | /usr/bin/time -f %M -o "$work/mem-pipe" "$split" --touches drivers/usb >/dev/null
+/usr/bin/time -f %M -o "$work/mem-ms" git mailsplit -o"$shm" "$mbox" >/dev/null
+mem_file=$(cat "$work/mem-file") mem_pipe=$(cat "$work/mem-pipe") mem_ms=$(cat "$work/mem-ms")
+
+printf '%-58s %8s\n' "best of $runs runs, wall clock" "ms"
+printf '%-58s %8d\n' "mbox-split --touches drivers/usb mbox >/dev/null" "$sel"
+printf '%-58s %8d\n' "git mailsplit -o<tmpfs> mbox" "$ms_shm"
+printf '%-58s %8d\n' "git mailsplit -o<disk> mbox" "$ms_disk"
+printf '%-58s %8d\n' "mbox-split --all-versions --input-order -o<tmpfs> mbox" "$o_shm"
+printf '%-58s %8d\n' "mbox-split --all-versions --input-order -o<disk> mbox" "$o_disk"
+printf '%-58s %8d\n' "mbox-split --touches drivers/usb -o<tmpfs> mbox" "$sel_o_shm"
+echo
+echo "select to stdout vs mailsplit to tmpfs:  $(ratio "$ms_shm" "$sel")x faster (goal >= 3)"
+echo "select to stdout vs mailsplit to disk:   $(ratio "$ms_disk" "$sel")x faster"
+echo "split all, tmpfs: mailsplit/mbox-split = $(ratio "$ms_shm" "$o_shm") (goal >= 1)"
+echo "split all, disk:  mailsplit/mbox-split = $(ratio "$ms_disk" "$o_disk") (goal >= 1)"
+echo "peak memory (KiB): mbox-split file $mem_file, pipe $mem_pipe; git mailsplit $mem_ms;" \
+	"largest message $((largest / 1024)), mailbox $((size / 1024))"
+echo "peak memory on a pipe / largest message: $(ratio "$mem_pipe" $((largest / 1024)))"
