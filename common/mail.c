@@ -113,15 +113,18 @@ int mail_header_get(const char *buf, size_t len, const char *name, struct strbuf
 void mail_unfold(struct strbuf *out, const char *value, size_t len)
 {
 	size_t start = out->len;
+	const char *p = value, *end = value + len;
 
-	for (size_t i = 0; i < len; i++) {
-		char c = value[i];
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *stop = nl ? nl : end;
 
-		if (c == '\r' && i + 1 < len && value[i + 1] == '\n')
-			continue;
-		if (c == '\n')
-			continue;
-		strbuf_addch(out, c);
+		if (nl && stop > p && stop[-1] == '\r')
+			stop--;
+		strbuf_add(out, p, stop - p);
+		if (!nl)
+			break;
+		p = nl + 1;
 	}
 	while (out->len > start && isspace((unsigned char)out->buf[out->len - 1]))
 		out->len--;

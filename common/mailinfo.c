@@ -51,7 +51,7 @@ struct mi {
 	struct strbuf hdr_tmp, line;
 
 	/* fast path: the patch is raw[patch_at..] when the body is plain */
-	int plain;
+	int plain, first_line;
 	const char *patch_at, *patch_end;
 };
 
@@ -589,8 +589,12 @@ static void handle_filter(struct mi *mi, struct strbuf *line)
 			return;
 		mi->filter_stage = 1;
 	}
-	if (!mi->patch_lines && mi->plain)
-		mi->patch_at = mi->line_start;
+	if (!mi->patch_lines && mi->plain) {
+		if (mi->first_line)
+			mi->plain = 0;	/* the header-ending line was trimmed: not raw */
+		else
+			mi->patch_at = mi->line_start;
+	}
 	if (!mi->opts->headers_and_paths_only || !mi->plain)
 		strbuf_addbuf(&mi->pm->patch, line);
 	mi->patch_lines++;
@@ -744,6 +748,7 @@ static void handle_body(struct mi *mi, struct strbuf *line)
 	if (mi->top && !find_boundary(mi, line))
 		goto out;
 	mi->plain = !mi->top && mi->te == TE_DONTCARE && !mi->format_flowed;
+	mi->first_line = 1;
 	do {
 		if (mi->top && is_multipart_boundary(mi, line)) {
 			if (prev.len) {
@@ -782,6 +787,7 @@ static void handle_body(struct mi *mi, struct strbuf *line)
 				s = nl + 1;
 			}
 		}
+		mi->first_line = 0;
 		if (mi->input_error) {
 			mi->patch_end = mi->p;	/* git stops reading here */
 			break;
@@ -1201,7 +1207,8 @@ static size_t unquote_c(struct strbuf *out, const char *s, size_t len)
 
 static void add_path(struct strvec *paths, const char *s, size_t len)
 {
-	if (!len || (len == 9 && !memcmp(s, "/dev/null", 9)))
+	/* no git diff names a path holding a NUL byte: garbage, left out */
+	if (!len || (len == 9 && !memcmp(s, "/dev/null", 9)) || memchr(s, '\0', len))
 		return;
 	for (size_t i = 0; i < paths->nr; i++)
 		if (strlen(paths->v[i]) == len && !memcmp(paths->v[i], s, len))

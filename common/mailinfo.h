@@ -13,6 +13,26 @@
  * quoted-printable and base64, RFC 2047 headers, conversion to UTF-8 from
  * the declared charset (git mailinfo -u), in-body From:/Subject:/Date:,
  * scissors lines, the message ending at "---" or at the diff.
+ *
+ * Where git mailinfo 2.39 and this code differ (every other output is
+ * the same bytes; t0100-t0102 compare them):
+ *   - git accepts silently, we return -1 (with the same fields): invalid
+ *     base64 (bytes outside the alphabet, a group cut short) or
+ *     quoted-printable ("=" not followed by two hex digits or a line end)
+ *     in the body; a NUL byte in the commit message (git am refuses that
+ *     later); a raw NUL byte in a header line (git cuts the line there);
+ *     an empty message.
+ *   - a From/Subject/Date that is not valid UTF-8 after decoding (raw
+ *     8-bit text without a charset) is read as ISO-8859-1, with a warning;
+ *     git passes the bytes on.
+ *   - an unterminated quoted string or comment in From ends the value;
+ *     git 2.39 reads past the end of its buffer there.
+ *   - an encoded word whose charset carries an RFC 2231 language
+ *     ("=?utf-8*en?q?...?=") is decoded; git fails on it.
+ *   - a raw NUL inside a quoted-printable or base64 line is decoded as a
+ *     byte; git stops decoding that line at the NUL.
+ *   - -n (no_reencode) only stops the body's conversion; encoded words in
+ *     headers are still converted to UTF-8.
  */
 
 #include "source.h"
@@ -51,17 +71,19 @@ struct mailinfo_opts {
 	int keep_subject;	/* -k: keep the subject as it is */
 	int keep_non_patch;	/* -b: strip only [PATCH...] brackets */
 	int scissors;		/* --scissors: drop everything above a "-- >8 --" line */
-	int keep_cr;		/* mailinfo --keep-cr: keep CRs of CRLF lines in the body */
+	int keep_cr;		/* keep the CR of CRLF line ends (git mailsplit --keep-cr);
+				   else they are dropped here as mailsplit would */
 	int no_inbody_headers;	/* --no-inbody-headers */
 	int message_id;		/* -m: add "Message-Id: <...>" to the message */
 	int no_reencode;	/* -n: do not convert to UTF-8 */
 	enum mailinfo_quoted_cr quoted_cr;
 	/*
-	 * Fast path for selection (mbox-split): fill only the header fields
-	 * (author, email, date, subjects, ids, to/cc, version/n/m), has_patch
-	 * and paths; message and patch stay empty. A plain text body is
-	 * scanned in place without copying; MIME and encoded bodies are
-	 * still decoded (paths may hide in them).
+	 * Fast path for selection (mbox-split): every field is filled as
+	 * usual except message and patch, which stay empty. A plain text
+	 * body is read line by line only up to the patch break; the diff is
+	 * then scanned in place for paths. MIME and encoded bodies are still
+	 * decoded (paths may hide in them). Same fields as the full parse
+	 * (the fuzz target checks it).
 	 */
 	int headers_and_paths_only;
 };
@@ -73,11 +95,14 @@ void patch_mail_reset(struct patch_mail *pm);
 void patch_mail_release(struct patch_mail *pm);
 
 /*
- * Parses raw into pm (reset first). 0 ok; -1 after one error line naming
- * "<origin>: message <number>" and the header or problem (NUL byte in a
- * header, invalid base64/quoted-printable in the patch part, ...).
- * Warnings (as git mailinfo gives them, e.g. quoted CRs) go to stderr
- * prefixed the same way.
+ * Parses raw into pm (reset first). 0 ok; -1 after one error line
+ * "<origin>: message <number>: <problem>" naming the header or problem
+ * (NUL byte in 'Subject', malformed encoded word in 'From', invalid
+ * base64 in the body, cannot convert from x-foo to UTF-8, too many
+ * nested MIME boundaries, empty message). After -1, pm still holds what
+ * was extracted, as git mailinfo still writes its files: a caller may
+ * list the message but must not apply it. Warnings (quoted CRLF,
+ * headers read as ISO-8859-1) go to stderr, prefixed the same way.
  */
 int patch_mail_parse(struct patch_mail *pm, const struct raw_mail *raw, const struct mailinfo_opts *opts);
 

@@ -117,6 +117,19 @@ do
 	'
 done
 
+test_expect_success 'mutated patches give a verdict, never a crash' '
+	python3 "$MAINT_TEST_DIR/t0301/mutate.py" 7 150 mutated patches1/*.patch &&
+	(
+		cd series1 &&
+		for p in ../mutated/*.patch
+		do
+			test-apply -3 --fuzz=2 base "$p" "$p" >/dev/null 2>&1
+			rc=$?
+			test $rc -le 1 || { echo "exit $rc on $p"; return 1; }
+		done
+	)
+'
+
 test_expect_success 'setup: a file and a patch that needs offsets and fuzz' '
 	git init -q fuzz &&
 	(
@@ -164,6 +177,50 @@ do
 				printf \".\n\"
 			}
 		}" ours.out >actual &&
+		test_cmp expect actual
+	'
+done
+
+# A patch whose first hunk adds lines, on files moved up, down, or
+# changed where a hunk goes: line numbers as GNU patch prints them.
+test_expect_success 'setup: variants of a file for one two-hunk patch' '
+	git init -q lines &&
+	(
+		cd lines &&
+		i=1 && while test $i -le 40; do echo $i; i=$((i + 1)); done >a &&
+		git add a &&
+		test_tick &&
+		git commit -q -m base &&
+		git tag base &&
+		sed -e "s/^10\$/10x\n10y\n10z/" -e "s/^30\$/30x/" a >a.new &&
+		mv a.new a &&
+		git diff >../lines.diff &&
+		git checkout -q a &&
+		mk () {
+			git checkout -q -b "$1" base &&
+			eval "$2" &&
+			test_tick &&
+			git commit -q -a -m "$1"
+		} &&
+		mk down5 "{ printf \"n1\nn2\nn3\nn4\nn5\n\"; cat a; } >a.new && mv a.new a" &&
+		mk up3 "sed -i 1,3d a" &&
+		mk fail2 "sed -i \"s/^31\\\$/31q/\" a" &&
+		mk fail12 "sed -i -e \"s/^31\\\$/31q/\" -e \"s/^10\\\$/10q/\" a" &&
+		mk down20fail2 "{ i=1; while test \$i -le 20; do echo x\$i; i=\$((i + 1)); done; sed \"s/^31\\\$/31q/\" a; } >a.new && mv a.new a"
+	)
+'
+
+for variant in down5 up3 fail2 fail12 down20fail2
+do
+	test_expect_success "hunk lines on $variant equal GNU patch --dry-run -F0" '
+		(
+			cd lines &&
+			git checkout -q '$variant' &&
+			{ patch -F0 --dry-run -p1 <../lines.diff >../gnu.out; true; } &&
+			{ git maint-dry-apply ../lines.diff >../ours.out; true; }
+		) &&
+		patch_lines gnu.out >expect &&
+		patch_lines ours.out >actual &&
 		test_cmp expect actual
 	'
 done
