@@ -325,7 +325,8 @@ static int changed_paths(struct queue *q, const git_oid *from_commit, const git_
 	return tree_changed_paths(paths, q->repo, a, b);
 }
 
-static int sync_worktree(struct queue *q, const git_oid *from_commit, const git_oid *to_commit)
+static int sync_worktree(struct queue *q, const git_oid *from_commit, const git_oid *to_commit,
+			 int force)
 {
 	struct strvec paths = STRVEC_INIT;
 	git_oid a, b;
@@ -334,7 +335,7 @@ static int sync_worktree(struct queue *q, const git_oid *from_commit, const git_
 	if (!q->sync || git_oid_equal(from_commit, to_commit))
 		return 0;
 	if (changed_paths(q, from_commit, to_commit, &paths, &a, &b) ||
-	    worktree_sync(q->repo, &a, &b, &paths))
+	    worktree_sync(q->repo, &a, &b, &paths, force))
 		goto out;
 	ret = 0;
 out:
@@ -389,7 +390,8 @@ static int finish_step(struct queue *q)
 				NOTES_REF, git_oid_tostr_s(&q->notes_tip));
 		}
 	}
-	if (sync_worktree(q, &q->base, &q->tip) < 0)
+	/* The step's paths were clean when it began; what they hold now is ours, half written. */
+	if (sync_worktree(q, &q->base, &q->tip, 1) < 0)
 		goto out;
 	git_oid_cpy(&q->base, &q->tip);
 	if (q->has_notes_tip) {
@@ -473,8 +475,12 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 					q->has_notes_base ? &q->notes_base : NULL,
 					"maint-queue: notes") < 0)
 		goto out;
-	if (q->sync && !q->worktree_done && worktree_sync(q->repo, &step_a, &step_b, &paths) < 0)
+	if (q->sync && !q->worktree_done && worktree_sync(q->repo, &step_a, &step_b, &paths, 0) < 0) {
+		error("'%s' moved to %s but its work tree was not updated; "
+		      "fix the cause and run 'git maint-queue --continue' (or --abort)",
+		      short_branch(q), git_oid_tostr_s(&q->tip));
 		goto out;
+	}
 	git_oid_cpy(&q->base, &q->tip);
 	if (changed) {
 		git_oid_cpy(&q->notes_base, &q->notes_tip);
@@ -1167,7 +1173,7 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 			goto out;
 		}
 		if (move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||
-		    sync_worktree(&q, &cur, &q.orig) < 0)
+		    sync_worktree(&q, &cur, &q.orig, 1) < 0)
 			goto out;
 	}
 	if (read_ref(repo, NOTES_REF, &notes_cur, &has_notes) < 0)

@@ -104,7 +104,7 @@ int worktree_check_clean(git_repository *repo, const struct strvec *paths, const
 }
 
 int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
-		  const struct strvec *paths)
+		  const struct strvec *paths, int force)
 {
 	git_checkout_options opts = GIT_CHECKOUT_OPTIONS_INIT;
 	git_tree *tfrom = NULL, *tto = NULL;
@@ -115,7 +115,8 @@ int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
 	if ((from && lg2_check(git_tree_lookup(&tfrom, repo, from), "cannot read tree") < 0) ||
 	    lg2_check(git_tree_lookup(&tto, repo, to), "cannot read tree") < 0)
 		goto out;
-	opts.checkout_strategy = GIT_CHECKOUT_SAFE | GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+	opts.checkout_strategy = (force ? GIT_CHECKOUT_FORCE : GIT_CHECKOUT_SAFE) |
+				 GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
 	opts.baseline = tfrom;
 	opts.paths.strings = (char **)paths->v;
 	opts.paths.count = paths->nr;

@@ -31,9 +31,11 @@ int worktree_check_clean(git_repository *repo, const struct strvec *paths, const
 
 /*
  * Updates the index and work tree for paths from tree from to tree to,
- * refusing (-1, reported) to overwrite local changes.
+ * refusing (-1, reported) to overwrite local changes; with force, the
+ * paths are overwritten whatever they hold (finishing an interrupted
+ * update, or going back as git am --abort does).
  */
 int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
-		  const struct strvec *paths);
+		  const struct strvec *paths, int force);
 
 #endif

@@ -113,7 +113,6 @@ test_expect_success 'the peel cache follows tags that move or go away' '
 	git tag -f v1.1 v1.1~4 &&
 	git tag -d v1.2 &&
 	git tag -a -f -m moved v1.3 v1.3^2 &&
-	compare_all &&
 	compare_all --match "v1.[0-9]" &&
 	! grep -q "^$(git rev-parse v1.3) " .git/maint/describe-peel ||
 	grep -q "^$(git rev-parse v1.3) $(git rev-parse v1.3^0) " .git/maint/describe-peel
@@ -132,6 +131,36 @@ test_expect_success '--no-cache neither reads nor writes the cache' '
 	git describe --contains v1.0 >expect &&
 	test_cmp expect actual &&
 	test_path_is_missing .git/maint
+'
+
+test_expect_success 'every commit, with our own commit-graph cache and no git graph' '
+	remove_graphs &&
+	rm -rf .git/maint &&
+	git rev-list --all >commits &&
+	GIT_MAINT_TEST_GRAPH_CACHE_MIN_READS=0 \
+		test_expect_code_or_ok git-maint-describe-contains --stdin <commits >/dev/null &&
+	test_path_is_file .git/maint/commit-graph &&
+	compare_all --all &&
+	compare_all --exclude "*-rc*"
+'
+
+test_expect_success 'the commit-graph cache lacks new commits: they are read, names stay right' '
+	git checkout -q --detach main &&
+	test_commit after-cache-1 &&
+	git merge -q --no-ff -m merge-old v1.4~3 &&
+	git tag -a -m late-release v9.0 &&
+	test_commit after-cache-2 &&
+	compare_all &&
+	git checkout -q main
+'
+
+test_expect_success 'a damaged commit-graph cache is ignored and rewritten' '
+	printf "garbage" >.git/maint/commit-graph &&
+	compare_all &&
+	GIT_MAINT_TEST_GRAPH_CACHE_MIN_READS=0 \
+		test_expect_code_or_ok git-maint-describe-contains --stdin <commits >/dev/null &&
+	test $(wc -c <.git/maint/commit-graph) -gt 1000 &&
+	compare_all --match "v*"
 '
 
 test_expect_success 'command-line commit-ishes are answered like git' '
@@ -194,6 +223,14 @@ test_expect_success 'an unknown revision is an error, exit 1' '
 	echo no-such-rev | test_expect_code 1 git-maint-describe-contains --stdin >actual &&
 	echo "no-such-rev undefined" >expect &&
 	test_cmp expect actual
+'
+
+test_expect_success 'hostile revision specs end with exit 1 in bounded time' '
+	for spec in "@{" "x@{" "@{-1" ".." "a..b" "v1.0@{" "^" "@{0" ":/no such text" "v1.0^{tree}" "HEAD@{upstream}"
+	do
+		test_expect_code 1 timeout 20 git-maint-describe-contains "$spec" 2>err ||
+		{ echo "spec: $spec"; return 1; }
+	done
 '
 
 test_expect_success 'a tree is not a commit: exit 1' '
