@@ -282,6 +282,20 @@ fail:
 	return -1;
 }
 
+int commit_graph_open_file(struct commit_graph **out, const char *path)
+{
+	struct commit_graph *g = xcalloc(1, sizeof(*g));
+	int rc = add_layer(g, path, NULL);
+
+	*out = NULL;
+	if (rc) {
+		commit_graph_free(g);
+		return rc < 0 ? -1 : 0;
+	}
+	*out = g;
+	return 0;
+}
+
 void commit_graph_free(struct commit_graph *g)
 {
 	unsigned i;
@@ -412,4 +426,111 @@ int commit_graph_read(const struct commit_graph *g, uint32_t pos,
 		if (v & PARENT_EXTRA)
 			return 0;
 	}
+}
+
+static void put_be32(struct strbuf *sb, uint32_t v)
+{
+	unsigned char b[4] = { v >> 24, v >> 16, v >> 8, v };
+
+	strbuf_add(sb, b, 4);
+}
+
+static void put_be64(struct strbuf *sb, uint64_t v)
+{
+	put_be32(sb, (uint32_t)(v >> 32));
+	put_be32(sb, (uint32_t)v);
+}
+
+int commit_graph_write_file(const char *path, const struct commit_graph_commit *commits,
+			    uint32_t nr)
+{
+	struct strbuf out = STRBUF_INIT, edges = STRBUF_INIT, tmp = STRBUF_INIT;
+	uint32_t fanout[256] = { 0 }, i;
+	uint64_t off;
+	unsigned nr_chunks;
+	int fd, ret = -1;
+
+	for (i = 0; i < nr; i++)
+		fanout[commits[i].oid[0]]++;
+	for (i = 1; i < 256; i++)
+		fanout[i] += fanout[i - 1];
+	/* extra edges of octopus merges */
+	for (i = 0; i < nr; i++) {
+		uint32_t k;
+
+		for (k = 1; commits[i].nr_parents > 2 && k < commits[i].nr_parents; k++)
+			put_be32(&edges, commits[i].parents[k] |
+					 (k + 1 == commits[i].nr_parents ? PARENT_EXTRA : 0));
+	}
+	nr_chunks = edges.len ? 4 : 3;
+
+	put_be32(&out, GRAPH_SIGNATURE);
+	strbuf_addch(&out, 1);	/* version */
+	strbuf_addch(&out, 1);	/* SHA-1 */
+	strbuf_addch(&out, (char)nr_chunks);
+	strbuf_addch(&out, 0);	/* no base graphs */
+	off = 8 + (uint64_t)(nr_chunks + 1) * 12;
+	put_be32(&out, CHUNK_OIDF);
+	put_be64(&out, off);
+	off += 256 * 4;
+	put_be32(&out, CHUNK_OIDL);
+	put_be64(&out, off);
+	off += (uint64_t)nr * COMMIT_GRAPH_HASH_LEN;
+	put_be32(&out, CHUNK_CDAT);
+	put_be64(&out, off);
+	off += (uint64_t)nr * CDAT_ENTRY;
+	if (edges.len) {
+		put_be32(&out, CHUNK_EDGE);
+		put_be64(&out, off);
+		off += edges.len;
+	}
+	put_be32(&out, 0);
+	put_be64(&out, off);
+
+	for (i = 0; i < 256; i++)
+		put_be32(&out, fanout[i]);
+	for (i = 0; i < nr; i++)
+		strbuf_add(&out, commits[i].oid, COMMIT_GRAPH_HASH_LEN);
+	{
+		uint32_t edge_at = 0;
+
+		for (i = 0; i < nr; i++) {
+			const struct commit_graph_commit *c = &commits[i];
+			uint64_t date = c->date < 0 ? 0 : (uint64_t)c->date;
+			uint32_t level = c->level > 0x3fffffff ? 0x3fffffff : c->level;
+
+			strbuf_addchars(&out, 0, COMMIT_GRAPH_HASH_LEN);	/* tree: not needed */
+			put_be32(&out, c->nr_parents ? c->parents[0] : PARENT_NONE);
+			if (c->nr_parents < 2) {
+				put_be32(&out, PARENT_NONE);
+			} else if (c->nr_parents == 2) {
+				put_be32(&out, c->parents[1]);
+			} else {
+				put_be32(&out, edge_at | PARENT_EXTRA);
+				edge_at += c->nr_parents - 1;
+			}
+			put_be32(&out, level << 2 | (uint32_t)((date >> 32) & 3));
+			put_be32(&out, (uint32_t)date);
+		}
+	}
+	strbuf_addbuf(&out, &edges);
+	strbuf_addchars(&out, 0, COMMIT_GRAPH_HASH_LEN);	/* checksum not computed */
+
+	strbuf_addf(&tmp, "%s.XXXXXX", path);
+	fd = mkstemp(tmp.buf);
+	if (fd < 0)
+		goto cleanup;
+	fchmod(fd, 0644);
+	ret = write_in_full(fd, out.buf, out.len) < 0 ? -1 : 0;
+	if (close(fd) < 0)
+		ret = -1;
+	if (!ret && rename(tmp.buf, path) < 0)
+		ret = -1;
+	if (ret)
+		unlink(tmp.buf);
+cleanup:
+	strbuf_release(&out);
+	strbuf_release(&edges);
+	strbuf_release(&tmp);
+	return ret;
 }

@@ -36,6 +36,9 @@ struct commit_graph;
 int commit_graph_open(struct commit_graph **out, const char *objects_dir);
 void commit_graph_free(struct commit_graph *g);
 
+/* Opens one graph file (no chain). 0 and *out (NULL when missing), or -1. */
+int commit_graph_open_file(struct commit_graph **out, const char *path);
+
 /* Number of commits over all layers, and of layers. */
 uint32_t commit_graph_nr(const struct commit_graph *g);
 unsigned commit_graph_layers(const struct commit_graph *g);
@@ -60,5 +63,22 @@ struct commit_graph_entry {
 int commit_graph_read(const struct commit_graph *g, uint32_t pos,
 		      struct commit_graph_entry *e,
 		      uint32_t **parents, size_t *nr, size_t *alloc);
+
+/*
+ * Writing: a single-file graph (OIDF, OIDL, CDAT, EDGE; topological
+ * levels as generations; the trailing checksum is left zero, so git
+ * must not be pointed at it). commits[] is sorted by oid, parents are
+ * positions in it. Written to a temporary file and renamed. 0 or -1.
+ */
+struct commit_graph_commit {
+	const unsigned char *oid;
+	int64_t date;
+	uint32_t level;
+	uint32_t nr_parents;
+	const uint32_t *parents;
+};
+
+int commit_graph_write_file(const char *path, const struct commit_graph_commit *commits,
+			    uint32_t nr);
 
 #endif

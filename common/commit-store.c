@@ -26,6 +26,8 @@ struct commit_store {
 	git_odb *odb;
 	struct commit_graph *graph;
 	uint32_t graph_nr;
+	int graph_is_cache;
+	uint32_t odb_reads;
 
 	struct cnode *nodes;	/* graph_nr + extra_nr, grown */
 	size_t nodes_alloc;
@@ -73,11 +75,17 @@ static int graph_wanted(git_repository *repo)
 	return enabled;
 }
 
-int commit_store_new(struct commit_store **out, git_repository *repo, int use_graph)
+int commit_store_new(struct commit_store **out, git_repository *repo, int use_graph,
+		     const char *cache_path)
 {
 	struct commit_store *s = xcalloc(1, sizeof(*s));
 
 	s->repo = repo;
+	/*
+	 * Each commit is read once and kept here; libgit2's object cache
+	 * would only hold a second copy of each.
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
 	if (use_graph && graph_wanted(repo)) {
 		struct strbuf objdir = STRBUF_INIT;
 
@@ -87,6 +95,11 @@ int commit_store_new(struct commit_store **out, git_repository *repo, int use_gr
 			s->graph = NULL;
 		}
 		strbuf_release(&objdir);
+	}
+	if (!s->graph && cache_path) {
+		if (commit_graph_open_file(&s->graph, cache_path) < 0)
+			s->graph = NULL;	/* a damaged cache is rebuilt later */
+		s->graph_is_cache = !!s->graph;
 	}
 	s->graph_nr = s->graph ? commit_graph_nr(s->graph) : 0;
 	s->nodes_alloc = s->graph_nr + 64;
@@ -114,6 +127,16 @@ void commit_store_free(struct commit_store *s)
 const struct commit_graph *commit_store_graph(const struct commit_store *s)
 {
 	return s->graph;
+}
+
+int commit_store_graph_is_cache(const struct commit_store *s)
+{
+	return s->graph_is_cache;
+}
+
+uint32_t commit_store_odb_reads(const struct commit_store *s)
+{
+	return s->odb_reads;
 }
 
 uint32_t commit_store_graph_nr(const struct commit_store *s)
@@ -276,6 +299,7 @@ static int parse_from_odb(struct commit_store *s, uint32_t id)
 	char hex[GIT_OID_HEXSZ + 1];
 	int rc;
 
+	s->odb_reads++;
 	if (!s->odb && lg2_check(git_repository_odb(&s->odb, s->repo), "cannot open the object database") < 0)
 		return -1;
 	git_oid_tostr(hex, sizeof(hex), &oid);
@@ -322,4 +346,109 @@ uint32_t commit_store_nr_parents(const struct commit_store *s, uint32_t id)
 const uint32_t *commit_store_parents(const struct commit_store *s, uint32_t id)
 {
 	return s->parents + s->nodes[id].parent_off;
+}
+
+static const struct commit_store *sort_store;
+
+static int cmp_by_oid(const void *a, const void *b)
+{
+	return git_oid_cmp(commit_store_oid(sort_store, *(const uint32_t *)a),
+			   commit_store_oid(sort_store, *(const uint32_t *)b));
+}
+
+int commit_store_write_cache(struct commit_store *s, const uint32_t *roots, size_t nr,
+			     const char *path)
+{
+	/* state: 0 unseen, 1 on the stack, 2 done (level known) */
+	uint8_t *state = NULL;
+	uint32_t *level = NULL, *stack = NULL, *order = NULL, *pos = NULL, *pbuf = NULL;
+	struct commit_graph_commit *out = NULL;
+	size_t state_alloc = 0, stack_nr = 0, stack_alloc = 0, order_nr = 0, order_alloc = 0;
+	size_t i, total_parents = 0;
+	int ret = -1;
+
+	for (i = 0; i < nr; i++) {
+		ALLOC_GROW(stack, stack_nr + 1, stack_alloc);
+		stack[stack_nr++] = roots[i];
+	}
+	/* post-order walk: a commit's level is one more than its parents' highest */
+	while (stack_nr) {
+		uint32_t c = stack[stack_nr - 1], k, n, lv = 0;
+		int pending = 0;
+
+		if (commit_store_size(s) > state_alloc) {
+			size_t old = state_alloc;
+
+			ALLOC_GROW(state, commit_store_size(s), state_alloc);
+			memset(state + old, 0, state_alloc - old);
+			level = xrealloc(level, st_mult(state_alloc, sizeof(*level)));
+		}
+		if (state[c] == 2) {
+			stack_nr--;
+			continue;
+		}
+		if (commit_store_parse(s, c) < 0)
+			goto cleanup;
+		if (commit_store_size(s) > state_alloc)
+			continue;	/* grow the arrays first */
+		state[c] = 1;
+		n = commit_store_nr_parents(s, c);
+		for (k = 0; k < n; k++) {
+			uint32_t p = commit_store_parents(s, c)[k];
+
+			if (p >= state_alloc || state[p] != 2) {
+				if (p < state_alloc && state[p] == 1)
+					goto cleanup;	/* a cycle: not a commit history */
+				ALLOC_GROW(stack, stack_nr + 1, stack_alloc);
+				stack[stack_nr++] = p;
+				pending = 1;
+			} else if (level[p] > lv) {
+				lv = level[p];
+			}
+		}
+		if (pending) {
+			state[c] = 0;	/* come back when the parents are done */
+			continue;
+		}
+		level[c] = lv + 1;
+		state[c] = 2;
+		stack_nr--;
+		ALLOC_GROW(order, order_nr + 1, order_alloc);
+		order[order_nr++] = c;
+		total_parents += n;
+	}
+
+	sort_store = s;
+	if (order_nr)
+		qsort(order, order_nr, sizeof(*order), cmp_by_oid);
+	pos = xcalloc(state_alloc ? state_alloc : 1, sizeof(*pos));
+	for (i = 0; i < order_nr; i++)
+		pos[order[i]] = (uint32_t)i;
+	out = xcalloc(order_nr ? order_nr : 1, sizeof(*out));
+	pbuf = xcalloc(total_parents ? total_parents : 1, sizeof(*pbuf));
+	{
+		size_t used = 0;
+
+		for (i = 0; i < order_nr; i++) {
+			uint32_t c = order[i], k, n = commit_store_nr_parents(s, c);
+
+			out[i].oid = commit_store_oid(s, c)->id;
+			out[i].date = commit_store_date(s, c);
+			out[i].level = level[c];
+			out[i].nr_parents = n;
+			out[i].parents = pbuf + used;
+			for (k = 0; k < n; k++)
+				pbuf[used++] = pos[commit_store_parents(s, c)[k]];
+		}
+	}
+	ret = commit_graph_write_file(path, out, (uint32_t)order_nr);
+cleanup:
+	free(state);
+	free(level);
+	free(stack);
+	free(order);
+	free(pos);
+	free(pbuf);
+	free(out);
+	return ret;
 }

@@ -24,9 +24,26 @@ struct commit_store;
 /*
  * Creates a store over repo. When use_graph is set, the repository's
  * commit-graph is read (a graph that cannot be read is reported with a
- * warning and then ignored).
+ * warning and then ignored). When the repository has none (or it is not
+ * used) and cache_path is not NULL, our own cache file written by
+ * commit_store_write_cache() is read in its place: it gives the same
+ * parents, dates and (topological-level) generations, but git does not
+ * know it, so commit_store_graph_is_cache() tells callers that must
+ * behave as git does without a graph.
  */
-int commit_store_new(struct commit_store **out, git_repository *repo, int use_graph);
+int commit_store_new(struct commit_store **out, git_repository *repo, int use_graph,
+		     const char *cache_path);
+int commit_store_graph_is_cache(const struct commit_store *s);
+/* Commits read from the object database so far (not from a graph). */
+uint32_t commit_store_odb_reads(const struct commit_store *s);
+
+/*
+ * Writes every commit reachable from roots to path, in commit-graph
+ * format, for commit_store_new(). Commits are immutable, so the file
+ * never becomes wrong; it only lacks commits made after it. 0 or -1.
+ */
+int commit_store_write_cache(struct commit_store *s, const uint32_t *roots, size_t nr,
+			     const char *path);
 void commit_store_free(struct commit_store *s);
 
 /* The graph in use, or NULL; and how many ids it covers (0 without one). */

@@ -30,6 +30,8 @@
 #include "wrapper.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,7 @@ struct describer {
 	git_repository *repo;
 	struct commit_store *store;
 	struct peel_cache *cache;	/* NULL when not used */
+	char *graph_cache_path;		/* our commit-graph cache, or NULL */
 	int all;
 
 	struct tip *tips;		/* all refs, by name */
@@ -156,6 +159,12 @@ static int ensure_state(struct describer *d)
 
 	if (need <= old)
 		return 0;
+	if (!d->state) {
+		/* fresh zeroed pages: only those a query touches get faulted in */
+		d->state_alloc = need + 1024;
+		d->state = xcalloc(d->state_alloc, sizeof(*d->state));
+		return 0;
+	}
 	ALLOC_GROW(d->state, need, d->state_alloc);
 	memset(d->state + old, 0, (d->state_alloc - old) * sizeof(*d->state));
 	return 0;
@@ -392,14 +401,52 @@ int describer_new(struct describer **out, git_repository *repo,
 
 		strbuf_addf(&path, "%smaint/describe-peel", git_repository_commondir(repo));
 		d->cache = peel_cache_load(path.buf);
-		strbuf_release(&path);
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%smaint/commit-graph", git_repository_commondir(repo));
+		d->graph_cache_path = strbuf_detach(&path, NULL);
 	}
-	if (commit_store_new(&d->store, repo, opts->use_graph) < 0 || load_refs(d) < 0) {
+	if (commit_store_new(&d->store, repo, opts->use_graph, d->graph_cache_path) < 0 ||
+	    load_refs(d) < 0) {
 		describer_free(d);
 		return -1;
 	}
 	*out = d;
 	return 0;
+}
+
+/*
+ * Without a commit-graph, a run that had to read many commits leaves the
+ * history it can reach from the tips in $GIT_DIR/maint/commit-graph, so
+ * the next runs get generation numbers to bound their walks. Names still
+ * follow git's no-graph rules (date cutoff); see reach_quick().
+ */
+#define GRAPH_CACHE_MIN_READS 2000
+
+static void write_graph_cache(struct describer *d)
+{
+	uint32_t *roots, min_reads = GRAPH_CACHE_MIN_READS;
+	const char *knob = getenv("GIT_MAINT_TEST_GRAPH_CACHE_MIN_READS");
+	size_t i, nr = 0;
+
+	if (knob)
+		min_reads = (uint32_t)strtoul(knob, NULL, 10);
+	if (!d->graph_cache_path || !d->store ||
+	    (commit_store_graph(d->store) && !commit_store_graph_is_cache(d->store)) ||
+	    commit_store_odb_reads(d->store) < min_reads)
+		return;
+	roots = xcalloc(d->tips_nr ? d->tips_nr : 1, sizeof(*roots));
+	for (i = 0; i < d->tips_nr; i++)
+		if (d->tips[i].is_commit)
+			roots[nr++] = d->tips[i].commit;
+	if (nr) {
+		struct strbuf dir = STRBUF_INIT;
+
+		strbuf_addf(&dir, "%smaint", git_repository_commondir(d->repo));
+		if (!mkdir(dir.buf, 0777) || errno == EEXIST)
+			commit_store_write_cache(d->store, roots, nr, d->graph_cache_path);
+		strbuf_release(&dir);
+	}
+	free(roots);
 }
 
 void describer_free(struct describer *d)
@@ -416,6 +463,8 @@ void describer_free(struct describer *d)
 		peel_cache_save(d->cache, prune);
 		peel_cache_free(d->cache);
 	}
+	write_graph_cache(d);
+	free(d->graph_cache_path);
 	for (i = 0; i < d->tips_nr; i++) {
 		free(d->tips[i].refname);
 		free(d->tips[i].display);
@@ -492,7 +541,8 @@ static void start_query(struct describer *d, uint32_t target)
 		d->epoch = 1;
 	}
 	d->target = target;
-	d->gen_mode = commit_store_generation(s, target) != COMMIT_GEN_INFINITY;
+	d->gen_mode = !commit_store_graph_is_cache(s) &&
+		      commit_store_generation(s, target) != COMMIT_GEN_INFINITY;
 	d->gen_cutoff = commit_store_generation(s, target);
 	/* git: min date minus a day of slop for clock skew, clamped at 0 */
 	d->date_cutoff = date > CUTOFF_DATE_SLOP ? date - CUTOFF_DATE_SLOP : 0;
@@ -520,18 +570,18 @@ static void reach_set(struct describer *d, uint32_t id, int st)
  */
 static int reach_quick(struct describer *d, uint32_t id)
 {
-	uint32_t graph_nr = commit_store_graph_nr(d->store);
+	uint64_t gt = commit_store_generation(d->store, d->target);
+	uint64_t g = commit_store_generation(d->store, id);
 
 	if (id == d->target)
 		return REACH_YES;
 	if (excluded(d, id))
 		return REACH_NO;
-	if (d->gen_mode) {
-		uint64_t g = commit_store_generation(d->store, id);
-
-		if (g != COMMIT_GEN_INFINITY && g <= d->gen_cutoff)
+	if (gt != COMMIT_GEN_INFINITY) {
+		/* generations fall strictly along parents (graph or our cache) */
+		if (g != COMMIT_GEN_INFINITY && g <= gt)
 			return REACH_NO;
-	} else if (id < graph_nr) {
+	} else if (id < commit_store_graph_nr(d->store)) {
 		return REACH_NO;
 	}
 	return REACH_UNKNOWN;

@@ -255,4 +255,44 @@ test_expect_success 'a single message file and a Maildir' '
 	test_path_is_missing md-ours/0003
 '
 
+test_expect_success 't5100-style subjects and odd header whitespace' '
+	for subj in "[PATCH] [other] [PATCH] message" "[other] [PATCH] message" \
+		"[PATCH] [foo] [bar] message" "[foo]  [PATCH]  [bar] message" \
+		"Re: Re: [PATCH] double reply" "[PATCH]message without space" \
+		"[PATCH-v2] hyphen" "[PATCH] [PATCH 1/2] twice" "RE: [RFC] re" \
+		"	 tab and spaces	" "[]" "[PATCH"
+	do
+		sep && printf "From: A <a@example.com>\nSubject: %s\n\nbody\n" "$subj" || return 1
+	done >subjects.mbox &&
+	{
+		sep && printf "From:Real Name <user@example.com>\nSubject:no space\n\nbody\n" &&
+		sep && printf "from: lower <l@example.com>\nSUBJECT: upper\nDATE: Mon, 1 Jan 2024 00:00:00 +0000\n\nbody\n" &&
+		sep && printf "From: \"user@example.com\" <user@example.com>\nSubject: at in name\n\nbody\n" &&
+		sep && printf "From: <only@example.com>\nSubject: angle only\n\nbody\n" &&
+		sep && printf "From: only@example.com\nSubject: bare address\n\nbody\n" &&
+		sep && printf "From: A very long name that goes on and on for more than sixty characters <l@example.com>\nSubject: long name\n\nbody\n" &&
+		sep && printf "From: Two <a@example.com>, Three <b@example.com>\nSubject: two froms\n\nbody\n" &&
+		sep && printf "From: A <a@example.com>\nSubject: in-body without blank line\n\nFrom: B <b@example.com>\nbody right after\n---\n--- a/f\n+++ b/f\n" &&
+		sep && printf "From: A <a@example.com>\nSubject: in-body date only\n\nDate: Tue, 2 Jan 2024 00:00:00 +0000\n\nbody\n---\n--- a/f\n+++ b/f\n" &&
+		sep && printf "From: A <a@example.com>\nSubject: two in-body froms\n\nFrom: B <b@example.com>\nFrom: C <c@example.com>\n\nbody\n---\n--- a/f\n+++ b/f\n"
+	} >headers.mbox &&
+	compare_with_git subjects -- subjects.mbox &&
+	compare_with_git subjectsb -b -- subjects.mbox &&
+	compare_with_git subjectsk -k -- subjects.mbox &&
+	compare_with_git headers -- headers.mbox
+'
+
+test_expect_success 'standard input, as "-" and as no argument' '
+	test-mailinfo stdin-dash - <corpus.mbox &&
+	test-mailinfo stdin-none <corpus.mbox &&
+	test-mailinfo stdin-file corpus.mbox &&
+	for d in stdin-dash stdin-none
+	do
+		for f in stdin-file/*/*
+		do
+			test_cmp "$f" "$d/${f#stdin-file/}" || return 1
+		done || return 1
+	done
+'
+
 test_done

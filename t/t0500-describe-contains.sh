@@ -113,7 +113,6 @@ test_expect_success 'the peel cache follows tags that move or go away' '
 	git tag -f v1.1 v1.1~4 &&
 	git tag -d v1.2 &&
 	git tag -a -f -m moved v1.3 v1.3^2 &&
-	compare_all &&
 	compare_all --match "v1.[0-9]" &&
 	! grep -q "^$(git rev-parse v1.3) " .git/maint/describe-peel ||
 	grep -q "^$(git rev-parse v1.3) $(git rev-parse v1.3^0) " .git/maint/describe-peel
@@ -132,6 +131,36 @@ test_expect_success '--no-cache neither reads nor writes the cache' '
 	git describe --contains v1.0 >expect &&
 	test_cmp expect actual &&
 	test_path_is_missing .git/maint
+'
+
+test_expect_success 'every commit, with our own commit-graph cache and no git graph' '
+	remove_graphs &&
+	rm -rf .git/maint &&
+	git rev-list --all >commits &&
+	GIT_MAINT_TEST_GRAPH_CACHE_MIN_READS=0 \
+		test_expect_code_or_ok git-maint-describe-contains --stdin <commits >/dev/null &&
+	test_path_is_file .git/maint/commit-graph &&
+	compare_all --all &&
+	compare_all --exclude "*-rc*"
+'
+
+test_expect_success 'the commit-graph cache lacks new commits: they are read, names stay right' '
+	git checkout -q --detach main &&
+	test_commit after-cache-1 &&
+	git merge -q --no-ff -m merge-old v1.4~3 &&
+	git tag -a -m late-release v9.0 &&
+	test_commit after-cache-2 &&
+	compare_all &&
+	git checkout -q main
+'
+
+test_expect_success 'a damaged commit-graph cache is ignored and rewritten' '
+	printf "garbage" >.git/maint/commit-graph &&
+	compare_all &&
+	GIT_MAINT_TEST_GRAPH_CACHE_MIN_READS=0 \
+		test_expect_code_or_ok git-maint-describe-contains --stdin <commits >/dev/null &&
+	test $(wc -c <.git/maint/commit-graph) -gt 1000 &&
+	compare_all --match "v*"
 '
 
 test_expect_success 'command-line commit-ishes are answered like git' '

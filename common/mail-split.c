@@ -1,0 +1,263 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mail-split.h"
+#include "mailinfo.h"
+#include "source.h"
+#include "usage.h"
+
+static int inputs_rereadable(const char *const *args, size_t nargs)
+{
+	size_t i;
+
+	if (!nargs)
+		return 0;
+	for (i = 0; i < nargs; i++) {
+		struct stat st;
+
+		if (!strcmp(args[i], "-") || stat(args[i], &st) < 0)
+			return 0;
+		if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+			return 0;
+	}
+	return 1;
+}
+
+void mail_split_init(struct mail_split *ms)
+{
+	ms->rereadable = inputs_rereadable(ms->args, ms->nargs);
+	ms->spool.fd = -1;
+	ms->spool.size = 0;
+	ms->errors = 0;
+}
+
+void mail_split_release(struct mail_split *ms)
+{
+	spool_close(&ms->spool);
+}
+
+/* Writes one message as the pos-th of the output; from_line may be NULL. */
+static int write_one(struct mail_split *ms, size_t pos, const char *from_line,
+		     const char *buf, size_t len)
+{
+	struct strbuf from = STRBUF_INIT;
+	const char *nl;
+	int rc;
+
+	/*
+	 * The source drops the CR of the From_ line; with SOURCE_KEEP_CR put
+	 * it back when the message's lines end in CRLF, as git mailsplit
+	 * --keep-cr keeps it.
+	 */
+	if (from_line && (ms->source_flags & SOURCE_KEEP_CR) &&
+	    (nl = memchr(buf, '\n', len)) && nl > buf && nl[-1] == '\r') {
+		strbuf_addf(&from, "%s\r", from_line);
+		from_line = from.buf;
+	}
+	if (ms->dir && ms->dir->fd >= 0)
+		rc = outdir_write(ms->dir, pos, from_line, buf, len);
+	else
+		rc = mbox_writer_add(ms->mbox, from_line, buf, len);
+	strbuf_release(&from);
+	return rc;
+}
+
+int mail_split_index(struct mail_split *ms)
+{
+	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
+	struct mail_source *src;
+	struct patch_mail pm;
+	struct raw_mail raw;
+	int rc, ret = 0;
+
+	mopts.headers_and_paths_only = 1;
+	if (source_open(&src, ms->args, ms->nargs, ms->source_flags) < 0)
+		return -1;
+	patch_mail_init(&pm);
+	while ((rc = source_next(src, &raw))) {
+		struct mail_entry *e;
+
+		if (rc < 0 || (!(ms->fast && select_scan(&pm, &raw)) &&
+			       patch_mail_parse(&pm, &raw, &mopts) < 0)) {
+			ms->errors++;
+			continue;
+		}
+		/* raw.origin is one of args (or "-"), which outlive the index. */
+		e = mail_index_add(ms->idx, &pm, raw.number, raw.len, raw.origin,
+				   raw.from_line, raw.from_line_len);
+		if (ms->rereadable && !raw.file)
+			e->file_off = raw.offset;
+		if (!ms->rereadable && spool_add(&ms->spool, raw.buf, raw.len, &e->spool_off) < 0) {
+			ret = -1;
+			break;
+		}
+	}
+	source_close(src);
+	patch_mail_release(&pm);
+	return ret;
+}
+
+/*
+ * When every chosen message is a plain byte range of an input file,
+ * reads each back with pread(), in output order. Returns 1 when done,
+ * 0 when some message is not such a range (nothing written), -1 on error.
+ */
+static int write_from_files(struct mail_split *ms, struct mail_entry **order, size_t n)
+{
+	struct strbuf buf = STRBUF_INIT;
+	const char *open_origin = NULL;
+	int fd = -1, ret = 1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (order[i]->file_off < 0)
+			return 0;
+	for (i = 0; i < n && ret > 0; i++) {
+		struct mail_entry *e = order[i];
+		size_t done = 0;
+
+		if (e->origin != open_origin) {
+			if (fd >= 0)
+				close(fd);
+			fd = open(e->origin, O_RDONLY | O_CLOEXEC);
+			if (fd < 0) {
+				ret = error_errno("cannot open '%s' again", e->origin);
+				break;
+			}
+			open_origin = e->origin;
+		}
+		strbuf_reset(&buf);
+		strbuf_grow(&buf, e->len);
+		while (done < e->len) {
+			ssize_t got = pread(fd, buf.buf + done, e->len - done, e->file_off + done);
+
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				break;
+			done += got;
+		}
+		if (done < e->len) {
+			ret = error("'%s' changed while it was read (message %zu)", e->origin, e->number);
+			break;
+		}
+		strbuf_setlen(&buf, e->len);
+		if (write_one(ms, e->out_pos, e->from_line, buf.buf, buf.len) < 0)
+			ret = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&buf);
+	return ret;
+}
+
+/*
+ * Reads the inputs again: each chosen message is written at once when
+ * direct (files, or output in input order), else spooled.
+ */
+static int reread_inputs(struct mail_split *ms, int direct)
+{
+	size_t next = 0, count = mail_index_count(ms->idx), last = 0, i;
+	struct mail_source *src;
+	struct raw_mail raw;
+	int rc, ret = 0;
+
+	/* Stop after the last chosen message. */
+	for (i = 0; i < count; i++)
+		if (mail_index_at(ms->idx, i)->out_pos)
+			last = mail_index_at(ms->idx, i)->number;
+	if (source_open(&src, ms->args, ms->nargs, ms->source_flags) < 0)
+		return -1;
+	while (!ret && next < count && (rc = source_next(src, &raw))) {
+		struct mail_entry *e;
+
+		if (rc < 0)
+			continue;
+		if (raw.number > last)
+			break;
+		while (next < count && mail_index_at(ms->idx, next)->number < raw.number)
+			next++;
+		e = mail_index_at(ms->idx, next);
+		if (!e || e->number != raw.number || !e->out_pos)
+			continue;
+		if (e->len != raw.len)
+			ret = error("'%s' changed while it was read (message %zu)", raw.origin, raw.number);
+		else if (direct)
+			ret = write_one(ms, e->out_pos, e->from_line, raw.buf, raw.len);
+		else
+			ret = spool_add(&ms->spool, raw.buf, raw.len, &e->spool_off);
+	}
+	source_close(src);
+	return ret;
+}
+
+static int write_spooled(struct mail_split *ms, struct mail_entry **order, size_t n)
+{
+	struct strbuf buf = STRBUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < n; i++) {
+		ret = spool_read(&ms->spool, order[i]->spool_off, order[i]->len, &buf);
+		if (!ret)
+			ret = write_one(ms, order[i]->out_pos, order[i]->from_line, buf.buf, buf.len);
+	}
+	strbuf_release(&buf);
+	return ret;
+}
+
+static int in_input_order(struct mail_entry **order, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (order[i]->number < order[i - 1]->number)
+			return 0;
+	return 1;
+}
+
+int mail_split_write(struct mail_split *ms, struct mail_entry **order, size_t n)
+{
+	int rc;
+
+	if (!n)
+		return 0;
+	if (ms->rereadable) {
+		rc = write_from_files(ms, order, n);
+		if (rc)
+			return rc < 0 ? -1 : 0;
+		if ((ms->dir && ms->dir->fd >= 0) || in_input_order(order, n))
+			return reread_inputs(ms, 1);
+		if (reread_inputs(ms, 0) < 0)
+			return -1;
+	}
+	return write_spooled(ms, order, n);
+}
+
+int mail_split_stream(struct mail_split *ms, size_t *written)
+{
+	struct strbuf from = STRBUF_INIT;
+	struct mail_source *src;
+	struct raw_mail raw;
+	int rc, ret = 0;
+
+	*written = 0;
+	if (source_open(&src, ms->args, ms->nargs, ms->source_flags) < 0)
+		return -1;
+	while (!ret && (rc = source_next(src, &raw))) {
+		if (rc < 0) {
+			ms->errors++;
+			continue;
+		}
+		strbuf_reset(&from);
+		if (raw.from_line)
+			strbuf_add(&from, raw.from_line, raw.from_line_len);
+		ret = write_one(ms, ++*written, raw.from_line ? from.buf : NULL, raw.buf, raw.len);
+	}
+	source_close(src);
+	strbuf_release(&from);
+	return ret;
+}
