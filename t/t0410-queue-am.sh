@@ -276,6 +276,32 @@ test_expect_success 'a series longer than one object flush (64 patches): same as
 	test_must_be_empty fsck
 '
 
+test_expect_success 'local changes checked the same way when a series changes many paths' '
+	git checkout -q -B wide base &&
+	mkdir -p wide &&
+	for i in $(seq 1 70)
+	do
+		echo "$i" >wide/w$i || return 1
+	done &&
+	git add wide &&
+	test_tick &&
+	git commit -q -m "seventy files" &&
+	git format-patch -q --stdout base..wide >wide.mbox &&
+	git checkout -q -B wide1 base &&
+	mkdir -p wide && echo mine >wide/w35 &&
+	test_expect_code 128 git maint-queue -q wide1 wide.mbox 2>err &&
+	grep "wide/w35" err &&
+	rm -r wide &&
+	echo local >>drivers/usb/core/f5.c &&
+	git maint-queue -q wide1 wide.mbox &&
+	test_path_is_file wide/w70 &&
+	git diff --name-only >changed &&
+	echo drivers/usb/core/f5.c >expect &&
+	test_cmp expect changed &&
+	git checkout -q drivers/usb/core/f5.c &&
+	git checkout -q --detach base
+'
+
 test_expect_success 'every option is documented' '
 	command_options git-maint-queue >opts &&
 	test_line_count -gt 5 opts &&
