@@ -32,7 +32,7 @@ static const char *const usage_str[] = {
 struct split_opts {
 	struct select_opts sel;
 	const char *outdir, *format, *since, *until;
-	int list, mboxrd, input_mboxrd, keep_cr, threads, quiet;
+	int list, mboxrd, input_mboxrd, keep_cr, threads, quiet, max_size;
 };
 
 static void list_entries(const char *format, struct mail_entry **order, size_t n)
@@ -68,6 +68,8 @@ int cmd_main(int argc, const char **argv)
 		OPT_GROUP("Input"),
 		OPT_BOOL(0, "input-mboxrd", &o.input_mboxrd, "the input is mboxrd: unquote >From lines"),
 		OPT_BOOL(0, "keep-cr", &o.keep_cr, "keep CR of CRLF line ends, like git mailsplit --keep-cr"),
+		OPT_INTEGER(0, "max-message-size", &o.max_size, "bytes",
+			    "a larger message is an error (default 256 MiB)"),
 		OPT_GROUP("Selection"),
 		OPT_STRING_LIST(0, "touches", &o.sel.touches, "path",
 				"patches touching a path under <path> or matching the glob"),
@@ -110,6 +112,9 @@ int cmd_main(int argc, const char **argv)
 	ms.args = argv;
 	ms.nargs = argc;
 	ms.source_flags = (o.input_mboxrd ? SOURCE_MBOXRD : 0) | (o.keep_cr ? SOURCE_KEEP_CR : 0);
+	if (o.max_size < 0)
+		usage_msg_opt(usage_str, options, "--max-message-size must not be negative");
+	ms.max_size = o.max_size;
 	ms.fast = !o.list && !o.sel.authors.nr && !o.since && !o.until;
 	ms.mbox = &w;
 	ms.dir = &od;

@@ -39,6 +39,15 @@ void mail_split_release(struct mail_split *ms)
 	spool_close(&ms->spool);
 }
 
+static int open_source(struct mail_split *ms, struct mail_source **src)
+{
+	if (source_open(src, ms->args, ms->nargs, ms->source_flags) < 0)
+		return -1;
+	if (ms->max_size)
+		source_set_max_size(*src, ms->max_size);
+	return 0;
+}
+
 /* Writes one message as the pos-th of the output; from_line may be NULL. */
 static int write_one(struct mail_split *ms, size_t pos, const char *from_line,
 		     const char *buf, size_t len)
@@ -74,7 +83,7 @@ int mail_split_index(struct mail_split *ms)
 	int rc, ret = 0;
 
 	mopts.headers_and_paths_only = 1;
-	if (source_open(&src, ms->args, ms->nargs, ms->source_flags) < 0)
+	if (open_source(ms, &src) < 0)
 		return -1;
 	patch_mail_init(&pm);
 	while ((rc = source_next(src, &raw))) {
@@ -169,7 +178,7 @@ static int reread_inputs(struct mail_split *ms, int direct)
 	for (i = 0; i < count; i++)
 		if (mail_index_at(ms->idx, i)->out_pos)
 			last = mail_index_at(ms->idx, i)->number;
-	if (source_open(&src, ms->args, ms->nargs, ms->source_flags) < 0)
+	if (open_source(ms, &src) < 0)
 		return -1;
 	while (!ret && next < count && (rc = source_next(src, &raw))) {
 		struct mail_entry *e;
@@ -245,7 +254,7 @@ int mail_split_stream(struct mail_split *ms, size_t *written)
 	int rc, ret = 0;
 
 	*written = 0;
-	if (source_open(&src, ms->args, ms->nargs, ms->source_flags) < 0)
+	if (open_source(ms, &src) < 0)
 		return -1;
 	while (!ret && (rc = source_next(src, &raw))) {
 		if (rc < 0) {

@@ -31,6 +31,7 @@ struct mail_split {
 	const char *const *args;	/* inputs as for source_open(); they must outlive the index */
 	size_t nargs;
 	unsigned source_flags;	/* SOURCE_MBOXRD, SOURCE_KEEP_CR */
+	size_t max_size;	/* largest message accepted; 0: the source's default */
 	int fast;		/* selection needs no more than select_scan() fills */
 	struct mail_index *idx;
 	struct mbox_writer *mbox;	/* output: an mbox stream ... */

@@ -3,11 +3,11 @@
 # is missing. Elsewhere prints the list and stops.
 #
 # Build: compiler, pkg-config, libgit2, libcurl, libsecret, inih, asciidoctor.
-# Tests: git, sharness, cmocka, GNU patch, an SMTP server (aiosmtpd), a
+# Tests: git, sharness, cmocka, GNU patch, python3 (t/perf/gen-repo.sh), an SMTP server (aiosmtpd), a
 # Secret Service (gnome-keyring under dbus), GNU time, man, openssl.
 packages="build-essential pkg-config git libgit2-dev libcurl4-openssl-dev
 libsecret-1-dev libinih-dev asciidoctor sharness libcmocka-dev patch time
-man-db python3-aiosmtpd gnome-keyring dbus libsecret-tools openssl perl"
+man-db python3 python3-aiosmtpd gnome-keyring dbus libsecret-tools openssl perl"
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
 	echo "git-maint: not a Debian system; install the equivalents of:" >&2

@@ -212,4 +212,17 @@ test_expect_success 'a bad message is reported and skipped, the others are writt
 	test_cmp expect actual
 '
 
+test_expect_success 'a message over --max-message-size is reported and skipped: exit 128' '
+	{
+		msg s1 - "[PATCH] usb: small" drivers/usb/a.c &&
+		msg s2 - "[PATCH] usb: big" drivers/usb/b.c $(seq -f "drivers/usb/f%g.c" 1 40) &&
+		msg s3 - "[PATCH] usb: small too" drivers/usb/c.c
+	} >sizes &&
+	test_expect_code 128 git-maint-mbox-split --max-message-size 2000 sizes >out 2>err &&
+	grep "message 2 exceeds max size" err &&
+	grep "^Message-ID: <s[13]@" out >ids &&
+	test_line_count = 2 ids &&
+	test_expect_code 129 git-maint-mbox-split --max-message-size -1 sizes
+'
+
 test_done
