@@ -428,9 +428,12 @@ struct hunk_match {
 /*
  * Finds the hunk in img near guess (0-based), nearest first (later
  * lines before earlier ones at the same distance, as GNU patch does),
- * at fuzz 0, then 1, ... max_fuzz. A hunk with fewer leading (trailing)
- * context lines than the other end must match at the start (end) of the
- * file unless fuzz covers the difference, as in GNU patch.
+ * at fuzz 0, then 1, ... max_fuzz. Which hunks must match at the start
+ * or the end of the file: with max_fuzz 0, git apply's rules (a hunk
+ * that starts at line 1 or 0 at the start, one without trailing context
+ * at the end), so the verdicts are git am's; with fuzz, GNU patch's (a
+ * hunk with fewer leading (trailing) context lines than at its other end
+ * at the start (end), unless the fuzz covers the difference).
  */
 static int find_hunk(const struct image *img, const struct patch_hunk *h,
 		     const struct line *pre, size_t pre_nr, long guess, int max_fuzz,
@@ -453,6 +456,14 @@ static int find_hunk(const struct image *img, const struct patch_hunk *h,
 			break;	/* more fuzz changes nothing */
 		if (pf + sf > pre_nr)
 			break;
+		if (!max_fuzz) {
+			/*
+			 * No fuzz: git apply's rules (what git am does) decide
+			 * which hunks are tied to an end of the file.
+			 */
+			pfz = h->old_start <= 1 ? -1 : 0;
+			sfz = h->trailing == 0 ? -1 : 0;
+		}
 		if (pfz < 0 && sfz < 0) {
 			/* Must match the whole file. */
 			if (pre_nr == img->nr && (rc = match_at(img, pre, pre_nr, 0, pf, pre_nr - sf, 0)))

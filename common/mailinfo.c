@@ -1348,7 +1348,8 @@ void mailinfo_diff_paths(struct strvec *paths, const char *patch, size_t len)
 		const char *line = p, *v;
 
 		p += l + (nl ? 1 : 0);
-		if (l && line[l - 1] == '\r')
+		/* CRs before the newline (CRLF mail, as kept or as converted) */
+		while (l && line[l - 1] == '\r')
 			l--;
 		if (old_left > 0 || new_left > 0) {
 			/* inside a hunk: nothing here names a file */

@@ -2,6 +2,9 @@
 #include "repo.h"
 #include "strbuf.h"
 #include "usage.h"
+#include "wrapper.h"
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -65,40 +68,66 @@ out:
 	return ret;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * libgit2 matches every file against every pathspec entry, so with many
+ * paths a full status filtered here (sorted list, binary search) is
+ * cheaper than a pathspec.
+ */
+#define PATHSPEC_MAX 64
+
 int worktree_check_clean(git_repository *repo, const struct strvec *paths, const char *doing)
 {
 	git_status_options opts = GIT_STATUS_OPTIONS_INIT;
 	git_status_list *list = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	const char **sorted = NULL;
 	size_t n;
 	int ret = -1;
 
 	if (!paths->nr)
 		return 0;
 	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-	opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH |
-		     GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-	opts.pathspec.strings = (char **)paths->v;
-	opts.pathspec.count = paths->nr;
+	opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+		     GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	if (paths->nr <= PATHSPEC_MAX) {
+		opts.flags |= GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH;
+		opts.pathspec.strings = (char **)paths->v;
+		opts.pathspec.count = paths->nr;
+	} else {
+		sorted = xmalloc(st_mult(paths->nr, sizeof(*sorted)));
+		memcpy(sorted, paths->v, paths->nr * sizeof(*sorted));
+		qsort(sorted, paths->nr, sizeof(*sorted), cmp_str);
+	}
 	if (lg2_check(git_status_list_new(&list, repo, &opts), "cannot read the work tree status") < 0)
-		return -1;
+		goto out;
 	n = git_status_list_entrycount(list);
-	if (n) {
-		struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		const git_status_entry *e = git_status_byindex(list, i);
+		const git_diff_delta *d = e->index_to_workdir ? e->index_to_workdir : e->head_to_index;
+		const char *path;
 
-		for (size_t i = 0; i < n; i++) {
-			const git_status_entry *e = git_status_byindex(list, i);
-			const git_diff_delta *d = e->index_to_workdir ? e->index_to_workdir : e->head_to_index;
-
-			if (d)
-				strbuf_addf(&sb, "\n\t%s", d->new_file.path);
-		}
+		if (!d)
+			continue;
+		path = d->new_file.path;
+		if (sorted && !bsearch(&path, sorted, paths->nr, sizeof(*sorted), cmp_str))
+			continue;
+		strbuf_addf(&sb, "\n\t%s", path);
+	}
+	if (sb.len) {
 		error("your local changes to these files would be overwritten by %s:%s\n"
 		      "commit or stash them first", doing, sb.buf);
-		strbuf_release(&sb);
 		ret = 1;
 	} else {
 		ret = 0;
 	}
+out:
+	free(sorted);
+	strbuf_release(&sb);
 	git_status_list_free(list);
 	return ret;
 }
@@ -115,11 +144,20 @@ int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
 	if ((from && lg2_check(git_tree_lookup(&tfrom, repo, from), "cannot read tree") < 0) ||
 	    lg2_check(git_tree_lookup(&tto, repo, to), "cannot read tree") < 0)
 		goto out;
-	opts.checkout_strategy = (force ? GIT_CHECKOUT_FORCE : GIT_CHECKOUT_SAFE) |
-				 GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
 	opts.baseline = tfrom;
-	opts.paths.strings = (char **)paths->v;
-	opts.paths.count = paths->nr;
+	if (force) {
+		/* Forcing is limited to the paths, so other local changes survive. */
+		opts.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+		opts.paths.strings = (char **)paths->v;
+		opts.paths.count = paths->nr;
+	} else {
+		/*
+		 * A safe checkout from the baseline touches only what differs
+		 * between the two trees, which are the paths: no pathspec
+		 * needed (libgit2 matches it against every file).
+		 */
+		opts.checkout_strategy = GIT_CHECKOUT_SAFE;
+	}
 	if (lg2_check(git_checkout_tree(repo, (git_object *)tto, &opts),
 		      "cannot update the work tree") < 0)
 		goto out;

@@ -282,6 +282,16 @@ test_expect_success 't5100-style subjects and odd header whitespace' '
 	compare_with_git headers -- headers.mbox
 '
 
+test_expect_success 'the source gives every byte back: From line + message rebuilds the mbox' '
+	test-mailinfo --raw unused corpus.mbox >rebuilt &&
+	test_cmp corpus.mbox rebuilt &&
+	test-mailinfo --raw unused from.mbox >rebuilt &&
+	test_cmp from.mbox rebuilt &&
+	test-mailinfo --raw unused - <"$MAINT_TEST_DIR/t0101-mailinfo-corpus.sh" >single &&
+	{ echo "From -" && cat "$MAINT_TEST_DIR/t0101-mailinfo-corpus.sh"; } >expect &&
+	test_cmp expect single
+'
+
 test_expect_success 'standard input, as "-" and as no argument' '
 	test-mailinfo stdin-dash - <corpus.mbox &&
 	test-mailinfo stdin-none <corpus.mbox &&

@@ -148,6 +148,20 @@ test_expect_success 'reads the mailbox from standard input' '
 	test_cmp expect actual.pipe
 '
 
+test_expect_success 'reads what git maint-mbox-split writes, through a pipe' '
+	(
+		cd repo &&
+		git maint-mbox-split -q --touches drivers/usb ../s1 |
+		git maint-dry-apply -q --onto work-linus --onto work-next >../actual
+	) &&
+	cat >expect <<-\EOF &&
+	work-linus: 1 of 2 patches apply; patch 2 is the first that does not
+	work-next: all 2 patches apply
+	The series applies to: work-next
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success '--porcelain: one record per patch, file and hunk' '
 	(
 		cd repo &&

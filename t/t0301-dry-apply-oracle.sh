@@ -225,6 +225,64 @@ do
 	'
 done
 
+test_expect_success 'setup: a hunk at line 1, a -U0 hunk, a file with a line prepended' '
+	git init -q anchors &&
+	(
+		cd anchors &&
+		i=1 && while test $i -le 20; do echo $i; i=$((i + 1)); done >f &&
+		git add f &&
+		test_tick &&
+		git commit -q -m base &&
+		git tag base &&
+		sed "s/^4\$/4x/" f >f.new &&
+		{ git diff --no-index f f.new || :; } | sed "s,b/f.new,b/f," >../at1.diff &&
+		{ git diff --no-index -U0 f f.new || :; } | sed "s,b/f.new,b/f," >../u0.diff &&
+		rm f.new &&
+		{ echo top && cat f; } >f.new &&
+		mv f.new f &&
+		test_tick &&
+		git commit -q -a -m top &&
+		git tag top
+	) &&
+	grep "^@@ -1,7 +1,7 @@" at1.diff &&
+	grep "^@@ -4 +4 @@" u0.diff
+'
+
+for d in at1 u0
+do
+	test_expect_success "$d: without fuzz the verdict is git apply's" '
+		(
+			cd anchors &&
+			if git apply --check ../'$d'.diff 2>/dev/null
+			then
+				echo ok
+			else
+				echo failed
+			fi >../expect &&
+			if test-apply top ../'$d'.diff >/dev/null
+			then
+				echo ok
+			else
+				echo failed
+			fi >../actual
+		) &&
+		test_cmp expect actual
+	'
+
+	test_expect_success "$d: with --fuzz=1 the lines are GNU patch -F1 lines" '
+		(
+			cd anchors &&
+			cp f f.gnu &&
+			{ patch -F1 --dry-run f.gnu <../'$d'.diff >../gnu.out; true; } &&
+			rm f.gnu &&
+			{ git maint-dry-apply --fuzz=1 --onto top ../'$d'.diff >../ours.out; true; }
+		) &&
+		grep "^Hunk" gnu.out >expect &&
+		grep "^Hunk" ours.out >actual &&
+		test_cmp expect actual
+	'
+done
+
 test_expect_success 'dry-apply --fuzz prints GNU patch lines for a mail' '
 	(
 		cd fuzz &&

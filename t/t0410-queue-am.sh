@@ -255,7 +255,7 @@ test_expect_success 'no patches' '
 	test_path_is_missing .git/maint/queue
 '
 
-test_expect_success 'a series longer than one object flush (64 patches): same as git am, notes and objects all there' '
+test_expect_success 'a series longer than one object flush: same as git am, notes and objects all there' '
 	git checkout -q -B long base &&
 	for i in $(seq 1 70)
 	do
@@ -267,13 +267,45 @@ test_expect_success 'a series longer than one object flush (64 patches): same as
 	done &&
 	git format-patch -q --thread --stdout base..long >long.mbox &&
 	git checkout -q --detach base &&
+	packs_before=$(ls .git/objects/pack/ | grep -c "\.pack$") &&
+	GIT_MAINT_TEST_FLUSH_PATCHES=16 &&
+	export GIT_MAINT_TEST_FLUSH_PATCHES &&
 	same_as_am q-long long.mbox -s &&
+	unset GIT_MAINT_TEST_FLUSH_PATCHES &&
+	packs_after=$(ls .git/objects/pack/ | grep -c "\.pack$") &&
+	test $((packs_after - packs_before)) -ge 5 &&
 	for c in $(git rev-list base..q-long)
 	do
 		git notes --ref=maint show $c >/dev/null || return 1
 	done &&
 	git fsck --no-dangling >fsck 2>&1 &&
 	test_must_be_empty fsck
+'
+
+test_expect_success 'local changes checked the same way when a series changes many paths' '
+	git checkout -q -B wide base &&
+	mkdir -p wide &&
+	for i in $(seq 1 70)
+	do
+		echo "$i" >wide/w$i || return 1
+	done &&
+	git add wide &&
+	test_tick &&
+	git commit -q -m "seventy files" &&
+	git format-patch -q --stdout base..wide >wide.mbox &&
+	git checkout -q -B wide1 base &&
+	mkdir -p wide && echo mine >wide/w35 &&
+	test_expect_code 128 git maint-queue -q wide1 wide.mbox 2>err &&
+	grep "wide/w35" err &&
+	rm -r wide &&
+	echo local >>drivers/usb/core/f5.c &&
+	git maint-queue -q wide1 wide.mbox &&
+	test_path_is_file wide/w70 &&
+	git diff --name-only >changed &&
+	echo drivers/usb/core/f5.c >expect &&
+	test_cmp expect changed &&
+	git checkout -q drivers/usb/core/f5.c &&
+	git checkout -q --detach base
 '
 
 test_expect_success 'every option is documented' '

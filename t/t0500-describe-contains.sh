@@ -225,6 +225,14 @@ test_expect_success 'an unknown revision is an error, exit 1' '
 	test_cmp expect actual
 '
 
+test_expect_success 'hostile revision specs end with exit 1 in bounded time' '
+	for spec in "@{" "x@{" "@{-1" ".." "a..b" "v1.0@{" "^" "@{0" ":/no such text" "v1.0^{tree}" "HEAD@{upstream}"
+	do
+		test_expect_code 1 timeout 20 git-maint-describe-contains "$spec" 2>err ||
+		{ echo "spec: $spec"; return 1; }
+	done
+'
+
 test_expect_success 'a tree is not a commit: exit 1' '
 	test_expect_code 1 git-maint-describe-contains main^{tree} 2>err &&
 	grep "not a commit" err

@@ -5,6 +5,9 @@
  * and write what `git mailsplit` + `git mailinfo <msg> <patch>` would give:
  * <dir>/NNNN/info (mailinfo's stdout), <dir>/NNNN/msg and <dir>/NNNN/patch,
  * and <dir>/NNNN/paths: the paths the diff touches, one per line.
+ * With --raw, print every message as the source yields it, after its
+ * "From " line (or "From -" when it had none): for an mbox this gives
+ * the input back.
  * With --list, print instead one line per message with the fields git
  * mailinfo does not give (version, n/m, Message-ID, paths); --fast does
  * the same through the headers_and_paths_only fast path.
@@ -45,7 +48,7 @@ int cmd_main(int argc, const char **argv)
 	struct patch_mail pm;
 	struct strbuf path = STRBUF_INIT, info = STRBUF_INIT;
 	unsigned flags = 0;
-	int fast = 0, r, ret = 0;
+	int fast = 0, raw_out = 0, r, ret = 0;
 	const char *dir;
 
 	while (argc > 1 && argv[1][0] == '-' && argv[1][1]) {
@@ -73,6 +76,8 @@ int cmd_main(int argc, const char **argv)
 			fast = 1, opts.headers_and_paths_only = 1;
 		else if (!strcmp(argv[1], "--list"))
 			fast = 1;
+		else if (!strcmp(argv[1], "--raw"))
+			raw_out = 1;
 		else if (!strncmp(argv[1], "--max-size=", 11))
 			;	/* handled below */
 		else
@@ -96,6 +101,15 @@ int cmd_main(int argc, const char **argv)
 	while ((r = source_next(src, &raw))) {
 		if (r < 0) {
 			ret = 1;
+			continue;
+		}
+		if (raw_out) {
+			if (raw.from_line)
+				fwrite(raw.from_line, 1, raw.from_line_len, stdout);
+			else
+				fputs("From -", stdout);
+			putchar('\n');
+			fwrite(raw.buf, 1, raw.len, stdout);
 			continue;
 		}
 		/* like git mailinfo, write what was extracted even after an error */
