@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 /* Patches between two writes of the in-memory objects (see run_series). */
-#define QUEUE_FLUSH_PATCHES 64
+#define QUEUE_FLUSH_PATCHES 128
 
 enum stop_reason { STOP_NONE, STOP_PATCH, STOP_CHECK, STOP_BUILD };
 static const char *const stop_names[] = { "none", "patch", "check", "build" };
@@ -664,8 +664,12 @@ static int run_series(struct queue *q, int skip_check_first)
 	struct strbuf err = STRBUF_INIT, report = STRBUF_INIT, note = STRBUF_INIT;
 	git_oid tip, tree;
 	const char *wd = git_repository_workdir(q->repo);
-	size_t since_flush = 0;
+	size_t since_flush = 0, flush_every = QUEUE_FLUSH_PATCHES;
+	const char *test_flush = getenv("GIT_MAINT_TEST_FLUSH_PATCHES");
 	int ret = -1;
+
+	if (test_flush && atoi(test_flush) > 0)
+		flush_every = atoi(test_flush);	/* tests: several flushes in a short series */
 
 	patch_mail_init(&pm);
 	git_oid_cpy(&tip, &q->tip);
@@ -777,7 +781,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		 * the step moves the branch) and the apply session starts
 		 * afresh from the last tree, dropping its cached contents.
 		 */
-		if (++since_flush >= QUEUE_FLUSH_PATCHES) {
+		if (++since_flush >= flush_every) {
 			since_flush = 0;
 			apply_session_free(session);
 			session = NULL;

@@ -7,8 +7,9 @@
 #
 #   sh t/perf/p0400-queue.sh [<patches>]      (default 2000; `make bench`)
 #
-# Prints wall-clock seconds and peak memory (GNU time %M, KiB) of each and
-# the ratios. The goal: queue >= 10x faster than git am, peak memory no
+# Prints wall-clock and CPU seconds and peak memory (GNU time %e, %U+%S,
+# %M in KiB) of each and the ratios (on a shared machine the CPU time is
+# the steadier measure). The goal: queue >= 10x faster than git am, peak memory no
 # higher.
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,10 +33,10 @@ for who in am queue; do
 done
 
 measure () {
-	# measure <name> <dir> <command...>: "seconds KiB" into $work/<name>.time
+	# measure <name> <dir> <command...>: "wall user sys KiB" into $work/<name>.time
 	name=$1 dir=$2
 	shift 2
-	(cd "$dir" && /usr/bin/time -f "%e %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>&1) || {
+	(cd "$dir" && /usr/bin/time -f "%e %U %S %M" -o "$work/$name.time" "$@" >"$work/$name.out" 2>&1) || {
 		echo "p0400: $name failed:" >&2
 		tail -n 20 "$work/$name.out" >&2
 		exit 1
@@ -56,12 +57,17 @@ if [ -n "$(git -C "$work/queue" status --porcelain --untracked-files=no)" ]; the
 	exit 1
 fi
 
-read am_s am_kb <"$work/am.time"
-read q_s q_kb <"$work/queue.time"
-awk -v n="$n" -v as="$am_s" -v ak="$am_kb" -v qs="$q_s" -v qk="$q_kb" 'BEGIN {
+read am_s am_u am_y am_kb <"$work/am.time"
+read q_s q_u q_y q_kb <"$work/queue.time"
+awk -v n="$n" -v as="$am_s" -v ac="$am_u $am_y" -v ak="$am_kb" \
+    -v qs="$q_s" -v qc="$q_u $q_y" -v qk="$q_kb" 'BEGIN {
+	split(ac, a, " "); split(qc, q, " ")
+	acpu = a[1] + a[2]; qcpu = q[1] + q[2]
 	printf "p0400 queue %d patches (same commits: yes)\n", n
-	printf "  git am -s          %8.2f s  %8d KiB peak\n", as, ak
-	printf "  git maint-queue -s %8.2f s  %8d KiB peak\n", qs, qk
-	printf "  speed: %.1fx faster; memory: %.2fx of git am\n", (qs > 0 ? as / qs : 0), (ak > 0 ? qk / ak : 0)
+	printf "                     wall       cpu (user+sys)  peak memory\n"
+	printf "  git am -s          %8.2f s  %8.2f s      %8d KiB\n", as, acpu, ak
+	printf "  git maint-queue -s %8.2f s  %8.2f s      %8d KiB\n", qs, qcpu, qk
+	printf "  wall: %.1fx faster; cpu: %.1fx less; memory: %.2fx of git am\n",
+		(qs > 0 ? as / qs : 0), (qcpu > 0 ? acpu / qcpu : 0), (ak > 0 ? qk / ak : 0)
 }'
 rm -rf "$work/am" "$work/queue"
