@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 struct cnode {
@@ -41,6 +42,60 @@ struct commit_store {
 	uint32_t *parents;
 	size_t parents_nr, parents_alloc;
 };
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *commit_array_alloc(size_t nr, size_t size, size_t *nr_alloc)
+{
+	size_t bytes = st_mult(nr ? nr : 1, size), len;
+	unsigned char *map, *aligned;
+
+	if (bytes < HUGE_PAGE / 2) {
+		*nr_alloc = nr ? nr : 1;
+		return xcalloc(*nr_alloc, size);
+	}
+	len = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	map = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		die_errno("cannot allocate %zu bytes", len);
+	/* align to a huge page and give back the slop around it */
+	aligned = (unsigned char *)(((uintptr_t)map + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	if (aligned > map)
+		munmap(map, aligned - map);
+	if (map + len + HUGE_PAGE > aligned + len)
+		munmap(aligned + len, map + len + HUGE_PAGE - (aligned + len));
+	madvise(aligned, len, MADV_HUGEPAGE);	/* a hint: failure is fine */
+	*nr_alloc = len / size;
+	return aligned;
+}
+
+void commit_array_free(void *a, size_t size, size_t nr_alloc)
+{
+	size_t bytes;
+
+	if (!a)
+		return;
+	bytes = nr_alloc * size;
+	if (bytes < HUGE_PAGE / 2)
+		free(a);
+	else
+		munmap(a, (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+}
+
+void *commit_array_grow(void *a, size_t nr, size_t size, size_t *nr_alloc)
+{
+	size_t old = *nr_alloc, want;
+	void *n;
+
+	if (nr <= old)
+		return a;
+	want = old + old / 2 > nr ? old + old / 2 : nr;
+	n = commit_array_alloc(want, size, nr_alloc);
+	if (a)
+		memcpy(n, a, old * size);
+	commit_array_free(a, size, old);
+	return n;
+}
 
 static int graph_wanted(git_repository *repo)
 {
@@ -102,8 +157,7 @@ int commit_store_new(struct commit_store **out, git_repository *repo, int use_gr
 		s->graph_is_cache = !!s->graph;
 	}
 	s->graph_nr = s->graph ? commit_graph_nr(s->graph) : 0;
-	s->nodes_alloc = s->graph_nr + 64;
-	s->nodes = xcalloc(s->nodes_alloc, sizeof(*s->nodes));
+	s->nodes = commit_array_alloc(s->graph_nr + 64, sizeof(*s->nodes), &s->nodes_alloc);
 	s->hash_size = 1024;
 	s->hash = xcalloc(s->hash_size, sizeof(*s->hash));
 	*out = s;
@@ -116,7 +170,7 @@ void commit_store_free(struct commit_store *s)
 		return;
 	commit_graph_free(s->graph);
 	git_odb_free(s->odb);
-	free(s->nodes);
+	commit_array_free(s->nodes, sizeof(*s->nodes), s->nodes_alloc);
 	free(s->extra_oids);
 	free(s->graph_oids);
 	free(s->hash);
@@ -199,12 +253,9 @@ uint32_t commit_store_id(struct commit_store *s, const git_oid *oid)
 	ALLOC_GROW(s->extra_oids, s->extra_nr + 1, s->extra_alloc);
 	git_oid_cpy(&s->extra_oids[s->extra_nr], oid);
 	id = s->graph_nr + (uint32_t)s->extra_nr;
-	if (id >= s->nodes_alloc) {
-		size_t old = s->nodes_alloc;
-
-		ALLOC_GROW(s->nodes, (size_t)id + 1, s->nodes_alloc);
-		memset(s->nodes + old, 0, (s->nodes_alloc - old) * sizeof(*s->nodes));
-	}
+	if (id >= s->nodes_alloc)
+		s->nodes = commit_array_grow(s->nodes, (size_t)id + 1, sizeof(*s->nodes),
+					     &s->nodes_alloc);
 	s->extra_nr++;
 	if (s->extra_nr * 2 > s->hash_size)
 		hash_grow(s);

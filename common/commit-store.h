@@ -71,4 +71,16 @@ const uint32_t *commit_store_parents(const struct commit_store *s, uint32_t id);
 /* Number of ids handed out so far (ids are 0..n-1, some unused). */
 uint32_t commit_store_size(const struct commit_store *s);
 
+/*
+ * Zeroed arrays indexed by commit id (one entry of size bytes per id).
+ * Walks touch ids all over such arrays (graph positions follow object
+ * ids, not history), so they are backed by transparent huge pages where
+ * the kernel allows: a few faults instead of one per 4 KiB page touched.
+ * nr_alloc is set to the entries allocated (at least nr).
+ */
+void *commit_array_alloc(size_t nr, size_t size, size_t *nr_alloc);
+/* Grows a to hold nr entries (new ones zeroed); a may move. */
+void *commit_array_grow(void *a, size_t nr, size_t size, size_t *nr_alloc);
+void commit_array_free(void *a, size_t size, size_t nr_alloc);
+
 #endif

@@ -159,14 +159,8 @@ static int ensure_state(struct describer *d)
 
 	if (need <= old)
 		return 0;
-	if (!d->state) {
-		/* fresh zeroed pages: only those a query touches get faulted in */
-		d->state_alloc = need + 1024;
-		d->state = xcalloc(d->state_alloc, sizeof(*d->state));
-		return 0;
-	}
-	ALLOC_GROW(d->state, need, d->state_alloc);
-	memset(d->state + old, 0, (d->state_alloc - old) * sizeof(*d->state));
+	d->state = commit_array_grow(d->state, need + (old ? 0 : 1024), sizeof(*d->state),
+				     &d->state_alloc);
 	return 0;
 }
 
@@ -471,7 +465,7 @@ void describer_free(struct describer *d)
 	}
 	free(d->tips);
 	free(d->order);
-	free(d->state);
+	commit_array_free(d->state, sizeof(*d->state), d->state_alloc);
 	strvec_clear(&d->names);
 	free(d->stack);
 	free(d->lifo);
