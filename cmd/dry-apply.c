@@ -261,6 +261,8 @@ int cmd_main(int argc, const char **argv)
 		usage_msg_opt(dry_apply_usage, options, "-p must not be negative");
 
 	repo = repo_open_or_die();
+	/* Blobs are only read, as git reads them: without re-hashing each. */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	if (!o.onto.nr) {
 		current = repo_current_branch(repo);
 		strvec_push(&o.onto, current ? current : "HEAD");

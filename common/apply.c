@@ -25,6 +25,7 @@ struct entry {
 	git_oid oid;
 	struct strbuf data;
 	int dirty;		/* changed since the last apply_session_write_tree() */
+	git_tree *tree;		/* in the directory cache only: the base tree's subtree, or NULL */
 };
 
 struct pathmap {
@@ -81,6 +82,7 @@ static void entry_free(struct entry *e)
 		return;
 	free(e->path);
 	strbuf_release(&e->data);
+	git_tree_free(e->tree);
 	free(e);
 }
 
@@ -121,6 +123,12 @@ struct apply_session {
 	struct apply_opts opts;
 	struct pathmap overlay;
 	struct pathmap stage;
+	/*
+	 * The base tree's directories looked up so far (path -> subtree or
+	 * NULL): libgit2 does not cache large trees, and every path of every
+	 * patch is looked up, component by component.
+	 */
+	struct pathmap dirs;
 	git_oid written;	/* the last tree apply_session_write_tree() wrote */
 	int have_written;
 };
@@ -149,6 +157,7 @@ void apply_session_free(struct apply_session *s)
 		return;
 	map_clear(&s->overlay);
 	map_clear(&s->stage);
+	map_clear(&s->dirs);
 	git_tree_free(s->base);
 	free(s);
 }
@@ -162,24 +171,66 @@ struct file_state {
 	const struct strbuf *data;	/* when !has_oid */
 };
 
-static int base_lookup(struct apply_session *s, const char *path, struct file_state *st)
+/*
+ * The base tree's subtree at dir[0..len) (borrowed, cached), or NULL in
+ * *out when there is no such directory. -1 on error.
+ */
+static int base_dir(struct apply_session *s, const char *dir, size_t len, git_tree **out)
 {
-	git_tree_entry *te = NULL;
-	int rc;
+	struct strbuf key = STRBUF_INIT;
+	struct entry *e;
+	const char *slash;
+	git_tree *parent;
+	const git_tree_entry *te;
+	int ret = 0;
 
-	memset(st, 0, sizeof(*st));
+	*out = NULL;
 	if (!s->base)
 		return 0;
-	rc = git_tree_entry_bypath(&te, s->base, path);
-	if (rc == GIT_ENOTFOUND)
+	if (!len) {
+		*out = s->base;
 		return 0;
-	if (lg2_check(rc, "cannot look up '%s' in the base tree", path) < 0)
+	}
+	strbuf_add(&key, dir, len);
+	e = map_get(&s->dirs, key.buf);
+	if (e) {
+		*out = e->tree;
+		goto out;
+	}
+	slash = memrchr(dir, '/', len);
+	if (base_dir(s, dir, slash ? (size_t)(slash - dir) : 0, &parent) < 0) {
+		ret = -1;
+		goto out;
+	}
+	e = map_put(&s->dirs, key.buf);
+	if (!parent)
+		goto out;
+	te = git_tree_entry_byname(parent, slash ? key.buf + (slash - dir) + 1 : key.buf);
+	if (te && git_tree_entry_type(te) == GIT_OBJECT_TREE &&
+	    lg2_check(git_tree_lookup(&e->tree, s->repo, git_tree_entry_id(te)),
+		      "cannot read tree '%s'", key.buf) < 0)
+		ret = -1;
+	*out = e->tree;
+out:
+	strbuf_release(&key);
+	return ret;
+}
+
+static int base_lookup(struct apply_session *s, const char *path, struct file_state *st)
+{
+	const char *slash = strrchr(path, '/');
+	const git_tree_entry *te;
+	git_tree *dir;
+
+	memset(st, 0, sizeof(*st));
+	if (base_dir(s, path, slash ? (size_t)(slash - path) : 0, &dir) < 0)
 		return -1;
+	if (!dir || !(te = git_tree_entry_byname(dir, slash ? slash + 1 : path)))
+		return 0;
 	st->mode = git_tree_entry_filemode(te);
 	st->has_oid = 1;
 	git_oid_cpy(&st->oid, git_tree_entry_id(te));
 	st->exists = 1;
-	git_tree_entry_free(te);
 	return 0;
 }
 
@@ -221,28 +272,6 @@ static int read_content(struct apply_session *s, const struct file_state *st,
 	return 0;
 }
 
-static int is_dir_in_base(struct apply_session *s, const char *path, git_tree **out)
-{
-	git_tree_entry *te = NULL;
-	int rc;
-
-	*out = NULL;
-	if (!s->base)
-		return 0;
-	rc = git_tree_entry_bypath(&te, s->base, path);
-	if (rc == GIT_ENOTFOUND)
-		return 0;
-	if (lg2_check(rc, "cannot look up '%s' in the base tree", path) < 0)
-		return -1;
-	if (git_tree_entry_type(te) == GIT_OBJECT_TREE)
-		rc = lg2_check(git_tree_lookup(out, s->repo, git_tree_entry_id(te)),
-			       "cannot read tree '%s'", path);
-	else
-		rc = 0;
-	git_tree_entry_free(te);
-	return rc < 0 ? -1 : *out != NULL;
-}
-
 struct dir_walk {
 	struct apply_session *s;
 	const char *dir;
@@ -280,18 +309,17 @@ static int is_live_dir(struct apply_session *s, const char *path)
 {
 	size_t len = strlen(path);
 	git_tree *t;
-	int rc;
 
 	if (map_has_under(&s->stage, path, len) || map_has_under(&s->overlay, path, len))
 		return 1;
-	rc = is_dir_in_base(s, path, &t);
-	if (rc <= 0)
-		return rc;
+	if (base_dir(s, path, len, &t) < 0)
+		return -1;
+	if (!t)
+		return 0;
 	{
 		struct dir_walk w = { s, path, 0 };
 
 		git_tree_walk(t, GIT_TREEWALK_PRE, dir_walk_cb, &w);
-		git_tree_free(t);
 		return w.found;
 	}
 }
