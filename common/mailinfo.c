@@ -747,7 +747,13 @@ static void handle_body(struct mi *mi, struct strbuf *line)
 
 	if (mi->top && !find_boundary(mi, line))
 		goto out;
-	mi->plain = !mi->top && mi->te == TE_DONTCARE && !mi->format_flowed;
+	/*
+	 * Plain: the patch can be read in place. Not when git converts the
+	 * first patch line from the declared charset (it does, as it ends
+	 * the message).
+	 */
+	mi->plain = !mi->top && mi->te == TE_DONTCARE && !mi->format_flowed &&
+		    (mi->opts->no_reencode || !mi->charset.len || mail_charset_is_utf8(mi->charset.buf));
 	mi->first_line = 1;
 	do {
 		if (mi->top && is_multipart_boundary(mi, line)) {

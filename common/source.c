@@ -294,7 +294,12 @@ static int ensure(struct mail_source *src, size_t want)
 	return 1;
 }
 
-/* Offset of the end of the line starting at off (after its '\n'), refilling as needed; -1 on error. */
+/*
+ * Offset of the end of the line starting at off (after its '\n'),
+ * refilling as needed; the end of input ends the last line. -1 on a read
+ * error; -2 when the line alone is longer than the size limit (a pipe
+ * is not read further for it).
+ */
 static ssize_t line_end(struct mail_source *src, size_t off)
 {
 	size_t scan = off;
@@ -305,6 +310,8 @@ static ssize_t line_end(struct mail_source *src, size_t off)
 
 		if (nl)
 			return nl - src->data + 1;
+		if (src->len - off > src->max_size)
+			return -2;
 		scan = src->len;
 		r = refill(src);
 		if (r < 0)
@@ -330,9 +337,10 @@ static int sniff(struct mail_source *src)
 		}
 	}
 	e = line_end(src, src->pos);
-	if (e < 0)
+	if (e == -1)
 		return -1;
-	src->kind = mbox_is_from_line(src->data + src->pos, e - src->pos) ? INPUT_MBOX : INPUT_SINGLE;
+	src->kind = e > 0 && mbox_is_from_line(src->data + src->pos, e - src->pos) ?
+		    INPUT_MBOX : INPUT_SINGLE;
 	if (src->kind == INPUT_SINGLE && (src->flags & SOURCE_STRICT))
 		return error("'%s' is not an mbox", src->origin);
 	return 0;
@@ -425,9 +433,9 @@ static int find_message_end(struct mail_source *src, size_t body, size_t *end)
 			size_t ls = hit - src->data + 1;
 			ssize_t le = line_end(src, ls);
 
-			if (le < 0)
+			if (le == -1)
 				return -1;
-			if (mbox_is_from_line(src->data + ls, le - ls) && ls >= body) {
+			if (le > 0 && mbox_is_from_line(src->data + ls, le - ls) && ls >= body) {
 				*end = ls;
 				return over;
 			}
@@ -471,7 +479,7 @@ static int next_in_mbox(struct mail_source *src, struct raw_mail *out)
 	}
 	fl_end = line_end(src, src->pos);
 	if (fl_end < 0)
-		return -1;
+		return -1;	/* not -2: this line was found to be a From line */
 	body = fl_end;
 	src->number++;
 	r = find_message_end(src, body, &end);
