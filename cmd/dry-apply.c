@@ -194,9 +194,7 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 		strbuf_addf(&prefix, "%s\t%zu\t", t->name, i + 1);
 		if (o->porcelain) {
 			strbuf_addf(out, "patch\t%s%s\t", prefix.buf, res.ok ? "ok" : "failed");
-			for (const char *c = it->subject; *c; c++)
-				if (*c != '\t' && *c != '\n')
-					strbuf_addch(out, *c);
+			apply_quote_field(out, it->subject, strlen(it->subject));
 			strbuf_addch(out, '\n');
 			apply_result_print(out, &res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
 		} else if (!o->quiet) {

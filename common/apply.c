@@ -1296,8 +1296,7 @@ static void print_human_file(struct strbuf *out, const struct apply_file_result 
 			    fr->hunk_nr == 1 ? "" : "s");
 }
 
-/* A field for porcelain output: tabs, newlines and backslashes escaped. */
-static void add_field(struct strbuf *out, const char *s, size_t len)
+void apply_quote_field(struct strbuf *out, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = s[i];
@@ -1321,19 +1320,19 @@ static void print_porcelain_file(struct strbuf *out, const struct apply_file_res
 	const char *name = fr->new_path ? fr->new_path : fr->old_path;
 
 	strbuf_addf(out, "file\t%s", prefix ? prefix : "");
-	add_field(out, name, strlen(name));
+	apply_quote_field(out, name, strlen(name));
 	strbuf_addf(out, "\t%s\t", file_status_name(fr->status));
 	if (fr->old_path && fr->new_path && strcmp(fr->old_path, fr->new_path))
-		add_field(out, fr->old_path, strlen(fr->old_path));
+		apply_quote_field(out, fr->old_path, strlen(fr->old_path));
 	strbuf_addch(out, '\t');
 	if (fr->reason)
-		add_field(out, fr->reason, strlen(fr->reason));
+		apply_quote_field(out, fr->reason, strlen(fr->reason));
 	strbuf_addch(out, '\n');
 	for (size_t k = 0; k < fr->hunk_nr; k++) {
 		const struct apply_hunk_result *h = &fr->hunks[k];
 
 		strbuf_addf(out, "hunk\t%s", prefix ? prefix : "");
-		add_field(out, name, strlen(name));
+		apply_quote_field(out, name, strlen(name));
 		strbuf_addf(out, "\t%zu\t%s\t%ld\t%ld\t%d\t", k + 1, hunk_status_name(h->status),
 			    h->line, h->offset, h->fuzz);
 		if (h->status == APPLY_HUNK_FAILED && h->expected) {
@@ -1341,7 +1340,7 @@ static void print_porcelain_file(struct strbuf *out, const struct apply_file_res
 
 			if (len && h->expected[len - 1] == '\n')
 				len--;
-			add_field(out, h->expected, len);
+			apply_quote_field(out, h->expected, len);
 		}
 		strbuf_addch(out, '\n');
 	}
@@ -1355,7 +1354,7 @@ void apply_result_print(struct strbuf *out, const struct apply_result *res,
 			strbuf_addf(out, "%s\n", res->error);
 		} else {
 			strbuf_addf(out, "error\t%s", prefix ? prefix : "");
-			add_field(out, res->error, strlen(res->error));
+			apply_quote_field(out, res->error, strlen(res->error));
 			strbuf_addch(out, '\n');
 		}
 		return;

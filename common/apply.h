@@ -203,6 +203,12 @@ enum apply_print_format {
 };
 
 /*
+ * Appends s[0..len) as a porcelain field: tab, newline, backslash and
+ * other control characters written as \t, \n, \\ and \ooo.
+ */
+void apply_quote_field(struct strbuf *out, const char *s, size_t len);
+
+/*
  * Appends the report of res to out. Human mode prints, as GNU patch
  * does, "checking file <path>" per file and a line per hunk that needed
  * an offset or fuzz, merged or failed (every hunk when verbose), and

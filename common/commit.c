@@ -271,8 +271,9 @@ void msg_append_trailer(struct strbuf *msg, const char *text)
 	strbuf_release(&line);
 }
 
-int commit_write(git_oid *out, git_repository *repo, const git_oid *tree, const git_oid *parent,
-		 const char *author, const char *committer, const struct strbuf *msg)
+int commit_write(git_oid *out, git_repository *repo, struct objwrite *ow, const git_oid *tree,
+		 const git_oid *parent, const char *author, const char *committer,
+		 const struct strbuf *msg)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	struct strbuf buf = STRBUF_INIT;
@@ -290,6 +291,10 @@ int commit_write(git_oid *out, git_repository *repo, const git_oid *tree, const 
 		strbuf_addf(&buf, "parent %s\n", git_oid_tostr(hex, sizeof(hex), parent));
 	strbuf_addf(&buf, "author %s\ncommitter %s\n\n", author, committer);
 	strbuf_addbuf(&buf, msg);
+	if (ow) {
+		ret = objwrite_put(ow, out, buf.buf, buf.len, GIT_OBJECT_COMMIT);
+		goto out;
+	}
 	if (lg2_check(git_repository_odb(&odb, repo), "cannot open object database") < 0)
 		goto out;
 	if (lg2_check(git_odb_write(out, odb, buf.buf, buf.len, GIT_OBJECT_COMMIT),

@@ -26,6 +26,7 @@
 
 #include <git2.h>
 
+#include "objwrite.h"
 #include "strbuf.h"
 
 /* git stripspace without comment stripping, in place. */
@@ -51,12 +52,13 @@ void msg_append_trailer(struct strbuf *msg, const char *line);
 /*
  * Writes a commit object: tree, parent (NULL for a root commit), author
  * and committer lines ("Name <email> when tz"), message. The message must
- * be valid UTF-8 without NUL bytes (else -1, reported). The object goes
- * to whatever backend the repository's object database writes to first
- * (queue adds an in-memory one).
+ * be valid UTF-8 without NUL bytes (else -1, reported). With ow (an open
+ * batch, common/objwrite.h) the object goes straight into it; without,
+ * through the repository's object database.
  */
-int commit_write(git_oid *out, git_repository *repo, const git_oid *tree, const git_oid *parent,
-		 const char *author, const char *committer, const struct strbuf *msg);
+int commit_write(git_oid *out, git_repository *repo, struct objwrite *ow, const git_oid *tree,
+		 const git_oid *parent, const char *author, const char *committer,
+		 const struct strbuf *msg);
 
 /* The first line of msg (for reflog messages): length up to the first newline. */
 size_t msg_first_line_len(const char *msg, size_t len);

@@ -58,13 +58,14 @@ static int fanout_of(git_repository *repo, const git_tree *tree)
 	return depth;
 }
 
-int notes_batch_begin(struct notes_batch *nb, git_repository *repo)
+int notes_batch_begin(struct notes_batch *nb, git_repository *repo, struct objwrite *ow)
 {
 	git_commit *c = NULL;
 	int rc;
 
 	memset(nb, 0, sizeof(*nb));
 	nb->repo = repo;
+	nb->ow = ow;
 	strvec_init(&nb->paths);
 	rc = git_reference_name_to_id(&nb->parent, repo, NOTES_REF);
 	if (rc == 0) {
@@ -113,7 +114,8 @@ int notes_batch_add(struct notes_batch *nb, const git_oid *commit, const struct 
 	ALLOC_GROW(nb->updates, nb->nr + 1, nb->alloc);
 	u = &nb->updates[nb->nr];
 	memset(u, 0, sizeof(*u));
-	if (lg2_check(git_blob_create_from_buffer(&u->id, nb->repo, note->buf, note->len),
+	if (nb->ow ? objwrite_put(nb->ow, &u->id, note->buf, note->len, GIT_OBJECT_BLOB) < 0 :
+	    lg2_check(git_blob_create_from_buffer(&u->id, nb->repo, note->buf, note->len),
 		      "cannot write note for %s", hex) < 0) {
 		strbuf_release(&path);
 		return -1;
@@ -143,7 +145,7 @@ int notes_batch_commit(struct notes_batch *nb, git_oid *out, int *changed, const
 		      "cannot write notes tree") < 0)
 		return -1;
 	strbuf_addstr(&msg, "Notes added by 'git maint-queue'\n");
-	ret = commit_write(out, nb->repo, &tree, nb->has_parent ? &nb->parent : NULL,
+	ret = commit_write(out, nb->repo, nb->ow, &tree, nb->has_parent ? &nb->parent : NULL,
 			   committer, committer, &msg);
 	strbuf_release(&msg);
 	if (!ret)

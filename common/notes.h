@@ -29,6 +29,7 @@
 
 #include <git2.h>
 
+#include "objwrite.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -39,6 +40,7 @@ void notes_add_field(struct strbuf *note, const char *key, const char *value, si
 
 struct notes_batch {
 	git_repository *repo;
+	struct objwrite *ow;
 	git_oid parent;		/* the notes commit now at NOTES_REF */
 	int has_parent;
 	git_tree *base;		/* its tree (or an empty tree) */
@@ -50,7 +52,8 @@ struct notes_batch {
 
 #define NOTES_BATCH_INIT { NULL }
 
-int notes_batch_begin(struct notes_batch *nb, git_repository *repo);
+/* ow: the open object batch the notes' blobs and commit go to (may be NULL). */
+int notes_batch_begin(struct notes_batch *nb, git_repository *repo, struct objwrite *ow);
 /* Writes the note's blob and records it for commit. */
 int notes_batch_add(struct notes_batch *nb, const git_oid *commit, const struct strbuf *note);
 /*

@@ -136,6 +136,14 @@ static int ms_write(git_odb_backend *b, const git_oid *oid, const void *data, si
 	return 0;
 }
 
+int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len,
+		 git_object_t type)
+{
+	if (lg2_check(git_odb_hash(out, data, len, type), "cannot hash object") < 0)
+		return -1;
+	return ms_write(&ow->store->parent, out, data, len, type);
+}
+
 static void ms_free(git_odb_backend *b)
 {
 	struct memstore *ms = (struct memstore *)b;

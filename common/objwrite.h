@@ -29,6 +29,14 @@ struct objwrite {
 #define OBJWRITE_INIT { NULL, NULL, NULL }
 
 int objwrite_begin(struct objwrite *ow, git_repository *repo);
+/*
+ * Writes an object straight into the batch (out: its id), skipping the
+ * object database's existence check (which rescans the pack directory
+ * on every miss); an object that already exists is simply packed again.
+ */
+int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len,
+		 git_object_t type);
+
 /* Writes everything queued so far as one pack; a no-op when nothing is queued. */
 int objwrite_flush(struct objwrite *ow);
 /*

@@ -491,7 +491,7 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 	q->step_commits = 0;
 	notes_batch_release(&q->notes);
 	q->notes_open = 0;
-	if (notes_batch_begin(&q->notes, q->repo) < 0)
+	if (notes_batch_begin(&q->notes, q->repo, &q->ow) < 0)
 		goto out;
 	q->notes_open = 1;
 	ret = 0;
@@ -764,7 +764,7 @@ static int run_series(struct queue *q, int skip_check_first)
 					   pm.has_date ? pm.date.buf : NULL) < 0 ||
 		    build_message(q, &msg, &pm) < 0 ||
 		    apply_session_write_tree(&tree, session) < 0 ||
-		    commit_write(&commit, q->repo, &tree, &tip, author.buf, q->committer.buf, &msg) < 0) {
+		    commit_write(&commit, q->repo, &q->ow, &tree, &tip, author.buf, q->committer.buf, &msg) < 0) {
 			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
 			goto out;
 		}
@@ -884,7 +884,7 @@ static int setup_identity(struct queue *q)
 	if (ident_committer(&q->committer, q->cfg) < 0 ||
 	    ident_committer_name_email(&q->signer, q->cfg) < 0)
 		return -1;
-	if (objwrite_begin(&q->ow, q->repo) < 0 || notes_batch_begin(&q->notes, q->repo) < 0)
+	if (objwrite_begin(&q->ow, q->repo) < 0 || notes_batch_begin(&q->notes, q->repo, &q->ow) < 0)
 		return -1;
 	q->notes_open = 1;
 	return 0;
@@ -1046,7 +1046,7 @@ static int commit_resolved(struct queue *q)
 	if (ident_author_from_mail(&author, pm.author_name.buf, pm.author_email.buf,
 				   pm.has_date ? pm.date.buf : NULL) < 0 ||
 	    build_message(q, &msg, &pm) < 0 ||
-	    commit_write(&commit, q->repo, &tree, &q->tip, author.buf, q->committer.buf, &msg) < 0)
+	    commit_write(&commit, q->repo, &q->ow, &tree, &q->tip, author.buf, q->committer.buf, &msg) < 0)
 		goto out;
 	build_note(&note, &pm, buf, len);
 	if (notes_batch_add(&q->notes, &commit, &note) < 0)

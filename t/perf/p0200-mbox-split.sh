@@ -6,8 +6,9 @@
 #   split    git maint-mbox-split --all-versions --input-order -o <dir> mbox
 #   vs       git mailsplit -o<dir> mbox, <dir> in tmpfs (/dev/shm) and on disk
 #
-# Each timing is the best of $P0200_RUNS runs (default 5), wall clock,
-# output directories emptied between runs outside the timing. Peak memory
+# Each timing is the best of $P0200_RUNS runs (default 5), wall clock and
+# CPU (user + system, steadier on a shared machine), output directories
+# emptied (and, on disk, synced) between runs outside the timing. Peak memory
 # is GNU time's %M (KiB, resident: it includes the mapped mailbox pages)
 # for a file argument and for the mailbox on a pipe, next to the largest
 # message. Goals: select >= 3x faster than mailsplit into tmpfs; split
@@ -29,20 +30,24 @@ export LC_ALL=C TZ=UTC GIT_CONFIG_NOSYSTEM=1 HOME="$work"
 
 now () { date +%s%N; }
 
-# best <name> <setup> <command>: best wall time in ms over $runs runs, into $<name>
+# best <name> <setup> <command>: over $runs runs, the best wall-clock time
+# into $<name> and the best CPU time (user + system) into $<name>_cpu, in ms.
+# CPU time is the steadier figure on a machine shared with other work.
 best () {
-	b=
+	b= c=
 	i=0
 	while [ $i -lt "$runs" ]; do
 		eval "$2"
 		t0=$(now)
-		eval "$3" || { echo "p0200: '$3' failed" >&2; exit 1; }
+		eval "/usr/bin/time -f '%U %S' -o '$work/cpu' $3" || { echo "p0200: '$3' failed" >&2; exit 1; }
 		t1=$(now)
 		ms=$(( (t1 - t0) / 1000000 ))
+		cpu=$(tail -n 1 "$work/cpu" | awk '{ printf "%d", ($1 + $2) * 1000 }')
 		if [ -z "$b" ] || [ "$ms" -lt "$b" ]; then b=$ms; fi
+		if [ -z "$c" ] || [ "$cpu" -lt "$c" ]; then c=$cpu; fi
 		i=$((i + 1))
 	done
-	eval "$1=$b"
+	eval "$1=$b ${1}_cpu=$c"
 }
 
 ratio () { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "inf" }'; }
@@ -61,6 +66,7 @@ diff -r "$work/theirs" "$work/ours" >/dev/null || { echo "p0200: -o differs from
 nsel=$(grep -c '^From ' "$work/usb.mbox" || :)
 echo "selected by --touches drivers/usb: about $nsel messages"
 rm -rf "$work/ours" "$work/theirs"
+: >"$work/empty"
 
 best sel ':' '"$split" --touches drivers/usb "$mbox" >/dev/null'
 best ms_shm 'rm -rf "$shm/d"; mkdir "$shm/d"' 'git mailsplit -o"$shm/d" "$mbox" >/dev/null'
@@ -68,25 +74,32 @@ best ms_disk 'rm -rf "$work/d"; mkdir "$work/d"; sync' 'git mailsplit -o"$work/d
 best o_shm 'rm -rf "$shm/d"' '"$split" -q --all-versions --input-order -o "$shm/d" "$mbox"'
 best o_disk 'rm -rf "$work/d"; sync' '"$split" -q --all-versions --input-order -o "$work/d" "$mbox"'
 best sel_o_shm 'rm -rf "$shm/d"' '"$split" -q --touches drivers/usb -o "$shm/d" "$mbox"'
+best empty ':' '"$split" "$work/empty" >/dev/null || :'
 rm -rf "$work/d" "$shm/d"
 
 /usr/bin/time -f %M -o "$work/mem-file" "$split" --touches drivers/usb "$mbox" >/dev/null
 cat "$mbox" | /usr/bin/time -f %M -o "$work/mem-pipe" "$split" --touches drivers/usb >/dev/null
 /usr/bin/time -f %M -o "$work/mem-ms" git mailsplit -o"$shm" "$mbox" >/dev/null
+/usr/bin/time -f %M -o "$work/mem-empty" "$split" "$work/empty" >/dev/null || :
 mem_file=$(cat "$work/mem-file") mem_pipe=$(cat "$work/mem-pipe") mem_ms=$(cat "$work/mem-ms")
+mem_empty=$(tail -n 1 "$work/mem-empty")
 
-printf '%-58s %8s\n' "best of $runs runs, wall clock" "ms"
-printf '%-58s %8d\n' "mbox-split --touches drivers/usb mbox >/dev/null" "$sel"
-printf '%-58s %8d\n' "git mailsplit -o<tmpfs> mbox" "$ms_shm"
-printf '%-58s %8d\n' "git mailsplit -o<disk> mbox" "$ms_disk"
-printf '%-58s %8d\n' "mbox-split --all-versions --input-order -o<tmpfs> mbox" "$o_shm"
-printf '%-58s %8d\n' "mbox-split --all-versions --input-order -o<disk> mbox" "$o_disk"
-printf '%-58s %8d\n' "mbox-split --touches drivers/usb -o<tmpfs> mbox" "$sel_o_shm"
+row () { printf '%-58s %8d %8d\n' "$1" "$2" "$3"; }
+printf '%-58s %8s %8s\n' "best of $runs runs, in ms" "wall" "cpu"
+row "mbox-split --touches drivers/usb mbox >/dev/null" "$sel" "$sel_cpu"
+row "git mailsplit -o<tmpfs> mbox" "$ms_shm" "$ms_shm_cpu"
+row "git mailsplit -o<disk> mbox" "$ms_disk" "$ms_disk_cpu"
+row "mbox-split --all-versions --input-order -o<tmpfs> mbox" "$o_shm" "$o_shm_cpu"
+row "mbox-split --all-versions --input-order -o<disk> mbox" "$o_disk" "$o_disk_cpu"
+row "mbox-split --touches drivers/usb -o<tmpfs> mbox" "$sel_o_shm" "$sel_o_shm_cpu"
+row "mbox-split on an empty file (start-up)" "$empty" "$empty_cpu"
 echo
-echo "select to stdout vs mailsplit to tmpfs:  $(ratio "$ms_shm" "$sel")x faster (goal >= 3)"
-echo "select to stdout vs mailsplit to disk:   $(ratio "$ms_disk" "$sel")x faster"
-echo "split all, tmpfs: mailsplit/mbox-split = $(ratio "$ms_shm" "$o_shm") (goal >= 1)"
-echo "split all, disk:  mailsplit/mbox-split = $(ratio "$ms_disk" "$o_disk") (goal >= 1)"
+echo "ratios (wall; cpu):"
+echo "select to stdout vs mailsplit to tmpfs:  $(ratio "$ms_shm" "$sel")x; $(ratio "$ms_shm_cpu" "$sel_cpu")x faster (goal >= 3)"
+echo "select to stdout vs mailsplit to disk:   $(ratio "$ms_disk" "$sel")x; $(ratio "$ms_disk_cpu" "$sel_cpu")x faster"
+echo "split all, tmpfs: mailsplit/mbox-split = $(ratio "$ms_shm" "$o_shm"); $(ratio "$ms_shm_cpu" "$o_shm_cpu") (goal >= 1)"
+echo "split all, disk:  mailsplit/mbox-split = $(ratio "$ms_disk" "$o_disk"); $(ratio "$ms_disk_cpu" "$o_disk_cpu") (goal >= 1)"
 echo "peak memory (KiB): mbox-split file $mem_file, pipe $mem_pipe; git mailsplit $mem_ms;" \
 	"largest message $((largest / 1024)), mailbox $((size / 1024))"
-echo "peak memory on a pipe / largest message: $(ratio "$mem_pipe" $((largest / 1024)))"
+echo "peak memory above start-up ($mem_empty KiB): file $((mem_file - mem_empty)), pipe $((mem_pipe - mem_empty)) KiB" \
+	"= the index of $nmsg messages ($(( (mem_pipe - mem_empty) * 1024 / nmsg )) bytes each) + at most 2 messages"
