@@ -14,17 +14,19 @@
  *     numbers), each file one message;
  *   - a file (or stdin) whose first non-blank line is an mbox "From "
  *     separator is an mbox, split with git mailsplit's rule: a line
- *     "From <anything> ...hh:mm:ss YYYY..." (a colon with digits around
- *     it and a year after 1990) starts a new message; any other line
- *     starting with "From " is body text;
+ *     "From <anything> ...h:mm:ss YYYY..." (its last colon with digits
+ *     around it, then a number over 90: the year) starts a new message;
+ *     any other line starting with "From " is body text; a Maildir file
+ *     that starts with a "From " line has it removed;
  *   - any other file is a single message (git mailsplit -b).
  *
  * Like git mailsplit (without --keep-cr), CRLF line ends are turned
  * into LF unless SOURCE_KEEP_CR is given. With SOURCE_MBOXRD, one '>'
  * is removed from every line matching /^>+From /.
  *
- * Memory: regular files are mapped, stdin and pipes are read in chunks;
- * a message is copied only when it must be rewritten (CRLF, mboxrd), so
+ * Memory: regular files are mapped (pages already handed out are given
+ * back every 8 MiB), stdin and pipes are read in 64 KiB chunks; a
+ * message is copied only when it must be rewritten (CRLF, mboxrd), so
  * memory stays bounded by the largest message, not the mailbox. A
  * message larger than the maximum size (source_set_max_size, default
  * SOURCE_MAX_SIZE_DEFAULT, config mbox.max-message-size) is an error:
@@ -32,7 +34,10 @@
  *
  * Errors are reported once with error() and give -1; a source that
  * returned -1 may be continued with source_next() (the bad input is
- * skipped) or closed.
+ * skipped: the message too large, the rest of an unreadable file, a
+ * missing file) or closed. A message skipped this way still counts in
+ * the numbering, so message numbers are the same on every pass over the
+ * same input. An empty input (or only blank lines) has no message.
  */
 
 #include <stddef.h>
