@@ -741,6 +741,49 @@ static void check_encoded_line(struct mi *mi, const struct strbuf *line)
 	}
 }
 
+/* patchbreak() on a raw line p[0..len) (its '\n' included, CRLF or not). */
+static int raw_patchbreak(const char *p, size_t len)
+{
+	if ((len >= 6 && !memcmp(p, "diff -", 6)) || (len >= 7 && !memcmp(p, "Index: ", 7)))
+		return 1;
+	if (len < 4 || memcmp(p, "---", 3))
+		return 0;
+	if (p[3] == ' ' && !g_isspace(p[4]))
+		return 1;
+	for (size_t i = 3; i < len; i++) {
+		if (p[i] == '\n')
+			return 1;
+		if (!g_isspace(p[i]))
+			break;
+	}
+	return 0;
+}
+
+/*
+ * Fast path: once the message proper has started (no in-body headers
+ * pending, no scissors, nothing to convert), its lines only matter for
+ * where the patch starts. Skips them in place up to the patch break,
+ * with the checks handle_commit_msg() would make (NUL bytes, quoted CRs).
+ */
+static void skip_message_lines(struct mi *mi)
+{
+	const char *p = mi->p;
+
+	while (p < mi->end) {
+		const char *nl = memchr(p, '\n', mi->end - p);
+		size_t len = nl ? (size_t)(nl - p + 1) : (size_t)(mi->end - p);
+
+		if (raw_patchbreak(p, len))
+			break;
+		if (memchr(p, '\0', len))
+			mi_error(mi, "NUL byte in the commit message");
+		if (len >= 3 && nl && p[len - 2] == '\r' && p[len - 3] == '\r')
+			mi->have_quoted_cr = 1;
+		p += len;
+	}
+	mi->p = p;
+}
+
 static void handle_body(struct mi *mi, struct strbuf *line)
 {
 	struct strbuf prev = STRBUF_INIT, dec = STRBUF_INIT;
@@ -800,6 +843,10 @@ static void handle_body(struct mi *mi, struct strbuf *line)
 		}
 		if (mi->plain && mi->patch_at && mi->opts->headers_and_paths_only)
 			break;	/* the rest is the patch: read in place */
+		if (mi->plain && mi->opts->headers_and_paths_only && !mi->filter_stage &&
+		    !mi->header_stage && !mi->inbody_accum.len && !mi->opts->scissors &&
+		    !mi->opts->keep_cr)
+			skip_message_lines(mi);
 	} while (get_whole_line(mi, line));
 
 	if (prev.len)

@@ -213,6 +213,14 @@ test_expect_success 'CRLF mailbox' '
 	compare_with_git crlf -- crlf.mbox
 '
 
+test_expect_success 'CRLF mailbox with --keep-cr, and --quoted-cr=strip/nowarn' '
+	compare_with_git crlfk -- --keep-cr crlf.mbox &&
+	compare_with_git crlfks --quoted-cr=strip -- --keep-cr crlf.mbox &&
+	compare_with_git qcs --quoted-cr=strip -- corpus.mbox &&
+	compare_with_git qcn --quoted-cr=nowarn -- corpus.mbox &&
+	test_must_be_empty ours-qcn.err
+'
+
 test_expect_success 'mboxrd mailbox' '
 	{
 		sep &&
@@ -272,6 +280,7 @@ test_expect_success 't5100-style subjects and odd header whitespace' '
 		sep && printf "From: only@example.com\nSubject: bare address\n\nbody\n" &&
 		sep && printf "From: A very long name that goes on and on for more than sixty characters <l@example.com>\nSubject: long name\n\nbody\n" &&
 		sep && printf "From: Two <a@example.com>, Three <b@example.com>\nSubject: two froms\n\nbody\n" &&
+		sep && printf "From: First <f@example.com>\nSubject: first\nFrom: Last <l@example.com>\nSubject: last\n\nbody\n" &&
 		sep && printf "From: A <a@example.com>\nSubject: in-body without blank line\n\nFrom: B <b@example.com>\nbody right after\n---\n--- a/f\n+++ b/f\n" &&
 		sep && printf "From: A <a@example.com>\nSubject: in-body date only\n\nDate: Tue, 2 Jan 2024 00:00:00 +0000\n\nbody\n---\n--- a/f\n+++ b/f\n" &&
 		sep && printf "From: A <a@example.com>\nSubject: two in-body froms\n\nFrom: B <b@example.com>\nFrom: C <c@example.com>\n\nbody\n---\n--- a/f\n+++ b/f\n"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The corpus every git-maint benchmark (and the demo) works on.
 #
-# usage: t/perf/gen-repo.sh [--size=full|small|demo] [--series=<n>] [--base=<branch>]
+# usage: t/perf/gen-repo.sh [--size=full|small|demo] [--series=<n>] [--base=master|next]
 #                           [--out=<dir>] [--force]
 #
 # Builds, deterministically (fixed seed, pinned dates and identities, so
