@@ -26,6 +26,7 @@ struct entry {
 	struct strbuf data;
 	int dirty;		/* changed since the last apply_session_write_tree() */
 	git_tree *tree;		/* in the directory cache only: the base tree's subtree, or NULL */
+	int arrived;		/* stage only: created here as a creation, rename or copy target */
 };
 
 struct pathmap {
@@ -252,6 +253,37 @@ static int lookup(struct apply_session *s, const char *path, struct file_state *
 		return 0;
 	}
 	return base_lookup(s, path, st);
+}
+
+/* The state before the patch being applied (overlay, base). */
+static int lookup_prepatch(struct apply_session *s, const char *path, struct file_state *st)
+{
+	struct entry *e = map_get(&s->overlay, path);
+
+	if (e) {
+		memset(st, 0, sizeof(*st));
+		if (e->deleted)
+			return 0;
+		st->exists = 1;
+		st->mode = e->mode;
+		st->has_oid = e->has_oid;
+		git_oid_cpy(&st->oid, &e->oid);
+		st->data = &e->data;
+		return 0;
+	}
+	return base_lookup(s, path, st);
+}
+
+/* Does a file diff of ps rename or delete path away? */
+static int leaves(const struct patch_set *ps, const char *path)
+{
+	for (size_t i = 0; i < ps->nr; i++) {
+		const struct file_patch *fp = &ps->files[i];
+
+		if ((fp->is_rename || fp->is_delete) && fp->old_path && !strcmp(fp->old_path, path))
+			return 1;
+	}
+	return 0;
 }
 
 /* Copies the content of a file state into out. */
@@ -848,8 +880,8 @@ static int is_gitmodules_like(const char *path)
 }
 
 /* Applies one file diff to the stage. Returns -1 on internal error, else 0. */
-static int apply_file(struct apply_session *s, const struct file_patch *fp,
-		      struct apply_file_result *fr)
+static int apply_file(struct apply_session *s, const struct patch_set *ps,
+		      const struct file_patch *fp, struct apply_file_result *fr)
 {
 	struct strbuf why = STRBUF_INIT, content = STRBUF_INIT;
 	struct file_state old = { 0 }, dst = { 0 };
@@ -881,9 +913,19 @@ static int apply_file(struct apply_session *s, const struct file_patch *fp,
 		goto refuse;
 	}
 
-	/* The pre-image. */
+	/*
+	 * The pre-image. A rename or copy source that an earlier file of
+	 * this patch already replaced (a criss-cross rename "a -> b, b -> a")
+	 * is read as it was before the patch, as git apply does.
+	 */
 	if (fp->old_path) {
-		if (lookup(s, fp->old_path, &old) < 0)
+		struct entry *staged = map_get(&s->stage, fp->old_path);
+
+		if ((fp->is_rename || fp->is_copy) && staged && !staged->deleted && staged->arrived)
+			rc = lookup_prepatch(s, fp->old_path, &old);
+		else
+			rc = lookup(s, fp->old_path, &old);
+		if (rc < 0)
 			goto internal;
 		if (!old.exists) {
 			strbuf_addf(&why, "'%s' does not exist", fp->old_path);
@@ -904,7 +946,8 @@ static int apply_file(struct apply_session *s, const struct file_patch *fp,
 	if (fp->new_path && (!fp->old_path || strcmp(fp->old_path, fp->new_path))) {
 		if (lookup(s, fp->new_path, &dst) < 0)
 			goto internal;
-		if (dst.exists && dst.mode != GIT_FILEMODE_TREE) {
+		if (dst.exists && dst.mode != GIT_FILEMODE_TREE &&
+		    !(!map_get(&s->stage, fp->new_path) && leaves(ps, fp->new_path))) {
 			strbuf_addf(&why, "'%s' already exists", fp->new_path);
 			goto refuse;
 		}
@@ -960,12 +1003,19 @@ static int apply_file(struct apply_session *s, const struct file_patch *fp,
 	}
 
 	/* Record: delete the old name (deletion, rename), write the new one. */
-	if (fp->old_path && (fp->is_delete || fp->is_rename))
-		stage_entry(s, fp->old_path)->deleted = 1;
+	if (fp->old_path && (fp->is_delete || fp->is_rename)) {
+		struct entry *staged = map_get(&s->stage, fp->old_path);
+
+		/* A rename source already taken over by an earlier rename stays. */
+		if (!(fp->is_rename && staged && !staged->deleted && staged->arrived))
+			stage_entry(s, fp->old_path)->deleted = 1;
+	}
 	if (fp->new_path) {
 		struct entry *e = stage_entry(s, fp->new_path);
 
 		e->deleted = 0;
+		if (!fp->old_path || strcmp(fp->old_path, fp->new_path))
+			e->arrived = 1;
 		e->mode = mode;
 		strbuf_reset(&e->data);
 		if (use_oid) {
@@ -1047,7 +1097,7 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps, struct appl
 		ALLOC_GROW(res->files, res->nr + 1, res->alloc);
 		fr = &res->files[res->nr++];
 		memset(fr, 0, sizeof(*fr));
-		if (apply_file(s, &ps->files[i], fr) < 0) {
+		if (apply_file(s, ps, &ps->files[i], fr) < 0) {
 			ret = -1;
 			res->ok = 0;
 			break;

@@ -214,6 +214,32 @@ test_expect_success 'the trees written per patch equal git apply --index, patch 
 	test_cmp expect actual
 '
 
+# git t4130: a patch that swaps two files by renaming each to the other.
+test_expect_success 'criss-cross renames in one patch give git apply'"'"'s tree' '
+	cat >swap.diff <<-\EOF &&
+	diff --git a/f b/g
+	similarity index 100%
+	rename from f
+	rename to g
+	diff --git a/g b/f
+	similarity index 100%
+	rename from g
+	rename to f
+	EOF
+	(
+		cd repo &&
+		git checkout -q -b swapped base &&
+		git apply --index ../swap.diff &&
+		test_tick &&
+		git commit -q -m swap &&
+		git checkout -q main &&
+		test-apply --write-tree base ../swap.diff >../out &&
+		sed -n "s/^tree //p" ../out >../actual &&
+		git rev-parse swapped^{tree} >../expect
+	) &&
+	test_cmp expect actual
+'
+
 test_expect_success 'a failed patch leaves the state as before it (atomic)' '
 	cat >bad.diff <<-\EOF &&
 	diff --git a/f b/f

@@ -283,4 +283,15 @@ test_expect_success '--continue after switching to another branch leaves that wo
 	git checkout -q --detach base
 '
 
+test_expect_success '--continue does not need the mbox any more (the series is kept in the state)' '
+	git branch -f t18 moved &&
+	cp series.mbox gone.mbox &&
+	test_expect_code 1 git maint-queue -q t18 gone.mbox &&
+	rm gone.mbox &&
+	git maint-queue -q --skip &&
+	git log --format=%s moved..t18 >subjects &&
+	printf "patch 4\npatch 2\npatch 1\n" >expect &&
+	test_cmp expect subjects
+'
+
 test_done
