@@ -748,7 +748,8 @@ static int raw_patchbreak(const char *p, size_t len)
 		return 1;
 	if (len < 4 || memcmp(p, "---", 3))
 		return 0;
-	if (p[3] == ' ' && !g_isspace(p[4]))
+	/* git reads a NUL after the line's last byte */
+	if (p[3] == ' ' && !g_isspace(len > 4 ? p[4] : '\0'))
 		return 1;
 	for (size_t i = 3; i < len; i++) {
 		if (p[i] == '\n')
