@@ -203,6 +203,8 @@ static int refill(struct mail_source *src)
 		return 0;
 	}
 	strbuf_grow(&src->win, READ_CHUNK);
+	/* strbuf_grow() may have moved the window, even when read() then finds nothing */
+	src->data = src->win.buf;
 	do {
 		n = read(src->fd, src->win.buf + src->win.len, READ_CHUNK);
 	} while (n < 0 && errno == EINTR);
