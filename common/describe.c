@@ -835,7 +835,7 @@ static const struct tip *vsort_base;
 static int cmp_version_index(const void *a_, const void *b_)
 {
 	size_t a = *(const size_t *)a_, b = *(const size_t *)b_;
-	int c = version_cmp(vsort_base[a].refname, vsort_base[b].refname);
+	int c = natural_cmp(vsort_base[a].refname, vsort_base[b].refname);
 
 	return c ? c : (a < b ? -1 : a > b);
 }
@@ -891,37 +891,3 @@ int describe_release(struct describer *d, const git_oid *commit,
 	return ret;
 }
 
-int version_cmp(const char *a, const char *b)
-{
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			const char *ea, *eb;
-			size_t la, lb;
-			int c;
-
-			while (*a == '0' && isdigit((unsigned char)a[1]))
-				a++;
-			while (*b == '0' && isdigit((unsigned char)b[1]))
-				b++;
-			for (ea = a; isdigit((unsigned char)*ea); ea++)
-				;
-			for (eb = b; isdigit((unsigned char)*eb); eb++)
-				;
-			la = ea - a;
-			lb = eb - b;
-			if (la != lb)
-				return la < lb ? -1 : 1;
-			c = memcmp(a, b, la);
-			if (c)
-				return c < 0 ? -1 : 1;
-			a = ea;
-			b = eb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++;
-		b++;
-	}
-	return *a ? 1 : (*b ? -1 : 0);
-}

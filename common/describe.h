@@ -64,7 +64,7 @@ int describe_contains(struct describer *d, const git_oid *commit, struct strbuf 
 /*
  * Appends the first release containing commit: among the tags whose
  * names match one of match (default "v[0-9]*") and none of exclude
- * (default "*-rc*"), the lowest in version order (version_cmp) that
+ * (default "*-rc*"), the lowest in version order (natural_cmp in strbuf.h) that
  * contains the commit, by the same containment test as
  * describe_contains(). Returns 0, 1 when there is none, -1 on error.
  */
@@ -76,6 +76,5 @@ int describe_release(struct describer *d, const git_oid *commit,
  * Version order of two tag names: runs of digits compare as numbers,
  * everything else byte by byte ("v2.9" < "v2.10" < "v2.10.1" < "v3").
  */
-int version_cmp(const char *a, const char *b);
 
 #endif

@@ -203,6 +203,8 @@ static int refill(struct mail_source *src)
 		return 0;
 	}
 	strbuf_grow(&src->win, READ_CHUNK);
+	/* strbuf_grow() may have moved the window, even when read() then finds nothing */
+	src->data = src->win.buf;
 	do {
 		n = read(src->fd, src->win.buf + src->win.len, READ_CHUNK);
 	} while (n < 0 && errno == EINTR);
@@ -534,39 +536,7 @@ static int next_single(struct mail_source *src, struct raw_mail *out)
 /* git mailsplit's order for Maildir files: runs of digits compare as numbers. */
 static int maildir_name_cmp(const void *va, const void *vb)
 {
-	const char *a = *(const char *const *)va, *b = *(const char *const *)vb;
-
-	while (*a && *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			const char *sa, *sb;
-			size_t la, lb;
-			int c;
-
-			while (*a == '0' && isdigit((unsigned char)a[1]))
-				a++;
-			while (*b == '0' && isdigit((unsigned char)b[1]))
-				b++;
-			sa = a;
-			sb = b;
-			while (isdigit((unsigned char)*a))
-				a++;
-			while (isdigit((unsigned char)*b))
-				b++;
-			la = a - sa;
-			lb = b - sb;
-			if (la != lb)
-				return la < lb ? -1 : 1;
-			c = memcmp(sa, sb, la);
-			if (c)
-				return c;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a - (unsigned char)*b;
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
+	return natural_cmp(*(const char *const *)va, *(const char *const *)vb);
 }
 
 static int list_maildir(struct mail_source *src, const char *dir)

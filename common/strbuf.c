@@ -244,3 +244,38 @@ int skip_iprefix(const char *str, const char *prefix, const char **out)
 	*out = str + n;
 	return 1;
 }
+
+int natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *ea, *eb;
+			size_t la, lb;
+			int c;
+
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (ea = a; isdigit((unsigned char)*ea); ea++)
+				;
+			for (eb = b; isdigit((unsigned char)*eb); eb++)
+				;
+			la = ea - a;
+			lb = eb - b;
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			c = memcmp(a, b, la);
+			if (c)
+				return c < 0 ? -1 : 1;
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return *a ? 1 : (*b ? -1 : 0);
+}

@@ -71,6 +71,12 @@ int strbuf_getline(struct strbuf *sb, FILE *fp);
 int skip_prefix(const char *str, const char *prefix, const char **out);
 int starts_with(const char *str, const char *prefix);
 int ends_with(const char *str, const char *suffix);
+/*
+ * Compares strings with runs of digits compared as numbers ("v2.9" <
+ * "v2.10", "9.msg" < "10.msg"; leading zeros ignored): -1, 0 or 1.
+ * Orders release tags and Maildir file names.
+ */
+int natural_cmp(const char *a, const char *b);
 /* Case-insensitive skip_prefix for ASCII (mail header names). */
 int skip_iprefix(const char *str, const char *prefix, const char **out);
 

@@ -301,6 +301,19 @@ test_expect_success 'the source gives every byte back: From line + message rebui
 	test_cmp expect single
 '
 
+test_expect_success 'a single message through a pipe is read whole, at any size' '
+	for n in 1 3000
+	do
+		{
+			printf "From: A <a@example.com>\nSubject: piped\n\n" &&
+			test_seq $n | sed "s/^/line /"
+		} >piped.eml &&
+		{ echo "From -" && cat piped.eml; } >expect &&
+		cat piped.eml | test-mailinfo --raw unused - >actual &&
+		test_cmp expect actual || return 1
+	done
+'
+
 test_expect_success 'standard input, as "-" and as no argument' '
 	test-mailinfo stdin-dash - <corpus.mbox &&
 	test-mailinfo stdin-none <corpus.mbox &&
