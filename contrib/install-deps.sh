@@ -4,10 +4,12 @@
 #
 # Build: compiler, pkg-config, libgit2, libcurl, libsecret, inih, asciidoctor.
 # Tests: git, sharness, cmocka, GNU patch, python3 (t/perf/gen-repo.sh), an SMTP server (aiosmtpd), a
-# Secret Service (gnome-keyring under dbus), GNU time, man, openssl.
+# Secret Service (gnome-keyring under dbus), GNU time, man, openssl, clang
+# with its libFuzzer runtime (t0103).
 packages="build-essential pkg-config git libgit2-dev libcurl4-openssl-dev
 libsecret-1-dev libinih-dev asciidoctor sharness libcmocka-dev patch time
-man-db python3 python3-aiosmtpd gnome-keyring dbus libsecret-tools openssl perl"
+man-db python3 python3-aiosmtpd gnome-keyring dbus libsecret-tools openssl perl
+clang libclang-rt-14-dev"
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
 	echo "git-maint: not a Debian system; install the equivalents of:" >&2
