@@ -235,24 +235,29 @@ static int base_lookup(struct apply_session *s, const char *path, struct file_st
 	return 0;
 }
 
+/* Fills st from an overlay entry (a deletion leaves st->exists 0). */
+static void entry_state(const struct entry *e, struct file_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (e->deleted)
+		return;
+	st->exists = 1;
+	st->mode = e->mode;
+	st->has_oid = e->has_oid;
+	git_oid_cpy(&st->oid, &e->oid);
+	st->data = &e->data;
+}
+
 static int lookup(struct apply_session *s, const char *path, struct file_state *st)
 {
 	struct entry *e = map_get(&s->stage, path);
 
 	if (!e)
 		e = map_get(&s->overlay, path);
-	if (e) {
-		memset(st, 0, sizeof(*st));
-		if (e->deleted)
-			return 0;
-		st->exists = 1;
-		st->mode = e->mode;
-		st->has_oid = e->has_oid;
-		git_oid_cpy(&st->oid, &e->oid);
-		st->data = &e->data;
-		return 0;
-	}
-	return base_lookup(s, path, st);
+	if (!e)
+		return base_lookup(s, path, st);
+	entry_state(e, st);
+	return 0;
 }
 
 /* The state before the patch being applied (overlay, base). */
@@ -260,18 +265,10 @@ static int lookup_prepatch(struct apply_session *s, const char *path, struct fil
 {
 	struct entry *e = map_get(&s->overlay, path);
 
-	if (e) {
-		memset(st, 0, sizeof(*st));
-		if (e->deleted)
-			return 0;
-		st->exists = 1;
-		st->mode = e->mode;
-		st->has_oid = e->has_oid;
-		git_oid_cpy(&st->oid, &e->oid);
-		st->data = &e->data;
-		return 0;
-	}
-	return base_lookup(s, path, st);
+	if (!e)
+		return base_lookup(s, path, st);
+	entry_state(e, st);
+	return 0;
 }
 
 /* Does a file diff of ps rename or delete path away? */
