@@ -235,17 +235,6 @@ int mail_decode_base64(struct strbuf *out, const char *in, size_t len, const cha
 	return 0;
 }
 
-static int hex_value(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int mail_decode_qp(struct strbuf *out, const char *in, size_t len, const char **problem)
 {
 	int bad = 0;
@@ -269,8 +258,8 @@ int mail_decode_qp(struct strbuf *out, const char *in, size_t len, const char **
 		}
 		if (i + 1 == len)
 			continue;	/* soft break at the very end */
-		h = i + 2 < len + 0 ? hex_value(in[i + 1]) : -1;
-		l = i + 2 < len ? hex_value(in[i + 2]) : -1;
+		h = i + 2 < len + 0 ? hex_digit(in[i + 1]) : -1;
+		l = i + 2 < len ? hex_digit(in[i + 2]) : -1;
 		if (h >= 0 && l >= 0) {
 			strbuf_addch(out, (h << 4) | l);
 			i += 2;
@@ -326,8 +315,8 @@ void mail_decode_q(struct strbuf *out, const char *in, size_t len, int rfc2047)
 
 			if (i + 1 >= len || in[i + 1] == '\n')
 				break;
-			h = hex_value(in[i + 1]);
-			l = i + 2 < len ? hex_value(in[i + 2]) : -1;
+			h = hex_digit(in[i + 1]);
+			l = i + 2 < len ? hex_digit(in[i + 2]) : -1;
 			if (h >= 0 && l >= 0) {
 				strbuf_addch(out, (h << 4) | l);
 				i += 2;

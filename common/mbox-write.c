@@ -170,17 +170,6 @@ void outdir_close(struct outdir *od)
 	od->path = NULL;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Expands one placeholder at f (after '%'); returns its length or 0 when unknown. */
 static size_t expand(struct strbuf *out, const char *f, const struct mail_entry *e)
 {
@@ -222,9 +211,9 @@ static size_t expand(struct strbuf *out, const char *f, const struct mail_entry 
 		}
 		return 2;
 	case 'x':
-		if (hexval(f[1]) < 0 || hexval(f[2]) < 0)
+		if (hex_digit(f[1]) < 0 || hex_digit(f[2]) < 0)
 			return 0;
-		strbuf_addch(out, hexval(f[1]) * 16 + hexval(f[2]));
+		strbuf_addch(out, hex_digit(f[1]) * 16 + hex_digit(f[2]));
 		return 3;
 	}
 	return 0;

@@ -77,6 +77,8 @@ int ends_with(const char *str, const char *suffix);
  * Orders release tags and Maildir file names.
  */
 int natural_cmp(const char *a, const char *b);
+/* The value of hex digit c (either case), or -1. */
+int hex_digit(int c);
 /* Case-insensitive skip_prefix for ASCII (mail header names). */
 int skip_iprefix(const char *str, const char *prefix, const char **out);
 
