@@ -164,6 +164,34 @@ int commit_store_new(struct commit_store **out, git_repository *repo, int use_gr
 	return 0;
 }
 
+int commit_store_new_graph_only(struct commit_store **out, const char *objects_dir,
+				const char *cache_path)
+{
+	struct commit_store *s;
+	struct commit_graph *g = NULL;
+	int is_cache = 0;
+
+	*out = NULL;
+	if (commit_graph_open(&g, objects_dir) < 0)
+		return 1;	/* the libgit2 path reports it, then ignores the graph */
+	if (!g && cache_path) {
+		if (commit_graph_open_file(&g, cache_path) < 0)
+			return 1;
+		is_cache = !!g;
+	}
+	if (!g)
+		return 1;
+	s = xcalloc(1, sizeof(*s));
+	s->graph = g;
+	s->graph_is_cache = is_cache;
+	s->graph_nr = commit_graph_nr(g);
+	s->nodes = commit_array_alloc(s->graph_nr + 64, sizeof(*s->nodes), &s->nodes_alloc);
+	s->hash_size = 1024;
+	s->hash = xcalloc(s->hash_size, sizeof(*s->hash));
+	*out = s;
+	return 0;
+}
+
 void commit_store_free(struct commit_store *s)
 {
 	if (!s)
@@ -373,6 +401,8 @@ int commit_store_parse(struct commit_store *s, uint32_t id)
 
 	if (s->nodes[id].parsed)
 		return 0;
+	if (id >= s->graph_nr && !s->repo)
+		return COMMIT_STORE_MISSING;
 	rc = id < s->graph_nr ? parse_from_graph(s, id) : parse_from_odb(s, id);
 	if (!rc)
 		s->nodes[id].parsed = 1;
