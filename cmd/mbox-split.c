@@ -21,9 +21,6 @@
 #include "usage.h"
 #include "wrapper.h"
 
-/* Mail only: no repository, so no libgit2 setup (common/main.c). */
-const int maint_no_libgit2 = 1;
-
 static const char *const usage_str[] = {
 	"git maint-mbox-split [<options>] [<mbox>|<Maildir>|-]...",
 	NULL

@@ -276,6 +276,7 @@ int config_load(struct maint_config *cfg, git_repository *repo)
 	} else {
 		git_config *def = NULL;
 
+		repo_global_init();
 		if (git_config_open_default(&def) == 0) {
 			if (git_config_snapshot(&cfg->git, def) < 0)
 				cfg->git = NULL;
