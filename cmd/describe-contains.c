@@ -45,6 +45,11 @@ struct dc_run {
 	struct describer *fast;		/* reads files only, or NULL */
 	git_repository *repo;		/* opened on first need */
 	struct describer *full;
+	/*
+	 * GIT_MAINT_TEST_DESCRIBE_PATH: "files" makes a fallback fatal,
+	 * "libgit2" skips the files-only describer (tests of both paths).
+	 */
+	const char *test_path;
 };
 
 static struct describer *full_describer(struct dc_run *r)
@@ -82,6 +87,8 @@ static int answer(struct dc_run *r, const char *rev, git_oid *oid, struct strbuf
 	if (r->fast)
 		rc = answer_with(r->fast, r->o, rev, oid, out);
 	if (rc == DESCRIBE_FALLBACK) {
+		if (r->test_path && !strcmp(r->test_path, "files"))
+			die("the files-only describer cannot answer '%s'", rev);
 		strbuf_reset(out);
 		rc = answer_with(full_describer(r), r->o, rev, oid, out);
 	}
@@ -177,7 +184,9 @@ int cmd_main(int argc, const char **argv)
 	r.dopts.exclude = &o.exclude;
 	r.dopts.use_graph = o.use_graph;
 	r.dopts.use_cache = o.use_cache;
-	if (repo_files_open(&r.files) || describer_new_files(&r.fast, r.files, &r.dopts))
+	r.test_path = getenv("GIT_MAINT_TEST_DESCRIBE_PATH");
+	if ((r.test_path && !strcmp(r.test_path, "libgit2")) ||
+	    repo_files_open(&r.files) || describer_new_files(&r.fast, r.files, &r.dopts))
 		full_describer(&r);	/* "not a git repository" before reading input */
 
 	ret = o.use_stdin ? run_stdin(&r) : run_args(&r, argc, argv);

@@ -102,7 +102,7 @@ static int graph_wanted(git_repository *repo)
 	git_config *cfg = NULL;
 	git_reference_iterator *it = NULL;
 	git_reference *ref = NULL;
-	const char *gitdir = git_repository_path(repo);
+	const char *gitdir = git_repository_commondir(repo);
 	struct strbuf path = STRBUF_INIT;
 	int enabled = 1, v;
 
@@ -144,7 +144,7 @@ int commit_store_new(struct commit_store **out, git_repository *repo, int use_gr
 	if (use_graph && graph_wanted(repo)) {
 		struct strbuf objdir = STRBUF_INIT;
 
-		strbuf_addf(&objdir, "%sobjects", git_repository_path(repo));
+		strbuf_addf(&objdir, "%sobjects", git_repository_commondir(repo));
 		if (commit_graph_open(&s->graph, objdir.buf) < 0) {
 			warning("ignoring the commit-graph");
 			s->graph = NULL;

@@ -224,9 +224,13 @@ static int peel_tip_1(struct describer *d, struct tip *t)
 		if (e) {
 			if (!e->is_commit)
 				return 0;
-			if (!d->repo && !commit_store_in_graph(d->store, &e->commit, &id))
-				return DESCRIBE_FALLBACK;
-			t->commit = commit_store_id(d->store, &e->commit);
+			if (!d->repo) {
+				if (!commit_store_in_graph(d->store, &e->commit, &id))
+					return DESCRIBE_FALLBACK;
+				t->commit = id;
+			} else {
+				t->commit = commit_store_id(d->store, &e->commit);
+			}
 			ensure_state(d);
 			t->is_commit = 1;
 			t->deref = e->deref;
@@ -578,7 +582,8 @@ void describer_free(struct describer *d)
 	free(d->lifo);
 	free(d->pushed);
 	for (i = 0; i < d->contains_cache_alloc; i++)
-		free(d->contains_cache[i]);
+		if (d->contains_cache[i])
+			free(d->contains_cache[i]);
 	free(d->contains_cache);
 	commit_store_free(d->store);
 	free(d);

@@ -66,6 +66,24 @@ static int hexval(int c)
 	return -1;	/* upper case too: git accepts it, we let libgit2 decide */
 }
 
+/* Bytes check_refname_format() refuses anywhere in a name. */
+static int bad_refname_byte(unsigned char c)
+{
+	static unsigned char bad[256];
+
+	if (!bad[0]) {
+		const char *p;
+		int i;
+
+		for (i = 0; i < 0x21; i++)
+			bad[i] = 1;
+		bad[0x7f] = 1;
+		for (p = "~^:?*[\\"; *p; p++)
+			bad[(unsigned char)*p] = 1;
+	}
+	return bad[c];
+}
+
 static int parse_hex(const char *p, size_t len, unsigned char *out)
 {
 	size_t i;
@@ -268,8 +286,7 @@ static int refname_plain(const char *name)
 			comp = p + 1;
 			continue;
 		}
-		if (c < 0x21 || c == 0x7f || strchr("~^:?*[\\", c) ||
-		    (c == '.' && p[1] == '.') || (c == '@' && p[1] == '{'))
+		if (bad_refname_byte(c) || (c == '.' && p[1] == '.') || (c == '@' && p[1] == '{'))
 			return 0;
 	}
 }
@@ -431,23 +448,40 @@ static const struct raw_ref *find_raw(const struct raw_ref *refs, size_t nr, con
 
 static int load_refs(struct repo_files *rf)
 {
-	struct raw_ref *raw = NULL;
-	size_t nr = 0, alloc = 0, i, out = 0;
+	struct raw_ref *raw = NULL, *loose = NULL;
+	size_t nr = 0, alloc = 0, packed_nr, loose_nr = 0, loose_alloc = 0, i, j, out = 0;
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
 	ret = read_packed(rf, &raw, &nr, &alloc);
 	if (!ret) {
 		strbuf_addf(&path, "%srefs/", rf->gitdir.buf);
-		ret = read_loose_dir(rf, &path, rf->gitdir.len, &raw, &nr, &alloc);
+		ret = read_loose_dir(rf, &path, rf->gitdir.len, &loose, &loose_nr, &loose_alloc);
 	}
 	strbuf_release(&path);
 	if (ret)
 		goto done;
-	qsort(raw, nr, sizeof(*raw), cmp_raw);
-	for (i = 0; i < nr; i++)	/* a loose ref hides its packed copy */
-		if (!out || strcmp(raw[out - 1].name, raw[i].name))
-			raw[out++] = raw[i];
+	/* packed-refs is normally sorted already, and loose refs are few */
+	for (i = 1; i < nr && strcmp(raw[i - 1].name, raw[i].name) < 0; i++)
+		;
+	if (i < nr)
+		qsort(raw, nr, sizeof(*raw), cmp_raw);
+	if (loose_nr)
+		qsort(loose, loose_nr, sizeof(*loose), cmp_raw);
+	packed_nr = nr;
+	ALLOC_GROW(raw, packed_nr + loose_nr, alloc);
+	memmove(raw + loose_nr, raw, packed_nr * sizeof(*raw));
+	/* merge; a loose ref hides its packed copy (cmp_raw puts loose first) */
+	for (i = loose_nr, j = 0; i < loose_nr + packed_nr || j < loose_nr;) {
+		struct raw_ref r;
+
+		if (j < loose_nr && (i == loose_nr + packed_nr || cmp_raw(&loose[j], &raw[i]) < 0))
+			r = loose[j++];
+		else
+			r = raw[i++];
+		if (!out || strcmp(raw[out - 1].name, r.name))
+			raw[out++] = r;
+	}
 	nr = out;
 	rf->refs = xcalloc(nr ? nr : 1, sizeof(*rf->refs));
 	for (i = 0; i < nr && !ret; i++) {
@@ -468,6 +502,7 @@ static int load_refs(struct repo_files *rf)
 	}
 done:
 	free(raw);
+	free(loose);
 	return ret;
 }
 
