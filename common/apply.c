@@ -336,12 +336,15 @@ static int dir_walk_cb(const char *root, const git_tree_entry *te, void *payload
 	return w->found ? 1 : 0;
 }
 
-static int map_has_under(const struct pathmap *m, const char *dir, size_t dlen)
+/* A live path under dir in m, not overridden by over (NULL: none)? */
+static int map_has_under(const struct pathmap *m, const struct pathmap *over, const char *dir,
+			 size_t dlen)
 {
 	for (size_t i = 0; i < m->size; i++) {
 		const struct entry *e = m->slots[i];
 
-		if (e && !e->deleted && !strncmp(e->path, dir, dlen) && e->path[dlen] == '/')
+		if (e && !e->deleted && !strncmp(e->path, dir, dlen) && e->path[dlen] == '/' &&
+		    !(over && map_get(over, e->path)))
 			return 1;
 	}
 	return 0;
@@ -353,7 +356,8 @@ static int is_live_dir(struct apply_session *s, const char *path)
 	size_t len = strlen(path);
 	git_tree *t;
 
-	if (map_has_under(&s->stage, path, len) || map_has_under(&s->overlay, path, len))
+	if (map_has_under(&s->stage, NULL, path, len) ||
+	    map_has_under(&s->overlay, &s->stage, path, len))
 		return 1;
 	if (base_dir(s, path, len, &t) < 0)
 		return -1;
@@ -1104,19 +1108,27 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps, struct appl
 	memset(res, 0, sizeof(*res));
 	res->ok = 1;
 	map_clear(&s->stage);
-	for (size_t i = 0; i < ps->nr; i++) {
-		struct apply_file_result *fr;
+	res->files = xcalloc(ps->nr ? ps->nr : 1, sizeof(*res->files));
+	res->nr = res->alloc = ps->nr;
+	/*
+	 * Deletions first, as git apply removes before it creates: "rm -r
+	 * dir" and a new file "dir" in one patch list "dir" before
+	 * "dir/a.c". The results keep the patch's order.
+	 */
+	for (int pass = 0; pass < 2 && !ret; pass++) {
+		for (size_t i = 0; i < ps->nr; i++) {
+			struct apply_file_result *fr = &res->files[i];
 
-		ALLOC_GROW(res->files, res->nr + 1, res->alloc);
-		fr = &res->files[res->nr++];
-		memset(fr, 0, sizeof(*fr));
-		if (apply_file(s, ps, &ps->files[i], fr) < 0) {
-			ret = -1;
-			res->ok = 0;
-			break;
+			if ((!ps->files[i].is_delete) != pass)
+				continue;
+			if (apply_file(s, ps, &ps->files[i], fr) < 0) {
+				ret = -1;
+				res->ok = 0;
+				break;
+			}
+			if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR)
+				res->ok = 0;
 		}
-		if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR)
-			res->ok = 0;
 	}
 	if (res->ok && !s->opts.check_only)
 		stage_commit(s);

@@ -217,7 +217,12 @@ static int check_path(struct sync *sy, const char *path, const git_tree_entry *t
 			rc = 0;
 		else if ((rc = worktree_matches(sy, ie, &st)) < 0)
 			return -1;
-	} else if (ie || have) {
+	} else if (ie || (have && !S_ISDIR(st.st_mode))) {
+		/*
+		 * A directory in the way is emptied by the removals (its
+		 * tracked files are among the paths) or refused when the file is
+		 * written (something untracked is left in it).
+		 */
 		rc = 0;
 	}
 	if (!rc)
@@ -478,6 +483,7 @@ out:
 	return ret;
 }
 
+/* The file (blob, link or gitlink) entry at path in t, or NULL. */
 static int entry_bypath(git_tree_entry **out, git_tree *t, const char *path)
 {
 	int rc;
@@ -488,6 +494,12 @@ static int entry_bypath(git_tree_entry **out, git_tree *t, const char *path)
 	rc = git_tree_entry_bypath(out, t, path);
 	if (rc == GIT_ENOTFOUND)
 		return 0;
+	if (rc == 0 && git_tree_entry_type(*out) == GIT_OBJECT_TREE) {
+		/* A directory there: no file at path (its files are paths of their own). */
+		git_tree_entry_free(*out);
+		*out = NULL;
+		return 0;
+	}
 	return lg2_check(rc, "cannot read tree entry '%s'", path);
 }
 
