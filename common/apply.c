@@ -317,6 +317,7 @@ static int read_content(struct apply_session *s, const struct file_state *st,
 
 struct dir_walk {
 	struct apply_session *s;
+	const struct patch_set *ps;
 	const char *dir;
 	int found;
 };
@@ -330,41 +331,47 @@ static int dir_walk_cb(const char *root, const git_tree_entry *te, void *payload
 	if (git_tree_entry_type(te) == GIT_OBJECT_TREE)
 		return 0;
 	strbuf_addf(&p, "%s/%s%s", w->dir, root, git_tree_entry_name(te));
-	if (!lookup(w->s, p.buf, &st) && st.exists)
+	if (!lookup(w->s, p.buf, &st) && st.exists && !leaves(w->ps, p.buf))
 		w->found = 1;
 	strbuf_release(&p);
 	return w->found ? 1 : 0;
 }
 
-/* A live path under dir in m, not overridden by over (NULL: none)? */
-static int map_has_under(const struct pathmap *m, const struct pathmap *over, const char *dir,
-			 size_t dlen)
+/*
+ * A live path under dir in m, not overridden by over and not deleted or
+ * renamed away by ps (NULL: neither)?
+ */
+static int map_has_under(const struct pathmap *m, const struct pathmap *over,
+			 const struct patch_set *ps, const char *dir, size_t dlen)
 {
 	for (size_t i = 0; i < m->size; i++) {
 		const struct entry *e = m->slots[i];
 
 		if (e && !e->deleted && !strncmp(e->path, dir, dlen) && e->path[dlen] == '/' &&
-		    !(over && map_get(over, e->path)))
+		    !(over && map_get(over, e->path)) && !(ps && leaves(ps, e->path)))
 			return 1;
 	}
 	return 0;
 }
 
-/* Is path a directory with anything left in it in the current state? */
-static int is_live_dir(struct apply_session *s, const char *path)
+/*
+ * Is path a directory with anything left in it in the current state,
+ * not counting the files the patch ps deletes or renames away later?
+ */
+static int is_live_dir(struct apply_session *s, const struct patch_set *ps, const char *path)
 {
 	size_t len = strlen(path);
 	git_tree *t;
 
-	if (map_has_under(&s->stage, NULL, path, len) ||
-	    map_has_under(&s->overlay, &s->stage, path, len))
+	if (map_has_under(&s->stage, NULL, NULL, path, len) ||
+	    map_has_under(&s->overlay, &s->stage, ps, path, len))
 		return 1;
 	if (base_dir(s, path, len, &t) < 0)
 		return -1;
 	if (!t)
 		return 0;
 	{
-		struct dir_walk w = { s, path, 0 };
+		struct dir_walk w = { s, ps, path, 0 };
 
 		git_tree_walk(t, GIT_TREEWALK_PRE, dir_walk_cb, &w);
 		return w.found;
@@ -375,7 +382,8 @@ static int is_live_dir(struct apply_session *s, const char *path)
  * Refuses paths the parser refuses, and paths with a symbolic link (or
  * a file) as a leading directory in the current state.
  */
-static int check_path(struct apply_session *s, const char *path, struct strbuf *why)
+static int check_path_in(struct apply_session *s, const char *path, int file_prefix_ok,
+			 struct strbuf *why)
 {
 	struct strbuf prefix = STRBUF_INIT;
 	const char *slash;
@@ -397,7 +405,7 @@ static int check_path(struct apply_session *s, const char *path, struct strbuf *
 			ret = 1;
 			break;
 		}
-		if (st.exists && st.mode != GIT_FILEMODE_TREE) {
+		if (st.exists && st.mode != GIT_FILEMODE_TREE && !file_prefix_ok) {
 			strbuf_addf(why, "'%s' is in the way of '%s'", prefix.buf, path);
 			ret = 1;
 			break;
@@ -405,6 +413,11 @@ static int check_path(struct apply_session *s, const char *path, struct strbuf *
 	}
 	strbuf_release(&prefix);
 	return ret;
+}
+
+static int check_path(struct apply_session *s, const char *path, struct strbuf *why)
+{
+	return check_path_in(s, path, 0, why);
 }
 
 /* ----------------------------------------------------------- hunk matcher */
@@ -917,7 +930,14 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 	fr->status = APPLY_FILE_OK;
 
 	/* Path safety first: both names. */
-	if ((fp->old_path && (rc = check_path(s, fp->old_path, &why))) ||
+	/*
+	 * A file deleted or renamed away may sit under a file the same
+	 * patch created in place of its directory ("rm -r dir" and a new
+	 * file "dir", which format-patch lists first); a symbolic link is
+	 * refused all the same.
+	 */
+	if ((fp->old_path &&
+	     (rc = check_path_in(s, fp->old_path, fp->is_delete || fp->is_rename, &why))) ||
 	    (fp->new_path && (rc = check_path(s, fp->new_path, &why)))) {
 		if (rc < 0)
 			ret = -1;
@@ -966,7 +986,7 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 			strbuf_addf(&why, "'%s' already exists", fp->new_path);
 			goto refuse;
 		}
-		rc = is_live_dir(s, fp->new_path);
+		rc = is_live_dir(s, ps, fp->new_path);
 		if (rc < 0)
 			goto internal;
 		if (rc) {
@@ -1108,27 +1128,19 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps, struct appl
 	memset(res, 0, sizeof(*res));
 	res->ok = 1;
 	map_clear(&s->stage);
-	res->files = xcalloc(ps->nr ? ps->nr : 1, sizeof(*res->files));
-	res->nr = res->alloc = ps->nr;
-	/*
-	 * Deletions first, as git apply removes before it creates: "rm -r
-	 * dir" and a new file "dir" in one patch list "dir" before
-	 * "dir/a.c". The results keep the patch's order.
-	 */
-	for (int pass = 0; pass < 2 && !ret; pass++) {
-		for (size_t i = 0; i < ps->nr; i++) {
-			struct apply_file_result *fr = &res->files[i];
+	for (size_t i = 0; i < ps->nr; i++) {
+		struct apply_file_result *fr;
 
-			if ((!ps->files[i].is_delete) != pass)
-				continue;
-			if (apply_file(s, ps, &ps->files[i], fr) < 0) {
-				ret = -1;
-				res->ok = 0;
-				break;
-			}
-			if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR)
-				res->ok = 0;
+		ALLOC_GROW(res->files, res->nr + 1, res->alloc);
+		fr = &res->files[res->nr++];
+		memset(fr, 0, sizeof(*fr));
+		if (apply_file(s, ps, &ps->files[i], fr) < 0) {
+			ret = -1;
+			res->ok = 0;
+			break;
 		}
+		if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR)
+			res->ok = 0;
 	}
 	if (res->ok && !s->opts.check_only)
 		stage_commit(s);

@@ -28,7 +28,9 @@ test_expect_success 'setup: a base and a series that reshapes the tree' '
 	git init -q orig &&
 	(
 		cd orig &&
-		mkdir dir solo crlf &&
+		mkdir dir dir2 solo crlf &&
+		seq 1 50 >dir2/moved.c &&
+		echo gone >dir2/gone.c &&
 		echo a >dir/a.c &&
 		echo b >dir/b.c &&
 		echo only >solo/only.c &&
@@ -54,6 +56,11 @@ test_expect_success 'setup: a base and a series that reshapes the tree' '
 		echo "now a file" >dir &&
 		git add dir &&
 		git commit -q -m "dir becomes a file" &&
+		git mv dir2/moved.c moved.c &&
+		git rm -q dir2/gone.c &&
+		echo "dir2 is a file now" >dir2 &&
+		git add dir2 &&
+		git commit -q -m "rename out of a dir that becomes a file" &&
 		git rm -q top &&
 		mkdir top &&
 		echo inner >top/inner.c &&
@@ -69,7 +76,7 @@ test_expect_success 'setup: a base and a series that reshapes the tree' '
 		printf "one\ntwo\nthree\n" >crlf/t.txt &&
 		printf "one\ntwo\nthree\n" >plain.txt &&
 		git commit -q -a -m "text files" &&
-		git format-patch -q --stdout main >../series.mbox &&
+		git format-patch -q -M --stdout main >../series.mbox &&
 		git checkout -q main
 	)
 '
