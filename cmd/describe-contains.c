@@ -4,9 +4,16 @@
  * --release) prints the first release tag containing each commit.
  * Commits come from the command line or, with --stdin, one per line,
  * answered in order and flushed line by line.
+ *
+ * Each commit is first asked of a describer that reads the repository's
+ * files only (refs, the commit-graph, the peel cache), without setting
+ * up libgit2, which is most of the time of a single query; whatever that
+ * one cannot answer for certain goes to the libgit2 describer, opened
+ * on first need.
  */
 #include "describe.h"
 #include "parse-options.h"
+#include "repo-files.h"
 #include "repo.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -31,23 +38,62 @@ struct dc_options {
 	struct strvec exclude;
 };
 
+struct dc_run {
+	const struct dc_options *o;
+	struct describe_options dopts;
+	struct repo_files *files;
+	struct describer *fast;		/* reads files only, or NULL */
+	git_repository *repo;		/* opened on first need */
+	struct describer *full;
+	/*
+	 * GIT_MAINT_TEST_DESCRIBE_PATH: "files" makes a fallback fatal,
+	 * "libgit2" skips the files-only describer (tests of both paths).
+	 */
+	const char *test_path;
+};
+
+static struct describer *full_describer(struct dc_run *r)
+{
+	if (!r->full) {
+		r->repo = repo_open_or_die();
+		if (describer_new(&r->full, r->repo, &r->dopts) < 0)
+			die("cannot read the repository's refs");
+	}
+	return r->full;
+}
+
+static int answer_with(struct describer *d, const struct dc_options *o, const char *rev,
+		       git_oid *oid, struct strbuf *out)
+{
+	int rc = describer_resolve(d, rev, oid);
+
+	if (rc < 0)
+		return rc;
+	if (o->release)
+		return describe_release(d, oid, &o->match, &o->exclude, out);
+	return describe_contains(d, oid, out);
+}
+
 /*
  * Answers one commit-ish: prints its name and returns 0; returns 1 when
  * nothing contains it, -1 when it cannot be resolved or read. *oid is
  * set when resolution succeeded.
  */
-static int answer(struct describer *d, const struct dc_options *o, const char *rev,
-		  git_oid *oid, struct strbuf *out)
+static int answer(struct dc_run *r, const char *rev, git_oid *oid, struct strbuf *out)
 {
-	int rc;
+	int rc = DESCRIBE_FALLBACK;
 
 	strbuf_reset(out);
-	if (describer_resolve(d, rev, oid) < 0)
+	if (r->fast)
+		rc = answer_with(r->fast, r->o, rev, oid, out);
+	if (rc == DESCRIBE_FALLBACK) {
+		if (r->test_path && !strcmp(r->test_path, "files"))
+			die("the files-only describer cannot answer '%s'", rev);
+		strbuf_reset(out);
+		rc = answer_with(full_describer(r), r->o, rev, oid, out);
+	}
+	if (rc < 0)
 		return -1;
-	if (o->release)
-		rc = describe_release(d, oid, &o->match, &o->exclude, out);
-	else
-		rc = describe_contains(d, oid, out);
 	if (!rc) {
 		strbuf_addch(out, '\n');
 		fwrite(out->buf, 1, out->len, stdout);
@@ -55,7 +101,7 @@ static int answer(struct describer *d, const struct dc_options *o, const char *r
 	return rc;
 }
 
-static int run_args(struct describer *d, const struct dc_options *o, int argc, const char **argv)
+static int run_args(struct dc_run *r, int argc, const char **argv)
 {
 	static const char *head[] = { "HEAD", NULL };
 	struct strbuf out = STRBUF_INIT;
@@ -68,7 +114,7 @@ static int run_args(struct describer *d, const struct dc_options *o, int argc, c
 	for (i = 0; i < argc; i++) {
 		git_oid oid;
 		char hex[GIT_OID_HEXSZ + 1];
-		int rc = answer(d, o, argv[i], &oid, &out);
+		int rc = answer(r, argv[i], &oid, &out);
 
 		if (rc < 0) {
 			ret = EXIT_NO;
@@ -83,7 +129,7 @@ static int run_args(struct describer *d, const struct dc_options *o, int argc, c
 	return ret;
 }
 
-static int run_stdin(struct describer *d, const struct dc_options *o)
+static int run_stdin(struct dc_run *r)
 {
 	struct strbuf line = STRBUF_INIT, out = STRBUF_INIT;
 	int ret = EXIT_OK;
@@ -94,7 +140,7 @@ static int run_stdin(struct describer *d, const struct dc_options *o)
 		strbuf_trim(&line);
 		if (!line.len)
 			continue;
-		if (answer(d, o, line.buf, &oid, &out)) {
+		if (answer(r, line.buf, &oid, &out)) {
 			printf("%s undefined\n", line.buf);
 			ret = EXIT_NO;
 		}
@@ -124,9 +170,7 @@ int cmd_main(int argc, const char **argv)
 			 "keep what tags peel to in $GIT_DIR/maint (default; --no-cache)"),
 		OPT_END(),
 	};
-	struct describe_options dopts = { 0 };
-	struct describer *d = NULL;
-	git_repository *repo;
+	struct dc_run r = { &o };
 	int ret;
 
 	argc = parse_options(argc, argv, opts, dc_usage, 0);
@@ -135,19 +179,22 @@ int cmd_main(int argc, const char **argv)
 	if (o.release && o.all)
 		usage_msg_opt(dc_usage, opts, "--release and --all cannot be used together");
 
-	repo = repo_open_or_die();
-	dopts.all = o.all;
-	dopts.match = &o.match;
-	dopts.exclude = &o.exclude;
-	dopts.use_graph = o.use_graph;
-	dopts.use_cache = o.use_cache;
-	if (describer_new(&d, repo, &dopts) < 0)
-		die("cannot read the repository's refs");
+	r.dopts.all = o.all;
+	r.dopts.match = &o.match;
+	r.dopts.exclude = &o.exclude;
+	r.dopts.use_graph = o.use_graph;
+	r.dopts.use_cache = o.use_cache;
+	r.test_path = getenv("GIT_MAINT_TEST_DESCRIBE_PATH");
+	if ((r.test_path && !strcmp(r.test_path, "libgit2")) ||
+	    repo_files_open(&r.files) || describer_new_files(&r.fast, r.files, &r.dopts))
+		full_describer(&r);	/* "not a git repository" before reading input */
 
-	ret = o.use_stdin ? run_stdin(d, &o) : run_args(d, &o, argc, argv);
+	ret = o.use_stdin ? run_stdin(&r) : run_args(&r, argc, argv);
 
-	describer_free(d);
-	git_repository_free(repo);
+	describer_free(r.fast);
+	repo_files_free(r.files);
+	describer_free(r.full);
+	git_repository_free(r.repo);
 	strvec_clear(&o.match);
 	strvec_clear(&o.exclude);
 	return ret;

@@ -9,9 +9,12 @@
  * input in common/mail-split.h, the writers in common/mbox-write.h.
  */
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "config.h"
 #include "mail-split.h"
 #include "mbox-write.h"
 #include "parse-options.h"
@@ -21,9 +24,6 @@
 #include "usage.h"
 #include "wrapper.h"
 
-/* Mail only: no repository, so no libgit2 setup (common/main.c). */
-const int maint_no_libgit2 = 1;
-
 static const char *const usage_str[] = {
 	"git maint-mbox-split [<options>] [<mbox>|<Maildir>|-]...",
 	NULL
@@ -31,9 +31,44 @@ static const char *const usage_str[] = {
 
 struct split_opts {
 	struct select_opts sel;
-	const char *outdir, *format, *since, *until;
-	int list, mboxrd, input_mboxrd, keep_cr, threads, quiet, max_size;
+	const char *outdir, *format, *since, *until, *max_size;
+	int list, mboxrd, input_mboxrd, keep_cr, threads, quiet;
 };
+
+/* A size in bytes (0: no limit) into *out; -1 when s is not one. */
+static int parse_size(const char *s, size_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > SIZE_MAX)
+		return -1;
+	*out = v ? (size_t)v : SIZE_MAX;
+	return 0;
+}
+
+/*
+ * mbox.max-message-size from the INI files (read without libgit2, see
+ * config_load_ini()), or 0 (the source's default) when unset.
+ */
+static size_t config_max_size(void)
+{
+	struct maint_config cfg = MAINT_CONFIG_INIT;
+	const char *v;
+	size_t size = 0;
+
+	if (config_load_ini(&cfg) < 0)
+		exit(EXIT_FATAL);
+	v = config_get(&cfg, "mbox", NULL, "max-message-size");
+	if (v && parse_size(v, &size) < 0)
+		die("bad mbox.max-message-size '%s'", v);	/* checked when read: not reached */
+	config_release(&cfg);
+	return size;
+}
 
 static void list_entries(const char *format, struct mail_entry **order, size_t n)
 {
@@ -68,8 +103,8 @@ int cmd_main(int argc, const char **argv)
 		OPT_GROUP("Input"),
 		OPT_BOOL(0, "input-mboxrd", &o.input_mboxrd, "the input is mboxrd: unquote >From lines"),
 		OPT_BOOL(0, "keep-cr", &o.keep_cr, "keep CR of CRLF line ends, like git mailsplit --keep-cr"),
-		OPT_INTEGER(0, "max-message-size", &o.max_size, "bytes",
-			    "a larger message is an error (default 256 MiB)"),
+		OPT_STRING(0, "max-message-size", &o.max_size, "bytes",
+			   "skip a larger message, exit 1 (default 256 MiB, 0: no limit)"),
 		OPT_GROUP("Selection"),
 		OPT_STRING_LIST(0, "touches", &o.sel.touches, "path",
 				"patches touching a path under <path> or matching the glob"),
@@ -112,9 +147,11 @@ int cmd_main(int argc, const char **argv)
 	ms.args = argv;
 	ms.nargs = argc;
 	ms.source_flags = (o.input_mboxrd ? SOURCE_MBOXRD : 0) | (o.keep_cr ? SOURCE_KEEP_CR : 0);
-	if (o.max_size < 0)
-		usage_msg_opt(usage_str, options, "--max-message-size must not be negative");
-	ms.max_size = o.max_size;
+	if (!o.max_size)
+		ms.max_size = config_max_size();
+	else if (parse_size(o.max_size, &ms.max_size) < 0)
+		usage_msg_opt(usage_str, options, "--max-message-size takes a number of bytes, not '%s'",
+			      o.max_size);
 	ms.fast = !o.list && !o.sel.authors.nr && !o.since && !o.until;
 	ms.mbox = &w;
 	ms.dir = &od;
@@ -144,7 +181,8 @@ int cmd_main(int argc, const char **argv)
 	if (od.fd >= 0 && !o.quiet)
 		printf("%zu\n", n);
 
-	ret = ms.errors ? EXIT_FATAL : n ? EXIT_OK : EXIT_NO;
+	/* An oversized message is refused by policy: a negative answer, not a failure. */
+	ret = ms.errors ? EXIT_FATAL : ms.oversized || !n ? EXIT_NO : EXIT_OK;
 	outdir_close(&od);
 	mail_split_release(&ms);
 	mail_index_free(ms.idx);

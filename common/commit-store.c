@@ -102,7 +102,7 @@ static int graph_wanted(git_repository *repo)
 	git_config *cfg = NULL;
 	git_reference_iterator *it = NULL;
 	git_reference *ref = NULL;
-	const char *gitdir = git_repository_path(repo);
+	const char *gitdir = git_repository_commondir(repo);
 	struct strbuf path = STRBUF_INIT;
 	int enabled = 1, v;
 
@@ -144,7 +144,7 @@ int commit_store_new(struct commit_store **out, git_repository *repo, int use_gr
 	if (use_graph && graph_wanted(repo)) {
 		struct strbuf objdir = STRBUF_INIT;
 
-		strbuf_addf(&objdir, "%sobjects", git_repository_path(repo));
+		strbuf_addf(&objdir, "%sobjects", git_repository_commondir(repo));
 		if (commit_graph_open(&s->graph, objdir.buf) < 0) {
 			warning("ignoring the commit-graph");
 			s->graph = NULL;
@@ -157,6 +157,34 @@ int commit_store_new(struct commit_store **out, git_repository *repo, int use_gr
 		s->graph_is_cache = !!s->graph;
 	}
 	s->graph_nr = s->graph ? commit_graph_nr(s->graph) : 0;
+	s->nodes = commit_array_alloc(s->graph_nr + 64, sizeof(*s->nodes), &s->nodes_alloc);
+	s->hash_size = 1024;
+	s->hash = xcalloc(s->hash_size, sizeof(*s->hash));
+	*out = s;
+	return 0;
+}
+
+int commit_store_new_graph_only(struct commit_store **out, const char *objects_dir,
+				const char *cache_path)
+{
+	struct commit_store *s;
+	struct commit_graph *g = NULL;
+	int is_cache = 0;
+
+	*out = NULL;
+	if (commit_graph_open(&g, objects_dir) < 0)
+		return 1;	/* the libgit2 path reports it, then ignores the graph */
+	if (!g && cache_path) {
+		if (commit_graph_open_file(&g, cache_path) < 0)
+			return 1;
+		is_cache = !!g;
+	}
+	if (!g)
+		return 1;
+	s = xcalloc(1, sizeof(*s));
+	s->graph = g;
+	s->graph_is_cache = is_cache;
+	s->graph_nr = commit_graph_nr(g);
 	s->nodes = commit_array_alloc(s->graph_nr + 64, sizeof(*s->nodes), &s->nodes_alloc);
 	s->hash_size = 1024;
 	s->hash = xcalloc(s->hash_size, sizeof(*s->hash));
@@ -373,6 +401,8 @@ int commit_store_parse(struct commit_store *s, uint32_t id)
 
 	if (s->nodes[id].parsed)
 		return 0;
+	if (id >= s->graph_nr && !s->repo)
+		return COMMIT_STORE_MISSING;
 	rc = id < s->graph_nr ? parse_from_graph(s, id) : parse_from_odb(s, id);
 	if (!rc)
 		s->nodes[id].parsed = 1;

@@ -34,6 +34,17 @@ struct commit_store;
 int commit_store_new(struct commit_store **out, git_repository *repo, int use_graph,
 		     const char *cache_path);
 int commit_store_graph_is_cache(const struct commit_store *s);
+
+/*
+ * A store that reads no object: over the commit-graph of objects_dir
+ * ("<gitdir>/objects"), or when there is none over our cache file at
+ * cache_path (if not NULL). Returns 0, or 1 when neither can be read
+ * (nothing reported unless a graph is corrupt). commit_store_parse()
+ * then answers COMMIT_STORE_MISSING for commits outside the graph.
+ */
+int commit_store_new_graph_only(struct commit_store **out, const char *objects_dir,
+				const char *cache_path);
+#define COMMIT_STORE_MISSING (-2)
 /* Commits read from the object database so far (not from a graph). */
 uint32_t commit_store_odb_reads(const struct commit_store *s);
 
@@ -58,7 +69,10 @@ uint32_t commit_store_id(struct commit_store *s, const git_oid *oid);
 /* Whether oid is a commit in the graph (sets *id), without creating anything. */
 int commit_store_in_graph(struct commit_store *s, const git_oid *oid, uint32_t *id);
 
-/* Loads parents, date and generation of id if not done yet. 0 or -1. */
+/*
+ * Loads parents, date and generation of id if not done yet. 0 or -1, or
+ * COMMIT_STORE_MISSING (nothing reported) in a store without objects.
+ */
 int commit_store_parse(struct commit_store *s, uint32_t id);
 
 /* Accessors; id must have been parsed. */

@@ -42,6 +42,22 @@ struct maint_config {
  * line (file:line: problem) on failure.
  */
 int config_load(struct maint_config *cfg, git_repository *repo);
+/*
+ * The INI files only, without libgit2 (for a command that needs no
+ * repository and should not pay libgit2's start-up): the XDG file, then
+ * maint.ini in the repository's common git directory found by
+ * config_find_gitdir(). A missing repository or file is fine.
+ */
+int config_load_ini(struct maint_config *cfg);
+/*
+ * Finds the git directory as git does, without libgit2: $GIT_DIR, else
+ * the first of the current directory and its parents (not entering
+ * one of $GIT_CEILING_DIRECTORIES) holding a ".git" directory or
+ * "gitdir:" file, or being a bare repository; then, for a linked
+ * worktree, the directory its "commondir" file names. Returns 0 with
+ * the path in out, -1 when there is none.
+ */
+int config_find_gitdir(struct strbuf *out);
 /* Reads one INI file (used by config_load and by tests). */
 int config_read_file(struct maint_config *cfg, const char *path, int must_exist);
 void config_release(struct maint_config *cfg);

@@ -26,6 +26,7 @@
 #include "describe.h"
 #include "commit-store.h"
 #include "peel-cache.h"
+#include "repo-files.h"
 #include "repo.h"
 #include "wrapper.h"
 
@@ -69,7 +70,8 @@ struct frame {
 };
 
 struct describer {
-	git_repository *repo;
+	git_repository *repo;		/* NULL when reading files only */
+	struct repo_files *files;	/* when reading files only */
 	struct commit_store *store;
 	struct peel_cache *cache;	/* NULL when not used */
 	char *graph_cache_path;		/* our commit-graph cache, or NULL */
@@ -153,6 +155,19 @@ static int load_refs(struct describer *d)
 	return 0;
 }
 
+static void load_refs_files(struct describer *d)
+{
+	size_t nr, i;
+	const struct repo_ref *refs = repo_files_refs(d->files, &nr);
+
+	d->tips = xcalloc(nr ? nr : 1, sizeof(*d->tips));
+	for (i = 0; i < nr; i++) {	/* already in name order */
+		d->tips[i].refname = xstrdup(refs[i].name);
+		d->tips[i].oid = refs[i].oid;
+	}
+	d->tips_nr = nr;
+}
+
 static int ensure_state(struct describer *d)
 {
 	size_t need = commit_store_size(d->store), old = d->state_alloc;
@@ -172,8 +187,26 @@ static int parse(struct describer *d, uint32_t id)
 	return rc;
 }
 
-/* Peels a tip to its commit and date, as git's name_ref() does. */
+static int peeled_commit(struct describer *d, struct tip *t, uint32_t id, int have_date,
+			 int64_t taggerdate);
+
+/*
+ * Peels a tip to its commit and date, as git's name_ref() does. Reading
+ * files only, a tip that would need a tag object read is
+ * DESCRIBE_FALLBACK.
+ */
+static int peel_tip_1(struct describer *d, struct tip *t);
+
 static int peel_tip(struct describer *d, struct tip *t)
+{
+	int rc = peel_tip_1(d, t);
+
+	if (rc < 0)
+		t->peeled = 0;	/* a later query may try again (or fall back again) */
+	return rc;
+}
+
+static int peel_tip_1(struct describer *d, struct tip *t)
 {
 	git_object *obj = NULL;
 	git_oid oid = t->oid;
@@ -191,7 +224,13 @@ static int peel_tip(struct describer *d, struct tip *t)
 		if (e) {
 			if (!e->is_commit)
 				return 0;
-			t->commit = commit_store_id(d->store, &e->commit);
+			if (!d->repo) {
+				if (!commit_store_in_graph(d->store, &e->commit, &id))
+					return DESCRIBE_FALLBACK;
+				t->commit = id;
+			} else {
+				t->commit = commit_store_id(d->store, &e->commit);
+			}
 			ensure_state(d);
 			t->is_commit = 1;
 			t->deref = e->deref;
@@ -200,6 +239,12 @@ static int peel_tip(struct describer *d, struct tip *t)
 			t->commit_date = e->commit_date;
 			return 0;
 		}
+	}
+	if (!d->repo) {
+		/* no objects read: only a commit in the graph peels to itself */
+		if (!commit_store_in_graph(d->store, &oid, &id))
+			return DESCRIBE_FALLBACK;
+		return peeled_commit(d, t, id, 0, 0);
 	}
 	for (;;) {
 		git_object_t type;
@@ -237,14 +282,22 @@ static int peel_tip(struct describer *d, struct tip *t)
 		}
 	}
 	git_object_free(obj);
-	if (parse(d, id) < 0)
-		return -1;
+	return peeled_commit(d, t, id, have_date, taggerdate);
+}
+
+static int peeled_commit(struct describer *d, struct tip *t, uint32_t id, int have_date,
+			 int64_t taggerdate)
+{
+	int rc = parse(d, id);
+
+	if (rc < 0)
+		return rc;
 	t->commit = id;
 	t->is_commit = 1;
 	t->from_tag = starts_with(t->refname, "refs/tags/");
 	t->commit_date = commit_store_date(d->store, id);
 	t->taggerdate = have_date ? taggerdate : t->commit_date;
-	if (d->cache) {
+	if (d->cache && d->repo) {
 		struct peel_entry e = { .oid = t->oid, .is_commit = 1, .deref = t->deref,
 					.taggerdate = t->taggerdate, .commit_date = t->commit_date };
 
@@ -298,35 +351,50 @@ static int tip_selected(const struct describer *d, const struct tip *t,
 	return 1;
 }
 
+/* 1 or 0; -1 when reading files only cannot tell. */
 static int ref_exists(struct describer *d, const char *name)
 {
 	git_oid oid;
 
+	if (!d->repo)
+		return repo_files_ref_exists(d->files, name);
 	return git_reference_name_to_id(&oid, d->repo, name) == 0;
 }
 
-/* git's shorten_unambiguous_ref(refname, 0) for refs/tags/<name>. */
+/*
+ * git's shorten_unambiguous_ref(refname, 0) for refs/tags/<name>, or
+ * NULL when reading files only cannot tell.
+ */
 static char *shorten_tag(struct describer *d, const char *refname)
 {
 	const char *name = refname + strlen("refs/tags/");
 	struct strbuf buf = STRBUF_INIT;
-	int ambiguous;
+	int ambiguous, e;
 
 	strbuf_addf(&buf, "refs/%s", name);
-	ambiguous = ref_exists(d, name) || ref_exists(d, buf.buf);
+	ambiguous = ref_exists(d, name);
+	if (!ambiguous)
+		ambiguous = ref_exists(d, buf.buf);
 	strbuf_reset(&buf);
 	if (!ambiguous) {
 		strbuf_addstr(&buf, name);
-	} else {
+	} else if (ambiguous > 0) {
 		strbuf_addf(&buf, "tags/%s", name);
-		if (ref_exists(d, buf.buf)) {
+		e = ref_exists(d, buf.buf);
+		if (e) {
 			strbuf_reset(&buf);
 			strbuf_addstr(&buf, refname);
 		}
+		ambiguous = e < 0 ? -1 : 1;
+	}
+	if (ambiguous < 0) {
+		strbuf_release(&buf);
+		return NULL;
 	}
 	return strbuf_detach(&buf, NULL);
 }
 
+/* The tip's name in output, or NULL (reading files only, see shorten_tag()). */
 static const char *tip_display(struct describer *d, struct tip *t)
 {
 	const char *p;
@@ -362,14 +430,18 @@ static int prepare_order(struct describer *d)
 
 	if (d->order_ready)
 		return 0;
-	d->order = xcalloc(d->tips_nr ? d->tips_nr : 1, sizeof(*d->order));
+	if (!d->order)
+		d->order = xcalloc(d->tips_nr ? d->tips_nr : 1, sizeof(*d->order));
+	d->order_nr = 0;
 	for (i = 0; i < d->tips_nr; i++) {
 		struct tip *t = &d->tips[i];
+		int rc;
 
 		if (!tip_selected(d, t, d->all ? NULL : d->match, d->all ? NULL : d->exclude))
 			continue;
-		if (peel_tip(d, t) < 0)
-			return -1;
+		rc = peel_tip(d, t);
+		if (rc < 0)
+			return rc;
 		if (t->is_commit)
 			d->order[d->order_nr++] = i;
 	}
@@ -404,6 +476,44 @@ int describer_new(struct describer **out, git_repository *repo,
 		describer_free(d);
 		return -1;
 	}
+	*out = d;
+	return 0;
+}
+
+int describer_new_files(struct describer **out, struct repo_files *files,
+			const struct describe_options *opts)
+{
+	struct describer *d;
+	struct strbuf path = STRBUF_INIT;
+	const char *gitdir = repo_files_gitdir(files);
+	int rc;
+
+	*out = NULL;
+	if (!opts->use_graph || !opts->use_cache)
+		return 1;	/* annotated tags are peeled from the cache only */
+	d = xcalloc(1, sizeof(*d));
+	d->files = files;
+	d->all = opts->all;
+	d->match = opts->match;
+	d->exclude = opts->exclude;
+	strvec_init(&d->names);
+	strbuf_addf(&path, "%smaint/describe-peel", gitdir);
+	d->cache = peel_cache_load(path.buf);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%sobjects", gitdir);
+	{
+		struct strbuf cache = STRBUF_INIT;
+
+		strbuf_addf(&cache, "%smaint/commit-graph", gitdir);
+		rc = commit_store_new_graph_only(&d->store, path.buf, cache.buf);
+		strbuf_release(&cache);
+	}
+	strbuf_release(&path);
+	if (rc) {
+		describer_free(d);
+		return 1;
+	}
+	load_refs_files(d);
 	*out = d;
 	return 0;
 }
@@ -449,15 +559,16 @@ void describer_free(struct describer *d)
 
 	if (!d)
 		return;
-	if (d->cache) {
+	if (d->cache && d->repo) {
 		/* every tip was peeled: entries not used are for refs that are gone */
 		int prune = d->order_ready &&
 			    (d->all || ((!d->match || !d->match->nr) && (!d->exclude || !d->exclude->nr)));
 
 		peel_cache_save(d->cache, prune);
-		peel_cache_free(d->cache);
 	}
-	write_graph_cache(d);
+	peel_cache_free(d->cache);
+	if (d->repo)
+		write_graph_cache(d);
 	free(d->graph_cache_path);
 	for (i = 0; i < d->tips_nr; i++) {
 		free(d->tips[i].refname);
@@ -471,7 +582,8 @@ void describer_free(struct describer *d)
 	free(d->lifo);
 	free(d->pushed);
 	for (i = 0; i < d->contains_cache_alloc; i++)
-		free(d->contains_cache[i]);
+		if (d->contains_cache[i])
+			free(d->contains_cache[i]);
 	free(d->contains_cache);
 	commit_store_free(d->store);
 	free(d);
@@ -494,6 +606,19 @@ int describer_resolve(struct describer *d, const char *rev, git_oid *out)
 	uint32_t id;
 	int rc;
 
+	if (!d->repo) {
+		const struct peel_entry *e;
+
+		if (repo_files_resolve(d->files, rev, out))
+			return DESCRIBE_FALLBACK;
+		if (commit_store_in_graph(d->store, out, &id))
+			return 0;
+		e = peel_cache_get(d->cache, out);	/* a tag */
+		if (!e || !e->is_commit || !commit_store_in_graph(d->store, &e->commit, &id))
+			return DESCRIBE_FALLBACK;
+		*out = e->commit;
+		return 0;
+	}
 	if (strlen(rev) == GIT_OID_HEXSZ && is_hex(rev, GIT_OID_HEXSZ) &&
 	    !git_oid_fromstr(out, rev)) {
 		if (commit_store_in_graph(d->store, out, &id))
@@ -584,10 +709,10 @@ static int reach_quick(struct describer *d, uint32_t id)
 /* Whether start reaches the target without passing a cut-off commit. */
 static int reaches(struct describer *d, uint32_t start)
 {
-	int st;
+	int st = parse(d, start);
 
-	if (parse(d, start) < 0)
-		return -1;
+	if (st < 0)
+		return st;
 	st = reach_get(d, start);
 	if (st == REACH_YES || st == REACH_NO)
 		return st == REACH_YES;
@@ -615,8 +740,9 @@ static int reaches(struct describer *d, uint32_t start)
 			continue;
 		}
 		p = commit_store_parents(d->store, f->id)[f->next++];
-		if (parse(d, p) < 0)
-			return -1;
+		st = parse(d, p);
+		if (st < 0)
+			return st;
 		st = reach_get(d, p);
 		if (st == REACH_UNKNOWN) {
 			st = reach_quick(d, p);
@@ -691,12 +817,15 @@ static const char *parent_name(struct describer *d, const struct node_state *n, 
 static int replay_tip(struct describer *d, struct tip *t)
 {
 	uint32_t start = t->commit;
+	const char *display;
 
 	if (!name_update(d, start, t->taggerdate, 0, 0, t->from_tag))
 		return 0;
+	display = tip_display(d, t);
+	if (!display)
+		return DESCRIBE_FALLBACK;
 	d->state[start].tip_name = t->deref ?
-		strvec_pushf(&d->names, "%s^0", tip_display(d, t)) :
-		strvec_push(&d->names, tip_display(d, t));
+		strvec_pushf(&d->names, "%s^0", display) : strvec_push(&d->names, display);
 
 	d->lifo_nr = 0;
 	ALLOC_GROW(d->lifo, 1, d->lifo_alloc);
@@ -709,10 +838,10 @@ static int replay_tip(struct describer *d, struct tip *t)
 		for (i = 0; i < nr; i++) {
 			uint32_t p = commit_store_parents(d->store, c)[i];
 			struct node_state *n;
-			int generation, distance;
+			int generation, distance, rc = parse(d, p);
 
-			if (parse(d, p) < 0)
-				return -1;
+			if (rc < 0)
+				return rc;
 			if (excluded(d, p) || reach_get(d, p) != REACH_YES)
 				continue;
 			n = &d->state[c];
@@ -743,9 +872,14 @@ static int begin(struct describer *d, const git_oid *commit, uint32_t *id)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
+	int rc;
+
 	*id = commit_store_id(d->store, commit);
 	ensure_state(d);
-	if (parse(d, *id) < 0)
+	rc = parse(d, *id);
+	if (rc == COMMIT_STORE_MISSING)
+		return DESCRIBE_FALLBACK;
+	if (rc < 0)
 		return error("cannot describe '%s'", git_oid_tostr(hex, sizeof(hex), commit));
 	start_query(d, *id);
 	return 0;
@@ -755,9 +889,10 @@ static int compute_contains(struct describer *d, uint32_t target, struct strbuf 
 {
 	size_t k, first = SIZE_MAX;
 	const struct node_state *n;
+	int rc = prepare_order(d);
 
-	if (prepare_order(d) < 0)
-		return -1;
+	if (rc < 0)
+		return rc;
 	for (k = 0; k < d->order_nr; k++) {
 		struct tip *t = &d->tips[d->order[k]];
 
@@ -770,16 +905,16 @@ static int compute_contains(struct describer *d, uint32_t target, struct strbuf 
 		}
 		if (!d->gen_mode && t->commit_date < d->date_cutoff)
 			continue;	/* cut off: what reaches() would say, without a read */
-		switch (reaches(d, t->commit)) {
-		case -1:
-			return -1;
-		case 0:
+		rc = reaches(d, t->commit);
+		if (rc < 0)
+			return rc;
+		if (!rc)
 			continue;
-		}
 		if (first == SIZE_MAX)
 			first = k;
-		if (replay_tip(d, t) < 0)
-			return -1;
+		rc = replay_tip(d, t);
+		if (rc < 0)
+			return rc;
 	}
 	n = &d->state[target];
 	if (first == SIZE_MAX || n->name_epoch != d->epoch || !n->tip_name)
@@ -800,10 +935,10 @@ static int compute_contains(struct describer *d, uint32_t target, struct strbuf 
 int describe_contains(struct describer *d, const git_oid *commit, struct strbuf *out)
 {
 	uint32_t id;
-	int rc;
+	int rc = begin(d, commit, &id);
 
-	if (begin(d, commit, &id) < 0)
-		return -1;
+	if (rc < 0)
+		return rc;
 	if (id < d->contains_cache_alloc && d->contains_cache[id]) {
 		if (!*d->contains_cache[id])
 			return 1;
@@ -850,10 +985,11 @@ int describe_release(struct describer *d, const git_oid *commit,
 	const struct strvec def_exclude = { def_exclude_v, 1, 0 };
 	size_t *cand, nr = 0, k;
 	uint32_t id;
-	int ret = 1;
+	int ret = begin(d, commit, &id);
 
-	if (begin(d, commit, &id) < 0)
-		return -1;
+	if (ret < 0)
+		return ret;
+	ret = 1;
 	if (!match || !match->nr)
 		match = &def_match;
 	if (!exclude || !exclude->nr)
@@ -868,23 +1004,24 @@ int describe_release(struct describer *d, const git_oid *commit,
 		qsort(cand, nr, sizeof(*cand), cmp_version_index);
 	for (k = 0; k < nr && ret == 1; k++) {
 		struct tip *t = &d->tips[cand[k]];
-		int r;
+		int r = peel_tip(d, t);
 
-		if (peel_tip(d, t) < 0) {
-			ret = -1;
+		if (r < 0) {
+			ret = r;
 			break;
 		}
 		if (!t->is_commit || (!d->gen_mode && t->commit_date < d->date_cutoff))
 			continue;
 		r = reaches(d, t->commit);
-		if (r < 0)
-			ret = -1;
-		else if (r > 0) {
+		if (r < 0) {
+			ret = r;
+		} else if (r > 0) {
 			char *name = shorten_tag(d, t->refname);
 
-			strbuf_addstr(out, name);
+			if (name)
+				strbuf_addstr(out, name);
 			free(name);
-			ret = 0;
+			ret = name ? 0 : DESCRIBE_FALLBACK;
 		}
 	}
 	free(cand);

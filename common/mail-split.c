@@ -32,6 +32,7 @@ void mail_split_init(struct mail_split *ms)
 	ms->spool.fd = -1;
 	ms->spool.size = 0;
 	ms->errors = 0;
+	ms->oversized = 0;
 }
 
 void mail_split_release(struct mail_split *ms)
@@ -46,6 +47,15 @@ static int open_source(struct mail_split *ms, struct mail_source **src)
 	if (ms->max_size)
 		source_set_max_size(*src, ms->max_size);
 	return 0;
+}
+
+/* source_next() failed: a message over the size limit, or an input error. */
+static void count_error(struct mail_split *ms, struct mail_source *src)
+{
+	if (source_oversized(src) > ms->oversized)
+		ms->oversized++;
+	else
+		ms->errors++;
 }
 
 /* Writes one message as the pos-th of the output; from_line may be NULL. */
@@ -89,8 +99,11 @@ int mail_split_index(struct mail_split *ms)
 	while ((rc = source_next(src, &raw))) {
 		struct mail_entry *e;
 
-		if (rc < 0 || (!(ms->fast && select_scan(&pm, &raw)) &&
-			       patch_mail_parse(&pm, &raw, &mopts) < 0)) {
+		if (rc < 0) {
+			count_error(ms, src);
+			continue;
+		}
+		if (!(ms->fast && select_scan(&pm, &raw)) && patch_mail_parse(&pm, &raw, &mopts) < 0) {
 			ms->errors++;
 			continue;
 		}
@@ -258,7 +271,7 @@ int mail_split_stream(struct mail_split *ms, size_t *written)
 		return -1;
 	while (!ret && (rc = source_next(src, &raw))) {
 		if (rc < 0) {
-			ms->errors++;
+			count_error(ms, src);
 			continue;
 		}
 		strbuf_reset(&from);

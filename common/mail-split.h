@@ -17,7 +17,8 @@
  * stays bounded by the largest message plus the index.
  *
  * Functions return 0, or -1 after reporting with error(); a message that
- * cannot be read or parsed is reported, counted in errors and skipped.
+ * cannot be read or parsed is reported, counted in errors and skipped; a
+ * message over max_size is reported, counted in oversized and skipped.
  */
 
 #include <stddef.h>
@@ -40,7 +41,8 @@ struct mail_split {
 	/* state */
 	int rereadable;		/* every input is a regular file or a folder */
 	struct spool spool;
-	size_t errors;
+	size_t errors;		/* inputs or messages that could not be read or parsed */
+	size_t oversized;	/* messages skipped for being over max_size */
 };
 
 /* Prepares ms after the caller's fields are set. */

@@ -12,14 +12,6 @@
 
 int cmd_main(int argc, const char **argv);
 
-/*
- * A program that never calls libgit2 may define
- *	const int maint_no_libgit2 = 1;
- * to skip its setup, which loads the TLS certificate store (about 10 ms
- * of a run that may otherwise take a few).
- */
-extern const int maint_no_libgit2 __attribute__((weak));
-
 int main(int argc, const char **argv)
 {
 	int ret;
@@ -32,14 +24,9 @@ int main(int argc, const char **argv)
 	setlocale(LC_CTYPE, "");
 	/* A reader that goes away (| head) ends us quietly, like git. */
 	signal(SIGPIPE, SIG_DFL);
-	int lg2 = !&maint_no_libgit2 || !maint_no_libgit2;
-
-	if (lg2)
-		repo_global_init();
 	ret = cmd_main(argc, argv);
 	if (fflush(stdout) || ferror(stdout))
 		die_errno("write error on standard output");
-	if (lg2)
-		repo_global_shutdown();
+	repo_global_shutdown();	/* if cmd_main() used libgit2 (see repo.h) */
 	return ret;
 }

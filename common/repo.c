@@ -22,15 +22,23 @@ int lg2_check(int rc, const char *fmt, ...)
 	return -1;
 }
 
+static int libgit2_ready;
+
 void repo_global_init(void)
 {
+	if (libgit2_ready)
+		return;
 	if (git_libgit2_init() < 0)
 		die("cannot initialise libgit2");
+	libgit2_ready = 1;
 }
 
 void repo_global_shutdown(void)
 {
+	if (!libgit2_ready)
+		return;
 	git_libgit2_shutdown();
+	libgit2_ready = 0;
 }
 
 int repo_open(git_repository **out)
@@ -38,6 +46,7 @@ int repo_open(git_repository **out)
 	const char *gitdir = getenv("GIT_DIR");
 	int rc;
 
+	repo_global_init();
 	if (gitdir)
 		rc = git_repository_open(out, gitdir);
 	else

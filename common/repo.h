@@ -23,7 +23,14 @@
  */
 PRINTF(2, 3) int lg2_check(int rc, const char *fmt, ...);
 
-/* Library setup and teardown; called by the common main(). */
+/*
+ * libgit2 is set up on first use, not at start-up: its setup loads the
+ * TLS certificate store (about 8 ms), which a command answering from
+ * files it reads itself (mbox-split, describe-contains with a
+ * commit-graph) need not pay. repo_open() calls repo_global_init(); so
+ * must any other code that calls libgit2 before a repository is open.
+ * Both are idempotent; the common main() calls repo_global_shutdown().
+ */
 void repo_global_init(void);
 void repo_global_shutdown(void);
 

@@ -33,6 +33,7 @@ struct mail_source {
 	unsigned flags;
 	size_t max_size;
 	size_t number;
+	size_t oversized;	/* messages skipped for their size */
 
 	/* the current input */
 	enum input_kind kind;
@@ -174,6 +175,11 @@ int source_configure(struct mail_source *src, const struct maint_config *cfg)
 		return error("%s:%d: bad mbox.max-message-size '%s'", e->file, e->line, e->value);
 	source_set_max_size(src, (size_t)v);
 	return 0;
+}
+
+size_t source_oversized(const struct mail_source *src)
+{
+	return src->oversized;
 }
 
 void source_close(struct mail_source *src)
@@ -396,6 +402,7 @@ static void set_message(struct mail_source *src, struct raw_mail *out, const cha
 
 static int too_big(struct mail_source *src)
 {
+	src->oversized++;
 	return error("%s: message %zu exceeds max size (%zu bytes)", src->origin, src->number,
 		     src->max_size);
 }

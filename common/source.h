@@ -89,6 +89,12 @@ int source_configure(struct mail_source *src, const struct maint_config *cfg);
 
 /* 1 = got one, 0 = end, -1 = error reported (the bad input is skipped; may call again). */
 int source_next(struct mail_source *src, struct raw_mail *out);
+/*
+ * How many messages source_next() skipped so far for being over the
+ * size limit (each one returned -1), so a caller can tell a message
+ * refused by policy from an input it could not read.
+ */
+size_t source_oversized(const struct mail_source *src);
 /* Takes NULL. */
 void source_close(struct mail_source *src);
 

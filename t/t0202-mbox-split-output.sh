@@ -212,17 +212,83 @@ test_expect_success 'a bad message is reported and skipped, the others are writt
 	test_cmp expect actual
 '
 
-test_expect_success 'a message over --max-message-size is reported and skipped: exit 128' '
+test_expect_success 'a message over --max-message-size is reported and skipped: exit 1' '
 	{
 		msg s1 - "[PATCH] usb: small" drivers/usb/a.c &&
 		msg s2 - "[PATCH] usb: big" drivers/usb/b.c $(seq -f "drivers/usb/f%g.c" 1 40) &&
 		msg s3 - "[PATCH] usb: small too" drivers/usb/c.c
 	} >sizes &&
-	test_expect_code 128 git-maint-mbox-split --max-message-size 2000 sizes >out 2>err &&
-	grep "message 2 exceeds max size" err &&
+	test_expect_code 1 git-maint-mbox-split --max-message-size 2000 sizes >out 2>err &&
+	grep "sizes: message 2 exceeds max size (2000 bytes)" err &&
 	grep "^Message-ID: <s[13]@" out >ids &&
 	test_line_count = 2 ids &&
 	test_expect_code 129 git-maint-mbox-split --max-message-size -1 sizes
+'
+
+test_expect_success 'an oversized message is exit 1 when every message is written as read too' '
+	test_expect_code 1 git-maint-mbox-split --all-versions --input-order \
+		--max-message-size 2000 sizes >out 2>err &&
+	grep "sizes: message 2 exceeds max size" err &&
+	grep "^Message-ID: <s[13]@" out >ids &&
+	test_line_count = 2 ids &&
+	test_expect_code 1 git-maint-mbox-split -q --all-versions --input-order \
+		--max-message-size 2000 -o split sizes 2>err &&
+	grep "message 2 exceeds max size" err &&
+	ls split >files &&
+	test_line_count = 2 files
+'
+
+test_expect_success 'an unreadable input is still exit 128 next to an oversized message' '
+	test_expect_code 128 git-maint-mbox-split --max-message-size 2000 sizes no-such-file >out 2>err &&
+	grep "message 2 exceeds max size" err &&
+	grep "no-such-file" err
+'
+
+test_expect_success 'mbox.max-message-size from the XDG config file applies' '
+	mkdir -p "$HOME/.config/git-maint" &&
+	printf "[mbox]\n\tmax-message-size = 2000\n" >"$HOME/.config/git-maint/config" &&
+	test_expect_code 1 git-maint-mbox-split sizes >out 2>err &&
+	grep "sizes: message 2 exceeds max size (2000 bytes)" err &&
+	grep "^Message-ID: <s[13]@" out >ids &&
+	test_line_count = 2 ids
+'
+
+test_expect_success 'the command line wins over mbox.max-message-size (0: no limit)' '
+	git-maint-mbox-split --max-message-size 0 sizes >out &&
+	grep "^Message-ID: <s[123]@" out >ids &&
+	test_line_count = 3 ids &&
+	test_expect_code 129 git-maint-mbox-split --max-message-size 2k sizes
+'
+
+test_expect_success 'the repository maint.ini wins over the XDG file, found from a subdirectory' '
+	test_when_finished "rm -rf repo" &&
+	git init -q repo &&
+	mkdir repo/sub &&
+	printf "[mbox]\nmax-message-size = 0\n" >repo/.git/maint.ini &&
+	(cd repo/sub && git-maint-mbox-split ../../sizes) >out &&
+	grep "^Message-ID: <s[123]@" out >ids &&
+	test_line_count = 3 ids &&
+	GIT_DIR=repo/.git git-maint-mbox-split sizes >out &&
+	grep "^Message-ID: <s[123]@" out >ids &&
+	test_line_count = 3 ids
+'
+
+test_expect_success 'a linked worktree reads maint.ini of the main repository' '
+	test_when_finished "rm -rf repo wt" &&
+	git init -q repo &&
+	git -C repo commit -q --allow-empty -m initial &&
+	git -C repo worktree add -q ../wt &&
+	printf "[mbox]\nmax-message-size = 0\n" >repo/.git/maint.ini &&
+	(cd wt && git-maint-mbox-split ../sizes) >out &&
+	grep "^Message-ID: <s[123]@" out >ids &&
+	test_line_count = 3 ids
+'
+
+test_expect_success 'a bad mbox.max-message-size is an error naming file:line' '
+	printf "[mbox]\nmax-message-size = big\n" >"$HOME/.config/git-maint/config" &&
+	test_expect_code 128 git-maint-mbox-split sizes >out 2>err &&
+	grep "config:2: bad value .big. for .max-message-size." err &&
+	rm "$HOME/.config/git-maint/config"
 '
 
 test_done
