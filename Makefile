@@ -15,7 +15,7 @@ mandir = $(prefix)/share/man
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-PKGS = libgit2 libcurl libsecret-1 inih zlib
+PKGS = libgit2 libcurl libsecret-1 inih zlib libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)

@@ -177,14 +177,23 @@ int apply_session_changes(struct apply_session *s, struct apply_change **changes
 
 /*
  * Queue only: writes the blobs changed since the last call (or since
- * the start) and the resulting tree into the object database, and
- * returns its id. Written contents are dropped from memory (later reads
- * go to the blobs), so a long series costs memory in proportion to one
- * patch, not to the series. Trees are built with git_tree_create_updated() from
- * the previous written tree, so a call costs in proportion to the paths
- * the last patches changed, not to the size of the tree.
+ * the start) and the resulting tree, through ow (common/objwrite.h; NULL:
+ * straight into the object database), and returns the tree's id. The
+ * tree is kept in memory between calls (common/treewrite.h), so a call
+ * costs in proportion to the paths the last patches changed, not to the
+ * size of the tree. Written contents stay in memory up to a budget
+ * (later patches to the same files do not read their blobs back).
  */
-int apply_session_write_tree(git_oid *tree_out, struct apply_session *s);
+struct objwrite;
+int apply_session_write_tree(git_oid *tree_out, struct apply_session *s, struct objwrite *ow);
+
+/*
+ * When the session holds the content of path in memory and it is the
+ * blob oid: 1, with buf and len pointing at it (valid until the next
+ * apply_patch() or apply_session_write_tree()); else 0.
+ */
+int apply_session_cached(struct apply_session *s, const char *path, const git_oid *oid,
+			 const char **buf, size_t *len);
 
 enum apply_print_format {
 	/* GNU patch's words under each file: "checking file X", "Hunk #2 FAILED at 210." */

@@ -50,6 +50,7 @@ struct queue {
 	struct objwrite ow;
 	struct notes_batch notes;
 	int notes_open;
+	struct apply_session *session;	/* run_series' session while it runs (borrowed) */
 	size_t step_commits;		/* commits made since the last step */
 	size_t step_last;		/* number of the last patch in them */
 	struct strbuf step_subject;	/* subject of the last of them */
@@ -64,6 +65,7 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	 */
 	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)4 << 20);
 	/* Likewise pack windows: 1 MiB at a time, at most 8 MiB mapped (a series makes many small packs). */
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
 	q->repo = repo;
 	q->cfg = cfg;
@@ -335,7 +337,7 @@ static int sync_worktree(struct queue *q, const git_oid *from_commit, const git_
 	if (!q->sync || git_oid_equal(from_commit, to_commit))
 		return 0;
 	if (changed_paths(q, from_commit, to_commit, &paths, &a, &b) ||
-	    worktree_sync(q->repo, &a, &b, &paths, force))
+	    worktree_sync(q->repo, &a, &b, &paths, force, NULL))
 		goto out;
 	ret = 0;
 out:
@@ -418,6 +420,15 @@ static void crash_point_n(const struct queue *q, const char *point)
 	crash_point(label);
 }
 
+/* The apply session's post-images, to write the work tree without reading the blobs back. */
+static int cached_content(void *data, const char *path, const git_oid *oid, const char **buf,
+			  size_t *len)
+{
+	struct queue *q = data;
+
+	return q->session && apply_session_cached(q->session, path, oid, buf, len);
+}
+
 /*
  * The step: everything committed since the last step goes to the
  * repository and the branch moves to new_tip.
@@ -426,6 +437,7 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 {
 	struct strbuf reflog = STRBUF_INIT;
 	struct strvec paths = STRVEC_INIT;
+	struct worktree_content content = { cached_content, q };
 	git_oid step_a, step_b;
 	git_oid notes_new;
 	int changed = 0, ret = -1;
@@ -475,7 +487,7 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 					q->has_notes_base ? &q->notes_base : NULL,
 					"maint-queue: notes") < 0)
 		goto out;
-	if (q->sync && !q->worktree_done && worktree_sync(q->repo, &step_a, &step_b, &paths, 0) < 0) {
+	if (q->sync && !q->worktree_done && worktree_sync(q->repo, &step_a, &step_b, &paths, 0, &content) < 0) {
 		error("'%s' moved to %s but its work tree was not updated; "
 		      "fix the cause and run 'git maint-queue --continue' (or --abort)",
 		      short_branch(q), git_oid_tostr_s(&q->tip));
@@ -678,6 +690,7 @@ static int run_series(struct queue *q, int skip_check_first)
 	if (commit_tree_id(q->repo, &tip, &tree) < 0 ||
 	    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
 		goto out;
+	q->session = session;
 	for (size_t k = q->next; k <= q->last; k++) {
 		struct raw_mail raw = { 0 };
 		struct patch_set ps = PATCH_SET_INIT;
@@ -763,7 +776,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		if (ident_author_from_mail(&author, pm.author_name.buf, pm.author_email.buf,
 					   pm.has_date ? pm.date.buf : NULL) < 0 ||
 		    build_message(q, &msg, &pm) < 0 ||
-		    apply_session_write_tree(&tree, session) < 0 ||
+		    apply_session_write_tree(&tree, session, &q->ow) < 0 ||
 		    commit_write(&commit, q->repo, &q->ow, &tree, &tip, author.buf, q->committer.buf, &msg) < 0) {
 			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
 			goto out;
@@ -778,15 +791,12 @@ static int run_series(struct queue *q, int skip_check_first)
 		/*
 		 * Bound memory on long series: every QUEUE_FLUSH_PATCHES
 		 * patches the new objects go to a pack (unreferenced until
-		 * the step moves the branch) and the apply session starts
-		 * afresh from the last tree, dropping its cached contents.
+		 * the step moves the branch). The apply session keeps its
+		 * overlay and tree (bounded by the paths the series touches).
 		 */
 		if (++since_flush >= flush_every) {
 			since_flush = 0;
-			apply_session_free(session);
-			session = NULL;
-			if (objwrite_flush(&q->ow) < 0 ||
-			    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
+			if (objwrite_flush(&q->ow) < 0)
 				goto out;
 		}
 		strbuf_reset(&q->step_subject);
@@ -809,9 +819,6 @@ static int run_series(struct queue *q, int skip_check_first)
 			}
 		}
 	}
-	/* The session's cached contents are not needed for the step: free them first. */
-	apply_session_free(session);
-	session = NULL;
 	{
 		int rc = do_step(q, &tip, q->last + 1);
 
@@ -834,6 +841,7 @@ static int run_series(struct queue *q, int skip_check_first)
 	}
 	ret = 0;
 out:
+	q->session = NULL;
 	apply_session_free(session);
 	patch_mail_release(&pm);
 	strbuf_release(&msg);

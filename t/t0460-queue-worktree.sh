@@ -1,0 +1,124 @@
+#!/bin/sh
+test_description='git maint-queue on a checked-out branch: the work tree and index git am leaves'
+. ./test-lib.sh
+
+# snapshot <dir>: every path of the work tree (not .git) with its type,
+# permissions and content, and the index, as one text.
+snapshot () {
+	(
+		cd "$1" &&
+		find . -path ./.git -prune -o -print | LC_ALL=C sort | while read -r p
+		do
+			if test -L "$p"
+			then
+				echo "link $p -> $(readlink "$p")"
+			elif test -d "$p"
+			then
+				echo "dir $p"
+			else
+				echo "file $p $(stat -c %a "$p") $(od -An -tx1 "$p" | tr -s " \n" "  ")"
+			fi || return 1
+		done &&
+		git ls-files -s &&
+		git status --porcelain
+	)
+}
+
+test_expect_success 'setup: a base and a series that reshapes the tree' '
+	git init -q orig &&
+	(
+		cd orig &&
+		mkdir dir dir2 solo crlf &&
+		seq 1 50 >dir2/moved.c &&
+		echo gone >dir2/gone.c &&
+		echo a >dir/a.c &&
+		echo b >dir/b.c &&
+		echo only >solo/only.c &&
+		printf "echo x\n" >x.sh &&
+		printf "echo y\n" >y.sh &&
+		chmod +x y.sh &&
+		echo top >top &&
+		printf "*.txt text eol=crlf\n" >crlf/.gitattributes &&
+		printf "one\ntwo\n" >crlf/t.txt &&
+		printf "one\ntwo\n" >plain.txt &&
+		git add . &&
+		test_tick &&
+		git commit -q -m base &&
+		git branch -m main &&
+		git checkout -q -b gen &&
+
+		echo "a changed" >dir/a.c &&
+		git commit -q -a -m "change a" &&
+		chmod +x x.sh &&
+		chmod -x y.sh &&
+		git commit -q -a -m "modes" &&
+		git rm -q -r dir &&
+		echo "now a file" >dir &&
+		git add dir &&
+		git commit -q -m "dir becomes a file" &&
+		git mv dir2/moved.c moved.c &&
+		git rm -q dir2/gone.c &&
+		echo "dir2 is a file now" >dir2 &&
+		git add dir2 &&
+		git commit -q -m "rename out of a dir that becomes a file" &&
+		git rm -q top &&
+		mkdir top &&
+		echo inner >top/inner.c &&
+		git add top &&
+		git commit -q -m "file becomes a dir" &&
+		git rm -q solo/only.c &&
+		git commit -q -m "empty a directory" &&
+		ln -s x.sh link &&
+		mkdir -p new/deep/er &&
+		echo deep >new/deep/er/file.c &&
+		git add link new &&
+		git commit -q -m "symlink and new directories" &&
+		printf "one\ntwo\nthree\n" >crlf/t.txt &&
+		printf "one\ntwo\nthree\n" >plain.txt &&
+		git commit -q -a -m "text files" &&
+		git format-patch -q -M --stdout main >../series.mbox &&
+		git checkout -q main
+	)
+'
+
+test_expect_success 'the work tree, modes, links and index end as git am -s leaves them' '
+	git clone -q orig am &&
+	git clone -q orig q &&
+	(cd am && git am -q -s ../series.mbox) &&
+	(cd q && git maint-queue -q -s main ../series.mbox) &&
+	test "$(git -C am rev-parse HEAD)" = "$(git -C q rev-parse HEAD)" &&
+	snapshot am >expect &&
+	snapshot q >actual &&
+	test_cmp expect actual &&
+	grep "^link ./link -> x.sh" actual &&
+	grep "^file ./crlf/t.txt .* 0d 0a" actual
+'
+
+test_expect_success 'with core.autocrlf=true the files are written as git am writes them' '
+	git clone -q -c core.autocrlf=true orig am-crlf &&
+	git clone -q -c core.autocrlf=true orig q-crlf &&
+	(cd am-crlf && git am -q -s ../series.mbox) &&
+	(cd q-crlf && git maint-queue -q -s main ../series.mbox) &&
+	snapshot am-crlf >expect &&
+	snapshot q-crlf >actual &&
+	test_cmp expect actual &&
+	grep "^file ./plain.txt .* 0d 0a" actual
+'
+
+test_expect_success '--abort after a failed build puts the reshaped work tree back' '
+	git clone -q orig before &&
+	git clone -q orig ab &&
+	(
+		cd ab &&
+		printf "[tree \"t\"]\n\twork = main\n\tbuild = false\n" >.git/maint.ini &&
+		test_expect_code 1 git maint-queue -q -s main ../series.mbox 2>../err &&
+		grep "build failed" ../err &&
+		git maint-queue --abort >../out &&
+		test "$(git rev-parse HEAD)" = "$(git rev-parse origin/main)"
+	) &&
+	snapshot before >expect &&
+	snapshot ab >actual &&
+	test_cmp expect actual
+'
+
+test_done
