@@ -22,7 +22,8 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE \
 	-Icommon $(PKG_CFLAGS) $(CFLAGS)
-ALL_LDFLAGS = $(LDFLAGS)
+# --as-needed: a program that calls no libgit2 (describe-contains) does not load it
+ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS)
 
 ifdef SANITIZE
 B = .build/san-$(subst $(comma),-,$(SANITIZE))

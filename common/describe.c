@@ -23,11 +23,11 @@
  * whose generation is not above X's, memoised per query; then replay
  * git's walk from the chosen tips, entering only commits of D.
  */
-#include "describe.h"
+#include "describe-internal.h"
 #include "commit-store.h"
+#include "oid.h"
 #include "peel-cache.h"
 #include "repo-files.h"
-#include "repo.h"
 #include "wrapper.h"
 
 #include <ctype.h>
@@ -42,70 +42,6 @@
 
 enum reach_state { REACH_UNKNOWN, REACH_BUSY, REACH_YES, REACH_NO };
 
-struct tip {
-	char *refname;		/* full ref name */
-	git_oid oid;		/* what the ref points at */
-	char *display;		/* name used in output, made on first use */
-	uint32_t commit;	/* valid when is_commit */
-	int64_t taggerdate;
-	int64_t commit_date;
-	unsigned peeled : 1, is_commit : 1, from_tag : 1, deref : 1;
-};
-
-struct node_state {
-	uint32_t reach_epoch;
-	uint32_t name_epoch;
-	uint8_t reach;
-	uint8_t from_tag;
-	int generation;
-	int distance;
-	int64_t taggerdate;
-	const char *tip_name;
-};
-
-struct frame {
-	uint32_t id;
-	uint32_t next;
-	int found;
-};
-
-struct describer {
-	git_repository *repo;		/* NULL when reading files only */
-	struct repo_files *files;	/* when reading files only */
-	struct commit_store *store;
-	struct peel_cache *cache;	/* NULL when not used */
-	char *graph_cache_path;		/* our commit-graph cache, or NULL */
-	int all;
-
-	struct tip *tips;		/* all refs, by name */
-	size_t tips_nr;
-	size_t *order;			/* describe tips, in git's application order */
-	size_t order_nr;
-	int order_ready;
-	const struct strvec *match, *exclude;
-
-	struct node_state *state;
-	size_t state_alloc;
-	uint32_t epoch;
-
-	/* the query in progress */
-	uint32_t target;
-	int gen_mode;
-	uint64_t gen_cutoff;
-	int64_t date_cutoff;
-	struct strvec names;		/* tip_name strings of this query */
-
-	struct frame *stack;
-	size_t stack_nr, stack_alloc;
-	uint32_t *lifo;
-	size_t lifo_nr, lifo_alloc;
-	uint32_t *pushed;
-	size_t pushed_nr, pushed_alloc;
-
-	char **contains_cache;		/* per commit id, "" = none */
-	size_t contains_cache_alloc;
-};
-
 /* ---- refs ---- */
 
 static int cmp_tip_name(const void *a, const void *b)
@@ -113,59 +49,11 @@ static int cmp_tip_name(const void *a, const void *b)
 	return strcmp(((const struct tip *)a)->refname, ((const struct tip *)b)->refname);
 }
 
-static int load_refs(struct describer *d)
+void describer_sort_tips(struct describer *d)
 {
-	git_reference_iterator *it = NULL;
-	git_reference *ref = NULL;
-	size_t alloc = 0;
-	int rc;
-
-	if (lg2_check(git_reference_iterator_new(&it, d->repo), "cannot list refs") < 0)
-		return -1;
-	while ((rc = git_reference_next(&ref, it)) == 0) {
-		git_reference *resolved = NULL;
-		const char *name = git_reference_name(ref);
-		const git_oid *target = NULL;
-
-		if (!starts_with(name, "refs/"))
-			;
-		else if (git_reference_type(ref) == GIT_REFERENCE_DIRECT)
-			target = git_reference_target(ref);
-		else if (git_reference_resolve(&resolved, ref) == 0)
-			target = git_reference_target(resolved);	/* symbolic, as git follows */
-		if (target) {
-			struct tip *t;
-
-			ALLOC_GROW(d->tips, d->tips_nr + 1, alloc);
-			t = &d->tips[d->tips_nr++];
-			memset(t, 0, sizeof(*t));
-			t->refname = xstrdup(name);
-			git_oid_cpy(&t->oid, target);
-		}
-		git_reference_free(resolved);
-		git_reference_free(ref);
-		ref = NULL;
-	}
-	git_reference_iterator_free(it);
-	if (rc != GIT_ITEROVER)
-		return lg2_check(rc, "cannot list refs");
 	/* git applies equally dated tips in ref name order */
 	if (d->tips_nr)
 		qsort(d->tips, d->tips_nr, sizeof(*d->tips), cmp_tip_name);
-	return 0;
-}
-
-static void load_refs_files(struct describer *d)
-{
-	size_t nr, i;
-	const struct repo_ref *refs = repo_files_refs(d->files, &nr);
-
-	d->tips = xcalloc(nr ? nr : 1, sizeof(*d->tips));
-	for (i = 0; i < nr; i++) {	/* already in name order */
-		d->tips[i].refname = xstrdup(refs[i].name);
-		d->tips[i].oid = refs[i].oid;
-	}
-	d->tips_nr = nr;
 }
 
 static int ensure_state(struct describer *d)
@@ -208,12 +96,9 @@ static int peel_tip(struct describer *d, struct tip *t)
 
 static int peel_tip_1(struct describer *d, struct tip *t)
 {
-	git_object *obj = NULL;
-	git_oid oid = t->oid;
 	int64_t taggerdate = 0;
-	int have_date = 0;
+	int deref = 0, rc;
 	uint32_t id;
-	char hex[GIT_OID_HEXSZ + 1];
 
 	if (t->peeled)
 		return 0;
@@ -224,14 +109,13 @@ static int peel_tip_1(struct describer *d, struct tip *t)
 		if (e) {
 			if (!e->is_commit)
 				return 0;
-			if (!d->repo) {
-				if (!commit_store_in_graph(d->store, &e->commit, &id))
+			if (!commit_store_in_graph(d->store, &e->commit, &id)) {
+				if (!d->src->reads_objects)
 					return DESCRIBE_FALLBACK;
-				t->commit = id;
-			} else {
-				t->commit = commit_store_id(d->store, &e->commit);
+				id = commit_store_id(d->store, &e->commit);
+				ensure_state(d);
 			}
-			ensure_state(d);
+			t->commit = id;
 			t->is_commit = 1;
 			t->deref = e->deref;
 			t->from_tag = starts_with(t->refname, "refs/tags/");
@@ -240,49 +124,11 @@ static int peel_tip_1(struct describer *d, struct tip *t)
 			return 0;
 		}
 	}
-	if (!d->repo) {
-		/* no objects read: only a commit in the graph peels to itself */
-		if (!commit_store_in_graph(d->store, &oid, &id))
-			return DESCRIBE_FALLBACK;
-		return peeled_commit(d, t, id, 0, 0);
-	}
-	for (;;) {
-		git_object_t type;
-
-		if (commit_store_in_graph(d->store, &oid, &id))
-			break;
-		git_object_free(obj);
-		obj = NULL;
-		if (git_object_lookup(&obj, d->repo, &oid, GIT_OBJECT_ANY) < 0) {
-			warning("ref '%s' points at unreadable object %s", t->refname,
-				git_oid_tostr(hex, sizeof(hex), &oid));
-			return 0;
-		}
-		type = git_object_type(obj);
-		if (type == GIT_OBJECT_COMMIT) {
-			id = commit_store_id(d->store, &oid);
-			break;
-		}
-		if (type != GIT_OBJECT_TAG) {
-			git_object_free(obj);
-			if (d->cache) {	/* a tag of a tree or blob names no commit */
-				struct peel_entry e = { .oid = t->oid };
-
-				peel_cache_put(d->cache, &e);
-			}
-			return 0;
-		}
-		{
-			const git_signature *tagger = git_tag_tagger((git_tag *)obj);
-
-			taggerdate = tagger ? (int64_t)tagger->when.time : 0;
-			have_date = 1;
-			t->deref = 1;
-			git_oid_cpy(&oid, git_tag_target_id((git_tag *)obj));
-		}
-	}
-	git_object_free(obj);
-	return peeled_commit(d, t, id, have_date, taggerdate);
+	rc = d->src->peel(d, &t->oid, t->refname, &id, &deref, &taggerdate);
+	if (rc)
+		return rc > 0 ? 0 : rc;
+	t->deref = deref;
+	return peeled_commit(d, t, id, deref, taggerdate);
 }
 
 static int peeled_commit(struct describer *d, struct tip *t, uint32_t id, int have_date,
@@ -297,11 +143,11 @@ static int peeled_commit(struct describer *d, struct tip *t, uint32_t id, int ha
 	t->from_tag = starts_with(t->refname, "refs/tags/");
 	t->commit_date = commit_store_date(d->store, id);
 	t->taggerdate = have_date ? taggerdate : t->commit_date;
-	if (d->cache && d->repo) {
+	if (d->cache && d->src->reads_objects) {
 		struct peel_entry e = { .oid = t->oid, .is_commit = 1, .deref = t->deref,
 					.taggerdate = t->taggerdate, .commit_date = t->commit_date };
 
-		git_oid_cpy(&e.commit, commit_store_oid(d->store, id));
+		e.commit = *commit_store_oid(d->store, id);
 		peel_cache_put(d->cache, &e);
 	}
 	return 0;
@@ -351,14 +197,10 @@ static int tip_selected(const struct describer *d, const struct tip *t,
 	return 1;
 }
 
-/* 1 or 0; -1 when reading files only cannot tell. */
+/* 1 or 0; < 0 when the source cannot tell. */
 static int ref_exists(struct describer *d, const char *name)
 {
-	git_oid oid;
-
-	if (!d->repo)
-		return repo_files_ref_exists(d->files, name);
-	return git_reference_name_to_id(&oid, d->repo, name) == 0;
+	return d->src->ref_exists(d, name);
 }
 
 /*
@@ -452,68 +294,99 @@ static int prepare_order(struct describer *d)
 	return 0;
 }
 
-int describer_new(struct describer **out, git_repository *repo,
-		  const struct describe_options *opts)
+struct describer *describer_alloc(const struct describe_options *opts,
+				  const struct describe_source *src, const char *commondir)
 {
 	struct describer *d = xcalloc(1, sizeof(*d));
+	struct strbuf path = STRBUF_INIT;
 
-	d->repo = repo;
+	d->src = src;
 	d->all = opts->all;
 	d->match = opts->match;
 	d->exclude = opts->exclude;
 	strvec_init(&d->names);
+	strbuf_addf(&path, "%smaint", commondir);
+	d->maint_dir = strbuf_detach(&path, NULL);
 	if (opts->use_cache) {
-		struct strbuf path = STRBUF_INIT;
-
-		strbuf_addf(&path, "%smaint/describe-peel", git_repository_commondir(repo));
+		strbuf_addf(&path, "%s/describe-peel", d->maint_dir);
 		d->cache = peel_cache_load(path.buf);
 		strbuf_reset(&path);
-		strbuf_addf(&path, "%smaint/commit-graph", git_repository_commondir(repo));
+		strbuf_addf(&path, "%s/commit-graph", d->maint_dir);
 		d->graph_cache_path = strbuf_detach(&path, NULL);
 	}
-	if (commit_store_new(&d->store, repo, opts->use_graph, d->graph_cache_path) < 0 ||
-	    load_refs(d) < 0) {
-		describer_free(d);
-		return -1;
-	}
-	*out = d;
+	strbuf_release(&path);
+	return d;
+}
+
+/* ---- the files source: no object is read ---- */
+
+static int files_peel(struct describer *d, const git_oid *oid, const char *refname,
+		      uint32_t *id, int *deref, int64_t *taggerdate)
+{
+	(void)refname;
+	(void)taggerdate;
+	/* only a commit in the graph peels to itself without a read */
+	if (!commit_store_in_graph(d->store, oid, id))
+		return DESCRIBE_FALLBACK;
+	*deref = 0;
 	return 0;
 }
+
+static int files_ref_exists(struct describer *d, const char *name)
+{
+	int rc = repo_files_ref_exists(d->files, name);
+
+	return rc < 0 ? DESCRIBE_FALLBACK : rc;
+}
+
+static int files_resolve(struct describer *d, const char *rev, git_oid *out)
+{
+	const struct peel_entry *e;
+	uint32_t id;
+
+	if (repo_files_resolve(d->files, rev, out))
+		return DESCRIBE_FALLBACK;
+	if (commit_store_in_graph(d->store, out, &id))
+		return 0;
+	e = peel_cache_get(d->cache, out);	/* a tag */
+	if (!e || !e->is_commit || !commit_store_in_graph(d->store, &e->commit, &id))
+		return DESCRIBE_FALLBACK;
+	*out = e->commit;
+	return 0;
+}
+
+static const struct describe_source files_source = {
+	files_peel, files_ref_exists, files_resolve, 0
+};
 
 int describer_new_files(struct describer **out, struct repo_files *files,
 			const struct describe_options *opts)
 {
 	struct describer *d;
-	struct strbuf path = STRBUF_INIT;
-	const char *gitdir = repo_files_gitdir(files);
+	struct strbuf objdir = STRBUF_INIT;
+	size_t nr, i;
+	const struct repo_ref *refs;
 	int rc;
 
 	*out = NULL;
 	if (!opts->use_graph || !opts->use_cache)
 		return 1;	/* annotated tags are peeled from the cache only */
-	d = xcalloc(1, sizeof(*d));
+	d = describer_alloc(opts, &files_source, repo_files_gitdir(files));
 	d->files = files;
-	d->all = opts->all;
-	d->match = opts->match;
-	d->exclude = opts->exclude;
-	strvec_init(&d->names);
-	strbuf_addf(&path, "%smaint/describe-peel", gitdir);
-	d->cache = peel_cache_load(path.buf);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%sobjects", gitdir);
-	{
-		struct strbuf cache = STRBUF_INIT;
-
-		strbuf_addf(&cache, "%smaint/commit-graph", gitdir);
-		rc = commit_store_new_graph_only(&d->store, path.buf, cache.buf);
-		strbuf_release(&cache);
-	}
-	strbuf_release(&path);
+	strbuf_addf(&objdir, "%sobjects", repo_files_gitdir(files));
+	rc = commit_store_new_graph_only(&d->store, objdir.buf, d->graph_cache_path);
+	strbuf_release(&objdir);
 	if (rc) {
 		describer_free(d);
 		return 1;
 	}
-	load_refs_files(d);
+	refs = repo_files_refs(files, &nr);
+	d->tips = xcalloc(nr ? nr : 1, sizeof(*d->tips));
+	for (i = 0; i < nr; i++) {	/* already in name order */
+		d->tips[i].refname = xstrdup(refs[i].name);
+		d->tips[i].oid = refs[i].oid;
+	}
+	d->tips_nr = nr;
 	*out = d;
 	return 0;
 }
@@ -543,12 +416,8 @@ static void write_graph_cache(struct describer *d)
 		if (d->tips[i].is_commit)
 			roots[nr++] = d->tips[i].commit;
 	if (nr) {
-		struct strbuf dir = STRBUF_INIT;
-
-		strbuf_addf(&dir, "%smaint", git_repository_commondir(d->repo));
-		if (!mkdir(dir.buf, 0777) || errno == EEXIST)
+		if (!mkdir(d->maint_dir, 0777) || errno == EEXIST)
 			commit_store_write_cache(d->store, roots, nr, d->graph_cache_path);
-		strbuf_release(&dir);
 	}
 	free(roots);
 }
@@ -559,7 +428,7 @@ void describer_free(struct describer *d)
 
 	if (!d)
 		return;
-	if (d->cache && d->repo) {
+	if (d->cache && d->src->reads_objects) {
 		/* every tip was peeled: entries not used are for refs that are gone */
 		int prune = d->order_ready &&
 			    (d->all || ((!d->match || !d->match->nr) && (!d->exclude || !d->exclude->nr)));
@@ -567,9 +436,10 @@ void describer_free(struct describer *d)
 		peel_cache_save(d->cache, prune);
 	}
 	peel_cache_free(d->cache);
-	if (d->repo)
+	if (d->src->reads_objects)
 		write_graph_cache(d);
 	free(d->graph_cache_path);
+	free(d->maint_dir);
 	for (i = 0; i < d->tips_nr; i++) {
 		free(d->tips[i].refname);
 		free(d->tips[i].display);
@@ -589,55 +459,9 @@ void describer_free(struct describer *d)
 	free(d);
 }
 
-static int is_hex(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
-
 int describer_resolve(struct describer *d, const char *rev, git_oid *out)
 {
-	git_object *obj = NULL, *peeled = NULL;
-	git_commit *commit = NULL;
-	uint32_t id;
-	int rc;
-
-	if (!d->repo) {
-		const struct peel_entry *e;
-
-		if (repo_files_resolve(d->files, rev, out))
-			return DESCRIBE_FALLBACK;
-		if (commit_store_in_graph(d->store, out, &id))
-			return 0;
-		e = peel_cache_get(d->cache, out);	/* a tag */
-		if (!e || !e->is_commit || !commit_store_in_graph(d->store, &e->commit, &id))
-			return DESCRIBE_FALLBACK;
-		*out = e->commit;
-		return 0;
-	}
-	if (strlen(rev) == GIT_OID_HEXSZ && is_hex(rev, GIT_OID_HEXSZ) &&
-	    !git_oid_fromstr(out, rev)) {
-		if (commit_store_in_graph(d->store, out, &id))
-			return 0;
-		if (git_object_lookup(&obj, d->repo, out, GIT_OBJECT_ANY) < 0)
-			return error("not a valid revision '%s'", rev);
-		rc = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
-		git_object_free(obj);
-		if (rc < 0)
-			return error("'%s' is not a commit", rev);
-		git_oid_cpy(out, git_object_id(peeled));
-		git_object_free(peeled);
-		return 0;
-	}
-	if (repo_lookup_commit(&commit, d->repo, rev) < 0)
-		return -1;
-	git_oid_cpy(out, git_commit_id(commit));
-	git_commit_free(commit);
-	return 0;
+	return d->src->resolve(d, rev, out);
 }
 
 /* ---- one query ---- */
@@ -880,7 +704,7 @@ static int begin(struct describer *d, const git_oid *commit, uint32_t *id)
 	if (rc == COMMIT_STORE_MISSING)
 		return DESCRIBE_FALLBACK;
 	if (rc < 0)
-		return error("cannot describe '%s'", git_oid_tostr(hex, sizeof(hex), commit));
+		return error("cannot describe '%s'", oid_to_hex(commit, hex));
 	start_query(d, *id);
 	return 0;
 }

@@ -12,6 +12,13 @@
 
 int cmd_main(int argc, const char **argv);
 
+/*
+ * Weak, so that a program that never calls libgit2 is linked without it
+ * (and its start-up): repo.o is then not taken from libmaint.a, and the
+ * symbol is NULL.
+ */
+#pragma weak repo_global_shutdown
+
 int main(int argc, const char **argv)
 {
 	int ret;
@@ -27,6 +34,7 @@ int main(int argc, const char **argv)
 	ret = cmd_main(argc, argv);
 	if (fflush(stdout) || ferror(stdout))
 		die_errno("write error on standard output");
-	repo_global_shutdown();	/* if cmd_main() used libgit2 (see repo.h) */
+	if (repo_global_shutdown)
+		repo_global_shutdown();	/* if cmd_main() used libgit2 (see repo.h) */
 	return ret;
 }

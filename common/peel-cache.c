@@ -3,6 +3,7 @@
  * open-addressing hash table on the object id.
  */
 #include "peel-cache.h"
+#include "oid.h"
 #include "strbuf.h"
 #include "wrapper.h"
 
@@ -57,7 +58,7 @@ static struct peel_entry *find(struct peel_cache *c, const git_oid *oid)
 	size_t mask = c->hash_size - 1, s;
 
 	for (s = slot_of(oid, mask); c->hash[s]; s = (s + 1) & mask)
-		if (git_oid_equal(&c->entries[c->hash[s] - 1].oid, oid))
+		if (oid_equal(&c->entries[c->hash[s] - 1].oid, oid))
 			return &c->entries[c->hash[s] - 1];
 	return NULL;
 }
@@ -225,9 +226,9 @@ void peel_cache_save(struct peel_cache *c, int prune)
 
 		if (prune && !e->used)
 			continue;
-		git_oid_tostr(hex, sizeof(hex), &e->oid);
+		oid_to_hex(&e->oid, hex);
 		if (e->is_commit)
-			git_oid_tostr(chex, sizeof(chex), &e->commit);
+			oid_to_hex(&e->commit, chex);
 		else
 			strcpy(chex, "-");
 		strbuf_addf(&out, "%s %s %" PRId64 " %" PRId64 " %d\n", hex, chex,

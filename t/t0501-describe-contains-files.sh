@@ -144,6 +144,40 @@ test_expect_success 'revision syntax is left to libgit2' '
 	test_cmp expect actual
 '
 
+test_expect_success 'arguments after one left to libgit2 are answered there, in order' '
+	set -- v1.0 v1.1~2 v1.2 nested^0 v1.3 &&
+	git describe --contains "$@" >expect &&
+	git-maint-describe-contains "$@" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success '--stdin: lines from the first one left to libgit2 on are piped there' '
+	git rev-list --all >commits &&
+	{ head -n 5 commits && echo v1.1~2 && tail -n +6 commits; } >in &&
+	cp in commits &&
+	oracle &&
+	test_expect_code 1 git-maint-describe-contains --stdin <in >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success '--stdin after the hand-over still answers each line before reading the next' '
+	mkfifo in.fifo &&
+	{ git-maint-describe-contains --stdin <in.fifo >out.stream & } &&
+	exec 9>in.fifo &&
+	echo v1.0~1 >&9 &&
+	i=0 &&
+	while test $i -lt 300 && ! test -s out.stream
+	do
+		sleep 0.1 && i=$((i + 1))
+	done &&
+	test -s out.stream &&
+	echo v1.1 >&9 &&
+	exec 9>&- &&
+	wait &&
+	git describe --contains v1.0~1 v1.1 >expect &&
+	test_cmp expect out.stream
+'
+
 test_expect_success 'a commit missing from a partial graph is left to libgit2' '
 	rm -f .git/objects/info/commit-graph &&
 	git rev-list --all --reverse | head -n 100 | git commit-graph write --stdin-commits &&
