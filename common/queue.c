@@ -47,6 +47,7 @@ struct queue {
 
 	struct strbuf committer;	/* "Name <email> when tz" */
 	struct strbuf signer;		/* "Name <email>" */
+	struct trailer_conf trailers;	/* git's trailer.* configuration */
 	struct objwrite ow;
 	struct notes_batch notes;
 	int notes_open;
@@ -74,6 +75,7 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	strbuf_init(&q->committer, 0);
 	strbuf_init(&q->signer, 0);
 	strbuf_init(&q->step_subject, 0);
+	strvec_init(&q->trailers.tokens);
 }
 
 void queue_opts_release(struct queue_opts *o)
@@ -98,6 +100,7 @@ static void queue_release(struct queue *q)
 	strbuf_release(&q->committer);
 	strbuf_release(&q->signer);
 	strbuf_release(&q->step_subject);
+	trailer_conf_release(&q->trailers);
 }
 
 static const char *short_branch(const struct queue *q)
@@ -583,14 +586,14 @@ static int build_message(struct queue *q, struct strbuf *msg, const struct patch
 			strbuf_addstr(&link, q->opts.link_mask);
 			strbuf_addbuf(&link, &pm->message_id);
 		}
-		msg_append_trailer(msg, link.buf);
+		msg_append_trailer(msg, &q->trailers, link.buf);
 		strbuf_release(&link);
 	}
 	if (q->opts.signoff) {
 		struct strbuf sob = STRBUF_INIT;
 
 		strbuf_addf(&sob, "Signed-off-by: %s", q->signer.buf);
-		msg_append_trailer(msg, sob.buf);
+		msg_append_trailer(msg, &q->trailers, sob.buf);
 		strbuf_release(&sob);
 	}
 	return 0;
@@ -1050,7 +1053,8 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 static int setup_identity(struct queue *q)
 {
 	if (ident_committer(&q->committer, q->cfg) < 0 ||
-	    ident_committer_name_email(&q->signer, q->cfg) < 0)
+	    ident_committer_name_email(&q->signer, q->cfg) < 0 ||
+	    trailer_conf_load(&q->trailers, q->repo) < 0)
 		return -1;
 	if (objwrite_begin(&q->ow, q->repo) < 0 || notes_batch_begin(&q->notes, q->repo, &q->ow) < 0)
 		return -1;
