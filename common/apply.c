@@ -139,6 +139,7 @@ struct apply_session {
 	 */
 	struct treewrite *tw;
 	size_t cached_bytes;	/* contents kept after their blob was written */
+	char *their_label;	/* conflict marker label for the patch (git am: its subject) */
 };
 
 /*
@@ -174,6 +175,7 @@ void apply_session_free(struct apply_session *s)
 	map_clear(&s->dirs);
 	git_tree_free(s->base);
 	treewrite_free(s->tw);
+	free(s->their_label);
 	free(s);
 }
 
@@ -831,10 +833,12 @@ static int apply_binary(struct apply_session *s, const struct file_patch *fp,
 /*
  * git am -3: apply the hunks exactly to the recorded pre-image blob and
  * merge the result into the current content. Returns 1 when merged
- * cleanly (content updated), 0 when not possible, -1 on error.
+ * cleanly (content updated), 2 when the merge has conflicts (content
+ * holds it with conflict markers, as git am -3 leaves the file, and
+ * *conflict the three sides), 0 when not possible, -1 on error.
  */
 static int three_way(struct apply_session *s, const struct file_patch *fp,
-		     struct strbuf *content)
+		     struct strbuf *content, struct apply_conflict **conflict)
 {
 	git_oid oid;
 	git_blob *blob = NULL;
@@ -843,6 +847,7 @@ static int three_way(struct apply_session *s, const struct file_patch *fp,
 	git_merge_file_input in_base = GIT_MERGE_FILE_INPUT_INIT;
 	git_merge_file_input in_ours = GIT_MERGE_FILE_INPUT_INIT;
 	git_merge_file_input in_theirs = GIT_MERGE_FILE_INPUT_INIT;
+	git_merge_file_options mopts = GIT_MERGE_FILE_OPTIONS_INIT;
 	git_merge_file_result mr = { 0 };
 	int ret = 0;
 
@@ -863,7 +868,10 @@ static int three_way(struct apply_session *s, const struct file_patch *fp,
 	in_ours.size = content->len;
 	in_theirs.ptr = theirs.buf;
 	in_theirs.size = theirs.len;
-	if (lg2_check(git_merge_file(&mr, &in_base, &in_ours, &in_theirs, NULL),
+	/* The labels git am -3 gives the conflict markers. */
+	mopts.our_label = "HEAD";
+	mopts.their_label = s->their_label ? s->their_label : "patch";
+	if (lg2_check(git_merge_file(&mr, &in_base, &in_ours, &in_theirs, &mopts),
 		      "cannot merge '%s'", file_patch_name(fp)) < 0) {
 		ret = -1;
 		goto out;
@@ -872,6 +880,18 @@ static int three_way(struct apply_session *s, const struct file_patch *fp,
 		strbuf_reset(content);
 		strbuf_add(content, mr.ptr, mr.len);
 		ret = 1;
+	} else if (conflict && fp->old_path && fp->new_path && !strcmp(fp->old_path, fp->new_path)) {
+		struct apply_conflict *c = xcalloc(1, sizeof(*c));
+
+		git_oid_cpy(&c->base, &oid);
+		strbuf_init(&c->ours, 0);
+		strbuf_addbuf(&c->ours, content);
+		strbuf_init(&c->theirs, 0);
+		strbuf_addbuf(&c->theirs, &theirs);
+		strbuf_reset(content);
+		strbuf_add(content, mr.ptr, mr.len);
+		*conflict = c;
+		ret = 2;
 	}
 	git_merge_file_result_free(&mr);
 out:
@@ -1011,12 +1031,23 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 			strbuf_addbuf(&saved, &content);
 		fr->hunks_failed = apply_hunks(fp, &content, s->opts.fuzz, 0, fr->hunks);
 		if (fr->hunks_failed && s->opts.three_way) {
-			rc = three_way(s, fp, &saved);
+			rc = three_way(s, fp, &saved, &fr->conflict);
 			if (rc < 0) {
 				strbuf_release(&saved);
 				goto internal;
 			}
-			if (rc > 0) {
+			if (rc == 2) {
+				/* Staged with its conflict markers, for apply_session_conflicts(). */
+				struct entry *e = stage_entry(s, fp->new_path);
+
+				e->deleted = 0;
+				e->mode = mode;
+				e->has_oid = 0;
+				strbuf_reset(&e->data);
+				strbuf_addbuf(&e->data, &saved);
+				fr->conflict->mode = mode;
+			}
+			if (rc == 1) {
 				for (size_t k = 0; k < fp->hunk_nr; k++)
 					if (fr->hunks[k].status == APPLY_HUNK_FAILED)
 						fr->hunks[k].status = APPLY_HUNK_MERGED;
@@ -1101,9 +1132,19 @@ static void stage_commit(struct apply_session *s)
 	s->stage.nr = 0;
 }
 
+static void conflict_free(struct apply_conflict *c)
+{
+	if (!c)
+		return;
+	strbuf_release(&c->ours);
+	strbuf_release(&c->theirs);
+	free(c);
+}
+
 void apply_result_dispose(struct apply_result *res)
 {
 	for (size_t i = 0; i < res->nr; i++) {
+		conflict_free(res->files[i].conflict);
 		free(res->files[i].old_path);
 		free(res->files[i].new_path);
 		free(res->files[i].reason);
@@ -1142,8 +1183,25 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps, struct appl
 		if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR)
 			res->ok = 0;
 	}
-	if (res->ok && !s->opts.check_only)
+	if (res->ok && !s->opts.check_only) {
 		stage_commit(s);
+	} else if (!ret && !res->ok && s->opts.three_way) {
+		/* Failed only by merge conflicts: keep the stage for apply_session_conflicts(). */
+		res->conflicts = 0;
+		for (size_t i = 0; i < res->nr; i++) {
+			const struct apply_file_result *fr = &res->files[i];
+
+			if (fr->conflict)
+				res->conflicts++;
+			else if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR)
+				res->conflicts = -1;
+			if (res->conflicts < 0)
+				break;
+		}
+		if (res->conflicts > 0)
+			return ret;
+		res->conflicts = 0;
+	}
 	map_clear(&s->stage);
 	return ret;
 }
@@ -1240,6 +1298,41 @@ int apply_session_write_tree(git_oid *tree_out, struct apply_session *s, struct 
 			strbuf_release(&e->data);
 		}
 	}
+	return 0;
+}
+
+void apply_session_set_label(struct apply_session *s, const char *label)
+{
+	free(s->their_label);
+	s->their_label = label ? xstrdup(label) : NULL;
+}
+
+int apply_session_conflicts(struct apply_session *s, struct apply_change **changes, size_t *nr)
+{
+	struct apply_change *c = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < s->stage.size; i++) {
+		const struct entry *e = s->stage.slots[i];
+		struct apply_change *ch;
+
+		if (!e)
+			continue;
+		ALLOC_GROW(c, n + 1, alloc);
+		ch = &c[n++];
+		memset(ch, 0, sizeof(*ch));
+		ch->path = e->path;
+		ch->deleted = e->deleted;
+		ch->mode = e->mode;
+		ch->has_oid = e->has_oid && !e->cached;
+		git_oid_cpy(&ch->oid, &e->oid);
+		ch->data = e->data.buf;
+		ch->len = e->data.len;
+	}
+	if (n)
+		qsort(c, n, sizeof(*c), cmp_change);
+	*changes = c;
+	*nr = n;
 	return 0;
 }
 

@@ -47,6 +47,7 @@ struct queue {
 
 	struct strbuf committer;	/* "Name <email> when tz" */
 	struct strbuf signer;		/* "Name <email>" */
+	struct trailer_conf trailers;	/* git's trailer.* configuration */
 	struct objwrite ow;
 	struct notes_batch notes;
 	int notes_open;
@@ -74,6 +75,7 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	strbuf_init(&q->committer, 0);
 	strbuf_init(&q->signer, 0);
 	strbuf_init(&q->step_subject, 0);
+	strvec_init(&q->trailers.tokens);
 }
 
 void queue_opts_release(struct queue_opts *o)
@@ -98,6 +100,7 @@ static void queue_release(struct queue *q)
 	strbuf_release(&q->committer);
 	strbuf_release(&q->signer);
 	strbuf_release(&q->step_subject);
+	trailer_conf_release(&q->trailers);
 }
 
 static const char *short_branch(const struct queue *q)
@@ -583,14 +586,14 @@ static int build_message(struct queue *q, struct strbuf *msg, const struct patch
 			strbuf_addstr(&link, q->opts.link_mask);
 			strbuf_addbuf(&link, &pm->message_id);
 		}
-		msg_append_trailer(msg, link.buf);
+		msg_append_trailer(msg, &q->trailers, link.buf);
 		strbuf_release(&link);
 	}
 	if (q->opts.signoff) {
 		struct strbuf sob = STRBUF_INIT;
 
 		strbuf_addf(&sob, "Signed-off-by: %s", q->signer.buf);
-		msg_append_trailer(msg, sob.buf);
+		msg_append_trailer(msg, &q->trailers, sob.buf);
 		strbuf_release(&sob);
 	}
 	return 0;
@@ -604,6 +607,157 @@ static void stop_hints(struct queue *q)
 		"hint: 'git maint-queue --continue'; 'git maint-queue --skip' drops it;\n"
 		"hint: 'git maint-queue --abort' puts '%s' back at %s\n",
 		q->dir, short_branch(q), git_oid_tostr_s(&q->orig));
+}
+
+/*
+ * git am -3 with conflicts: the patch's result goes into the work tree
+ * and index of the checked-out branch, conflicted files with markers and
+ * stages 1-3, for the user to resolve, 'git add' and --continue. The
+ * paths are listed in the state ("conflict") so that --skip and --abort
+ * put them back. Paths with local changes are left alone (warned).
+ */
+static int write_conflicts(struct queue *q, struct apply_session *session,
+			   const struct apply_result *res)
+{
+	struct apply_change *ch = NULL;
+	struct worktree_file *files = NULL;
+	struct strvec paths = STRVEC_INIT;
+	struct strbuf list = STRBUF_INIT;
+	size_t nr = 0;
+	int ret = -1, rc;
+
+	if (apply_session_conflicts(session, &ch, &nr) < 0)
+		return -1;
+	for (size_t i = 0; i < nr; i++)
+		strvec_push(&paths, ch[i].path);
+	rc = worktree_check_clean(q->repo, &paths, "the conflicted patch");
+	if (rc) {
+		if (rc > 0)
+			warning("the conflicts were not written into the work tree; "
+				"the patch is in '%s/patch'", q->dir);
+		ret = rc < 0 ? -1 : 0;
+		goto out;
+	}
+	files = xcalloc(nr ? nr : 1, sizeof(*files));
+	for (size_t i = 0; i < nr; i++) {
+		struct worktree_file *f = &files[i];
+		const struct apply_conflict *c = NULL;
+
+		for (size_t j = 0; j < res->nr && !c; j++)
+			if (res->files[j].conflict && !strcmp(res->files[j].new_path, ch[i].path))
+				c = res->files[j].conflict;
+		f->path = ch[i].path;
+		f->deleted = ch[i].deleted;
+		f->mode = ch[i].mode;
+		if (f->deleted)
+			continue;
+		if (c) {
+			f->conflicted = 1;
+			f->data = ch[i].data;
+			f->len = ch[i].len;
+			git_oid_cpy(&f->stages[0], &c->base);
+			if (objwrite_put(&q->ow, &f->stages[1], c->ours.buf, c->ours.len, GIT_OBJECT_BLOB) < 0 ||
+			    objwrite_put(&q->ow, &f->stages[2], c->theirs.buf, c->theirs.len,
+					 GIT_OBJECT_BLOB) < 0)
+				goto out;
+		} else if (ch[i].has_oid) {
+			git_oid_cpy(&f->oid, &ch[i].oid);
+		} else {
+			f->data = ch[i].data;
+			f->len = ch[i].len;
+			if (objwrite_put(&q->ow, &f->oid, f->data, f->len, GIT_OBJECT_BLOB) < 0)
+				goto out;
+		}
+		strbuf_addf(&list, "%s\n", f->path);
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (files[i].deleted)
+			strbuf_addf(&list, "%s\n", files[i].path);
+	/* The blobs the index names reach the disk first. */
+	if (objwrite_flush(&q->ow) < 0 || state_write_raw(q->dir, "conflict", list.buf, list.len) < 0 ||
+	    worktree_write_files(q->repo, files, nr) < 0)
+		goto out;
+	fprintf(stderr, "hint: resolve the conflicts in the work tree, 'git add' the files and run\n"
+		"hint: 'git maint-queue --continue'\n");
+	ret = 0;
+out:
+	free(ch);
+	free(files);
+	strvec_clear(&paths);
+	strbuf_release(&list);
+	return ret;
+}
+
+/*
+ * Puts the paths a conflicted patch left in the work tree back as the
+ * commit at_commit has them (--skip, --abort, --continue re-applying),
+ * and forgets them.
+ */
+static int reset_conflicts(struct queue *q, const git_oid *at_commit)
+{
+	char *path = state_file(q, "conflict");
+	struct strbuf sb = STRBUF_INIT;
+	struct strvec paths = STRVEC_INIT;
+	git_oid tree;
+	int ret = 0;
+
+	if (strbuf_read_file(&sb, path, 0) < 0)
+		goto out;
+	if (q->sync) {
+		for (char *p = sb.buf, *nl; p < sb.buf + sb.len; p = nl + 1) {
+			nl = memchr(p, '\n', sb.buf + sb.len - p);
+			if (!nl)
+				break;
+			if (nl > p)
+				strvec_push_mem(&paths, p, nl - p);
+		}
+		if (commit_tree_id(q->repo, at_commit, &tree) < 0 ||
+		    worktree_sync(q->repo, &tree, &tree, &paths, 1, NULL) < 0) {
+			ret = -1;
+			goto out;
+		}
+	}
+	if (unlink(path) < 0)
+		ret = error_errno("cannot remove '%s'", path);
+out:
+	free(path);
+	strbuf_release(&sb);
+	strvec_clear(&paths);
+	return ret;
+}
+
+/*
+ * --continue found nothing staged (resolved) or committed the
+ * resolution: the conflict left by the stopped patch is forgotten. With
+ * nothing staged, its paths must hold what the branch has (the user put
+ * them back, e.g. to edit the stored patch instead): else the resolution
+ * in the work tree was probably not 'git add'ed, and we stop.
+ */
+static int forget_conflicts(struct queue *q, int nothing_staged)
+{
+	char *path = state_file(q, "conflict");
+	struct strbuf sb = STRBUF_INIT;
+	struct strvec paths = STRVEC_INIT;
+	int ret = 0;
+
+	if (strbuf_read_file(&sb, path, 0) < 0)
+		goto out;
+	for (char *p = sb.buf, *nl; p < sb.buf + sb.len && (nl = memchr(p, '\n', sb.buf + sb.len - p));
+	     p = nl + 1)
+		if (nl > p)
+			strvec_push_mem(&paths, p, nl - p);
+	if (nothing_staged && worktree_check_clean(q->repo, &paths, "applying the patch again")) {
+		ret = error("nothing was resolved: 'git add' the resolved files (or put them back "
+			    "as the branch has them, to apply the stored patch again)");
+		goto out;
+	}
+	if (unlink(path) < 0)
+		ret = error_errno("cannot remove '%s'", path);
+out:
+	free(path);
+	strbuf_release(&sb);
+	strvec_clear(&paths);
+	return ret;
 }
 
 /* Stops at patch k: what has been committed so far lands, the mail is kept. */
@@ -747,6 +901,8 @@ static int run_series(struct queue *q, int skip_check_first)
 		}
 		strbuf_reset(&err);
 		popts.origin = origin;
+		if (q->opts.three_way)
+			apply_session_set_label(session, pm.subject.buf);
 		if (patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0)
 			apply_result_set_error(&res, err.buf);
 		else if (apply_patch(session, &ps, &res) < 0) {
@@ -758,11 +914,18 @@ static int run_series(struct queue *q, int skip_check_first)
 		if (!res.ok) {
 			strbuf_reset(&report);
 			apply_result_print(&report, &res, APPLY_PRINT_HUMAN, NULL, 0);
-			apply_result_dispose(&res);
 			fflush(stdout);
 			fprintf(stderr, "%s", report.buf);
+			for (size_t i = 0; i < res.nr; i++)
+				if (res.files[i].conflict)
+					fprintf(stderr, "CONFLICT (content): Merge conflict in %s\n",
+						res.files[i].new_path);
 			error("patch %zu does not apply to '%s': %s", k, short_branch(q), pm.subject.buf);
 			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
+			if (ret == QUEUE_STOPPED && res.conflicts > 0 && q->sync &&
+			    write_conflicts(q, session, &res) < 0)
+				ret = -1;
+			apply_result_dispose(&res);
 			goto out;
 		}
 		apply_result_dispose(&res);
@@ -890,7 +1053,8 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 static int setup_identity(struct queue *q)
 {
 	if (ident_committer(&q->committer, q->cfg) < 0 ||
-	    ident_committer_name_email(&q->signer, q->cfg) < 0)
+	    ident_committer_name_email(&q->signer, q->cfg) < 0 ||
+	    trailer_conf_load(&q->trailers, q->repo) < 0)
 		return -1;
 	if (objwrite_begin(&q->ow, q->repo) < 0 || notes_batch_begin(&q->notes, q->repo, &q->ow) < 0)
 		return -1;
@@ -1123,6 +1287,8 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 	}
 	if (q.stopped != STOP_NONE && q.next <= q.last) {
 		if (skip) {
+			if (reset_conflicts(&q, &q.tip) < 0)
+				goto out;
 			q.next++;
 			q.stopped = STOP_NONE;
 		} else if (q.sync) {
@@ -1132,8 +1298,12 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 				goto out;
 			if (rc == 0) {
 				q.stopped = STOP_NONE;
+				if (forget_conflicts(&q, 0) < 0)
+					goto out;
 			} else {
 				skip_check = 1;
+				if (forget_conflicts(&q, 1) < 0)
+					goto out;
 			}
 		} else {
 			skip_check = 1;
@@ -1186,6 +1356,10 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 		}
 		if (move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||
 		    sync_worktree(&q, &cur, &q.orig, 1) < 0)
+			goto out;
+	}
+	if (git_oid_equal(&cur, &q.tip) || git_oid_equal(&cur, &q.base)) {
+		if (reset_conflicts(&q, &q.orig) < 0)
 			goto out;
 	}
 	if (read_ref(repo, NOTES_REF, &notes_cur, &has_notes) < 0)

@@ -245,6 +245,21 @@ static void remove_empty_parents(struct sync *sy, const char *path)
 	}
 }
 
+/* Drops the conflict stages of path from the index, if it has any. */
+static int drop_conflict(struct sync *sy, const char *path)
+{
+	int rc;
+
+	if (!git_index_has_conflicts(sy->index) ||
+	    (!git_index_get_bypath(sy->index, path, 1) && !git_index_get_bypath(sy->index, path, 2) &&
+	     !git_index_get_bypath(sy->index, path, 3)))
+		return 0;
+	rc = git_index_conflict_remove(sy->index, path);
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	return lg2_check(rc, "cannot drop the conflict of '%s' from the index", path);
+}
+
 static int remove_path(struct sync *sy, const char *path)
 {
 	struct stat st;
@@ -254,6 +269,8 @@ static int remove_path(struct sync *sy, const char *path)
 	    errno != ENOENT)
 		return error_errno("cannot remove '%s'", sy->full.buf);
 	remove_empty_parents(sy, path);
+	if (drop_conflict(sy, path) < 0)
+		return -1;
 	rc = git_index_remove(sy->index, path, 0);
 	if (rc == GIT_ENOTFOUND)
 		return 0;
@@ -287,9 +304,15 @@ static int make_parents(struct sync *sy, const char *path)
 	return 0;
 }
 
-static int write_file(struct sync *sy, const char *path, const git_tree_entry *te)
+/*
+ * Writes path: the blob oid with mode (its bytes from cdata when not
+ * NULL, else from sy->content or the repository), and its index entry;
+ * with stages (base, ours, theirs), the index gets those three instead
+ * (a conflict left for the user, cdata the file with conflict markers).
+ */
+static int write_file(struct sync *sy, const char *path, unsigned mode, const git_oid *oid,
+		      const char *cdata, size_t clen, const git_oid *stages)
 {
-	unsigned mode = git_tree_entry_filemode(te);
 	git_blob *blob = NULL;
 	git_buf filtered = GIT_BUF_INIT;
 	git_blob_filter_options fopts = GIT_BLOB_FILTER_OPTIONS_INIT;
@@ -297,9 +320,9 @@ static int write_file(struct sync *sy, const char *path, const git_tree_entry *t
 	struct stat st;
 	const char *data;
 	size_t len;
-	int fd = -1, ret = -1, in_place = 0;
+	int fd = -1, ret = -1, in_place = 0, rc;
 
-	if (make_parents(sy, path) < 0)
+	if (drop_conflict(sy, path) < 0 || make_parents(sy, path) < 0)
 		return -1;
 	full_path(sy, path);
 	if (!lstat(sy->full.buf, &st)) {
@@ -319,10 +342,11 @@ static int write_file(struct sync *sy, const char *path, const git_tree_entry *t
 			return error_errno("cannot create directory '%s'", sy->full.buf);
 		goto add;
 	}
-	if (!sy->content ||
-	    !sy->content->get(sy->content->data, path, git_tree_entry_id(te), &data, &len)) {
-		if (lg2_check(git_blob_lookup(&blob, sy->repo, git_tree_entry_id(te)),
-			      "cannot read '%s'", path) < 0)
+	if (cdata) {
+		data = cdata;
+		len = clen;
+	} else if (!sy->content || !sy->content->get(sy->content->data, path, oid, &data, &len)) {
+		if (lg2_check(git_blob_lookup(&blob, sy->repo, oid), "cannot read '%s'", path) < 0)
 			return -1;
 		data = git_blob_rawcontent(blob);
 		len = (size_t)git_blob_rawsize(blob);
@@ -334,9 +358,16 @@ static int write_file(struct sync *sy, const char *path, const git_tree_entry *t
 		if (lg2_check(git_filter_list_load(&fl, sy->repo, blob, path, GIT_FILTER_TO_WORKTREE, 0),
 			      "cannot load the filters for '%s'", path) < 0)
 			goto out;
-		if (fl) {
+		if (fl && cdata) {
+			rc = git_filter_list_apply_to_buffer(&filtered, fl, data, len);
 			git_filter_list_free(fl);
-			if (!blob && lg2_check(git_blob_lookup(&blob, sy->repo, git_tree_entry_id(te)),
+			if (lg2_check(rc, "cannot filter '%s'", path) < 0)
+				goto out;
+			data = filtered.ptr;
+			len = filtered.size;
+		} else if (fl) {
+			git_filter_list_free(fl);
+			if (!blob && lg2_check(git_blob_lookup(&blob, sy->repo, oid),
 					       "cannot read '%s'", path) < 0)
 				goto out;
 			if (lg2_check(git_blob_filter(&filtered, blob, path, &fopts), "cannot filter '%s'",
@@ -389,8 +420,25 @@ static int write_file(struct sync *sy, const char *path, const git_tree_entry *t
 	ie.file_size = (uint32_t)st.st_size;
 add:
 	ie.mode = mode;
-	git_oid_cpy(&ie.id, git_tree_entry_id(te));
 	ie.path = path;
+	if (stages) {
+		rc = git_index_remove(sy->index, path, 0);
+		if (rc && rc != GIT_ENOTFOUND) {
+			lg2_check(rc, "cannot remove '%s' from the index", path);
+			goto out;
+		}
+		memset(&ie, 0, sizeof(ie));
+		ie.mode = mode;
+		ie.path = path;
+		ret = 0;
+		for (int k = 0; k < 3 && !ret; k++) {
+			GIT_INDEX_ENTRY_STAGE_SET(&ie, k + 1);
+			git_oid_cpy(&ie.id, &stages[k]);
+			ret = lg2_check(git_index_add(sy->index, &ie), "cannot add '%s' to the index", path);
+		}
+		goto out;
+	}
+	git_oid_cpy(&ie.id, oid);
 	/* Just written: not racily clean (libgit2 would hash it again when writing the index). */
 	ie.flags_extended = GIT_INDEX_ENTRY_UPTODATE;
 	ret = lg2_check(git_index_add(sy->index, &ie), "cannot add '%s' to the index", path);
@@ -467,7 +515,7 @@ static int filters_possible(struct sync *sy, git_config *cfg, git_tree *to, cons
 		if (*dirs.v[i])
 			strbuf_addf(&sb, "%s/", dirs.v[i]);
 		strbuf_addstr(&sb, ".gitattributes");
-		rc = git_tree_entry_bypath(&te, to, sb.buf);
+		rc = to ? git_tree_entry_bypath(&te, to, sb.buf) : GIT_ENOTFOUND;
 		git_tree_entry_free(te);
 		if (rc == 0 || file_exists(full_path(sy, sb.buf)))
 			goto out;
@@ -562,7 +610,8 @@ int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);
 	for (size_t i = 0; i < paths->nr; i++)
-		if (tes[i] && write_file(&sy, paths->v[i], tes[i]) < 0) {
+		if (tes[i] && write_file(&sy, paths->v[i], git_tree_entry_filemode(tes[i]),
+					 git_tree_entry_id(tes[i]), NULL, 0, NULL) < 0) {
 			git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 1);
 			goto out;
 		}
@@ -576,6 +625,46 @@ out:
 	git_index_free(sy.index);
 	git_tree_free(tfrom);
 	git_tree_free(tto);
+	strbuf_release(&sy.full);
+	strbuf_release(&sy.dirty);
+	return ret;
+}
+
+int worktree_write_files(git_repository *repo, const struct worktree_file *files, size_t nr)
+{
+	struct sync sy = { repo, NULL, NULL, 1, 0, NULL, STRBUF_INIT, STRBUF_INIT };
+	struct strvec paths = STRVEC_INIT;
+	git_config *cfg = NULL;
+	int ret = -1, v;
+
+	sy.workdir = git_repository_workdir(repo);
+	if (!sy.workdir)
+		return error("the repository has no work tree to update");
+	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
+	    git_config_get_bool(&v, cfg, "core.symlinks") == 0)
+		sy.symlinks = v;
+	for (size_t i = 0; i < nr; i++)
+		strvec_push(&paths, files[i].path);
+	sy.filters = filters_possible(&sy, cfg, NULL, &paths);
+	if (sy.filters < 0 ||
+	    lg2_check(git_repository_index(&sy.index, repo), "cannot read the index") < 0 ||
+	    lg2_check(git_index_read(sy.index, 0), "cannot read the index") < 0)
+		goto out;
+	for (size_t i = 0; i < nr; i++)
+		if (files[i].deleted && remove_path(&sy, files[i].path) < 0)
+			goto out;
+	for (size_t i = 0; i < nr; i++) {
+		const struct worktree_file *f = &files[i];
+
+		if (!f->deleted && write_file(&sy, f->path, f->mode, &f->oid, f->data, f->len,
+					      f->conflicted ? f->stages : NULL) < 0)
+			goto out;
+	}
+	ret = lg2_check(git_index_write(sy.index), "cannot write the index");
+out:
+	git_config_free(cfg);
+	git_index_free(sy.index);
+	strvec_clear(&paths);
 	strbuf_release(&sy.full);
 	strbuf_release(&sy.dirty);
 	return ret;

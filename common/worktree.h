@@ -51,4 +51,22 @@ struct worktree_content {
 int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
 		  const struct strvec *paths, int force, const struct worktree_content *content);
 
+/* A path as a stopped patch leaves it for the user (git am -3 with conflicts). */
+struct worktree_file {
+	const char *path;
+	int deleted;
+	unsigned mode;
+	git_oid oid;		/* the blob (index stage 0) when not conflicted */
+	const char *data;	/* the bytes for the work tree, or NULL: the blob's */
+	size_t len;
+	int conflicted;
+	git_oid stages[3];	/* base, ours, theirs (index stages 1, 2, 3) when conflicted */
+};
+
+/*
+ * Writes files into the work tree and index (removals first), replacing
+ * whatever is there, as git am -3 leaves a patch whose merge conflicted.
+ */
+int worktree_write_files(git_repository *repo, const struct worktree_file *files, size_t nr);
+
 #endif

@@ -121,4 +121,92 @@ test_expect_success '--abort after a failed build puts the reshaped work tree ba
 	test_cmp expect actual
 '
 
+test_expect_success 'setup: a series whose second patch conflicts under -3' '
+	git init -q orig3 &&
+	(
+		cd orig3 &&
+		seq 1 10 >f &&
+		seq 1 5 >g &&
+		echo h >h &&
+		git add . &&
+		test_tick &&
+		git commit -q -m base &&
+		git branch -m main &&
+		git checkout -q -b side &&
+		echo "h changed" >h &&
+		git commit -q -a -m "clean one" &&
+		sed -i "s/^5\$/5 side/" f &&
+		sed -i "s/^2\$/2 side/" g &&
+		git commit -q -a -m "conflicting one" &&
+		git format-patch -q --stdout main >../conflict.mbox &&
+		git checkout -q main &&
+		sed -i "s/^5\$/5 main/" f &&
+		git commit -q -a -m "main moved on"
+	)
+'
+
+test_expect_success '-3 with a conflict: work tree, index stages and markers as git am -3 leaves them' '
+	git clone -q orig3 am3 &&
+	git clone -q orig3 q3 &&
+	(cd am3 && test_must_fail git am -q -3 ../conflict.mbox >/dev/null 2>&1) &&
+	(cd q3 && test_expect_code 1 git maint-queue -q -3 main ../conflict.mbox 2>../err) &&
+	grep "CONFLICT (content): Merge conflict in f" err &&
+	test "$(git -C am3 rev-parse HEAD)" = "$(git -C q3 rev-parse HEAD)" &&
+	snapshot am3 >expect &&
+	snapshot q3 >actual &&
+	test_cmp expect actual &&
+	grep "^UU f" actual &&
+	grep "^M  g" actual
+'
+
+test_expect_success '-3 conflict: resolved, git add, --continue makes the commit git am --continue makes' '
+	for d in am3 q3
+	do
+		seq 1 10 | sed "s/^5\$/5 both/" >$d/f &&
+		git -C $d add f || return 1
+	done &&
+	(cd am3 && git am -q --continue) &&
+	(cd q3 && git maint-queue -q --continue) &&
+	test "$(git -C am3 rev-parse HEAD)" = "$(git -C q3 rev-parse HEAD)" &&
+	test_path_is_missing q3/.git/maint/queue &&
+	git -C q3 status --porcelain >status &&
+	test_must_be_empty status
+'
+
+test_expect_success '-3 conflict: --continue with nothing resolved is refused' '
+	git clone -q orig3 q3n &&
+	(
+		cd q3n &&
+		test_expect_code 1 git maint-queue -q -3 main ../conflict.mbox 2>/dev/null &&
+		test_must_fail git maint-queue --continue 2>../err
+	) &&
+	grep "still has conflicts" err
+'
+
+test_expect_success '-3 conflict: --skip puts the paths back and drops the patch' '
+	git clone -q orig3 q3s &&
+	(
+		cd q3s &&
+		test_expect_code 1 git maint-queue -q -3 main ../conflict.mbox 2>/dev/null &&
+		git maint-queue -q --skip &&
+		git status --porcelain >../status &&
+		test "$(git log -1 --format=%s)" = "clean one"
+	) &&
+	test_must_be_empty status &&
+	test_path_is_missing q3s/.git/maint/queue
+'
+
+test_expect_success '-3 conflict: --abort puts everything back' '
+	git clone -q orig3 before3 &&
+	git clone -q orig3 q3a &&
+	(
+		cd q3a &&
+		test_expect_code 1 git maint-queue -q -3 main ../conflict.mbox 2>/dev/null &&
+		git maint-queue --abort >/dev/null
+	) &&
+	snapshot before3 >expect &&
+	snapshot q3a >actual &&
+	test_cmp expect actual
+'
+
 test_done
