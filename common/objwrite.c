@@ -266,6 +266,9 @@ static int pack_object(struct packfile *pf, z_stream *zs, const struct memobj *o
 	uLong bound;
 	int rc;
 
+	if (o->len > (size_t)UINT32_MAX / 2)
+		return error("cannot pack an object of %zu bytes", o->len);
+
 	hdr[n++] = (pack_type(o->type) << 4) | (len & 15);
 	len >>= 4;
 	while (len) {

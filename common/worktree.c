@@ -331,7 +331,8 @@ static int write_file(struct sync *sy, const char *path, unsigned mode, const gi
 		 * place: a new file costs the file system an inode, and
 		 * truncating to nothing makes ext4 write the data out at once.
 		 */
-		in_place = S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+		in_place = S_ISREG(st.st_mode) && st.st_nlink == 1 && (st.st_mode & S_IWUSR) &&
+			   st.st_uid == geteuid() &&
 			   (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE);
 		if (!in_place && (S_ISDIR(st.st_mode) ? rmdir(sy->full.buf) < 0 : unlink(sy->full.buf) < 0))
 			return error_errno("cannot replace '%s'", sy->full.buf);

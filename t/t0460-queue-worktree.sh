@@ -105,6 +105,17 @@ test_expect_success 'with core.autocrlf=true the files are written as git am wri
 	grep "^file ./plain.txt .* 0d 0a" actual
 '
 
+test_expect_success 'a read-only file in the work tree is replaced as git am replaces it' '
+	git clone -q orig am-ro &&
+	git clone -q orig q-ro &&
+	chmod a-w am-ro/plain.txt q-ro/plain.txt &&
+	(cd am-ro && git am -q -s ../series.mbox) &&
+	(cd q-ro && git maint-queue -q -s main ../series.mbox) &&
+	snapshot am-ro >expect &&
+	snapshot q-ro >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success '--abort after a failed build puts the reshaped work tree back' '
 	git clone -q orig before &&
 	git clone -q orig ab &&
