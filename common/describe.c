@@ -28,12 +28,12 @@
 #include "oid.h"
 #include "peel-cache.h"
 #include "repo-files.h"
+#include "wildmatch.h"
 #include "wrapper.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <sys/stat.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,7 +159,7 @@ static int subpath_matches(const char *path, const char *filter)
 	const char *sub = path;
 
 	while (sub) {
-		if (!fnmatch(filter, sub, 0))
+		if (wildmatch(filter, sub))
 			return (int)(sub - path);
 		sub = strchr(sub, '/');
 		if (sub)
