@@ -140,6 +140,8 @@ struct apply_session {
 	struct treewrite *tw;
 	size_t cached_bytes;	/* contents kept after their blob was written */
 	char *their_label;	/* conflict marker label for the patch (git am: its subject) */
+	apply_reader_fn reader;	/* see apply_session_set_reader() */
+	void *reader_data;
 };
 
 /*
@@ -310,6 +312,8 @@ static int read_content(struct apply_session *s, const struct file_state *st,
 		strbuf_addbuf(out, st->data);
 		return 0;
 	}
+	if (s->reader && s->reader(s->reader_data, path, &st->oid, out))
+		return 0;
 	if (lg2_check(git_blob_lookup(&blob, s->repo, &st->oid), "cannot read '%s'", path) < 0)
 		return -1;
 	strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
@@ -1299,6 +1303,12 @@ int apply_session_write_tree(git_oid *tree_out, struct apply_session *s, struct 
 		}
 	}
 	return 0;
+}
+
+void apply_session_set_reader(struct apply_session *s, apply_reader_fn fn, void *data)
+{
+	s->reader = fn;
+	s->reader_data = data;
 }
 
 void apply_session_set_label(struct apply_session *s, const char *label)

@@ -214,6 +214,15 @@ int apply_session_cached(struct apply_session *s, const char *path, const git_oi
 			 const char **buf, size_t *len);
 
 /*
+ * Where the session may find a base blob's content before reading it:
+ * fn(data, path, oid, out) gives 1 with the content of blob oid (the
+ * file at path) in out, else 0. fn NULL: none (the default).
+ */
+typedef int (*apply_reader_fn)(void *data, const char *path, const git_oid *oid,
+			       struct strbuf *out);
+void apply_session_set_reader(struct apply_session *s, apply_reader_fn fn, void *data);
+
+/*
  * The label of "theirs" in conflict markers for the next patches (git
  * am -3: the patch's subject); NULL: "patch".
  */

@@ -8,6 +8,7 @@
 #include "notes.h"
 #include "objwrite.h"
 #include "patch.h"
+#include "prefetch.h"
 #include "repo.h"
 #include "source.h"
 #include "state.h"
@@ -820,8 +821,17 @@ static int build_stop(struct queue *q)
  * Applies patches q->next..q->last on q->tip. skip_check_first: the check
  * of the first one was already dealt with (we stopped at it).
  */
+/* Patches in a run from which reading ahead is worth a thread and a second repository. */
+#define PREFETCH_MIN_PATCHES 2
+
+static int read_ahead(void *data, const char *path, const git_oid *oid, struct strbuf *out)
+{
+	return prefetch_take(data, path, oid, out);
+}
+
 static int run_series(struct queue *q, int skip_check_first)
 {
+	struct prefetch *pf = NULL;
 	struct apply_opts aopts = APPLY_OPTS_INIT;
 	struct apply_session *session = NULL;
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
@@ -845,6 +855,10 @@ static int run_series(struct queue *q, int skip_check_first)
 	    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
 		goto out;
 	q->session = session;
+	/* Long series: the files they patch are read ahead by a second thread. */
+	if (q->last - q->next + 1 >= PREFETCH_MIN_PATCHES &&
+	    (pf = prefetch_start(q->repo, &tree, q->mails.buf, q->mails.len, q->next)))
+		apply_session_set_reader(session, read_ahead, pf);
 	for (size_t k = q->next; k <= q->last; k++) {
 		struct raw_mail raw = { 0 };
 		struct patch_set ps = PATCH_SET_INIT;
@@ -911,6 +925,7 @@ static int run_series(struct queue *q, int skip_check_first)
 			goto out;
 		}
 		patch_set_dispose(&ps);
+		prefetch_passed(pf, k);
 		if (!res.ok) {
 			strbuf_reset(&report);
 			apply_result_print(&report, &res, APPLY_PRINT_HUMAN, NULL, 0);
@@ -982,6 +997,9 @@ static int run_series(struct queue *q, int skip_check_first)
 			}
 		}
 	}
+	prefetch_stop(pf);
+	pf = NULL;
+	apply_session_set_reader(session, NULL, NULL);
 	{
 		int rc = do_step(q, &tip, q->last + 1);
 
@@ -1004,6 +1022,7 @@ static int run_series(struct queue *q, int skip_check_first)
 	}
 	ret = 0;
 out:
+	prefetch_stop(pf);
 	q->session = NULL;
 	apply_session_free(session);
 	patch_mail_release(&pm);
