@@ -91,14 +91,9 @@ static const char *line_at(const char *p, const char *end, const char *prefix)
 /* The first line of body[0..end) starting with "diff --git ", or NULL. */
 static const char *find_diff(const char *body, const char *end)
 {
-	const char *p = body;
-
-	while (p < end && (p = memmem(p, end - p, "diff --git ", 11))) {
-		if (p == body || p[-1] == '\n')
-			return p;
-		p += 11;
-	}
-	return NULL;
+	if (line_at(body, end, "diff --git "))
+		return body;
+	return mail_find_line(body, end - body, "diff --git ", 11);
 }
 
 /*
@@ -109,19 +104,20 @@ static const char *find_diff(const char *body, const char *end)
 static void diff_header_paths(struct patch_mail *pm, const char *p, const char *end)
 {
 	while (p && p < end) {
-		const char *next = memmem(p + 11, end - p - 11, "\ndiff --git ", 12);
-		const char *stop = next ? next + 1 : end;
-		const char *hunk = memmem(p, stop - p, "\n@@ ", 4);
+		const char *next = mail_find_line(p + 11, end - p - 11, "diff --git ", 11);
+		const char *stop = next ? next : end;
+		const char *hunk = mail_find_line(p, stop - p, "@@ ", 3);
 
-		mailinfo_diff_paths(&pm->paths, p, (hunk ? hunk + 1 : stop) - p);
-		p = next ? next + 1 : NULL;
+		mailinfo_diff_paths(&pm->paths, p, (hunk ? hunk : stop) - p);
+		p = next;
 	}
 }
 
 int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 {
 	const char *buf = raw->buf, *end = raw->buf + raw->len, *body, *p;
-	struct strbuf val = STRBUF_INIT, decoded = STRBUF_INIT;
+	/* Scratch space kept between messages: fields the fast path leaves empty. */
+	struct strbuf *val = &pm->message, *decoded = &pm->patch;
 	struct mail_header h;
 	size_t pos = 0;
 	int have_from = 0, have_subject = 0, ok = 0;
@@ -139,23 +135,23 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 		} else if (name_is(&h, "content-type")) {
 			if (!value_starts(&h, "text/plain"))
 				goto done;
-			strbuf_reset(&val);
-			if (mail_header_param(h.value, h.value_len, "charset", &val) &&
-			    !mail_charset_is_utf8(val.buf) && strcasecmp(val.buf, "us-ascii"))
+			strbuf_reset(val);
+			if (mail_header_param(h.value, h.value_len, "charset", val) &&
+			    !mail_charset_is_utf8(val->buf) && strcasecmp(val->buf, "us-ascii"))
 				goto done;
 		} else if (name_is(&h, "from") && !have_from) {
 			have_from = 1;
-			strbuf_reset(&val);
-			unfold(&val, h.value, h.value_len);
-			from_address(pm, &val);
+			strbuf_reset(val);
+			unfold(val, h.value, h.value_len);
+			from_address(pm, val);
 		} else if (name_is(&h, "subject") && !have_subject) {
 			have_subject = 1;
-			strbuf_reset(&val);
-			unfold(&val, h.value, h.value_len);
-			if (memmem(val.buf, val.len, "=?", 2))
-				mail_rfc2047_decode(&pm->raw_subject, val.buf, val.len, NULL);
+			strbuf_reset(val);
+			unfold(val, h.value, h.value_len);
+			if (memmem(val->buf, val->len, "=?", 2))
+				mail_rfc2047_decode(&pm->raw_subject, val->buf, val->len, NULL);
 			else
-				strbuf_addbuf(&pm->raw_subject, &val);
+				strbuf_addbuf(&pm->raw_subject, val);
 		} else if (name_is(&h, "message-id") && !pm->message_id.len) {
 			struct strvec ids = STRVEC_INIT;
 
@@ -181,20 +177,20 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	/* A single encoded text part: decode it as the mail core does, then scan that. */
 	if (cte != CTE_PLAIN) {
 		if (cte == CTE_B64) {
-			mail_decode_b(&decoded, body, end - body);
+			mail_decode_b(decoded, body, end - body);
 		} else {
 			for (p = body; p < end; ) {
 				const char *nl = memchr(p, '\n', end - p);
 				const char *next = nl ? nl + 1 : end;
 
-				mail_decode_q(&decoded, p, next - p, 0);
+				mail_decode_q(decoded, p, next - p, 0);
 				p = next;
 			}
 		}
-		if (memchr(decoded.buf, '\r', decoded.len) || memchr(decoded.buf, '\0', decoded.len))
+		if (memchr(decoded->buf, '\r', decoded->len) || memchr(decoded->buf, '\0', decoded->len))
 			goto done;
-		body = decoded.buf;
-		end = decoded.buf + decoded.len;
+		body = decoded->buf;
+		end = decoded->buf + decoded->len;
 	}
 	/* In-body From:/Subject:/Date: lines change the author: leave those to the parser. */
 	for (p = body; p < end && (*p == '\n' || *p == '\r'); p++)
@@ -206,7 +202,7 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	if (p) {
 		pm->has_patch = 1;
 		diff_header_paths(pm, p, end);
-	} else if (memmem(body, end - body, "\n+++ ", 5)) {
+	} else if (mail_find_line(body, end - body, "+++ ", 4)) {
 		goto done;	/* maybe a diff without "diff --git": the parser knows */
 	}
 	strbuf_addbuf(&pm->subject, &pm->raw_subject);
@@ -216,7 +212,7 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	pm->is_reply = is_reply_subject(pm->raw_subject.buf);
 	ok = have_from;
 done:
-	strbuf_release(&val);
-	strbuf_release(&decoded);
+	strbuf_reset(val);
+	strbuf_reset(decoded);
 	return ok;
 }

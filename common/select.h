@@ -96,7 +96,8 @@ size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order);
  * header, raw_subject, subject, message_id, in_reply_to, references,
  * version/number/total, is_reply, has_patch, paths; not date, message,
  * patch, to, cc) by reading only the header block and the lines of the
- * diff, without copying the body. Returns 1 when done; 0 when the message
+ * diff, without copying the body (message and patch serve as scratch
+ * buffers, kept between calls, and are left empty). Returns 1 when done; 0 when the message
  * needs patch_mail_parse() (MIME or encoded bodies, other charsets than
  * UTF-8, in-body From:/Subject:/Date: lines, a diff without
  * "diff --git"), pm then being in an unspecified state.
