@@ -1296,26 +1296,28 @@ static void add_name_unquoted(struct strvec *paths, const char *s, size_t len)
 static void add_name(struct strvec *paths, const char *s, size_t len, int strip_prefix)
 {
 	struct strbuf name = STRBUF_INIT;
+	const char *slash;
 
 	if (len && s[0] == '"') {
 		if (!unquote_c(&name, s, len))
 			goto out;
+		s = name.buf;
+		len = name.len;
 	} else {
+		/* the usual case: a slice of the line, no copy */
 		const char *tab = memchr(s, '\t', len);
 		if (tab)
 			len = tab - s;
 		while (len && (s[len - 1] == ' ' || s[len - 1] == '\r'))
 			len--;
-		strbuf_add(&name, s, len);
 	}
-	if (name.len == 9 && !memcmp(name.buf, "/dev/null", 9))
+	if (len == 9 && !memcmp(s, "/dev/null", 9))
 		goto out;
-	if (strip_prefix) {
-		const char *slash = memchr(name.buf, '/', name.len);
-		if (slash)
-			strbuf_remove(&name, 0, slash - name.buf + 1);
+	if (strip_prefix && (slash = memchr(s, '/', len))) {
+		len -= slash + 1 - s;
+		s = slash + 1;
 	}
-	add_path(paths, name.buf, name.len);
+	add_path(paths, s, len);
 out:
 	strbuf_release(&name);
 }

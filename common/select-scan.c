@@ -41,6 +41,20 @@ static int is_reply_subject(const char *s)
 	       !strncasecmp(s, "fwd:", 4) || !strncasecmp(s, "fw:", 3);
 }
 
+/* Might s[0..len) hold an RFC 2047 encoded word ("=?")? memmem() costs more on short values. */
+static int has_encoded_word(const char *s, size_t len)
+{
+	const char *eq;
+
+	while (len > 1 && (eq = memchr(s, '=', len - 1))) {
+		if (eq[1] == '?')
+			return 1;
+		len -= eq + 1 - s;
+		s = eq + 1;
+	}
+	return 0;
+}
+
 /* mail_unfold(), without the per-byte copy for the usual one-line value. */
 static void unfold(struct strbuf *out, const char *v, size_t len)
 {
@@ -64,7 +78,7 @@ static void from_address(struct patch_mail *pm, const struct strbuf *v)
 	struct mail_address a = MAIL_ADDRESS_INIT;
 
 	if (lt && v->buf[v->len - 1] == '>' && !memchr(v->buf, '"', v->len) &&
-	    !memchr(v->buf, '(', v->len) && !memmem(v->buf, v->len, "=?", 2) &&
+	    !memchr(v->buf, '(', v->len) && !has_encoded_word(v->buf, v->len) &&
 	    memchr(lt, '@', v->buf + v->len - lt) && !memchr(lt + 1, '<', v->buf + v->len - lt - 1)) {
 		const char *name_end = lt;
 
@@ -148,7 +162,7 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 			have_subject = 1;
 			strbuf_reset(val);
 			unfold(val, h.value, h.value_len);
-			if (memmem(val->buf, val->len, "=?", 2))
+			if (has_encoded_word(val->buf, val->len))
 				mail_rfc2047_decode(&pm->raw_subject, val->buf, val->len, NULL);
 			else
 				strbuf_addbuf(&pm->raw_subject, val);

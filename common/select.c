@@ -3,7 +3,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "mailinfo.h"
 #include "select.h"
@@ -64,13 +63,6 @@ static struct strmap_slot *strmap_free_slot(struct strmap *m, uint32_t h)
 	while (m->slots[i].key)
 		i = (i + 1) & (m->alloc - 1);
 	return &m->slots[i];
-}
-
-static struct strmap_slot *strmap_find(struct strmap *m, const char *key)
-{
-	size_t len = strlen(key);
-
-	return strmap_find_h(m, key, len, hash_mem(key, len));
 }
 
 /* Slots are written before they are read: one page fault per page, not two. */
@@ -139,12 +131,10 @@ struct posting {
 
 /*
  * Entries, their strings and the maps' keys are carved from big blocks,
- * freed together. A block is 2 MiB, aligned so the kernel may back it
- * with one huge page: the index of a big mailbox (megabytes) then costs
- * a few page faults instead of one per 4 KiB, which at a microsecond or
- * two each was a tenth of a selection's run time.
+ * freed together. (Huge pages were tried: on a virtual machine a fresh
+ * 2 MiB page can cost more to clear than the faults it saves.)
  */
-#define BLOCK_SIZE ((size_t)2 << 20)
+#define BLOCK_SIZE ((size_t)1 << 20)
 struct block {
 	struct block *next;
 	size_t used, size;
@@ -166,6 +156,7 @@ struct mail_index {
 	size_t *node_entry;	/* per node: the entry whose Message-ID it is + 1, 0 for none */
 	size_t node_entry_alloc;
 	struct mail_entry **order;
+	struct strbuf scratch;	/* strings of the entry being added that are not kept */
 };
 
 /* Zeroed, 16-byte aligned memory that lives as long as the index. */
@@ -179,14 +170,7 @@ static void *index_alloc(struct mail_index *idx, size_t size)
 		b->used = (b->used + 15) & ~(size_t)15;	/* after index_strdup() */
 	if (!b || b->used > b->size || b->size - b->used < size) {
 		size_t want = st_add(sizeof(*b), size) > BLOCK_SIZE ? st_add(sizeof(*b), size) : BLOCK_SIZE;
-		void *mem;
-
-		if (posix_memalign(&mem, BLOCK_SIZE, want))
-			die("out of memory, allocating %zu bytes", want);
-#ifdef MADV_HUGEPAGE
-		madvise(mem, want, MADV_HUGEPAGE);	/* only a hint */
-#endif
-		b = mem;
+		b = xmalloc(want);
 		b->size = want - sizeof(*b);
 		b->used = 0;
 		b->next = idx->blocks;
@@ -300,6 +284,7 @@ int mail_index_new(struct mail_index **out, const struct select_opts *opts)
 	int err = 0;
 
 	idx->opts = opts;
+	strbuf_init(&idx->scratch, 0);
 	idx->authors = compile_all(&opts->authors, opts->ignore_case, &err);
 	if (!err)
 		idx->subjects = compile_all(&opts->subjects, opts->ignore_case, &err);
@@ -336,6 +321,7 @@ void mail_index_free(struct mail_index *idx)
 		free(idx->postings[i].have);
 	free(idx->postings);
 	free(idx->order);
+	strbuf_release(&idx->scratch);
 	free_all(idx->authors, idx->opts->authors.nr);
 	free_all(idx->subjects, idx->opts->subjects.nr);
 	free(idx);
@@ -447,27 +433,37 @@ struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mai
 				  size_t number, size_t len, const char *origin,
 				  const char *from_line, size_t from_line_len)
 {
+	static char empty[1];
+	int keep = idx->opts->keep_strings;
+	size_t i, strings, extra = pm->in_reply_to.len + pm->raw_subject.len +
+		pm->author_name.len + pm->date.len + 4;
 	struct mail_entry *e;
-	size_t i, strings;
-	char *at;
+	char *at, *tmp, **extra_at = keep ? &at : &tmp;
 
-	/* The entry and its strings in one allocation. */
-	strings = st_add(from_line_len, pm->message_id.len + pm->in_reply_to.len +
-			 pm->raw_subject.len + pm->subject.len + pm->author_name.len +
-			 pm->author_email.len + pm->date.len + 8);
-	e = index_alloc(idx, st_add(sizeof(*e), strings));
+	/*
+	 * The entry and the strings selection needs later in one
+	 * allocation; the strings only a listing prints go there too when
+	 * kept, else to scratch space (the index of a big mailbox is
+	 * megabytes, and every page of it costs a page fault).
+	 */
+	strings = st_add(from_line_len, pm->message_id.len + pm->subject.len +
+			 pm->author_email.len + 4);
+	e = index_alloc(idx, st_add(sizeof(*e), keep ? st_add(strings, extra) : strings));
 	at = (char *)(e + 1);
+	strbuf_reset(&idx->scratch);
+	strbuf_grow(&idx->scratch, extra);
+	tmp = idx->scratch.buf;
 	e->number = number;
 	e->len = len;
 	e->origin = (char *)origin;
 	e->from_line = from_line ? cstr(&at, from_line, from_line_len) : NULL;
 	e->message_id = cstr(&at, pm->message_id.buf, pm->message_id.len);
-	e->in_reply_to = cstr(&at, pm->in_reply_to.buf, pm->in_reply_to.len);
-	e->subject = cstr(&at, pm->raw_subject.buf, pm->raw_subject.len);
 	e->clean_subject = cstr(&at, pm->subject.buf, pm->subject.len);
-	e->author_name = cstr(&at, pm->author_name.buf, pm->author_name.len);
 	e->author_email = cstr(&at, pm->author_email.buf, pm->author_email.len);
-	e->date = cstr(&at, pm->date.buf, pm->date.len);
+	e->in_reply_to = cstr(extra_at, pm->in_reply_to.buf, pm->in_reply_to.len);
+	e->subject = cstr(extra_at, pm->raw_subject.buf, pm->raw_subject.len);
+	e->author_name = cstr(extra_at, pm->author_name.buf, pm->author_name.len);
+	e->date = cstr(extra_at, pm->date.buf, pm->date.len);
 	strvec_init(&e->paths);
 	if (idx->opts->keep_paths)
 		for (i = 0; i < pm->paths.nr; i++)
@@ -483,11 +479,16 @@ struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mai
 
 	/* Threads: the message's own id, its parent and its references are one thread. */
 	e->node = *e->message_id ? id_node(idx, e->message_id, 1) : new_node(idx);
-	if (*e->in_reply_to)
-		unite(idx->parent, e->node, id_node(idx, e->in_reply_to, 1));
+	e->reply_node = NO_NODE;
+	if (*e->in_reply_to) {
+		e->reply_node = id_node(idx, e->in_reply_to, keep);
+		unite(idx->parent, e->node, e->reply_node);
+	}
 	for (i = 0; i < pm->references.nr; i++)
 		if (*pm->references.v[i])
 			unite(idx->parent, e->node, id_node(idx, pm->references.v[i], 0));
+	if (!keep)
+		e->in_reply_to = e->subject = e->author_name = e->date = empty;
 
 	if (*e->message_id) {
 		size_t old = idx->node_entry_alloc;
@@ -621,6 +622,63 @@ static void warn_missing(struct mail_index *idx, const unsigned char *thread_out
 	}
 }
 
+/*
+ * Each selected message of a superseded posting brings in the threads of
+ * the newest postings of its series group (without threads: the newest
+ * version of the same patch). The groups' postings and the postings'
+ * entries are listed once, so this is linear, not postings x messages.
+ */
+static void bring_in_newest(struct mail_index *idx, unsigned char *thread_out)
+{
+	const struct select_opts *o = idx->opts;
+	size_t np = idx->postings_nr, i, j, q;
+	size_t *ghead = xmalloc(st_mult(np, sizeof(size_t))), *gnext = xmalloc(st_mult(np, sizeof(size_t)));
+	size_t *ehead = xmalloc(st_mult(np, sizeof(size_t)));
+	size_t *enext = xmalloc(st_mult(idx->nr + 1, sizeof(size_t)));
+	unsigned char *gdone = xcalloc(np, 1);
+
+	for (j = 0; j < np; j++)
+		ghead[j] = ehead[j] = NO_NODE;
+	for (j = np; j-- > 0;) {
+		size_t g = group_of(idx, j);
+
+		gnext[j] = ghead[g];
+		ghead[g] = j;
+	}
+	for (q = idx->nr; q-- > 0;) {
+		size_t pp = idx->entries[q]->posting;
+
+		enext[q] = pp ? ehead[pp - 1] : NO_NODE;
+		if (pp)
+			ehead[pp - 1] = q;
+	}
+	for (i = 0; i < idx->nr; i++) {
+		struct mail_entry *e = idx->entries[i];
+		size_t g;
+
+		if (!e->superseded || !(o->no_threads ? e->matched : thread_out[find(idx->parent, e->node)]))
+			continue;
+		g = group_of(idx, posting_of(idx, e) - idx->postings);
+		if (!o->no_threads && gdone[g])
+			continue;	/* the same threads again */
+		gdone[g] = 1;
+		for (j = ghead[g]; j != NO_NODE; j = gnext[j]) {
+			if (idx->entries[idx->postings[j].first]->superseded)
+				continue;
+			thread_out[idx->postings[j].node] = 1;
+			if (o->no_threads)
+				for (q = ehead[j]; q != NO_NODE; q = enext[q])
+					if (!strcmp(idx->entries[q]->clean_subject, e->clean_subject))
+						idx->entries[q]->matched = 1;
+		}
+	}
+	free(ghead);
+	free(gnext);
+	free(ehead);
+	free(enext);
+	free(gdone);
+}
+
 struct sort_key {
 	struct mail_entry *e;
 	size_t thread_rank;
@@ -678,29 +736,8 @@ size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order)
 			thread_out[find(idx->parent, e->node)] = 1;
 	}
 	/* A selected old version brings in the newest version's thread. */
-	if (!o->all_versions)
-		for (i = 0; i < idx->nr; i++) {
-			struct mail_entry *e = idx->entries[i];
-			struct posting *p;
-			size_t j, g;
-
-			if (!e->superseded || !(o->no_threads ? e->matched : thread_out[find(idx->parent, e->node)]))
-				continue;
-			p = posting_of(idx, e);
-			g = group_of(idx, p - idx->postings);
-			for (j = 0; j < idx->postings_nr; j++)
-				if (group_of(idx, j) == g && !idx->entries[idx->postings[j].first]->superseded) {
-					size_t n = idx->postings[j].node, q;
-
-					thread_out[n] = 1;
-					/* Without threads: the newest version of the same patch. */
-					if (o->no_threads)
-						for (q = 0; q < idx->nr; q++)
-							if (idx->entries[q]->posting == j + 1 &&
-							    !strcmp(idx->entries[q]->clean_subject, e->clean_subject))
-								idx->entries[q]->matched = 1;
-				}
-		}
+	if (!o->all_versions && idx->postings_nr)
+		bring_in_newest(idx, thread_out);
 	warn_missing(idx, thread_out);
 	for (i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
@@ -722,10 +759,9 @@ size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order)
 		key->version = e->version;
 		key->k = e->total ? e->k : INT_MAX;
 		key->reply = e->is_reply;
-		if ((e->is_reply || !e->total) && *e->in_reply_to) {
+		if ((e->is_reply || !e->total) && e->reply_node != NO_NODE) {
 			/* Sort a reply right after the message it answers. */
-			struct strmap_slot *s = strmap_find(&idx->ids, e->in_reply_to);
-			size_t pe = s && s->key && s->val < idx->node_entry_alloc ? idx->node_entry[s->val] : 0;
+			size_t pe = e->reply_node < idx->node_entry_alloc ? idx->node_entry[e->reply_node] : 0;
 
 			if (pe) {
 				struct mail_entry *parent = idx->entries[pe - 1];

@@ -44,18 +44,22 @@ struct mail_entry {
 	size_t len;		/* raw message size, to check a second read */
 	char *from_line;	/* the mbox From_ line, or NULL */
 	char *origin;		/* input it came from (shared string, not owned) */
-	char *message_id, *in_reply_to, *subject, *clean_subject;
-	char *author_name, *author_email, *date;
+	char *message_id, *clean_subject, *author_email;
+	/* "" unless the index keeps strings (select_opts.keep_strings) */
+	char *in_reply_to, *subject, *author_name, *date;
 	struct strvec paths;	/* kept only when the index keeps paths (listing) */
 	time_t when;		/* parsed Date, 0 when none or unparsable */
 	int version, k, total;	/* [PATCH v2 3/5]: 2, 3, 5 */
 	unsigned has_patch:1, is_reply:1, matched:1, superseded:1;
 	size_t node;		/* thread node (union-find over message ids) */
+	size_t reply_node;	/* node of the In-Reply-To id, NO_NODE when none */
 	size_t posting;		/* series posting index + 1, 0 when none */
 	off_t spool_off;	/* where a spooled copy starts, -1 when not spooled */
 	long long file_off;	/* where it starts in its input file (raw_mail.offset), -1 when unknown */
 	size_t out_pos;		/* 1-based position in the output, 0 when not selected */
 };
+
+#define NO_NODE ((size_t)-1)
 
 struct select_opts {
 	struct strvec touches;
@@ -65,6 +69,7 @@ struct select_opts {
 	int patches_only, all_versions, no_threads, input_order;
 	int quiet;		/* no warnings about incomplete series */
 	int keep_paths;		/* keep each entry's paths (for %p in listings) */
+	int keep_strings;	/* keep in_reply_to, subject, author_name, date (listings) */
 };
 #define SELECT_OPTS_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT }
 
