@@ -1121,6 +1121,27 @@ static void handle_info(struct mi *mi)
 	}
 }
 
+void mailinfo_header_subject(struct patch_mail *pm, const char *value, size_t len)
+{
+	/* as handle_info() does for a mail without in-body headers, default options */
+	strbuf_add(&pm->subject, value, len);
+	mailinfo_cleanup_subject(&pm->subject, 0);
+	cleanup_space(&pm->subject);
+	strbuf_add(&pm->raw_subject, value, len);
+	cleanup_space(&pm->raw_subject);
+	g_trim(&pm->raw_subject);
+}
+
+void mailinfo_header_from(struct patch_mail *pm, const char *value, size_t len)
+{
+	struct strbuf hdr = STRBUF_INIT;
+
+	strbuf_add(&hdr, value, len);
+	cleanup_space(&hdr);
+	handle_from(pm, &hdr);
+	strbuf_release(&hdr);
+}
+
 void patch_mail_format_info(struct strbuf *out, const struct patch_mail *pm)
 {
 	if (pm->has_author)

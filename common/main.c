@@ -12,6 +12,12 @@
 
 int cmd_main(int argc, const char **argv);
 
+/*
+ * Weak: a program that never calls libgit2 does not link repo.o, hence
+ * not libgit2, whose loading alone costs about 3 ms of start-up.
+ */
+#pragma weak repo_global_shutdown
+
 int main(int argc, const char **argv)
 {
 	int ret;
@@ -27,6 +33,7 @@ int main(int argc, const char **argv)
 	ret = cmd_main(argc, argv);
 	if (fflush(stdout) || ferror(stdout))
 		die_errno("write error on standard output");
-	repo_global_shutdown();	/* if cmd_main() used libgit2 (see repo.h) */
+	if (repo_global_shutdown)
+		repo_global_shutdown();	/* if cmd_main() used libgit2 (see repo.h) */
 	return ret;
 }

@@ -12,6 +12,7 @@
 #include "mailinfo.h"
 #include "select.h"
 #include "source.h"
+#include "utf8.h"
 
 static int name_is(const struct mail_header *h, const char *name)
 {
@@ -68,31 +69,22 @@ static void unfold(struct strbuf *out, const char *v, size_t len)
 }
 
 /*
- * The author's address. Only the email matters to selection (series are
- * grouped by it); "Name <a@b>" with a plain name is split here, anything
- * else (quotes, comments, encoded words) goes to the mail core's parser.
+ * The decoded text of a From or Subject header into out, as the parser
+ * decodes it; 0 when the parser must see it (a bad encoded word, a NUL
+ * byte, invalid UTF-8: it reports those, or converts and warns).
  */
-static void from_address(struct patch_mail *pm, const struct strbuf *v)
+static int header_text(struct strbuf *out, const struct mail_header *h, struct strbuf *tmp)
 {
-	const char *lt = memchr(v->buf, '<', v->len);
-	struct mail_address a = MAIL_ADDRESS_INIT;
+	const char *problem = NULL;
 
-	if (lt && v->buf[v->len - 1] == '>' && !memchr(v->buf, '"', v->len) &&
-	    !memchr(v->buf, '(', v->len) && !has_encoded_word(v->buf, v->len) &&
-	    memchr(lt, '@', v->buf + v->len - lt) && !memchr(lt + 1, '<', v->buf + v->len - lt - 1)) {
-		const char *name_end = lt;
-
-		while (name_end > v->buf && (name_end[-1] == ' ' || name_end[-1] == '\t'))
-			name_end--;
-		strbuf_add(&pm->author_name, v->buf, name_end - v->buf);
-		strbuf_add(&pm->author_email, lt + 1, v->buf + v->len - lt - 2);
-		return;
-	}
-	if (!mail_parse_address(&a, v->buf, v->len)) {
-		strbuf_addbuf(&pm->author_name, &a.name);
-		strbuf_addbuf(&pm->author_email, &a.email);
-	}
-	mail_address_release(&a);
+	strbuf_reset(out);
+	strbuf_reset(tmp);
+	unfold(tmp, h->value, h->value_len);
+	if (!has_encoded_word(tmp->buf, tmp->len))
+		strbuf_addbuf(out, tmp);
+	else if (mail_rfc2047_decode(out, tmp->buf, tmp->len, &problem) < 0)
+		return 0;
+	return !memchr(out->buf, '\0', out->len) && utf8_valid(out->buf, out->len);
 }
 
 static const char *line_at(const char *p, const char *end, const char *prefix)
@@ -100,6 +92,24 @@ static const char *line_at(const char *p, const char *end, const char *prefix)
 	size_t n = strlen(prefix);
 
 	return (size_t)(end - p) >= n && !memcmp(p, prefix, n) ? p : NULL;
+}
+
+/*
+ * Does body[0..end) hold a line where the parser's patch would start
+ * (git's patchbreak(): "diff -", "Index: ", "---" with a name or
+ * nothing after it)? Looked for only when there is no "diff --git" line.
+ */
+static int maybe_patch(const char *body, const char *end)
+{
+	static const char *const starts[] = { "---", "diff -", "Index: " };
+
+	for (size_t i = 0; i < sizeof(starts) / sizeof(*starts); i++) {
+		size_t n = strlen(starts[i]);
+
+		if (line_at(body, end, starts[i]) || mail_find_line(body, end - body, starts[i], n))
+			return 1;
+	}
+	return 0;
 }
 
 /* The first line of body[0..end) starting with "diff --git ", or NULL. */
@@ -132,9 +142,10 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	const char *buf = raw->buf, *end = raw->buf + raw->len, *body, *p;
 	/* Scratch space kept between messages: fields the fast path leaves empty. */
 	struct strbuf *val = &pm->message, *decoded = &pm->patch;
-	struct mail_header h;
+	/* Of a header given twice the last one counts, as in the parser (and git mailinfo). */
+	struct mail_header h, from = { 0 }, subject = { 0 }, msgid = { 0 }, refs = { 0 };
 	size_t pos = 0;
-	int have_from = 0, have_subject = 0, ok = 0;
+	int ok = 0;
 	enum { CTE_PLAIN, CTE_QP, CTE_B64 } cte = CTE_PLAIN;
 
 	patch_mail_reset(pm);
@@ -142,10 +153,8 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 		pos++;
 	while (mail_header_next(buf, raw->len, &pos, &h)) {
 		if (name_is(&h, "content-transfer-encoding")) {
-			if (value_starts(&h, "base64"))
-				cte = CTE_B64;
-			else if (value_starts(&h, "quoted-printable"))
-				cte = CTE_QP;
+			cte = value_starts(&h, "base64") ? CTE_B64 :
+			      value_starts(&h, "quoted-printable") ? CTE_QP : CTE_PLAIN;
 		} else if (name_is(&h, "content-type")) {
 			if (!value_starts(&h, "text/plain"))
 				goto done;
@@ -153,34 +162,50 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 			if (mail_header_param(h.value, h.value_len, "charset", val) &&
 			    !mail_charset_is_utf8(val->buf) && strcasecmp(val->buf, "us-ascii"))
 				goto done;
-		} else if (name_is(&h, "from") && !have_from) {
-			have_from = 1;
-			strbuf_reset(val);
-			unfold(val, h.value, h.value_len);
-			from_address(pm, val);
-		} else if (name_is(&h, "subject") && !have_subject) {
-			have_subject = 1;
-			strbuf_reset(val);
-			unfold(val, h.value, h.value_len);
-			if (has_encoded_word(val->buf, val->len))
-				mail_rfc2047_decode(&pm->raw_subject, val->buf, val->len, NULL);
-			else
-				strbuf_addbuf(&pm->raw_subject, val);
-		} else if (name_is(&h, "message-id") && !pm->message_id.len) {
+		} else if (name_is(&h, "from")) {
+			from = h;
+		} else if (name_is(&h, "subject")) {
+			subject = h;
+		} else if (name_is(&h, "message-id")) {
+			msgid = h;
+		} else if (name_is(&h, "in-reply-to")) {
 			struct strvec ids = STRVEC_INIT;
 
-			if (mail_parse_msgids(&ids, h.value, h.value_len))
-				strbuf_addstr(&pm->message_id, ids.v[0]);
-			strvec_clear(&ids);
-		} else if (name_is(&h, "in-reply-to") && !pm->in_reply_to.len) {
-			struct strvec ids = STRVEC_INIT;
-
-			if (mail_parse_msgids(&ids, h.value, h.value_len))
+			strbuf_reset(val);
+			unfold(val, h.value, h.value_len);
+			if (mail_parse_msgids(&ids, val->buf, val->len)) {
+				strbuf_reset(&pm->in_reply_to);
 				strbuf_addstr(&pm->in_reply_to, ids.v[0]);
+			}
 			strvec_clear(&ids);
-		} else if (name_is(&h, "references") && !pm->references.nr) {
-			mail_parse_msgids(&pm->references, h.value, h.value_len);
+		} else if (name_is(&h, "references")) {
+			refs = h;
 		}
+	}
+	if (from.name) {
+		if (!header_text(val, &from, decoded))
+			goto done;
+		mailinfo_header_from(pm, val->buf, val->len);
+	}
+	if (subject.name) {
+		if (!header_text(val, &subject, decoded))
+			goto done;
+		mailinfo_header_subject(pm, val->buf, val->len);
+	}
+	strbuf_reset(decoded);
+	if (msgid.name) {
+		struct strvec ids = STRVEC_INIT;
+
+		strbuf_reset(val);
+		unfold(val, msgid.value, msgid.value_len);
+		if (mail_parse_msgids(&ids, val->buf, val->len))
+			strbuf_addstr(&pm->message_id, ids.v[0]);
+		strvec_clear(&ids);
+	}
+	if (refs.name) {
+		strbuf_reset(val);
+		unfold(val, refs.value, refs.value_len);
+		mail_parse_msgids(&pm->references, val->buf, val->len);
 	}
 	/* The body: after the blank line that ends the headers. */
 	body = buf + pos;
@@ -216,15 +241,13 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	if (p) {
 		pm->has_patch = 1;
 		diff_header_paths(pm, p, end);
-	} else if (mail_find_line(body, end - body, "+++ ", 4)) {
-		goto done;	/* maybe a diff without "diff --git": the parser knows */
+	} else if (maybe_patch(body, end)) {
+		goto done;	/* a diff without "diff --git", or a "---" line: the parser knows */
 	}
-	strbuf_addbuf(&pm->subject, &pm->raw_subject);
-	mailinfo_cleanup_subject(&pm->subject, 0);
 	mailinfo_series_info(pm->raw_subject.buf, pm->raw_subject.len, &pm->version,
 			     &pm->number, &pm->total);
 	pm->is_reply = is_reply_subject(pm->raw_subject.buf);
-	ok = have_from;
+	ok = !!from.name;
 done:
 	strbuf_reset(val);
 	strbuf_reset(decoded);

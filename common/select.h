@@ -102,10 +102,21 @@ size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order);
  * version/number/total, is_reply, has_patch, paths; not date, message,
  * patch, to, cc) by reading only the header block and the lines of the
  * diff, without copying the body (message and patch serve as scratch
- * buffers, kept between calls, and are left empty). Returns 1 when done; 0 when the message
- * needs patch_mail_parse() (MIME or encoded bodies, other charsets than
- * UTF-8, in-body From:/Subject:/Date: lines, a diff without
- * "diff --git"), pm then being in an unspecified state.
+ * buffers, kept between calls, and are left empty). The values are the
+ * parser's (the last of a repeated header, From and Subject through
+ * mailinfo_header_from/subject()). Returns 1 when done; 0 when the
+ * message needs patch_mail_parse() (MIME or encoded bodies, other
+ * charsets than UTF-8, a From or Subject with a bad encoded word, a NUL
+ * byte or invalid UTF-8, in-body From:/Subject:/Date: lines, a diff
+ * without "diff --git"), pm then being in an unspecified state.
+ *
+ * The paths are read from each file's header (its "diff --git" line up to
+ * its first "@@"), so they are the parser's on a well-formed diff; on a
+ * malformed one the two read the garbage differently: file names before
+ * the first "diff --git" or after a hunk's end (a plain "--- a/x" /
+ * "+++ b/x" pair pasted next to a git diff, say) are seen by the parser
+ * only, and a hunk longer than its count hides the next file header
+ * from the parser only. t/fuzz/fuzz-mailinfo.c checks the rest.
  */
 struct raw_mail;
 int select_scan(struct patch_mail *pm, const struct raw_mail *raw);
