@@ -864,9 +864,15 @@ out:
 /* git's cleanup_space(): each run of blanks becomes one space (one pass). */
 static void cleanup_space(struct strbuf *sb)
 {
-	size_t w = 0;
+	size_t w = 0, r;
 
-	for (size_t r = 0; r < sb->len; r++) {
+	/* The usual text has single spaces: nothing to rewrite before the first other blank. */
+	for (r = 0; r < sb->len; r++)
+		if (g_isspace(sb->buf[r]) &&
+		    (sb->buf[r] != ' ' || (r + 1 < sb->len && g_isspace(sb->buf[r + 1]))))
+			break;
+	w = r;
+	for (; r < sb->len; r++) {
 		if (g_isspace(sb->buf[r])) {
 			sb->buf[w++] = ' ';
 			while (r + 1 < sb->len && g_isspace(sb->buf[r + 1]))
@@ -926,6 +932,11 @@ static void unquote_quoted_pair(struct strbuf *line)
 	size_t depth = 0;
 	int in_quote = 0, literal = 0;
 
+	if (!strpbrk(line->buf, "\"(")) {
+		/* the usual From: nothing quoted; only what follows a NUL goes */
+		strbuf_setlen(line, end - line->buf);
+		return;
+	}
 	strbuf_grow(&out, line->len);
 	while (in < end) {
 		char c = *in++;

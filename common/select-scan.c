@@ -5,6 +5,7 @@
  * message it is not sure about to patch_mail_parse().
  */
 
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -33,6 +34,30 @@ static int value_starts(const struct mail_header *h, const char *prefix)
 	return len >= n && !strncasecmp(v, prefix, n);
 }
 
+/*
+ * Does a Content-Type value declare no charset or UTF-8, read as the
+ * parser reads it (git's slurp_attr(): "charset=" anywhere, then up to a
+ * quote, or to ';' or a blank)? Any other is converted by the parser.
+ */
+static int charset_is_utf8(const char *v)
+{
+	const char *p = strcasestr(v, "charset=");
+	char name[32];
+	size_t n;
+
+	if (!p)
+		return 1;
+	p += 8;
+	n = *p == '"' ? strcspn(++p, "\"") : strcspn(p, "; \t");
+	if (!n)
+		return 1;
+	if (n >= sizeof(name))
+		return 0;
+	memcpy(name, p, n);
+	name[n] = '\0';
+	return mail_charset_is_utf8(name);
+}
+
 /* Same rule as the mail core's reply test (mailinfo.c). */
 static int is_reply_subject(const char *s)
 {
@@ -56,16 +81,36 @@ static int has_encoded_word(const char *s, size_t len)
 	return 0;
 }
 
-/* mail_unfold(), without the per-byte copy for the usual one-line value. */
+/* Blanks as the parser trims them (git's isspace). */
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/*
+ * A folded header value unfolded as the parser does it (git's
+ * read_one_header_line()): each line loses its trailing blanks, each
+ * continuation line's first blank becomes a space.
+ */
 static void unfold(struct strbuf *out, const char *v, size_t len)
 {
-	if (memchr(v, '\n', len)) {
-		mail_unfold(out, v, len);
-		return;
+	const char *end = v + len;
+	int first = 1;
+
+	while (v < end) {
+		const char *nl = memchr(v, '\n', end - v);
+		const char *stop = nl ? nl : end;
+		size_t start = out->len;
+
+		strbuf_add(out, v, stop - v);
+		if (!first && out->len > start)
+			out->buf[start] = ' ';
+		while (out->len > start && is_blank(out->buf[out->len - 1]))
+			out->len--;
+		out->buf[out->len] = '\0';
+		first = 0;
+		v = nl ? nl + 1 : end;
 	}
-	while (len && (v[len - 1] == ' ' || v[len - 1] == '\t' || v[len - 1] == '\r'))
-		len--;
-	strbuf_add(out, v, len);
 }
 
 /*
@@ -112,6 +157,49 @@ static int maybe_patch(const char *body, const char *end)
 	return 0;
 }
 
+/* The parser's check of a base64 body line p[0..end) (its '\n' included). */
+static int b64_line_ok(const char *p, const char *end)
+{
+	size_t n = 0;
+	int pad = 0;
+
+	for (; p < end; p++) {
+		unsigned char c = *p;
+
+		if (c == '=') {
+			pad = 1;
+			n++;
+		} else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			   c == '+' || c == '/') {
+			if (pad)
+				return 0;
+			n++;
+		} else if (!is_blank(c)) {
+			return 0;
+		}
+	}
+	return n % 4 == 0;
+}
+
+/* The parser's check of a quoted-printable body line p[0..end) (its '\n' included). */
+static int qp_line_ok(const char *p, const char *end)
+{
+	size_t len = end - p;
+
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] != '=')
+			continue;
+		if (i + 1 == len || p[i + 1] == '\n')
+			return 1;
+		if (i + 2 < len && isxdigit((unsigned char)p[i + 1]) && isxdigit((unsigned char)p[i + 2])) {
+			i += 2;
+			continue;
+		}
+		return 0;
+	}
+	return 1;
+}
+
 /* The first line of body[0..end) starting with "diff --git ", or NULL. */
 static const char *find_diff(const char *body, const char *end)
 {
@@ -139,7 +227,7 @@ static void diff_header_paths(struct patch_mail *pm, const char *p, const char *
 
 int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 {
-	const char *buf = raw->buf, *end = raw->buf + raw->len, *body, *p;
+	const char *buf = raw->buf, *end = raw->buf + raw->len, *body, *diff, *p;
 	/* Scratch space kept between messages: fields the fast path leaves empty. */
 	struct strbuf *val = &pm->message, *decoded = &pm->patch;
 	/* Of a header given twice the last one counts, as in the parser (and git mailinfo). */
@@ -152,19 +240,34 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	while (pos < raw->len && (buf[pos] == '\n' || buf[pos] == '\r' || buf[pos] == ' '))
 		pos++;
 	while (mail_header_next(buf, raw->len, &pos, &h)) {
+		/*
+		 * The parser decodes every one of these (and reports a bad
+		 * encoded word) even where the value is not used: leave an
+		 * encoded word there to it, and a repeated From or Subject.
+		 */
+		if ((name_is(&h, "date") || name_is(&h, "message-id") || name_is(&h, "content-type") ||
+		     name_is(&h, "content-transfer-encoding")) && has_encoded_word(h.value, h.value_len))
+			goto done;
 		if (name_is(&h, "content-transfer-encoding")) {
-			cte = value_starts(&h, "base64") ? CTE_B64 :
-			      value_starts(&h, "quoted-printable") ? CTE_QP : CTE_PLAIN;
-		} else if (name_is(&h, "content-type")) {
-			if (!value_starts(&h, "text/plain"))
-				goto done;
+			/* anywhere in the value, as the parser (git) looks */
 			strbuf_reset(val);
-			if (mail_header_param(h.value, h.value_len, "charset", val) &&
-			    !mail_charset_is_utf8(val->buf) && strcasecmp(val->buf, "us-ascii"))
+			unfold(val, h.value, h.value_len);
+			cte = strcasestr(val->buf, "base64") ? CTE_B64 :
+			      strcasestr(val->buf, "quoted-printable") ? CTE_QP : CTE_PLAIN;
+		} else if (name_is(&h, "content-type")) {
+			strbuf_reset(val);
+			unfold(val, h.value, h.value_len);
+			if (!value_starts(&h, "text/plain") || strcasestr(val->buf, "boundary=") ||
+			    strcasestr(val->buf, "format=") || strcasestr(val->buf, "delsp=") ||
+			    !charset_is_utf8(val->buf))
 				goto done;
 		} else if (name_is(&h, "from")) {
+			if (from.name)
+				goto done;
 			from = h;
 		} else if (name_is(&h, "subject")) {
+			if (subject.name)
+				goto done;
 			subject = h;
 		} else if (name_is(&h, "message-id")) {
 			msgid = h;
@@ -213,34 +316,43 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 		body++;
 	if (body < end && *body == '\n')
 		body++;
-	/* A single encoded text part: decode it as the mail core does, then scan that. */
+	/*
+	 * A single encoded text part: checked line by line as the parser
+	 * checks it (a bad one is left to it, to be reported), decoded as
+	 * the mail core does, then scanned like a plain body.
+	 */
 	if (cte != CTE_PLAIN) {
-		if (cte == CTE_B64) {
-			mail_decode_b(decoded, body, end - body);
-		} else {
-			for (p = body; p < end; ) {
-				const char *nl = memchr(p, '\n', end - p);
-				const char *next = nl ? nl + 1 : end;
+		for (p = body; p < end; ) {
+			const char *nl = memchr(p, '\n', end - p);
+			const char *next = nl ? nl + 1 : end;
 
+			if (!(cte == CTE_B64 ? b64_line_ok(p, next) : qp_line_ok(p, next)))
+				goto done;
+			if (cte == CTE_QP)
 				mail_decode_q(decoded, p, next - p, 0);
-				p = next;
-			}
+			p = next;
 		}
-		if (memchr(decoded->buf, '\r', decoded->len) || memchr(decoded->buf, '\0', decoded->len))
-			goto done;
+		if (cte == CTE_B64)
+			mail_decode_b(decoded, body, end - body);
+		if (memchr(decoded->buf, '\r', decoded->len))
+			goto done;	/* the parser reads every decoded line for quoted CRLF */
 		body = decoded->buf;
 		end = decoded->buf + decoded->len;
 	}
+	/* NUL bytes and CRs (quoted CRLF) before the diff: the parser reports those. */
+	diff = find_diff(body, end);
+	if (memchr(buf, '\0', pos) || memchr(body, '\0', (diff ? diff : end) - body) ||
+	    memchr(body, '\r', (diff ? diff : end) - body))
+		goto done;
 	/* In-body From:/Subject:/Date: lines change the author: leave those to the parser. */
 	for (p = body; p < end && (*p == '\n' || *p == '\r'); p++)
 		;
 	if (line_at(p, end, "From:") || line_at(p, end, "Subject:") || line_at(p, end, "Date:") ||
 	    line_at(p, end, ">From:"))
 		goto done;
-	p = find_diff(body, end);
-	if (p) {
+	if (diff) {
 		pm->has_patch = 1;
-		diff_header_paths(pm, p, end);
+		diff_header_paths(pm, diff, end);
 	} else if (maybe_patch(body, end)) {
 		goto done;	/* a diff without "diff --git", or a "---" line: the parser knows */
 	}

@@ -103,12 +103,16 @@ size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order);
  * patch, to, cc) by reading only the header block and the lines of the
  * diff, without copying the body (message and patch serve as scratch
  * buffers, kept between calls, and are left empty). The values are the
- * parser's (the last of a repeated header, From and Subject through
+ * parser's (the last of a repeated id header, From and Subject through
  * mailinfo_header_from/subject()). Returns 1 when done; 0 when the
- * message needs patch_mail_parse() (MIME or encoded bodies, other
- * charsets than UTF-8, a From or Subject with a bad encoded word, a NUL
- * byte or invalid UTF-8, in-body From:/Subject:/Date: lines, a diff
- * without "diff --git"), pm then being in an unspecified state.
+ * message needs patch_mail_parse(), pm then being in an unspecified
+ * state: MIME, other charsets than UTF-8, a base64 or quoted-printable
+ * line the parser finds bad, a CR in the decoded text, a repeated From
+ * or Subject, a bad encoded word or invalid UTF-8 in them, an encoded
+ * word in Date, Message-ID or Content-*, a NUL byte or CR before the
+ * diff, in-body From:/Subject:/Date: lines, a diff without "diff --git"
+ * -- everything the parser reports as bad or warns about, so that the
+ * two report the same (t/fuzz/fuzz-mailinfo.c checks it).
  *
  * The paths are read from each file's header (its "diff --git" line up to
  * its first "@@"), so they are the parser's on a well-formed diff; on a

@@ -3,7 +3,8 @@
  * goes through the source (mbox splitting, mboxrd, CRLF),
  * patch_mail_parse(), full and fast, with the options chosen by the
  * first byte, and mbox-split's select_scan(), which must agree with the
- * parser on every field it fills whenever it does not hand over. Run by t/t0103-mail-fuzz.sh for a bounded number of inputs,
+ * parser on every field it fills whenever it does not hand over, and
+ * hand over every message the parser reports as bad. Run by t/t0103-mail-fuzz.sh for a bounded number of inputs,
  * or by hand:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Icommon \
@@ -53,11 +54,27 @@ static int subset_strvec(const struct strvec *a, const struct strvec *b)
 	return 1;
 }
 
+/* A line git writes in a file's header, between "diff --git" and "@@". */
+static int header_line(const char *p, size_t l)
+{
+	static const char *const starts[] = {
+		"index ", "--- ", "+++ ", "old mode ", "new mode ", "deleted file mode ",
+		"new file mode ", "similarity index ", "dissimilarity index ",
+		"rename from ", "rename to ", "copy from ", "copy to ",
+	};
+
+	for (size_t i = 0; i < sizeof(starts) / sizeof(*starts); i++)
+		if (l >= strlen(starts[i]) && !memcmp(p, starts[i], strlen(starts[i])) &&
+		    !memchr(p, '@', l))
+			return 1;
+	return 0;
+}
+
 /*
  * Is the diff of the message well formed: no file names before its first
- * "diff --git" line, and after it only file headers ("diff --git" up to
- * the first "@@") and hunks whose lines match their counts, up to a "-- "
- * signature? On such a diff the
+ * "diff --git" line, and after it only file headers (git's header lines
+ * from "diff --git" up to the first "@@") and hunks whose lines match
+ * their counts, up to a "-- " signature? On such a diff the
  * scan and the parser must name the same files; on a malformed one they
  * read garbage differently (select.h).
  */
@@ -84,7 +101,7 @@ static int well_formed_diff(const char *buf, size_t len)
 	for (p = diff; p < end; ) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char c = l ? p[0] : 0;
+		char c = l ? p[0] : ' ';	/* an empty line in a hunk is context, as for the parser */
 
 		if (old_left > 0 || new_left > 0) {
 			if (c == ' ') {
@@ -114,8 +131,8 @@ static int well_formed_diff(const char *buf, size_t len)
 			break;
 		} else if (l >= 11 && !memcmp(p, "diff --git ", 11)) {
 			in_header = 1;
-		} else if (!in_header && l) {
-			return 0;	/* text after a hunk, before the next file */
+		} else if (!in_header ? l != 0 : !header_line(p, l)) {
+			return 0;	/* text after a hunk, or not a file header line */
 		}
 		p += l + 1;
 	}
@@ -199,9 +216,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			sopts.headers_and_paths_only = 1;
 			sopts.quoted_cr = MAILINFO_QUOTED_CR_NOWARN;
-			if (patch_mail_parse(&fast, &raw, &sopts) < 0)
-				continue;
-			if (!same_selection(&scan, &fast, &raw))
+			/* what the scan accepts the parser must not report as bad */
+			if (patch_mail_parse(&fast, &raw, &sopts) < 0 || !same_selection(&scan, &fast, &raw))
 				abort();
 		}
 	}
