@@ -862,11 +862,20 @@ out:
 /* ---- what git mailinfo prints ---- */
 
 /* git's cleanup_space(): each run of blanks becomes one space (one pass). */
+/* Would cleanup_space() change s[0..len)? Not for the usual text, with single spaces only. */
+static int needs_space_cleanup(const char *s, size_t len)
+{
+	return memchr(s, '\t', len) || memchr(s, '\n', len) || memchr(s, '\r', len) ||
+	       memmem(s, len, "  ", 2);
+}
+
 static void cleanup_space(struct strbuf *sb)
 {
 	size_t w = 0, r;
 
-	/* The usual text has single spaces: nothing to rewrite before the first other blank. */
+	if (!needs_space_cleanup(sb->buf, sb->len))
+		return;
+	/* Nothing to rewrite before the first other blank. */
 	for (r = 0; r < sb->len; r++)
 		if (g_isspace(sb->buf[r]) &&
 		    (sb->buf[r] != ' ' || (r + 1 < sb->len && g_isspace(sb->buf[r + 1]))))
@@ -1134,12 +1143,20 @@ static void handle_info(struct mi *mi)
 
 void mailinfo_header_subject(struct patch_mail *pm, const char *value, size_t len)
 {
-	/* as handle_info() does for a mail without in-body headers, default options */
+	/*
+	 * As handle_info() does for a mail without in-body headers, default
+	 * options. The cleaned subject is a suffix of the value: when the
+	 * value needs no space cleanup, neither does it.
+	 */
+	int clean = !needs_space_cleanup(value, len);
+
 	strbuf_add(&pm->subject, value, len);
 	mailinfo_cleanup_subject(&pm->subject, 0);
-	cleanup_space(&pm->subject);
 	strbuf_add(&pm->raw_subject, value, len);
-	cleanup_space(&pm->raw_subject);
+	if (!clean) {
+		cleanup_space(&pm->subject);
+		cleanup_space(&pm->raw_subject);
+	}
 	g_trim(&pm->raw_subject);
 }
 

@@ -113,6 +113,22 @@ static void unfold(struct strbuf *out, const char *v, size_t len)
 	}
 }
 
+/* A header's value unfolded: in place when it is one line (only trimmed), else in buf. */
+static void unfolded(struct strbuf *buf, const struct mail_header *h, const char **v, size_t *len)
+{
+	if (!memchr(h->value, '\n', h->value_len)) {
+		*v = h->value;
+		*len = h->value_len;
+		while (*len && is_blank((*v)[*len - 1]))
+			(*len)--;
+		return;
+	}
+	strbuf_reset(buf);
+	unfold(buf, h->value, h->value_len);
+	*v = buf->buf;
+	*len = buf->len;
+}
+
 /*
  * The decoded text of a From or Subject header into out, as the parser
  * decodes it; 0 when the parser must see it (a bad encoded word, a NUL
@@ -184,15 +200,13 @@ static int b64_line_ok(const char *p, const char *end)
 /* The parser's check of a quoted-printable body line p[0..end) (its '\n' included). */
 static int qp_line_ok(const char *p, const char *end)
 {
-	size_t len = end - p;
+	const char *eq;
 
-	for (size_t i = 0; i < len; i++) {
-		if (p[i] != '=')
-			continue;
-		if (i + 1 == len || p[i + 1] == '\n')
+	while ((eq = memchr(p, '=', end - p))) {
+		if (eq + 1 == end || eq[1] == '\n')
 			return 1;
-		if (i + 2 < len && isxdigit((unsigned char)p[i + 1]) && isxdigit((unsigned char)p[i + 2])) {
-			i += 2;
+		if (eq + 2 < end && isxdigit((unsigned char)eq[1]) && isxdigit((unsigned char)eq[2])) {
+			p = eq + 3;
 			continue;
 		}
 		return 0;
@@ -257,9 +271,12 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 		} else if (name_is(&h, "content-type")) {
 			strbuf_reset(val);
 			unfold(val, h.value, h.value_len);
-			if (!value_starts(&h, "text/plain") || strcasestr(val->buf, "boundary=") ||
-			    strcasestr(val->buf, "format=") || strcasestr(val->buf, "delsp=") ||
-			    !charset_is_utf8(val->buf))
+			if (!value_starts(&h, "text/plain"))
+				goto done;
+			/* what git format-patch writes, else the parser's rules */
+			if (strcasecmp(val->buf, "text/plain; charset=UTF-8") &&
+			    (strcasestr(val->buf, "boundary=") || strcasestr(val->buf, "format=") ||
+			     strcasestr(val->buf, "delsp=") || !charset_is_utf8(val->buf)))
 				goto done;
 		} else if (name_is(&h, "from")) {
 			if (from.name)
@@ -273,10 +290,11 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 			msgid = h;
 		} else if (name_is(&h, "in-reply-to")) {
 			struct strvec ids = STRVEC_INIT;
+			const char *v;
+			size_t len;
 
-			strbuf_reset(val);
-			unfold(val, h.value, h.value_len);
-			if (mail_parse_msgids(&ids, val->buf, val->len)) {
+			unfolded(val, &h, &v, &len);
+			if (mail_parse_msgids(&ids, v, len)) {
 				strbuf_reset(&pm->in_reply_to);
 				strbuf_addstr(&pm->in_reply_to, ids.v[0]);
 			}
@@ -298,17 +316,20 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	strbuf_reset(decoded);
 	if (msgid.name) {
 		struct strvec ids = STRVEC_INIT;
+		const char *v;
+		size_t len;
 
-		strbuf_reset(val);
-		unfold(val, msgid.value, msgid.value_len);
-		if (mail_parse_msgids(&ids, val->buf, val->len))
+		unfolded(val, &msgid, &v, &len);
+		if (mail_parse_msgids(&ids, v, len))
 			strbuf_addstr(&pm->message_id, ids.v[0]);
 		strvec_clear(&ids);
 	}
 	if (refs.name) {
-		strbuf_reset(val);
-		unfold(val, refs.value, refs.value_len);
-		mail_parse_msgids(&pm->references, val->buf, val->len);
+		const char *v;
+		size_t len;
+
+		unfolded(val, &refs, &v, &len);
+		mail_parse_msgids(&pm->references, v, len);
 	}
 	/* The body: after the blank line that ends the headers. */
 	body = buf + pos;

@@ -484,9 +484,13 @@ struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mai
 		e->reply_node = id_node(idx, e->in_reply_to, keep);
 		unite(idx->parent, e->node, e->reply_node);
 	}
-	for (i = 0; i < pm->references.nr; i++)
-		if (*pm->references.v[i])
-			unite(idx->parent, e->node, id_node(idx, pm->references.v[i], 0));
+	for (i = 0; i < pm->references.nr; i++) {
+		const char *ref = pm->references.v[i];
+
+		/* the parent is usually the last reference: one lookup is enough */
+		if (*ref && strcmp(ref, e->in_reply_to) && strcmp(ref, e->message_id))
+			unite(idx->parent, e->node, id_node(idx, ref, 0));
+	}
 	if (!keep)
 		e->in_reply_to = e->subject = e->author_name = e->date = empty;
 

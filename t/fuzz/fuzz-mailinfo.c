@@ -74,7 +74,7 @@ static int header_line(const char *p, size_t l)
  * Is the diff of the message well formed: no file names before its first
  * "diff --git" line, and after it only file headers (git's header lines
  * from "diff --git" up to the first "@@") and hunks whose lines match
- * their counts, up to a "-- " signature? On such a diff the
+ * their counts, then a "-- " signature without diff text? On such a diff the
  * scan and the parser must name the same files; on a malformed one they
  * read garbage differently (select.h).
  */
@@ -82,7 +82,7 @@ static int well_formed_diff(const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len, *diff = NULL;
 	long old_left = 0, new_left = 0;
-	int in_header = 0;
+	int in_header = 0, in_sig = 0;
 
 	for (const char *q = buf; q < end; ) {
 		const char *nl = memchr(q, '\n', end - q);
@@ -92,8 +92,8 @@ static int well_formed_diff(const char *buf, size_t len)
 			diff = q;
 			break;
 		}
-		if (l >= 4 && (!memcmp(q, "--- ", 4) || !memcmp(q, "+++ ", 4)))
-			return 0;
+		if (header_line(q, l) || (l >= 4 && (!memcmp(q, "--- ", 4) || !memcmp(q, "+++ ", 4))))
+			return 0;	/* a file name outside a git diff */
 		q += l + 1;
 	}
 	if (!diff)
@@ -103,7 +103,12 @@ static int well_formed_diff(const char *buf, size_t len)
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		char c = l ? p[0] : ' ';	/* an empty line in a hunk is context, as for the parser */
 
-		if (old_left > 0 || new_left > 0) {
+		if (in_sig) {
+			/* the signature: no diff text after it */
+			if (header_line(p, l) || (l >= 4 && !memcmp(p, "@@ -", 4)) ||
+			    (l >= 11 && !memcmp(p, "diff --git ", 11)))
+				return 0;
+		} else if (old_left > 0 || new_left > 0) {
 			if (c == ' ') {
 				old_left--;
 				new_left--;
@@ -118,17 +123,19 @@ static int well_formed_diff(const char *buf, size_t len)
 				return 0;
 		} else if (l >= 4 && !memcmp(p, "@@ -", 4)) {
 			long a, b = 1, d, e = 1;
+			char hunk[64];
 
-			if (sscanf(p, "@@ -%ld,%ld +%ld,%ld @@", &a, &b, &d, &e) < 4 &&
-			    sscanf(p, "@@ -%ld +%ld,%ld @@", &a, &d, &e) < 3 &&
-			    sscanf(p, "@@ -%ld,%ld +%ld @@", &a, &b, &d) < 3 &&
-			    sscanf(p, "@@ -%ld +%ld @@", &a, &d) < 2)
+			snprintf(hunk, sizeof(hunk), "%.*s", (int)(l < 63 ? l : 63), p);
+			if (sscanf(hunk, "@@ -%ld,%ld +%ld,%ld @@", &a, &b, &d, &e) < 4 &&
+			    sscanf(hunk, "@@ -%ld +%ld,%ld @@", &a, &d, &e) < 3 &&
+			    sscanf(hunk, "@@ -%ld,%ld +%ld @@", &a, &b, &d) < 3 &&
+			    sscanf(hunk, "@@ -%ld +%ld @@", &a, &d) < 2)
 				return 0;
 			old_left = b;
 			new_left = e;
 			in_header = 0;
 		} else if (l == 3 && !memcmp(p, "-- ", 3)) {
-			break;
+			in_sig = 1;
 		} else if (l >= 11 && !memcmp(p, "diff --git ", 11)) {
 			in_header = 1;
 		} else if (!in_header ? l != 0 : !header_line(p, l)) {
