@@ -97,6 +97,10 @@ static void unfold(struct strbuf *out, const char *v, size_t len)
 	const char *end = v + len;
 	int first = 1;
 
+	/* mail_header_next() skipped spaces and tabs; the parser skips a CR too */
+	while (v < end && is_blank(*v))
+		v++;
+
 	while (v < end) {
 		const char *nl = memchr(v, '\n', end - v);
 		const char *stop = nl ? nl : end;
@@ -119,6 +123,10 @@ static void unfolded(struct strbuf *buf, const struct mail_header *h, const char
 	if (!memchr(h->value, '\n', h->value_len)) {
 		*v = h->value;
 		*len = h->value_len;
+		while (*len && is_blank(**v)) {
+			(*v)++;
+			(*len)--;
+		}
 		while (*len && is_blank((*v)[*len - 1]))
 			(*len)--;
 		return;
@@ -153,6 +161,14 @@ static const char *line_at(const char *p, const char *end, const char *prefix)
 	size_t n = strlen(prefix);
 
 	return (size_t)(end - p) >= n && !memcmp(p, prefix, n) ? p : NULL;
+}
+
+/* line_at(), ignoring case. */
+static const char *line_at_i(const char *p, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(end - p) >= n && !strncasecmp(p, prefix, n) ? p : NULL;
 }
 
 /*
@@ -365,11 +381,15 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	if (memchr(buf, '\0', pos) || memchr(body, '\0', (diff ? diff : end) - body) ||
 	    memchr(body, '\r', (diff ? diff : end) - body))
 		goto done;
-	/* In-body From:/Subject:/Date: lines change the author: leave those to the parser. */
+	/*
+	 * In-body headers (From:, Subject:, Date: in any case), a "[PATCH]"
+	 * subject line or a ">From" line where the message starts change
+	 * what the parser reads: leave those to it.
+	 */
 	for (p = body; p < end && (*p == '\n' || *p == '\r'); p++)
 		;
-	if (line_at(p, end, "From:") || line_at(p, end, "Subject:") || line_at(p, end, "Date:") ||
-	    line_at(p, end, ">From:"))
+	if (line_at_i(p, end, "from:") || line_at_i(p, end, "subject:") || line_at_i(p, end, "date:") ||
+	    line_at(p, end, ">From") || line_at(p, end, "[PATCH]"))
 		goto done;
 	if (diff) {
 		pm->has_patch = 1;
