@@ -15,14 +15,15 @@ mandir = $(prefix)/share/man
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-PKGS = libgit2 libcurl libsecret-1 inih zlib
+PKGS = libgit2 libcurl libsecret-1 inih zlib libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE \
 	-Icommon $(PKG_CFLAGS) $(CFLAGS)
-ALL_LDFLAGS = $(LDFLAGS)
+# --as-needed: a program that calls no libgit2 (describe-contains) does not load it
+ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS)
 
 ifdef SANITIZE
 B = .build/san-$(subst $(comma),-,$(SANITIZE))

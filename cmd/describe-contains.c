@@ -4,151 +4,146 @@
  * --release) prints the first release tag containing each commit.
  * Commits come from the command line or, with --stdin, one per line,
  * answered in order and flushed line by line.
+ *
+ * This program answers from the repository's files alone (refs, the
+ * commit-graph, the peel cache) and is not linked with libgit2, whose
+ * loading and set-up would be most of a single query's time. The first
+ * commit it cannot answer for certain, and every one after it, goes to
+ * git-maint-describe-contains--libgit2: the rest of the arguments by
+ * exec, the rest of standard input through a pipe.
  */
-#include "describe.h"
-#include "parse-options.h"
-#include "repo.h"
+#include "describe-cmd.h"
+#include "repo-files.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "usage.h"
+#include "wrapper.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-static const char *const dc_usage[] = {
-	"git maint-describe-contains [<options>] [<commit-ish>...]",
-	"git maint-describe-contains [<options>] --stdin",
-	NULL
+#define FULL_PROGRAM "git-maint-describe-contains--libgit2"
+
+struct front {
+	const struct dc_options *o;
+	/*
+	 * GIT_MAINT_TEST_DESCRIBE_PATH (tests): "files" makes handing over
+	 * fatal, "libgit2" hands everything over.
+	 */
+	const char *test_path;
 };
 
-struct dc_options {
-	int all;
-	int release;
-	int use_stdin;
-	int use_graph;
-	int use_cache;
-	struct strvec match;
-	struct strvec exclude;
-};
-
-/*
- * Answers one commit-ish: prints its name and returns 0; returns 1 when
- * nothing contains it, -1 when it cannot be resolved or read. *oid is
- * set when resolution succeeded.
- */
-static int answer(struct describer *d, const struct dc_options *o, const char *rev,
-		  git_oid *oid, struct strbuf *out)
+/* argv for the libgit2 program: its path, the options, then "--" and args. */
+static void full_argv(struct strvec *out, const struct front *f, int argc, const char **argv)
 {
-	int rc;
+	char self[4096];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+	int i;
 
-	strbuf_reset(out);
-	if (describer_resolve(d, rev, oid) < 0)
-		return -1;
-	if (o->release)
-		rc = describe_release(d, oid, &o->match, &o->exclude, out);
-	else
-		rc = describe_contains(d, oid, out);
-	if (!rc) {
-		strbuf_addch(out, '\n');
-		fwrite(out->buf, 1, out->len, stdout);
-	}
-	return rc;
-}
-
-static int run_args(struct describer *d, const struct dc_options *o, int argc, const char **argv)
-{
-	static const char *head[] = { "HEAD", NULL };
-	struct strbuf out = STRBUF_INIT;
-	int i, ret = EXIT_OK;
-
-	if (!argc) {
-		argc = 1;
-		argv = head;
-	}
-	for (i = 0; i < argc; i++) {
-		git_oid oid;
-		char hex[GIT_OID_HEXSZ + 1];
-		int rc = answer(d, o, argv[i], &oid, &out);
-
-		if (rc < 0) {
-			ret = EXIT_NO;
-		} else if (rc > 0) {
-			/* like git: what was named so far, then the failure */
-			fflush(stdout);
-			strbuf_release(&out);
-			die("cannot describe '%s'", git_oid_tostr(hex, sizeof(hex), &oid));
+	if (len > 0) {
+		self[len] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			strvec_pushf(out, "%s/%s", self, FULL_PROGRAM);
 		}
 	}
-	strbuf_release(&out);
-	return ret;
+	if (!out->nr || access(out->v[0], X_OK))
+		strvec_clear(out), strvec_push(out, FULL_PROGRAM);	/* from PATH */
+	dc_options_to_argv(out, f->o);
+	if (!f->o->use_stdin) {
+		strvec_push(out, "--");
+		for (i = 0; i < argc; i++)
+			strvec_push(out, argv[i]);
+	}
 }
 
-static int run_stdin(struct describer *d, const struct dc_options *o)
+static void refuse_if_testing(const struct front *f, const char *what)
 {
-	struct strbuf line = STRBUF_INIT, out = STRBUF_INIT;
-	int ret = EXIT_OK;
+	if (f->test_path && !strcmp(f->test_path, "files"))
+		die("the files-only describer cannot answer '%s'", what);
+}
 
-	while (strbuf_getline(&line, stdin) != EOF) {
-		git_oid oid;
+static void NORETURN exec_full(void *ctx, int argc, const char **argv)
+{
+	const struct front *f = ctx;
+	struct strvec args = STRVEC_INIT;
 
-		strbuf_trim(&line);
-		if (!line.len)
-			continue;
-		if (answer(d, o, line.buf, &oid, &out)) {
-			printf("%s undefined\n", line.buf);
-			ret = EXIT_NO;
-		}
-		if (fflush(stdout))
-			die_errno("write error on standard output");
+	refuse_if_testing(f, argc ? argv[0] : "HEAD");
+	full_argv(&args, f, argc, argv);
+	execvp(args.v[0], (char *const *)args.v);
+	die_errno("cannot run '%s'", args.v[0]);
+}
+
+/* Hands line and the rest of standard input to the libgit2 program. */
+static int pipe_to_full(void *ctx, const char *line)
+{
+	const struct front *f = ctx;
+	struct strvec args = STRVEC_INIT;
+	struct strbuf rest = STRBUF_INIT;
+	int fds[2], status;
+	pid_t pid;
+	FILE *to;
+
+	refuse_if_testing(f, line);
+	full_argv(&args, f, 0, NULL);
+	if (pipe(fds) < 0)
+		die_errno("cannot create a pipe");
+	pid = fork();
+	if (pid < 0)
+		die_errno("cannot fork");
+	if (!pid) {
+		dup2(fds[0], 0);
+		close(fds[0]);
+		close(fds[1]);
+		execvp(args.v[0], (char *const *)args.v);
+		die_errno("cannot run '%s'", args.v[0]);
 	}
-	strbuf_release(&line);
-	strbuf_release(&out);
-	return ret;
+	strvec_clear(&args);
+	close(fds[0]);
+	to = fdopen(fds[1], "w");
+	if (!to)
+		die_errno("cannot write to '%s'", FULL_PROGRAM);
+	fprintf(to, "%s\n", line);
+	while (!ferror(to) && fflush(to) != EOF && strbuf_getline(&rest, stdin) != EOF)
+		fprintf(to, "%s\n", rest.buf);
+	fclose(to);
+	strbuf_release(&rest);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("cannot wait for '%s'", FULL_PROGRAM);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return EXIT_FATAL;
 }
 
 int cmd_main(int argc, const char **argv)
 {
-	struct dc_options o = { 0, 0, 0, 1, 1, STRVEC_INIT, STRVEC_INIT };
-	const struct option opts[] = {
-		OPT_BOOL(0, "all", &o.all, "use any ref, not only tags (as git describe --all)"),
-		OPT_STRING_LIST(0, "match", &o.match, "pattern",
-				"only use tags matching <pattern> (glob; repeatable)"),
-		OPT_STRING_LIST(0, "exclude", &o.exclude, "pattern",
-				"do not use tags matching <pattern> (glob; repeatable)"),
-		OPT_BOOL(0, "release", &o.release,
-			 "print the first release tag that contains each commit"),
-		OPT_BOOL(0, "stdin", &o.use_stdin, "read commits from standard input, one per line"),
-		OPT_BOOL(0, "commit-graph", &o.use_graph,
-			 "read the commit-graph if core.commitGraph allows (default; --no-commit-graph)"),
-		OPT_BOOL(0, "cache", &o.use_cache,
-			 "keep what tags peel to in $GIT_DIR/maint (default; --no-cache)"),
-		OPT_END(),
-	};
+	struct dc_options o = DC_OPTIONS_INIT;
 	struct describe_options dopts = { 0 };
+	struct front f = { &o, getenv("GIT_MAINT_TEST_DESCRIBE_PATH") };
+	const struct dc_fallback fb = { exec_full, pipe_to_full, &f };
+	struct repo_files *files = NULL;
 	struct describer *d = NULL;
-	git_repository *repo;
 	int ret;
 
-	argc = parse_options(argc, argv, opts, dc_usage, 0);
-	if (o.use_stdin && argc)
-		usage_msg_opt(dc_usage, opts, "--stdin takes no commit arguments");
-	if (o.release && o.all)
-		usage_msg_opt(dc_usage, opts, "--release and --all cannot be used together");
+	argc = dc_parse_options(&o, argc, argv);
+	dc_describe_options(&dopts, &o);
+	if ((f.test_path && !strcmp(f.test_path, "libgit2")) || repo_files_open(&files) ||
+	    describer_new_files(&d, files, &dopts)) {
+		repo_files_free(files);
+		exec_full(&f, argc, argv);	/* the whole run */
+	}
 
-	repo = repo_open_or_die();
-	dopts.all = o.all;
-	dopts.match = &o.match;
-	dopts.exclude = &o.exclude;
-	dopts.use_graph = o.use_graph;
-	dopts.use_cache = o.use_cache;
-	if (describer_new(&d, repo, &dopts) < 0)
-		die("cannot read the repository's refs");
-
-	ret = o.use_stdin ? run_stdin(d, &o) : run_args(d, &o, argc, argv);
+	ret = o.use_stdin ? dc_run_stdin(d, &o, &fb) : dc_run_args(d, &o, argc, argv, &fb);
 
 	describer_free(d);
-	git_repository_free(repo);
-	strvec_clear(&o.match);
-	strvec_clear(&o.exclude);
+	repo_files_free(files);
+	dc_options_release(&o);
 	return ret;
 }

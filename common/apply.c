@@ -9,7 +9,9 @@
  * the overlay; one that fails drops it, so patches are atomic.
  */
 #include "apply.h"
+#include "objwrite.h"
 #include "repo.h"
+#include "treewrite.h"
 #include "wrapper.h"
 
 #include <stdlib.h>
@@ -24,6 +26,7 @@ struct entry {
 	int has_oid;		/* content is the blob oid, else data */
 	git_oid oid;
 	struct strbuf data;
+	int cached;		/* has_oid, and data holds the blob's content too */
 	int dirty;		/* changed since the last apply_session_write_tree() */
 	git_tree *tree;		/* in the directory cache only: the base tree's subtree, or NULL */
 	int arrived;		/* stage only: created here as a creation, rename or copy target */
@@ -130,9 +133,22 @@ struct apply_session {
 	 * patch is looked up, component by component.
 	 */
 	struct pathmap dirs;
-	git_oid written;	/* the last tree apply_session_write_tree() wrote */
-	int have_written;
+	/*
+	 * The tree apply_session_write_tree() writes, kept in memory
+	 * between writes; created by the first write.
+	 */
+	struct treewrite *tw;
+	size_t cached_bytes;	/* contents kept after their blob was written */
+	char *their_label;	/* conflict marker label for the patch (git am: its subject) */
+	apply_reader_fn reader;	/* see apply_session_set_reader() */
+	void *reader_data;
 };
+
+/*
+ * Contents of written blobs kept in memory, so that the next patch to
+ * the same file does not read the blob back: up to this many bytes.
+ */
+#define APPLY_CACHE_BYTES ((size_t)16 << 20)
 
 int apply_session_new(struct apply_session **out, git_repository *repo,
 		      const git_oid *base_tree, const struct apply_opts *opts)
@@ -160,6 +176,8 @@ void apply_session_free(struct apply_session *s)
 	map_clear(&s->stage);
 	map_clear(&s->dirs);
 	git_tree_free(s->base);
+	treewrite_free(s->tw);
+	free(s->their_label);
 	free(s);
 }
 
@@ -169,7 +187,7 @@ struct file_state {
 	unsigned mode;
 	int has_oid;
 	git_oid oid;
-	const struct strbuf *data;	/* when !has_oid */
+	const struct strbuf *data;	/* when !has_oid, or the blob's content when known */
 };
 
 /*
@@ -245,7 +263,7 @@ static void entry_state(const struct entry *e, struct file_state *st)
 	st->mode = e->mode;
 	st->has_oid = e->has_oid;
 	git_oid_cpy(&st->oid, &e->oid);
-	st->data = &e->data;
+	st->data = !e->has_oid || e->cached ? &e->data : NULL;
 }
 
 static int lookup(struct apply_session *s, const char *path, struct file_state *st)
@@ -290,10 +308,12 @@ static int read_content(struct apply_session *s, const struct file_state *st,
 	git_blob *blob;
 
 	strbuf_reset(out);
-	if (!st->has_oid) {
+	if (st->data) {
 		strbuf_addbuf(out, st->data);
 		return 0;
 	}
+	if (s->reader && s->reader(s->reader_data, path, &st->oid, out))
+		return 0;
 	if (lg2_check(git_blob_lookup(&blob, s->repo, &st->oid), "cannot read '%s'", path) < 0)
 		return -1;
 	strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
@@ -303,6 +323,7 @@ static int read_content(struct apply_session *s, const struct file_state *st,
 
 struct dir_walk {
 	struct apply_session *s;
+	const struct patch_set *ps;
 	const char *dir;
 	int found;
 };
@@ -316,37 +337,47 @@ static int dir_walk_cb(const char *root, const git_tree_entry *te, void *payload
 	if (git_tree_entry_type(te) == GIT_OBJECT_TREE)
 		return 0;
 	strbuf_addf(&p, "%s/%s%s", w->dir, root, git_tree_entry_name(te));
-	if (!lookup(w->s, p.buf, &st) && st.exists)
+	if (!lookup(w->s, p.buf, &st) && st.exists && !leaves(w->ps, p.buf))
 		w->found = 1;
 	strbuf_release(&p);
 	return w->found ? 1 : 0;
 }
 
-static int map_has_under(const struct pathmap *m, const char *dir, size_t dlen)
+/*
+ * A live path under dir in m, not overridden by over and not deleted or
+ * renamed away by ps (NULL: neither)?
+ */
+static int map_has_under(const struct pathmap *m, const struct pathmap *over,
+			 const struct patch_set *ps, const char *dir, size_t dlen)
 {
 	for (size_t i = 0; i < m->size; i++) {
 		const struct entry *e = m->slots[i];
 
-		if (e && !e->deleted && !strncmp(e->path, dir, dlen) && e->path[dlen] == '/')
+		if (e && !e->deleted && !strncmp(e->path, dir, dlen) && e->path[dlen] == '/' &&
+		    !(over && map_get(over, e->path)) && !(ps && leaves(ps, e->path)))
 			return 1;
 	}
 	return 0;
 }
 
-/* Is path a directory with anything left in it in the current state? */
-static int is_live_dir(struct apply_session *s, const char *path)
+/*
+ * Is path a directory with anything left in it in the current state,
+ * not counting the files the patch ps deletes or renames away later?
+ */
+static int is_live_dir(struct apply_session *s, const struct patch_set *ps, const char *path)
 {
 	size_t len = strlen(path);
 	git_tree *t;
 
-	if (map_has_under(&s->stage, path, len) || map_has_under(&s->overlay, path, len))
+	if (map_has_under(&s->stage, NULL, NULL, path, len) ||
+	    map_has_under(&s->overlay, &s->stage, ps, path, len))
 		return 1;
 	if (base_dir(s, path, len, &t) < 0)
 		return -1;
 	if (!t)
 		return 0;
 	{
-		struct dir_walk w = { s, path, 0 };
+		struct dir_walk w = { s, ps, path, 0 };
 
 		git_tree_walk(t, GIT_TREEWALK_PRE, dir_walk_cb, &w);
 		return w.found;
@@ -357,7 +388,8 @@ static int is_live_dir(struct apply_session *s, const char *path)
  * Refuses paths the parser refuses, and paths with a symbolic link (or
  * a file) as a leading directory in the current state.
  */
-static int check_path(struct apply_session *s, const char *path, struct strbuf *why)
+static int check_path_in(struct apply_session *s, const char *path, int file_prefix_ok,
+			 struct strbuf *why)
 {
 	struct strbuf prefix = STRBUF_INIT;
 	const char *slash;
@@ -379,7 +411,7 @@ static int check_path(struct apply_session *s, const char *path, struct strbuf *
 			ret = 1;
 			break;
 		}
-		if (st.exists && st.mode != GIT_FILEMODE_TREE) {
+		if (st.exists && st.mode != GIT_FILEMODE_TREE && !file_prefix_ok) {
 			strbuf_addf(why, "'%s' is in the way of '%s'", prefix.buf, path);
 			ret = 1;
 			break;
@@ -387,6 +419,11 @@ static int check_path(struct apply_session *s, const char *path, struct strbuf *
 	}
 	strbuf_release(&prefix);
 	return ret;
+}
+
+static int check_path(struct apply_session *s, const char *path, struct strbuf *why)
+{
+	return check_path_in(s, path, 0, why);
 }
 
 /* ----------------------------------------------------------- hunk matcher */
@@ -800,10 +837,12 @@ static int apply_binary(struct apply_session *s, const struct file_patch *fp,
 /*
  * git am -3: apply the hunks exactly to the recorded pre-image blob and
  * merge the result into the current content. Returns 1 when merged
- * cleanly (content updated), 0 when not possible, -1 on error.
+ * cleanly (content updated), 2 when the merge has conflicts (content
+ * holds it with conflict markers, as git am -3 leaves the file, and
+ * *conflict the three sides), 0 when not possible, -1 on error.
  */
 static int three_way(struct apply_session *s, const struct file_patch *fp,
-		     struct strbuf *content)
+		     struct strbuf *content, struct apply_conflict **conflict)
 {
 	git_oid oid;
 	git_blob *blob = NULL;
@@ -812,6 +851,7 @@ static int three_way(struct apply_session *s, const struct file_patch *fp,
 	git_merge_file_input in_base = GIT_MERGE_FILE_INPUT_INIT;
 	git_merge_file_input in_ours = GIT_MERGE_FILE_INPUT_INIT;
 	git_merge_file_input in_theirs = GIT_MERGE_FILE_INPUT_INIT;
+	git_merge_file_options mopts = GIT_MERGE_FILE_OPTIONS_INIT;
 	git_merge_file_result mr = { 0 };
 	int ret = 0;
 
@@ -832,7 +872,10 @@ static int three_way(struct apply_session *s, const struct file_patch *fp,
 	in_ours.size = content->len;
 	in_theirs.ptr = theirs.buf;
 	in_theirs.size = theirs.len;
-	if (lg2_check(git_merge_file(&mr, &in_base, &in_ours, &in_theirs, NULL),
+	/* The labels git am -3 gives the conflict markers. */
+	mopts.our_label = "HEAD";
+	mopts.their_label = s->their_label ? s->their_label : "patch";
+	if (lg2_check(git_merge_file(&mr, &in_base, &in_ours, &in_theirs, &mopts),
 		      "cannot merge '%s'", file_patch_name(fp)) < 0) {
 		ret = -1;
 		goto out;
@@ -841,6 +884,18 @@ static int three_way(struct apply_session *s, const struct file_patch *fp,
 		strbuf_reset(content);
 		strbuf_add(content, mr.ptr, mr.len);
 		ret = 1;
+	} else if (conflict && fp->old_path && fp->new_path && !strcmp(fp->old_path, fp->new_path)) {
+		struct apply_conflict *c = xcalloc(1, sizeof(*c));
+
+		git_oid_cpy(&c->base, &oid);
+		strbuf_init(&c->ours, 0);
+		strbuf_addbuf(&c->ours, content);
+		strbuf_init(&c->theirs, 0);
+		strbuf_addbuf(&c->theirs, &theirs);
+		strbuf_reset(content);
+		strbuf_add(content, mr.ptr, mr.len);
+		*conflict = c;
+		ret = 2;
 	}
 	git_merge_file_result_free(&mr);
 out:
@@ -899,7 +954,14 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 	fr->status = APPLY_FILE_OK;
 
 	/* Path safety first: both names. */
-	if ((fp->old_path && (rc = check_path(s, fp->old_path, &why))) ||
+	/*
+	 * A file deleted or renamed away may sit under a file the same
+	 * patch created in place of its directory ("rm -r dir" and a new
+	 * file "dir", which format-patch lists first); a symbolic link is
+	 * refused all the same.
+	 */
+	if ((fp->old_path &&
+	     (rc = check_path_in(s, fp->old_path, fp->is_delete || fp->is_rename, &why))) ||
 	    (fp->new_path && (rc = check_path(s, fp->new_path, &why)))) {
 		if (rc < 0)
 			ret = -1;
@@ -948,7 +1010,7 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 			strbuf_addf(&why, "'%s' already exists", fp->new_path);
 			goto refuse;
 		}
-		rc = is_live_dir(s, fp->new_path);
+		rc = is_live_dir(s, ps, fp->new_path);
 		if (rc < 0)
 			goto internal;
 		if (rc) {
@@ -973,12 +1035,23 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 			strbuf_addbuf(&saved, &content);
 		fr->hunks_failed = apply_hunks(fp, &content, s->opts.fuzz, 0, fr->hunks);
 		if (fr->hunks_failed && s->opts.three_way) {
-			rc = three_way(s, fp, &saved);
+			rc = three_way(s, fp, &saved, &fr->conflict);
 			if (rc < 0) {
 				strbuf_release(&saved);
 				goto internal;
 			}
-			if (rc > 0) {
+			if (rc == 2) {
+				/* Staged with its conflict markers, for apply_session_conflicts(). */
+				struct entry *e = stage_entry(s, fp->new_path);
+
+				e->deleted = 0;
+				e->mode = mode;
+				e->has_oid = 0;
+				strbuf_reset(&e->data);
+				strbuf_addbuf(&e->data, &saved);
+				fr->conflict->mode = mode;
+			}
+			if (rc == 1) {
 				for (size_t k = 0; k < fp->hunk_nr; k++)
 					if (fr->hunks[k].status == APPLY_HUNK_FAILED)
 						fr->hunks[k].status = APPLY_HUNK_MERGED;
@@ -1051,9 +1124,11 @@ static void stage_commit(struct apply_session *s)
 		if ((s->overlay.nr + 1) * 10 >= s->overlay.size * 7)
 			map_grow(&s->overlay);
 		slot = map_slot(&s->overlay, e->path);
-		if (*slot)
+		if (*slot) {
+			if ((*slot)->cached)
+				s->cached_bytes -= (*slot)->data.len;
 			entry_free(*slot);
-		else
+		} else
 			s->overlay.nr++;
 		*slot = e;
 		s->stage.slots[i] = NULL;
@@ -1061,9 +1136,19 @@ static void stage_commit(struct apply_session *s)
 	s->stage.nr = 0;
 }
 
+static void conflict_free(struct apply_conflict *c)
+{
+	if (!c)
+		return;
+	strbuf_release(&c->ours);
+	strbuf_release(&c->theirs);
+	free(c);
+}
+
 void apply_result_dispose(struct apply_result *res)
 {
 	for (size_t i = 0; i < res->nr; i++) {
+		conflict_free(res->files[i].conflict);
 		free(res->files[i].old_path);
 		free(res->files[i].new_path);
 		free(res->files[i].reason);
@@ -1102,8 +1187,25 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps, struct appl
 		if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR)
 			res->ok = 0;
 	}
-	if (res->ok && !s->opts.check_only)
+	if (res->ok && !s->opts.check_only) {
 		stage_commit(s);
+	} else if (!ret && !res->ok && s->opts.three_way) {
+		/* Failed only by merge conflicts: keep the stage for apply_session_conflicts(). */
+		res->conflicts = 0;
+		for (size_t i = 0; i < res->nr; i++) {
+			const struct apply_file_result *fr = &res->files[i];
+
+			if (fr->conflict)
+				res->conflicts++;
+			else if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR)
+				res->conflicts = -1;
+			if (res->conflicts < 0)
+				break;
+		}
+		if (res->conflicts > 0)
+			return ret;
+		res->conflicts = 0;
+	}
 	map_clear(&s->stage);
 	return ret;
 }
@@ -1154,123 +1256,106 @@ int apply_session_changes(struct apply_session *s, struct apply_change **changes
 	return 0;
 }
 
-int apply_session_write_tree(git_oid *tree_out, struct apply_session *s)
+int apply_session_write_tree(git_oid *tree_out, struct apply_session *s, struct objwrite *ow)
 {
-	git_tree_update *ups = NULL;
-	size_t n = 0, alloc = 0;
-	git_tree *baseline = NULL;
-	int ret = -1;
-
+	if (!s->tw && treewrite_new(&s->tw, s->repo, s->base ? git_tree_id(s->base) : NULL) < 0)
+		return -1;
+	/*
+	 * Removals first: a directory whose files were all deleted may
+	 * have become a file, which is then written in its place.
+	 */
 	for (size_t i = 0; i < s->overlay.size; i++) {
 		struct entry *e = s->overlay.slots[i];
-		git_tree_update *u;
+
+		if (e && e->dirty && e->deleted && treewrite_remove(s->tw, e->path) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < s->overlay.size; i++) {
+		struct entry *e = s->overlay.slots[i];
+
+		if (!e || !e->dirty || e->deleted)
+			continue;
+		if (!e->has_oid) {
+			if (objwrite_object(ow, s->repo, &e->oid, e->data.buf, e->data.len,
+					    GIT_OBJECT_BLOB) < 0)
+				return -1;
+		}
+		if (treewrite_upsert(s->tw, e->path, e->mode, &e->oid) < 0)
+			return -1;
+	}
+	if (treewrite_write(s->tw, ow, tree_out) < 0)
+		return -1;
+	for (size_t i = 0; i < s->overlay.size; i++) {
+		struct entry *e = s->overlay.slots[i];
 
 		if (!e || !e->dirty)
 			continue;
-		ALLOC_GROW(ups, n + 1, alloc);
-		u = &ups[n++];
-		memset(u, 0, sizeof(*u));
-		u->path = e->path;
-		if (e->deleted) {
-			u->action = GIT_TREE_UPDATE_REMOVE;
+		e->dirty = 0;
+		if (e->deleted || e->has_oid)
 			continue;
+		/* Written: the blob is the content now; keep a copy while the budget allows. */
+		e->has_oid = 1;
+		if (s->cached_bytes + e->data.len <= APPLY_CACHE_BYTES) {
+			e->cached = 1;
+			s->cached_bytes += e->data.len;
+		} else {
+			strbuf_release(&e->data);
 		}
-		u->action = GIT_TREE_UPDATE_UPSERT;
-		u->filemode = e->mode;
-		if (!e->has_oid) {
-			if (lg2_check(git_blob_create_from_buffer(&e->oid, s->repo, e->data.buf, e->data.len),
-				      "cannot write blob for '%s'", e->path) < 0)
-				goto out;
-		}
-		git_oid_cpy(&u->id, &e->oid);
 	}
-	if (s->have_written) {
-		if (lg2_check(git_tree_lookup(&baseline, s->repo, &s->written), "cannot read tree") < 0)
-			goto out;
-	} else if (s->base) {
-		if (git_tree_dup(&baseline, s->base) < 0)
-			goto out;
-	}
-	/*
-	 * A removal of a path that is not in the baseline (created and
-	 * deleted again before any write) is not an error for us.
-	 */
-	for (size_t i = 0; i < n; i++) {
-		git_tree_entry *te = NULL;
+	return 0;
+}
 
-		if (ups[i].action != GIT_TREE_UPDATE_REMOVE)
+void apply_session_set_reader(struct apply_session *s, apply_reader_fn fn, void *data)
+{
+	s->reader = fn;
+	s->reader_data = data;
+}
+
+void apply_session_set_label(struct apply_session *s, const char *label)
+{
+	free(s->their_label);
+	s->their_label = label ? xstrdup(label) : NULL;
+}
+
+int apply_session_conflicts(struct apply_session *s, struct apply_change **changes, size_t *nr)
+{
+	struct apply_change *c = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < s->stage.size; i++) {
+		const struct entry *e = s->stage.slots[i];
+		struct apply_change *ch;
+
+		if (!e)
 			continue;
-		if (!baseline || git_tree_entry_bypath(&te, baseline, ups[i].path) < 0) {
-			ups[i] = ups[--n];
-			i--;
-			continue;
-		}
-		git_tree_entry_free(te);
+		ALLOC_GROW(c, n + 1, alloc);
+		ch = &c[n++];
+		memset(ch, 0, sizeof(*ch));
+		ch->path = e->path;
+		ch->deleted = e->deleted;
+		ch->mode = e->mode;
+		ch->has_oid = e->has_oid && !e->cached;
+		git_oid_cpy(&ch->oid, &e->oid);
+		ch->data = e->data.buf;
+		ch->len = e->data.len;
 	}
-	if (!baseline) {
-		git_treebuilder *tb;
-		git_oid empty;
+	if (n)
+		qsort(c, n, sizeof(*c), cmp_change);
+	*changes = c;
+	*nr = n;
+	return 0;
+}
 
-		if (lg2_check(git_treebuilder_new(&tb, s->repo, NULL), "cannot build tree") < 0)
-			goto out;
-		ret = lg2_check(git_treebuilder_write(&empty, tb), "cannot write tree");
-		git_treebuilder_free(tb);
-		if (ret < 0 || lg2_check(git_tree_lookup(&baseline, s->repo, &empty), "cannot read tree") < 0) {
-			ret = -1;
-			goto out;
-		}
-	}
-	/*
-	 * Removals first, in a tree of their own: a directory whose files
-	 * were all deleted may have become a file (libgit2 does not replace
-	 * a tree by a blob in one go).
-	 */
-	{
-		size_t nrm = 0;
+int apply_session_cached(struct apply_session *s, const char *path, const git_oid *oid,
+			 const char **buf, size_t *len)
+{
+	const struct entry *e = map_get(&s->overlay, path);
 
-		for (size_t i = 0; i < n; i++)
-			if (ups[i].action == GIT_TREE_UPDATE_REMOVE) {
-				git_tree_update tmp = ups[nrm];
-
-				ups[nrm++] = ups[i];
-				ups[i] = tmp;
-			}
-		if (nrm && nrm < n) {
-			git_oid mid;
-			git_tree *t = NULL;
-
-			if (lg2_check(git_tree_create_updated(&mid, s->repo, baseline, nrm, ups),
-				      "cannot write tree") < 0 ||
-			    lg2_check(git_tree_lookup(&t, s->repo, &mid), "cannot read tree") < 0)
-				goto out;
-			git_tree_free(baseline);
-			baseline = t;
-			memmove(ups, ups + nrm, (n - nrm) * sizeof(*ups));
-			n -= nrm;
-		}
-	}
-	if (lg2_check(git_tree_create_updated(tree_out, s->repo, baseline, n, ups),
-		      "cannot write tree") < 0)
-		goto out;
-	git_oid_cpy(&s->written, tree_out);
-	s->have_written = 1;
-	for (size_t i = 0; i < s->overlay.size; i++) {
-		struct entry *e = s->overlay.slots[i];
-
-		if (e && e->dirty) {
-			e->dirty = 0;
-			if (!e->deleted && !e->has_oid) {
-				/* Written: the blob is the content now; free the copy. */
-				e->has_oid = 1;
-				strbuf_release(&e->data);
-			}
-		}
-	}
-	ret = 0;
-out:
-	git_tree_free(baseline);
-	free(ups);
-	return ret;
+	if (!e || e->deleted || !e->has_oid || !e->cached || !git_oid_equal(&e->oid, oid))
+		return 0;
+	*buf = e->data.buf;
+	*len = e->data.len;
+	return 1;
 }
 
 /* ------------------------------------------------------------- reports */

@@ -102,6 +102,18 @@ enum apply_file_status {
 	APPLY_FILE_ERROR,	/* refused as a whole (see reason) */
 };
 
+/*
+ * A file git am -3 would leave conflicted: the merge of the patch into
+ * the current content has conflicts. The staged content (see
+ * apply_session_conflicts()) is the merge with conflict markers.
+ */
+struct apply_conflict {
+	git_oid base;		/* the pre-image blob the mail names (index stage 1) */
+	struct strbuf ours;	/* the current content (stage 2) */
+	struct strbuf theirs;	/* the pre-image with the patch applied (stage 3) */
+	unsigned mode;
+};
+
 struct apply_file_result {
 	char *old_path, *new_path;	/* copies of the file diff's names */
 	enum apply_file_status status;
@@ -111,16 +123,22 @@ struct apply_file_result {
 	size_t hunks_failed;
 	int is_binary;
 	int is_copy;		/* old_path is kept (a copy, not a rename) */
+	struct apply_conflict *conflict;	/* FAILED with three_way: the merge conflicted */
 };
 
 struct apply_result {
 	int ok;			/* the whole patch applied (the overlay now includes it) */
+	/*
+	 * !ok with three_way, and every failed file is a merge conflict:
+	 * their number; apply_session_conflicts() gives the patch's result.
+	 */
+	int conflicts;
 	char *error;		/* patch-level failure (parse error); NULL otherwise */
 	struct apply_file_result *files;
 	size_t nr, alloc;
 };
 
-#define APPLY_RESULT_INIT { 0, NULL, NULL, 0, 0 }
+#define APPLY_RESULT_INIT { 0, 0, NULL, NULL, 0, 0 }
 
 void apply_result_dispose(struct apply_result *res);
 
@@ -177,14 +195,46 @@ int apply_session_changes(struct apply_session *s, struct apply_change **changes
 
 /*
  * Queue only: writes the blobs changed since the last call (or since
- * the start) and the resulting tree into the object database, and
- * returns its id. Written contents are dropped from memory (later reads
- * go to the blobs), so a long series costs memory in proportion to one
- * patch, not to the series. Trees are built with git_tree_create_updated() from
- * the previous written tree, so a call costs in proportion to the paths
- * the last patches changed, not to the size of the tree.
+ * the start) and the resulting tree, through ow (common/objwrite.h; NULL:
+ * straight into the object database), and returns the tree's id. The
+ * tree is kept in memory between calls (common/treewrite.h), so a call
+ * costs in proportion to the paths the last patches changed, not to the
+ * size of the tree. Written contents stay in memory up to a budget
+ * (later patches to the same files do not read their blobs back).
  */
-int apply_session_write_tree(git_oid *tree_out, struct apply_session *s);
+struct objwrite;
+int apply_session_write_tree(git_oid *tree_out, struct apply_session *s, struct objwrite *ow);
+
+/*
+ * When the session holds the content of path in memory and it is the
+ * blob oid: 1, with buf and len pointing at it (valid until the next
+ * apply_patch() or apply_session_write_tree()); else 0.
+ */
+int apply_session_cached(struct apply_session *s, const char *path, const git_oid *oid,
+			 const char **buf, size_t *len);
+
+/*
+ * Where the session may find a base blob's content before reading it:
+ * fn(data, path, oid, out) gives 1 with the content of blob oid (the
+ * file at path) in out, else 0. fn NULL: none (the default).
+ */
+typedef int (*apply_reader_fn)(void *data, const char *path, const git_oid *oid,
+			       struct strbuf *out);
+void apply_session_set_reader(struct apply_session *s, apply_reader_fn fn, void *data);
+
+/*
+ * The label of "theirs" in conflict markers for the next patches (git
+ * am -3: the patch's subject); NULL: "patch".
+ */
+void apply_session_set_label(struct apply_session *s, const char *label);
+
+/*
+ * After apply_patch() failed with res->conflicts: every path the patch
+ * changes, with what git am -3 leaves there (conflicted files: the merge
+ * with conflict markers), sorted by path. Valid until the next
+ * apply_patch(); the caller frees only the array.
+ */
+int apply_session_conflicts(struct apply_session *s, struct apply_change **changes, size_t *nr);
 
 enum apply_print_format {
 	/* GNU patch's words under each file: "checking file X", "Hunk #2 FAILED at 210." */

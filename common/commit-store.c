@@ -1,12 +1,14 @@
 /*
  * Commits of a walk (see commit-store.h): graph commits are decoded from
  * the mapped commit-graph on first use; other commits are read through
- * libgit2 and found again by an open-addressing hash table on their id.
+ * the store's reader (libgit2, commit-store-odb.c) and found again by an
+ * open-addressing hash table on their id. Nothing here calls libgit2.
  */
 #include "commit-store.h"
 #include "commit-graph.h"
-#include "repo.h"
+#include "oid.h"
 #include "strbuf.h"
+#include "usage.h"
 #include "wrapper.h"
 
 #include <stdlib.h>
@@ -23,8 +25,7 @@ struct cnode {
 };
 
 struct commit_store {
-	git_repository *repo;
-	git_odb *odb;
+	struct commit_store_reader reader;	/* .read NULL: graph only */
 	struct commit_graph *graph;
 	uint32_t graph_nr;
 	int graph_is_cache;
@@ -97,70 +98,39 @@ void *commit_array_grow(void *a, size_t nr, size_t size, size_t *nr_alloc)
 	return n;
 }
 
-static int graph_wanted(git_repository *repo)
-{
-	git_config *cfg = NULL;
-	git_reference_iterator *it = NULL;
-	git_reference *ref = NULL;
-	const char *gitdir = git_repository_path(repo);
-	struct strbuf path = STRBUF_INIT;
-	int enabled = 1, v;
-
-	if (git_repository_config_snapshot(&cfg, repo) == 0) {
-		if (git_config_get_bool(&v, cfg, "core.commitGraph") == 0)
-			enabled = v;
-		git_config_free(cfg);
-	}
-	/* git ignores the graph where parents may be rewritten. */
-	strbuf_addf(&path, "%sshallow", gitdir);
-	if (!access(path.buf, F_OK))
-		enabled = 0;
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%sinfo/grafts", gitdir);
-	if (!access(path.buf, F_OK))
-		enabled = 0;
-	strbuf_release(&path);
-	if (enabled && !getenv("GIT_NO_REPLACE_OBJECTS") &&
-	    git_reference_iterator_glob_new(&it, repo, "refs/replace/*") == 0) {
-		if (git_reference_next(&ref, it) == 0)
-			enabled = 0;
-		git_reference_free(ref);
-		git_reference_iterator_free(it);
-	}
-	return enabled;
-}
-
-int commit_store_new(struct commit_store **out, git_repository *repo, int use_graph,
-		     const char *cache_path)
+struct commit_store *commit_store_new_with(struct commit_graph *graph, int graph_is_cache,
+					   const struct commit_store_reader *reader)
 {
 	struct commit_store *s = xcalloc(1, sizeof(*s));
 
-	s->repo = repo;
-	/*
-	 * Each commit is read once and kept here; libgit2's object cache
-	 * would only hold a second copy of each.
-	 */
-	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
-	if (use_graph && graph_wanted(repo)) {
-		struct strbuf objdir = STRBUF_INIT;
-
-		strbuf_addf(&objdir, "%sobjects", git_repository_path(repo));
-		if (commit_graph_open(&s->graph, objdir.buf) < 0) {
-			warning("ignoring the commit-graph");
-			s->graph = NULL;
-		}
-		strbuf_release(&objdir);
-	}
-	if (!s->graph && cache_path) {
-		if (commit_graph_open_file(&s->graph, cache_path) < 0)
-			s->graph = NULL;	/* a damaged cache is rebuilt later */
-		s->graph_is_cache = !!s->graph;
-	}
-	s->graph_nr = s->graph ? commit_graph_nr(s->graph) : 0;
+	if (reader)
+		s->reader = *reader;
+	s->graph = graph;
+	s->graph_is_cache = graph && graph_is_cache;
+	s->graph_nr = graph ? commit_graph_nr(graph) : 0;
 	s->nodes = commit_array_alloc(s->graph_nr + 64, sizeof(*s->nodes), &s->nodes_alloc);
 	s->hash_size = 1024;
 	s->hash = xcalloc(s->hash_size, sizeof(*s->hash));
-	*out = s;
+	return s;
+}
+
+int commit_store_new_graph_only(struct commit_store **out, const char *objects_dir,
+				const char *cache_path)
+{
+	struct commit_graph *g = NULL;
+	int is_cache = 0;
+
+	*out = NULL;
+	if (commit_graph_open(&g, objects_dir) < 0)
+		return 1;	/* the libgit2 path reports it, then ignores the graph */
+	if (!g && cache_path) {
+		if (commit_graph_open_file(&g, cache_path) < 0)
+			return 1;
+		is_cache = !!g;
+	}
+	if (!g)
+		return 1;
+	*out = commit_store_new_with(g, is_cache, NULL);
 	return 0;
 }
 
@@ -169,7 +139,8 @@ void commit_store_free(struct commit_store *s)
 	if (!s)
 		return;
 	commit_graph_free(s->graph);
-	git_odb_free(s->odb);
+	if (s->reader.free)
+		s->reader.free(s->reader.ctx);
 	commit_array_free(s->nodes, sizeof(*s->nodes), s->nodes_alloc);
 	free(s->extra_oids);
 	free(s->graph_oids);
@@ -245,13 +216,13 @@ uint32_t commit_store_id(struct commit_store *s, const git_oid *oid)
 		return id;
 	mask = s->hash_size - 1;
 	for (i = oid_hash(oid) & mask; s->hash[i]; i = (i + 1) & mask)
-		if (git_oid_equal(&s->extra_oids[s->hash[i] - 1], oid))
+		if (oid_equal(&s->extra_oids[s->hash[i] - 1], oid))
 			return s->graph_nr + s->hash[i] - 1;
 
 	if ((uint64_t)s->graph_nr + s->extra_nr >= 0x7fffffffu)
 		die("too many commits");
 	ALLOC_GROW(s->extra_oids, s->extra_nr + 1, s->extra_alloc);
-	git_oid_cpy(&s->extra_oids[s->extra_nr], oid);
+	s->extra_oids[s->extra_nr] = *oid;
 	id = s->graph_nr + (uint32_t)s->extra_nr;
 	if (id >= s->nodes_alloc)
 		s->nodes = commit_array_grow(s->nodes, (size_t)id + 1, sizeof(*s->nodes),
@@ -309,7 +280,7 @@ static int parse_commit_text(struct commit_store *s, uint32_t id, const char *bu
 		git_oid poid;
 		uint32_t pid;
 
-		if (git_oid_fromstrn(&poid, p + 7, GIT_OID_HEXSZ) < 0 || p[7 + GIT_OID_HEXSZ] != '\n')
+		if (oid_from_hex(&poid, p + 7) < 0 || p[7 + GIT_OID_HEXSZ] != '\n')
 			return -1;
 		pid = commit_store_id(s, &poid);
 		ALLOC_GROW(s->parents, s->parents_nr + 1, s->parents_alloc);
@@ -343,28 +314,19 @@ static int parse_commit_text(struct commit_store *s, uint32_t id, const char *bu
 	return 0;
 }
 
-static int parse_from_odb(struct commit_store *s, uint32_t id)
+static int parse_from_reader(struct commit_store *s, uint32_t id)
 {
-	git_odb_object *obj = NULL;
-	git_oid oid = s->extra_oids[id - s->graph_nr];
+	struct strbuf text = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
 	int rc;
 
 	s->odb_reads++;
-	if (!s->odb && lg2_check(git_repository_odb(&s->odb, s->repo), "cannot open the object database") < 0)
-		return -1;
-	git_oid_tostr(hex, sizeof(hex), &oid);
-	if (lg2_check(git_odb_read(&obj, s->odb, &oid), "cannot read commit '%s'", hex) < 0)
-		return -1;
-	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT) {
-		git_odb_object_free(obj);
-		return error("object '%s' is not a commit", hex);
-	}
-	rc = parse_commit_text(s, id, git_odb_object_data(obj), git_odb_object_size(obj));
-	git_odb_object_free(obj);
-	if (rc < 0)
-		return error("cannot parse commit '%s'", hex);
-	return 0;
+	rc = s->reader.read(s->reader.ctx, &s->extra_oids[id - s->graph_nr], &text);
+	if (!rc && parse_commit_text(s, id, text.buf, text.len) < 0)
+		rc = error("cannot parse commit '%s'",
+			   oid_to_hex(&s->extra_oids[id - s->graph_nr], hex));
+	strbuf_release(&text);
+	return rc;
 }
 
 int commit_store_parse(struct commit_store *s, uint32_t id)
@@ -373,7 +335,9 @@ int commit_store_parse(struct commit_store *s, uint32_t id)
 
 	if (s->nodes[id].parsed)
 		return 0;
-	rc = id < s->graph_nr ? parse_from_graph(s, id) : parse_from_odb(s, id);
+	if (id >= s->graph_nr && !s->reader.read)
+		return COMMIT_STORE_MISSING;
+	rc = id < s->graph_nr ? parse_from_graph(s, id) : parse_from_reader(s, id);
 	if (!rc)
 		s->nodes[id].parsed = 1;
 	return rc;
@@ -403,7 +367,7 @@ static const struct commit_store *sort_store;
 
 static int cmp_by_oid(const void *a, const void *b)
 {
-	return git_oid_cmp(commit_store_oid(sort_store, *(const uint32_t *)a),
+	return oid_cmp(commit_store_oid(sort_store, *(const uint32_t *)a),
 			   commit_store_oid(sort_store, *(const uint32_t *)b));
 }
 

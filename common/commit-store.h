@@ -16,13 +16,16 @@
 #include <git2.h>
 #include <stdint.h>
 
+struct strbuf;
+
 #define COMMIT_GEN_INFINITY UINT64_MAX
 
 struct commit_graph;
 struct commit_store;
 
 /*
- * Creates a store over repo. When use_graph is set, the repository's
+ * Creates a store over repo (commit-store-odb.c, the only part that uses
+ * libgit2). When use_graph is set, the repository's
  * commit-graph is read (a graph that cannot be read is reported with a
  * warning and then ignored). When the repository has none (or it is not
  * used) and cache_path is not NULL, our own cache file written by
@@ -34,6 +37,32 @@ struct commit_store;
 int commit_store_new(struct commit_store **out, git_repository *repo, int use_graph,
 		     const char *cache_path);
 int commit_store_graph_is_cache(const struct commit_store *s);
+
+/*
+ * How commits outside the graph are read: read() appends the commit
+ * object's text to text and returns 0, or -1 with an error reported.
+ * free(ctx) is called when the store is freed.
+ */
+struct commit_store_reader {
+	int (*read)(void *ctx, const git_oid *oid, struct strbuf *text);
+	void (*free)(void *ctx);
+	void *ctx;
+};
+
+/* A store over graph (NULL for none; the store owns it), reading other commits with reader. */
+struct commit_store *commit_store_new_with(struct commit_graph *graph, int graph_is_cache,
+					   const struct commit_store_reader *reader);
+
+/*
+ * A store that reads no object: over the commit-graph of objects_dir
+ * ("<gitdir>/objects"), or when there is none over our cache file at
+ * cache_path (if not NULL). Returns 0, or 1 when neither can be read
+ * (nothing reported unless a graph is corrupt). commit_store_parse()
+ * then answers COMMIT_STORE_MISSING for commits outside the graph.
+ */
+int commit_store_new_graph_only(struct commit_store **out, const char *objects_dir,
+				const char *cache_path);
+#define COMMIT_STORE_MISSING (-2)
 /* Commits read from the object database so far (not from a graph). */
 uint32_t commit_store_odb_reads(const struct commit_store *s);
 
@@ -58,7 +87,10 @@ uint32_t commit_store_id(struct commit_store *s, const git_oid *oid);
 /* Whether oid is a commit in the graph (sets *id), without creating anything. */
 int commit_store_in_graph(struct commit_store *s, const git_oid *oid, uint32_t *id);
 
-/* Loads parents, date and generation of id if not done yet. 0 or -1. */
+/*
+ * Loads parents, date and generation of id if not done yet. 0 or -1, or
+ * COMMIT_STORE_MISSING (nothing reported) in a store without objects.
+ */
 int commit_store_parse(struct commit_store *s, uint32_t id);
 
 /* Accessors; id must have been parsed. */

@@ -5,6 +5,7 @@
 #include "wrapper.h"
 
 #include <string.h>
+#include <strings.h>
 
 /* git's isspace(): space, tab, LF, CR only (not VT/FF), ASCII only. */
 static int g_isspace(unsigned char c)
@@ -93,14 +94,19 @@ static int is_blank_line(const char *s, const char *end)
 	return s == end || *s == '\n';
 }
 
-/* Position of the ':' of a "Token: value" line, or -1 (git's find_separator). */
-static long find_separator(const char *line, const char *end)
+static const char *separators(const struct trailer_conf *tc)
+{
+	return tc && tc->separators ? tc->separators : ":";
+}
+
+/* Position of the separator of a "Token: value" line, or -1 (git's find_separator). */
+static long find_separator(const char *line, const char *end, const char *seps)
 {
 	int whitespace_found = 0;
 	const char *c;
 
 	for (c = line; c < end; c++) {
-		if (*c == ':')
+		if (*c && strchr(seps, *c))
 			return c - line;
 		if (!whitespace_found && (g_isalnum(*c) || *c == '-'))
 			continue;
@@ -149,7 +155,27 @@ static size_t trailer_end(const char *buf, size_t len)
 	return boc ? boc : cutoff;
 }
 
-static size_t trailer_start(const char *buf, size_t len)
+/*
+ * Does the token of the trailer line bol (separator at sep) name a
+ * configured trailer? As git's token_matches_item(): the token without
+ * trailing non-alphanumerics, compared case-blind with the first as
+ * many bytes of the configured name or key.
+ */
+static int configured_token(const struct trailer_conf *tc, const char *bol, long sep)
+{
+	size_t n = (size_t)sep;
+
+	if (!tc)
+		return 0;
+	while (n > 0 && !g_isalnum((unsigned char)bol[n - 1]))
+		n--;
+	for (size_t i = 0; i < tc->tokens.nr; i++)
+		if (!strncasecmp(bol, tc->tokens.v[i], n))
+			return 1;
+	return 0;
+}
+
+static size_t trailer_start(const char *buf, size_t len, const struct trailer_conf *tc)
 {
 	static const char *const generated[] = { "Signed-off-by: ", "(cherry picked from commit " };
 	int only_spaces = 1, recognized = 0, trailers = 0, non_trailers = 0, possible_cont = 0;
@@ -196,10 +222,12 @@ static size_t trailer_start(const char *buf, size_t len)
 			recognized = 1;
 			continue;
 		}
-		sep = find_separator(bol, eol);
+		sep = find_separator(bol, eol, separators(tc));
 		if (sep >= 1 && !g_isspace(*bol)) {
 			trailers++;
 			possible_cont = 0;
+			if (!recognized && configured_token(tc, bol, sep))
+				recognized = 1;
 		} else if (g_isspace(*bol)) {
 			possible_cont++;
 		} else {
@@ -211,10 +239,11 @@ static size_t trailer_start(const char *buf, size_t len)
 	return len;
 }
 
-void msg_trailer_block(const char *msg, size_t len, size_t *start, size_t *end)
+void msg_trailer_block(const char *msg, size_t len, const struct trailer_conf *tc, size_t *start,
+		       size_t *end)
 {
 	size_t e = trailer_end(msg, len);
-	size_t s = trailer_start(msg, e);
+	size_t s = trailer_start(msg, e, tc);
 
 	*start = s;
 	*end = e;
@@ -224,12 +253,13 @@ void msg_trailer_block(const char *msg, size_t len, size_t *start, size_t *end)
  * 0: no trailer block; 1: a block; 2: line is in it; 3: line is its last
  * trailer (git's has_conforming_footer()).
  */
-static int footer_kind(const struct strbuf *msg, const struct strbuf *line)
+static int footer_kind(const struct strbuf *msg, const struct trailer_conf *tc,
+		       const struct strbuf *line)
 {
 	size_t start, end, off;
 	int prev_has_sep = 0, found = 0, last_match = 0;
 
-	msg_trailer_block(msg->buf, msg->len, &start, &end);
+	msg_trailer_block(msg->buf, msg->len, tc, &start, &end);
 	if (start == end)
 		return 0;
 	/* Split into trailers; a blank-led line continues a previous "Token: value". */
@@ -241,14 +271,14 @@ static int footer_kind(const struct strbuf *msg, const struct strbuf *line)
 			continue;
 		last_match = (size_t)(eol - bol) >= line->len && !memcmp(bol, line->buf, line->len);
 		found |= last_match;
-		prev_has_sep = find_separator(bol, eol) >= 1;
+		prev_has_sep = find_separator(bol, eol, separators(tc)) >= 1;
 	}
 	if (last_match)
 		return 3;
 	return found ? 2 : 1;
 }
 
-void msg_append_trailer(struct strbuf *msg, const char *text)
+void msg_append_trailer(struct strbuf *msg, const struct trailer_conf *tc, const char *text)
 {
 	struct strbuf line = STRBUF_INIT;
 	int kind;
@@ -259,7 +289,7 @@ void msg_append_trailer(struct strbuf *msg, const char *text)
 	if (msg->len == line.len && !memcmp(msg->buf, line.buf, line.len))
 		kind = 3;
 	else
-		kind = footer_kind(msg, &line);
+		kind = footer_kind(msg, tc, &line);
 	if (!kind) {
 		if (!msg->len)
 			strbuf_addstr(msg, "\n\n");
@@ -269,6 +299,62 @@ void msg_append_trailer(struct strbuf *msg, const char *text)
 	if (kind != 3)
 		strbuf_addbuf(msg, &line);
 	strbuf_release(&line);
+}
+
+int trailer_conf_load(struct trailer_conf *tc, git_repository *repo)
+{
+	static const char *const vars[] = { "key", "command", "cmd", "where", "ifexists", "ifmissing" };
+	git_config *cfg = NULL;
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+	int rc;
+
+	if (lg2_check(git_repository_config_snapshot(&cfg, repo), "cannot read the git configuration") < 0)
+		return -1;
+	/* Not a glob iterator: libgit2's regular expression leaks its match data. */
+	rc = git_config_iterator_new(&it, cfg);
+	if (lg2_check(rc, "cannot read the git configuration") < 0) {
+		git_config_free(cfg);
+		return -1;
+	}
+	while ((rc = git_config_next(&e, it)) == 0) {
+		const char *item, *dot;
+
+		if (strncasecmp(e->name, "trailer.", strlen("trailer.")))
+			continue;
+		item = e->name + strlen("trailer.");
+		dot = strrchr(item, '.');
+
+		if (!dot) {
+			if (!strcmp(item, "separators") && e->value) {
+				free(tc->separators);
+				tc->separators = xstrdup(e->value);
+			}
+			continue;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+			if (strcmp(dot + 1, vars[i]))
+				continue;
+			char *name = xstrndup(item, dot - item);
+
+			if (!strvec_contains(&tc->tokens, name))
+				strvec_push(&tc->tokens, name);
+			free(name);
+			if (!strcmp(vars[i], "key") && e->value)
+				strvec_push(&tc->tokens, e->value);
+			break;
+		}
+	}
+	git_config_iterator_free(it);
+	git_config_free(cfg);
+	return rc == GIT_ITEROVER ? 0 : lg2_check(rc, "cannot read the git configuration");
+}
+
+void trailer_conf_release(struct trailer_conf *tc)
+{
+	free(tc->separators);
+	tc->separators = NULL;
+	strvec_clear(&tc->tokens);
 }
 
 int commit_write(git_oid *out, git_repository *repo, struct objwrite *ow, const git_oid *tree,

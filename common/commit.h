@@ -20,14 +20,31 @@
  * starting with blanks), or which holds a git-generated line
  * ("Signed-off-by: ", "(cherry picked from commit ") and is at least 25%
  * trailers. Lines starting with '#' and a "# --- >8 ---" cut line are
- * ignored at the end, as git's default comment character. Trailer
- * tokens configured in git config (trailer.<token>.*) are not consulted.
+ * ignored at the end, as git's default comment character. As in git,
+ * the trailer configuration counts (struct trailer_conf): the separators
+ * (trailer.separators, default ":") and the configured tokens
+ * (trailer.<token>.*, and trailer.<token>.key), which, like the
+ * git-generated lines, make a paragraph that is 25% trailers a trailer
+ * block.
  */
 
 #include <git2.h>
 
 #include "objwrite.h"
 #include "strbuf.h"
+#include "strvec.h"
+
+/* git's trailer configuration, as far as it decides what a trailer block is. */
+struct trailer_conf {
+	char *separators;	/* trailer.separators; NULL: ":" */
+	struct strvec tokens;	/* each trailer.<token>.* token, and each trailer.<token>.key */
+};
+
+#define TRAILER_CONF_INIT { NULL, STRVEC_INIT }
+
+/* Reads trailer.* from repo's git configuration into tc (TRAILER_CONF_INIT or released). */
+int trailer_conf_load(struct trailer_conf *tc, git_repository *repo);
+void trailer_conf_release(struct trailer_conf *tc);
 
 /* git stripspace without comment stripping, in place. */
 void msg_stripspace(struct strbuf *sb);
@@ -39,15 +56,17 @@ void msg_from_mail(struct strbuf *out, const char *subject, size_t subject_len,
 /*
  * Where the trailer block of msg[0..len) starts and ends (byte offsets),
  * as `git interpret-trailers` finds it; start == end when there is none.
+ * tc may be NULL (git's defaults).
  */
-void msg_trailer_block(const char *msg, size_t len, size_t *start, size_t *end);
+void msg_trailer_block(const char *msg, size_t len, const struct trailer_conf *tc, size_t *start,
+		       size_t *end);
 
 /*
  * Appends the trailer line ("Signed-off-by: A U Thor <a@example.com>",
  * without newline) as git's append_signoff() does: no-op when it is
- * already the last trailer.
+ * already the last trailer. tc may be NULL.
  */
-void msg_append_trailer(struct strbuf *msg, const char *line);
+void msg_append_trailer(struct strbuf *msg, const struct trailer_conf *tc, const char *line);
 
 /*
  * Writes a commit object: tree, parent (NULL for a root commit), author

@@ -23,16 +23,17 @@
  * whose generation is not above X's, memoised per query; then replay
  * git's walk from the chosen tips, entering only commits of D.
  */
-#include "describe.h"
+#include "describe-internal.h"
 #include "commit-store.h"
+#include "oid.h"
 #include "peel-cache.h"
-#include "repo.h"
+#include "repo-files.h"
+#include "wildmatch.h"
 #include "wrapper.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <sys/stat.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,69 +42,6 @@
 
 enum reach_state { REACH_UNKNOWN, REACH_BUSY, REACH_YES, REACH_NO };
 
-struct tip {
-	char *refname;		/* full ref name */
-	git_oid oid;		/* what the ref points at */
-	char *display;		/* name used in output, made on first use */
-	uint32_t commit;	/* valid when is_commit */
-	int64_t taggerdate;
-	int64_t commit_date;
-	unsigned peeled : 1, is_commit : 1, from_tag : 1, deref : 1;
-};
-
-struct node_state {
-	uint32_t reach_epoch;
-	uint32_t name_epoch;
-	uint8_t reach;
-	uint8_t from_tag;
-	int generation;
-	int distance;
-	int64_t taggerdate;
-	const char *tip_name;
-};
-
-struct frame {
-	uint32_t id;
-	uint32_t next;
-	int found;
-};
-
-struct describer {
-	git_repository *repo;
-	struct commit_store *store;
-	struct peel_cache *cache;	/* NULL when not used */
-	char *graph_cache_path;		/* our commit-graph cache, or NULL */
-	int all;
-
-	struct tip *tips;		/* all refs, by name */
-	size_t tips_nr;
-	size_t *order;			/* describe tips, in git's application order */
-	size_t order_nr;
-	int order_ready;
-	const struct strvec *match, *exclude;
-
-	struct node_state *state;
-	size_t state_alloc;
-	uint32_t epoch;
-
-	/* the query in progress */
-	uint32_t target;
-	int gen_mode;
-	uint64_t gen_cutoff;
-	int64_t date_cutoff;
-	struct strvec names;		/* tip_name strings of this query */
-
-	struct frame *stack;
-	size_t stack_nr, stack_alloc;
-	uint32_t *lifo;
-	size_t lifo_nr, lifo_alloc;
-	uint32_t *pushed;
-	size_t pushed_nr, pushed_alloc;
-
-	char **contains_cache;		/* per commit id, "" = none */
-	size_t contains_cache_alloc;
-};
-
 /* ---- refs ---- */
 
 static int cmp_tip_name(const void *a, const void *b)
@@ -111,46 +49,11 @@ static int cmp_tip_name(const void *a, const void *b)
 	return strcmp(((const struct tip *)a)->refname, ((const struct tip *)b)->refname);
 }
 
-static int load_refs(struct describer *d)
+void describer_sort_tips(struct describer *d)
 {
-	git_reference_iterator *it = NULL;
-	git_reference *ref = NULL;
-	size_t alloc = 0;
-	int rc;
-
-	if (lg2_check(git_reference_iterator_new(&it, d->repo), "cannot list refs") < 0)
-		return -1;
-	while ((rc = git_reference_next(&ref, it)) == 0) {
-		git_reference *resolved = NULL;
-		const char *name = git_reference_name(ref);
-		const git_oid *target = NULL;
-
-		if (!starts_with(name, "refs/"))
-			;
-		else if (git_reference_type(ref) == GIT_REFERENCE_DIRECT)
-			target = git_reference_target(ref);
-		else if (git_reference_resolve(&resolved, ref) == 0)
-			target = git_reference_target(resolved);	/* symbolic, as git follows */
-		if (target) {
-			struct tip *t;
-
-			ALLOC_GROW(d->tips, d->tips_nr + 1, alloc);
-			t = &d->tips[d->tips_nr++];
-			memset(t, 0, sizeof(*t));
-			t->refname = xstrdup(name);
-			git_oid_cpy(&t->oid, target);
-		}
-		git_reference_free(resolved);
-		git_reference_free(ref);
-		ref = NULL;
-	}
-	git_reference_iterator_free(it);
-	if (rc != GIT_ITEROVER)
-		return lg2_check(rc, "cannot list refs");
 	/* git applies equally dated tips in ref name order */
 	if (d->tips_nr)
 		qsort(d->tips, d->tips_nr, sizeof(*d->tips), cmp_tip_name);
-	return 0;
 }
 
 static int ensure_state(struct describer *d)
@@ -172,15 +75,30 @@ static int parse(struct describer *d, uint32_t id)
 	return rc;
 }
 
-/* Peels a tip to its commit and date, as git's name_ref() does. */
+static int peeled_commit(struct describer *d, struct tip *t, uint32_t id, int have_date,
+			 int64_t taggerdate);
+
+/*
+ * Peels a tip to its commit and date, as git's name_ref() does. Reading
+ * files only, a tip that would need a tag object read is
+ * DESCRIBE_FALLBACK.
+ */
+static int peel_tip_1(struct describer *d, struct tip *t);
+
 static int peel_tip(struct describer *d, struct tip *t)
 {
-	git_object *obj = NULL;
-	git_oid oid = t->oid;
+	int rc = peel_tip_1(d, t);
+
+	if (rc < 0)
+		t->peeled = 0;	/* a later query may try again (or fall back again) */
+	return rc;
+}
+
+static int peel_tip_1(struct describer *d, struct tip *t)
+{
 	int64_t taggerdate = 0;
-	int have_date = 0;
+	int deref = 0, rc;
 	uint32_t id;
-	char hex[GIT_OID_HEXSZ + 1];
 
 	if (t->peeled)
 		return 0;
@@ -191,8 +109,13 @@ static int peel_tip(struct describer *d, struct tip *t)
 		if (e) {
 			if (!e->is_commit)
 				return 0;
-			t->commit = commit_store_id(d->store, &e->commit);
-			ensure_state(d);
+			if (!commit_store_in_graph(d->store, &e->commit, &id)) {
+				if (!d->src->reads_objects)
+					return DESCRIBE_FALLBACK;
+				id = commit_store_id(d->store, &e->commit);
+				ensure_state(d);
+			}
+			t->commit = id;
 			t->is_commit = 1;
 			t->deref = e->deref;
 			t->from_tag = starts_with(t->refname, "refs/tags/");
@@ -201,54 +124,31 @@ static int peel_tip(struct describer *d, struct tip *t)
 			return 0;
 		}
 	}
-	for (;;) {
-		git_object_t type;
+	rc = d->src->peel(d, &t->oid, t->refname, &id, &deref, &taggerdate);
+	if (rc)
+		return rc > 0 ? 0 : rc;
+	t->deref = deref;
+	return peeled_commit(d, t, id, deref, taggerdate);
+}
 
-		if (commit_store_in_graph(d->store, &oid, &id))
-			break;
-		git_object_free(obj);
-		obj = NULL;
-		if (git_object_lookup(&obj, d->repo, &oid, GIT_OBJECT_ANY) < 0) {
-			warning("ref '%s' points at unreadable object %s", t->refname,
-				git_oid_tostr(hex, sizeof(hex), &oid));
-			return 0;
-		}
-		type = git_object_type(obj);
-		if (type == GIT_OBJECT_COMMIT) {
-			id = commit_store_id(d->store, &oid);
-			break;
-		}
-		if (type != GIT_OBJECT_TAG) {
-			git_object_free(obj);
-			if (d->cache) {	/* a tag of a tree or blob names no commit */
-				struct peel_entry e = { .oid = t->oid };
+static int peeled_commit(struct describer *d, struct tip *t, uint32_t id, int have_date,
+			 int64_t taggerdate)
+{
+	int rc = parse(d, id);
 
-				peel_cache_put(d->cache, &e);
-			}
-			return 0;
-		}
-		{
-			const git_signature *tagger = git_tag_tagger((git_tag *)obj);
-
-			taggerdate = tagger ? (int64_t)tagger->when.time : 0;
-			have_date = 1;
-			t->deref = 1;
-			git_oid_cpy(&oid, git_tag_target_id((git_tag *)obj));
-		}
-	}
-	git_object_free(obj);
-	if (parse(d, id) < 0)
-		return -1;
+	if (rc < 0)
+		return rc;
 	t->commit = id;
 	t->is_commit = 1;
 	t->from_tag = starts_with(t->refname, "refs/tags/");
 	t->commit_date = commit_store_date(d->store, id);
 	t->taggerdate = have_date ? taggerdate : t->commit_date;
-	if (d->cache) {
+	/* a commit in the graph peels to itself without a read: nothing to keep */
+	if (d->cache && d->src->reads_objects && (t->deref || id >= commit_store_graph_nr(d->store))) {
 		struct peel_entry e = { .oid = t->oid, .is_commit = 1, .deref = t->deref,
 					.taggerdate = t->taggerdate, .commit_date = t->commit_date };
 
-		git_oid_cpy(&e.commit, commit_store_oid(d->store, id));
+		e.commit = *commit_store_oid(d->store, id);
 		peel_cache_put(d->cache, &e);
 	}
 	return 0;
@@ -260,7 +160,7 @@ static int subpath_matches(const char *path, const char *filter)
 	const char *sub = path;
 
 	while (sub) {
-		if (!fnmatch(filter, sub, 0))
+		if (wildmatch(filter, sub))
 			return (int)(sub - path);
 		sub = strchr(sub, '/');
 		if (sub)
@@ -298,35 +198,46 @@ static int tip_selected(const struct describer *d, const struct tip *t,
 	return 1;
 }
 
+/* 1 or 0; < 0 when the source cannot tell. */
 static int ref_exists(struct describer *d, const char *name)
 {
-	git_oid oid;
-
-	return git_reference_name_to_id(&oid, d->repo, name) == 0;
+	return d->src->ref_exists(d, name);
 }
 
-/* git's shorten_unambiguous_ref(refname, 0) for refs/tags/<name>. */
+/*
+ * git's shorten_unambiguous_ref(refname, 0) for refs/tags/<name>, or
+ * NULL when reading files only cannot tell.
+ */
 static char *shorten_tag(struct describer *d, const char *refname)
 {
 	const char *name = refname + strlen("refs/tags/");
 	struct strbuf buf = STRBUF_INIT;
-	int ambiguous;
+	int ambiguous, e;
 
 	strbuf_addf(&buf, "refs/%s", name);
-	ambiguous = ref_exists(d, name) || ref_exists(d, buf.buf);
+	ambiguous = ref_exists(d, name);
+	if (!ambiguous)
+		ambiguous = ref_exists(d, buf.buf);
 	strbuf_reset(&buf);
 	if (!ambiguous) {
 		strbuf_addstr(&buf, name);
-	} else {
+	} else if (ambiguous > 0) {
 		strbuf_addf(&buf, "tags/%s", name);
-		if (ref_exists(d, buf.buf)) {
+		e = ref_exists(d, buf.buf);
+		if (e) {
 			strbuf_reset(&buf);
 			strbuf_addstr(&buf, refname);
 		}
+		ambiguous = e < 0 ? -1 : 1;
+	}
+	if (ambiguous < 0) {
+		strbuf_release(&buf);
+		return NULL;
 	}
 	return strbuf_detach(&buf, NULL);
 }
 
+/* The tip's name in output, or NULL (reading files only, see shorten_tag()). */
 static const char *tip_display(struct describer *d, struct tip *t)
 {
 	const char *p;
@@ -362,14 +273,18 @@ static int prepare_order(struct describer *d)
 
 	if (d->order_ready)
 		return 0;
-	d->order = xcalloc(d->tips_nr ? d->tips_nr : 1, sizeof(*d->order));
+	if (!d->order)
+		d->order = xcalloc(d->tips_nr ? d->tips_nr : 1, sizeof(*d->order));
+	d->order_nr = 0;
 	for (i = 0; i < d->tips_nr; i++) {
 		struct tip *t = &d->tips[i];
+		int rc;
 
 		if (!tip_selected(d, t, d->all ? NULL : d->match, d->all ? NULL : d->exclude))
 			continue;
-		if (peel_tip(d, t) < 0)
-			return -1;
+		rc = peel_tip(d, t);
+		if (rc < 0)
+			return rc;
 		if (t->is_commit)
 			d->order[d->order_nr++] = i;
 	}
@@ -380,30 +295,99 @@ static int prepare_order(struct describer *d)
 	return 0;
 }
 
-int describer_new(struct describer **out, git_repository *repo,
-		  const struct describe_options *opts)
+struct describer *describer_alloc(const struct describe_options *opts,
+				  const struct describe_source *src, const char *commondir)
 {
 	struct describer *d = xcalloc(1, sizeof(*d));
+	struct strbuf path = STRBUF_INIT;
 
-	d->repo = repo;
+	d->src = src;
 	d->all = opts->all;
 	d->match = opts->match;
 	d->exclude = opts->exclude;
 	strvec_init(&d->names);
+	strbuf_addf(&path, "%smaint", commondir);
+	d->maint_dir = strbuf_detach(&path, NULL);
 	if (opts->use_cache) {
-		struct strbuf path = STRBUF_INIT;
-
-		strbuf_addf(&path, "%smaint/describe-peel", git_repository_commondir(repo));
+		strbuf_addf(&path, "%s/describe-peel", d->maint_dir);
 		d->cache = peel_cache_load(path.buf);
 		strbuf_reset(&path);
-		strbuf_addf(&path, "%smaint/commit-graph", git_repository_commondir(repo));
+		strbuf_addf(&path, "%s/commit-graph", d->maint_dir);
 		d->graph_cache_path = strbuf_detach(&path, NULL);
 	}
-	if (commit_store_new(&d->store, repo, opts->use_graph, d->graph_cache_path) < 0 ||
-	    load_refs(d) < 0) {
+	strbuf_release(&path);
+	return d;
+}
+
+/* ---- the files source: no object is read ---- */
+
+static int files_peel(struct describer *d, const git_oid *oid, const char *refname,
+		      uint32_t *id, int *deref, int64_t *taggerdate)
+{
+	(void)refname;
+	(void)taggerdate;
+	/* only a commit in the graph peels to itself without a read */
+	if (!commit_store_in_graph(d->store, oid, id))
+		return DESCRIBE_FALLBACK;
+	*deref = 0;
+	return 0;
+}
+
+static int files_ref_exists(struct describer *d, const char *name)
+{
+	int rc = repo_files_ref_exists(d->files, name);
+
+	return rc < 0 ? DESCRIBE_FALLBACK : rc;
+}
+
+static int files_resolve(struct describer *d, const char *rev, git_oid *out)
+{
+	const struct peel_entry *e;
+	uint32_t id;
+
+	if (repo_files_resolve(d->files, rev, out))
+		return DESCRIBE_FALLBACK;
+	if (commit_store_in_graph(d->store, out, &id))
+		return 0;
+	e = peel_cache_get(d->cache, out);	/* a tag */
+	if (!e || !e->is_commit || !commit_store_in_graph(d->store, &e->commit, &id))
+		return DESCRIBE_FALLBACK;
+	*out = e->commit;
+	return 0;
+}
+
+static const struct describe_source files_source = {
+	files_peel, files_ref_exists, files_resolve, 0
+};
+
+int describer_new_files(struct describer **out, struct repo_files *files,
+			const struct describe_options *opts)
+{
+	struct describer *d;
+	struct strbuf objdir = STRBUF_INIT;
+	size_t nr, i;
+	const struct repo_ref *refs;
+	int rc;
+
+	*out = NULL;
+	if (!opts->use_graph || !opts->use_cache)
+		return 1;	/* annotated tags are peeled from the cache only */
+	d = describer_alloc(opts, &files_source, repo_files_gitdir(files));
+	d->files = files;
+	strbuf_addf(&objdir, "%sobjects", repo_files_gitdir(files));
+	rc = commit_store_new_graph_only(&d->store, objdir.buf, d->graph_cache_path);
+	strbuf_release(&objdir);
+	if (rc) {
 		describer_free(d);
-		return -1;
+		return 1;
 	}
+	refs = repo_files_refs(files, &nr);
+	d->tips = xcalloc(nr ? nr : 1, sizeof(*d->tips));
+	for (i = 0; i < nr; i++) {	/* already in name order */
+		d->tips[i].refname = xstrdup(refs[i].name);
+		d->tips[i].oid = refs[i].oid;
+	}
+	d->tips_nr = nr;
 	*out = d;
 	return 0;
 }
@@ -433,12 +417,8 @@ static void write_graph_cache(struct describer *d)
 		if (d->tips[i].is_commit)
 			roots[nr++] = d->tips[i].commit;
 	if (nr) {
-		struct strbuf dir = STRBUF_INIT;
-
-		strbuf_addf(&dir, "%smaint", git_repository_commondir(d->repo));
-		if (!mkdir(dir.buf, 0777) || errno == EEXIST)
+		if (!mkdir(d->maint_dir, 0777) || errno == EEXIST)
 			commit_store_write_cache(d->store, roots, nr, d->graph_cache_path);
-		strbuf_release(&dir);
 	}
 	free(roots);
 }
@@ -449,16 +429,18 @@ void describer_free(struct describer *d)
 
 	if (!d)
 		return;
-	if (d->cache) {
+	if (d->cache && d->src->reads_objects) {
 		/* every tip was peeled: entries not used are for refs that are gone */
 		int prune = d->order_ready &&
 			    (d->all || ((!d->match || !d->match->nr) && (!d->exclude || !d->exclude->nr)));
 
 		peel_cache_save(d->cache, prune);
-		peel_cache_free(d->cache);
 	}
-	write_graph_cache(d);
+	peel_cache_free(d->cache);
+	if (d->src->reads_objects)
+		write_graph_cache(d);
 	free(d->graph_cache_path);
+	free(d->maint_dir);
 	for (i = 0; i < d->tips_nr; i++) {
 		free(d->tips[i].refname);
 		free(d->tips[i].display);
@@ -471,48 +453,16 @@ void describer_free(struct describer *d)
 	free(d->lifo);
 	free(d->pushed);
 	for (i = 0; i < d->contains_cache_alloc; i++)
-		free(d->contains_cache[i]);
+		if (d->contains_cache[i])
+			free(d->contains_cache[i]);
 	free(d->contains_cache);
 	commit_store_free(d->store);
 	free(d);
 }
 
-static int is_hex(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
-
 int describer_resolve(struct describer *d, const char *rev, git_oid *out)
 {
-	git_object *obj = NULL, *peeled = NULL;
-	git_commit *commit = NULL;
-	uint32_t id;
-	int rc;
-
-	if (strlen(rev) == GIT_OID_HEXSZ && is_hex(rev, GIT_OID_HEXSZ) &&
-	    !git_oid_fromstr(out, rev)) {
-		if (commit_store_in_graph(d->store, out, &id))
-			return 0;
-		if (git_object_lookup(&obj, d->repo, out, GIT_OBJECT_ANY) < 0)
-			return error("not a valid revision '%s'", rev);
-		rc = git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT);
-		git_object_free(obj);
-		if (rc < 0)
-			return error("'%s' is not a commit", rev);
-		git_oid_cpy(out, git_object_id(peeled));
-		git_object_free(peeled);
-		return 0;
-	}
-	if (repo_lookup_commit(&commit, d->repo, rev) < 0)
-		return -1;
-	git_oid_cpy(out, git_commit_id(commit));
-	git_commit_free(commit);
-	return 0;
+	return d->src->resolve(d, rev, out);
 }
 
 /* ---- one query ---- */
@@ -584,10 +534,10 @@ static int reach_quick(struct describer *d, uint32_t id)
 /* Whether start reaches the target without passing a cut-off commit. */
 static int reaches(struct describer *d, uint32_t start)
 {
-	int st;
+	int st = parse(d, start);
 
-	if (parse(d, start) < 0)
-		return -1;
+	if (st < 0)
+		return st;
 	st = reach_get(d, start);
 	if (st == REACH_YES || st == REACH_NO)
 		return st == REACH_YES;
@@ -615,8 +565,9 @@ static int reaches(struct describer *d, uint32_t start)
 			continue;
 		}
 		p = commit_store_parents(d->store, f->id)[f->next++];
-		if (parse(d, p) < 0)
-			return -1;
+		st = parse(d, p);
+		if (st < 0)
+			return st;
 		st = reach_get(d, p);
 		if (st == REACH_UNKNOWN) {
 			st = reach_quick(d, p);
@@ -691,12 +642,15 @@ static const char *parent_name(struct describer *d, const struct node_state *n, 
 static int replay_tip(struct describer *d, struct tip *t)
 {
 	uint32_t start = t->commit;
+	const char *display;
 
 	if (!name_update(d, start, t->taggerdate, 0, 0, t->from_tag))
 		return 0;
+	display = tip_display(d, t);
+	if (!display)
+		return DESCRIBE_FALLBACK;
 	d->state[start].tip_name = t->deref ?
-		strvec_pushf(&d->names, "%s^0", tip_display(d, t)) :
-		strvec_push(&d->names, tip_display(d, t));
+		strvec_pushf(&d->names, "%s^0", display) : strvec_push(&d->names, display);
 
 	d->lifo_nr = 0;
 	ALLOC_GROW(d->lifo, 1, d->lifo_alloc);
@@ -709,10 +663,10 @@ static int replay_tip(struct describer *d, struct tip *t)
 		for (i = 0; i < nr; i++) {
 			uint32_t p = commit_store_parents(d->store, c)[i];
 			struct node_state *n;
-			int generation, distance;
+			int generation, distance, rc = parse(d, p);
 
-			if (parse(d, p) < 0)
-				return -1;
+			if (rc < 0)
+				return rc;
 			if (excluded(d, p) || reach_get(d, p) != REACH_YES)
 				continue;
 			n = &d->state[c];
@@ -743,10 +697,15 @@ static int begin(struct describer *d, const git_oid *commit, uint32_t *id)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
+	int rc;
+
 	*id = commit_store_id(d->store, commit);
 	ensure_state(d);
-	if (parse(d, *id) < 0)
-		return error("cannot describe '%s'", git_oid_tostr(hex, sizeof(hex), commit));
+	rc = parse(d, *id);
+	if (rc == COMMIT_STORE_MISSING)
+		return DESCRIBE_FALLBACK;
+	if (rc < 0)
+		return error("cannot describe '%s'", oid_to_hex(commit, hex));
 	start_query(d, *id);
 	return 0;
 }
@@ -755,9 +714,10 @@ static int compute_contains(struct describer *d, uint32_t target, struct strbuf 
 {
 	size_t k, first = SIZE_MAX;
 	const struct node_state *n;
+	int rc = prepare_order(d);
 
-	if (prepare_order(d) < 0)
-		return -1;
+	if (rc < 0)
+		return rc;
 	for (k = 0; k < d->order_nr; k++) {
 		struct tip *t = &d->tips[d->order[k]];
 
@@ -770,16 +730,16 @@ static int compute_contains(struct describer *d, uint32_t target, struct strbuf 
 		}
 		if (!d->gen_mode && t->commit_date < d->date_cutoff)
 			continue;	/* cut off: what reaches() would say, without a read */
-		switch (reaches(d, t->commit)) {
-		case -1:
-			return -1;
-		case 0:
+		rc = reaches(d, t->commit);
+		if (rc < 0)
+			return rc;
+		if (!rc)
 			continue;
-		}
 		if (first == SIZE_MAX)
 			first = k;
-		if (replay_tip(d, t) < 0)
-			return -1;
+		rc = replay_tip(d, t);
+		if (rc < 0)
+			return rc;
 	}
 	n = &d->state[target];
 	if (first == SIZE_MAX || n->name_epoch != d->epoch || !n->tip_name)
@@ -800,10 +760,10 @@ static int compute_contains(struct describer *d, uint32_t target, struct strbuf 
 int describe_contains(struct describer *d, const git_oid *commit, struct strbuf *out)
 {
 	uint32_t id;
-	int rc;
+	int rc = begin(d, commit, &id);
 
-	if (begin(d, commit, &id) < 0)
-		return -1;
+	if (rc < 0)
+		return rc;
 	if (id < d->contains_cache_alloc && d->contains_cache[id]) {
 		if (!*d->contains_cache[id])
 			return 1;
@@ -850,10 +810,11 @@ int describe_release(struct describer *d, const git_oid *commit,
 	const struct strvec def_exclude = { def_exclude_v, 1, 0 };
 	size_t *cand, nr = 0, k;
 	uint32_t id;
-	int ret = 1;
+	int ret = begin(d, commit, &id);
 
-	if (begin(d, commit, &id) < 0)
-		return -1;
+	if (ret < 0)
+		return ret;
+	ret = 1;
 	if (!match || !match->nr)
 		match = &def_match;
 	if (!exclude || !exclude->nr)
@@ -868,23 +829,24 @@ int describe_release(struct describer *d, const git_oid *commit,
 		qsort(cand, nr, sizeof(*cand), cmp_version_index);
 	for (k = 0; k < nr && ret == 1; k++) {
 		struct tip *t = &d->tips[cand[k]];
-		int r;
+		int r = peel_tip(d, t);
 
-		if (peel_tip(d, t) < 0) {
-			ret = -1;
+		if (r < 0) {
+			ret = r;
 			break;
 		}
 		if (!t->is_commit || (!d->gen_mode && t->commit_date < d->date_cutoff))
 			continue;
 		r = reaches(d, t->commit);
-		if (r < 0)
-			ret = -1;
-		else if (r > 0) {
+		if (r < 0) {
+			ret = r;
+		} else if (r > 0) {
 			char *name = shorten_tag(d, t->refname);
 
-			strbuf_addstr(out, name);
+			if (name)
+				strbuf_addstr(out, name);
 			free(name);
-			ret = 0;
+			ret = name ? 0 : DESCRIBE_FALLBACK;
 		}
 	}
 	free(cand);

@@ -44,9 +44,24 @@ struct describe_options {
 };
 
 struct describer;
+struct repo_files;
 
 int describer_new(struct describer **out, git_repository *repo,
 		  const struct describe_options *opts);
+
+/*
+ * A describer that reads no object and does not use libgit2: commits
+ * come from the commit-graph (or our cache of it), refs from
+ * repo-files.h, annotated tags from the peel cache. Whatever needs more
+ * makes describer_resolve(), describe_contains() or describe_release()
+ * return DESCRIBE_FALLBACK without a message; the caller then asks a
+ * describer_new() one, whose answers are git's. Returns 0, or 1 when
+ * the repository has no graph or the options need objects (nothing
+ * reported). files must outlive the describer.
+ */
+int describer_new_files(struct describer **out, struct repo_files *files,
+			const struct describe_options *opts);
+#define DESCRIBE_FALLBACK (-2)
 void describer_free(struct describer *d);
 
 /*

@@ -13,8 +13,9 @@
 int cmd_main(int argc, const char **argv);
 
 /*
- * Weak: a program that never calls libgit2 does not link repo.o, hence
- * not libgit2, whose loading alone costs about 3 ms of start-up.
+ * Weak, so that a program that never calls libgit2 is linked without it
+ * (and its start-up): repo.o is then not taken from libmaint.a, and the
+ * symbol is NULL.
  */
 #pragma weak repo_global_shutdown
 

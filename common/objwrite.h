@@ -6,10 +6,11 @@
  * the repository (blobs and trees by the apply engine, commits, notes)
  * is kept in memory (an object database backend of ours, added with the
  * highest priority, so reads see them too) and objwrite_flush() writes
- * exactly those objects as one pack file (libgit2's pack builder, then
- * its indexer: temporary files, fsync, renamed into objects/pack/), instead
- * of one loose file per object; the new pack is registered with the
- * object database at once.
+ * exactly those objects as one pack file with its index, written here
+ * (whole objects, no deltas, zlib's fastest level: what git's loose
+ * objects cost, in one file; temporary files, fsync, renamed into
+ * objects/pack/), instead of one loose file per object; the new pack is
+ * registered with the object database at once.
  *
  * Nothing written in a batch is visible to other processes before the
  * flush; a process killed before it leaves no trace in the repository.
@@ -18,24 +19,33 @@
 
 #include <git2.h>
 
+#include "sha1.h"
+
 struct memstore;
 
 struct objwrite {
 	git_repository *repo;
 	git_odb *odb;
 	struct memstore *store;	/* owned by odb once added */
+	struct sha1 sha;	/* for object ids and pack checksums */
 };
 
-#define OBJWRITE_INIT { NULL, NULL, NULL }
+#define OBJWRITE_INIT { NULL, NULL, NULL, SHA1_INIT }
 
 int objwrite_begin(struct objwrite *ow, git_repository *repo);
 /*
- * Writes an object straight into the batch (out: its id), skipping the
- * object database's existence check (which rescans the pack directory
- * on every miss); an object that already exists is simply packed again.
+ * Writes an object into the batch (out: its id) unless the object
+ * database already has it. The existence check does not rescan the pack
+ * directory on a miss (libgit2's own write does, on every miss): an
+ * object only in a pack that appeared since we last looked is packed
+ * again, harmlessly.
  */
 int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len,
 		 git_object_t type);
+
+/* objwrite_put() when ow is not NULL, else a plain write into repo's object database. */
+int objwrite_object(struct objwrite *ow, git_repository *repo, git_oid *out, const void *data,
+		    size_t len, git_object_t type);
 
 /* Writes everything queued so far as one pack; a no-op when nothing is queued. */
 int objwrite_flush(struct objwrite *ow);

@@ -3,6 +3,7 @@
  * open-addressing hash table on the object id.
  */
 #include "peel-cache.h"
+#include "oid.h"
 #include "strbuf.h"
 #include "wrapper.h"
 
@@ -57,39 +58,75 @@ static struct peel_entry *find(struct peel_cache *c, const git_oid *oid)
 	size_t mask = c->hash_size - 1, s;
 
 	for (s = slot_of(oid, mask); c->hash[s]; s = (s + 1) & mask)
-		if (git_oid_equal(&c->entries[c->hash[s] - 1].oid, oid))
+		if (oid_equal(&c->entries[c->hash[s] - 1].oid, oid))
 			return &c->entries[c->hash[s] - 1];
 	return NULL;
+}
+
+/* 40 lower-case hex digits into oid; -1 on anything else. */
+static int parse_oid(const char *p, git_oid *oid)
+{
+	static signed char val[256];
+	size_t i;
+
+	if (!val['1']) {
+		memset(val, -1, sizeof(val));
+		for (i = 0; i < 10; i++)
+			val['0' + i] = (signed char)i;
+		for (i = 0; i < 6; i++)
+			val['a' + i] = (signed char)(10 + i);
+	}
+	for (i = 0; i < GIT_OID_RAWSZ; i++) {
+		int hi = val[(unsigned char)p[2 * i]], lo;
+
+		if (hi < 0)
+			return -1;
+		lo = val[(unsigned char)p[2 * i + 1]];
+		if (lo < 0)
+			return -1;
+		oid->id[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+/* An optionally negative decimal ending at a space; -1 when malformed. */
+static int parse_num(const char **pp, int64_t *out)
+{
+	const char *p = *pp;
+	int neg = *p == '-';
+	uint64_t v = 0;
+	int digits = 0;
+
+	p += neg;
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		if (v > (uint64_t)INT64_MAX / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (!digits || *p != ' ' || v > (uint64_t)INT64_MAX)
+		return -1;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	*pp = p + 1;
+	return 0;
 }
 
 /* "<oid> <commit|-> <tagger-date> <commit-date> <0|1>" */
 static int parse_line(const char *p, struct peel_entry *e)
 {
-	char *end;
-
 	memset(e, 0, sizeof(*e));
-	if (git_oid_fromstrn(&e->oid, p, GIT_OID_HEXSZ) < 0 || p[GIT_OID_HEXSZ] != ' ')
+	if (parse_oid(p, &e->oid) < 0 || p[GIT_OID_HEXSZ] != ' ')
 		return -1;
 	p += GIT_OID_HEXSZ + 1;
 	if (*p == '-') {
 		p++;
 	} else {
-		if (git_oid_fromstrn(&e->commit, p, GIT_OID_HEXSZ) < 0)
+		if (parse_oid(p, &e->commit) < 0)
 			return -1;
 		e->is_commit = 1;
 		p += GIT_OID_HEXSZ;
 	}
-	if (*p++ != ' ')
+	if (*p++ != ' ' || parse_num(&p, &e->taggerdate) < 0 || parse_num(&p, &e->commit_date) < 0)
 		return -1;
-	errno = 0;
-	e->taggerdate = strtoll(p, &end, 10);
-	if (end == p || *end != ' ')
-		return -1;
-	p = end + 1;
-	e->commit_date = strtoll(p, &end, 10);
-	if (end == p || *end != ' ' || errno)
-		return -1;
-	p = end + 1;
 	if ((*p != '0' && *p != '1') || p[1])
 		return -1;
 	e->deref = *p == '1';
@@ -104,10 +141,12 @@ struct peel_cache *peel_cache_load(const char *path)
 
 	c->path = xstrdup(path);
 	if (strbuf_read_file(&buf, path, 0) >= 0 && starts_with(buf.buf, PEEL_CACHE_HEADER)) {
-		for (p = buf.buf + strlen(PEEL_CACHE_HEADER); *p; p = eol + 1) {
+		char *end = buf.buf + buf.len;
+
+		for (p = buf.buf + strlen(PEEL_CACHE_HEADER); p < end; p = eol + 1) {
 			struct peel_entry e;
 
-			eol = strchr(p, '\n');
+			eol = memchr(p, '\n', end - p);
 			if (!eol)
 				break;	/* a torn last line */
 			*eol = '\0';
@@ -187,9 +226,9 @@ void peel_cache_save(struct peel_cache *c, int prune)
 
 		if (prune && !e->used)
 			continue;
-		git_oid_tostr(hex, sizeof(hex), &e->oid);
+		oid_to_hex(&e->oid, hex);
 		if (e->is_commit)
-			git_oid_tostr(chex, sizeof(chex), &e->commit);
+			oid_to_hex(&e->commit, chex);
 		else
 			strcpy(chex, "-");
 		strbuf_addf(&out, "%s %s %" PRId64 " %" PRId64 " %d\n", hex, chex,

@@ -8,6 +8,7 @@
 #include "notes.h"
 #include "objwrite.h"
 #include "patch.h"
+#include "prefetch.h"
 #include "repo.h"
 #include "source.h"
 #include "state.h"
@@ -47,9 +48,11 @@ struct queue {
 
 	struct strbuf committer;	/* "Name <email> when tz" */
 	struct strbuf signer;		/* "Name <email>" */
+	struct trailer_conf trailers;	/* git's trailer.* configuration */
 	struct objwrite ow;
 	struct notes_batch notes;
 	int notes_open;
+	struct apply_session *session;	/* run_series' session while it runs (borrowed) */
 	size_t step_commits;		/* commits made since the last step */
 	size_t step_last;		/* number of the last patch in them */
 	struct strbuf step_subject;	/* subject of the last of them */
@@ -64,6 +67,7 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	 */
 	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)4 << 20);
 	/* Likewise pack windows: 1 MiB at a time, at most 8 MiB mapped (a series makes many small packs). */
+	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
 	q->repo = repo;
 	q->cfg = cfg;
@@ -72,6 +76,7 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	strbuf_init(&q->committer, 0);
 	strbuf_init(&q->signer, 0);
 	strbuf_init(&q->step_subject, 0);
+	strvec_init(&q->trailers.tokens);
 }
 
 void queue_opts_release(struct queue_opts *o)
@@ -96,6 +101,7 @@ static void queue_release(struct queue *q)
 	strbuf_release(&q->committer);
 	strbuf_release(&q->signer);
 	strbuf_release(&q->step_subject);
+	trailer_conf_release(&q->trailers);
 }
 
 static const char *short_branch(const struct queue *q)
@@ -335,7 +341,7 @@ static int sync_worktree(struct queue *q, const git_oid *from_commit, const git_
 	if (!q->sync || git_oid_equal(from_commit, to_commit))
 		return 0;
 	if (changed_paths(q, from_commit, to_commit, &paths, &a, &b) ||
-	    worktree_sync(q->repo, &a, &b, &paths, force))
+	    worktree_sync(q->repo, &a, &b, &paths, force, NULL))
 		goto out;
 	ret = 0;
 out:
@@ -418,6 +424,15 @@ static void crash_point_n(const struct queue *q, const char *point)
 	crash_point(label);
 }
 
+/* The apply session's post-images, to write the work tree without reading the blobs back. */
+static int cached_content(void *data, const char *path, const git_oid *oid, const char **buf,
+			  size_t *len)
+{
+	struct queue *q = data;
+
+	return q->session && apply_session_cached(q->session, path, oid, buf, len);
+}
+
 /*
  * The step: everything committed since the last step goes to the
  * repository and the branch moves to new_tip.
@@ -426,6 +441,7 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 {
 	struct strbuf reflog = STRBUF_INIT;
 	struct strvec paths = STRVEC_INIT;
+	struct worktree_content content = { cached_content, q };
 	git_oid step_a, step_b;
 	git_oid notes_new;
 	int changed = 0, ret = -1;
@@ -475,7 +491,7 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 					q->has_notes_base ? &q->notes_base : NULL,
 					"maint-queue: notes") < 0)
 		goto out;
-	if (q->sync && !q->worktree_done && worktree_sync(q->repo, &step_a, &step_b, &paths, 0) < 0) {
+	if (q->sync && !q->worktree_done && worktree_sync(q->repo, &step_a, &step_b, &paths, 0, &content) < 0) {
 		error("'%s' moved to %s but its work tree was not updated; "
 		      "fix the cause and run 'git maint-queue --continue' (or --abort)",
 		      short_branch(q), git_oid_tostr_s(&q->tip));
@@ -571,14 +587,14 @@ static int build_message(struct queue *q, struct strbuf *msg, const struct patch
 			strbuf_addstr(&link, q->opts.link_mask);
 			strbuf_addbuf(&link, &pm->message_id);
 		}
-		msg_append_trailer(msg, link.buf);
+		msg_append_trailer(msg, &q->trailers, link.buf);
 		strbuf_release(&link);
 	}
 	if (q->opts.signoff) {
 		struct strbuf sob = STRBUF_INIT;
 
 		strbuf_addf(&sob, "Signed-off-by: %s", q->signer.buf);
-		msg_append_trailer(msg, sob.buf);
+		msg_append_trailer(msg, &q->trailers, sob.buf);
 		strbuf_release(&sob);
 	}
 	return 0;
@@ -592,6 +608,157 @@ static void stop_hints(struct queue *q)
 		"hint: 'git maint-queue --continue'; 'git maint-queue --skip' drops it;\n"
 		"hint: 'git maint-queue --abort' puts '%s' back at %s\n",
 		q->dir, short_branch(q), git_oid_tostr_s(&q->orig));
+}
+
+/*
+ * git am -3 with conflicts: the patch's result goes into the work tree
+ * and index of the checked-out branch, conflicted files with markers and
+ * stages 1-3, for the user to resolve, 'git add' and --continue. The
+ * paths are listed in the state ("conflict") so that --skip and --abort
+ * put them back. Paths with local changes are left alone (warned).
+ */
+static int write_conflicts(struct queue *q, struct apply_session *session,
+			   const struct apply_result *res)
+{
+	struct apply_change *ch = NULL;
+	struct worktree_file *files = NULL;
+	struct strvec paths = STRVEC_INIT;
+	struct strbuf list = STRBUF_INIT;
+	size_t nr = 0;
+	int ret = -1, rc;
+
+	if (apply_session_conflicts(session, &ch, &nr) < 0)
+		return -1;
+	for (size_t i = 0; i < nr; i++)
+		strvec_push(&paths, ch[i].path);
+	rc = worktree_check_clean(q->repo, &paths, "the conflicted patch");
+	if (rc) {
+		if (rc > 0)
+			warning("the conflicts were not written into the work tree; "
+				"the patch is in '%s/patch'", q->dir);
+		ret = rc < 0 ? -1 : 0;
+		goto out;
+	}
+	files = xcalloc(nr ? nr : 1, sizeof(*files));
+	for (size_t i = 0; i < nr; i++) {
+		struct worktree_file *f = &files[i];
+		const struct apply_conflict *c = NULL;
+
+		for (size_t j = 0; j < res->nr && !c; j++)
+			if (res->files[j].conflict && !strcmp(res->files[j].new_path, ch[i].path))
+				c = res->files[j].conflict;
+		f->path = ch[i].path;
+		f->deleted = ch[i].deleted;
+		f->mode = ch[i].mode;
+		if (f->deleted)
+			continue;
+		if (c) {
+			f->conflicted = 1;
+			f->data = ch[i].data;
+			f->len = ch[i].len;
+			git_oid_cpy(&f->stages[0], &c->base);
+			if (objwrite_put(&q->ow, &f->stages[1], c->ours.buf, c->ours.len, GIT_OBJECT_BLOB) < 0 ||
+			    objwrite_put(&q->ow, &f->stages[2], c->theirs.buf, c->theirs.len,
+					 GIT_OBJECT_BLOB) < 0)
+				goto out;
+		} else if (ch[i].has_oid) {
+			git_oid_cpy(&f->oid, &ch[i].oid);
+		} else {
+			f->data = ch[i].data;
+			f->len = ch[i].len;
+			if (objwrite_put(&q->ow, &f->oid, f->data, f->len, GIT_OBJECT_BLOB) < 0)
+				goto out;
+		}
+		strbuf_addf(&list, "%s\n", f->path);
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (files[i].deleted)
+			strbuf_addf(&list, "%s\n", files[i].path);
+	/* The blobs the index names reach the disk first. */
+	if (objwrite_flush(&q->ow) < 0 || state_write_raw(q->dir, "conflict", list.buf, list.len) < 0 ||
+	    worktree_write_files(q->repo, files, nr) < 0)
+		goto out;
+	fprintf(stderr, "hint: resolve the conflicts in the work tree, 'git add' the files and run\n"
+		"hint: 'git maint-queue --continue'\n");
+	ret = 0;
+out:
+	free(ch);
+	free(files);
+	strvec_clear(&paths);
+	strbuf_release(&list);
+	return ret;
+}
+
+/*
+ * Puts the paths a conflicted patch left in the work tree back as the
+ * commit at_commit has them (--skip, --abort, --continue re-applying),
+ * and forgets them.
+ */
+static int reset_conflicts(struct queue *q, const git_oid *at_commit)
+{
+	char *path = state_file(q, "conflict");
+	struct strbuf sb = STRBUF_INIT;
+	struct strvec paths = STRVEC_INIT;
+	git_oid tree;
+	int ret = 0;
+
+	if (strbuf_read_file(&sb, path, 0) < 0)
+		goto out;
+	if (q->sync) {
+		for (char *p = sb.buf, *nl; p < sb.buf + sb.len; p = nl + 1) {
+			nl = memchr(p, '\n', sb.buf + sb.len - p);
+			if (!nl)
+				break;
+			if (nl > p)
+				strvec_push_mem(&paths, p, nl - p);
+		}
+		if (commit_tree_id(q->repo, at_commit, &tree) < 0 ||
+		    worktree_sync(q->repo, &tree, &tree, &paths, 1, NULL) < 0) {
+			ret = -1;
+			goto out;
+		}
+	}
+	if (unlink(path) < 0)
+		ret = error_errno("cannot remove '%s'", path);
+out:
+	free(path);
+	strbuf_release(&sb);
+	strvec_clear(&paths);
+	return ret;
+}
+
+/*
+ * --continue found nothing staged (resolved) or committed the
+ * resolution: the conflict left by the stopped patch is forgotten. With
+ * nothing staged, its paths must hold what the branch has (the user put
+ * them back, e.g. to edit the stored patch instead): else the resolution
+ * in the work tree was probably not 'git add'ed, and we stop.
+ */
+static int forget_conflicts(struct queue *q, int nothing_staged)
+{
+	char *path = state_file(q, "conflict");
+	struct strbuf sb = STRBUF_INIT;
+	struct strvec paths = STRVEC_INIT;
+	int ret = 0;
+
+	if (strbuf_read_file(&sb, path, 0) < 0)
+		goto out;
+	for (char *p = sb.buf, *nl; p < sb.buf + sb.len && (nl = memchr(p, '\n', sb.buf + sb.len - p));
+	     p = nl + 1)
+		if (nl > p)
+			strvec_push_mem(&paths, p, nl - p);
+	if (nothing_staged && worktree_check_clean(q->repo, &paths, "applying the patch again")) {
+		ret = error("nothing was resolved: 'git add' the resolved files (or put them back "
+			    "as the branch has them, to apply the stored patch again)");
+		goto out;
+	}
+	if (unlink(path) < 0)
+		ret = error_errno("cannot remove '%s'", path);
+out:
+	free(path);
+	strbuf_release(&sb);
+	strvec_clear(&paths);
+	return ret;
 }
 
 /* Stops at patch k: what has been committed so far lands, the mail is kept. */
@@ -654,8 +821,17 @@ static int build_stop(struct queue *q)
  * Applies patches q->next..q->last on q->tip. skip_check_first: the check
  * of the first one was already dealt with (we stopped at it).
  */
+/* Patches in a run from which reading ahead is worth a thread and a second repository. */
+#define PREFETCH_MIN_PATCHES 2
+
+static int read_ahead(void *data, const char *path, const git_oid *oid, struct strbuf *out)
+{
+	return prefetch_take(data, path, oid, out);
+}
+
 static int run_series(struct queue *q, int skip_check_first)
 {
+	struct prefetch *pf = NULL;
 	struct apply_opts aopts = APPLY_OPTS_INIT;
 	struct apply_session *session = NULL;
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
@@ -678,6 +854,11 @@ static int run_series(struct queue *q, int skip_check_first)
 	if (commit_tree_id(q->repo, &tip, &tree) < 0 ||
 	    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
 		goto out;
+	q->session = session;
+	/* Long series: the files they patch are read ahead by a second thread. */
+	if (q->last - q->next + 1 >= PREFETCH_MIN_PATCHES &&
+	    (pf = prefetch_start(q->repo, &tree, q->mails.buf, q->mails.len, q->next)))
+		apply_session_set_reader(session, read_ahead, pf);
 	for (size_t k = q->next; k <= q->last; k++) {
 		struct raw_mail raw = { 0 };
 		struct patch_set ps = PATCH_SET_INIT;
@@ -734,6 +915,8 @@ static int run_series(struct queue *q, int skip_check_first)
 		}
 		strbuf_reset(&err);
 		popts.origin = origin;
+		if (q->opts.three_way)
+			apply_session_set_label(session, pm.subject.buf);
 		if (patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0)
 			apply_result_set_error(&res, err.buf);
 		else if (apply_patch(session, &ps, &res) < 0) {
@@ -742,14 +925,22 @@ static int run_series(struct queue *q, int skip_check_first)
 			goto out;
 		}
 		patch_set_dispose(&ps);
+		prefetch_passed(pf, k);
 		if (!res.ok) {
 			strbuf_reset(&report);
 			apply_result_print(&report, &res, APPLY_PRINT_HUMAN, NULL, 0);
-			apply_result_dispose(&res);
 			fflush(stdout);
 			fprintf(stderr, "%s", report.buf);
+			for (size_t i = 0; i < res.nr; i++)
+				if (res.files[i].conflict)
+					fprintf(stderr, "CONFLICT (content): Merge conflict in %s\n",
+						res.files[i].new_path);
 			error("patch %zu does not apply to '%s': %s", k, short_branch(q), pm.subject.buf);
 			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
+			if (ret == QUEUE_STOPPED && res.conflicts > 0 && q->sync &&
+			    write_conflicts(q, session, &res) < 0)
+				ret = -1;
+			apply_result_dispose(&res);
 			goto out;
 		}
 		apply_result_dispose(&res);
@@ -763,7 +954,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		if (ident_author_from_mail(&author, pm.author_name.buf, pm.author_email.buf,
 					   pm.has_date ? pm.date.buf : NULL) < 0 ||
 		    build_message(q, &msg, &pm) < 0 ||
-		    apply_session_write_tree(&tree, session) < 0 ||
+		    apply_session_write_tree(&tree, session, &q->ow) < 0 ||
 		    commit_write(&commit, q->repo, &q->ow, &tree, &tip, author.buf, q->committer.buf, &msg) < 0) {
 			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
 			goto out;
@@ -778,15 +969,12 @@ static int run_series(struct queue *q, int skip_check_first)
 		/*
 		 * Bound memory on long series: every QUEUE_FLUSH_PATCHES
 		 * patches the new objects go to a pack (unreferenced until
-		 * the step moves the branch) and the apply session starts
-		 * afresh from the last tree, dropping its cached contents.
+		 * the step moves the branch). The apply session keeps its
+		 * overlay and tree (bounded by the paths the series touches).
 		 */
 		if (++since_flush >= flush_every) {
 			since_flush = 0;
-			apply_session_free(session);
-			session = NULL;
-			if (objwrite_flush(&q->ow) < 0 ||
-			    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
+			if (objwrite_flush(&q->ow) < 0)
 				goto out;
 		}
 		strbuf_reset(&q->step_subject);
@@ -809,9 +997,9 @@ static int run_series(struct queue *q, int skip_check_first)
 			}
 		}
 	}
-	/* The session's cached contents are not needed for the step: free them first. */
-	apply_session_free(session);
-	session = NULL;
+	prefetch_stop(pf);
+	pf = NULL;
+	apply_session_set_reader(session, NULL, NULL);
 	{
 		int rc = do_step(q, &tip, q->last + 1);
 
@@ -834,6 +1022,8 @@ static int run_series(struct queue *q, int skip_check_first)
 	}
 	ret = 0;
 out:
+	prefetch_stop(pf);
+	q->session = NULL;
 	apply_session_free(session);
 	patch_mail_release(&pm);
 	strbuf_release(&msg);
@@ -882,7 +1072,8 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 static int setup_identity(struct queue *q)
 {
 	if (ident_committer(&q->committer, q->cfg) < 0 ||
-	    ident_committer_name_email(&q->signer, q->cfg) < 0)
+	    ident_committer_name_email(&q->signer, q->cfg) < 0 ||
+	    trailer_conf_load(&q->trailers, q->repo) < 0)
 		return -1;
 	if (objwrite_begin(&q->ow, q->repo) < 0 || notes_batch_begin(&q->notes, q->repo, &q->ow) < 0)
 		return -1;
@@ -1115,6 +1306,8 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 	}
 	if (q.stopped != STOP_NONE && q.next <= q.last) {
 		if (skip) {
+			if (reset_conflicts(&q, &q.tip) < 0)
+				goto out;
 			q.next++;
 			q.stopped = STOP_NONE;
 		} else if (q.sync) {
@@ -1124,8 +1317,12 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 				goto out;
 			if (rc == 0) {
 				q.stopped = STOP_NONE;
+				if (forget_conflicts(&q, 0) < 0)
+					goto out;
 			} else {
 				skip_check = 1;
+				if (forget_conflicts(&q, 1) < 0)
+					goto out;
 			}
 		} else {
 			skip_check = 1;
@@ -1178,6 +1375,10 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 		}
 		if (move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||
 		    sync_worktree(&q, &cur, &q.orig, 1) < 0)
+			goto out;
+	}
+	if (git_oid_equal(&cur, &q.tip) || git_oid_equal(&cur, &q.base)) {
+		if (reset_conflicts(&q, &q.orig) < 0)
 			goto out;
 	}
 	if (read_ref(repo, NOTES_REF, &notes_cur, &has_notes) < 0)

@@ -5,9 +5,12 @@
  * The queue engine behind git-maint-queue(1): applies a series of patch
  * mails to a branch in memory (common/apply.h), makes the commits git
  * am -s would make (common/commit.h), writes the objects as packs (one
- * per QUEUE_FLUSH_PATCHES patches, common/objwrite.h), moves the branch once with an old-value check and a reflog line,
- * updates the index and work tree for the changed paths when the branch
- * is checked out, and records each commit's mail in refs/notes/maint.
+ * per QUEUE_FLUSH_PATCHES patches, common/objwrite.h), moves the branch
+ * once with an old-value check and a reflog line, updates the index and
+ * work tree for the changed paths when the branch is checked out
+ * (common/worktree.h, from the post-images still in memory), and records
+ * each commit's mail in refs/notes/maint. The pre-images of a series are
+ * read ahead by a second thread (common/prefetch.h).
  *
  * Resumable state lives in $GIT_DIR/maint/queue/ (common/state.h):
  *
@@ -22,6 +25,9 @@
  *            checked out here), and the options of the run
  *   patch    the mail of the patch we stopped at, for the user to read
  *            (--show-current) or edit before --continue
+ *   conflict the paths a -3 merge with conflicts left in the work tree
+ *            and index for the user (one per line), put back by --skip
+ *            and --abort
  *
  * A step (the whole series, or each patch with build-each, or the patches
  * before one that fails) is: objects written (pack), state written

@@ -30,12 +30,43 @@ int tree_changed_paths(struct strvec *out, git_repository *repo, const git_oid *
 int worktree_check_clean(git_repository *repo, const struct strvec *paths, const char *doing);
 
 /*
+ * Where the contents to write may already be in memory (the apply
+ * engine's post-images): get() gives 1 and the bytes of blob oid at path
+ * when it has them, else 0 (the blob is read from the repository).
+ */
+struct worktree_content {
+	int (*get)(void *data, const char *path, const git_oid *oid, const char **buf, size_t *len);
+	void *data;
+};
+
+/*
  * Updates the index and work tree for paths from tree from to tree to,
  * refusing (-1, reported) to overwrite local changes; with force, the
  * paths are overwritten whatever they hold (finishing an interrupted
- * update, or going back as git am --abort does).
+ * update, or going back as git am --abort does). Files are written as
+ * git's checkout writes them (smudge filters from the attributes, core.symlinks)
+ * and their index entries get the stat data of what was written.
+ * content may be NULL.
  */
 int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
-		  const struct strvec *paths, int force);
+		  const struct strvec *paths, int force, const struct worktree_content *content);
+
+/* A path as a stopped patch leaves it for the user (git am -3 with conflicts). */
+struct worktree_file {
+	const char *path;
+	int deleted;
+	unsigned mode;
+	git_oid oid;		/* the blob (index stage 0) when not conflicted */
+	const char *data;	/* the bytes for the work tree, or NULL: the blob's */
+	size_t len;
+	int conflicted;
+	git_oid stages[3];	/* base, ours, theirs (index stages 1, 2, 3) when conflicted */
+};
+
+/*
+ * Writes files into the work tree and index (removals first), replacing
+ * whatever is there, as git am -3 leaves a patch whose merge conflicted.
+ */
+int worktree_write_files(git_repository *repo, const struct worktree_file *files, size_t nr);
 
 #endif

@@ -2,12 +2,12 @@
 # Installs the Debian packages git-maint needs to build and test, if any
 # is missing. Elsewhere prints the list and stops.
 #
-# Build: compiler, pkg-config, libgit2, libcurl, libsecret, inih, asciidoctor.
+# Build: compiler, pkg-config, libgit2, libcurl, libsecret, inih, OpenSSL (SHA-1), asciidoctor.
 # Tests: git, sharness, cmocka, GNU patch, python3 (t/perf/gen-repo.sh), an SMTP server (aiosmtpd), a
 # Secret Service (gnome-keyring under dbus), GNU time, man, openssl, clang
 # with its libFuzzer runtime (t0103).
 packages="build-essential pkg-config git libgit2-dev libcurl4-openssl-dev
-libsecret-1-dev libinih-dev asciidoctor sharness libcmocka-dev patch time
+libsecret-1-dev libinih-dev libssl-dev asciidoctor sharness libcmocka-dev patch time
 man-db python3 python3-aiosmtpd gnome-keyring dbus libsecret-tools openssl perl
 clang libclang-rt-14-dev"
 

@@ -308,6 +308,29 @@ test_expect_success 'local changes checked the same way when a series changes ma
 	git checkout -q --detach base
 '
 
+test_expect_success 'trailer.<token>.key and trailer.separators decide the trailer block, as for git am -s' '
+	git checkout -q -B trl base &&
+	echo "trl 1" >>include/linux/usb.h &&
+	git add -u &&
+	printf "usb: configured token\n\nBody.\n\nAcked-by: X <x@example.com>\nnot a trailer\nnor this\n" >m &&
+	commit_as "A U Thor" author@example.com m &&
+	echo "trl 2" >>include/linux/usb.h &&
+	git add -u &&
+	printf "usb: separators\n\nBody.\n\nBug #123\n" >m &&
+	commit_as "A U Thor" author@example.com m &&
+	git format-patch -q --stdout base >trailers.mbox &&
+	git checkout -q --detach base &&
+	same_as_am trl-plain trailers.mbox -s &&
+	git log -2 --format=%B trl-plain >without &&
+	git config trailer.ack.key Acked-by &&
+	git config trailer.separators ":#" &&
+	same_as_am trl-conf trailers.mbox -s &&
+	git log -2 --format=%B trl-conf >with &&
+	git config --unset trailer.ack.key &&
+	git config --unset trailer.separators &&
+	! test_cmp without with >/dev/null
+'
+
 test_expect_success 'every option is documented' '
 	command_options git-maint-queue >opts &&
 	test_line_count -gt 5 opts &&

@@ -71,7 +71,7 @@ int cmd_main(int argc, const char **argv)
 		apply_result_print(&out, &res, APPLY_PRINT_PORCELAIN, prefix, 0);
 		if (!res.ok)
 			failed = 1;
-		else if (write_tree && apply_session_write_tree(&tree, s) < 0)
+		else if (write_tree && apply_session_write_tree(&tree, s, NULL) < 0)
 			die("cannot write tree");
 		apply_result_dispose(&res);
 		patch_set_dispose(&ps);

@@ -45,7 +45,7 @@ int cmd_main(int argc, const char **argv)
 		strbuf_rtrim(&a);
 		msg_from_mail(&msg, a.buf, a.len, b.buf, b.len);
 		for (int i = 4; i < argc; i++)
-			msg_append_trailer(&msg, argv[i]);
+			msg_append_trailer(&msg, NULL, argv[i]);
 		fwrite(msg.buf, 1, msg.len, stdout);
 		strbuf_release(&msg);
 	} else if (!strcmp(argv[1], "lock") && argc == 3) {

@@ -5,7 +5,8 @@
 # fast-import and kept under t/perf/out/p0500/), measured in the same run,
 # without and with a commit-graph:
 #
-#   single: 10 commits spread over the history, one process per commit
+#   single: 10 commits spread over the history, one process per commit,
+#           the list run 3 times (30 processes)
 #   batch:  100 commits spread over the history in one process (--stdin),
 #           against git describe --contains once per commit and against
 #           git name-rev --tags --annotate-stdin (git's one-process batch)
@@ -53,19 +54,24 @@ echo "repository: $commits commits, $merges merges, $tags tags"
 # 100 commits spread evenly over the history, and 10 of them for single queries
 git rev-list --all | awk -v step=$((commits / 100)) 'NR % step == 1' | head -n 100 >"$work/batch"
 awk 'NR % 10 == 5' "$work/batch" >"$work/single"
+cat "$work/single" "$work/single" "$work/single" >"$work/single3"
 
 now_ms () {
 	echo $(( $(date +%s%N) / 1000000 ))
 }
 
-# run <name> <command>: wall and CPU ms of a shell command into $work/<name>.t
+# run <name> <command>: wall (microseconds, from date) and CPU ms (from
+# time, 10 ms steps) of a shell command into $work/<name>.t
 run () {
+	start=$(date +%s%N)
 	/usr/bin/time -f "%e %U %S" -o "$work/$1.cpu" sh -c "$2" >"$work/$1.out" 2>"$work/$1.err" || {
 		echo "p0500: $1 failed" >&2
 		tail -n 5 "$work/$1.err" >&2
 		exit 1
 	}
-	awk '{ printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000 }' "$work/$1.cpu" >"$work/$1.t"
+	end=$(date +%s%N)
+	awk -v us=$(( (end - start) / 1000 )) '{ printf "%.3f %d\n", us / 1000, ($2 + $3) * 1000 }' \
+		"$work/$1.cpu" >"$work/$1.t"
 }
 
 git_loop='while read c; do git describe --contains $c 2>/dev/null || echo "$c undefined"; done'
@@ -77,7 +83,7 @@ report () {
 	read gw gc <"$work/$3.t"
 	read ow oc <"$work/$4.t"
 	awk -v l="$1" -v per="$2" -v gw="$gw" -v gc="$gc" -v ow="$ow" -v oc="$oc" 'BEGIN {
-		printf "%-44s git %8.1f ms  ours %7.1f ms  ratio %6.1fx   (cpu: git %7.1f ms, ours %6.1f ms, %6.1fx)\n",
+		printf "%-44s git %8.2f ms  ours %7.2f ms  ratio %6.1fx   (cpu: git %7.1f ms, ours %6.1f ms, %6.1fx)\n",
 			l, gw / per, ow / per, gw / (ow ? ow : 1), gc / per, oc / per, gc / (oc ? oc : 1)
 	}'
 }
@@ -105,12 +111,12 @@ for mode in nograph graph; do
 	fi
 	echo "checked: $(wc -l <"$work/batch") answers equal to git describe --contains"
 
-	run single-git "$git_loop <'$work/single'"
-	run single-ours "$ours_loop <'$work/single'"
+	run single-git "$git_loop <'$work/single3'"
+	run single-ours "$ours_loop <'$work/single3'"
 	cmp -s "$work/single-git.out" "$work/single-ours.out" || { echo "p0500: single differs" >&2; exit 1; }
-	report "single ($mode, per commit, 10 processes)" 10 single-git single-ours
-	run single-ours-cold "$ours_cold_loop <'$work/single'"
-	report "single ($mode, --no-cache)" 10 single-git single-ours-cold
+	report "single ($mode, per commit, 30 processes)" 30 single-git single-ours
+	run single-ours-cold "$ours_cold_loop <'$work/single3'"
+	report "single ($mode, --no-cache)" 30 single-git single-ours-cold
 
 	run batch-git-loop "$git_loop <'$work/batch'"
 	run batch-git-namerev "git name-rev --tags --name-only --annotate-stdin <'$work/batch'"

@@ -1,0 +1,35 @@
+/*
+ * Object ids without libgit2 (see oid.h).
+ */
+#include "oid.h"
+#include "strbuf.h"
+
+int oid_from_hex(git_oid *oid, const char *hex)
+{
+	size_t i;
+
+	for (i = 0; i < GIT_OID_RAWSZ; i++) {
+		int hi = hex_digit((unsigned char)hex[2 * i]), lo;
+
+		if (hi < 0)
+			return -1;
+		lo = hex_digit((unsigned char)hex[2 * i + 1]);
+		if (lo < 0)
+			return -1;
+		oid->id[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+char *oid_to_hex(const git_oid *oid, char *buf)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < GIT_OID_RAWSZ; i++) {
+		buf[2 * i] = digits[oid->id[i] >> 4];
+		buf[2 * i + 1] = digits[oid->id[i] & 0xf];
+	}
+	buf[GIT_OID_HEXSZ] = '\0';
+	return buf;
+}

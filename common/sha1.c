@@ -1,0 +1,66 @@
+#include "sha1.h"
+#include "usage.h"
+
+#include <stdio.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+
+static int sha1_error(const char *what)
+{
+	unsigned long e = ERR_get_error();
+	char reason[256];
+
+	if (!e)
+		return error("SHA-1: %s failed", what);
+	ERR_error_string_n(e, reason, sizeof(reason));
+	ERR_clear_error();
+	return error("SHA-1: %s failed: %s", what, reason);
+}
+
+int sha1_start(struct sha1 *h)
+{
+	if (!h->md && !(h->md = EVP_MD_fetch(NULL, "SHA1", NULL)))
+		return sha1_error("loading the digest");
+	if (!h->ctx && !(h->ctx = EVP_MD_CTX_new()))
+		return sha1_error("allocating a context");
+	if (!EVP_DigestInit_ex(h->ctx, h->md, NULL))
+		return sha1_error("starting a digest");
+	return 0;
+}
+
+int sha1_update(struct sha1 *h, const void *data, size_t len)
+{
+	if (!EVP_DigestUpdate(h->ctx, data, len))
+		return sha1_error("hashing");
+	return 0;
+}
+
+int sha1_finish(struct sha1 *h, unsigned char out[SHA1_RAWSZ])
+{
+	unsigned int n = 0;
+
+	if (!EVP_DigestFinal_ex(h->ctx, out, &n) || n != SHA1_RAWSZ)
+		return sha1_error("finishing a digest");
+	return 0;
+}
+
+void sha1_release(struct sha1 *h)
+{
+	EVP_MD_CTX_free(h->ctx);
+	EVP_MD_free(h->md);
+	h->ctx = NULL;
+	h->md = NULL;
+}
+
+int sha1_object(struct sha1 *h, git_oid *out, git_object_t type, const void *data, size_t len)
+{
+	char hdr[64];
+	int n = snprintf(hdr, sizeof(hdr), "%s %zu", git_object_type2string(type), len);
+
+	if (n < 0 || (size_t)n >= sizeof(hdr))
+		return error("cannot hash an object of type %d", (int)type);
+	if (sha1_start(h) < 0 || sha1_update(h, hdr, (size_t)n + 1) < 0 ||
+	    sha1_update(h, data, len) < 0 || sha1_finish(h, out->id) < 0)
+		return -1;
+	return 0;
+}

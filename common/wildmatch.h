@@ -1,0 +1,23 @@
+#ifndef WILDMATCH_H
+#define WILDMATCH_H
+
+/*
+ * git's wildmatch(pattern, text, 0), the glob that name-rev (and so
+ * `git describe --contains --match`) applies to ref names, written
+ * afresh. Unlike fnmatch(3) it works on bytes, whatever the locale:
+ *
+ *	?	any one byte ('/' included)
+ *	*	any run of bytes, '/' included; "**" is the same as "*"
+ *	[...]	one byte in the set: "!" or "^" first negates, "]" first is
+ *		literal, a-z is a range of byte values, [:alpha:] and the other
+ *		POSIX classes test ASCII, "\" takes the next byte literally
+ *	\x	the byte x
+ *
+ * A set without its "]", or with an unknown [:class:], matches nothing
+ * (git gives up on the whole pattern); so does a trailing "\".
+ */
+
+/* 1 when text matches pattern, else 0. */
+int wildmatch(const char *pattern, const char *text);
+
+#endif
