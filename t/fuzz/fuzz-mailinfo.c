@@ -154,7 +154,9 @@ static int well_formed_diff(const char *buf, size_t len)
 static int same_selection(const struct patch_mail *a, const struct patch_mail *b,
 			  const struct raw_mail *raw)
 {
-	if (well_formed_diff(raw->buf, raw->len) &&
+	/* (an encoded body's diff is checked only as decoded by the scan and the parser) */
+	if (!memmem(raw->buf, raw->len, "base64", 6) && !memmem(raw->buf, raw->len, "quoted-printable", 16) &&
+	    well_formed_diff(raw->buf, raw->len) &&
 	    (!subset_strvec(&a->paths, &b->paths) || !subset_strvec(&b->paths, &a->paths)))
 		return 0;
 	return !strbuf_cmp(&a->subject, &b->subject) && !strbuf_cmp(&a->raw_subject, &b->raw_subject) &&
