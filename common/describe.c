@@ -103,6 +103,9 @@ static int peel_tip_1(struct describer *d, struct tip *t)
 	if (t->peeled)
 		return 0;
 	t->peeled = 1;
+	/* a commit in the graph is its own peel (and its cache entry goes unused) */
+	if (commit_store_in_graph(d->store, &t->oid, &id))
+		return peeled_commit(d, t, id, 0, 0);
 	if (d->cache) {
 		const struct peel_entry *e = peel_cache_get(d->cache, &t->oid);
 
