@@ -865,8 +865,11 @@ out:
 /* Would cleanup_space() change s[0..len)? Not for the usual text, with single spaces only. */
 static int needs_space_cleanup(const char *s, size_t len)
 {
-	return memchr(s, '\t', len) || memchr(s, '\n', len) || memchr(s, '\r', len) ||
-	       memmem(s, len, "  ", 2);
+	for (size_t i = 0; i < len; i++)
+		if (s[i] <= ' ' && (s[i] == '\t' || s[i] == '\n' || s[i] == '\r' ||
+				    (s[i] == ' ' && i + 1 < len && s[i + 1] == ' ')))
+			return 1;
+	return 0;
 }
 
 static void cleanup_space(struct strbuf *sb)
