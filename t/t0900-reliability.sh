@@ -147,6 +147,38 @@ test_expect_success 'queue: a hunk count mismatch is refused (16)' '
 	test_cmp expect file
 '
 
+# 16. "\ No newline at end of file" where it cannot be: after a context
+# line inside the hunk (git apply refuses it too), or before any line.
+test_expect_success 'queue: a no-newline marker inside a hunk is refused (16)' '
+	printf "%s\n" "diff --git a/f1 b/f1" "--- a/f1" "+++ b/f1" "@@ -1,3 +1,3 @@" \
+		" f1 line 1" "\\ No newline at end of file" "-f1 line 2" "+f1 line two" " f1 line 3" >d &&
+	test_must_fail git apply --check d &&
+	mail "marker inside" d >nl1.mbox &&
+	refused r16b nl1.mbox "^Hunk #1 FAILED at 1" &&
+	git diff --exit-code base -- f1
+'
+
+test_expect_success 'queue: a no-newline marker before any line is refused (16)' '
+	printf "%s\n" "diff --git a/f1 b/f1" "--- a/f1" "+++ b/f1" "@@ -1,3 +1,3 @@" \
+		"\\ No newline at end of file" " f1 line 1" "-f1 line 2" "+f1 line two" " f1 line 3" >d &&
+	mail "marker first" d >nl2.mbox &&
+	refused r16c nl2.mbox "^patch 1: line .*: corrupt patch: .\\\\. line before any line" &&
+	git diff --exit-code base -- f1
+'
+
+# 4. The same refusal when the queue works in memory (branch not checked out).
+test_expect_success 'queue, branch not checked out: a write through a tracked symlink is refused (4)' '
+	create_diff symlink/create-me >d &&
+	mail "through the link" d >through.mbox &&
+	git branch -f r4 base &&
+	test_expect_code 1 git maint-queue -q r4 through.mbox 2>err &&
+	grep "^.symlink/create-me. is beyond a symbolic link" err &&
+	grep "^error: patch 1 does not apply to .r4." err &&
+	git maint-queue --abort >/dev/null &&
+	test "$(git rev-parse r4)" = "$(git rev-parse base)" &&
+	test_path_is_missing .git/create-me
+'
+
 # 12. A mail that cannot be parsed in the middle of a series: the patches
 # before it are queued, the queue stops there, --abort puts the branch back.
 test_expect_success 'queue: a NUL in the Subject of message 2 stops there, resumable (12)' '
