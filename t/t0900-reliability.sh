@@ -451,6 +451,18 @@ test_expect_success 'mbox-split: --touches sees binary diffs without ---/+++ lin
 	test_cmp expect selected
 '
 
+# 6. t0202 covers a symlink in the output directory; a hard link to a
+# file elsewhere must be replaced too, not written through.
+test_expect_success 'mbox-split -o: a hard link in the output directory is not written through (6)' '
+	mkdir hardlinks &&
+	echo precious >outside &&
+	ln outside hardlinks/0001 &&
+	git-maint-mbox-split -q -o hardlinks p17 &&
+	echo precious >expect &&
+	test_cmp expect outside &&
+	grep "^Subject: \[PATCH\] copy" hardlinks/0001
+'
+
 # 36. The INI files, read by every command; mbox-split reads the XDG one.
 # sizes: message 2 is over 2000 bytes, so mbox.max-message-size = 2000
 # shows whether the file was applied.
