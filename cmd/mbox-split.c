@@ -143,6 +143,7 @@ int cmd_main(int argc, const char **argv)
 	o.sel.no_threads = !o.threads;
 	o.sel.quiet = o.quiet;
 	o.sel.keep_paths = o.list && mail_format_needs_paths(o.format);
+	o.sel.keep_strings = o.list;
 
 	ms.args = argv;
 	ms.nargs = argc;

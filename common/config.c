@@ -1,5 +1,4 @@
 #include "config.h"
-#include "repo.h"
 #include "utf8.h"
 #include "wrapper.h"
 
@@ -255,8 +254,7 @@ int config_read_file(struct maint_config *cfg, const char *path, int must_exist)
 	return 0;
 }
 
-/* The user's INI file: $XDG_CONFIG_HOME/git-maint/config or ~/.config/git-maint/config. */
-static int read_xdg_file(struct maint_config *cfg)
+int config_read_user_file(struct maint_config *cfg)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	struct strbuf path = STRBUF_INIT;
@@ -412,7 +410,7 @@ commondir:
 int config_load_ini(struct maint_config *cfg)
 {
 	struct strbuf path = STRBUF_INIT;
-	int ret = read_xdg_file(cfg);
+	int ret = config_read_user_file(cfg);
 
 	if (!ret && !config_find_gitdir(&path)) {
 		strbuf_addstr(&path, "/maint.ini");
@@ -422,36 +420,11 @@ int config_load_ini(struct maint_config *cfg)
 	return ret;
 }
 
-int config_load(struct maint_config *cfg, git_repository *repo)
-{
-	struct strbuf path = STRBUF_INIT;
-	int ret = -1;
-
-	if (read_xdg_file(cfg) < 0)
-		goto out;
-	if (repo) {
-		strbuf_reset(&path);
-		strbuf_addf(&path, "%smaint.ini", git_repository_commondir(repo));
-		if (config_read_file(cfg, path.buf, 0) < 0)
-			goto out;
-		if (lg2_check(git_repository_config_snapshot(&cfg->git, repo),
-			      "cannot read git config") < 0)
-			goto out;
-	} else {
-		git_config *def = NULL;
-
-		repo_global_init();
-		if (git_config_open_default(&def) == 0) {
-			if (git_config_snapshot(&cfg->git, def) < 0)
-				cfg->git = NULL;
-			git_config_free(def);
-		}
-	}
-	ret = 0;
-out:
-	strbuf_release(&path);
-	return ret;
-}
+/*
+ * Weak: a program that reads only the INI files (config_load_ini()) does
+ * not link config-git.o, hence not libgit2 (about 3 ms of start-up).
+ */
+#pragma weak config_git_release
 
 void config_release(struct maint_config *cfg)
 {
@@ -465,7 +438,8 @@ void config_release(struct maint_config *cfg)
 		free(e->file);
 	}
 	free(cfg->entries);
-	git_config_free(cfg->git);
+	if (cfg->git)
+		config_git_release(cfg);	/* only set by config_load(), in config-git.c */
 	cfg->entries = NULL;
 	cfg->nr = cfg->alloc = 0;
 	cfg->git = NULL;
@@ -515,27 +489,4 @@ const char *config_tree_for_branch(const struct maint_config *cfg, const char *b
 			return e->subsection;
 	}
 	return NULL;
-}
-
-char *config_git_string(const struct maint_config *cfg, const char *name)
-{
-	git_config_entry *e = NULL;
-	char *ret = NULL;
-
-	if (!cfg->git)
-		return NULL;
-	if (git_config_get_entry(&e, cfg->git, name) == 0) {
-		ret = xstrdup(e->value);
-		git_config_entry_free(e);
-	}
-	return ret;
-}
-
-int config_git_bool(const struct maint_config *cfg, const char *name, int def)
-{
-	char *v = config_git_string(cfg, name);
-	int b = v ? config_parse_bool(v) : def;
-
-	free(v);
-	return b < 0 ? def : b;
 }

@@ -58,6 +58,10 @@ int config_load_ini(struct maint_config *cfg);
  * the path in out, -1 when there is none.
  */
 int config_find_gitdir(struct strbuf *out);
+/* The XDG file, $XDG_CONFIG_HOME/git-maint/config or ~/.config/git-maint/config (used by the loaders). */
+int config_read_user_file(struct maint_config *cfg);
+/* Frees cfg->git (used by config_release(); in config-git.c, with the rest that needs libgit2). */
+void config_git_release(struct maint_config *cfg);
 /* Reads one INI file (used by config_load and by tests). */
 int config_read_file(struct maint_config *cfg, const char *path, int must_exist);
 void config_release(struct maint_config *cfg);

@@ -103,6 +103,9 @@ static int peel_tip_1(struct describer *d, struct tip *t)
 	if (t->peeled)
 		return 0;
 	t->peeled = 1;
+	/* a commit in the graph is its own peel (and its cache entry goes unused) */
+	if (commit_store_in_graph(d->store, &t->oid, &id))
+		return peeled_commit(d, t, id, 0, 0);
 	if (d->cache) {
 		const struct peel_entry *e = peel_cache_get(d->cache, &t->oid);
 
@@ -143,7 +146,8 @@ static int peeled_commit(struct describer *d, struct tip *t, uint32_t id, int ha
 	t->from_tag = starts_with(t->refname, "refs/tags/");
 	t->commit_date = commit_store_date(d->store, id);
 	t->taggerdate = have_date ? taggerdate : t->commit_date;
-	if (d->cache && d->src->reads_objects) {
+	/* a commit in the graph peels to itself without a read: nothing to keep */
+	if (d->cache && d->src->reads_objects && (t->deref || id >= commit_store_graph_nr(d->store))) {
 		struct peel_entry e = { .oid = t->oid, .is_commit = 1, .deref = t->deref,
 					.taggerdate = t->taggerdate, .commit_date = t->commit_date };
 

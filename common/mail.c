@@ -131,6 +131,55 @@ void mail_unfold(struct strbuf *out, const char *value, size_t len)
 	out->buf[out->len] = '\0';
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_AVX2_SEARCH 1
+
+__attribute__((target("avx2")))
+static const char *find_line_avx2(const char *buf, size_t len, const char *prefix, size_t n)
+{
+	const __m256i nl = _mm256_set1_epi8('\n'), first = _mm256_set1_epi8(prefix[0]);
+	const char *p = buf, *end = buf + len;
+
+	/* Candidates p[i] == '\n' && p[i + 1] == prefix[0]; loads stay inside buf. */
+	while (end - p > 32 + (ptrdiff_t)n) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)p);
+		__m256i b = _mm256_loadu_si256((const __m256i *)(p + 1));
+		unsigned m = _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(a, nl),
+								   _mm256_cmpeq_epi8(b, first)));
+
+		while (m) {
+			const char *c = p + __builtin_ctz(m) + 1;
+
+			if (!memcmp(c + 1, prefix + 1, n - 1))
+				return c;
+			m &= m - 1;
+		}
+		p += 32;
+	}
+	for (; end - p > (ptrdiff_t)n; p++)
+		if (*p == '\n' && !memcmp(p + 1, prefix, n))
+			return p + 1;
+	return NULL;
+}
+#endif
+
+const char *mail_find_line(const char *buf, size_t len, const char *prefix, size_t n)
+{
+	const char *p = buf, *end = buf + len;
+
+#ifdef HAVE_AVX2_SEARCH
+	if (__builtin_cpu_supports("avx2"))
+		return find_line_avx2(buf, len, prefix, n);
+#endif
+	while (p < end && (p = memmem(p, end - p, prefix, n))) {
+		if (p > buf && p[-1] == '\n')
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
 /* ---- charset conversion ---- */
 
 int mail_convert(struct strbuf *out, const char *in, size_t len, const char *from, const char *to)

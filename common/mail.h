@@ -55,6 +55,16 @@ int mail_header_get(const char *buf, size_t len, const char *name, struct strbuf
  */
 void mail_unfold(struct strbuf *out, const char *value, size_t len);
 
+/*
+ * The first line of buf[0..len) that starts with prefix[0..n) (n >= 2),
+ * a line being what follows a '\n' inside buf (buf[0] does not start
+ * one); returns its first byte, or NULL. memmem() for "\n<prefix>",
+ * faster: on x86-64 with AVX2, 32 bytes at a time are tested for the
+ * newline and the prefix's first byte together, so a diff's "diff --git"
+ * and "@@" lines are found at a few bytes per cycle.
+ */
+const char *mail_find_line(const char *buf, size_t len, const char *prefix, size_t n);
+
 /* ---- RFC 2047 ---- */
 
 /*

@@ -862,11 +862,29 @@ out:
 /* ---- what git mailinfo prints ---- */
 
 /* git's cleanup_space(): each run of blanks becomes one space (one pass). */
+/* Would cleanup_space() change s[0..len)? Not for the usual text, with single spaces only. */
+static int needs_space_cleanup(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] <= ' ' && (s[i] == '\t' || s[i] == '\n' || s[i] == '\r' ||
+				    (s[i] == ' ' && i + 1 < len && s[i + 1] == ' ')))
+			return 1;
+	return 0;
+}
+
 static void cleanup_space(struct strbuf *sb)
 {
-	size_t w = 0;
+	size_t w = 0, r;
 
-	for (size_t r = 0; r < sb->len; r++) {
+	if (!needs_space_cleanup(sb->buf, sb->len))
+		return;
+	/* Nothing to rewrite before the first other blank. */
+	for (r = 0; r < sb->len; r++)
+		if (g_isspace(sb->buf[r]) &&
+		    (sb->buf[r] != ' ' || (r + 1 < sb->len && g_isspace(sb->buf[r + 1]))))
+			break;
+	w = r;
+	for (; r < sb->len; r++) {
 		if (g_isspace(sb->buf[r])) {
 			sb->buf[w++] = ' ';
 			while (r + 1 < sb->len && g_isspace(sb->buf[r + 1]))
@@ -926,6 +944,11 @@ static void unquote_quoted_pair(struct strbuf *line)
 	size_t depth = 0;
 	int in_quote = 0, literal = 0;
 
+	if (!strpbrk(line->buf, "\"(")) {
+		/* the usual From: nothing quoted; only what follows a NUL goes */
+		strbuf_setlen(line, end - line->buf);
+		return;
+	}
 	strbuf_grow(&out, line->len);
 	while (in < end) {
 		char c = *in++;
@@ -1121,6 +1144,35 @@ static void handle_info(struct mi *mi)
 	}
 }
 
+void mailinfo_header_subject(struct patch_mail *pm, const char *value, size_t len)
+{
+	/*
+	 * As handle_info() does for a mail without in-body headers, default
+	 * options. The cleaned subject is a suffix of the value: when the
+	 * value needs no space cleanup, neither does it.
+	 */
+	int clean = !needs_space_cleanup(value, len);
+
+	strbuf_add(&pm->subject, value, len);
+	mailinfo_cleanup_subject(&pm->subject, 0);
+	strbuf_add(&pm->raw_subject, value, len);
+	if (!clean) {
+		cleanup_space(&pm->subject);
+		cleanup_space(&pm->raw_subject);
+	}
+	g_trim(&pm->raw_subject);
+}
+
+void mailinfo_header_from(struct patch_mail *pm, const char *value, size_t len)
+{
+	struct strbuf hdr = STRBUF_INIT;
+
+	strbuf_add(&hdr, value, len);
+	cleanup_space(&hdr);
+	handle_from(pm, &hdr);
+	strbuf_release(&hdr);
+}
+
 void patch_mail_format_info(struct strbuf *out, const struct patch_mail *pm)
 {
 	if (pm->has_author)
@@ -1296,26 +1348,28 @@ static void add_name_unquoted(struct strvec *paths, const char *s, size_t len)
 static void add_name(struct strvec *paths, const char *s, size_t len, int strip_prefix)
 {
 	struct strbuf name = STRBUF_INIT;
+	const char *slash;
 
 	if (len && s[0] == '"') {
 		if (!unquote_c(&name, s, len))
 			goto out;
+		s = name.buf;
+		len = name.len;
 	} else {
+		/* the usual case: a slice of the line, no copy */
 		const char *tab = memchr(s, '\t', len);
 		if (tab)
 			len = tab - s;
 		while (len && (s[len - 1] == ' ' || s[len - 1] == '\r'))
 			len--;
-		strbuf_add(&name, s, len);
 	}
-	if (name.len == 9 && !memcmp(name.buf, "/dev/null", 9))
+	if (len == 9 && !memcmp(s, "/dev/null", 9))
 		goto out;
-	if (strip_prefix) {
-		const char *slash = memchr(name.buf, '/', name.len);
-		if (slash)
-			strbuf_remove(&name, 0, slash - name.buf + 1);
+	if (strip_prefix && (slash = memchr(s, '/', len))) {
+		len -= slash + 1 - s;
+		s = slash + 1;
 	}
-	add_path(paths, name.buf, name.len);
+	add_path(paths, s, len);
 out:
 	strbuf_release(&name);
 }

@@ -128,6 +128,17 @@ void mailinfo_cleanup_subject(struct strbuf *subject, int keep_non_patch);
 void mailinfo_series_info(const char *subject, size_t len, int *version, int *number, int *total);
 
 /*
+ * What the parser makes of a mail's Subject and From header values, for
+ * a caller that read the headers itself (select_scan()): the value is
+ * unfolded, RFC 2047-decoded, valid UTF-8 without NUL bytes (else the
+ * caller must leave the mail to patch_mail_parse(), which reports those).
+ * mailinfo_header_subject() sets subject (cleaned as git am does) and
+ * raw_subject; mailinfo_header_from() sets author_name and author_email.
+ */
+void mailinfo_header_subject(struct patch_mail *pm, const char *value, size_t len);
+void mailinfo_header_from(struct patch_mail *pm, const char *value, size_t len);
+
+/*
  * Adds to paths every path the diff text patch[0..len) touches: names
  * from "diff --git", "---"/"+++", "rename from/to", "copy from/to"
  * lines, a/ and b/ stripped, C-quoted names decoded, /dev/null left

@@ -3,88 +3,119 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "mailinfo.h"
 #include "select.h"
 #include "usage.h"
 #include "wrapper.h"
 
-/* A string -> size_t map, open addressing; keys are owned copies. */
+/*
+ * A string -> index map, open addressing, 16-byte slots (the map of a
+ * big mailbox's message ids is a few megabytes: every page of it costs
+ * a page fault). Keys are not copied by the map: the caller passes
+ * NUL-terminated strings that live as long as the map (the index's
+ * blocks).
+ */
 struct strmap_slot {
-	char *key;
-	size_t val;
-	uint64_t hash;
+	const char *key;	/* NULL: free */
+	uint32_t hash;		/* the key's hash: where it goes, and to skip most key compares */
+	uint32_t val;
 };
 struct strmap {
 	struct strmap_slot *slots;
 	size_t nr, alloc;	/* alloc: a power of two */
 };
 
-static uint64_t hash_str(const char *s)
+/* A multiply-xorshift hash over 8-byte words (message ids are ~50 bytes). */
+static uint32_t hash_mem(const char *s, size_t len)
 {
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	return h ^ (h >> 32);
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0x94d049bb133111ebULL;
+	return (h ^ (h >> 29)) >> 32;
 }
 
-static struct strmap_slot *strmap_find_h(struct strmap *m, const char *key, uint64_t h)
+/* The slot holding key[0..len), or the free slot where it would go. */
+static struct strmap_slot *strmap_find_h(struct strmap *m, const char *key, size_t len, uint32_t h)
 {
 	size_t i;
 
 	if (!m->alloc)
 		return NULL;
 	for (i = h & (m->alloc - 1); m->slots[i].key; i = (i + 1) & (m->alloc - 1))
-		if (m->slots[i].hash == h && !strcmp(m->slots[i].key, key))
+		if (m->slots[i].hash == h && !memcmp(m->slots[i].key, key, len) && !m->slots[i].key[len])
 			return &m->slots[i];
 	return &m->slots[i];
 }
 
-static struct strmap_slot *strmap_find(struct strmap *m, const char *key)
+/* The free slot for a key known to be absent (growing the map). */
+static struct strmap_slot *strmap_free_slot(struct strmap *m, uint32_t h)
 {
-	return strmap_find_h(m, key, hash_str(key));
+	size_t i = h & (m->alloc - 1);
+
+	while (m->slots[i].key)
+		i = (i + 1) & (m->alloc - 1);
+	return &m->slots[i];
 }
 
-/* Returns the value for key, inserting val when absent. */
-static size_t strmap_get_or_put(struct strmap *m, const char *key, size_t val)
+/* Slots are written before they are read: one page fault per page, not two. */
+static struct strmap_slot *new_slots(size_t n)
+{
+	struct strmap_slot *slots = xmalloc(st_mult(n, sizeof(*slots)));
+
+	memset(slots, 0, n * sizeof(*slots));
+	return slots;
+}
+
+/*
+ * The slot for key[0..len) (no NUL inside), made when absent: then its
+ * key is NULL, and the caller sets key (to a NUL-terminated copy that
+ * lives as long as the map) and val.
+ */
+static struct strmap_slot *strmap_slot(struct strmap *m, const char *key, size_t len)
 {
 	struct strmap_slot *s;
-	uint64_t h = hash_str(key);
+	uint32_t h = hash_mem(key, len);
 
 	if (2 * (m->nr + 1) > m->alloc) {
 		struct strmap old = *m;
 		size_t i;
 
-		m->alloc = old.alloc ? 2 * old.alloc : 1024;
-		m->slots = xcalloc(m->alloc, sizeof(*m->slots));
-		m->nr = 0;
+		m->alloc = old.alloc ? 2 * old.alloc : 4096;
+		if (m->alloc > (size_t)UINT32_MAX + 1)
+			die("too many message ids");
+		m->slots = new_slots(m->alloc);
 		for (i = 0; i < old.alloc; i++)
-			if (old.slots[i].key) {
-				s = strmap_find_h(m, old.slots[i].key, old.slots[i].hash);
-				*s = old.slots[i];
-				m->nr++;
-			}
+			if (old.slots[i].key)
+				*strmap_free_slot(m, old.slots[i].hash) = old.slots[i];
 		free(old.slots);
 	}
-	s = strmap_find_h(m, key, h);
-	if (s->key)
-		return s->val;
-	s->key = xstrdup(key);
-	s->val = val;
-	s->hash = h;
-	m->nr++;
-	return val;
+	s = strmap_find_h(m, key, len, h);
+	if (!s->key) {
+		s->hash = h;
+		m->nr++;
+	}
+	return s;
+}
+
+/* Values are 32 bits: more messages than that would not fit in memory anyway. */
+static uint32_t map_val(size_t v)
+{
+	if (v > UINT32_MAX)
+		die("too many messages");
+	return (uint32_t)v;
 }
 
 static void strmap_clear(struct strmap *m)
 {
-	size_t i;
-
-	for (i = 0; i < m->alloc; i++)
-		free(m->slots[i].key);
 	free(m->slots);
 	memset(m, 0, sizeof(*m));
 }
@@ -99,12 +130,17 @@ struct posting {
 	unsigned char *have;	/* have[k] for k in 0..total */
 };
 
-/* Entries and their strings are carved from big blocks, freed together. */
-#define BLOCK_SIZE (1024 * 1024)
+/*
+ * Entries, their strings and the maps' keys are carved from big blocks,
+ * freed together. A block is 2 MiB, aligned so the kernel may back it
+ * with one huge page: the index of a big mailbox (megabytes) then costs
+ * a few page faults instead of one per 4 KiB.
+ */
+#define BLOCK_SIZE ((size_t)2 << 20)
 struct block {
 	struct block *next;
 	size_t used, size;
-	char data[];
+	_Alignas(16) char data[];
 };
 
 struct mail_index {
@@ -122,20 +158,29 @@ struct mail_index {
 	size_t *node_entry;	/* per node: the entry whose Message-ID it is + 1, 0 for none */
 	size_t node_entry_alloc;
 	struct mail_entry **order;
+	struct strbuf scratch;	/* strings of the entry being added that are not kept */
 };
 
-/* Zeroed, aligned memory that lives as long as the index. */
+/* Zeroed, 16-byte aligned memory that lives as long as the index. */
 static void *index_alloc(struct mail_index *idx, size_t size)
 {
 	struct block *b = idx->blocks;
 	void *p;
 
 	size = (size + 15) & ~(size_t)15;
-	if (!b || b->size - b->used < size) {
-		size_t want = size > BLOCK_SIZE ? size : BLOCK_SIZE;
+	if (b)
+		b->used = (b->used + 15) & ~(size_t)15;	/* after index_strdup() */
+	if (!b || b->used > b->size || b->size - b->used < size) {
+		size_t want = st_add(sizeof(*b), size) > BLOCK_SIZE ? st_add(sizeof(*b), size) : BLOCK_SIZE;
+		void *mem;
 
-		b = xmalloc(st_add(sizeof(*b), want));
-		b->size = want;
+		if (posix_memalign(&mem, BLOCK_SIZE, want))
+			die("out of memory, allocating %zu bytes", want);
+#ifdef MADV_HUGEPAGE
+		madvise(mem, want, MADV_HUGEPAGE);	/* only a hint */
+#endif
+		b = mem;
+		b->size = want - sizeof(*b);
 		b->used = 0;
 		b->next = idx->blocks;
 		idx->blocks = b;
@@ -143,6 +188,23 @@ static void *index_alloc(struct mail_index *idx, size_t size)
 	p = b->data + b->used;
 	b->used += size;
 	memset(p, 0, size);
+	return p;
+}
+
+/* A copy of s[0..len) (plus a NUL) that lives as long as the index. */
+static const char *index_strdup(struct mail_index *idx, const char *s, size_t len)
+{
+	struct block *b = idx->blocks;
+	char *p;
+
+	if (b && b->size - b->used > len) {
+		p = b->data + b->used;
+		b->used += len + 1;
+	} else {
+		p = index_alloc(idx, len + 1);
+	}
+	memcpy(p, s, len);
+	p[len] = '\0';
 	return p;
 }
 
@@ -173,13 +235,20 @@ static void unite(size_t *parent, size_t a, size_t b)
 		parent[a] = b;
 }
 
-static size_t id_node(struct mail_index *idx, const char *id)
+/*
+ * The thread node of a message id, made when new; id is copied into the
+ * index unless it already lives there (stable).
+ */
+static size_t id_node(struct mail_index *idx, const char *id, int stable)
 {
-	size_t n = strmap_get_or_put(&idx->ids, id, idx->nodes);
+	size_t len = strlen(id);
+	struct strmap_slot *s = strmap_slot(&idx->ids, id, len);
 
-	if (n == idx->nodes)
-		new_node(idx);
-	return n;
+	if (!s->key) {
+		s->key = stable ? id : index_strdup(idx, id, len);
+		s->val = map_val(new_node(idx));
+	}
+	return s->val;
 }
 
 static regex_t *compile_all(const struct strvec *src, int icase, int *err)
@@ -224,6 +293,7 @@ int mail_index_new(struct mail_index **out, const struct select_opts *opts)
 	int err = 0;
 
 	idx->opts = opts;
+	strbuf_init(&idx->scratch, 0);
 	idx->authors = compile_all(&opts->authors, opts->ignore_case, &err);
 	if (!err)
 		idx->subjects = compile_all(&opts->subjects, opts->ignore_case, &err);
@@ -242,8 +312,9 @@ void mail_index_free(struct mail_index *idx)
 
 	if (!idx)
 		return;
-	for (i = 0; i < idx->nr; i++)
-		strvec_clear(&idx->entries[i]->paths);
+	if (idx->opts->keep_paths)
+		for (i = 0; i < idx->nr; i++)
+			strvec_clear(&idx->entries[i]->paths);
 	while (idx->blocks) {
 		struct block *b = idx->blocks;
 
@@ -259,6 +330,7 @@ void mail_index_free(struct mail_index *idx)
 		free(idx->postings[i].have);
 	free(idx->postings);
 	free(idx->order);
+	strbuf_release(&idx->scratch);
 	free_all(idx->authors, idx->opts->authors.nr);
 	free_all(idx->subjects, idx->opts->subjects.nr);
 	free(idx);
@@ -370,27 +442,37 @@ struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mai
 				  size_t number, size_t len, const char *origin,
 				  const char *from_line, size_t from_line_len)
 {
+	static char empty[1];
+	int keep = idx->opts->keep_strings;
+	size_t i, strings, extra = pm->in_reply_to.len + pm->raw_subject.len +
+		pm->author_name.len + pm->date.len + 4;
 	struct mail_entry *e;
-	size_t i, strings;
-	char *at;
+	char *at, *tmp, **extra_at = keep ? &at : &tmp;
 
-	/* The entry and its strings in one allocation. */
-	strings = st_add(from_line_len, pm->message_id.len + pm->in_reply_to.len +
-			 pm->raw_subject.len + pm->subject.len + pm->author_name.len +
-			 pm->author_email.len + pm->date.len + 8);
-	e = index_alloc(idx, st_add(sizeof(*e), strings));
+	/*
+	 * The entry and the strings selection needs later in one
+	 * allocation; the strings only a listing prints go there too when
+	 * kept, else to scratch space (the index of a big mailbox is
+	 * megabytes, and every page of it costs a page fault).
+	 */
+	strings = st_add(from_line_len, pm->message_id.len + pm->subject.len +
+			 pm->author_email.len + 4);
+	e = index_alloc(idx, st_add(sizeof(*e), keep ? st_add(strings, extra) : strings));
 	at = (char *)(e + 1);
+	strbuf_reset(&idx->scratch);
+	strbuf_grow(&idx->scratch, extra);
+	tmp = idx->scratch.buf;
 	e->number = number;
 	e->len = len;
 	e->origin = (char *)origin;
 	e->from_line = from_line ? cstr(&at, from_line, from_line_len) : NULL;
 	e->message_id = cstr(&at, pm->message_id.buf, pm->message_id.len);
-	e->in_reply_to = cstr(&at, pm->in_reply_to.buf, pm->in_reply_to.len);
-	e->subject = cstr(&at, pm->raw_subject.buf, pm->raw_subject.len);
 	e->clean_subject = cstr(&at, pm->subject.buf, pm->subject.len);
-	e->author_name = cstr(&at, pm->author_name.buf, pm->author_name.len);
 	e->author_email = cstr(&at, pm->author_email.buf, pm->author_email.len);
-	e->date = cstr(&at, pm->date.buf, pm->date.len);
+	e->in_reply_to = cstr(extra_at, pm->in_reply_to.buf, pm->in_reply_to.len);
+	e->subject = cstr(extra_at, pm->raw_subject.buf, pm->raw_subject.len);
+	e->author_name = cstr(extra_at, pm->author_name.buf, pm->author_name.len);
+	e->date = cstr(extra_at, pm->date.buf, pm->date.len);
 	strvec_init(&e->paths);
 	if (idx->opts->keep_paths)
 		for (i = 0; i < pm->paths.nr; i++)
@@ -405,12 +487,21 @@ struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mai
 	e->matched = entry_matches(idx, e, pm);
 
 	/* Threads: the message's own id, its parent and its references are one thread. */
-	e->node = *e->message_id ? id_node(idx, e->message_id) : new_node(idx);
-	if (*e->in_reply_to)
-		unite(idx->parent, e->node, id_node(idx, e->in_reply_to));
-	for (i = 0; i < pm->references.nr; i++)
-		if (*pm->references.v[i])
-			unite(idx->parent, e->node, id_node(idx, pm->references.v[i]));
+	e->node = *e->message_id ? id_node(idx, e->message_id, 1) : new_node(idx);
+	e->reply_node = NO_NODE;
+	if (*e->in_reply_to) {
+		e->reply_node = id_node(idx, e->in_reply_to, keep);
+		unite(idx->parent, e->node, e->reply_node);
+	}
+	for (i = 0; i < pm->references.nr; i++) {
+		const char *ref = pm->references.v[i];
+
+		/* the parent is usually the last reference: one lookup is enough */
+		if (*ref && strcmp(ref, e->in_reply_to) && strcmp(ref, e->message_id))
+			unite(idx->parent, e->node, id_node(idx, ref, 0));
+	}
+	if (!keep)
+		e->in_reply_to = e->subject = e->author_name = e->date = empty;
 
 	if (*e->message_id) {
 		size_t old = idx->node_entry_alloc;
@@ -448,6 +539,7 @@ static void find_postings(struct mail_index *idx)
 	for (i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
 		size_t root = find(idx->parent, e->node), n, other;
+		struct strmap_slot *slot;
 		struct posting *p;
 		int k = e->k, total = e->total;
 
@@ -479,7 +571,12 @@ static void find_postings(struct mail_index *idx)
 		strbuf_addstr(&key, e->author_email);
 		strbuf_addch(&key, '\n');
 		strbuf_addstr(&key, e->clean_subject);
-		other = strmap_get_or_put(&by_subject, key.buf, n);
+		slot = strmap_slot(&by_subject, key.buf, key.len);
+		if (!slot->key) {
+			slot->key = index_strdup(idx, key.buf, key.len);
+			slot->val = map_val(n);
+		}
+		other = slot->val;
 		if (other != n) {
 			size_t a = n, b = other;
 
@@ -495,10 +592,15 @@ static void find_postings(struct mail_index *idx)
 	strmap_clear(&by_subject);
 }
 
+/* The root of p's group, halving the path on the way (roots stay the lowest index). */
 static size_t group_of(struct mail_index *idx, size_t p)
 {
-	while (idx->postings[p].group != p)
-		p = idx->postings[p].group;
+	struct posting *ps = idx->postings;
+
+	while (ps[p].group != p) {
+		ps[p].group = ps[ps[p].group].group;
+		p = ps[p].group;
+	}
 	return p;
 }
 
@@ -531,6 +633,63 @@ static void warn_missing(struct mail_index *idx, const unsigned char *thread_out
 					first->origin, first->number, first->clean_subject,
 					p->version, k, p->total);
 	}
+}
+
+/*
+ * Each selected message of a superseded posting brings in the threads of
+ * the newest postings of its series group (without threads: the newest
+ * version of the same patch). The groups' postings and the postings'
+ * entries are listed once, so this is linear, not postings x messages.
+ */
+static void bring_in_newest(struct mail_index *idx, unsigned char *thread_out)
+{
+	const struct select_opts *o = idx->opts;
+	size_t np = idx->postings_nr, i, j, q;
+	size_t *ghead = xmalloc(st_mult(np, sizeof(size_t))), *gnext = xmalloc(st_mult(np, sizeof(size_t)));
+	size_t *ehead = xmalloc(st_mult(np, sizeof(size_t)));
+	size_t *enext = xmalloc(st_mult(idx->nr + 1, sizeof(size_t)));
+	unsigned char *gdone = xcalloc(np, 1);
+
+	for (j = 0; j < np; j++)
+		ghead[j] = ehead[j] = NO_NODE;
+	for (j = np; j-- > 0;) {
+		size_t g = group_of(idx, j);
+
+		gnext[j] = ghead[g];
+		ghead[g] = j;
+	}
+	for (q = idx->nr; q-- > 0;) {
+		size_t pp = idx->entries[q]->posting;
+
+		enext[q] = pp ? ehead[pp - 1] : NO_NODE;
+		if (pp)
+			ehead[pp - 1] = q;
+	}
+	for (i = 0; i < idx->nr; i++) {
+		struct mail_entry *e = idx->entries[i];
+		size_t g;
+
+		if (!e->superseded || !(o->no_threads ? e->matched : thread_out[find(idx->parent, e->node)]))
+			continue;
+		g = group_of(idx, posting_of(idx, e) - idx->postings);
+		if (!o->no_threads && gdone[g])
+			continue;	/* the same threads again */
+		gdone[g] = 1;
+		for (j = ghead[g]; j != NO_NODE; j = gnext[j]) {
+			if (idx->entries[idx->postings[j].first]->superseded)
+				continue;
+			thread_out[idx->postings[j].node] = 1;
+			if (o->no_threads)
+				for (q = ehead[j]; q != NO_NODE; q = enext[q])
+					if (!strcmp(idx->entries[q]->clean_subject, e->clean_subject))
+						idx->entries[q]->matched = 1;
+		}
+	}
+	free(ghead);
+	free(gnext);
+	free(ehead);
+	free(enext);
+	free(gdone);
 }
 
 struct sort_key {
@@ -590,29 +749,8 @@ size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order)
 			thread_out[find(idx->parent, e->node)] = 1;
 	}
 	/* A selected old version brings in the newest version's thread. */
-	if (!o->all_versions)
-		for (i = 0; i < idx->nr; i++) {
-			struct mail_entry *e = idx->entries[i];
-			struct posting *p;
-			size_t j, g;
-
-			if (!e->superseded || !(o->no_threads ? e->matched : thread_out[find(idx->parent, e->node)]))
-				continue;
-			p = posting_of(idx, e);
-			g = group_of(idx, p - idx->postings);
-			for (j = 0; j < idx->postings_nr; j++)
-				if (group_of(idx, j) == g && !idx->entries[idx->postings[j].first]->superseded) {
-					size_t n = idx->postings[j].node, q;
-
-					thread_out[n] = 1;
-					/* Without threads: the newest version of the same patch. */
-					if (o->no_threads)
-						for (q = 0; q < idx->nr; q++)
-							if (idx->entries[q]->posting == j + 1 &&
-							    !strcmp(idx->entries[q]->clean_subject, e->clean_subject))
-								idx->entries[q]->matched = 1;
-				}
-		}
+	if (!o->all_versions && idx->postings_nr)
+		bring_in_newest(idx, thread_out);
 	warn_missing(idx, thread_out);
 	for (i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
@@ -634,10 +772,9 @@ size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order)
 		key->version = e->version;
 		key->k = e->total ? e->k : INT_MAX;
 		key->reply = e->is_reply;
-		if ((e->is_reply || !e->total) && *e->in_reply_to) {
+		if ((e->is_reply || !e->total) && e->reply_node != NO_NODE) {
 			/* Sort a reply right after the message it answers. */
-			struct strmap_slot *s = strmap_find(&idx->ids, e->in_reply_to);
-			size_t pe = s && s->key && s->val < idx->node_entry_alloc ? idx->node_entry[s->val] : 0;
+			size_t pe = e->reply_node < idx->node_entry_alloc ? idx->node_entry[e->reply_node] : 0;
 
 			if (pe) {
 				struct mail_entry *parent = idx->entries[pe - 1];

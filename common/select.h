@@ -44,18 +44,22 @@ struct mail_entry {
 	size_t len;		/* raw message size, to check a second read */
 	char *from_line;	/* the mbox From_ line, or NULL */
 	char *origin;		/* input it came from (shared string, not owned) */
-	char *message_id, *in_reply_to, *subject, *clean_subject;
-	char *author_name, *author_email, *date;
+	char *message_id, *clean_subject, *author_email;
+	/* "" unless the index keeps strings (select_opts.keep_strings) */
+	char *in_reply_to, *subject, *author_name, *date;
 	struct strvec paths;	/* kept only when the index keeps paths (listing) */
 	time_t when;		/* parsed Date, 0 when none or unparsable */
 	int version, k, total;	/* [PATCH v2 3/5]: 2, 3, 5 */
 	unsigned has_patch:1, is_reply:1, matched:1, superseded:1;
 	size_t node;		/* thread node (union-find over message ids) */
+	size_t reply_node;	/* node of the In-Reply-To id, NO_NODE when none */
 	size_t posting;		/* series posting index + 1, 0 when none */
 	off_t spool_off;	/* where a spooled copy starts, -1 when not spooled */
 	long long file_off;	/* where it starts in its input file (raw_mail.offset), -1 when unknown */
 	size_t out_pos;		/* 1-based position in the output, 0 when not selected */
 };
+
+#define NO_NODE ((size_t)-1)
 
 struct select_opts {
 	struct strvec touches;
@@ -65,6 +69,7 @@ struct select_opts {
 	int patches_only, all_versions, no_threads, input_order;
 	int quiet;		/* no warnings about incomplete series */
 	int keep_paths;		/* keep each entry's paths (for %p in listings) */
+	int keep_strings;	/* keep in_reply_to, subject, author_name, date (listings) */
 };
 #define SELECT_OPTS_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT }
 
@@ -96,10 +101,26 @@ size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order);
  * header, raw_subject, subject, message_id, in_reply_to, references,
  * version/number/total, is_reply, has_patch, paths; not date, message,
  * patch, to, cc) by reading only the header block and the lines of the
- * diff, without copying the body. Returns 1 when done; 0 when the message
- * needs patch_mail_parse() (MIME or encoded bodies, other charsets than
- * UTF-8, in-body From:/Subject:/Date: lines, a diff without
- * "diff --git"), pm then being in an unspecified state.
+ * diff, without copying the body (message and patch serve as scratch
+ * buffers, kept between calls, and are left empty). The values are the
+ * parser's (the last of a repeated id header, From and Subject through
+ * mailinfo_header_from/subject()). Returns 1 when done; 0 when the
+ * message needs patch_mail_parse(), pm then being in an unspecified
+ * state: MIME, other charsets than UTF-8, a base64 or quoted-printable
+ * line the parser finds bad, a CR in the decoded text, a repeated From
+ * or Subject, a bad encoded word or invalid UTF-8 in them, an encoded
+ * word in Date, Message-ID or Content-*, a NUL byte or CR before the
+ * diff, in-body From:/Subject:/Date: lines, a diff without "diff --git"
+ * -- everything the parser reports as bad or warns about, so that the
+ * two report the same (t/fuzz/fuzz-mailinfo.c checks it).
+ *
+ * The paths are read from each file's header (its "diff --git" line up to
+ * its first "@@"), so they are the parser's on a well-formed diff; on a
+ * malformed one the two read the garbage differently: file names before
+ * the first "diff --git" or after a hunk's end (a plain "--- a/x" /
+ * "+++ b/x" pair pasted next to a git diff, say) are seen by the parser
+ * only, and a hunk longer than its count hides the next file header
+ * from the parser only. t/fuzz/fuzz-mailinfo.c checks the rest.
  */
 struct raw_mail;
 int select_scan(struct patch_mail *pm, const struct raw_mail *raw);

@@ -42,6 +42,7 @@ struct mail_source {
 	char *map;		/* mmap()ed file, or NULL */
 	size_t map_len;
 	size_t map_dropped;	/* pages before this offset were given back */
+	size_t page_size;
 	struct strbuf win;	/* stream buffer when not mapped */
 	int eof;
 	const char *data;	/* map or win.buf */
@@ -133,6 +134,7 @@ int source_open(struct mail_source **out, const char *const *args, size_t nargs,
 	src->nargs = nargs;
 	src->flags = flags;
 	src->max_size = SOURCE_MAX_SIZE_DEFAULT;
+	src->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	src->fd = -1;
 	strbuf_init(&src->win, 0);
 	strbuf_init(&src->msg, 0);
@@ -239,9 +241,11 @@ static int refill(struct mail_source *src)
 static void compact(struct mail_source *src)
 {
 	if (src->map) {
-		size_t page = (size_t)sysconf(_SC_PAGESIZE);
-		size_t upto = src->pos / page * page;
+		size_t upto;
 
+		if (src->pos < src->map_dropped + DROP_CHUNK)
+			return;
+		upto = src->pos / src->page_size * src->page_size;
 		if (upto >= src->map_dropped + DROP_CHUNK) {
 			madvise(src->map + src->map_dropped, upto - src->map_dropped, MADV_DONTNEED);
 			src->map_dropped = upto;

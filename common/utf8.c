@@ -1,5 +1,8 @@
 #include "utf8.h"
 
+#include <stdint.h>
+#include <string.h>
+
 int utf8_valid(const char *buf, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)buf, *end = s + len;
@@ -8,7 +11,12 @@ int utf8_valid(const char *buf, size_t len)
 		unsigned c = *s;
 		size_t n;
 		unsigned cp, min;
+		uint64_t w;
 
+		if (end - s >= 8 && (memcpy(&w, s, 8), !(w & 0x8080808080808080ULL))) {
+			s += 8;	/* eight ASCII bytes */
+			continue;
+		}
 		if (c < 0x80) {
 			s++;
 			continue;

@@ -4,7 +4,8 @@ test_description='the mail core under libFuzzer (bounded run)
 Builds t/fuzz/fuzz-mailinfo.c with clang -fsanitize=fuzzer,address,undefined,
 replays the saved regressions in t/fuzz/regressions/, then runs a short
 fuzzing session seeded with generated mails. The target aborts when the
-fast path and the full parse disagree or invalid UTF-8 comes out.'
+fast path, the select_scan() of mbox-split and the full parse disagree, or
+invalid UTF-8 comes out.'
 . ./test-lib.sh
 
 src=$MAINT_SRC_DIR
@@ -17,9 +18,10 @@ test_expect_success LIBFUZZER 'build the fuzz target' '
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -I"$src/common" \
 		"$src/t/fuzz/fuzz-mailinfo.c" \
 		"$src/common/source.c" "$src/common/mail.c" "$src/common/mailinfo.c" \
+		"$src/common/select-scan.c" \
 		"$src/common/strbuf.c" "$src/common/strvec.c" "$src/common/wrapper.c" \
 		"$src/common/usage.c" "$src/common/utf8.c" "$src/common/config.c" \
-		"$src/common/repo.c" $(pkg-config --cflags --libs libgit2 inih) \
+		$(pkg-config --cflags libgit2) $(pkg-config --cflags --libs inih) \
 		-o fuzz-mailinfo
 '
 

@@ -297,6 +297,22 @@ test_expect_success 'a broken loose ref is left to libgit2' '
 	files_only git-maint-describe-contains v1.0 >/dev/null
 '
 
+test_expect_success '100,000 tags: both paths answer like git, in bounded time' '
+	git rev-list --all >commits &&
+	awk "{ c[n++] = \$1 } END { for (i = 0; i < 100000; i++) printf \"%s refs/tags/many/t%06d\\n\", c[i % n], i }" \
+		commits >many &&
+	git pack-refs --all &&
+	{ grep -v "^[#^]" .git/packed-refs && cat many; } | LC_ALL=C sort -k2 >packed &&
+	mv packed .git/packed-refs &&
+	test $(git tag | wc -l) -gt 100000 &&
+	set -- $(git rev-parse v1.0~1 v1.2~3 main~7) &&
+	git describe --contains "$@" >expect &&
+	timeout 60 env GIT_MAINT_TEST_DESCRIBE_PATH=libgit2 git-maint-describe-contains "$@" >actual &&
+	test_cmp expect actual &&
+	timeout 60 env GIT_MAINT_TEST_DESCRIBE_PATH=files git-maint-describe-contains "$@" >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'how many commits the files-only path answered like git' '
 	cat compared &&
 	test $(wc -l <compared) -ge 6

@@ -18,8 +18,6 @@ export PATH MANPATH
 
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_CEILING_DIRECTORIES \
 	XDG_CONFIG_HOME GIT_MAINT_TEST_CRASH_AT EMAIL MAIL
-LC_ALL=C.UTF-8
-LANG=C.UTF-8
 TZ=UTC
 GIT_CONFIG_NOSYSTEM=1
 GIT_AUTHOR_NAME='A U Thor'
@@ -30,11 +28,17 @@ GIT_AUTHOR_DATE='1112354055 +0200'
 GIT_COMMITTER_DATE='1112354055 +0200'
 GIT_MERGE_AUTOEDIT=no
 PAGER=cat
-export LC_ALL LANG TZ GIT_CONFIG_NOSYSTEM GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
+export TZ GIT_CONFIG_NOSYSTEM GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
 	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_AUTHOR_DATE GIT_COMMITTER_DATE \
 	GIT_MERGE_AUTOEDIT PAGER
 
 . /usr/share/sharness/sharness.sh
+
+# After sharness, which sets LC_ALL=C: a maintainer runs in UTF-8, and so
+# do the tests (iconv, wildmatch and setlocale() behave differently in C).
+LC_ALL=C.UTF-8
+LANG=C.UTF-8
+export LC_ALL LANG
 
 # No test may reach the repository the suite lives in: a git command run
 # before "git init" must fail, not act on the enclosing repository. git

@@ -28,6 +28,43 @@ static int decode(const char *s, struct strbuf *out)
 	return mail_rfc2047_decode(out, s, strlen(s), NULL);
 }
 
+/* The reference for mail_find_line(): memmem for "\n<prefix>", byte by byte. */
+static const char *naive_find_line(const char *buf, size_t len, const char *prefix, size_t n)
+{
+	for (size_t i = 0; i + 1 + n <= len; i++)
+		if (buf[i] == '\n' && !memcmp(buf + i + 1, prefix, n))
+			return buf + i + 1;
+	return NULL;
+}
+
+static void find_line(void **state)
+{
+	static const char alphabet[] = "\n\ndiff -@+ g";
+	unsigned seed = 12345;
+
+	(void)state;
+	/* Every length around the 32-byte blocks, matches at the very end, random text. */
+	for (size_t len = 0; len < 200; len++) {
+		for (int round = 0; round < 50; round++) {
+			char *buf = malloc(len ? len : 1);	/* exact size: ASan sees any over-read */
+
+			for (size_t i = 0; i < len; i++) {
+				seed = seed * 1103515245 + 12345;
+				buf[i] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+			}
+			if (round == 0 && len >= 12)
+				memcpy(buf + len - 12, "\ndiff --git ", 12);
+			assert_ptr_equal(mail_find_line(buf, len, "diff --git ", 11),
+					 naive_find_line(buf, len, "diff --git ", 11));
+			assert_ptr_equal(mail_find_line(buf, len, "@@ ", 3), naive_find_line(buf, len, "@@ ", 3));
+			assert_ptr_equal(mail_find_line(buf, len, "di", 2), naive_find_line(buf, len, "di", 2));
+			free(buf);
+		}
+	}
+	/* The first byte of the buffer does not start a line. */
+	assert_null(mail_find_line("diff --git a b", 14, "diff --git ", 11));
+}
+
 static void rfc2047_q_and_b(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -600,6 +637,7 @@ static void patch_mail_hostile(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(find_line),
 		cmocka_unit_test(rfc2047_q_and_b),
 		cmocka_unit_test(rfc2047_whitespace),
 		cmocka_unit_test(rfc2047_malformed),
