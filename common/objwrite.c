@@ -400,33 +400,22 @@ static int write_pack(struct objwrite *ow, const char *dir, struct strbuf *idx_o
 	char hex[GIT_OID_HEXSZ + 1];
 	char *idx_tmp = NULL;
 	int idx_fd = -1, zinit = 0, ret = -1;
-	/*
-	 * Two streams: resetting one clears its hash table, 64 KiB at
-	 * zlib's default memory level, which costs more than compressing
-	 * a commit; small objects get a small table.
-	 */
-	z_stream zs, zsmall;
+	z_stream zs;
 	git_oid name;
 
 	memset(&zs, 0, sizeof(zs));
-	memset(&zsmall, 0, sizeof(zsmall));
 	if (deflateInit(&zs, Z_BEST_SPEED) != Z_OK) {
 		error("cannot compress objects: zlib error");
 		goto out;
 	}
 	zinit = 1;
-	if (deflateInit2(&zsmall, Z_BEST_SPEED, Z_DEFLATED, 15, 2, Z_DEFAULT_STRATEGY) != Z_OK) {
-		error("cannot compress objects: zlib error");
-		goto out;
-	}
-	zinit = 2;
 	pf.fd = tmp_file(dir, "pack", &pf.path);
 	if (pf.fd < 0 || sha1_start(&pf.sha) < 0)
 		goto out;
 	put_be32(head + 8, (uint32_t)ms->order_nr);
 	strbuf_add(&pf.buf, head, sizeof(head));
 	for (size_t i = 0; i < ms->order_nr; i++)
-		if (pack_object(&pf, ms->order[i]->len < 4096 ? &zsmall : &zs, ms->order[i], &pk[i]) < 0)
+		if (pack_object(&pf, &zs, ms->order[i], &pk[i]) < 0)
 			goto out;
 	if (pack_drain(&pf) < 0 || sha1_finish(&pf.sha, sum) < 0)
 		goto out;
@@ -465,8 +454,6 @@ static int write_pack(struct objwrite *ow, const char *dir, struct strbuf *idx_o
 out:
 	if (zinit)
 		deflateEnd(&zs);
-	if (zinit > 1)
-		deflateEnd(&zsmall);
 	if (pf.fd >= 0)
 		close(pf.fd);
 	if (idx_fd >= 0)

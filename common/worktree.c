@@ -148,6 +148,8 @@ struct sync {
 	const struct worktree_content *content;
 	struct strbuf full;	/* workdir + path */
 	struct strbuf dirty;	/* "\n\t<path>" per path with local changes */
+	struct strbuf made;	/* the last directory made sure of (paths come sorted) */
+	int conflicts;		/* the index had conflicts when read */
 };
 
 static const char *full_path(struct sync *sy, const char *path)
@@ -250,7 +252,7 @@ static int drop_conflict(struct sync *sy, const char *path)
 {
 	int rc;
 
-	if (!git_index_has_conflicts(sy->index) ||
+	if (!sy->conflicts ||
 	    (!git_index_get_bypath(sy->index, path, 1) && !git_index_get_bypath(sy->index, path, 2) &&
 	     !git_index_get_bypath(sy->index, path, 3)))
 		return 0;
@@ -281,7 +283,13 @@ static int remove_path(struct sync *sy, const char *path)
 static int make_parents(struct sync *sy, const char *path)
 {
 	size_t base = strlen(sy->workdir);
+	const char *slash = strrchr(path, '/');
+	size_t dlen = slash ? (size_t)(slash - path) : 0;
 
+	/* The same directory as the path before, or one above it: there already. */
+	if (!dlen || (sy->made.len >= dlen && !memcmp(sy->made.buf, path, dlen) &&
+		      (sy->made.len == dlen || sy->made.buf[dlen] == '/')))
+		return 0;
 	full_path(sy, path);
 	for (char *p = sy->full.buf + base; (p = strchr(p, '/')); p++) {
 		struct stat st;
@@ -301,6 +309,8 @@ static int make_parents(struct sync *sy, const char *path)
 		}
 		*p = '/';
 	}
+	strbuf_setlen(&sy->made, 0);
+	strbuf_add(&sy->made, path, dlen);
 	return 0;
 }
 
@@ -555,7 +565,7 @@ static int entry_bypath(git_tree_entry **out, git_tree *t, const char *path)
 int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
 		  const struct strvec *paths, int force, const struct worktree_content *content)
 {
-	struct sync sy = { repo, NULL, NULL, 1, 0, content, STRBUF_INIT, STRBUF_INIT };
+	struct sync sy = { repo, NULL, NULL, 1, 0, content, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
 	git_tree *tfrom = NULL, *tto = NULL;
 	git_tree_entry **tes = NULL;
 	git_config *cfg = NULL;
@@ -578,6 +588,7 @@ int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
 	    lg2_check(git_repository_index(&sy.index, repo), "cannot read the index") < 0 ||
 	    lg2_check(git_index_read(sy.index, 0), "cannot read the index") < 0)
 		goto out;
+	sy.conflicts = git_index_has_conflicts(sy.index);
 	tes = xcalloc(paths->nr, sizeof(*tes));
 	for (size_t i = 0; i < paths->nr; i++)
 		if (entry_bypath(&tes[i], tto, paths->v[i]) < 0)
@@ -628,12 +639,13 @@ out:
 	git_tree_free(tto);
 	strbuf_release(&sy.full);
 	strbuf_release(&sy.dirty);
+	strbuf_release(&sy.made);
 	return ret;
 }
 
 int worktree_write_files(git_repository *repo, const struct worktree_file *files, size_t nr)
 {
-	struct sync sy = { repo, NULL, NULL, 1, 0, NULL, STRBUF_INIT, STRBUF_INIT };
+	struct sync sy = { repo, NULL, NULL, 1, 0, NULL, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
 	struct strvec paths = STRVEC_INIT;
 	git_config *cfg = NULL;
 	int ret = -1, v;
@@ -651,6 +663,7 @@ int worktree_write_files(git_repository *repo, const struct worktree_file *files
 	    lg2_check(git_repository_index(&sy.index, repo), "cannot read the index") < 0 ||
 	    lg2_check(git_index_read(sy.index, 0), "cannot read the index") < 0)
 		goto out;
+	sy.conflicts = git_index_has_conflicts(sy.index);
 	for (size_t i = 0; i < nr; i++)
 		if (files[i].deleted && remove_path(&sy, files[i].path) < 0)
 			goto out;
@@ -668,5 +681,6 @@ out:
 	strvec_clear(&paths);
 	strbuf_release(&sy.full);
 	strbuf_release(&sy.dirty);
+	strbuf_release(&sy.made);
 	return ret;
 }
