@@ -166,6 +166,33 @@ test_expect_success 'queue: a no-newline marker before any line is refused (16)'
 	git diff --exit-code base -- f1
 '
 
+# 16. A binary delta whose data is damaged (t0303 damages a literal).
+test_expect_success 'queue: a corrupt binary delta is refused, the file intact (16)' '
+	git checkout -q -B bin base &&
+	seq 1 3000 | gzip -n >blob.bin &&
+	git add blob.bin &&
+	test_tick &&
+	git commit -q -m "add blob" &&
+	git tag blob &&
+	printf X | dd of=blob.bin bs=1 seek=2000 conv=notrunc 2>/dev/null &&
+	test_tick &&
+	git commit -q -a -m "change blob" &&
+	git format-patch -q --stdout -1 >delta.mbox &&
+	grep "^delta " delta.mbox &&
+	sed "/^delta /{n;s/^\(......\)...../\1AAAAA/}" delta.mbox >baddelta.mbox &&
+	! cmp -s delta.mbox baddelta.mbox &&
+	git checkout -q -B r16d blob &&
+	: >err && : >after &&
+	state >before &&
+	test_expect_code 1 git maint-queue -q r16d baddelta.mbox 2>err &&
+	grep "^patch 1: line .*: corrupt binary patch" err &&
+	git maint-queue --abort >/dev/null &&
+	state >after &&
+	test_cmp before after &&
+	git diff --exit-code blob -- blob.bin &&
+	git checkout -q --detach base
+'
+
 # 4. The same refusal when the queue works in memory (branch not checked out).
 test_expect_success 'queue, branch not checked out: a write through a tracked symlink is refused (4)' '
 	create_diff symlink/create-me >d &&
@@ -374,6 +401,35 @@ test_expect_success 'mbox-split: an unknown charset in From of message 2 (11)' '
 	printf "From: =?x-foo?q?Eve?= <e@example.com>\nSubject: [PATCH] cs\n\nbody\n" |
 		bad_in_middle >cs.mbox &&
 	split_skips cs.mbox "cannot convert encoded word to UTF-8 in .From."
+'
+
+# Invalid UTF-8 in encoded words that declare UTF-8: read as ISO-8859-1
+# with a warning naming the message and the header, never passed on.
+test_expect_success 'mbox-split: invalid UTF-8 in a UTF-8 encoded word is converted, with a warning (11)' '
+	{
+		msg g1 - "[PATCH] usb: one" drivers/usb/a.c &&
+		echo "From 1234567890abcdef1234567890abcdef12345678 Mon Sep 17 00:00:00 2001" &&
+		printf "From: =?UTF-8?q?Ren=E9?= <r@example.com>\nSubject: [PATCH] =?UTF-8?q?caf=E9?=\n" &&
+		printf "Message-ID: <g2@example.com>\n\nbody\n\n"
+	} >u8.mbox &&
+	git-maint-mbox-split --format="%an|%s" u8.mbox >out 2>err &&
+	printf "A U Thor|[PATCH] usb: one\nRen\303\251|[PATCH] caf\303\251\n" >expect &&
+	test_cmp expect out &&
+	grep "^warning: u8.mbox: message 2: .From. is not UTF-8, read as ISO-8859-1" err &&
+	grep "^warning: u8.mbox: message 2: .Subject. is not UTF-8, read as ISO-8859-1" err &&
+	test_line_count = 2 err
+'
+
+test_expect_success 'queue: invalid UTF-8 in a UTF-8 encoded author never reaches the commit (11)' '
+	printf "%s\n" "diff --git a/new b/new" "new file mode 100644" "--- /dev/null" "+++ b/new" \
+		"@@ -0,0 +1 @@" "+x" >d &&
+	mail "x" d | sed "s/^From: Eve .*/From: =?UTF-8?q?Ren=E9?= <r@example.com>/" >u8q.mbox &&
+	git branch -f r11 base &&
+	git maint-queue -q r11 u8q.mbox >/dev/null 2>err &&
+	grep "^warning: .*message 1: .From. is not UTF-8, read as ISO-8859-1" err &&
+	git log -1 --format=%an r11 >actual &&
+	printf "Ren\303\251\n" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success 'mbox-split: multipart nested 1,000 deep in message 2 (14)' '
