@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "config.h"
@@ -99,7 +100,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_STRING(0, "format", &o.format, "format", "list with this format (see the manual)"),
 		OPT_BOOL(0, "input-order", &o.sel.input_order,
 			 "keep the input's order instead of ordering by thread and patch number"),
-		OPT__QUIET(&o.quiet, "do not warn about incomplete series"),
+		OPT__QUIET(&o.quiet, "do not warn about incomplete series or an empty mailbox"),
 		OPT_GROUP("Input"),
 		OPT_BOOL(0, "input-mboxrd", &o.input_mboxrd, "the input is mboxrd: unquote >From lines"),
 		OPT_BOOL(0, "keep-cr", &o.keep_cr, "keep CR of CRLF line ends, like git mailsplit --keep-cr"),
@@ -123,7 +124,7 @@ int cmd_main(int argc, const char **argv)
 	struct outdir od = OUTDIR_INIT;
 	struct mail_entry **order;
 	size_t n;
-	int ret;
+	int stream, ret;
 
 	argc = parse_options(argc, argv, options, usage_str, 0);
 	if (o.format)
@@ -163,8 +164,9 @@ int cmd_main(int argc, const char **argv)
 		die("cannot write into '%s'", o.outdir);
 	mbox_writer_init(&w, 1, o.mboxrd ? MBOX_RD : MBOX_O);
 
-	if (!o.list && !o.sel.patches_only && o.sel.all_versions && o.sel.input_order &&
-	    !o.sel.touches.nr && !o.sel.authors.nr && !o.sel.subjects.nr && !o.since && !o.until) {
+	stream = !o.list && !o.sel.patches_only && o.sel.all_versions && o.sel.input_order &&
+		 !o.sel.touches.nr && !o.sel.authors.nr && !o.sel.subjects.nr && !o.since && !o.until;
+	if (stream) {
 		/* nothing to choose or reorder */
 		if (mail_split_stream(&ms, &n) < 0)
 			die("cannot split the mail");
@@ -181,6 +183,10 @@ int cmd_main(int argc, const char **argv)
 		die("cannot write the output");
 	if (od.fd >= 0 && !o.quiet)
 		printf("%zu\n", n);
+	if (!o.quiet && !ms.errors && !ms.oversized && !(stream ? n : mail_index_count(ms.idx)))
+		warning("no messages found in %s",
+			argc == 1 ? (strcmp(argv[0], "-") ? argv[0] : "standard input") :
+			argc ? "the inputs" : "standard input");
 
 	/* An oversized message is refused by policy: a negative answer, not a failure. */
 	ret = ms.errors ? EXIT_FATAL : ms.oversized || !n ? EXIT_NO : EXIT_OK;

@@ -86,16 +86,33 @@ struct ini_reader {
 	int failed;		/* our own error already reported */
 };
 
-/* inih's stream reader: counts lines (for messages), drops CR, rejects over-long lines. */
+/*
+ * inih's stream reader: counts lines (for messages), drops CR, rejects
+ * over-long lines and NUL bytes (fgets() would hide the rest of the line
+ * behind a NUL, and the file would pass for read whole).
+ */
 static char *read_line(char *buf, int size, void *data)
 {
 	struct ini_reader *r = data;
-	size_t len;
+	size_t len = 0;
+	int c;
 
-	if (r->failed || !fgets(buf, size, r->fp))
+	if (r->failed)
 		return NULL;
+	while (len < (size_t)size - 1 && (c = getc(r->fp)) != EOF) {
+		if (!c) {
+			error("%s:%d: NUL byte in the line", r->path, r->line + 1);
+			r->failed = 1;
+			return NULL;
+		}
+		buf[len++] = c;
+		if (c == '\n')
+			break;
+	}
+	if (!len)
+		return NULL;
+	buf[len] = '\0';
 	r->line++;
-	len = strlen(buf);
 	if (len == (size_t)size - 1 && buf[len - 1] != '\n' && !feof(r->fp)) {
 		error("%s:%d: line too long (limit %d bytes)", r->path, r->line, size - 2);
 		r->failed = 1;

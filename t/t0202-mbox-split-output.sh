@@ -188,10 +188,23 @@ test_expect_success 'output to a closed pipe ends quietly' '
 	test_must_be_empty err
 '
 
-test_expect_success 'an empty mailbox selects nothing: exit 1' '
+test_expect_success 'an empty mailbox selects nothing: exit 1, saying so' '
 	>empty &&
-	test_expect_code 1 git-maint-mbox-split empty >out &&
-	test_must_be_empty out
+	test_expect_code 1 git-maint-mbox-split empty >out 2>err &&
+	test_must_be_empty out &&
+	echo "warning: no messages found in empty" >expect &&
+	test_cmp expect err &&
+	test_expect_code 1 git-maint-mbox-split --touches drivers/usb - <empty >out 2>err &&
+	echo "warning: no messages found in standard input" >expect &&
+	test_cmp expect err &&
+	test_expect_code 1 git-maint-mbox-split -q empty 2>err &&
+	test_must_be_empty err
+'
+
+test_expect_success 'mail that matches nothing is not called empty' '
+	test_expect_code 1 git-maint-mbox-split --touches no/such/dir mbox >out 2>err &&
+	test_must_be_empty out &&
+	! grep "no messages" err
 '
 
 test_expect_success 'a missing input: exit 128 naming it' '
