@@ -36,6 +36,7 @@ struct memstore {
 	size_t cap, nr;
 	struct memobj **order;	/* in arrival order */
 	size_t order_nr, order_alloc;
+	size_t bytes;		/* their contents */
 };
 
 static size_t slot_of(const struct memstore *ms, const git_oid *oid)
@@ -82,6 +83,7 @@ static void store_put(struct memstore *ms, struct memobj *o)
 	ms->nr++;
 	ALLOC_GROW(ms->order, ms->order_nr + 1, ms->order_alloc);
 	ms->order[ms->order_nr++] = o;
+	ms->bytes += o->len;
 }
 
 static void store_clear(struct memstore *ms)
@@ -93,6 +95,7 @@ static void store_clear(struct memstore *ms)
 	ms->slots = NULL;
 	ms->order = NULL;
 	ms->cap = ms->nr = ms->order_nr = ms->order_alloc = 0;
+	ms->bytes = 0;
 }
 
 static int ms_read(void **buf, size_t *len, git_object_t *type, git_odb_backend *b, const git_oid *oid)
@@ -153,6 +156,11 @@ int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len
 	if (git_odb_exists_ext(ow->odb, out, GIT_ODB_LOOKUP_NO_REFRESH) == 1)
 		return 0;
 	return ms_write(&ow->store->parent, out, data, len, type);
+}
+
+size_t objwrite_pending(const struct objwrite *ow)
+{
+	return ow->store ? ow->store->bytes : 0;
 }
 
 int objwrite_object(struct objwrite *ow, git_repository *repo, git_oid *out, const void *data,

@@ -47,6 +47,9 @@ int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len
 int objwrite_object(struct objwrite *ow, git_repository *repo, git_oid *out, const void *data,
 		    size_t len, git_object_t type);
 
+/* Bytes of object contents written and not yet flushed. */
+size_t objwrite_pending(const struct objwrite *ow);
+
 /* Writes everything queued so far as one pack; a no-op when nothing is queued. */
 int objwrite_flush(struct objwrite *ow);
 /*

@@ -21,8 +21,12 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Patches between two writes of the in-memory objects (see run_series). */
-#define QUEUE_FLUSH_PATCHES 128
+/*
+ * New objects held in memory at most (then written as a pack, see
+ * run_series): few packs, as every pack is one more place a lookup of
+ * an object we do not have yet has to miss in.
+ */
+#define QUEUE_FLUSH_BYTES ((size_t)8 << 20)
 
 enum stop_reason { STOP_NONE, STOP_PATCH, STOP_CHECK, STOP_BUILD };
 static const char *const stop_names[] = { "none", "patch", "check", "build" };
@@ -840,7 +844,7 @@ static int run_series(struct queue *q, int skip_check_first)
 	struct strbuf err = STRBUF_INIT, report = STRBUF_INIT, note = STRBUF_INIT;
 	git_oid tip, tree;
 	const char *wd = git_repository_workdir(q->repo);
-	size_t since_flush = 0, flush_every = QUEUE_FLUSH_PATCHES;
+	size_t since_flush = 0, flush_every = 0;
 	const char *test_flush = getenv("GIT_MAINT_TEST_FLUSH_PATCHES");
 	int ret = -1;
 
@@ -967,12 +971,14 @@ static int run_series(struct queue *q, int skip_check_first)
 		q->step_commits++;
 		q->step_last = k;
 		/*
-		 * Bound memory on long series: every QUEUE_FLUSH_PATCHES
-		 * patches the new objects go to a pack (unreferenced until
-		 * the step moves the branch). The apply session keeps its
-		 * overlay and tree (bounded by the paths the series touches).
+		 * Bound memory on long series: past QUEUE_FLUSH_BYTES (or
+		 * every GIT_MAINT_TEST_FLUSH_PATCHES patches) the new objects
+		 * go to a pack (unreferenced until the step moves the
+		 * branch). The apply session keeps its overlay and tree
+		 * (bounded by the paths the series touches).
 		 */
-		if (++since_flush >= flush_every) {
+		if ((flush_every && ++since_flush >= flush_every) ||
+		    objwrite_pending(&q->ow) >= QUEUE_FLUSH_BYTES) {
 			since_flush = 0;
 			if (objwrite_flush(&q->ow) < 0)
 				goto out;

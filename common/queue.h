@@ -5,7 +5,7 @@
  * The queue engine behind git-maint-queue(1): applies a series of patch
  * mails to a branch in memory (common/apply.h), makes the commits git
  * am -s would make (common/commit.h), writes the objects as packs (one
- * per QUEUE_FLUSH_PATCHES patches, common/objwrite.h), moves the branch
+ * per QUEUE_FLUSH_BYTES of them, common/objwrite.h), moves the branch
  * once with an old-value check and a reflog line, updates the index and
  * work tree for the changed paths when the branch is checked out
  * (common/worktree.h, from the post-images still in memory), and records
