@@ -1357,7 +1357,7 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 {
 	struct queue q;
 	git_oid cur, notes_cur;
-	int ret = -1, has_notes;
+	int ret = -1, has_notes, exists, back = 0;
 
 	queue_init(&q, repo, cfg);
 	if (!state_dir_exists(q.dir)) {
@@ -1369,23 +1369,31 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 		ret = state_dir_remove(q.dir);
 		goto out;
 	}
-	if (recheck_sync(&q) < 0 || read_ref(repo, q.branch, &cur, NULL) < 0)
+	if (recheck_sync(&q) < 0 || read_ref(repo, q.branch, &cur, &exists) < 0)
 		goto out;
-	if (!git_oid_equal(&cur, &q.tip) && !git_oid_equal(&cur, &q.base)) {
+	/*
+	 * As git am --abort: a branch someone else moved (or deleted) since
+	 * the stop is theirs now; the state goes, the branch stays.
+	 */
+	if (!exists) {
+		warning("'%s' no longer exists; not recreating it (it was at %s before the queue)",
+			short_branch(&q), git_oid_tostr_s(&q.orig));
+	} else if (!git_oid_equal(&cur, &q.tip) && !git_oid_equal(&cur, &q.base)) {
 		warning("'%s' moved since the queue stopped; not resetting it (it was at %s before the queue)",
 			short_branch(&q), git_oid_tostr_s(&q.orig));
-	} else if (!git_oid_equal(&cur, &q.orig)) {
-		if (q.sync && repo_index_locked(repo)) {
-			ret = QUEUE_TEMPFAIL;
-			goto out;
+	} else {
+		if (!git_oid_equal(&cur, &q.orig)) {
+			if (q.sync && repo_index_locked(repo)) {
+				ret = QUEUE_TEMPFAIL;
+				goto out;
+			}
+			if (move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||
+			    sync_worktree(&q, &cur, &q.orig, 1) < 0)
+				goto out;
 		}
-		if (move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||
-		    sync_worktree(&q, &cur, &q.orig, 1) < 0)
-			goto out;
-	}
-	if (git_oid_equal(&cur, &q.tip) || git_oid_equal(&cur, &q.base)) {
 		if (reset_conflicts(&q, &q.orig) < 0)
 			goto out;
+		back = 1;
 	}
 	if (read_ref(repo, NOTES_REF, &notes_cur, &has_notes) < 0)
 		goto out;
@@ -1405,7 +1413,7 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 			goto out;
 	}
 	ret = state_dir_remove(q.dir);
-	if (!ret)
+	if (!ret && back)
 		printf("'%s' is back at %s\n", short_branch(&q), git_oid_tostr_s(&q.orig));
 out:
 	queue_release(&q);
