@@ -183,13 +183,17 @@ int cmd_main(int argc, const char **argv)
 		die("cannot write the output");
 	if (od.fd >= 0 && !o.quiet)
 		printf("%zu\n", n);
-	if (!o.quiet && !ms.errors && !ms.oversized && !(stream ? n : mail_index_count(ms.idx)))
+	if (!o.quiet && !ms.errors && !ms.bad && !ms.oversized && !(stream ? n : mail_index_count(ms.idx)))
 		warning("no messages found in %s",
 			argc == 1 ? (strcmp(argv[0], "-") ? argv[0] : "standard input") :
 			argc ? "the inputs" : "standard input");
 
-	/* An oversized message is refused by policy: a negative answer, not a failure. */
-	ret = ms.errors ? EXIT_FATAL : ms.oversized || !n ? EXIT_NO : EXIT_OK;
+	/*
+	 * A bad or oversized message is refused and skipped, the others
+	 * still written: a negative answer (RELIABILITY 10-15), not a
+	 * failure. An input we could not read is.
+	 */
+	ret = ms.errors ? EXIT_FATAL : ms.bad || ms.oversized || !n ? EXIT_NO : EXIT_OK;
 	outdir_close(&od);
 	mail_split_release(&ms);
 	mail_index_free(ms.idx);

@@ -32,6 +32,7 @@ void mail_split_init(struct mail_split *ms)
 	ms->spool.fd = -1;
 	ms->spool.size = 0;
 	ms->errors = 0;
+	ms->bad = 0;
 	ms->oversized = 0;
 }
 
@@ -104,7 +105,7 @@ int mail_split_index(struct mail_split *ms)
 			continue;
 		}
 		if (!(ms->fast && select_scan(&pm, &raw)) && patch_mail_parse(&pm, &raw, &mopts) < 0) {
-			ms->errors++;
+			ms->bad++;
 			continue;
 		}
 		/* raw.origin is one of args (or "-"), which outlive the index. */

@@ -41,7 +41,8 @@ struct mail_split {
 	/* state */
 	int rereadable;		/* every input is a regular file or a folder */
 	struct spool spool;
-	size_t errors;		/* inputs or messages that could not be read or parsed */
+	size_t errors;		/* inputs that could not be read */
+	size_t bad;		/* messages that could not be parsed (reported, skipped) */
 	size_t oversized;	/* messages skipped for being over max_size */
 };
 

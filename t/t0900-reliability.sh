@@ -375,10 +375,10 @@ bad_in_middle () {
 	msg g3 - "[PATCH] usb: three" drivers/usb/b.c
 }
 
-# split_skips <mbox> <pattern>: exit 128 with one error line matching
+# split_skips <mbox> <pattern>: exit 1 with one error line matching
 # <pattern>, messages 1 and 3 selected.
 split_skips () {
-	test_expect_code 128 git-maint-mbox-split --format=%m "$1" >actual 2>err &&
+	test_expect_code 1 git-maint-mbox-split --format=%m "$1" >actual 2>err &&
 	grep "^error: $1: message 2: $2" err &&
 	test_line_count = 1 err &&
 	printf "%s\n" g1@example.com g3@example.com >expect &&
@@ -441,14 +441,14 @@ test_expect_success 'mbox-split: multipart nested 1,000 deep in message 2 (14)' 
 	split_skips deep.mbox "too many nested MIME boundaries"
 '
 
-# mbox-split(1): a message that cannot be parsed is exit 128; an empty
-# one is such a message (RELIABILITY 15 asks for "no patches found").
+# mbox-split(1): a message that cannot be parsed is refused, exit 1; an
+# empty one is such a message.
 test_expect_success 'mbox-split: a file of only From separators names each empty message (15)' '
 	for i in 1 2 3
 	do
 		echo "From 1234567890abcdef1234567890abcdef12345678 Mon Sep 17 00:00:00 2001" || return 1
 	done >seps &&
-	test_expect_code 128 git-maint-mbox-split seps >out 2>err &&
+	test_expect_code 1 git-maint-mbox-split seps >out 2>err &&
 	test_must_be_empty out &&
 	printf "error: seps: message %d: empty message\n" 1 2 3 >expect &&
 	test_cmp expect err
