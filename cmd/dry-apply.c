@@ -91,8 +91,11 @@ static void read_series(struct series *s, const char **args, int nargs,
 		struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
 		struct item *it;
 
-		if (rc < 0 || patch_mail_parse(&pm, &raw, &mopts) < 0)
+		if (rc < 0)
 			exit(EXIT_FATAL);
+		/* Mail we cannot decode cannot apply (RELIABILITY 10-12). */
+		if (patch_mail_parse(&pm, &raw, &mopts) < 0)
+			exit(EXIT_NO);
 		strbuf_reset(&origin);
 		strbuf_addf(&origin, "%s: message %zu", raw.origin, raw.number);
 		popts.origin = origin.buf;
