@@ -36,6 +36,7 @@ struct queue {
 	const struct maint_config *cfg;
 	char *dir;
 	char *branch;			/* refs/heads/... */
+	char *source;			/* the one input named on the command line, for errors */
 	git_oid orig, base, tip;
 	git_oid notes_orig, notes_base, notes_tip;
 	int has_notes_orig, has_notes_base, has_notes_tip;
@@ -98,6 +99,7 @@ static void queue_release(struct queue *q)
 	objwrite_end(&q->ow);
 	free(q->dir);
 	free(q->branch);
+	free(q->source);
 	queue_opts_release(&q->opts);
 	strbuf_release(&q->mails);
 	free(q->off);
@@ -106,6 +108,12 @@ static void queue_release(struct queue *q)
 	strbuf_release(&q->signer);
 	strbuf_release(&q->step_subject);
 	trailer_conf_release(&q->trailers);
+}
+
+/* What a mail's errors name: "<mbox>: message <n>: ...". */
+static const char *mail_origin(const struct queue *q)
+{
+	return q->source ? q->source : "queue";
 }
 
 static const char *short_branch(const struct queue *q)
@@ -140,6 +148,8 @@ static int save_state(struct queue *q, const char *crash_label)
 
 	state_kv_add(&sb, "version", "1");
 	state_kv_add(&sb, "branch", q->branch);
+	if (q->source)
+		state_kv_add(&sb, "source", q->source);
 	add_oid(&sb, "orig", &q->orig, 1);
 	add_oid(&sb, "base", &q->base, 1);
 	add_oid(&sb, "tip", &q->tip, 1);
@@ -264,6 +274,7 @@ static int load_state(struct queue *q)
 	NUM("check-stop", q->opts.check_stop);
 	NUM("build-each", q->opts.build_each);
 #undef NUM
+	q->source = state_kv_get(&sb, "source");
 	q->opts.link_mask = state_kv_get(&sb, "link");
 	q->opts.check_cmd = state_kv_get(&sb, "check");
 	q->opts.build_cmd = state_kv_get(&sb, "build");
@@ -878,7 +889,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		snprintf(origin, sizeof(origin), "patch %zu", k);
 		raw.buf = buf;
 		raw.len = len;
-		raw.origin = "queue";
+		raw.origin = mail_origin(q);
 		raw.number = k;
 		if (patch_mail_parse(&pm, &raw, &mopts) < 0) {
 			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
@@ -1060,6 +1071,9 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 
 	if (source_open(&src, args, nargs, 0) < 0)
 		return -1;
+	/* One input: its message numbers are the queue's, so errors can name it. */
+	if (nargs <= 1)
+		q->source = xstrdup(nargs ? args[0] : "-");
 	while ((rc = source_next(src, &raw)) != 0) {
 		if (rc < 0) {
 			ret = -1;
@@ -1232,7 +1246,7 @@ static int commit_resolved(struct queue *q)
 	mail_bytes(q, q->next, &edited, &buf, &len);
 	raw.buf = buf;
 	raw.len = len;
-	raw.origin = "queue";
+	raw.origin = mail_origin(q);
 	raw.number = q->next;
 	if (patch_mail_parse(&pm, &raw, &mopts) < 0)
 		goto out;
