@@ -217,7 +217,7 @@ test_expect_success 'queue: a NUL in the Subject of message 2 stops there, resum
 	test $(grep -c "^From [0-9a-f]* Mon Sep" nul.mbox) = 2 &&
 	git branch -f r12 base &&
 	test_expect_code 1 git maint-queue -q r12 nul.mbox 2>err &&
-	grep "^error: .*message 2: NUL byte in .Subject." err &&
+	grep "^error: nul.mbox: message 2: NUL byte in .Subject." err &&
 	git rev-list base..r12 >applied &&
 	test_line_count = 1 applied &&
 	test_path_is_file .git/maint/queue/state &&
