@@ -6,7 +6,8 @@
 #   split    git maint-mbox-split --all-versions --input-order -o <dir> mbox
 #   vs       git mailsplit -o<dir> mbox, <dir> in tmpfs (/dev/shm) and on disk
 #
-# Each timing is the best of $P0200_RUNS runs (default 5), wall clock and
+# Each timing is the best of $P0200_RUNS rounds (default 5; each round runs
+# every case once, so drift in the machine hits all alike), wall clock and
 # CPU (user + system, steadier on a shared machine), output directories
 # emptied (and, on disk, synced) between runs outside the timing. Peak memory
 # is GNU time's %M (KiB, resident: it includes the mapped mailbox pages)
@@ -30,23 +31,21 @@ export LC_ALL=C TZ=UTC GIT_CONFIG_NOSYSTEM=1 HOME="$work"
 
 now () { date +%s%N; }
 
-# best <name> <setup> <command>: over $runs runs, the best wall-clock time
-# into $<name> and the best CPU time (user + system) into $<name>_cpu, in ms.
-# CPU time is the steadier figure on a machine shared with other work.
-best () {
-	b= c=
-	i=0
-	while [ $i -lt "$runs" ]; do
-		eval "$2"
-		t0=$(now)
-		eval "/usr/bin/time -f '%U %S' -o '$work/cpu' $3" || { echo "p0200: '$3' failed" >&2; exit 1; }
-		t1=$(now)
-		ms=$(( (t1 - t0) / 1000000 ))
-		cpu=$(tail -n 1 "$work/cpu" | awk '{ printf "%d", ($1 + $2) * 1000 }')
-		if [ -z "$b" ] || [ "$ms" -lt "$b" ]; then b=$ms; fi
-		if [ -z "$c" ] || [ "$cpu" -lt "$c" ]; then c=$cpu; fi
-		i=$((i + 1))
-	done
+# once <name> <setup> <command>: one timed run; keeps the best wall-clock
+# time in $<name> and the best CPU time (user + system) in $<name>_cpu, in
+# ms. The cases run in rounds, each case once per round, so that a change
+# in the machine (other work, the disk's writeback and discards) falls on
+# ours and git's alike. CPU time is the steadier figure on a shared machine.
+once () {
+	eval "$2"
+	t0=$(now)
+	eval "/usr/bin/time -f '%U %S' -o '$work/cpu' $3" || { echo "p0200: '$3' failed" >&2; exit 1; }
+	t1=$(now)
+	ms=$(( (t1 - t0) / 1000000 ))
+	cpu=$(tail -n 1 "$work/cpu" | awk '{ printf "%d", ($1 + $2) * 1000 }')
+	eval "b=\${$1:-} c=\${${1}_cpu:-}"
+	if [ -z "$b" ] || [ "$ms" -lt "$b" ]; then b=$ms; fi
+	if [ -z "$c" ] || [ "$cpu" -lt "$c" ]; then c=$cpu; fi
 	eval "$1=$b ${1}_cpu=$c"
 }
 
@@ -68,19 +67,24 @@ echo "selected by --touches drivers/usb: about $nsel messages"
 rm -rf "$work/ours" "$work/theirs"
 : >"$work/empty"
 
-best sel ':' '"$split" --touches drivers/usb "$mbox" >/dev/null'
-best ms_shm 'rm -rf "$shm/d"; mkdir "$shm/d"' 'git mailsplit -o"$shm/d" "$mbox" >/dev/null'
-best ms_disk 'rm -rf "$work/d"; mkdir "$work/d"; sync' 'git mailsplit -o"$work/d" "$mbox" >/dev/null'
-best o_shm 'rm -rf "$shm/d"' '"$split" -q --all-versions --input-order -o "$shm/d" "$mbox"'
-best o_disk 'rm -rf "$work/d"; sync' '"$split" -q --all-versions --input-order -o "$work/d" "$mbox"'
-best sel_o_shm 'rm -rf "$shm/d"' '"$split" -q --touches drivers/usb -o "$shm/d" "$mbox"'
-best empty ':' '"$split" "$work/empty" >/dev/null || :'
+sel= ms_shm= ms_disk= o_shm= o_disk= sel_o_shm= empty=
+round=0
+while [ $round -lt "$runs" ]; do
+	once sel ':' '"$split" --touches drivers/usb "$mbox" >/dev/null'
+	once ms_shm 'rm -rf "$shm/d"; mkdir "$shm/d"' 'git mailsplit -o"$shm/d" "$mbox" >/dev/null'
+	once ms_disk 'rm -rf "$work/d"; mkdir "$work/d"; sync' 'git mailsplit -o"$work/d" "$mbox" >/dev/null'
+	once o_shm 'rm -rf "$shm/d"' '"$split" -q --all-versions --input-order -o "$shm/d" "$mbox"'
+	once o_disk 'rm -rf "$work/d"; sync' '"$split" -q --all-versions --input-order -o "$work/d" "$mbox"'
+	once sel_o_shm 'rm -rf "$shm/d"' '"$split" -q --touches drivers/usb -o "$shm/d" "$mbox"'
+	once empty ':' '"$split" -q "$work/empty" >/dev/null || :'
+	round=$((round + 1))
+done
 rm -rf "$work/d" "$shm/d"
 
 /usr/bin/time -f %M -o "$work/mem-file" "$split" --touches drivers/usb "$mbox" >/dev/null
 cat "$mbox" | /usr/bin/time -f %M -o "$work/mem-pipe" "$split" --touches drivers/usb >/dev/null
 /usr/bin/time -f %M -o "$work/mem-ms" git mailsplit -o"$shm" "$mbox" >/dev/null
-/usr/bin/time -f %M -o "$work/mem-empty" "$split" "$work/empty" >/dev/null || :
+/usr/bin/time -f %M -o "$work/mem-empty" "$split" -q "$work/empty" >/dev/null || :
 mem_file=$(cat "$work/mem-file") mem_pipe=$(cat "$work/mem-pipe") mem_ms=$(cat "$work/mem-ms")
 mem_empty=$(tail -n 1 "$work/mem-empty")
 
