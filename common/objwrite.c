@@ -351,19 +351,6 @@ static int build_idx(struct strbuf *idx, struct packed *pk, size_t nr,
 	return 0;
 }
 
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return error_errno("cannot open directory '%s'", dir);
-	if (fsync(fd) < 0 && errno != EINVAL)
-		ret = error_errno("cannot sync directory '%s'", dir);
-	close(fd);
-	return ret;
-}
-
 /* Creates a temporary file in dir; -1 (reported) on failure. */
 static int tmp_file(const char *dir, const char *kind, char **path)
 {

@@ -147,19 +147,6 @@ int state_dir_exists(const char *dir)
 	return !lstat(dir, &st);
 }
 
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return error_errno("cannot open directory '%s'", dir);
-	if (fsync(fd) < 0 && errno != EINVAL)
-		ret = error_errno("cannot sync directory '%s'", dir);
-	close(fd);
-	return ret;
-}
-
 int state_dir_create(const char *dir)
 {
 	char *parent = xstrdup(dir);

@@ -2,6 +2,7 @@
 #include "usage.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,20 @@ ssize_t write_in_full(int fd, const void *buf, size_t count)
 		total += n;
 	}
 	return total;
+}
+
+int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return error_errno("cannot open directory '%s'", dir);
+	/* EINVAL: a file system that cannot sync directories (nothing to do). */
+	if (fsync(fd) < 0 && errno != EINVAL)
+		ret = error_errno("cannot sync directory '%s'", dir);
+	close(fd);
+	return ret;
 }
 
 void write_or_die(int fd, const void *buf, size_t count)

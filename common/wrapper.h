@@ -39,6 +39,9 @@ size_t st_mult(size_t a, size_t b);
 ssize_t read_in_full(int fd, void *buf, size_t count);
 ssize_t write_in_full(int fd, const void *buf, size_t count);
 
+/* fsync() a directory, so that a rename into it lasts; -1 (reported) on error. */
+int fsync_dir(const char *dir);
+
 /*
  * Write all of buf to stdout; on EPIPE or another error, die quietly the
  * way git does when its reader went away.
