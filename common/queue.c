@@ -704,6 +704,23 @@ out:
 	return ret;
 }
 
+/* The paths listed in the state's conflict file (one a line); 0 when there is none. */
+static int read_conflict_paths(const char *path, struct strvec *paths)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (strbuf_read_file(&sb, path, 0) < 0) {
+		strbuf_release(&sb);
+		return 0;
+	}
+	for (char *p = sb.buf, *nl; p < sb.buf + sb.len && (nl = memchr(p, '\n', sb.buf + sb.len - p));
+	     p = nl + 1)
+		if (nl > p)
+			strvec_push_mem(paths, p, nl - p);
+	strbuf_release(&sb);
+	return 1;
+}
+
 /*
  * Puts the paths a conflicted patch left in the work tree back as the
  * commit at_commit has them (--skip, --abort, --continue re-applying),
@@ -712,21 +729,13 @@ out:
 static int reset_conflicts(struct queue *q, const git_oid *at_commit)
 {
 	char *path = state_file(q, "conflict");
-	struct strbuf sb = STRBUF_INIT;
 	struct strvec paths = STRVEC_INIT;
 	git_oid tree;
 	int ret = 0;
 
-	if (strbuf_read_file(&sb, path, 0) < 0)
+	if (!read_conflict_paths(path, &paths))
 		goto out;
 	if (q->sync) {
-		for (char *p = sb.buf, *nl; p < sb.buf + sb.len; p = nl + 1) {
-			nl = memchr(p, '\n', sb.buf + sb.len - p);
-			if (!nl)
-				break;
-			if (nl > p)
-				strvec_push_mem(&paths, p, nl - p);
-		}
 		if (commit_tree_id(q->repo, at_commit, &tree) < 0 ||
 		    worktree_sync(q->repo, &tree, &tree, &paths, 1, NULL) < 0) {
 			ret = -1;
@@ -737,7 +746,6 @@ static int reset_conflicts(struct queue *q, const git_oid *at_commit)
 		ret = error_errno("cannot remove '%s'", path);
 out:
 	free(path);
-	strbuf_release(&sb);
 	strvec_clear(&paths);
 	return ret;
 }
@@ -752,16 +760,11 @@ out:
 static int forget_conflicts(struct queue *q, int nothing_staged)
 {
 	char *path = state_file(q, "conflict");
-	struct strbuf sb = STRBUF_INIT;
 	struct strvec paths = STRVEC_INIT;
 	int ret = 0;
 
-	if (strbuf_read_file(&sb, path, 0) < 0)
+	if (!read_conflict_paths(path, &paths))
 		goto out;
-	for (char *p = sb.buf, *nl; p < sb.buf + sb.len && (nl = memchr(p, '\n', sb.buf + sb.len - p));
-	     p = nl + 1)
-		if (nl > p)
-			strvec_push_mem(&paths, p, nl - p);
 	if (nothing_staged && worktree_check_clean(q->repo, &paths, "applying the patch again")) {
 		ret = error("nothing was resolved: 'git add' the resolved files (or put them back "
 			    "as the branch has them, to apply the stored patch again)");
@@ -771,7 +774,6 @@ static int forget_conflicts(struct queue *q, int nothing_staged)
 		ret = error_errno("cannot remove '%s'", path);
 out:
 	free(path);
-	strbuf_release(&sb);
 	strvec_clear(&paths);
 	return ret;
 }
