@@ -1217,6 +1217,34 @@ static int cmp_change(const void *a, const void *b)
 	return strcmp(((const struct apply_change *)a)->path, ((const struct apply_change *)b)->path);
 }
 
+/* Appends entry e to the change list c[0..n). */
+static struct apply_change *add_change(struct apply_change **c, size_t *n, size_t *alloc,
+				       const struct entry *e)
+{
+	struct apply_change *ch;
+
+	ALLOC_GROW(*c, *n + 1, *alloc);
+	ch = &(*c)[(*n)++];
+	memset(ch, 0, sizeof(*ch));
+	ch->path = e->path;
+	ch->deleted = e->deleted;
+	ch->mode = e->mode;
+	ch->has_oid = e->has_oid;
+	git_oid_cpy(&ch->oid, &e->oid);
+	ch->data = e->data.buf;
+	ch->len = e->data.len;
+	return ch;
+}
+
+/* Hands the list over sorted by path, as the callers walk it. */
+static void sort_changes(struct apply_change *c, size_t n, struct apply_change **changes, size_t *nr)
+{
+	if (n)
+		qsort(c, n, sizeof(*c), cmp_change);
+	*changes = c;
+	*nr = n;
+}
+
 int apply_session_changes(struct apply_session *s, struct apply_change **changes, size_t *nr)
 {
 	struct apply_change *c = NULL;
@@ -1224,7 +1252,6 @@ int apply_session_changes(struct apply_session *s, struct apply_change **changes
 
 	for (size_t i = 0; i < s->overlay.size; i++) {
 		const struct entry *e = s->overlay.slots[i];
-		struct apply_change *ch;
 
 		if (!e)
 			continue;
@@ -1238,21 +1265,9 @@ int apply_session_changes(struct apply_session *s, struct apply_change **changes
 			if (!st.exists)
 				continue;	/* created, then deleted again */
 		}
-		ALLOC_GROW(c, n + 1, alloc);
-		ch = &c[n++];
-		memset(ch, 0, sizeof(*ch));
-		ch->path = e->path;
-		ch->deleted = e->deleted;
-		ch->mode = e->mode;
-		ch->has_oid = e->has_oid;
-		git_oid_cpy(&ch->oid, &e->oid);
-		ch->data = e->data.buf;
-		ch->len = e->data.len;
+		add_change(&c, &n, &alloc, e);
 	}
-	if (n)
-		qsort(c, n, sizeof(*c), cmp_change);
-	*changes = c;
-	*nr = n;
+	sort_changes(c, n, changes, nr);
 	return 0;
 }
 
@@ -1324,25 +1339,12 @@ int apply_session_conflicts(struct apply_session *s, struct apply_change **chang
 
 	for (size_t i = 0; i < s->stage.size; i++) {
 		const struct entry *e = s->stage.slots[i];
-		struct apply_change *ch;
 
 		if (!e)
 			continue;
-		ALLOC_GROW(c, n + 1, alloc);
-		ch = &c[n++];
-		memset(ch, 0, sizeof(*ch));
-		ch->path = e->path;
-		ch->deleted = e->deleted;
-		ch->mode = e->mode;
-		ch->has_oid = e->has_oid && !e->cached;
-		git_oid_cpy(&ch->oid, &e->oid);
-		ch->data = e->data.buf;
-		ch->len = e->data.len;
+		add_change(&c, &n, &alloc, e)->has_oid = e->has_oid && !e->cached;
 	}
-	if (n)
-		qsort(c, n, sizeof(*c), cmp_change);
-	*changes = c;
-	*nr = n;
+	sort_changes(c, n, changes, nr);
 	return 0;
 }
 
