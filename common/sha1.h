@@ -7,6 +7,12 @@
  * ourselves, and the checksums of pack and index files. The only file
  * that talks to OpenSSL.
  *
+ * Unlike git's and libgit2's SHA-1 (sha1dc), this one does not detect
+ * the known collision attacks: a crafted blob in a patch would be
+ * written without complaint. Such an object is still refused wherever it
+ * is hashed again by git (index-pack on push or fetch, git fsck), which
+ * is where a public branch's objects go; the speed is worth it here.
+ *
  *	struct sha1 h = SHA1_INIT;
  *	if (sha1_start(&h) < 0 || sha1_update(&h, buf, len) < 0 ||
  *	    sha1_finish(&h, digest) < 0)
