@@ -5,12 +5,15 @@
 #   make check SANITIZE=address,undefined
 #   make demo                 build a demo repository and mailbox, run the suite on it
 #   make bench                run the benchmarks in t/perf/ against git's own tools
-#   make install prefix=...   programs into $(prefix)/bin, man pages into $(prefix)/share/man
+#   make install prefix=...   programs into $(prefix)/bin (parts of commands into
+#                             $(prefix)/libexec/git-maint), man pages into $(prefix)/share/man
 #
 # Everything built goes under .build/ (SANITIZE builds under .build/san-<list>/).
 
 prefix ?= $(HOME)/.local
 bindir = $(prefix)/bin
+# programs that are parts of a command, not commands (git-maint-<cmd>--<part>)
+libexecdir = $(prefix)/libexec/git-maint
 mandir = $(prefix)/share/man
 
 CC ?= cc
@@ -39,6 +42,8 @@ LIB_OBJ := $(patsubst common/%.c,$(B)/common/%.o,$(LIB_SRC))
 LIB := $(B)/libmaint.a
 CMD_SRC := $(sort $(wildcard cmd/*.c))
 PROGRAMS := $(patsubst cmd/%.c,$(B)/bin/git-maint-%,$(CMD_SRC))
+PART_PROGRAMS := $(foreach p,$(PROGRAMS),$(if $(findstring --,$(notdir $(p))),$(p)))
+COMMAND_PROGRAMS := $(filter-out $(PART_PROGRAMS),$(PROGRAMS))
 UNIT_SRC := $(sort $(wildcard t/unit/test-*.c))
 UNIT_PROGRAMS := $(patsubst t/unit/%.c,$(B)/t/unit/%,$(UNIT_SRC))
 HELPER_SRC := $(sort $(wildcard t/helper/test-*.c))
@@ -115,8 +120,10 @@ bench: deps
 	@MAINT_BUILD_DIR='$(CURDIR)/$(B)' sh t/perf/run.sh $(BENCH)
 
 install: programs doc
-	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7'
-	$(if $(PROGRAMS),install -m 755 $(PROGRAMS) '$(DESTDIR)$(bindir)')
+	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(libexecdir)' \
+		'$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7'
+	$(if $(COMMAND_PROGRAMS),install -m 755 $(COMMAND_PROGRAMS) '$(DESTDIR)$(bindir)')
+	$(if $(PART_PROGRAMS),install -m 755 $(PART_PROGRAMS) '$(DESTDIR)$(libexecdir)')
 	for m in $(MAN_PAGES); do \
 		case $$m in *.7) d=man7;; *) d=man1;; esac; \
 		install -m 644 $$m '$(DESTDIR)$(mandir)'/$$d || exit 1; \

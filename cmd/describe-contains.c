@@ -45,12 +45,17 @@ static void full_argv(struct strvec *out, const struct front *f, int argc, const
 	char *slash;
 	int i;
 
+	/* Next to us (the build), then where make install puts it, then PATH. */
 	if (len > 0) {
 		self[len] = '\0';
 		slash = strrchr(self, '/');
 		if (slash) {
 			*slash = '\0';
 			strvec_pushf(out, "%s/%s", self, FULL_PROGRAM);
+			if (access(out->v[0], X_OK)) {
+				strvec_clear(out);
+				strvec_pushf(out, "%s/../libexec/git-maint/%s", self, FULL_PROGRAM);
+			}
 		}
 	}
 	if (!out->nr || access(out->v[0], X_OK))

@@ -27,8 +27,24 @@ test_expect_success 'make install puts programs and man pages under prefix' '
 	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
 	do
 		test -e "$p" || continue
-		test -x "inst/bin/${p##*/}" || return 1
+		case "${p##*/}" in
+		*--*) test -x "inst/libexec/git-maint/${p##*/}" &&
+			test_path_is_missing "inst/bin/${p##*/}" || return 1 ;;
+		*) test -x "inst/bin/${p##*/}" || return 1 ;;
+		esac
 	done
+'
+
+test_expect_success 'an installed describe-contains finds its libgit2 part out of PATH' '
+	git init -q inst-repo &&
+	git -C inst-repo commit -q --allow-empty -m one &&
+	git -C inst-repo tag v1 &&
+	git -C inst-repo commit -q --allow-empty -m two &&
+	# HEAD~1 needs revision syntax: answered by the libgit2 part
+	(cd inst-repo && PATH="$PWD/../inst/bin:/usr/bin:/bin" &&
+	 git maint-describe-contains HEAD~1 >../actual) &&
+	git -C inst-repo describe --contains HEAD~1 >expect &&
+	test_cmp expect actual
 '
 
 test_done
