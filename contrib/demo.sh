@@ -100,4 +100,12 @@ step -e 1 "The series does not apply to work-linus: queue stops at patch 2, keep
 step "--abort puts work-linus back where it was" \
 	'git maint-queue --abort && git branch -v --list work-linus'
 
+# Months later: the fixes went out in 3.6, the merge window's work in 3.7.
+git -C "$demo/repo" tag -a -m "Linux 3.6" v3.6 work-linus
+git -C "$demo/repo" tag -a -m "Linux 3.7" v3.7 work-next
+step "Which release holds the first queued patch? (the article's git dc = git describe --contains)" \
+	'git maint-describe-contains work-next~1 && git describe --contains work-next~1'
+step "The first release (rc tags aside) of each of the last 3 commits touching drivers/usb" \
+	'git log --format=%H -3 work-next -- drivers/usb | git maint-describe-contains --stdin --release'
+
 printf '\n%sDone.%s The demo tree is in %s/repo, the mailboxes in %s.\n' "$bold" "$plain" "$demo" "$demo"
