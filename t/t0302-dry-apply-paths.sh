@@ -37,15 +37,6 @@ test_expect_success 'setup' '
 	cd ..
 '
 
-# create_diff <path>: a git diff creating <path> (unquoted or as given).
-create_diff () {
-	printf "diff --git a/%s b/%s\nnew file mode 100644\nindex 0000000..3b18e51\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1 @@\n+hello world\n" "$1" "$1" "$1"
-}
-
-delete_diff () {
-	printf "diff --git a/%s b/%s\ndeleted file mode 100644\nindex d95f3ad..0000000\n--- a/%s\n+++ /dev/null\n@@ -1 +0,0 @@\n-content\n" "$1" "$1" "$1"
-}
-
 for p in ../foo a/../../etc/passwd b/./../x foo/../../x ./foo foo//bar
 do
 	test_expect_success "cannot create '$p'" '
@@ -131,19 +122,6 @@ test_expect_success 'the link created in memory is in the written tree (not drop
 	) &&
 	grep "^120000 blob .*	tmp\$" actual
 '
-
-# t4115: a tracked symlink renamed, then a write beyond it.
-rename_symlink_then () {
-	printf "%s\n" "diff --git a/symlink b/renamed-symlink" "similarity index 100%" \
-		"rename from symlink" "rename to renamed-symlink"
-	case "$1" in
-	create) create_diff renamed-symlink/create-me ;;
-	modify) printf "%s\n" "diff --git a/renamed-symlink/modify-me b/renamed-symlink/modify-me" \
-		"--- a/renamed-symlink/modify-me" "+++ b/renamed-symlink/modify-me" \
-		"@@ -1 +1 @@" "-old" "+new" ;;
-	delete) delete_diff renamed-symlink/delete-me ;;
-	esac
-}
 
 for what in create modify delete
 do
