@@ -174,8 +174,7 @@ int cmd_main(int argc, const char **argv)
 		rc = queue_abort(repo, &cfg);
 		break;
 	}
-	ret = rc == 0 ? EXIT_OK : rc == QUEUE_STOPPED ? EXIT_NO :
-	      rc == QUEUE_TEMPFAIL ? EXIT_TEMPFAIL : EXIT_FATAL;
+	ret = result_exit_code(rc);
 cleanup:
 	maint_lock_release(&lock);
 	queue_opts_release(&qopts);

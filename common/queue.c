@@ -472,7 +472,7 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 		int rc;
 
 		if (repo_index_locked(q->repo)) {
-			ret = QUEUE_TEMPFAIL;
+			ret = RESULT_TEMPFAIL;
 			goto out;
 		}
 		if (changed_paths(q, &q->tip, new_tip, &paths, &step_a, &step_b))
@@ -617,11 +617,10 @@ static int build_message(struct queue *q, struct strbuf *msg, const struct patch
 
 static void stop_hints(struct queue *q)
 {
-	fprintf(stderr,
-		"hint: the patch is in '%s/patch' ('git maint-queue --show-current' shows it)\n"
-		"hint: fix it there, or apply it by hand and 'git add' the result, then run\n"
-		"hint: 'git maint-queue --continue'; 'git maint-queue --skip' drops it;\n"
-		"hint: 'git maint-queue --abort' puts '%s' back at %s\n",
+	advise("the patch is in '%s/patch' ('git maint-queue --show-current' shows it)\n"
+	       "fix it there, or apply it by hand and 'git add' the result, then run\n"
+	       "'git maint-queue --continue'; 'git maint-queue --skip' drops it;\n"
+	       "'git maint-queue --abort' puts '%s' back at %s",
 		q->dir, short_branch(q), git_oid_tostr_s(&q->orig));
 }
 
@@ -693,8 +692,8 @@ static int write_conflicts(struct queue *q, struct apply_session *session,
 	if (objwrite_flush(&q->ow) < 0 || state_write_raw(q->dir, "conflict", list.buf, list.len) < 0 ||
 	    worktree_write_files(q->repo, files, nr) < 0)
 		goto out;
-	fprintf(stderr, "hint: resolve the conflicts in the work tree, 'git add' the files and run\n"
-		"hint: 'git maint-queue --continue'\n");
+	advise("resolve the conflicts in the work tree, 'git add' the files and run\n"
+	       "'git maint-queue --continue'");
 	ret = 0;
 out:
 	free(ch);
@@ -791,7 +790,7 @@ static int stop_at(struct queue *q, size_t k, enum stop_reason why, const git_oi
 	if (state_write_raw(q->dir, "patch", raw, len) < 0 || save_state(q, NULL) < 0)
 		return -1;
 	stop_hints(q);
-	return QUEUE_STOPPED;
+	return RESULT_NO;
 }
 
 static int run_build(struct queue *q)
@@ -826,12 +825,11 @@ static int build_stop(struct queue *q)
 	q->stopped = STOP_BUILD;
 	if (save_state(q, NULL) < 0)
 		return -1;
-	fprintf(stderr,
-		"hint: the patches up to here are on '%s'; fix the build and run\n"
-		"hint: 'git maint-queue --continue' to build again, or 'git maint-queue --abort'\n"
-		"hint: to put '%s' back at %s\n",
+	advise("the patches up to here are on '%s'; fix the build and run\n"
+	       "'git maint-queue --continue' to build again, or 'git maint-queue --abort'\n"
+	       "to put '%s' back at %s",
 		short_branch(q), short_branch(q), git_oid_tostr_s(&q->orig));
-	return QUEUE_STOPPED;
+	return RESULT_NO;
 }
 
 /*
@@ -900,7 +898,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		if (!pm.has_patch) {
 			if (pm.number == 0 && pm.total > 0) {
 				if (!q->opts.quiet)
-					printf("Skipping cover letter: %s\n", pm.subject.buf);
+					say(stdout, "Skipping cover letter: %s", pm.subject.buf);
 				continue;
 			}
 			error("patch %zu is empty: %s", k, pm.subject.buf);
@@ -908,7 +906,7 @@ static int run_series(struct queue *q, int skip_check_first)
 			goto out;
 		}
 		if (!q->opts.quiet)
-			printf("Applying: %s\n", pm.subject.buf);
+			say(stdout, "Applying: %s", pm.subject.buf);
 		if (q->opts.check_cmd && !(skip_check_first && k == q->next)) {
 			struct strbuf env = STRBUF_INIT;
 			const char *envv[2];
@@ -947,14 +945,15 @@ static int run_series(struct queue *q, int skip_check_first)
 			strbuf_reset(&report);
 			apply_result_print(&report, &res, APPLY_PRINT_HUMAN, NULL, 0);
 			fflush(stdout);
-			fprintf(stderr, "%s", report.buf);
+			report.len = neutralise_controls(report.buf, report.len);
+			fwrite(report.buf, 1, report.len, stderr);
 			for (size_t i = 0; i < res.nr; i++)
 				if (res.files[i].conflict)
-					fprintf(stderr, "CONFLICT (content): Merge conflict in %s\n",
+					say(stderr, "CONFLICT (content): Merge conflict in %s",
 						res.files[i].new_path);
 			error("patch %zu does not apply to '%s': %s", k, short_branch(q), pm.subject.buf);
 			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
-			if (ret == QUEUE_STOPPED && res.conflicts > 0 && q->sync &&
+			if (ret == RESULT_NO && res.conflicts > 0 && q->sync &&
 			    write_conflicts(q, session, &res) < 0)
 				ret = -1;
 			apply_result_dispose(&res);
@@ -1129,7 +1128,7 @@ static int finish(struct queue *q, int ret)
 		if (state_dir_remove(q->dir) < 0)
 			return -1;
 		say_done(q);
-	} else if (q->fresh && ret != QUEUE_STOPPED) {
+	} else if (q->fresh && ret != RESULT_NO) {
 		/* Nothing was moved: leave no state behind, the user simply runs again. */
 		state_dir_remove(q->dir);
 	}
@@ -1157,7 +1156,7 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const char
 		goto out;
 	q.sync = sync;
 	if (q.sync && repo_index_locked(repo)) {
-		ret = QUEUE_TEMPFAIL;
+		ret = RESULT_TEMPFAIL;
 		goto out;
 	}
 	git_oid_cpy(&q.base, &q.orig);
@@ -1171,7 +1170,7 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const char
 		goto out;
 	if (!q.nr) {
 		error("no patches found");
-		ret = QUEUE_STOPPED;
+		ret = RESULT_NO;
 		goto out;
 	}
 	q.next = 1;
@@ -1265,7 +1264,7 @@ static int commit_resolved(struct queue *q)
 	if (notes_batch_add(&q->notes, &commit, &note) < 0)
 		goto out;
 	if (!q->opts.quiet)
-		printf("Applying: %s\n", pm.subject.buf);
+		say(stdout, "Applying: %s", pm.subject.buf);
 	q->step_commits = 1;
 	q->step_last = q->next;
 	strbuf_reset(&q->step_subject);
@@ -1300,7 +1299,7 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 	if (quiet)
 		q.opts.quiet = 1;
 	if (q.sync && repo_index_locked(repo)) {
-		ret = QUEUE_TEMPFAIL;
+		ret = RESULT_TEMPFAIL;
 		goto out;
 	}
 	if (setup_identity(&q) < 0 || finish_step(&q) < 0)
@@ -1400,7 +1399,7 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 	} else {
 		if (!git_oid_equal(&cur, &q.orig)) {
 			if (q.sync && repo_index_locked(repo)) {
-				ret = QUEUE_TEMPFAIL;
+				ret = RESULT_TEMPFAIL;
 				goto out;
 			}
 			if (move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||

@@ -65,11 +65,11 @@ struct queue_opts {
 
 void queue_opts_release(struct queue_opts *opts);
 
-/* What the engine returns besides 0 (done) and -1 (fatal, reported). */
-enum {
-	QUEUE_STOPPED = 1,	/* a patch, check or build failed: state kept, exit 1 */
-	QUEUE_TEMPFAIL = 2,	/* index.lock held by git: nothing changed, exit 75 */
-};
+/*
+ * The engine returns an enum maint_result (usage.h): RESULT_OK (done),
+ * RESULT_NO (a patch, check or build failed: state kept), RESULT_TEMPFAIL
+ * (index.lock held by git: nothing changed) or RESULT_FATAL (reported).
+ */
 
 /*
  * Starts queueing the mails of args[0..nargs) (common/source.h rules) on

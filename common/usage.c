@@ -8,16 +8,91 @@
 
 const char *maint_progname = "git-maint";
 
-void report(const char *prefix, const char *fmt, va_list ap)
+size_t neutralise_controls(char *buf, size_t len)
 {
-	/* One buffered write per message, so lines from parallel processes do not interleave. */
+	size_t out = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = buf[i];
+
+		if (c == 0xc2 && i + 1 < len && (unsigned char)buf[i + 1] >= 0x80 &&
+		    (unsigned char)buf[i + 1] <= 0x9f) {
+			buf[out++] = '?';	/* a C1 control in UTF-8 (CSI is U+009B) */
+			i++;
+		} else if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+			buf[out++] = '?';
+		} else {
+			buf[out++] = c;
+		}
+	}
+	return out;
+}
+
+/* One buffered write per message, so lines from parallel processes do not interleave. */
+static void vwrite_line(FILE *fp, const char *prefix, const char *fmt, va_list ap, const char *suffix)
+{
 	char msg[4096];
 	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	size_t len;
 
 	if (n < 0)
 		n = 0;
-	fprintf(stderr, "%s%s\n", prefix, msg);
+	len = (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1;
+	len = neutralise_controls(msg, len);
+	fprintf(fp, "%s%.*s%s\n", prefix, (int)len, msg, suffix);
+	fflush(fp);
+}
+
+void report(const char *prefix, const char *fmt, va_list ap)
+{
+	vwrite_line(stderr, prefix, fmt, ap, "");
+}
+
+void say(FILE *fp, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwrite_line(fp, "", fmt, ap, "");
+	va_end(ap);
+}
+
+void advise(const char *fmt, ...)
+{
+	char msg[4096];
+	va_list ap;
+	int n;
+	size_t len;
+
+	va_start(ap, fmt);
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	len = (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1;
+	len = neutralise_controls(msg, len);
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(msg + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - msg) : len;
+
+		fprintf(stderr, "hint: %.*s\n", (int)(end - i), msg + i);
+		i = end + 1;
+	}
 	fflush(stderr);
+}
+
+int result_exit_code(int result)
+{
+	switch (result) {
+	case RESULT_OK:
+		return EXIT_OK;
+	case RESULT_NO:
+		return EXIT_NO;
+	case RESULT_TEMPFAIL:
+		return EXIT_TEMPFAIL;
+	default:
+		return EXIT_FATAL;
+	}
 }
 
 static NORETURN void die_va(int code, const char *fmt, va_list ap)
@@ -44,11 +119,10 @@ void die_code(int code, const char *fmt, ...)
 
 static void report_errno(const char *prefix, int err, const char *fmt, va_list ap)
 {
-	char buf[4096];
+	char suffix[256];
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	fprintf(stderr, "%s%s: %s\n", prefix, buf, strerror(err));
-	fflush(stderr);
+	snprintf(suffix, sizeof(suffix), ": %s", strerror(err));
+	vwrite_line(stderr, prefix, fmt, ap, suffix);
 }
 
 void die_errno(const char *fmt, ...)

@@ -14,6 +14,8 @@
  */
 
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
 
 enum maint_exit {
 	EXIT_OK = 0,		/* success */
@@ -23,13 +25,54 @@ enum maint_exit {
 	EXIT_USAGE = 129,	/* bad command line */
 };
 
+/*
+ * What an engine in common/ returns when "it worked" and "it failed" are
+ * not enough. Commands turn it into an exit code with result_exit_code(),
+ * the one place where results become exit codes.
+ */
+enum maint_result {
+	RESULT_FATAL = -1,	/* reported with error(): exit 128 */
+	RESULT_OK = 0,
+	RESULT_NO = 1,		/* a negative answer (does not apply, stopped, refused): exit 1 */
+	RESULT_TEMPFAIL = 2,	/* nothing changed, safe to retry (lock held, 4xx, unreachable): exit 75 */
+};
+
+/* RESULT_* (any negative value counting as RESULT_FATAL) to EXIT_*. */
+int result_exit_code(int result);
+
 #define NORETURN __attribute__((noreturn))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
 
 /* The program's name as invoked, e.g. "git-maint-queue", for messages. */
 extern const char *maint_progname;
 
+/*
+ * Writes prefix, the formatted message and a newline to stderr in one
+ * write. Every control character of the message other than tab and
+ * newline becomes '?' (as git's vreportf does): messages quote subjects,
+ * names and paths from mail, and those must never drive the terminal.
+ */
 void report(const char *prefix, const char *fmt, va_list ap);
+
+/*
+ * Replaces in place, from buf[0..len), every control character (C0 but
+ * tab and newline, DEL, and the C1 range U+0080..U+009F of UTF-8) by '?'.
+ * Returns the new length (C1 characters take two bytes, '?' one).
+ */
+size_t neutralise_controls(char *buf, size_t len);
+
+/*
+ * A line of a command's running commentary ("Applying: <subject>") on
+ * fp: formatted, control characters neutralised, newline added. Text
+ * from mail printed as it goes goes through here, not printf().
+ */
+PRINTF(2, 3) void say(FILE *fp, const char *fmt, ...);
+
+/*
+ * A hint after an error or a stop, as git's advise(): each line of the
+ * formatted text on stderr after "hint: ".
+ */
+PRINTF(1, 2) void advise(const char *fmt, ...);
 
 NORETURN PRINTF(1, 2) void die(const char *fmt, ...);
 /* die() with ": <strerror(errno)>" appended. */

@@ -14,6 +14,7 @@
 #include "parse-options.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "usage.h"
 #include "utf8.h"
 #include "wrapper.h"
 
@@ -193,6 +194,22 @@ static void config_missing_file(void **state)
 	config_release(&cfg);
 }
 
+static void neutralise_controls_replaces(void **state)
+{
+	char buf[] = "a\x1b]0;x\x07\tb\n\x7f\xc2\x9b" "c\xc3\xa9";
+	size_t len = neutralise_controls(buf, sizeof(buf) - 1);
+
+	(void)state;
+	/* ESC, BEL, DEL and the C1 CSI go; tab, newline and UTF-8 letters stay */
+	assert_int_equal(len, strlen("a?]0;x?\tb\n??c\xc3\xa9"));
+	assert_memory_equal(buf, "a?]0;x?\tb\n??c\xc3\xa9", len);
+	assert_int_equal(result_exit_code(RESULT_OK), EXIT_OK);
+	assert_int_equal(result_exit_code(RESULT_NO), EXIT_NO);
+	assert_int_equal(result_exit_code(RESULT_TEMPFAIL), EXIT_TEMPFAIL);
+	assert_int_equal(result_exit_code(RESULT_FATAL), EXIT_FATAL);
+	assert_int_equal(result_exit_code(-7), EXIT_FATAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +222,7 @@ int main(void)
 		cmocka_unit_test(config_reads_trees),
 		cmocka_unit_test(config_errors),
 		cmocka_unit_test(config_missing_file),
+		cmocka_unit_test(neutralise_controls_replaces),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
