@@ -1,0 +1,60 @@
+#ifndef SECRET_H
+#define SECRET_H
+
+/*
+ * Passwords kept in the Secret Service (gnome-keyring, KeePassXC, ...)
+ * through libsecret, stored and found exactly as git's own
+ * git-credential-libsecret helper does, so that a password git (or git
+ * send-email) already stored is found and one we store is git's too:
+ *
+ *   schema      "org.git.Password", its name not matched on search (as
+ *               the helper does, for items older helpers stored)
+ *   attributes  protocol ("smtp", "https", ...), server (the host),
+ *               port (only when not 0), user (when known), object (the
+ *               path, only when given)
+ *   label       "Git: <protocol>://<server>[:<port>]/<path>"
+ *   secret      the password on the first line; later lines carry git's
+ *               password_expiry_utc= and oauth_refresh_token=, which we
+ *               keep out of what we return
+ *
+ * A search matches the items whose attributes include the given ones.
+ * git send-email stores its SMTP password with a port only when one was
+ * configured, so a lookup with a port falls back to an item stored
+ * without one (never to an item for another port).
+ *
+ * Passwords never leave this module but through secret_lookup()'s out
+ * parameter; the caller wipes and frees them with secret_free().
+ * Nothing here prints a password or puts one in an error message.
+ *
+ * Errors: a missing session bus, a bus without a Secret Service, a locked
+ * collection that cannot be unlocked without a prompt: error() naming the
+ * cause as libsecret gives it, and RESULT_FATAL. libsecret is only
+ * called from this file (its GError crosses here).
+ */
+
+struct secret_key {
+	const char *protocol;	/* required: "smtp", "https" */
+	const char *server;	/* required: the host name, no port */
+	unsigned port;		/* 0: none */
+	const char *user;	/* NULL: any user (a lookup returns the one found) */
+	const char *path;	/* NULL: none (git's credential.useHttpPath) */
+};
+
+/*
+ * Finds the password for key. RESULT_OK with *password (and, when user_out
+ * is not NULL, the item's user, or NULL) set; RESULT_NO when there is no
+ * such item; RESULT_FATAL (reported) when the Secret Service cannot be
+ * asked. *password is NULL unless RESULT_OK.
+ */
+int secret_lookup(const struct secret_key *key, char **password, char **user_out);
+
+/* Stores (or replaces) the password for key; key->user is required. RESULT_OK or RESULT_FATAL. */
+int secret_store(const struct secret_key *key, const char *password);
+
+/* Removes the items matching key. RESULT_OK (something removed), RESULT_NO (nothing was there), RESULT_FATAL. */
+int secret_forget(const struct secret_key *key);
+
+/* Overwrites a password returned by secret_lookup() with zeros and frees it; NULL is fine. */
+void secret_free(char *password);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * test-secret: drives common/secret.c, so the tests can check it against
+ * secret-tool and git's attribute layout on a real Secret Service.
+ *
+ *   test-secret lookup <protocol> <server> <port> [<user>]   prints "<user>\n<password>\n"
+ *   test-secret store <protocol> <server> <port> <user>      password from stdin (first line)
+ *   test-secret forget <protocol> <server> <port> [<user>]
+ *
+ * Exits with result_exit_code() of the call: 0, 1 (no item), 128.
+ */
+#include "secret.h"
+#include "strbuf.h"
+#include "usage.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cmd_main(int argc, const char **argv)
+{
+	struct secret_key key = { 0 };
+	int ret;
+
+	if (argc < 5 || argc > 6)
+		die("usage: test-secret (lookup|store|forget) <protocol> <server> <port> [<user>]");
+	key.protocol = argv[2];
+	key.server = argv[3];
+	key.port = (unsigned)strtoul(argv[4], NULL, 10);
+	key.user = argc == 6 ? argv[5] : NULL;
+	if (!strcmp(argv[1], "lookup")) {
+		char *password, *user;
+
+		ret = secret_lookup(&key, &password, &user);
+		if (ret == RESULT_OK)
+			printf("%s\n%s\n", user ? user : "", password);
+		secret_free(password);
+		free(user);
+	} else if (!strcmp(argv[1], "store") && key.user) {
+		struct strbuf pw = STRBUF_INIT;
+
+		if (strbuf_getline(&pw, stdin) == EOF)
+			die("no password on stdin");
+		if (pw.len && pw.buf[pw.len - 1] == '\n')
+			strbuf_setlen(&pw, pw.len - 1);
+		ret = secret_store(&key, pw.buf);
+		strbuf_release(&pw);
+	} else if (!strcmp(argv[1], "forget")) {
+		ret = secret_forget(&key);
+	} else {
+		die("unknown subcommand '%s'", argv[1]);
+	}
+	return result_exit_code(ret);
+}

@@ -1,0 +1,59 @@
+# A real Secret Service for the tests: gnome-keyring on a private D-Bus
+# session bus, so nothing reads or writes the user's own keyring.
+#
+# Source it after test-lib.sh; it re-runs the test script under
+# dbus-run-session (once), then start_keyring (in a test) starts
+# gnome-keyring-daemon with its secrets component and unlocks a new
+# login keyring under the trash directory's HOME.
+#
+#   start_keyring                 the daemon, keyring unlocked
+#   keyring_store <secret> <attr> <value>...   as git-credential-libsecret stores it
+#   keyring_lookup <attr> <value>...           secret-tool lookup
+#   run_without_bus <cmd>...      runs cmd with no session bus at all
+#   run_without_secret_service <cmd>...  runs cmd on a fresh bus that offers no Secret Service
+
+if test -z "$MAINT_TEST_DBUS"
+then
+	cd "$MAINT_TEST_DIR" &&
+	MAINT_TEST_DBUS=1 exec dbus-run-session -- "${SHELL_PATH:-/bin/sh}" "./${0##*/}" "$@"
+fi
+
+start_keyring () {
+	GNOME_KEYRING_CONTROL=$(printf 'test-keyring-pw' |
+		gnome-keyring-daemon --unlock --components=secrets |
+		sed -n 's/^GNOME_KEYRING_CONTROL=//p') &&
+	test -n "$GNOME_KEYRING_CONTROL" &&
+	export GNOME_KEYRING_CONTROL
+}
+
+keyring_store () {
+	printf '%s' "$1" | { shift && secret-tool store --label=test "$@"; }
+}
+
+keyring_lookup () {
+	secret-tool lookup "$@"
+}
+
+run_without_bus () {
+	env -u DBUS_SESSION_BUS_ADDRESS -u DISPLAY -u WAYLAND_DISPLAY "$@"
+}
+
+# A session bus with no service files: nothing can be activated on it.
+run_without_secret_service () {
+	mkdir -p "$TRASH_DIRECTORY/empty-services" &&
+	cat >"$TRASH_DIRECTORY/bare-session.conf" <<-CONF &&
+	<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+	 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+	<busconfig>
+	  <type>session</type>
+	  <listen>unix:tmpdir=/tmp</listen>
+	  <servicedir>$TRASH_DIRECTORY/empty-services</servicedir>
+	  <policy context="default">
+	    <allow send_destination="*" eavesdrop="true"/>
+	    <allow eavesdrop="true"/>
+	    <allow own="*"/>
+	  </policy>
+	</busconfig>
+	CONF
+	dbus-run-session --config-file="$TRASH_DIRECTORY/bare-session.conf" -- "$@"
+}
