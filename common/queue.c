@@ -364,6 +364,20 @@ out:
 	return ret;
 }
 
+/* Would sync_worktree(q, from, to, 1) lose untracked files? 0 no, 1 yes (reported), -1 error. */
+static int sync_check(struct queue *q, const git_oid *from_commit, const git_oid *to_commit)
+{
+	struct strvec paths = STRVEC_INIT;
+	git_oid a, b;
+	int ret = 0;
+
+	if (q->sync && !git_oid_equal(from_commit, to_commit))
+		ret = changed_paths(q, from_commit, to_commit, &paths, &a, &b) < 0 ? -1 :
+		      worktree_check_untracked(q->repo, &a, &b, &paths, NULL);
+	strvec_clear(&paths);
+	return ret;
+}
+
 /*
  * Finishes the step the state describes, whatever point it was
  * interrupted at: afterwards the branch is at tip, base == tip.
@@ -376,6 +390,10 @@ static int finish_step(struct queue *q)
 	int ret = -1;
 
 	if (read_ref(q->repo, q->branch, &cur, NULL) < 0)
+		return -1;
+	/* Nothing moves when the work tree cannot follow. */
+	if ((git_oid_equal(&cur, &q->base) || git_oid_equal(&cur, &q->tip)) &&
+	    sync_check(q, &q->base, &q->tip))
 		return -1;
 	if (!git_oid_equal(&q->base, &q->tip)) {
 		if (git_oid_equal(&cur, &q->base)) {
@@ -463,24 +481,23 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 
 	if (git_oid_equal(new_tip, &q->tip))
 		return 0;
-	if (notes_batch_commit(&q->notes, &notes_new, &changed, q->committer.buf) < 0)
-		return -1;
-	if (objwrite_flush(&q->ow) < 0)
-		return -1;
-	crash_point("queue-objects-written");
+	/*
+	 * The work tree is looked at before anything is written (the new
+	 * objects are readable from memory): a refusal leaves no trace.
+	 */
 	if (q->sync && !q->worktree_done) {
-		int rc;
-
 		if (repo_index_locked(q->repo)) {
 			ret = RESULT_TEMPFAIL;
 			goto out;
 		}
-		if (changed_paths(q, &q->tip, new_tip, &paths, &step_a, &step_b))
-			goto out;
-		rc = worktree_check_clean(q->repo, &paths, "queue");
-		if (rc)
+		if (changed_paths(q, &q->tip, new_tip, &paths, &step_a, &step_b) ||
+		    worktree_check_clean(q->repo, &paths, "queue"))
 			goto out;
 	}
+	if (notes_batch_commit(&q->notes, &notes_new, &changed, q->committer.buf) < 0 ||
+	    objwrite_flush(&q->ow) < 0)
+		goto out;
+	crash_point("queue-objects-written");
 	git_oid_cpy(&q->tip, new_tip);
 	q->next = next_after;
 	q->stopped = STOP_NONE;
@@ -1368,6 +1385,32 @@ out:
 	return ret;
 }
 
+/*
+ * Before --abort moves the branch back: would putting the work tree back
+ * (the paths changed since orig, and those a conflict left) lose
+ * untracked files? Then nothing moves (as git am --abort refuses).
+ */
+static int abort_check(struct queue *q, const git_oid *cur)
+{
+	struct strvec paths = STRVEC_INIT;
+	char *conflict = state_file(q, "conflict");
+	git_oid a, b;
+	int ret = 0;
+
+	if (!q->sync)
+		goto out;
+	if (changed_paths(q, cur, &q->orig, &paths, &a, &b) < 0) {
+		ret = -1;
+		goto out;
+	}
+	read_conflict_paths(conflict, &paths);
+	ret = worktree_check_untracked(q->repo, &a, &b, &paths, "--abort");
+out:
+	free(conflict);
+	strvec_clear(&paths);
+	return ret;
+}
+
 int queue_abort(git_repository *repo, const struct maint_config *cfg)
 {
 	struct queue q;
@@ -1402,7 +1445,8 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 				ret = RESULT_TEMPFAIL;
 				goto out;
 			}
-			if (move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||
+			if (abort_check(&q, &cur) ||
+			    move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||
 			    sync_worktree(&q, &cur, &q.orig, 1) < 0)
 				goto out;
 		}
