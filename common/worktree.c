@@ -92,6 +92,7 @@ struct sync {
 	struct strbuf dirty;	/* "\n\t<path>" per path with local changes */
 	struct strbuf made;	/* the last directory made sure of (paths come sorted) */
 	int conflicts;		/* the index had conflicts when read */
+	mode_t umask;		/* the process's, for files rewritten in place */
 	const char **sorted;	/* the paths, sorted: is a name one of them? */
 	size_t nr;
 	git_tree *from, *to;	/* the trees synced from and to, when there are */
@@ -403,13 +404,12 @@ static int write_file(struct sync *sy, const char *path, unsigned mode, const gi
 			goto out;
 		}
 	} else if (in_place) {
-		mode_t perm = st.st_mode & 07777;
+		/*
+		 * The permissions git gives the file it creates instead: no
+		 * setuid, setgid or sticky bit kept, nothing the umask forbids.
+		 */
+		mode_t perm = (mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0777 : 0666) & ~sy->umask;
 
-		/* Execute permission where there is read permission, as git gives it. */
-		if (mode == GIT_FILEMODE_BLOB_EXECUTABLE)
-			perm |= (perm & 0444) >> 2;
-		else
-			perm &= ~(mode_t)0111;
 		fd = open(full_path(sy, path), O_WRONLY | O_CLOEXEC);
 		if (fd < 0 || write_in_full(fd, data, len) < 0 ||
 		    ((off_t)len != st.st_size && ftruncate(fd, (off_t)len) < 0) ||
@@ -869,6 +869,9 @@ static int sync_begin(struct sync *sy, git_repository *repo, const git_oid *from
 	sy->workdir = git_repository_workdir(repo);
 	if (!sy->workdir)
 		return error("the repository has no work tree to update");
+	/* Read by setting it: no other thread creates files meanwhile (prefetch only reads). */
+	sy->umask = umask(0);
+	umask(sy->umask);
 	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
 	    git_config_get_bool(&v, cfg, "core.symlinks") == 0)
 		sy->symlinks = v;
