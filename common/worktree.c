@@ -44,6 +44,30 @@ int worktree_branch_state(git_repository *repo, const char *refname)
 	return ret;
 }
 
+/*
+ * The mode git's index holds for a tree entry's (git's canon_mode()):
+ * legacy trees have 100664 or 100775 entries, which git reads as 100644
+ * and 100755 (libgit2's diffs compare them as they are written).
+ */
+static uint32_t canon_mode(uint32_t mode)
+{
+	if (S_ISREG(mode))
+		return (mode & 0100) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+	if (S_ISLNK(mode))
+		return GIT_FILEMODE_LINK;
+	if (S_ISDIR(mode))
+		return GIT_FILEMODE_TREE;
+	return GIT_FILEMODE_COMMIT;
+}
+
+/* A delta that only spells a mode differently (100664 against 100644): no change for git. */
+static int same_for_git(const git_diff_delta *d)
+{
+	return d->status == GIT_DELTA_MODIFIED && git_oid_equal(&d->old_file.id, &d->new_file.id) &&
+	       !git_oid_is_zero(&d->old_file.id) &&
+	       canon_mode(d->old_file.mode) == canon_mode(d->new_file.mode);
+}
+
 int tree_changed_paths(struct strvec *out, git_repository *repo, const git_oid *a, const git_oid *b)
 {
 	git_tree *ta = NULL, *tb = NULL;
@@ -62,6 +86,8 @@ int tree_changed_paths(struct strvec *out, git_repository *repo, const git_oid *
 	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 
+		if (same_for_git(d))
+			continue;
 		strvec_push(out, d->new_file.path);
 		if (strcmp(d->old_file.path, d->new_file.path))
 			strvec_push(out, d->old_file.path);
@@ -816,8 +842,10 @@ static int tracked_changes(git_repository *repo, const struct sync *sy, struct s
 	n = git_status_list_entrycount(list);
 	for (size_t i = 0; i < n; i++) {
 		const git_status_entry *e = git_status_byindex(list, i);
-		const git_diff_delta *d = e->index_to_workdir ? e->index_to_workdir : e->head_to_index;
+		const git_diff_delta *d = e->index_to_workdir;
 
+		if (!d && e->head_to_index && !same_for_git(e->head_to_index))
+			d = e->head_to_index;
 		if (!d || (sy->nr > PATHSPEC_MAX && !in_paths(sy, d->new_file.path)))
 			continue;
 		strbuf_addf(sb, "\n\t%s", d->new_file.path);

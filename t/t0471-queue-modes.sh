@@ -79,4 +79,65 @@ test_expect_success 'the umask applies as it does for git am (44)' '
 	grep "^./g 750$" actual
 '
 
+# A commit whose tree has legacy modes, written with git mktree (git
+# itself has not written them since 2005, but old trees keep them).
+test_expect_success 'setup: a tree with 100664 and 100775 entries, and a patch to it' '
+	git init -q legacy &&
+	(
+		cd legacy &&
+		echo a >a &&
+		echo b >b &&
+		echo c >c &&
+		a=$(git hash-object -w a) &&
+		b=$(git hash-object -w b) &&
+		c=$(git hash-object -w c) &&
+		printf "100664 blob %s\ta\n100775 blob %s\tb\n100644 blob %s\tc\n" $a $b $c >entries &&
+		tree=$(git mktree <entries) &&
+		test_tick &&
+		commit=$(git commit-tree -m legacy $tree) &&
+		git reset -q --hard $commit &&
+		git tag legacy &&
+		rm entries &&
+		git cat-file tree legacy^{tree} | tr "\0" "\n" | grep -a "^100664 a$" >/dev/null &&
+		echo a2 >>a &&
+		echo c2 >>c &&
+		test_tick &&
+		git commit -q -a -m "change a and c" &&
+		git format-patch -q --stdout legacy >../legacy.mbox &&
+		git reset -q --hard legacy &&
+		git status --porcelain >../status &&
+		test_must_be_empty ../status
+	)
+'
+
+test_expect_success 'legacy modes are no local changes: queued on the checked-out branch as git am does (4 of issue 9)' '
+	git clone -q legacy legacy-am &&
+	git clone -q legacy legacy-q &&
+	(cd legacy-am && git am -q ../legacy.mbox) &&
+	(cd legacy-q && git maint-queue -q main ../legacy.mbox 2>../err) &&
+	test_must_be_empty err &&
+	test "$(git -C legacy-am rev-parse HEAD)" = "$(git -C legacy-q rev-parse HEAD)" &&
+	git -C legacy-q status --porcelain >status &&
+	test_must_be_empty status &&
+	(cd legacy-am && modes) >expect &&
+	(cd legacy-q && modes) >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a real change to a legacy-mode file is still a local change' '
+	git clone -q legacy legacy-dirty &&
+	(
+		cd legacy-dirty &&
+		echo mine >>a &&
+		repo_state >../before &&
+		test_expect_code 128 git maint-queue -q main ../legacy.mbox 2>../err &&
+		repo_state >../after
+	) &&
+	grep -v ORIG_HEAD before >expect &&
+	grep -v ORIG_HEAD after >actual &&
+	test_cmp expect actual &&
+	printf "error: your local changes to these files would be overwritten by queue:\n\ta\ncommit or stash them first\n" >expect &&
+	test_cmp expect err
+'
+
 test_done
