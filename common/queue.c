@@ -125,12 +125,18 @@ static const char *short_branch(const struct queue *q)
 
 /* ---- state file ---- */
 
-static char *state_file(const struct queue *q, const char *name)
+/*
+ * state_dir_exists() for the queue: 1 in progress, 0 not; -1 when the
+ * state directory is not one (a symbolic link: reported, not used).
+ */
+static int queue_state_exists(const struct queue *q)
 {
-	struct strbuf sb = STRBUF_INIT;
+	int rc = state_dir_exists(q->dir);
 
-	strbuf_addf(&sb, "%s/%s", q->dir, name);
-	return strbuf_detach(&sb, NULL);
+	if (rc < 0)
+		error("the queue state '%s' is not a directory or is reached through a symbolic link; "
+		      "not used ('git maint-queue --abort' removes a link there)", q->dir);
+	return rc;
 }
 
 static void add_oid(struct strbuf *sb, const char *key, const git_oid *oid, int has)
@@ -554,16 +560,10 @@ out:
 static void mail_bytes(struct queue *q, size_t k, struct strbuf *edited, const char **buf, size_t *len)
 {
 	/* The patch we stopped at may have been edited by the user. */
-	if (k == q->next && q->stopped != STOP_NONE) {
-		char *path = state_file(q, "patch");
-
-		if (strbuf_read_file(edited, path, 0) >= 0) {
-			free(path);
-			*buf = edited->buf;
-			*len = edited->len;
-			return;
-		}
-		free(path);
+	if (k == q->next && q->stopped != STOP_NONE && !state_read_raw(q->dir, "patch", edited)) {
+		*buf = edited->buf;
+		*len = edited->len;
+		return;
 	}
 	*buf = q->mails.buf + q->off[k - 1];
 	*len = q->len[k - 1];
@@ -720,21 +720,45 @@ out:
 	return ret;
 }
 
-/* The paths listed in the state's conflict file (one a line); 0 when there is none. */
-static int read_conflict_paths(const char *path, struct strvec *paths)
+/*
+ * Adds the paths the state's conflict file lists (one a line) to paths:
+ * 1 when there is the file, 0 when there is none, -1 when it cannot be
+ * used (reported). The file is input like a mail, its paths are about
+ * to be written and removed: each must be one a patch may write
+ * (patch_path_check(): no "..", no absolute path, no ".git").
+ */
+static int read_conflict_paths(const struct queue *q, struct strvec *paths)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	int ret = state_read_raw(q->dir, "conflict", &sb);
 
-	if (strbuf_read_file(&sb, path, 0) < 0) {
-		strbuf_release(&sb);
-		return 0;
+	if (ret) {
+		ret = ret > 0 ? 0 : -1;
+		goto out;
 	}
-	for (char *p = sb.buf, *nl; p < sb.buf + sb.len && (nl = memchr(p, '\n', sb.buf + sb.len - p));
-	     p = nl + 1)
-		if (nl > p)
-			strvec_push_mem(paths, p, nl - p);
+	ret = 1;
+	for (char *p = sb.buf, *nl; p < sb.buf + sb.len; p = nl + 1) {
+		nl = memchr(p, '\n', sb.buf + sb.len - p);
+		if (!nl)
+			nl = sb.buf + sb.len;
+		if (nl == p)
+			continue;
+		*nl = '\0';
+		if (strlen(p) != (size_t)(nl - p))
+			strbuf_addstr(&why, "NUL byte in a path");
+		else
+			patch_path_check(p, &why);
+		if (why.len) {
+			ret = error("'%s/conflict': %s; remove that file to go on without it",
+				    q->dir, why.buf);
+			break;
+		}
+		strvec_push(paths, p);
+	}
+out:
 	strbuf_release(&sb);
-	return 1;
+	strbuf_release(&why);
+	return ret;
 }
 
 /*
@@ -744,13 +768,14 @@ static int read_conflict_paths(const char *path, struct strvec *paths)
  */
 static int reset_conflicts(struct queue *q, const git_oid *at_commit)
 {
-	char *path = state_file(q, "conflict");
 	struct strvec paths = STRVEC_INIT;
 	git_oid tree;
-	int ret = 0;
+	int ret;
 
-	if (!read_conflict_paths(path, &paths))
+	ret = read_conflict_paths(q, &paths);
+	if (ret <= 0)
 		goto out;
+	ret = 0;
 	if (q->sync) {
 		if (commit_tree_id(q->repo, at_commit, &tree) < 0 ||
 		    worktree_sync(q->repo, &tree, &tree, &paths, 1, NULL) < 0) {
@@ -758,10 +783,8 @@ static int reset_conflicts(struct queue *q, const git_oid *at_commit)
 			goto out;
 		}
 	}
-	if (unlink(path) < 0)
-		ret = error_errno("cannot remove '%s'", path);
+	ret = state_remove(q->dir, "conflict");
 out:
-	free(path);
 	strvec_clear(&paths);
 	return ret;
 }
@@ -775,21 +798,20 @@ out:
  */
 static int forget_conflicts(struct queue *q, int nothing_staged)
 {
-	char *path = state_file(q, "conflict");
 	struct strvec paths = STRVEC_INIT;
-	int ret = 0;
+	int ret;
 
-	if (!read_conflict_paths(path, &paths))
+	ret = read_conflict_paths(q, &paths);
+	if (ret <= 0)
 		goto out;
+	ret = 0;
 	if (nothing_staged && worktree_check_clean(q->repo, &paths, "applying the patch again")) {
 		ret = error("nothing was resolved: 'git add' the resolved files (or put them back "
 			    "as the branch has them, to apply the stored patch again)");
 		goto out;
 	}
-	if (unlink(path) < 0)
-		ret = error_errno("cannot remove '%s'", path);
+	ret = state_remove(q->dir, "conflict");
 out:
-	free(path);
 	strvec_clear(&paths);
 	return ret;
 }
@@ -1075,7 +1097,7 @@ out:
 int queue_in_progress(git_repository *repo)
 {
 	char *dir = state_dir_path(repo, "queue");
-	int ret = state_dir_exists(dir);
+	int ret = state_dir_exists(dir) != 0;
 
 	free(dir);
 	return ret;
@@ -1156,10 +1178,13 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const char
 		const char *const *args, size_t nargs, const struct queue_opts *opts)
 {
 	struct queue q;
-	int ret = -1, sync;
+	int ret = -1, sync, rc;
 
 	queue_init(&q, repo, cfg);
-	if (state_dir_exists(q.dir)) {
+	rc = queue_state_exists(&q);
+	if (rc < 0)
+		goto out;
+	if (rc) {
 		error("a queue is in progress ('%s'); use 'git maint-queue --continue', "
 		      "'--skip' or '--abort'", q.dir);
 		goto out;
@@ -1303,15 +1328,19 @@ out:
 int queue_continue(git_repository *repo, const struct maint_config *cfg, int skip, int quiet)
 {
 	struct queue q;
-	int ret = -1, skip_check = 0;
-	char *patch;
+	int ret = -1, skip_check = 0, rc;
+	struct strbuf edited = STRBUF_INIT;
 
 	queue_init(&q, repo, cfg);
-	if (!state_dir_exists(q.dir)) {
+	rc = queue_state_exists(&q);
+	if (!rc)
 		error("no queue in progress");
+	if (rc <= 0)
 		goto out;
-	}
 	if (load_state(&q) < 0 || recheck_sync(&q) < 0)
+		goto out;
+	/* The stored patch the user may have edited must be readable (a file, not a link). */
+	if (q.stopped != STOP_NONE && state_read_raw(q.dir, "patch", &edited) < 0)
 		goto out;
 	if (quiet)
 		q.opts.quiet = 1;
@@ -1365,10 +1394,8 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 		} else {
 			skip_check = 1;
 		}
-		patch = state_file(&q, "patch");
-		if (q.stopped == STOP_NONE)
-			unlink(patch);
-		free(patch);
+		if (q.stopped == STOP_NONE && state_remove(q.dir, "patch") < 0)
+			goto out;
 		if (save_state(&q, NULL) < 0)
 			goto out;
 	} else if (skip) {
@@ -1381,6 +1408,7 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 	}
 	ret = finish(&q, run_series(&q, skip_check));
 out:
+	strbuf_release(&edited);
 	queue_release(&q);
 	return ret;
 }
@@ -1393,20 +1421,17 @@ out:
 static int abort_check(struct queue *q, const git_oid *cur)
 {
 	struct strvec paths = STRVEC_INIT;
-	char *conflict = state_file(q, "conflict");
 	git_oid a, b;
 	int ret = 0;
 
 	if (!q->sync)
 		goto out;
-	if (changed_paths(q, cur, &q->orig, &paths, &a, &b) < 0) {
+	if (changed_paths(q, cur, &q->orig, &paths, &a, &b) < 0 || read_conflict_paths(q, &paths) < 0) {
 		ret = -1;
 		goto out;
 	}
-	read_conflict_paths(conflict, &paths);
 	ret = worktree_check_untracked(q->repo, &a, &b, &paths, "--abort");
 out:
-	free(conflict);
 	strvec_clear(&paths);
 	return ret;
 }
@@ -1415,11 +1440,20 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 {
 	struct queue q;
 	git_oid cur, notes_cur;
-	int ret = -1, has_notes, exists, back = 0;
+	int ret = -1, has_notes, exists, back = 0, rc;
 
 	queue_init(&q, repo, cfg);
-	if (!state_dir_exists(q.dir)) {
+	rc = state_dir_exists(q.dir);
+	if (!rc) {
 		error("no queue in progress");
+		goto out;
+	}
+	if (rc < 0) {
+		/* Not ours: a link there is removed, what it points to is not touched. */
+		ret = state_dir_remove(q.dir);
+		if (!ret)
+			warning("removed '%s': it was not a directory (a symbolic link?); "
+				"no branch was reset", q.dir);
 		goto out;
 	}
 	if (load_state(&q) < 0) {
@@ -1482,20 +1516,19 @@ out:
 int queue_show_current(git_repository *repo, struct strbuf *out)
 {
 	struct queue q;
-	int ret = -1;
-	char *patch;
+	int ret = -1, rc;
 
 	queue_init(&q, repo, NULL);
-	if (!state_dir_exists(q.dir)) {
+	rc = queue_state_exists(&q);
+	if (!rc)
 		error("no queue in progress");
+	if (rc <= 0)
 		goto out;
-	}
-	patch = state_file(&q, "patch");
-	if (strbuf_read_file(out, patch, 0) < 0)
+	rc = state_read_raw(q.dir, "patch", out);
+	if (rc > 0)
 		error("the queue did not stop at a patch");
-	else
+	else if (!rc)
 		ret = 0;
-	free(patch);
 out:
 	queue_release(&q);
 	return ret;

@@ -126,10 +126,12 @@ struct sync {
 	struct strbuf seen;	/* the directory of the path before, its components looked at */
 	size_t seen_stop;	/* where in it a component is missing or not a directory */
 	struct strbuf way;	/* "\n\t<path>" per untracked file in the way */
+	struct strbuf beyond;	/* "\n\t<path>" per path under a tracked file or link */
 };
 
 #define SYNC_INIT { .symlinks = 1, .full = STRBUF_INIT, .dirty = STRBUF_INIT, .made = STRBUF_INIT, \
-		    .seen = STRBUF_INIT, .seen_stop = SIZE_MAX, .way = STRBUF_INIT }
+		    .seen = STRBUF_INIT, .seen_stop = SIZE_MAX, .way = STRBUF_INIT, \
+		    .beyond = STRBUF_INIT }
 
 static void sync_release(struct sync *sy)
 {
@@ -142,6 +144,7 @@ static void sync_release(struct sync *sy)
 	strbuf_release(&sy->made);
 	strbuf_release(&sy->seen);
 	strbuf_release(&sy->way);
+	strbuf_release(&sy->beyond);
 }
 
 static const char *full_path(struct sync *sy, const char *path)
@@ -705,7 +708,15 @@ static int check_leading(struct sync *sy, const char *path)
 				return error_errno("cannot look at '%s'", sy->full.buf);
 		} else if (S_ISDIR(st.st_mode)) {
 			continue;
-		} else if (!in_paths(sy, sy->full.buf + strlen(sy->workdir))) {
+		} else if (tracked(sy, sy->full.buf + strlen(sy->workdir))) {
+			/*
+			 * The index has a file or link where path needs a
+			 * directory: a path from a damaged conflict list, or a
+			 * staged change (reported as a local change too).
+			 */
+			if (!in_paths(sy, sy->full.buf + strlen(sy->workdir)))
+				strbuf_addf(&sy->beyond, "\n\t%s", path);
+		} else {
 			in_the_way(sy, path, end);
 		}
 		stop = end;
@@ -806,14 +817,16 @@ static int check_way(struct sync *sy, const char *doing)
 	strbuf_setlen(&sy->seen, 0);
 	sy->seen_stop = SIZE_MAX;
 	strbuf_setlen(&sy->way, 0);
+	strbuf_setlen(&sy->beyond, 0);
 	for (size_t i = 0; i < sy->nr; i++)
 		if (check_untracked(sy, sy->sorted[i]) < 0)
 			return -1;
-	if (!sy->way.len)
-		return 0;
-	error("untracked working tree files would be overwritten%s%s:%s\n"
-	      "move or remove them first", doing ? " by " : "", doing ? doing : "", sy->way.buf);
-	return 1;
+	if (sy->beyond.len)
+		error("these paths are beyond a symbolic link or file:%s", sy->beyond.buf);
+	if (sy->way.len)
+		error("untracked working tree files would be overwritten%s%s:%s\n"
+		      "move or remove them first", doing ? " by " : "", doing ? doing : "", sy->way.buf);
+	return sy->beyond.len || sy->way.len;
 }
 
 /*
