@@ -30,6 +30,7 @@ struct queue_cmd_opts {
 	int fuzz;		/* -1: from config */
 	int three_way;		/* -1: from config */
 	int build_each;		/* -1: from config */
+	int scissors;		/* -1: from git config mailinfo.scissors */
 	int quiet;
 };
 
@@ -95,16 +96,33 @@ static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 	}
 	if (c->build_each >= 0)
 		o->build_each = c->build_each;
+	o->scissors = c->scissors;
+}
+
+/*
+ * git's mailinfo.scissors, the default of --scissors as git am takes it:
+ * 0 or 1, or -1 (reported) when it is not a boolean.
+ */
+static int scissors_from_config(const struct maint_config *cfg)
+{
+	char *v = config_git_string(cfg, "mailinfo.scissors");
+	int b = v ? config_parse_bool(v) : 0;
+
+	if (b < 0)
+		error("bad boolean config value '%s' for 'mailinfo.scissors'", v);
+	free(v);
+	return b;
 }
 
 int cmd_main(int argc, const char **argv)
 {
-	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, 0 };
+	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0 };
 	struct option options[] = {
 		OPT_BOOL('s', "signoff", &c.signoff, "add a Signed-off-by trailer (default from config)"),
 		OPT_INTEGER(0, "fuzz", &c.fuzz, "n", "ignore up to <n> context lines when a hunk does not match"),
 		OPT_BOOL('3', "3way", &c.three_way, "fall back to a three-way merge"),
 		OPT_BOOL(0, "build-each", &c.build_each, "run the build command after each patch"),
+		OPT_BOOL('c', "scissors", &c.scissors, "strip everything before a scissors line (as git am)"),
 		OPT__QUIET(&c.quiet, "do not list the patches as they are applied"),
 		OPT_GROUP("Resuming"),
 		OPT_SET_INT(0, "continue", &c.action, "go on after fixing the patch or the build", ACTION_CONTINUE),
@@ -163,6 +181,10 @@ int cmd_main(int argc, const char **argv)
 		}
 		if (!tree)
 			tree = config_tree_for_branch(&cfg, branch);
+		if (c.scissors < 0 && (c.scissors = scissors_from_config(&cfg)) < 0) {
+			ret = EXIT_FATAL;
+			goto cleanup;
+		}
 		fill_opts(&qopts, &c, &cfg, tree);
 		rc = queue_start(repo, &cfg, ref, argv + 1, argc - 1, &qopts);
 		break;

@@ -172,6 +172,7 @@ static int save_state(struct queue *q, const char *crash_label)
 	state_kv_addf(&sb, "quiet", "%d", q->opts.quiet);
 	state_kv_addf(&sb, "check-stop", "%d", q->opts.check_stop);
 	state_kv_addf(&sb, "build-each", "%d", q->opts.build_each);
+	state_kv_addf(&sb, "scissors", "%d", q->opts.scissors);
 	if (q->opts.link_mask)
 		state_kv_add(&sb, "link", q->opts.link_mask);
 	if (q->opts.check_cmd)
@@ -213,6 +214,20 @@ static int get_num(const struct strbuf *sb, const char *key, long *out)
 	}
 	free(v);
 	return 0;
+}
+
+/* A number the state of a queue started by an older version may lack: def then. */
+static int get_num_or(const struct strbuf *sb, const char *key, long def, long *out)
+{
+	char *v = state_kv_get(sb, key);
+	int has = v != NULL;
+
+	free(v);
+	if (!has) {
+		*out = def;
+		return 0;
+	}
+	return get_num(sb, key, out);
 }
 
 static int parse_mails(struct queue *q)
@@ -279,6 +294,9 @@ static int load_state(struct queue *q)
 	NUM("quiet", q->opts.quiet);
 	NUM("check-stop", q->opts.check_stop);
 	NUM("build-each", q->opts.build_each);
+	if (get_num_or(&sb, "scissors", 0, &v))
+		goto bad;
+	q->opts.scissors = v;
 #undef NUM
 	q->source = state_kv_get(&sb, "source");
 	q->opts.link_mask = state_kv_get(&sb, "link");
@@ -905,6 +923,7 @@ static int run_series(struct queue *q, int skip_check_first)
 	git_oid_cpy(&tip, &q->tip);
 	aopts.fuzz = q->opts.fuzz;
 	aopts.three_way = q->opts.three_way;
+	mopts.scissors = q->opts.scissors;
 	if (commit_tree_id(q->repo, &tip, &tree) < 0 ||
 	    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
 		goto out;
@@ -1272,6 +1291,7 @@ static int commit_resolved(struct queue *q)
 	int ret = -1;
 
 	patch_mail_init(&pm);
+	mopts.scissors = q->opts.scissors;
 	if (lg2_check(git_repository_index(&index, q->repo), "cannot read the index") < 0 ||
 	    lg2_check(git_index_read(index, 0), "cannot read the index") < 0)
 		goto out;
