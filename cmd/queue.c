@@ -30,37 +30,85 @@ struct queue_cmd_opts {
 	int fuzz;		/* -1: from config */
 	int three_way;		/* -1: from config */
 	int build_each;		/* -1: from config */
+	int scissors;		/* -1: from git config mailinfo.scissors */
 	int quiet;
 };
 
-/* <tree>-next -> work-next, <tree>-linus -> work-linus (the article's naming), when that branch exists. */
+/* The full ref name of a branch given as "usb-next" or "refs/heads/usb-next"; caller frees. */
+static char *branch_ref(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!starts_with(name, "refs/"))
+		strbuf_addstr(&sb, "refs/heads/");
+	strbuf_addstr(&sb, name);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* 1 when branch name exists, 0 when not (or not a valid name), -1 error (reported). */
+static int branch_exists(git_repository *repo, const char *name)
+{
+	char *ref = branch_ref(name);
+	git_reference *r = NULL;
+	int rc = git_reference_lookup(&r, repo, ref);
+
+	git_reference_free(r);
+	if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC)
+		rc = 0;
+	else if (!rc)
+		rc = 1;
+	else
+		rc = lg2_check(rc, "cannot read '%s'", ref);
+	free(ref);
+	return rc;
+}
+
+/*
+ * The branch patches for name go to: the work branch of the [tree] whose
+ * public or work branch name is; else, for an existing branch
+ * <tree>-next (or <tree>-linus) when work-next (work-linus) exists, that
+ * work branch (the USB maintainer's naming); else name itself. NULL
+ * (reported) when that branch does not exist: a typo must not land on
+ * another tree.
+ */
 static char *resolve_branch(git_repository *repo, const struct maint_config *cfg, const char *name,
 			    const char **tree)
 {
-	const char *work;
 	static const char *const suffixes[] = { "-next", "-linus" };
+	const char *work = NULL;
+	char *branch = NULL;
+	int rc;
 
 	*tree = config_tree_for_branch(cfg, name);
-	if (*tree && (work = config_get(cfg, "tree", *tree, "work")))
-		return xstrdup(work);
-	if (!*tree) {
-		for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
-			struct strbuf sb = STRBUF_INIT;
-			git_reference *ref = NULL;
+	if (*tree)
+		work = config_get(cfg, "tree", *tree, "work");
+	for (size_t i = 0; !*tree && i < ARRAY_SIZE(suffixes); i++) {
+		struct strbuf sb = STRBUF_INIT;
 
-			if (!ends_with(name, suffixes[i]) || !strcmp(name + 1, suffixes[i]) ||
-			    starts_with(name, "work-"))
-				continue;
-			strbuf_addf(&sb, "refs/heads/work%s", suffixes[i]);
-			if (!git_reference_lookup(&ref, repo, sb.buf)) {
-				git_reference_free(ref);
-				strbuf_remove(&sb, 0, strlen("refs/heads/"));
-				return strbuf_detach(&sb, NULL);
-			}
-			strbuf_release(&sb);
-		}
+		if (!ends_with(name, suffixes[i]) || strlen(name) == strlen(suffixes[i]) ||
+		    starts_with(name, "work-"))
+			continue;
+		strbuf_addf(&sb, "work%s", suffixes[i]);
+		rc = branch_exists(repo, name);
+		if (rc > 0)
+			rc = branch_exists(repo, sb.buf);
+		if (rc > 0)
+			branch = strbuf_detach(&sb, NULL);
+		strbuf_release(&sb);
+		if (rc < 0)
+			return NULL;
+		break;
 	}
-	return xstrdup(name);
+	if (!branch)
+		branch = xstrdup(work ? work : name);
+	rc = branch_exists(repo, branch);
+	if (!rc)
+		error("no such branch '%s'", branch);
+	if (rc <= 0) {
+		free(branch);
+		branch = NULL;
+	}
+	return branch;
 }
 
 static char *dup_or_null(const char *s)
@@ -95,16 +143,33 @@ static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 	}
 	if (c->build_each >= 0)
 		o->build_each = c->build_each;
+	o->scissors = c->scissors;
+}
+
+/*
+ * git's mailinfo.scissors, the default of --scissors as git am takes it:
+ * 0 or 1, or -1 (reported) when it is not a boolean.
+ */
+static int scissors_from_config(const struct maint_config *cfg)
+{
+	char *v = config_git_string(cfg, "mailinfo.scissors");
+	int b = v ? config_parse_bool(v) : 0;
+
+	if (b < 0)
+		error("bad boolean config value '%s' for 'mailinfo.scissors'", v);
+	free(v);
+	return b;
 }
 
 int cmd_main(int argc, const char **argv)
 {
-	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, 0 };
+	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0 };
 	struct option options[] = {
 		OPT_BOOL('s', "signoff", &c.signoff, "add a Signed-off-by trailer (default from config)"),
 		OPT_INTEGER(0, "fuzz", &c.fuzz, "n", "ignore up to <n> context lines when a hunk does not match"),
 		OPT_BOOL('3', "3way", &c.three_way, "fall back to a three-way merge"),
 		OPT_BOOL(0, "build-each", &c.build_each, "run the build command after each patch"),
+		OPT_BOOL('c', "scissors", &c.scissors, "strip everything before a scissors line (as git am)"),
 		OPT__QUIET(&c.quiet, "do not list the patches as they are applied"),
 		OPT_GROUP("Resuming"),
 		OPT_SET_INT(0, "continue", &c.action, "go on after fixing the patch or the build", ACTION_CONTINUE),
@@ -143,6 +208,8 @@ int cmd_main(int argc, const char **argv)
 		strbuf_release(&out);
 		goto cleanup;
 	}
+	if (c.action == ACTION_START && !(branch = resolve_branch(repo, &cfg, argv[0], &tree)))
+		goto cleanup;
 	rc = maint_lock_acquire(&lock, repo);
 	if (rc) {
 		ret = rc > 0 ? EXIT_TEMPFAIL : EXIT_FATAL;
@@ -150,19 +217,15 @@ int cmd_main(int argc, const char **argv)
 	}
 	switch (c.action) {
 	case ACTION_START:
-		branch = resolve_branch(repo, &cfg, argv[0], &tree);
 		if (strcmp(branch, argv[0]) && !c.quiet)
 			printf("'%s' is queued on its work branch '%s'\n", argv[0], branch);
-		{
-			struct strbuf sb = STRBUF_INIT;
-
-			if (!starts_with(branch, "refs/"))
-				strbuf_addstr(&sb, "refs/heads/");
-			strbuf_addstr(&sb, branch);
-			ref = strbuf_detach(&sb, NULL);
-		}
+		ref = branch_ref(branch);
 		if (!tree)
 			tree = config_tree_for_branch(&cfg, branch);
+		if (c.scissors < 0 && (c.scissors = scissors_from_config(&cfg)) < 0) {
+			ret = EXIT_FATAL;
+			goto cleanup;
+		}
 		fill_opts(&qopts, &c, &cfg, tree);
 		rc = queue_start(repo, &cfg, ref, argv + 1, argc - 1, &qopts);
 		break;

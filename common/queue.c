@@ -125,12 +125,18 @@ static const char *short_branch(const struct queue *q)
 
 /* ---- state file ---- */
 
-static char *state_file(const struct queue *q, const char *name)
+/*
+ * state_dir_exists() for the queue: 1 in progress, 0 not; -1 when the
+ * state directory is not one (a symbolic link: reported, not used).
+ */
+static int queue_state_exists(const struct queue *q)
 {
-	struct strbuf sb = STRBUF_INIT;
+	int rc = state_dir_exists(q->dir);
 
-	strbuf_addf(&sb, "%s/%s", q->dir, name);
-	return strbuf_detach(&sb, NULL);
+	if (rc < 0)
+		error("the queue state '%s' is not a directory or is reached through a symbolic link; "
+		      "not used ('git maint-queue --abort' removes a link there)", q->dir);
+	return rc;
 }
 
 static void add_oid(struct strbuf *sb, const char *key, const git_oid *oid, int has)
@@ -166,6 +172,7 @@ static int save_state(struct queue *q, const char *crash_label)
 	state_kv_addf(&sb, "quiet", "%d", q->opts.quiet);
 	state_kv_addf(&sb, "check-stop", "%d", q->opts.check_stop);
 	state_kv_addf(&sb, "build-each", "%d", q->opts.build_each);
+	state_kv_addf(&sb, "scissors", "%d", q->opts.scissors);
 	if (q->opts.link_mask)
 		state_kv_add(&sb, "link", q->opts.link_mask);
 	if (q->opts.check_cmd)
@@ -207,6 +214,20 @@ static int get_num(const struct strbuf *sb, const char *key, long *out)
 	}
 	free(v);
 	return 0;
+}
+
+/* A number the state of a queue started by an older version may lack: def then. */
+static int get_num_or(const struct strbuf *sb, const char *key, long def, long *out)
+{
+	char *v = state_kv_get(sb, key);
+	int has = v != NULL;
+
+	free(v);
+	if (!has) {
+		*out = def;
+		return 0;
+	}
+	return get_num(sb, key, out);
 }
 
 static int parse_mails(struct queue *q)
@@ -273,6 +294,9 @@ static int load_state(struct queue *q)
 	NUM("quiet", q->opts.quiet);
 	NUM("check-stop", q->opts.check_stop);
 	NUM("build-each", q->opts.build_each);
+	if (get_num_or(&sb, "scissors", 0, &v))
+		goto bad;
+	q->opts.scissors = v;
 #undef NUM
 	q->source = state_kv_get(&sb, "source");
 	q->opts.link_mask = state_kv_get(&sb, "link");
@@ -364,6 +388,20 @@ out:
 	return ret;
 }
 
+/* Would sync_worktree(q, from, to, 1) lose untracked files? 0 no, 1 yes (reported), -1 error. */
+static int sync_check(struct queue *q, const git_oid *from_commit, const git_oid *to_commit)
+{
+	struct strvec paths = STRVEC_INIT;
+	git_oid a, b;
+	int ret = 0;
+
+	if (q->sync && !git_oid_equal(from_commit, to_commit))
+		ret = changed_paths(q, from_commit, to_commit, &paths, &a, &b) < 0 ? -1 :
+		      worktree_check_untracked(q->repo, &a, &b, &paths, NULL);
+	strvec_clear(&paths);
+	return ret;
+}
+
 /*
  * Finishes the step the state describes, whatever point it was
  * interrupted at: afterwards the branch is at tip, base == tip.
@@ -376,6 +414,10 @@ static int finish_step(struct queue *q)
 	int ret = -1;
 
 	if (read_ref(q->repo, q->branch, &cur, NULL) < 0)
+		return -1;
+	/* Nothing moves when the work tree cannot follow. */
+	if ((git_oid_equal(&cur, &q->base) || git_oid_equal(&cur, &q->tip)) &&
+	    sync_check(q, &q->base, &q->tip))
 		return -1;
 	if (!git_oid_equal(&q->base, &q->tip)) {
 		if (git_oid_equal(&cur, &q->base)) {
@@ -463,24 +505,23 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 
 	if (git_oid_equal(new_tip, &q->tip))
 		return 0;
-	if (notes_batch_commit(&q->notes, &notes_new, &changed, q->committer.buf) < 0)
-		return -1;
-	if (objwrite_flush(&q->ow) < 0)
-		return -1;
-	crash_point("queue-objects-written");
+	/*
+	 * The work tree is looked at before anything is written (the new
+	 * objects are readable from memory): a refusal leaves no trace.
+	 */
 	if (q->sync && !q->worktree_done) {
-		int rc;
-
 		if (repo_index_locked(q->repo)) {
 			ret = RESULT_TEMPFAIL;
 			goto out;
 		}
-		if (changed_paths(q, &q->tip, new_tip, &paths, &step_a, &step_b))
-			goto out;
-		rc = worktree_check_clean(q->repo, &paths, "queue");
-		if (rc)
+		if (changed_paths(q, &q->tip, new_tip, &paths, &step_a, &step_b) ||
+		    worktree_check_clean(q->repo, &paths, "queue"))
 			goto out;
 	}
+	if (notes_batch_commit(&q->notes, &notes_new, &changed, q->committer.buf) < 0 ||
+	    objwrite_flush(&q->ow) < 0)
+		goto out;
+	crash_point("queue-objects-written");
 	git_oid_cpy(&q->tip, new_tip);
 	q->next = next_after;
 	q->stopped = STOP_NONE;
@@ -537,16 +578,10 @@ out:
 static void mail_bytes(struct queue *q, size_t k, struct strbuf *edited, const char **buf, size_t *len)
 {
 	/* The patch we stopped at may have been edited by the user. */
-	if (k == q->next && q->stopped != STOP_NONE) {
-		char *path = state_file(q, "patch");
-
-		if (strbuf_read_file(edited, path, 0) >= 0) {
-			free(path);
-			*buf = edited->buf;
-			*len = edited->len;
-			return;
-		}
-		free(path);
+	if (k == q->next && q->stopped != STOP_NONE && !state_read_raw(q->dir, "patch", edited)) {
+		*buf = edited->buf;
+		*len = edited->len;
+		return;
 	}
 	*buf = q->mails.buf + q->off[k - 1];
 	*len = q->len[k - 1];
@@ -703,21 +738,45 @@ out:
 	return ret;
 }
 
-/* The paths listed in the state's conflict file (one a line); 0 when there is none. */
-static int read_conflict_paths(const char *path, struct strvec *paths)
+/*
+ * Adds the paths the state's conflict file lists (one a line) to paths:
+ * 1 when there is the file, 0 when there is none, -1 when it cannot be
+ * used (reported). The file is input like a mail, its paths are about
+ * to be written and removed: each must be one a patch may write
+ * (patch_path_check(): no "..", no absolute path, no ".git").
+ */
+static int read_conflict_paths(const struct queue *q, struct strvec *paths)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	int ret = state_read_raw(q->dir, "conflict", &sb);
 
-	if (strbuf_read_file(&sb, path, 0) < 0) {
-		strbuf_release(&sb);
-		return 0;
+	if (ret) {
+		ret = ret > 0 ? 0 : -1;
+		goto out;
 	}
-	for (char *p = sb.buf, *nl; p < sb.buf + sb.len && (nl = memchr(p, '\n', sb.buf + sb.len - p));
-	     p = nl + 1)
-		if (nl > p)
-			strvec_push_mem(paths, p, nl - p);
+	ret = 1;
+	for (char *p = sb.buf, *nl; p < sb.buf + sb.len; p = nl + 1) {
+		nl = memchr(p, '\n', sb.buf + sb.len - p);
+		if (!nl)
+			nl = sb.buf + sb.len;
+		if (nl == p)
+			continue;
+		*nl = '\0';
+		if (strlen(p) != (size_t)(nl - p))
+			strbuf_addstr(&why, "NUL byte in a path");
+		else
+			patch_path_check(p, &why);
+		if (why.len) {
+			ret = error("'%s/conflict': %s; remove that file to go on without it",
+				    q->dir, why.buf);
+			break;
+		}
+		strvec_push(paths, p);
+	}
+out:
 	strbuf_release(&sb);
-	return 1;
+	strbuf_release(&why);
+	return ret;
 }
 
 /*
@@ -727,13 +786,14 @@ static int read_conflict_paths(const char *path, struct strvec *paths)
  */
 static int reset_conflicts(struct queue *q, const git_oid *at_commit)
 {
-	char *path = state_file(q, "conflict");
 	struct strvec paths = STRVEC_INIT;
 	git_oid tree;
-	int ret = 0;
+	int ret;
 
-	if (!read_conflict_paths(path, &paths))
+	ret = read_conflict_paths(q, &paths);
+	if (ret <= 0)
 		goto out;
+	ret = 0;
 	if (q->sync) {
 		if (commit_tree_id(q->repo, at_commit, &tree) < 0 ||
 		    worktree_sync(q->repo, &tree, &tree, &paths, 1, NULL) < 0) {
@@ -741,10 +801,8 @@ static int reset_conflicts(struct queue *q, const git_oid *at_commit)
 			goto out;
 		}
 	}
-	if (unlink(path) < 0)
-		ret = error_errno("cannot remove '%s'", path);
+	ret = state_remove(q->dir, "conflict");
 out:
-	free(path);
 	strvec_clear(&paths);
 	return ret;
 }
@@ -758,21 +816,20 @@ out:
  */
 static int forget_conflicts(struct queue *q, int nothing_staged)
 {
-	char *path = state_file(q, "conflict");
 	struct strvec paths = STRVEC_INIT;
-	int ret = 0;
+	int ret;
 
-	if (!read_conflict_paths(path, &paths))
+	ret = read_conflict_paths(q, &paths);
+	if (ret <= 0)
 		goto out;
+	ret = 0;
 	if (nothing_staged && worktree_check_clean(q->repo, &paths, "applying the patch again")) {
 		ret = error("nothing was resolved: 'git add' the resolved files (or put them back "
 			    "as the branch has them, to apply the stored patch again)");
 		goto out;
 	}
-	if (unlink(path) < 0)
-		ret = error_errno("cannot remove '%s'", path);
+	ret = state_remove(q->dir, "conflict");
 out:
-	free(path);
 	strvec_clear(&paths);
 	return ret;
 }
@@ -866,6 +923,7 @@ static int run_series(struct queue *q, int skip_check_first)
 	git_oid_cpy(&tip, &q->tip);
 	aopts.fuzz = q->opts.fuzz;
 	aopts.three_way = q->opts.three_way;
+	mopts.scissors = q->opts.scissors;
 	if (commit_tree_id(q->repo, &tip, &tree) < 0 ||
 	    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
 		goto out;
@@ -1058,7 +1116,7 @@ out:
 int queue_in_progress(git_repository *repo)
 {
 	char *dir = state_dir_path(repo, "queue");
-	int ret = state_dir_exists(dir);
+	int ret = state_dir_exists(dir) != 0;
 
 	free(dir);
 	return ret;
@@ -1139,10 +1197,13 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const char
 		const char *const *args, size_t nargs, const struct queue_opts *opts)
 {
 	struct queue q;
-	int ret = -1, sync;
+	int ret = -1, sync, rc;
 
 	queue_init(&q, repo, cfg);
-	if (state_dir_exists(q.dir)) {
+	rc = queue_state_exists(&q);
+	if (rc < 0)
+		goto out;
+	if (rc) {
 		error("a queue is in progress ('%s'); use 'git maint-queue --continue', "
 		      "'--skip' or '--abort'", q.dir);
 		goto out;
@@ -1230,6 +1291,7 @@ static int commit_resolved(struct queue *q)
 	int ret = -1;
 
 	patch_mail_init(&pm);
+	mopts.scissors = q->opts.scissors;
 	if (lg2_check(git_repository_index(&index, q->repo), "cannot read the index") < 0 ||
 	    lg2_check(git_index_read(index, 0), "cannot read the index") < 0)
 		goto out;
@@ -1286,15 +1348,19 @@ out:
 int queue_continue(git_repository *repo, const struct maint_config *cfg, int skip, int quiet)
 {
 	struct queue q;
-	int ret = -1, skip_check = 0;
-	char *patch;
+	int ret = -1, skip_check = 0, rc;
+	struct strbuf edited = STRBUF_INIT;
 
 	queue_init(&q, repo, cfg);
-	if (!state_dir_exists(q.dir)) {
+	rc = queue_state_exists(&q);
+	if (!rc)
 		error("no queue in progress");
+	if (rc <= 0)
 		goto out;
-	}
 	if (load_state(&q) < 0 || recheck_sync(&q) < 0)
+		goto out;
+	/* The stored patch the user may have edited must be readable (a file, not a link). */
+	if (q.stopped != STOP_NONE && state_read_raw(q.dir, "patch", &edited) < 0)
 		goto out;
 	if (quiet)
 		q.opts.quiet = 1;
@@ -1348,10 +1414,8 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 		} else {
 			skip_check = 1;
 		}
-		patch = state_file(&q, "patch");
-		if (q.stopped == STOP_NONE)
-			unlink(patch);
-		free(patch);
+		if (q.stopped == STOP_NONE && state_remove(q.dir, "patch") < 0)
+			goto out;
 		if (save_state(&q, NULL) < 0)
 			goto out;
 	} else if (skip) {
@@ -1364,7 +1428,31 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 	}
 	ret = finish(&q, run_series(&q, skip_check));
 out:
+	strbuf_release(&edited);
 	queue_release(&q);
+	return ret;
+}
+
+/*
+ * Before --abort moves the branch back: would putting the work tree back
+ * (the paths changed since orig, and those a conflict left) lose
+ * untracked files? Then nothing moves (as git am --abort refuses).
+ */
+static int abort_check(struct queue *q, const git_oid *cur)
+{
+	struct strvec paths = STRVEC_INIT;
+	git_oid a, b;
+	int ret = 0;
+
+	if (!q->sync)
+		goto out;
+	if (changed_paths(q, cur, &q->orig, &paths, &a, &b) < 0 || read_conflict_paths(q, &paths) < 0) {
+		ret = -1;
+		goto out;
+	}
+	ret = worktree_check_untracked(q->repo, &a, &b, &paths, "--abort");
+out:
+	strvec_clear(&paths);
 	return ret;
 }
 
@@ -1372,11 +1460,20 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 {
 	struct queue q;
 	git_oid cur, notes_cur;
-	int ret = -1, has_notes, exists, back = 0;
+	int ret = -1, has_notes, exists, back = 0, rc;
 
 	queue_init(&q, repo, cfg);
-	if (!state_dir_exists(q.dir)) {
+	rc = state_dir_exists(q.dir);
+	if (!rc) {
 		error("no queue in progress");
+		goto out;
+	}
+	if (rc < 0) {
+		/* Not ours: a link there is removed, what it points to is not touched. */
+		ret = state_dir_remove(q.dir);
+		if (!ret)
+			warning("removed '%s': it was not a directory (a symbolic link?); "
+				"no branch was reset", q.dir);
 		goto out;
 	}
 	if (load_state(&q) < 0) {
@@ -1402,7 +1499,8 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 				ret = RESULT_TEMPFAIL;
 				goto out;
 			}
-			if (move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||
+			if (abort_check(&q, &cur) ||
+			    move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||
 			    sync_worktree(&q, &cur, &q.orig, 1) < 0)
 				goto out;
 		}
@@ -1438,20 +1536,19 @@ out:
 int queue_show_current(git_repository *repo, struct strbuf *out)
 {
 	struct queue q;
-	int ret = -1;
-	char *patch;
+	int ret = -1, rc;
 
 	queue_init(&q, repo, NULL);
-	if (!state_dir_exists(q.dir)) {
+	rc = queue_state_exists(&q);
+	if (!rc)
 		error("no queue in progress");
+	if (rc <= 0)
 		goto out;
-	}
-	patch = state_file(&q, "patch");
-	if (strbuf_read_file(out, patch, 0) < 0)
+	rc = state_read_raw(q.dir, "patch", out);
+	if (rc > 0)
 		error("the queue did not stop at a patch");
-	else
+	else if (!rc)
 		ret = 0;
-	free(patch);
 out:
 	queue_release(&q);
 	return ret;

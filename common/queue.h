@@ -22,7 +22,8 @@
  *            (the same for refs/notes/maint), next and last (patches
  *            next..last are still to be applied, 1-based), stopped
  *            (why we stopped: patch, check, build), sync (the branch is
- *            checked out here), and the options of the run
+ *            checked out here), and the options of the run (scissors
+ *            among them: a state without it means off)
  *   patch    the mail of the patch we stopped at, for the user to read
  *            (--show-current) or edit before --continue
  *   conflict the paths a -3 merge with conflicts left in the work tree
@@ -59,6 +60,7 @@ struct queue_opts {
 	int check_stop;		/* check-failure = stop */
 	char *build_cmd;
 	int build_each;
+	int scissors;		/* drop the body above a scissors line, as git am --scissors */
 };
 
 #define QUEUE_OPTS_INIT { 0 }

@@ -140,70 +140,169 @@ char *state_dir_path(git_repository *repo, const char *name)
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * The state directory and its files are input like mail: a symbolic
+ * link at $GIT_DIR/maint, at the state directory or at one of its files
+ * would make us read, write or delete elsewhere. So the directory is
+ * opened without following links (O_NOFOLLOW on both levels), and every
+ * file is opened, renamed and removed relative to it, O_NOFOLLOW.
+ */
+
+/* Splits dir into its parent (a new string) and its last component. */
+static char *split_dir(const char *dir, const char **base)
+{
+	const char *slash = strrchr(dir, '/');
+
+	if (!slash) {
+		*base = dir;
+		return xstrdup(".");
+	}
+	*base = slash + 1;
+	return slash == dir ? xstrdup("/") : xstrndup(dir, slash - dir);
+}
+
+static int not_a_directory(const char *path)
+{
+	return error("'%s' is not a directory (a symbolic link?); git-maint does not use it", path);
+}
+
+/*
+ * Opens $GIT_DIR/maint (dir's parent) without following a link there:
+ * the fd, or -1 with errno (ENOENT: absent; reported unless so).
+ */
+static int open_parent(const char *dir, const char **base)
+{
+	char *parent = split_dir(dir, base);
+	int fd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0 && errno != ENOENT) {
+		int saved = errno;
+
+		if (errno == ELOOP || errno == ENOTDIR)
+			not_a_directory(parent);
+		else
+			error_errno("cannot open directory '%s'", parent);
+		errno = saved;
+	}
+	free(parent);
+	return fd;
+}
+
+/* Opens the state directory dir itself, as above: fd, or -1 (reported unless ENOENT). */
+static int open_state_dir(const char *dir)
+{
+	const char *base;
+	int pfd = open_parent(dir, &base), fd, saved;
+
+	if (pfd < 0)
+		return -1;
+	fd = openat(pfd, base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	saved = errno;
+	close(pfd);
+	if (fd < 0 && saved != ENOENT) {
+		if (saved == ELOOP || saved == ENOTDIR)
+			not_a_directory(dir);
+		else
+			error_errno("cannot open directory '%s'", dir);
+	}
+	errno = saved;
+	return fd;
+}
+
 int state_dir_exists(const char *dir)
 {
+	const char *base;
+	char *parent = split_dir(dir, &base);
 	struct stat st;
+	int ret;
 
-	return !lstat(dir, &st);
+	if (lstat(parent, &st) < 0)
+		ret = errno == ENOENT ? 0 : -1;
+	else if (!S_ISDIR(st.st_mode))
+		ret = -1;
+	else if (lstat(dir, &st) < 0)
+		ret = errno == ENOENT ? 0 : -1;
+	else
+		ret = S_ISDIR(st.st_mode) ? 1 : -1;
+	free(parent);
+	return ret;
 }
 
 int state_dir_create(const char *dir)
 {
-	char *parent = xstrdup(dir);
-	char *slash = strrchr(parent, '/');
-	int ret = 0;
+	const char *base;
+	char *parent = split_dir(dir, &base);
+	int pfd, ret = -1;
 
-	if (slash) {
-		*slash = '\0';
-		if (mkdir(parent, 0777) < 0 && errno != EEXIST) {
-			ret = error_errno("cannot create directory '%s'", parent);
-			goto out;
-		}
-	}
-	if (mkdir(dir, 0700) < 0) {
-		ret = error_errno("cannot create directory '%s'", dir);
+	if (mkdir(parent, 0777) < 0 && errno != EEXIST) {
+		error_errno("cannot create directory '%s'", parent);
 		goto out;
 	}
-	if (slash)
-		ret = fsync_dir(parent);
+	pfd = open_parent(dir, &base);
+	if (pfd < 0) {
+		if (errno == ENOENT)
+			error_errno("cannot open directory '%s'", parent);
+		goto out;
+	}
+	if (mkdirat(pfd, base, 0700) < 0)
+		error_errno("cannot create directory '%s'", dir);
+	else if (fsync(pfd) < 0)
+		error_errno("cannot sync directory '%s'", parent);
+	else
+		ret = 0;
+	close(pfd);
 out:
 	free(parent);
 	return ret;
 }
 
-static int remove_tree(const char *dir, int depth)
+/* Removes name in directory dfd (path: for messages), one level of subdirectories deep. */
+static int remove_at(int dfd, const char *name, const char *path, int depth)
 {
-	DIR *d = opendir(dir);
+	struct stat st;
 	struct dirent *de;
-	int ret = 0;
+	DIR *d;
+	int fd, ret = 0;
 
-	if (!d) {
-		if (errno == ENOENT)
-			return 0;
-		return error_errno("cannot open directory '%s'", dir);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : error_errno("cannot look at '%s'", path);
+	if (!S_ISDIR(st.st_mode) || depth > 1) {
+		/* A link is removed, never followed. */
+		if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
+			return error_errno("cannot remove '%s'", path);
+		return 0;
+	}
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return error_errno("cannot open directory '%s'", path);
 	}
 	while ((de = readdir(d))) {
 		char *p;
-		struct stat st;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		p = join_path(dir, de->d_name);
-		if (!lstat(p, &st) && S_ISDIR(st.st_mode) && depth < 2)
-			ret |= remove_tree(p, depth + 1);
-		else if (unlink(p) < 0 && errno != ENOENT)
-			ret = error_errno("cannot remove '%s'", p);
+		p = join_path(path, de->d_name);
+		ret |= remove_at(dirfd(d), de->d_name, p, depth + 1);
 		free(p);
 	}
 	closedir(d);
-	if (rmdir(dir) < 0 && errno != ENOENT)
-		ret = error_errno("cannot remove directory '%s'", dir);
+	if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		ret = error_errno("cannot remove directory '%s'", path);
 	return ret ? -1 : 0;
 }
 
 int state_dir_remove(const char *dir)
 {
-	return remove_tree(dir, 0);
+	const char *base;
+	int pfd = open_parent(dir, &base), ret;
+
+	if (pfd < 0)
+		return errno == ENOENT ? 0 : -1;
+	ret = remove_at(pfd, base, dir, 0);
+	close(pfd);
+	return ret;
 }
 
 static int write_atomic(const char *dir, const char *name, const char *data, size_t len,
@@ -211,43 +310,119 @@ static int write_atomic(const char *dir, const char *name, const char *data, siz
 {
 	char *path = join_path(dir, name);
 	struct strbuf tmp = STRBUF_INIT;
-	int fd, ret = -1;
+	int dfd, fd = -1, ret = -1;
 
-	strbuf_addf(&tmp, "%s.tmp", path);
-	unlink(tmp.buf);
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	strbuf_addf(&tmp, "%s.tmp", name);
+	dfd = open_state_dir(dir);
+	if (dfd < 0) {
+		if (errno == ENOENT)
+			error_errno("cannot open directory '%s'", dir);
+		goto out;
+	}
+	unlinkat(dfd, tmp.buf, 0);
+	fd = openat(dfd, tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0) {
-		error_errno("cannot create '%s'", tmp.buf);
+		error_errno("cannot create '%s.tmp'", path);
 		goto out;
 	}
 	if (write_in_full(fd, data, len) < 0 ||
 	    (footer_len && write_in_full(fd, footer, footer_len) < 0)) {
-		error_errno("cannot write '%s'", tmp.buf);
-		close(fd);
-		unlink(tmp.buf);
-		goto out;
+		error_errno("cannot write '%s.tmp'", path);
+		goto fail;
 	}
 	if (fsync(fd) < 0) {
-		error_errno("cannot sync '%s'", tmp.buf);
-		close(fd);
-		unlink(tmp.buf);
-		goto out;
+		error_errno("cannot sync '%s.tmp'", path);
+		goto fail;
 	}
 	if (close(fd) < 0) {
-		error_errno("cannot write '%s'", tmp.buf);
-		unlink(tmp.buf);
-		goto out;
+		fd = -1;
+		error_errno("cannot write '%s.tmp'", path);
+		goto fail;
 	}
+	fd = -1;
 	if (crash_label)
 		crash_point(crash_label);
-	if (rename(tmp.buf, path) < 0) {
-		error_errno("cannot rename '%s' to '%s'", tmp.buf, path);
-		unlink(tmp.buf);
+	if (renameat(dfd, tmp.buf, dfd, name) < 0) {
+		error_errno("cannot rename '%s.tmp' to '%s'", path, path);
+		goto fail;
+	}
+	if (fsync(dfd) < 0) {
+		error_errno("cannot sync directory '%s'", dir);
 		goto out;
 	}
-	ret = fsync_dir(dir);
+	ret = 0;
+	goto out;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlinkat(dfd, tmp.buf, 0);
 out:
+	if (dfd >= 0)
+		close(dfd);
 	strbuf_release(&tmp);
+	free(path);
+	return ret;
+}
+
+/*
+ * Reads dir/name into sb: 0 ok, 1 absent, -1 error (reported; a link or
+ * anything but a regular file is refused).
+ */
+static int read_at(const char *dir, const char *name, struct strbuf *sb)
+{
+	char *path = join_path(dir, name);
+	struct stat st;
+	int dfd, fd = -1, ret = -1;
+
+	dfd = open_state_dir(dir);
+	if (dfd < 0) {
+		if (errno == ENOENT)
+			ret = 1;
+		goto out;
+	}
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			ret = 1;
+		else if (errno == ELOOP)
+			error("state file '%s' is a symbolic link; not read", path);
+		else
+			error_errno("cannot read state file '%s'", path);
+		goto out;
+	}
+	if (fstat(fd, &st) < 0)
+		error_errno("cannot read state file '%s'", path);
+	else if (!S_ISREG(st.st_mode))
+		error("state file '%s' is not a regular file; not read", path);
+	else if (strbuf_read_fd(sb, fd, (size_t)st.st_size) < 0)
+		error_errno("cannot read state file '%s'", path);
+	else
+		ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	free(path);
+	return ret;
+}
+
+int state_read_raw(const char *dir, const char *name, struct strbuf *out)
+{
+	return read_at(dir, name, out);
+}
+
+int state_remove(const char *dir, const char *name)
+{
+	char *path = join_path(dir, name);
+	int dfd = open_state_dir(dir), ret = 0;
+
+	if (dfd < 0)
+		ret = errno == ENOENT ? 0 : -1;
+	else if (unlinkat(dfd, name, 0) < 0 && errno != ENOENT)
+		ret = error_errno("cannot remove '%s'", path);
+	if (dfd >= 0)
+		close(dfd);
 	free(path);
 	return ret;
 }
@@ -292,14 +467,10 @@ int state_read(const char *dir, const char *name, struct strbuf *out)
 	char *end;
 	int ret = -1;
 
-	if (strbuf_read_file(&sb, path, 0) < 0) {
-		if (errno == ENOENT) {
-			ret = 1;
-			goto out;
-		}
-		error_errno("cannot read state file '%s'", path);
+	ret = read_at(dir, name, &sb);
+	if (ret)
 		goto out;
-	}
+	ret = -1;
 	/* The footer is the last line. */
 	if (!sb.len || sb.buf[sb.len - 1] != '\n') {
 		why = sb.len ? "truncated" : "empty";

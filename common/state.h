@@ -31,6 +31,15 @@
  *
  * The payload format is up to the operation; state_kv_*() help with
  * "key value" lines.
+ *
+ * State files are input, read with the same suspicion as mail: whoever
+ * could write them could have put a symbolic link there. Nothing here
+ * follows one: $GIT_DIR/maint and the state directory are opened with
+ * O_NOFOLLOW, and every file is opened, renamed or removed relative to
+ * that directory, O_NOFOLLOW; a link or other non-regular file is
+ * refused, and removing the state removes a link itself, never what it
+ * points to. What the files hold (paths above all) is the operation's
+ * to check.
  */
 
 #include <git2.h>
@@ -60,11 +69,19 @@ int repo_index_locked(git_repository *repo);
 
 /* $GIT_DIR/maint/<name>, caller frees. */
 char *state_dir_path(git_repository *repo, const char *name);
-/* 1 if dir exists, 0 if not. */
+/*
+ * 1 if dir is a directory (and so is its parent, $GIT_DIR/maint), 0 if
+ * dir does not exist, -1 if either is something else, such as a
+ * symbolic link (nothing reported: the state must not be used).
+ */
 int state_dir_exists(const char *dir);
 /* Creates dir (and $GIT_DIR/maint), mode 0700; -1 if it cannot, or exists already. */
 int state_dir_create(const char *dir);
-/* Removes dir and every file in it (one level of subdirectories). */
+/*
+ * Removes dir and every file in it (one level of subdirectories); a
+ * symbolic link (or file) at dir is removed itself. -1 (reported) when
+ * $GIT_DIR/maint is not a directory.
+ */
 int state_dir_remove(const char *dir);
 
 /*
@@ -86,6 +103,10 @@ int state_read(const char *dir, const char *name, struct strbuf *out);
  * user may edit, such as the current patch).
  */
 int state_write_raw(const char *dir, const char *name, const char *data, size_t len);
+/* Reads such a file into out: 0 ok, 1 absent (nothing reported), -1 error (reported). */
+int state_read_raw(const char *dir, const char *name, struct strbuf *out);
+/* Removes dir/name if it is there: 0, or -1 (reported). */
+int state_remove(const char *dir, const char *name);
 
 /* "key value\n" payload lines. Values must not contain '\n'. */
 void state_kv_add(struct strbuf *payload, const char *key, const char *value);

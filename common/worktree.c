@@ -4,6 +4,7 @@
 #include "usage.h"
 #include "wrapper.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -43,6 +44,30 @@ int worktree_branch_state(git_repository *repo, const char *refname)
 	return ret;
 }
 
+/*
+ * The mode git's index holds for a tree entry's (git's canon_mode()):
+ * legacy trees have 100664 or 100775 entries, which git reads as 100644
+ * and 100755 (libgit2's diffs compare them as they are written).
+ */
+static uint32_t canon_mode(uint32_t mode)
+{
+	if (S_ISREG(mode))
+		return (mode & 0100) ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB;
+	if (S_ISLNK(mode))
+		return GIT_FILEMODE_LINK;
+	if (S_ISDIR(mode))
+		return GIT_FILEMODE_TREE;
+	return GIT_FILEMODE_COMMIT;
+}
+
+/* A delta that only spells a mode differently (100664 against 100644): no change for git. */
+static int same_for_git(const git_diff_delta *d)
+{
+	return d->status == GIT_DELTA_MODIFIED && git_oid_equal(&d->old_file.id, &d->new_file.id) &&
+	       !git_oid_is_zero(&d->old_file.id) &&
+	       canon_mode(d->old_file.mode) == canon_mode(d->new_file.mode);
+}
+
 int tree_changed_paths(struct strvec *out, git_repository *repo, const git_oid *a, const git_oid *b)
 {
 	git_tree *ta = NULL, *tb = NULL;
@@ -61,6 +86,8 @@ int tree_changed_paths(struct strvec *out, git_repository *repo, const git_oid *
 	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 
+		if (same_for_git(d))
+			continue;
 		strvec_push(out, d->new_file.path);
 		if (strcmp(d->old_file.path, d->new_file.path))
 			strvec_push(out, d->old_file.path);
@@ -78,65 +105,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/*
- * libgit2 matches every file against every pathspec entry, so with many
- * paths a full status filtered here (sorted list, binary search) is
- * cheaper than a pathspec.
- */
-#define PATHSPEC_MAX 64
-
-int worktree_check_clean(git_repository *repo, const struct strvec *paths, const char *doing)
-{
-	git_status_options opts = GIT_STATUS_OPTIONS_INIT;
-	git_status_list *list = NULL;
-	struct strbuf sb = STRBUF_INIT;
-	const char **sorted = NULL;
-	size_t n;
-	int ret = -1;
-
-	if (!paths->nr)
-		return 0;
-	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-	opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
-		     GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-	if (paths->nr <= PATHSPEC_MAX) {
-		opts.flags |= GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH;
-		opts.pathspec.strings = (char **)paths->v;
-		opts.pathspec.count = paths->nr;
-	} else {
-		sorted = xmalloc(st_mult(paths->nr, sizeof(*sorted)));
-		memcpy(sorted, paths->v, paths->nr * sizeof(*sorted));
-		qsort(sorted, paths->nr, sizeof(*sorted), cmp_str);
-	}
-	if (lg2_check(git_status_list_new(&list, repo, &opts), "cannot read the work tree status") < 0)
-		goto out;
-	n = git_status_list_entrycount(list);
-	for (size_t i = 0; i < n; i++) {
-		const git_status_entry *e = git_status_byindex(list, i);
-		const git_diff_delta *d = e->index_to_workdir ? e->index_to_workdir : e->head_to_index;
-		const char *path;
-
-		if (!d)
-			continue;
-		path = d->new_file.path;
-		if (sorted && !bsearch(&path, sorted, paths->nr, sizeof(*sorted), cmp_str))
-			continue;
-		strbuf_addf(&sb, "\n\t%s", path);
-	}
-	if (sb.len) {
-		error("your local changes to these files would be overwritten by %s:%s\n"
-		      "commit or stash them first", doing, sb.buf);
-		ret = 1;
-	} else {
-		ret = 0;
-	}
-out:
-	free(sorted);
-	strbuf_release(&sb);
-	git_status_list_free(list);
-	return ret;
-}
-
 /* ---- writing the paths ourselves ---- */
 
 struct sync {
@@ -150,7 +118,34 @@ struct sync {
 	struct strbuf dirty;	/* "\n\t<path>" per path with local changes */
 	struct strbuf made;	/* the last directory made sure of (paths come sorted) */
 	int conflicts;		/* the index had conflicts when read */
+	mode_t umask;		/* the process's, for files rewritten in place */
+	const char **sorted;	/* the paths, sorted: is a name one of them? */
+	size_t nr;
+	git_tree *from, *to;	/* the trees synced from and to, when there are */
+	git_tree *ours[2];	/* with force: an untracked file holding their blob is ours */
+	struct strbuf seen;	/* the directory of the path before, its components looked at */
+	size_t seen_stop;	/* where in it a component is missing or not a directory */
+	struct strbuf way;	/* "\n\t<path>" per untracked file in the way */
+	struct strbuf beyond;	/* "\n\t<path>" per path under a tracked file or link */
 };
+
+#define SYNC_INIT { .symlinks = 1, .full = STRBUF_INIT, .dirty = STRBUF_INIT, .made = STRBUF_INIT, \
+		    .seen = STRBUF_INIT, .seen_stop = SIZE_MAX, .way = STRBUF_INIT, \
+		    .beyond = STRBUF_INIT }
+
+static void sync_release(struct sync *sy)
+{
+	git_tree_free(sy->from);
+	git_tree_free(sy->to);
+	git_index_free(sy->index);
+	free(sy->sorted);
+	strbuf_release(&sy->full);
+	strbuf_release(&sy->dirty);
+	strbuf_release(&sy->made);
+	strbuf_release(&sy->seen);
+	strbuf_release(&sy->way);
+	strbuf_release(&sy->beyond);
+}
 
 static const char *full_path(struct sync *sy, const char *path)
 {
@@ -219,12 +214,8 @@ static int check_path(struct sync *sy, const char *path, const git_tree_entry *t
 			rc = 0;
 		else if ((rc = worktree_matches(sy, ie, &st)) < 0)
 			return -1;
-	} else if (ie || (have && !S_ISDIR(st.st_mode))) {
-		/*
-		 * A directory in the way is emptied by the removals (its
-		 * tracked files are among the paths) or refused when the file is
-		 * written (something untracked is left in it).
-		 */
+	} else if (ie) {
+		/* Untracked files at path or in a directory there: check_way(). */
 		rc = 0;
 	}
 	if (!rc)
@@ -279,7 +270,11 @@ static int remove_path(struct sync *sy, const char *path)
 	return lg2_check(rc, "cannot remove '%s' from the index", path);
 }
 
-/* Creates the directories leading to path; a file in the way goes (it was checked). */
+/*
+ * Creates the directories leading to path. A file in the way is never
+ * removed here: tracked files there went with the removals, and
+ * check_way() refused anything else.
+ */
 static int make_parents(struct sync *sy, const char *path)
 {
 	size_t base = strlen(sy->workdir);
@@ -301,8 +296,8 @@ static int make_parents(struct sync *sy, const char *path)
 				*p = '/';
 				return -1;
 			}
-			if (!S_ISDIR(st.st_mode) && (unlink(sy->full.buf) < 0 || mkdir(sy->full.buf, 0777) < 0)) {
-				error_errno("cannot create directory '%s'", sy->full.buf);
+			if (!S_ISDIR(st.st_mode)) {
+				error("cannot create directory '%s': a file is in the way", sy->full.buf);
 				*p = '/';
 				return -1;
 			}
@@ -312,6 +307,46 @@ static int make_parents(struct sync *sy, const char *path)
 	strbuf_setlen(&sy->made, 0);
 	strbuf_add(&sy->made, path, dlen);
 	return 0;
+}
+
+/*
+ * Removes the directory dir and the empty directories in it (git does
+ * not track directories: they hold nothing to lose); -1 with errno set
+ * when anything else is in it.
+ */
+static int rmdir_empty(const char *dir)
+{
+	struct strbuf sub = STRBUF_INIT;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int ret = 0, saved;
+
+	if (!rmdir(dir))
+		return 0;
+	if (errno != ENOTEMPTY && errno != EEXIST)
+		return -1;
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	while (!ret && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		strbuf_setlen(&sub, 0);
+		strbuf_addf(&sub, "%s/%s", dir, de->d_name);
+		if (lstat(sub.buf, &st) < 0)
+			ret = -1;
+		else if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTEMPTY;
+			ret = -1;
+		} else
+			ret = rmdir_empty(sub.buf);
+	}
+	saved = errno;
+	closedir(d);
+	strbuf_release(&sub);
+	errno = saved;
+	return ret < 0 ? -1 : rmdir(dir);
 }
 
 /*
@@ -330,7 +365,7 @@ static int write_file(struct sync *sy, const char *path, unsigned mode, const gi
 	struct stat st;
 	const char *data;
 	size_t len;
-	int fd = -1, ret = -1, in_place = 0, rc;
+	int fd = -1, ret = -1, in_place = 0, created = 0, rc;
 
 	if (drop_conflict(sy, path) < 0 || make_parents(sy, path) < 0)
 		return -1;
@@ -344,7 +379,7 @@ static int write_file(struct sync *sy, const char *path, unsigned mode, const gi
 		in_place = S_ISREG(st.st_mode) && st.st_nlink == 1 && (st.st_mode & S_IWUSR) &&
 			   st.st_uid == geteuid() &&
 			   (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE);
-		if (!in_place && (S_ISDIR(st.st_mode) ? rmdir(sy->full.buf) < 0 : unlink(sy->full.buf) < 0))
+		if (!in_place && (S_ISDIR(st.st_mode) ? rmdir_empty(sy->full.buf) < 0 : unlink(sy->full.buf) < 0))
 			return error_errno("cannot replace '%s'", sy->full.buf);
 	}
 	memset(&ie, 0, sizeof(ie));
@@ -398,13 +433,12 @@ static int write_file(struct sync *sy, const char *path, unsigned mode, const gi
 			goto out;
 		}
 	} else if (in_place) {
-		mode_t perm = st.st_mode & 07777;
+		/*
+		 * The permissions git gives the file it creates instead: no
+		 * setuid, setgid or sticky bit kept, nothing the umask forbids.
+		 */
+		mode_t perm = (mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0777 : 0666) & ~sy->umask;
 
-		/* Execute permission where there is read permission, as git gives it. */
-		if (mode == GIT_FILEMODE_BLOB_EXECUTABLE)
-			perm |= (perm & 0444) >> 2;
-		else
-			perm &= ~(mode_t)0111;
 		fd = open(full_path(sy, path), O_WRONLY | O_CLOEXEC);
 		if (fd < 0 || write_in_full(fd, data, len) < 0 ||
 		    ((off_t)len != st.st_size && ftruncate(fd, (off_t)len) < 0) ||
@@ -415,6 +449,7 @@ static int write_file(struct sync *sy, const char *path, unsigned mode, const gi
 	} else {
 		fd = open(full_path(sy, path), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 			  mode == GIT_FILEMODE_BLOB_EXECUTABLE ? 0777 : 0666);
+		created = fd >= 0;
 		if (fd < 0 || write_in_full(fd, data, len) < 0 || fstat(fd, &st) < 0) {
 			error_errno("cannot write '%s'", sy->full.buf);
 			goto out;
@@ -456,6 +491,12 @@ add:
 out:
 	if (fd >= 0 && close(fd) < 0 && !ret)
 		ret = error_errno("cannot write '%s'", sy->full.buf);
+	/*
+	 * A file we created and could not finish (a full disk) goes: the
+	 * index does not know it, and nothing untracked is ever replaced.
+	 */
+	if (ret && created)
+		unlink(full_path(sy, path));
 	git_buf_dispose(&filtered);
 	git_blob_free(blob);
 	return ret;
@@ -562,55 +603,386 @@ static int entry_bypath(git_tree_entry **out, git_tree *t, const char *path)
 	return lg2_check(rc, "cannot read tree entry '%s'", path);
 }
 
-int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
-		  const struct strvec *paths, int force, const struct worktree_content *content)
+/* ---- untracked files in the way ---- */
+
+/*
+ * git refuses to overwrite or remove what it does not track (untracked
+ * and ignored files alike: git am stops with "already exists in working
+ * directory" or "Not a directory"), and so do we, forced or not. Files
+ * are in the way at a path that is not in the index, in place of a
+ * directory leading to a path, or inside a directory that stands where a
+ * path's file goes. Nothing of this is left to libgit2's status: its
+ * pathspec does not see a file where a directory must go, nor ignored
+ * files, and listing untracked files walks the whole work tree.
+ */
+
+static int in_paths(const struct sync *sy, const char *path)
 {
-	struct sync sy = { repo, NULL, NULL, 1, 0, content, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
-	git_tree *tfrom = NULL, *tto = NULL;
-	git_tree_entry **tes = NULL;
-	git_config *cfg = NULL;
-	int ret = -1, v;
+	return !!bsearch(&path, sy->sorted, sy->nr, sizeof(*sy->sorted), cmp_str);
+}
+
+/* Does the index have path (at any stage)? */
+static int tracked(const struct sync *sy, const char *path)
+{
+	if (git_index_get_bypath(sy->index, path, 0))
+		return 1;
+	for (int stage = 1; sy->conflicts && stage <= 3; stage++)
+		if (git_index_get_bypath(sy->index, path, stage))
+			return 1;
+	return 0;
+}
+
+/* Notes path as in the way, once. */
+static void in_the_way(struct sync *sy, const char *path, size_t len)
+{
+	strbuf_addstr(&sy->way, "\n\t");
+	strbuf_add(&sy->way, path, len);
+}
+
+/*
+ * With force (finishing or undoing a step a crash interrupted): a file
+ * the index does not have yet may be one the step wrote before the
+ * index was written. It is ours when it holds the blob the old or the
+ * new tree has at path: 1 yes, 0 no, -1 error.
+ */
+static int holds_ours(struct sync *sy, const char *path, const struct stat *st)
+{
+	git_oid oid;
+	int hashed = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(sy->ours); i++) {
+		git_tree_entry *te;
+		int link, same = 0;
+
+		if (entry_bypath(&te, sy->ours[i], path) < 0)
+			return -1;
+		if (!te)
+			continue;
+		/* Without core.symlinks a link is written as a file holding its target. */
+		link = git_tree_entry_filemode(te) == GIT_FILEMODE_LINK;
+		if (link == !!S_ISLNK(st->st_mode) || (link && !sy->symlinks)) {
+			if (!hashed && hash_worktree(sy, path, st, &oid) < 0) {
+				git_tree_entry_free(te);
+				return -1;
+			}
+			hashed = 1;
+			same = git_oid_equal(&oid, git_tree_entry_id(te));
+		}
+		git_tree_entry_free(te);
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The directories leading to path: each must be a directory, be
+ * missing, or be a file that is itself one of the paths (removed before
+ * anything is written). A symbolic link is not a directory. 0 when all
+ * are directories, 1 when one is missing or not a directory (nothing is
+ * at path), -1 error. The components the path before had in common are
+ * not looked at again.
+ */
+static int check_leading(struct sync *sy, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dlen = slash ? (size_t)(slash - path) : 0, start = 0, stop = SIZE_MAX, k;
+	struct stat st;
+
+	for (k = 0; k < dlen && k < sy->seen.len && path[k] == sy->seen.buf[k]; k++)
+		if (path[k] == '/')
+			start = k;
+	if (k == sy->seen.len && (k == dlen || path[k] == '/'))
+		start = k;
+	if (sy->seen_stop <= start)
+		return 1;
+	for (size_t end = start; end < dlen;) {
+		const char *next = memchr(path + end + 1, '/', dlen - end - 1);
+
+		end = next ? (size_t)(next - path) : dlen;
+		strbuf_setlen(&sy->full, 0);
+		strbuf_addstr(&sy->full, sy->workdir);
+		strbuf_add(&sy->full, path, end);
+		if (lstat(sy->full.buf, &st) < 0) {
+			if (errno != ENOENT && errno != ENOTDIR)
+				return error_errno("cannot look at '%s'", sy->full.buf);
+		} else if (S_ISDIR(st.st_mode)) {
+			continue;
+		} else if (tracked(sy, sy->full.buf + strlen(sy->workdir))) {
+			/*
+			 * The index has a file or link where path needs a
+			 * directory: a path from a damaged conflict list, or a
+			 * staged change (reported as a local change too).
+			 */
+			if (!in_paths(sy, sy->full.buf + strlen(sy->workdir)))
+				strbuf_addf(&sy->beyond, "\n\t%s", path);
+		} else {
+			in_the_way(sy, path, end);
+		}
+		stop = end;
+		break;
+	}
+	strbuf_setlen(&sy->seen, 0);
+	strbuf_add(&sy->seen, path, dlen);
+	sy->seen_stop = stop;
+	return stop != SIZE_MAX;
+}
+
+/* Files inside the directory at path (rel, workdir-relative) that are not among the paths. */
+static int check_dir(struct sync *sy, struct strbuf *rel)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	strbuf_addf(&dir, "%s%s", sy->workdir, rel->buf);
+	d = opendir(dir.buf);
+	if (!d) {
+		ret = error_errno("cannot open directory '%s'", dir.buf);
+		goto out;
+	}
+	while (!ret && (de = readdir(d))) {
+		size_t len = rel->len;
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		strbuf_addf(rel, "/%s", de->d_name);
+		if (lstat(full_path(sy, rel->buf), &st) < 0)
+			ret = error_errno("cannot look at '%s'", sy->full.buf);
+		else if (S_ISDIR(st.st_mode))
+			ret = check_dir(sy, rel);
+		else if (!in_paths(sy, rel->buf))
+			in_the_way(sy, rel->buf, rel->len);
+		strbuf_setlen(rel, len);
+	}
+	closedir(d);
+out:
+	strbuf_release(&dir);
+	return ret;
+}
+
+static int check_untracked(struct sync *sy, const char *path)
+{
+	const git_index_entry *ie;
+	struct strbuf rel = STRBUF_INIT;
+	struct stat st;
+	int rc;
+
+	rc = check_leading(sy, path);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (lstat(full_path(sy, path), &st) < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return 0;
+		return error_errno("cannot look at '%s'", sy->full.buf);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		/* A submodule's checkout is the submodule's business. */
+		ie = git_index_get_bypath(sy->index, path, 0);
+		if (ie && ie->mode == GIT_FILEMODE_COMMIT)
+			return 0;
+		strbuf_addstr(&rel, path);
+		rc = check_dir(sy, &rel);
+		strbuf_release(&rel);
+		return rc;
+	}
+	if (tracked(sy, path))
+		return 0;
+	rc = holds_ours(sy, path, &st);
+	if (rc < 0)
+		return -1;
+	if (!rc)
+		in_the_way(sy, path, strlen(path));
+	return 0;
+}
+
+/*
+ * Looks for untracked files in the way of sy->sorted (sort_paths(), the
+ * index read, with force sy->ours set): 0 none, 1 some (error reported, listing them,
+ * "by <doing>" when doing is not NULL), -1 error.
+ */
+static void sort_paths(struct sync *sy, const struct strvec *paths)
+{
+	free(sy->sorted);
+	sy->nr = paths->nr;
+	sy->sorted = xmalloc(st_mult(paths->nr ? paths->nr : 1, sizeof(*sy->sorted)));
+	memcpy(sy->sorted, paths->v, paths->nr * sizeof(*sy->sorted));
+	qsort(sy->sorted, sy->nr, sizeof(*sy->sorted), cmp_str);
+}
+
+static int check_way(struct sync *sy, const char *doing)
+{
+	strbuf_setlen(&sy->seen, 0);
+	sy->seen_stop = SIZE_MAX;
+	strbuf_setlen(&sy->way, 0);
+	strbuf_setlen(&sy->beyond, 0);
+	for (size_t i = 0; i < sy->nr; i++)
+		if (check_untracked(sy, sy->sorted[i]) < 0)
+			return -1;
+	if (sy->beyond.len)
+		error("these paths are beyond a symbolic link or file:%s", sy->beyond.buf);
+	if (sy->way.len)
+		error("untracked working tree files would be overwritten%s%s:%s\n"
+		      "move or remove them first", doing ? " by " : "", doing ? doing : "", sy->way.buf);
+	return sy->beyond.len || sy->way.len;
+}
+
+/*
+ * libgit2 matches every file against every pathspec entry, so with many
+ * paths a full status filtered here (sorted list, binary search) is
+ * cheaper than a pathspec.
+ */
+#define PATHSPEC_MAX 64
+
+/* The tracked paths with staged or unstaged changes, "\n\t<path>" each, to sb. */
+static int tracked_changes(git_repository *repo, const struct sync *sy, struct strbuf *sb)
+{
+	git_status_options opts = GIT_STATUS_OPTIONS_INIT;
+	git_status_list *list = NULL;
+	size_t n;
+
+	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+	opts.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	if (sy->nr <= PATHSPEC_MAX) {
+		opts.flags |= GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH;
+		opts.pathspec.strings = (char **)sy->sorted;
+		opts.pathspec.count = sy->nr;
+	}
+	if (lg2_check(git_status_list_new(&list, repo, &opts), "cannot read the work tree status") < 0)
+		return -1;
+	n = git_status_list_entrycount(list);
+	for (size_t i = 0; i < n; i++) {
+		const git_status_entry *e = git_status_byindex(list, i);
+		const git_diff_delta *d = e->index_to_workdir;
+
+		if (!d && e->head_to_index && !same_for_git(e->head_to_index))
+			d = e->head_to_index;
+		if (!d || (sy->nr > PATHSPEC_MAX && !in_paths(sy, d->new_file.path)))
+			continue;
+		strbuf_addf(sb, "\n\t%s", d->new_file.path);
+	}
+	git_status_list_free(list);
+	return 0;
+}
+
+int worktree_check_clean(git_repository *repo, const struct strvec *paths, const char *doing)
+{
+	struct sync sy = SYNC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1, rc;
 
 	if (!paths->nr)
 		return 0;
+	sy.repo = repo;
 	sy.workdir = git_repository_workdir(repo);
 	if (!sy.workdir)
 		return error("the repository has no work tree to update");
-	if (git_repository_config_snapshot(&cfg, repo) == 0) {
-		if (git_config_get_bool(&v, cfg, "core.symlinks") == 0)
-			sy.symlinks = v;
-	}
-	if ((from && lg2_check(git_tree_lookup(&tfrom, repo, from), "cannot read tree") < 0) ||
-	    lg2_check(git_tree_lookup(&tto, repo, to), "cannot read tree") < 0)
-		goto out;
-	sy.filters = filters_possible(&sy, cfg, tto, paths);
-	if (sy.filters < 0 ||
-	    lg2_check(git_repository_index(&sy.index, repo), "cannot read the index") < 0 ||
+	if (lg2_check(git_repository_index(&sy.index, repo), "cannot read the index") < 0 ||
 	    lg2_check(git_index_read(sy.index, 0), "cannot read the index") < 0)
 		goto out;
 	sy.conflicts = git_index_has_conflicts(sy.index);
+	sort_paths(&sy, paths);
+	if (tracked_changes(repo, &sy, &sb) < 0)
+		goto out;
+	if (sb.len)
+		error("your local changes to these files would be overwritten by %s:%s\n"
+		      "commit or stash them first", doing, sb.buf);
+	rc = check_way(&sy, doing);
+	if (rc < 0)
+		goto out;
+	ret = rc || sb.len;
+out:
+	strbuf_release(&sb);
+	sync_release(&sy);
+	return ret;
+}
+
+/* Reads what a sync of paths from tree from to tree to needs: the trees, the index, core.symlinks. */
+static int sync_begin(struct sync *sy, git_repository *repo, const git_oid *from, const git_oid *to,
+		      const struct strvec *paths, int force)
+{
+	git_config *cfg = NULL;
+	int ret = -1, v;
+
+	sy->repo = repo;
+	sy->workdir = git_repository_workdir(repo);
+	if (!sy->workdir)
+		return error("the repository has no work tree to update");
+	/* Read by setting it: no other thread creates files meanwhile (prefetch only reads). */
+	sy->umask = umask(0);
+	umask(sy->umask);
+	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
+	    git_config_get_bool(&v, cfg, "core.symlinks") == 0)
+		sy->symlinks = v;
+	if ((from && lg2_check(git_tree_lookup(&sy->from, repo, from), "cannot read tree") < 0) ||
+	    (to && lg2_check(git_tree_lookup(&sy->to, repo, to), "cannot read tree") < 0))
+		goto out;
+	sy->filters = filters_possible(sy, cfg, sy->to, paths);
+	if (sy->filters < 0 ||
+	    lg2_check(git_repository_index(&sy->index, repo), "cannot read the index") < 0 ||
+	    lg2_check(git_index_read(sy->index, 0), "cannot read the index") < 0)
+		goto out;
+	sy->conflicts = git_index_has_conflicts(sy->index);
+	sort_paths(sy, paths);
+	if (force) {
+		sy->ours[0] = sy->from;
+		sy->ours[1] = sy->to;
+	}
+	ret = 0;
+out:
+	git_config_free(cfg);
+	return ret;
+}
+
+int worktree_check_untracked(git_repository *repo, const git_oid *from, const git_oid *to,
+			     const struct strvec *paths, const char *doing)
+{
+	struct sync sy = SYNC_INIT;
+	int ret = 0;
+
+	if (paths->nr)
+		ret = sync_begin(&sy, repo, from, to, paths, 1) < 0 ? -1 : check_way(&sy, doing);
+	sync_release(&sy);
+	return ret;
+}
+
+int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
+		  const struct strvec *paths, int force, const struct worktree_content *content)
+{
+	struct sync sy = SYNC_INIT;
+	git_tree_entry **tes = NULL;
+	int ret = -1;
+
+	if (!paths->nr)
+		return 0;
+	sy.content = content;
+	if (sync_begin(&sy, repo, from, to, paths, force) < 0)
+		goto out;
 	tes = xcalloc(paths->nr, sizeof(*tes));
 	for (size_t i = 0; i < paths->nr; i++)
-		if (entry_bypath(&tes[i], tto, paths->v[i]) < 0)
+		if (entry_bypath(&tes[i], sy.to, paths->v[i]) < 0)
 			goto out;
 	if (!force) {
 		for (size_t i = 0; i < paths->nr; i++) {
 			git_tree_entry *te_from;
 			int rc;
 
-			if (entry_bypath(&te_from, tfrom, paths->v[i]) < 0)
+			if (entry_bypath(&te_from, sy.from, paths->v[i]) < 0)
 				goto out;
 			rc = check_path(&sy, paths->v[i], te_from);
 			git_tree_entry_free(te_from);
 			if (rc < 0)
 				goto out;
 		}
-		if (sy.dirty.len) {
+		if (sy.dirty.len)
 			error("your local changes to these files would be overwritten:%s\n"
 			      "commit or stash them first", sy.dirty.buf);
-			goto out;
-		}
 	}
+	/* Forced or not, nothing untracked is lost. */
+	if (check_way(&sy, NULL) || sy.dirty.len)
+		goto out;
 	/* Removals first: a directory emptied by them may become a file. */
 	for (size_t i = 0; i < paths->nr; i++)
 		if (!tes[i] && remove_path(&sy, paths->v[i]) < 0)
@@ -630,40 +1002,23 @@ int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 1);
 	ret = lg2_check(git_index_write(sy.index), "cannot write the index");
 out:
-	git_config_free(cfg);
 	for (size_t i = 0; tes && i < paths->nr; i++)
 		git_tree_entry_free(tes[i]);
 	free(tes);
-	git_index_free(sy.index);
-	git_tree_free(tfrom);
-	git_tree_free(tto);
-	strbuf_release(&sy.full);
-	strbuf_release(&sy.dirty);
-	strbuf_release(&sy.made);
+	sync_release(&sy);
 	return ret;
 }
 
 int worktree_write_files(git_repository *repo, const struct worktree_file *files, size_t nr)
 {
-	struct sync sy = { repo, NULL, NULL, 1, 0, NULL, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
+	struct sync sy = SYNC_INIT;
 	struct strvec paths = STRVEC_INIT;
-	git_config *cfg = NULL;
-	int ret = -1, v;
+	int ret = -1;
 
-	sy.workdir = git_repository_workdir(repo);
-	if (!sy.workdir)
-		return error("the repository has no work tree to update");
-	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
-	    git_config_get_bool(&v, cfg, "core.symlinks") == 0)
-		sy.symlinks = v;
 	for (size_t i = 0; i < nr; i++)
 		strvec_push(&paths, files[i].path);
-	sy.filters = filters_possible(&sy, cfg, NULL, &paths);
-	if (sy.filters < 0 ||
-	    lg2_check(git_repository_index(&sy.index, repo), "cannot read the index") < 0 ||
-	    lg2_check(git_index_read(sy.index, 0), "cannot read the index") < 0)
+	if (sync_begin(&sy, repo, NULL, NULL, &paths, 0) < 0 || check_way(&sy, NULL))
 		goto out;
-	sy.conflicts = git_index_has_conflicts(sy.index);
 	for (size_t i = 0; i < nr; i++)
 		if (files[i].deleted && remove_path(&sy, files[i].path) < 0)
 			goto out;
@@ -676,11 +1031,7 @@ int worktree_write_files(git_repository *repo, const struct worktree_file *files
 	}
 	ret = lg2_check(git_index_write(sy.index), "cannot write the index");
 out:
-	git_config_free(cfg);
-	git_index_free(sy.index);
 	strvec_clear(&paths);
-	strbuf_release(&sy.full);
-	strbuf_release(&sy.dirty);
-	strbuf_release(&sy.made);
+	sync_release(&sy);
 	return ret;
 }

@@ -24,10 +24,20 @@ int tree_changed_paths(struct strvec *out, git_repository *repo, const git_oid *
 
 /*
  * 0 when none of paths has changes in the index (against HEAD) or in the
- * work tree, untracked files included; 1 when some do (error reported,
+ * work tree, and no untracked file (ignored ones included) is in the way
+ * of writing them (see worktree_sync); 1 when some do (error reported,
  * each path listed); -1 error.
  */
 int worktree_check_clean(git_repository *repo, const struct strvec *paths, const char *doing);
+
+/*
+ * Whether worktree_sync(repo, from, to, paths, 1, ...) would refuse
+ * because of untracked files in the way (see worktree_sync): 0 no, 1 yes
+ * (error reported, listing them, "by <doing>"), -1 error. Lets a caller
+ * look before it moves a ref.
+ */
+int worktree_check_untracked(git_repository *repo, const git_oid *from, const git_oid *to,
+			     const struct strvec *paths, const char *doing);
 
 /*
  * Where the contents to write may already be in memory (the apply
@@ -42,8 +52,15 @@ struct worktree_content {
 /*
  * Updates the index and work tree for paths from tree from to tree to,
  * refusing (-1, reported) to overwrite local changes; with force, the
- * paths are overwritten whatever they hold (finishing an interrupted
- * update, or going back as git am --abort does). Files are written as
+ * paths the index tracks are overwritten whatever they hold (finishing
+ * an interrupted update, or going back as git am --abort does).
+ * Forced or not, nothing the index does not track is removed or
+ * replaced, as git refuses to (untracked and ignored files alike): a
+ * file at one of the paths, a file or symbolic link where a directory
+ * leading to one must be, a file inside a directory where one goes
+ * (empty directories are removed). With force, the one exception is a
+ * file holding the very blob tree from or to has there: what an update
+ * interrupted before it wrote the index left. Files are written as
  * git's checkout writes them (smudge filters from the attributes, core.symlinks)
  * and their index entries get the stat data of what was written.
  * content may be NULL.
@@ -65,7 +82,9 @@ struct worktree_file {
 
 /*
  * Writes files into the work tree and index (removals first), replacing
- * whatever is there, as git am -3 leaves a patch whose merge conflicted.
+ * what the index tracks there, as git am -3 leaves a patch whose merge
+ * conflicted; refuses (-1, reported) when untracked files are in the way,
+ * as worktree_sync does.
  */
 int worktree_write_files(git_repository *repo, const struct worktree_file *files, size_t nr);
 
