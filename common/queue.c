@@ -463,10 +463,15 @@ static int finish_step(struct queue *q)
 	}
 	ret = save_state(q, NULL);
 	goto out;
-moved:
+moved: {
+	/* git_oid_tostr_s() has one buffer: two ids in a message need two of our own */
+	char at[GIT_OID_HEXSZ + 1], left[GIT_OID_HEXSZ + 1];
+
 	error("'%s' moved since the queue stopped (it is at %s, the queue left it at %s); "
 	      "put it back or run 'git maint-queue --abort'",
-	      short_branch(q), git_oid_tostr_s(&cur), git_oid_tostr_s(&q->tip));
+	      short_branch(q), git_oid_tostr(at, sizeof(at), &cur),
+	      git_oid_tostr(left, sizeof(left), &q->tip));
+	}
 out:
 	strbuf_release(&reflog);
 	return ret;

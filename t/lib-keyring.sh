@@ -40,14 +40,14 @@ run_without_bus () {
 
 # A session bus with no service files: nothing can be activated on it.
 run_without_secret_service () {
-	mkdir -p "$TRASH_DIRECTORY/empty-services" &&
-	cat >"$TRASH_DIRECTORY/bare-session.conf" <<-CONF &&
+	mkdir -p "$SHARNESS_TRASH_DIRECTORY/empty-services" &&
+	cat >"$SHARNESS_TRASH_DIRECTORY/bare-session.conf" <<-CONF &&
 	<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
 	 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 	<busconfig>
 	  <type>session</type>
 	  <listen>unix:tmpdir=/tmp</listen>
-	  <servicedir>$TRASH_DIRECTORY/empty-services</servicedir>
+	  <servicedir>$SHARNESS_TRASH_DIRECTORY/empty-services</servicedir>
 	  <policy context="default">
 	    <allow send_destination="*" eavesdrop="true"/>
 	    <allow eavesdrop="true"/>
@@ -55,5 +55,5 @@ run_without_secret_service () {
 	  </policy>
 	</busconfig>
 	CONF
-	dbus-run-session --config-file="$TRASH_DIRECTORY/bare-session.conf" -- "$@"
+	dbus-run-session --config-file="$SHARNESS_TRASH_DIRECTORY/bare-session.conf" -- "$@"
 }

@@ -128,7 +128,8 @@ test_expect_success '--continue refuses when the branch moved meanwhile' '
 	test_expect_code 1 git maint-queue -q t6 series.mbox &&
 	git branch -f t6 base &&
 	test_expect_code 128 git maint-queue --continue 2>err &&
-	grep "moved since the queue stopped" err &&
+	grep "moved since the queue stopped (it is at $(git rev-parse base), the queue left it at [0-9a-f]\{40\})" err &&
+	! grep "left it at $(git rev-parse base)" err &&
 	git maint-queue --abort 2>err &&
 	grep "not resetting it" err &&
 	test "$(git rev-parse t6)" = "$(git rev-parse base)" &&
