@@ -36,6 +36,7 @@ static const struct known_key {
 	{ "tree", 1, "build", KEY_STRING },
 	{ "tree", 1, "build-each", KEY_BOOL },
 	{ "tree", 1, "notify", KEY_BOOL },
+	{ "publish", 0, "timeout", KEY_INT },
 	{ "queue", 0, "signoff", KEY_BOOL },
 	{ "queue", 0, "fuzz", KEY_INT },
 	{ "queue", 0, "3way", KEY_BOOL },
