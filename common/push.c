@@ -88,6 +88,7 @@ struct worker {
 	int reported;		/* the server reported our ref */
 	struct strbuf status;	/* its reason when it refused the ref */
 	int not_ff;		/* the negotiation found a non-fast-forward */
+	struct strbuf remote_line;	/* a line of the server's messages, being received */
 };
 
 static void send_line(struct worker *w, const char *fmt, ...) PRINTF(2, 3);
@@ -133,11 +134,27 @@ static void cb_waiting(void *data, int waiting)
 	send_line(data, "wait %d", waiting);
 }
 
+/*
+ * The server's messages (a hook's words), shown as git push shows them:
+ * "remote: <line>", control characters neutralised; its progress lines
+ * (ended by CR) are dropped.
+ */
 static int cb_sideband(const char *str, int len, void *payload)
 {
-	(void)str;
-	(void)len;
-	beat(payload);
+	struct worker *w = payload;
+
+	beat(w);
+	for (int i = 0; i < len; i++) {
+		if (str[i] == '\r') {
+			strbuf_setlen(&w->remote_line, 0);
+		} else if (str[i] == '\n') {
+			if (!w->opts->quiet)
+				say(stderr, "remote: %s", w->remote_line.buf);
+			strbuf_setlen(&w->remote_line, 0);
+		} else {
+			strbuf_addch(&w->remote_line, str[i]);
+		}
+	}
 	return 0;
 }
 
@@ -327,7 +344,7 @@ static void upload(struct worker *w, git_remote *remote, git_remote_callbacks *c
 
 static void NORETURN worker_main(int fd, git_repository *repo, const struct push_opts *opts)
 {
-	struct worker w = { fd, opts, repo, CREDENTIAL_CTX_INIT, 0, 0, STRBUF_INIT, 0 };
+	struct worker w = { fd, opts, repo, CREDENTIAL_CTX_INIT, 0, 0, STRBUF_INIT, 0, STRBUF_INIT };
 	git_remote_callbacks cb = GIT_REMOTE_CALLBACKS_INIT;
 	git_remote *remote = NULL;
 	struct strbuf cmd = STRBUF_INIT;

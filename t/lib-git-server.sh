@@ -100,7 +100,7 @@ start_git_daemon () {
 	tries=0
 	while test $tries -lt 5
 	do
-		port=$(free_port) &&
+		port=$(free_port) || return 1
 		git daemon --listen=127.0.0.1 --port="$port" --reuseaddr \
 			--base-path="$1" --export-all --enable=receive-pack \
 			--informative-errors "$1" >>"$TRASH_DIRECTORY/daemon.log" 2>&1 &
@@ -126,8 +126,8 @@ start_http_server () {
 	tries=0
 	while test $tries -lt 5
 	do
-		port=$(free_port) &&
-		cat >"$TRASH_DIRECTORY/httpd/lighttpd.conf" <<-EOF &&
+		port=$(free_port) || return 1
+		cat >"$TRASH_DIRECTORY/httpd/lighttpd.conf" <<-EOF || return 1
 		server.modules = ( "mod_alias", "mod_auth", "mod_authn_file", "mod_setenv", "mod_cgi" )
 		server.bind = "127.0.0.1"
 		server.port = $port
