@@ -87,7 +87,9 @@ stop_git_servers () {
 	rm -f "$GIT_SERVER_PIDS"
 }
 
-# Servers go when the script ends, whether its tests passed or not.
+# Servers go when the script ends, whether its tests passed (sharness'
+# final cleanup, before the trash directory goes) or not (the exit trap).
+cleanup stop_git_servers
 trap 'code=$?; stop_git_servers; (exit $code); die' EXIT
 
 make_bare_server_repo () {
@@ -103,7 +105,8 @@ start_git_daemon () {
 		port=$(free_port) || return 1
 		git daemon --listen=127.0.0.1 --port="$port" --reuseaddr \
 			--base-path="$1" --export-all --enable=receive-pack \
-			--informative-errors "$1" >>"$TRASH_DIRECTORY/daemon.log" 2>&1 &
+			--informative-errors "$1" >>"$TRASH_DIRECTORY/daemon.log" 2>&1 \
+			</dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
 		DAEMON_PID=$!
 		if wait_for_port "$port" "$DAEMON_PID"
 		then
@@ -145,7 +148,8 @@ start_http_server () {
 			auth.require = ( "" => ( "method" => "basic", "realm" => "git", "require" => "valid-user" ) )
 		}
 		EOF
-		lighttpd -D -f "$TRASH_DIRECTORY/httpd/lighttpd.conf" >>"$TRASH_DIRECTORY/httpd/out.log" 2>&1 &
+		lighttpd -D -f "$TRASH_DIRECTORY/httpd/lighttpd.conf" >>"$TRASH_DIRECTORY/httpd/out.log" 2>&1 \
+			</dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
 		HTTP_PID=$!
 		if wait_for_port "$port" "$HTTP_PID"
 		then
@@ -164,7 +168,7 @@ start_http_server () {
 # Takes connections and holds them without a byte: a server that hangs.
 start_silent_server () {
 	rm -f "$TRASH_DIRECTORY/silent.port" &&
-	python3 - "$TRASH_DIRECTORY/silent.port" <<-\EOF >/dev/null 2>&1 &
+	python3 - "$TRASH_DIRECTORY/silent.port" <<-\EOF >/dev/null 2>&1 5>&- 6>&- 7>&- 8>&- 9>&- &
 	import socket, sys, time
 	s = socket.socket()
 	s.bind(("127.0.0.1", 0))
