@@ -203,6 +203,51 @@ test_expect_success 'a remote named in maint.ini that does not exist: refused be
 	rm r/.git/maint.ini
 '
 
+test_expect_success 'notify asks to be run again (75): exit 75, state kept, --continue runs only notify' '
+	in_repo r queue_commit drivers/usb/f.c "usb: f" &&
+	: >notify.log &&
+	test_expect_code 75 env NOTIFY_EXIT=75 git -C r maint-publish -q 2>err &&
+	grep "^hint: .git maint-publish --continue. runs git-maint-notify again for the mails still missing" err &&
+	test "$(remote_tip origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
+	grep "^notify 1$" r/.git/maint/publish/state &&
+	git -C r maint-publish --continue >out &&
+	test_must_be_empty out &&
+	test_line_count = 2 notify.log &&
+	test "$(sed -n 1p notify.log)" = "$(sed -n 2p notify.log)" &&
+	test_path_is_missing r/.git/maint/publish
+'
+
+test_expect_success 'notify reports mails refused for good (1): exit 1, nothing left to resume' '
+	in_repo r queue_commit drivers/usb/g.c "usb: g" &&
+	: >notify.log &&
+	test_expect_code 1 env NOTIFY_EXIT=1 git -C r maint-publish -q &&
+	test_line_count = 1 notify.log &&
+	test_path_is_missing r/.git/maint/publish
+'
+
+test_expect_success 'notify fails (128): exit 128 naming it, state kept for --continue' '
+	in_repo r queue_commit drivers/usb/h.c "usb: h" &&
+	: >notify.log &&
+	test_expect_code 128 env NOTIFY_EXIT=128 git -C r maint-publish -q 2>err &&
+	grep "^error: git-maint-notify failed (exit 128); the commits are published" err &&
+	test_path_is_file r/.git/maint/publish/state &&
+	git -C r maint-publish -q --continue &&
+	test_line_count = 2 notify.log &&
+	test_path_is_missing r/.git/maint/publish
+'
+
+test_expect_success 'no git-maint-notify anywhere: exit 128, published, --abort drops the mails' '
+	in_repo r queue_commit drivers/usb/i.c "usb: i" &&
+	# a copy of the program with nothing next to it, and a PATH without notify
+	mkdir lonely &&
+	cp "$MAINT_BUILD_DIR/bin/git-maint-publish" lonely/ &&
+	(cd r && test_expect_code 128 env PATH=/usr/bin:/bin ../lonely/git-maint-publish -q 2>../err) &&
+	grep "^error: cannot find git-maint-notify (on PATH or next to git-maint-publish); the commits are published, the authors not told" err &&
+	test "$(remote_tip origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
+	git -C r maint-publish --abort &&
+	test_path_is_missing r/.git/maint/publish
+'
+
 test_expect_success 'every option is documented' '
 	command_options git-maint-publish >opts &&
 	test_line_count -gt 4 opts &&

@@ -4,29 +4,34 @@ test_description='git maint-publish killed at every step of the guarded step, th
 . "$MAINT_TEST_DIR/lib-publish.sh"
 . "$MAINT_TEST_DIR/lib-git-server.sh"
 
-# A fresh repository per case: usb-next has a commit of its own, so the
-# publish is a merge (objects written at the step), pushed to origin and backup.
-setup_case () {
-	unset test_tick &&
-	rm -rf r origin.git backup.git &&
-	setup_article_repo r &&
-	make_bare_server_repo origin.git &&
-	make_bare_server_repo backup.git &&
-	git -C r remote add origin "$PWD/origin.git" &&
-	git -C r remote add backup "$PWD/backup.git" &&
+# The case: usb-next has a commit of its own, so the publish is a merge
+# (objects written at the step), pushed to origin and backup. Built once,
+# copied for each run.
+make_case () {
+	setup_article_repo tmpl/r &&
+	make_bare_server_repo tmpl/origin.git &&
+	make_bare_server_repo tmpl/backup.git &&
+	git -C tmpl/r remote add origin "$PWD/origin.git" &&
+	git -C tmpl/r remote add backup "$PWD/backup.git" &&
 	printf "[tree \"usb\"]\n\tpublic = usb-next\n\twork = work-next\n\tremote = origin\n\tbackup = backup\n" \
-		>r/.git/maint.ini &&
-	git -C r checkout -q usb-next &&
-	in_repo r queue_commit drivers/usb/p.c "usb: public fix" &&
-	git -C r checkout -q work-next &&
-	git -C r push -q origin usb-next &&
-	git -C r push -q backup usb-next &&
-	in_repo r queue_commit drivers/usb/a.c "usb: a" &&
+		>tmpl/r/.git/maint.ini &&
+	git -C tmpl/r checkout -q usb-next &&
+	in_repo tmpl/r queue_commit drivers/usb/p.c "usb: public fix" &&
+	git -C tmpl/r checkout -q work-next &&
+	git -C tmpl/r push -q "$PWD/tmpl/origin.git" usb-next &&
+	git -C tmpl/r push -q "$PWD/tmpl/backup.git" usb-next &&
+	in_repo tmpl/r queue_commit drivers/usb/a.c "usb: a"
+}
+
+setup_case () {
+	rm -rf r origin.git backup.git &&
+	cp -R tmpl/r tmpl/origin.git tmpl/backup.git . &&
 	: >notify.log
 }
 
 test_expect_success 'setup: what an uninterrupted publish makes' '
 	notify_stub &&
+	make_case &&
 	setup_case &&
 	before=$(git -C r rev-parse usb-next) &&
 	git -C r maint-publish -q &&
