@@ -8,6 +8,7 @@
 #include "config.h"
 #include "parse-options.h"
 #include "publish.h"
+#include "push.h"
 #include "repo.h"
 #include "state.h"
 #include "strbuf.h"
@@ -144,29 +145,25 @@ static int resolve_remotes(git_repository *repo, const struct maint_config *cfg,
 			   struct strvec *remotes)
 {
 	const char *first = tree ? config_get(cfg, "tree", tree, "remote") : NULL;
+	char *url = NULL;
 
-	if (first) {
+	if (first)
 		add_words(remotes, first);
-	} else {
-		git_remote *r = NULL;
-
-		if (!git_remote_lookup(&r, repo, "origin"))
-			strvec_push(remotes, "origin");
-		git_remote_free(r);
-	}
+	else if (!push_remote_url(repo, "origin", &url))
+		strvec_push(remotes, "origin");
+	free(url);
 	if (tree)
 		add_words(remotes, config_get(cfg, "tree", tree, "backup"));
 	if (!remotes->nr)
 		return error("no remote to publish to: no 'origin', and no tree.<name>.remote in maint.ini");
 	for (size_t i = 0; i < remotes->nr; i++) {
-		git_remote *r = NULL;
-		int rc = git_remote_lookup(&r, repo, remotes->v[i]);
+		int rc = push_remote_url(repo, remotes->v[i], &url);
 
-		git_remote_free(r);
-		if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC)
+		free(url);
+		if (rc > 0)
 			return error("no remote '%s' (from maint.ini); add it with 'git remote add'",
 				     remotes->v[i]);
-		if (lg2_check(rc, "cannot read remote '%s'", remotes->v[i]) < 0)
+		if (rc < 0)
 			return -1;
 	}
 	return 0;

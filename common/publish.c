@@ -662,6 +662,7 @@ static int run_notify(struct publish *p)
 		advise("install it and run 'git maint-publish --continue', or drop the mails "
 		       "with 'git maint-publish --abort'");
 		strvec_clear(&argv);
+		strbuf_release(&prog);
 		return RESULT_FATAL;
 	}
 	free((char *)argv.v[0]);

@@ -371,6 +371,37 @@ static void NORETURN worker_main(int fd, git_repository *repo, const struct push
 
 /* ---- the parent ---- */
 
+int push_remote_url(git_repository *repo, const char *remote, char **url)
+{
+	git_config *cfg = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	struct strbuf key = STRBUF_INIT;
+	int valid = 0, rc, ret = -1;
+
+	*url = NULL;
+	if (git_remote_name_is_valid(&valid, remote) < 0 || !valid)
+		return 1;
+	if (lg2_check(git_repository_config_snapshot(&cfg, repo), "cannot read the configuration") < 0)
+		return -1;
+	strbuf_addf(&key, "remote.%s.pushurl", remote);
+	rc = git_config_get_string_buf(&buf, cfg, key.buf);
+	if (rc == GIT_ENOTFOUND) {
+		strbuf_setlen(&key, 0);
+		strbuf_addf(&key, "remote.%s.url", remote);
+		rc = git_config_get_string_buf(&buf, cfg, key.buf);
+	}
+	if (rc == GIT_ENOTFOUND) {
+		ret = 1;
+	} else if (lg2_check(rc, "cannot read '%s'", key.buf) == 0) {
+		*url = xstrdup(buf.ptr);
+		ret = 0;
+	}
+	git_buf_dispose(&buf);
+	strbuf_release(&key);
+	git_config_free(cfg);
+	return ret;
+}
+
 struct push_conn {
 	pid_t pid;
 	int fd;
@@ -527,7 +558,6 @@ int push_connect(struct push_conn **out, git_repository *repo, const struct push
 {
 	struct push_conn *c = xcalloc(1, sizeof(*c));
 	struct strbuf line = STRBUF_INIT;
-	git_remote *remote = NULL;
 	const char *arg;
 	int ret = -1;
 
@@ -539,15 +569,12 @@ int push_connect(struct push_conn **out, git_repository *repo, const struct push
 	strbuf_init(&c->title, 0);
 	strbuf_addf(&c->title, "Pushing to '%s'", opts->remote);
 	res->has_remote_old = 0;
-	if (git_remote_lookup(&remote, repo, opts->remote) < 0) {
+	free(res->url);
+	if (push_remote_url(repo, opts->remote, &res->url)) {
 		res->outcome = PUSH_FAILED;
-		lg2_last_error(&res->reason);
+		strbuf_addf(&res->reason, "no remote '%s'", opts->remote);
 		goto out;
 	}
-	free(res->url);
-	res->url = xstrdup(git_remote_pushurl(remote) ? git_remote_pushurl(remote) :
-			   git_remote_url(remote) ? git_remote_url(remote) : "");
-	git_remote_free(remote);
 	if (start_worker(c, repo, opts) < 0) {
 		res->outcome = PUSH_FAILED;
 		strbuf_addstr(&res->reason, "cannot start the push");

@@ -76,6 +76,16 @@ int push_outcome_result(enum push_outcome outcome);
 /* "rejected", "unreachable", "timed out", "authentication failed", "failed". */
 const char *push_outcome_name(enum push_outcome outcome);
 
+/*
+ * The URL a push to remote goes to (remote.<name>.pushurl, else .url),
+ * read from the configuration: 0 with *url set (caller frees), 1 when
+ * there is no such remote (nothing reported), -1 (reported) on error.
+ * (git_remote_lookup() of libgit2 1.5 leaks its regex match data, so the
+ * parent process does not call it; the push worker, which ends with
+ * _exit(), does.)
+ */
+int push_remote_url(git_repository *repo, const char *remote, char **url);
+
 struct push_conn;
 
 /*
