@@ -33,6 +33,7 @@ struct publish_cmd_opts {
 	int notify;	/* -1: from config */
 	int timeout;	/* -1: from config */
 	int quiet;
+	int build;
 };
 
 static int branch_exists(git_repository *repo, const char *name)
@@ -205,6 +206,17 @@ static int fill_opts(struct publish_opts *o, char **refs, git_repository *repo,
 		o->timeout = c->timeout;
 	else if ((v = config_get(cfg, "publish", NULL, "timeout")))
 		o->timeout = atoi(v);
+	o->check_signoff = config_get_bool(cfg, "tree", tree, "check-signoff",
+					   config_get_bool(cfg, "publish", NULL, "check-signoff", 0));
+	o->check_fixes = config_get_bool(cfg, "tree", tree, "check-fixes",
+					 config_get_bool(cfg, "publish", NULL, "check-fixes", 0));
+	if (c->build) {
+		o->build_cmd = tree ? config_get(cfg, "tree", tree, "build") : NULL;
+		if (!o->build_cmd) {
+			error("--build: no tree.<name>.build in maint.ini for '%s'", work);
+			goto out;
+		}
+	}
 	ret = 0;
 out:
 	free(work);
@@ -214,12 +226,13 @@ out:
 
 int cmd_main(int argc, const char **argv)
 {
-	struct publish_cmd_opts c = { ACTION_START, 0, -1, -1, 0 };
+	struct publish_cmd_opts c = { ACTION_START, 0, -1, -1, 0, 0 };
 	struct option options[] = {
 		OPT__DRY_RUN(&c.dry_run, "print the plan (commits, merge kind, remotes, notify) and change nothing"),
 		OPT_BOOL(0, "notify", &c.notify, "tell the authors once every remote has the commits (default from config)"),
 		OPT_INTEGER(0, "timeout", &c.timeout, "seconds",
 			    "give up on a remote silent for this long (default 60)"),
+		OPT_BOOL(0, "build", &c.build, "run the tree's build command in the work tree first"),
 		OPT__QUIET(&c.quiet, "print only errors"),
 		OPT_GROUP("Resuming"),
 		OPT_SET_INT(0, "continue", &c.action, "push to the remotes still missing, then notify",

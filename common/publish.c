@@ -1,6 +1,8 @@
 #include "publish.h"
 #include "ident.h"
+#include "hook.h"
 #include "objwrite.h"
+#include "precheck.h"
 #include "push.h"
 #include "queue.h"
 #include "refstep.h"
@@ -29,6 +31,8 @@ struct publish {
 	int notify;			/* still to run */
 	int quiet;
 	int timeout;
+	struct precheck_opts checks;
+	const char *build_cmd;
 
 	enum publish_kind kind;
 	git_oid work_tip, before, after;
@@ -339,6 +343,57 @@ out:
 	return ret;
 }
 
+static int run_checks(struct publish *p)
+{
+	struct trailer_conf tc = TRAILER_CONF_INIT;
+	int ret;
+
+	if (!p->checks.signoff && !p->checks.fixes)
+		return RESULT_OK;
+	if (trailer_conf_load(&tc, p->repo) < 0)
+		return RESULT_FATAL;
+	p->checks.trailers = &tc;
+	ret = precheck_commits(p->repo, p->commits, p->nr, &p->checks);
+	p->checks.trailers = NULL;
+	trailer_conf_release(&tc);
+	if (ret == RESULT_NO) {
+		error("the checks failed; nothing was changed");
+		advise("mend the commits on '%s' (they are not public yet), or turn the check off "
+		       "in maint.ini", short_ref(p->work));
+	}
+	return ret;
+}
+
+/* The tree's build command, in the work tree where the work branch is checked out. */
+static int run_build(struct publish *p)
+{
+	struct strbuf env = STRBUF_INIT;
+	const char *envv[2];
+	const char *dir = git_repository_workdir(p->repo);
+	char *head = repo_current_branch(p->repo);
+	int rc, ret = RESULT_FATAL;
+
+	if (!dir || !head || strcmp(head, short_ref(p->work))) {
+		error("--build runs in the work tree of '%s'; check it out first", short_ref(p->work));
+		goto out;
+	}
+	strbuf_addf(&env, "GIT_MAINT_BRANCH=%s", short_ref(p->work));
+	envv[0] = env.buf;
+	envv[1] = NULL;
+	rc = hook_run(p->build_cmd, dir, NULL, 0, envv);
+	if (rc < 0)
+		goto out;
+	ret = RESULT_OK;
+	if (rc) {
+		error("the build failed (exit %d); nothing was changed", rc);
+		ret = RESULT_NO;
+	}
+out:
+	free(head);
+	strbuf_release(&env);
+	return ret;
+}
+
 /* Moving a checked-out branch would leave its work tree behind: publish never checks one out. */
 static int refuse_checked_out(struct publish *p)
 {
@@ -368,6 +423,9 @@ static int plan(struct publish *p)
 	git_oid_cpy(&p->after, &p->before);
 	if (list_commits(p) < 0)
 		return -1;
+	rc = run_checks(p);
+	if (rc)
+		return rc;
 	if (!p->nr) {
 		p->kind = KIND_UP_TO_DATE;
 		return 0;
@@ -441,6 +499,11 @@ static void print_plan(struct publish *p)
 		       short_ref(p->public));
 		break;
 	}
+	if (p->checks.signoff || p->checks.fixes)
+		printf("Checks: %s%s%s passed\n", p->checks.signoff ? "signoff" : "",
+		       p->checks.signoff && p->checks.fixes ? ", " : "", p->checks.fixes ? "fixes" : "");
+	if (p->build_cmd)
+		printf("Build: %s (not run with --dry-run)\n", p->build_cmd);
 	printf("Push:");
 	for (size_t i = 0; i < p->remotes.nr; i++)
 		printf(" %s", p->remotes.v[i]);
@@ -743,6 +806,9 @@ static int copy_opts(struct publish *p, const struct publish_opts *o)
 	p->notify = o->notify;
 	p->quiet = o->quiet;
 	p->timeout = o->timeout;
+	p->checks.signoff = o->check_signoff;
+	p->checks.fixes = o->check_fixes;
+	p->build_cmd = o->build_cmd;
 	return 0;
 }
 
@@ -806,6 +872,11 @@ int publish_start(git_repository *repo, const struct maint_config *cfg,
 	if (opts->dry_run) {
 		print_plan(&p);
 		goto out;
+	}
+	if (p.build_cmd && p.nr) {
+		ret = run_build(&p);
+		if (ret)
+			goto out;
 	}
 	if (!p.remotes.nr)
 		BUG("publish without a remote");

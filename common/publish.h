@@ -6,8 +6,12 @@
  * one command. From the work branch (work-next) to the public branch
  * (usb-next), then to every remote, then to the authors:
  *
- *   1. plan: the commits public..work; a fast-forward when the public
- *      branch is an ancestor of the work branch, otherwise a merge
+ *   1. plan: the commits public..work, checked as configured
+ *      (common/precheck.h: sign-offs, Fixes: tags) and built when asked
+ *      (the tree's build command, in the work tree, the work branch
+ *      checked out): a failure stops with nothing changed (RESULT_NO).
+ *      Then a fast-forward when the public branch is an ancestor of the
+ *      work branch, otherwise a merge
  *      commit built in memory (git_merge_commits(): no work tree, no
  *      index, and no object is written until the step), "Merge branch
  *      'work-next' into usb-next"; a conflict stops with nothing changed
@@ -63,9 +67,12 @@ struct publish_opts {
 	int dry_run;
 	int quiet;
 	int timeout;		/* seconds a remote may stay silent */
+	int check_signoff;	/* common/precheck.h */
+	int check_fixes;
+	const char *build_cmd;	/* run in the work tree before anything changes, or NULL */
 };
 
-#define PUBLISH_OPTS_INIT { NULL, NULL, NULL, STRVEC_INIT, 1, 0, 0, 60 }
+#define PUBLISH_OPTS_INIT { NULL, NULL, NULL, STRVEC_INIT, 1, 0, 0, 60, 0, 0, NULL }
 
 /* Starts a publish; refuses when one is in progress or a queue is stopped. */
 int publish_start(git_repository *repo, const struct maint_config *cfg,
