@@ -246,8 +246,10 @@ static enum push_outcome classify(struct worker *w, int rc, struct strbuf *reaso
 		return PUSH_FAILED;
 	switch (klass) {
 	case GIT_ERROR_NET:
-		/* The server answered, with an error of its own ("access denied"). */
-		return starts_with(reason->buf, "remote error") ? PUSH_FAILED : PUSH_UNREACHABLE;
+		/* The server answered, with an error of its own ("access denied"), or the URL is bad. */
+		if (starts_with(reason->buf, "remote error") || starts_with(reason->buf, "malformed URL"))
+			return PUSH_FAILED;
+		return PUSH_UNREACHABLE;
 	case GIT_ERROR_OS:
 	case GIT_ERROR_SSH:
 		return PUSH_UNREACHABLE;
@@ -349,16 +351,19 @@ static void NORETURN worker_main(int fd, git_repository *repo, const struct push
 	git_remote *remote = NULL;
 	struct strbuf cmd = STRBUF_INIT;
 	const char *hex;
+	int rc;
 
 	signal(SIGPIPE, SIG_IGN);
 	w.cred.use_http_path = opts->use_http_path;
 	w.cred.waiting = cb_waiting;
 	w.cred.data = &w;
-	if (git_remote_lookup(&remote, repo, opts->remote) < 0)
-		fail_lg2(&w, -1);
+	rc = git_remote_lookup(&remote, repo, opts->remote);
+	if (rc < 0)
+		fail_lg2(&w, rc);
 	set_callbacks(&cb, &w);
-	if (git_remote_connect(remote, GIT_DIRECTION_PUSH, &cb, NULL, NULL) < 0)
-		fail_lg2(&w, -1);
+	rc = git_remote_connect(remote, GIT_DIRECTION_PUSH, &cb, NULL, NULL);
+	if (rc < 0)
+		fail_lg2(&w, rc);
 	advertise(&w, remote);
 	read_command(&w, &cmd);
 	if (skip_prefix(cmd.buf, "go ", &hex)) {

@@ -9,6 +9,17 @@
 #                                 git http-backend under lighttpd (CGI), basic
 #                                 auth for every request; sets HTTP_URL
 #                                 (http://127.0.0.1:<port>/git) and HTTP_PID
+#   start_ssh_server <authorized_keys>
+#                                 Debian's sshd on loopback, public-key login
+#                                 only, for the running user; its host key is
+#                                 added to ~/.ssh/known_hosts (HOME is the trash
+#                                 directory); sets SSH_PORT, SSH_PID. Needs
+#                                 /run/sshd, sshd's own runtime directory, made
+#                                 here as its init script makes it (root only;
+#                                 else the SSHD prerequisite is not set)
+#   path_without_spaces <dir>     prints a symlink in /tmp to <dir> (an ssh URL
+#                                 holds no space; the trash directory's name
+#                                 has one), removed with the servers
 #   start_silent_server           accepts connections and never answers;
 #                                 sets SILENT_PORT and SILENT_PID
 #   stop_server <pid>             stops one of them (bounded wait)
@@ -79,6 +90,14 @@ stop_server () {
 }
 
 stop_git_servers () {
+	if test -f "$GIT_SERVER_PIDS.links"
+	then
+		while read link
+		do
+			rm -f "$link"
+		done <"$GIT_SERVER_PIDS.links"
+		rm -f "$GIT_SERVER_PIDS.links"
+	fi
 	test -f "$GIT_SERVER_PIDS" || return 0
 	for pid in $(cat "$GIT_SERVER_PIDS")
 	do
@@ -162,6 +181,58 @@ start_http_server () {
 		tries=$((tries + 1))
 	done
 	echo "lighttpd did not start; see httpd/error.log" >&2
+	return 1
+}
+
+path_without_spaces () {
+	link=$(mktemp -u /tmp/maint-publish.XXXXXX) &&
+	echo "$link" >>"$GIT_SERVER_PIDS.links" &&
+	ln -s "$1" "$link" &&
+	echo "$link"
+}
+
+if test -x /usr/sbin/sshd && { test -d /run/sshd || mkdir -p /run/sshd 2>/dev/null; }
+then
+	test_set_prereq SSHD
+fi
+
+start_ssh_server () {
+	d="$TRASH_DIRECTORY/sshd"
+	mkdir -p "$d" "$HOME/.ssh" &&
+	rm -f "$d/host_key" "$d/host_key.pub" &&
+	ssh-keygen -q -t ed25519 -N "" -f "$d/host_key" || return 1
+	tries=0
+	while test $tries -lt 5
+	do
+		port=$(free_port) || return 1
+		cat >"$d/sshd_config" <<-EOF || return 1
+		Port $port
+		ListenAddress 127.0.0.1
+		HostKey "$d/host_key"
+		AuthorizedKeysFile "$1"
+		AuthenticationMethods publickey
+		PasswordAuthentication no
+		KbdInteractiveAuthentication no
+		PermitRootLogin prohibit-password
+		StrictModes no
+		UsePAM no
+		PidFile none
+		LogLevel ERROR
+		EOF
+		/usr/sbin/sshd -D -e -f "$d/sshd_config" >>"$d/log" 2>&1 \
+			</dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
+		SSH_PID=$!
+		if wait_for_port "$port" "$SSH_PID"
+		then
+			register_server "$SSH_PID"
+			SSH_PORT=$port
+			echo "[127.0.0.1]:$port $(cut -d" " -f1-2 "$d/host_key.pub")" >>"$HOME/.ssh/known_hosts"
+			return 0
+		fi
+		stop_server "$SSH_PID"
+		tries=$((tries + 1))
+	done
+	echo "sshd did not start; see sshd/log" >&2
 	return 1
 }
 
