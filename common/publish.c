@@ -585,7 +585,6 @@ static void say_step(struct publish *p)
 	}
 }
 
-
 /* ---- the remotes ---- */
 
 /* The worst of two results: fatal, then refused, then temporary. */
@@ -619,8 +618,13 @@ static int refuse_moved_on(struct publish *p, const char *remote, const struct p
 	error("push to '%s': rejected (non-fast-forward: its '%s' is at %s, which '%s' here does not hold)%s",
 	      remote, short_ref(p->public), abbrev(h, &res->remote_old), short_ref(p->public),
 	      changed ? "" : "; nothing was changed");
-	advise("fetch from '%s', merge its '%s' into '%s', and publish again; nothing is forced",
-	       remote, short_ref(p->public), short_ref(p->work));
+	if (changed)
+		advise("fetch from '%s' and merge its '%s' into '%s'; then 'git maint-publish --abort' "
+		       "and publish again; nothing is forced", remote, short_ref(p->public),
+		       short_ref(p->work));
+	else
+		advise("fetch from '%s', merge its '%s' into '%s', and publish again; nothing is forced",
+		       remote, short_ref(p->public), short_ref(p->work));
 	return RESULT_NO;
 }
 
@@ -927,15 +931,42 @@ out:
 	return ret;
 }
 
+/* Before the state goes: the authors it still meant to tell, so the user can. */
+static void advise_dropped_mails(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *before = NULL, *after = NULL, *notify = NULL, *remotes = NULL;
+
+	if (state_read(dir, "state", &sb))
+		goto out;
+	before = state_kv_get(&sb, "before");
+	after = state_kv_get(&sb, "after");
+	notify = state_kv_get(&sb, "notify");
+	remotes = state_kv_get(&sb, "remotes");
+	if (before && after && notify && !strcmp(notify, "1") && strcmp(before, after))
+		advise("the authors of %.12s..%.12s were not told; 'git maint-notify --send "
+		       "--after-push %s %s..%s' tells them", before, after, remotes ? remotes : "",
+		       before, after);
+out:
+	free(before);
+	free(after);
+	free(notify);
+	free(remotes);
+	strbuf_release(&sb);
+}
+
 int publish_abort(git_repository *repo)
 {
 	char *dir = state_dir_path(repo, "publish");
 	int ret = 0;
 
-	if (!state_dir_exists(dir))
+	if (!state_dir_exists(dir)) {
 		ret = error("no publish in progress");
-	else if (state_dir_remove(dir) < 0)
-		ret = -1;
+	} else {
+		advise_dropped_mails(dir);
+		if (state_dir_remove(dir) < 0)
+			ret = -1;
+	}
 	free(dir);
 	return ret;
 }

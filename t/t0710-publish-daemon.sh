@@ -177,6 +177,39 @@ test_expect_success 'a backup that hangs: origin has it, the backup timed out, e
 	test_line_count = 1 notify.log
 '
 
+test_expect_success 'the backup moved on: origin has it, the backup refused (exit 1, nothing forced), state kept' '
+	git clone -q "$PWD/srv2/backup.git" other2 &&
+	git -C other2 checkout -q usb-next &&
+	in_repo other2 queue_commit drivers/usb/y.c "usb: only on the backup" &&
+	git -C other2 push -q origin usb-next &&
+	theirs=$(git -C other2 rev-parse usb-next) &&
+	in_repo r queue_commit drivers/usb/f.c "usb: f" &&
+	: >notify.log &&
+	test_expect_code 1 git -C r maint-publish >out 2>err &&
+	grep "^error: push to .backup.: rejected (non-fast-forward: its .usb-next. is at [0-9a-f]*, which .usb-next. here does not hold)$" err &&
+	grep "^hint: fetch from .backup. and merge its .usb-next. into .work-next.; then .git maint-publish --abort. and publish again; nothing is forced" err &&
+	test_line_count = 2 err &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
+	test "$(remote_tip srv2/backup.git usb-next)" = "$theirs" &&
+	test_must_be_empty notify.log &&
+	grep "^pushed origin$" r/.git/maint/publish/state
+'
+
+test_expect_success 'as the hint says: fetch, merge, --abort, publish again' '
+	git -C r fetch -q backup &&
+	git -C r merge -q -m "Merge backup/usb-next" backup/usb-next &&
+	before=$(sed -n "s/^before //p" r/.git/maint/publish/state) &&
+	after=$(sed -n "s/^after //p" r/.git/maint/publish/state) &&
+	git -C r maint-publish --abort 2>err &&
+	echo "hint: the authors of $(echo $before | cut -c1-12)..$(echo $after | cut -c1-12) were not told; '"'"'git maint-notify --send --after-push origin backup $before..$after'"'"' tells them" >expect &&
+	test_cmp expect err &&
+	git -C r maint-publish -q &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
+	test "$(remote_tip srv2/backup.git usb-next)" = "$(git -C r rev-parse work-next)" &&
+	git -C srv2/backup.git merge-base --is-ancestor $theirs usb-next &&
+	test_line_count = 1 notify.log
+'
+
 test_expect_success 'every server is stopped by the library' '
 	stop_git_servers &&
 	test_path_is_missing .git-server-pids
