@@ -124,7 +124,7 @@ test_expect_success 'killed after notify ran: --continue runs it again (notify'"
 	complete 2
 '
 
-test_expect_success 'killed before the ref moved, then the branch moved by someone else: refused, nothing forced' '
+test_expect_success 'killed before the ref moved, then the branch moved by someone else: refused, nothing forced (22)' '
 	setup_case &&
 	crash publish-before-ref &&
 	other=$(git -C r commit-tree -p usb-next -m "someone else" usb-next^{tree}) &&

@@ -177,7 +177,7 @@ test_expect_success 'a backup that hangs: origin has it, the backup timed out, e
 	test_line_count = 1 notify.log
 '
 
-test_expect_success 'the backup moved on: origin has it, the backup refused (exit 1, nothing forced), state kept' '
+test_expect_success 'the backup moved on: origin has it, the backup refused (exit 1, nothing forced), state kept (31, 32)' '
 	git clone -q "$PWD/srv2/backup.git" other2 &&
 	git -C other2 checkout -q usb-next &&
 	in_repo other2 queue_commit drivers/usb/y.c "usb: only on the backup" &&

@@ -19,7 +19,7 @@ test_expect_success 'setup: lighttpd + git http-backend asking for maint'"'"'s p
 	in_repo r queue_commit drivers/usb/a.c "usb: a"
 '
 
-test_expect_success 'no password anywhere: authentication failed naming the remote, exit 128, nothing changed' '
+test_expect_success 'no password anywhere: authentication failed naming the remote, exit 128, nothing changed (34)' '
 	repo_state_of r >before &&
 	origin_before=$(remote_tip srv/origin.git usb-next) &&
 	test_expect_code 128 env GIT_TERMINAL_PROMPT=0 git -C r maint-publish >out 2>err &&
@@ -41,7 +41,7 @@ test_expect_success 'the password git-credential-libsecret keeps in the Secret S
 	! grep -F "$PASSWORD" out err r/.git/config
 '
 
-test_expect_success 'a wrong password in the Secret Service: one refusal, exit 128 naming the remote, nothing changed' '
+test_expect_success 'a wrong password in the Secret Service: one refusal, exit 128 naming the remote, nothing changed (34)' '
 	secret-tool clear protocol http server 127.0.0.1 &&
 	keyring_store "not-the-password" protocol http server 127.0.0.1 port "$HTTP_PORT" user maint &&
 	in_repo r queue_commit drivers/usb/b.c "usb: b" &&
