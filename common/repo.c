@@ -22,6 +22,14 @@ int lg2_check(int rc, const char *fmt, ...)
 	return -1;
 }
 
+int lg2_last_error(struct strbuf *msg)
+{
+	const git_error *e = git_error_last();
+
+	strbuf_addstr(msg, e && e->message ? e->message : "unknown libgit2 error");
+	return e ? e->klass : GIT_ERROR_NONE;
+}
+
 static int libgit2_ready;
 
 void repo_global_init(void)

@@ -15,6 +15,7 @@
 
 #include <git2.h>
 
+#include "strbuf.h"
 #include "usage.h"
 
 /*
@@ -22,6 +23,15 @@
  * otherwise returns rc unchanged.
  */
 PRINTF(2, 3) int lg2_check(int rc, const char *fmt, ...);
+
+/*
+ * For code that passes libgit2's reason on instead of reporting it (the
+ * push worker of common/push.c sends it to its parent): appends the last
+ * error's message to msg ("unknown libgit2 error" when there is none) and
+ * returns its class (GIT_ERROR_NET, ...; GIT_ERROR_NONE when none). Call
+ * it right after the failing call, as lg2_check().
+ */
+int lg2_last_error(struct strbuf *msg);
 
 /*
  * libgit2 is set up on first use, not at start-up: its setup loads the

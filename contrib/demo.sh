@@ -95,6 +95,36 @@ step "The commits: the mail's author and date, Link: and our Signed-off-by" \
 	'git log --format="%h %an, %ad%n    %s%n%(trailers:unfold)" -2 work-next'
 step "Which mail each commit came from (refs/notes/maint, for replies later)" \
 	'git notes --ref=maint show work-next'
+# --- publish: the public branch, out to two remotes (git-maint-publish) -------
+# origin is a public server on loopback (git daemon, receive-pack on,
+# non-fast-forwards refused), backup a bare repository. The authors are told
+# by git-maint-notify once it is in the suite; until then --no-notify.
+git init -q --bare "$demo/srv/origin.git"
+git -C "$demo/srv/origin.git" config receive.denyNonFastForwards true
+git init -q --bare "$demo/backup.git"
+git -C "$demo/repo" push -q "$demo/srv/origin.git" usb-next
+git -C "$demo/repo" push -q "$demo/backup.git" usb-next
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+git daemon --listen=127.0.0.1 --port="$port" --reuseaddr --base-path="$demo/srv" --export-all \
+	--enable=receive-pack "$demo/srv" </dev/null >"$demo/daemon.log" 2>&1 &
+daemon_pid=$!
+trap 'kill $daemon_pid 2>/dev/null' EXIT
+tries=0
+until git ls-remote "git://127.0.0.1:$port/origin.git" >/dev/null 2>&1; do
+	tries=$((tries + 1))
+	[ $tries -lt 50 ] || { echo "demo: git daemon did not start (see $demo/daemon.log)" >&2; exit 1; }
+	sleep 0.1
+done
+git -C "$demo/repo" remote add origin "git://127.0.0.1:$port/origin.git"
+git -C "$demo/repo" remote add backup "$demo/backup.git"
+printf '\tremote = origin\n\tbackup = backup\n' >>"$demo/repo/.git/maint.ini"
+step "What publishing would do (the article's do.sh, as a plan)" \
+	'git maint-publish --dry-run --no-notify'
+step "Publish: usb-next fast-forwarded to work-next, pushed to origin and backup" \
+	'git maint-publish --no-notify'
+step "Both remotes have it; we are still on work-next, the work tree untouched" \
+	'git ls-remote origin usb-next && git ls-remote backup usb-next && git status -sb | head -1'
+
 step -e 1 "The series does not apply to work-linus: queue stops at patch 2, keeps patch 1" \
 	'git maint-queue work-linus ../s1'
 step "--abort puts work-linus back where it was" \

@@ -1,0 +1,265 @@
+# Real git servers on loopback for the publish tests. Source after
+# test-lib.sh (and lib-keyring.sh, which re-runs the script under its own
+# session bus).
+#
+#   start_git_daemon <dir>        git daemon --enable=receive-pack serving the
+#                                 bare repositories under <dir>; sets
+#                                 DAEMON_URL (git://127.0.0.1:<port>) and DAEMON_PID
+#   start_http_server <dir> <user> <password>
+#                                 git http-backend under lighttpd (CGI), basic
+#                                 auth for every request; sets HTTP_URL
+#                                 (http://127.0.0.1:<port>/git) and HTTP_PID
+#   start_ssh_server <authorized_keys>
+#                                 Debian's sshd on loopback, public-key login
+#                                 only, for the running user; its host key is
+#                                 added to ~/.ssh/known_hosts (HOME is the trash
+#                                 directory); sets SSH_PORT, SSH_PID. Needs
+#                                 /run/sshd, sshd's own runtime directory, made
+#                                 here as its init script makes it (root only;
+#                                 else the SSHD prerequisite is not set)
+#   path_without_spaces <dir>     prints a symlink in /tmp to <dir> (an ssh URL
+#                                 holds no space; the trash directory's name
+#                                 has one), removed with the servers
+#   start_silent_server           accepts connections and never answers;
+#                                 sets SILENT_PORT and SILENT_PID
+#   stop_server <pid>             stops one of them (bounded wait)
+#   stop_git_servers              stops every server this script started
+#                                 (also run when the script exits, pass or fail)
+#   make_bare_server_repo <path>  a bare repository with
+#                                 receive.denyNonFastForwards, as public
+#                                 servers are set up
+#
+# Ports: a free one is asked of the kernel, then handed to the server; a
+# colleague's test may take it meanwhile, so a server that does not come
+# up is started again on another port (a few times). Every wait is
+# bounded (10 s).
+
+# sharness names it SHARNESS_TRASH_DIRECTORY.
+: "${TRASH_DIRECTORY:=$SHARNESS_TRASH_DIRECTORY}"
+
+GIT_SERVER_PIDS="$TRASH_DIRECTORY/.git-server-pids"
+
+free_port () {
+	python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])
+s.close()'
+}
+
+# wait_for_port <port> <pid>: 0 once something accepts on the port, 1 when
+# <pid> died or 10 s passed.
+wait_for_port () {
+	python3 - "$1" "$2" <<-\EOF
+	import os, socket, sys, time
+	port, pid = int(sys.argv[1]), int(sys.argv[2])
+	end = time.monotonic() + 10
+	while time.monotonic() < end:
+	    try:
+	        os.kill(pid, 0)
+	    except OSError:
+	        sys.exit(1)
+	    try:
+	        socket.create_connection(("127.0.0.1", port), 0.5).close()
+	        sys.exit(0)
+	    except OSError:
+	        time.sleep(0.05)
+	sys.exit(1)
+	EOF
+}
+
+register_server () {
+	echo "$1" >>"$GIT_SERVER_PIDS"
+}
+
+stop_server () {
+	kill "$1" 2>/dev/null
+	n=0
+	while kill -0 "$1" 2>/dev/null && test $n -lt 100
+	do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -9 "$1" 2>/dev/null
+	if test -f "$GIT_SERVER_PIDS"
+	then
+		grep -v "^$1\$" "$GIT_SERVER_PIDS" >"$GIT_SERVER_PIDS.new"
+		mv "$GIT_SERVER_PIDS.new" "$GIT_SERVER_PIDS"
+	fi
+	return 0
+}
+
+stop_git_servers () {
+	if test -f "$GIT_SERVER_PIDS.links"
+	then
+		while read link
+		do
+			rm -f "$link"
+		done <"$GIT_SERVER_PIDS.links"
+		rm -f "$GIT_SERVER_PIDS.links"
+	fi
+	test -f "$GIT_SERVER_PIDS" || return 0
+	for pid in $(cat "$GIT_SERVER_PIDS")
+	do
+		stop_server "$pid"
+	done
+	rm -f "$GIT_SERVER_PIDS"
+}
+
+# Servers go when the script ends, whether its tests passed (sharness'
+# final cleanup, before the trash directory goes) or not (the exit trap).
+cleanup stop_git_servers
+trap 'code=$?; stop_git_servers; (exit $code); die' EXIT
+
+make_bare_server_repo () {
+	git init -q --bare "$1" &&
+	git -C "$1" config receive.denyNonFastForwards true &&
+	git -C "$1" config receive.denyDeletes true
+}
+
+start_git_daemon () {
+	tries=0
+	while test $tries -lt 5
+	do
+		port=$(free_port) || return 1
+		git daemon --listen=127.0.0.1 --port="$port" --reuseaddr \
+			--base-path="$1" --export-all --enable=receive-pack \
+			--informative-errors "$1" >>"$TRASH_DIRECTORY/daemon.log" 2>&1 \
+			</dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
+		DAEMON_PID=$!
+		if wait_for_port "$port" "$DAEMON_PID"
+		then
+			register_server "$DAEMON_PID"
+			DAEMON_URL="git://127.0.0.1:$port"
+			DAEMON_PORT=$port
+			return 0
+		fi
+		stop_server "$DAEMON_PID"
+		tries=$((tries + 1))
+	done
+	echo "git daemon did not start; see daemon.log" >&2
+	return 1
+}
+
+start_http_server () {
+	dir=$1 user=$2 password=$3
+	mkdir -p "$TRASH_DIRECTORY/httpd/docroot" &&
+	printf '%s:%s\n' "$user" "$password" >"$TRASH_DIRECTORY/httpd/users" &&
+	tries=0
+	while test $tries -lt 5
+	do
+		port=$(free_port) || return 1
+		cat >"$TRASH_DIRECTORY/httpd/lighttpd.conf" <<-EOF || return 1
+		server.modules = ( "mod_alias", "mod_auth", "mod_authn_file", "mod_setenv", "mod_cgi" )
+		server.bind = "127.0.0.1"
+		server.port = $port
+		server.document-root = "$TRASH_DIRECTORY/httpd/docroot"
+		server.errorlog = "$TRASH_DIRECTORY/httpd/error.log"
+		alias.url = ( "/git" => "/usr/lib/git-core/git-http-backend" )
+		\$HTTP["url"] =~ "^/git" {
+			cgi.assign = ( "" => "" )
+			setenv.add-environment = (
+				"GIT_PROJECT_ROOT" => "$dir",
+				"GIT_HTTP_EXPORT_ALL" => ""
+			)
+			auth.backend = "plain"
+			auth.backend.plain.userfile = "$TRASH_DIRECTORY/httpd/users"
+			auth.require = ( "" => ( "method" => "basic", "realm" => "git", "require" => "valid-user" ) )
+		}
+		EOF
+		lighttpd -D -f "$TRASH_DIRECTORY/httpd/lighttpd.conf" >>"$TRASH_DIRECTORY/httpd/out.log" 2>&1 \
+			</dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
+		HTTP_PID=$!
+		if wait_for_port "$port" "$HTTP_PID"
+		then
+			register_server "$HTTP_PID"
+			HTTP_URL="http://127.0.0.1:$port/git"
+			HTTP_PORT=$port
+			return 0
+		fi
+		stop_server "$HTTP_PID"
+		tries=$((tries + 1))
+	done
+	echo "lighttpd did not start; see httpd/error.log" >&2
+	return 1
+}
+
+path_without_spaces () {
+	link=$(mktemp -u /tmp/maint-publish.XXXXXX) &&
+	echo "$link" >>"$GIT_SERVER_PIDS.links" &&
+	ln -s "$1" "$link" &&
+	echo "$link"
+}
+
+if test -x /usr/sbin/sshd && { test -d /run/sshd || mkdir -p /run/sshd 2>/dev/null; }
+then
+	test_set_prereq SSHD
+fi
+
+start_ssh_server () {
+	d="$TRASH_DIRECTORY/sshd"
+	mkdir -p "$d" "$HOME/.ssh" &&
+	rm -f "$d/host_key" "$d/host_key.pub" &&
+	ssh-keygen -q -t ed25519 -N "" -f "$d/host_key" || return 1
+	tries=0
+	while test $tries -lt 5
+	do
+		port=$(free_port) || return 1
+		cat >"$d/sshd_config" <<-EOF || return 1
+		Port $port
+		ListenAddress 127.0.0.1
+		HostKey "$d/host_key"
+		AuthorizedKeysFile "$1"
+		AuthenticationMethods publickey
+		PasswordAuthentication no
+		KbdInteractiveAuthentication no
+		PermitRootLogin prohibit-password
+		StrictModes no
+		UsePAM no
+		PidFile none
+		LogLevel ERROR
+		EOF
+		/usr/sbin/sshd -D -e -f "$d/sshd_config" >>"$d/log" 2>&1 \
+			</dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
+		SSH_PID=$!
+		if wait_for_port "$port" "$SSH_PID"
+		then
+			register_server "$SSH_PID"
+			SSH_PORT=$port
+			echo "[127.0.0.1]:$port $(cut -d" " -f1-2 "$d/host_key.pub")" >>"$HOME/.ssh/known_hosts"
+			return 0
+		fi
+		stop_server "$SSH_PID"
+		tries=$((tries + 1))
+	done
+	echo "sshd did not start; see sshd/log" >&2
+	return 1
+}
+
+# Takes connections and holds them without a byte: a server that hangs.
+start_silent_server () {
+	rm -f "$TRASH_DIRECTORY/silent.port" &&
+	python3 - "$TRASH_DIRECTORY/silent.port" <<-\EOF >/dev/null 2>&1 5>&- 6>&- 7>&- 8>&- 9>&- &
+	import socket, sys, time
+	s = socket.socket()
+	s.bind(("127.0.0.1", 0))
+	s.listen(16)
+	with open(sys.argv[1] + ".tmp", "w") as f:
+	    f.write("%d\n" % s.getsockname()[1])
+	import os
+	os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+	held = []
+	while True:
+	    c, _ = s.accept()
+	    held.append(c)
+	EOF
+	SILENT_PID=$! &&
+	register_server "$SILENT_PID" &&
+	n=0 &&
+	while ! test -f "$TRASH_DIRECTORY/silent.port" && test $n -lt 100
+	do
+		sleep 0.1
+		n=$((n + 1))
+	done &&
+	SILENT_PORT=$(cat "$TRASH_DIRECTORY/silent.port")
+}

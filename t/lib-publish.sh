@@ -1,0 +1,60 @@
+# Shared by the publish tests (t07xx). Source after test-lib.sh.
+#
+#   setup_article_repo <dir>  a repository with the article's branches:
+#                             master, usb-next and work-next at "base", HEAD on
+#                             work-next, user.* set; nothing else
+#   queue_commit <file> <msg> a commit on the current branch
+#   notify_stub               puts a git-maint-notify first on PATH that
+#                             records its arguments, one run per line, in
+#                             $TRASH_DIRECTORY/notify.log, and exits with
+#                             $NOTIFY_EXIT (default 0). The real notify's
+#                             end-to-end test comes when both are merged.
+#   remote_tip <bare-repo> <branch>   the branch's id there, or "none"
+
+# sharness names it SHARNESS_TRASH_DIRECTORY.
+: "${TRASH_DIRECTORY:=$SHARNESS_TRASH_DIRECTORY}"
+
+setup_article_repo () {
+	git init -q -b master "$1" &&
+	(
+		cd "$1" &&
+		test_commit base &&
+		git branch usb-next &&
+		git checkout -q -b work-next
+	)
+}
+
+queue_commit () {
+	mkdir -p "$(dirname "$1")" &&
+	echo "$2" >>"$1" &&
+	git add "$1" &&
+	test_tick &&
+	git commit -q -m "$2"
+}
+
+notify_stub () {
+	mkdir -p "$TRASH_DIRECTORY/stub" &&
+	cat >"$TRASH_DIRECTORY/stub/git-maint-notify" <<-EOF &&
+	#!/bin/sh
+	echo "\$*" >>"$TRASH_DIRECTORY/notify.log"
+	exit \${NOTIFY_EXIT:-0}
+	EOF
+	chmod +x "$TRASH_DIRECTORY/stub/git-maint-notify" &&
+	: >"$TRASH_DIRECTORY/notify.log" &&
+	PATH="$TRASH_DIRECTORY/stub:$PATH" &&
+	export PATH
+}
+
+remote_tip () {
+	git -C "$1" rev-parse -q --verify "refs/heads/$2" || echo none
+}
+
+# repo_state (test-lib.sh) of the repository in <dir>.
+repo_state_of () {
+	(cd "$1" && repo_state)
+}
+
+# in_repo <dir> <command>...: runs a shell function (queue_commit) there.
+in_repo () {
+	(cd "$1" && shift && "$@")
+}

@@ -1,0 +1,151 @@
+#!/bin/sh
+test_description='git maint-publish killed at every step of the guarded step, the pushes and the hand-off to notify'
+. ./test-lib.sh
+. "$MAINT_TEST_DIR/lib-publish.sh"
+. "$MAINT_TEST_DIR/lib-git-server.sh"
+
+# The case: usb-next has a commit of its own, so the publish is a merge
+# (objects written at the step), pushed to origin and backup. Built once,
+# copied for each run.
+make_case () {
+	setup_article_repo tmpl/r &&
+	make_bare_server_repo tmpl/origin.git &&
+	make_bare_server_repo tmpl/backup.git &&
+	git -C tmpl/r remote add origin "$PWD/origin.git" &&
+	git -C tmpl/r remote add backup "$PWD/backup.git" &&
+	printf "[tree \"usb\"]\n\tpublic = usb-next\n\twork = work-next\n\tremote = origin\n\tbackup = backup\n" \
+		>tmpl/r/.git/maint.ini &&
+	git -C tmpl/r checkout -q usb-next &&
+	in_repo tmpl/r queue_commit drivers/usb/p.c "usb: public fix" &&
+	git -C tmpl/r checkout -q work-next &&
+	git -C tmpl/r push -q "$PWD/tmpl/origin.git" usb-next &&
+	git -C tmpl/r push -q "$PWD/tmpl/backup.git" usb-next &&
+	in_repo tmpl/r queue_commit drivers/usb/a.c "usb: a"
+}
+
+setup_case () {
+	rm -rf r origin.git backup.git &&
+	cp -R tmpl/r tmpl/origin.git tmpl/backup.git . &&
+	: >notify.log
+}
+
+test_expect_success 'setup: what an uninterrupted publish makes' '
+	notify_stub &&
+	make_case &&
+	setup_case &&
+	before=$(git -C r rev-parse usb-next) &&
+	git -C r maint-publish -q &&
+	git -C r rev-parse usb-next >expect.tip &&
+	test "$(git -C r rev-parse usb-next^1)" = "$before" &&
+	echo "--send --after-push origin backup $before..$(cat expect.tip)" >expect.notify &&
+	test_cmp expect.notify notify.log
+'
+
+# Everything as after an uninterrupted run; notify ran <n> times.
+complete () {
+	test "$(git -C r rev-parse usb-next)" = "$(cat expect.tip)" &&
+	test "$(remote_tip origin.git usb-next)" = "$(cat expect.tip)" &&
+	test "$(remote_tip backup.git usb-next)" = "$(cat expect.tip)" &&
+	for i in $(test_seq $1)
+	do
+		cat expect.notify || return 1
+	done >expect &&
+	test_cmp expect notify.log &&
+	test_path_is_missing r/.git/maint/publish &&
+	test_path_is_missing r/.git/git-maint.lock &&
+	test "$(git -C r symbolic-ref HEAD)" = refs/heads/work-next &&
+	git -C r status --porcelain=v1 >status &&
+	test_must_be_empty status
+}
+
+crash () {
+	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT="$1" git -C r maint-publish -q
+}
+
+test_seq () {
+	i=1
+	while test $i -le $1
+	do
+		echo $i
+		i=$((i + 1))
+	done
+}
+
+test_expect_success 'killed after the merge objects are written: nothing to resume, a rerun publishes' '
+	setup_case &&
+	old=$(git -C r rev-parse usb-next) &&
+	crash publish-objects-written &&
+	test_path_is_missing r/.git/maint/publish &&
+	test "$(git -C r rev-parse usb-next)" = "$old" &&
+	test "$(remote_tip origin.git usb-next)" = "$old" &&
+	test_expect_code 128 git -C r maint-publish --continue 2>err &&
+	grep "^warning: taking over .*git-maint.lock.*is gone" err &&
+	grep "^error: no publish in progress" err &&
+	test_line_count = 2 err &&
+	git -C r maint-publish -q &&
+	complete 1
+'
+
+test_expect_success 'killed while writing the state: --continue names the damage, --abort clears it, a rerun publishes' '
+	setup_case &&
+	old=$(git -C r rev-parse usb-next) &&
+	crash publish-state-write &&
+	test "$(git -C r rev-parse usb-next)" = "$old" &&
+	test_expect_code 128 git -C r maint-publish --continue 2>err &&
+	grep "^error: .*holds no publish state" err &&
+	grep "^error: the publish state in .* cannot be used; run .git maint-publish --abort. to clear it" err &&
+	git -C r maint-publish --abort &&
+	test_path_is_missing r/.git/maint/publish &&
+	test "$(git -C r rev-parse usb-next)" = "$old" &&
+	git -C r maint-publish -q &&
+	complete 1
+'
+
+for point in publish-before-ref publish-after-ref publish-after-push:origin publish-after-push:backup \
+	publish-before-notify
+do
+	test_expect_success "killed at $point: --continue completes, notify runs once" '
+		setup_case &&
+		crash $point &&
+		test_path_is_file r/.git/maint/publish/state &&
+		test_must_be_empty notify.log &&
+		test_expect_code 128 git -C r maint-publish 2>err &&
+		grep "^error: a publish is in progress" err &&
+		git -C r maint-publish -q --continue &&
+		complete 1
+	'
+done
+
+test_expect_success 'killed after notify ran: --continue runs it again (notify'"'"'s journal sends what is missing)' '
+	setup_case &&
+	crash publish-after-notify &&
+	test_path_is_file r/.git/maint/publish/state &&
+	git -C r maint-publish -q --continue &&
+	complete 2
+'
+
+test_expect_success 'killed before the ref moved, then the branch moved by someone else: refused, nothing forced (22)' '
+	setup_case &&
+	crash publish-before-ref &&
+	other=$(git -C r commit-tree -p usb-next -m "someone else" usb-next^{tree}) &&
+	git -C r update-ref refs/heads/usb-next $other &&
+	test_expect_code 128 git -C r maint-publish --continue 2>err &&
+	grep "^error: .refs/heads/usb-next. moved since the publish step began (it is at $other, the step moves it to [0-9a-f]*)" err &&
+	test "$(git -C r rev-parse usb-next)" = "$other" &&
+	test "$(remote_tip origin.git usb-next)" != "$(cat expect.tip)" &&
+	test_must_be_empty notify.log &&
+	git -C r maint-publish --abort &&
+	test "$(git -C r rev-parse usb-next)" = "$other"
+'
+
+test_expect_success '--abort after the step forgets the pushes, rewinds nothing' '
+	setup_case &&
+	crash publish-after-ref &&
+	git -C r maint-publish --abort &&
+	test_path_is_missing r/.git/maint/publish &&
+	test "$(git -C r rev-parse usb-next)" = "$(cat expect.tip)" &&
+	test "$(git -C r rev-parse usb-next^1)" = "$(git -C r rev-parse usb-next@{1})" &&
+	test_must_be_empty notify.log
+'
+
+test_done
