@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "mail-kind.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -51,9 +52,12 @@ struct mail_entry {
 	time_t when;		/* parsed Date, 0 when none or unparsable */
 	int version, k, total;	/* [PATCH v2 3/5]: 2, 3, 5 */
 	unsigned has_patch:1, is_reply:1, matched:1, superseded:1;
-	size_t node;		/* thread node (union-find over message ids) */
-	size_t reply_node;	/* node of the In-Reply-To id, NO_NODE when none */
-	size_t posting;		/* series posting index + 1, 0 when none */
+	/* set by mail_index_select(), from the mail core's classification (common/mail-kind.h) */
+	enum mail_kind kind;
+	size_t thread;		/* thread number */
+	size_t series;		/* its series, else that of the message it answers; MAIL_NONE */
+	size_t parent;		/* the entry it answers, MAIL_NONE */
+	size_t replaced_by;	/* the partial reroll's patch that replaces it, MAIL_NONE */
 	off_t spool_off;	/* where a spooled copy starts, -1 when not spooled */
 	long long file_off;	/* where it starts in its input file (raw_mail.offset), -1 when unknown */
 	size_t out_pos;		/* 1-based position in the output, 0 when not selected */
