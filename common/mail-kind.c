@@ -43,6 +43,7 @@ void mail_facts_from(struct mail_facts *f, const struct patch_mail *pm, time_t w
 	while (*s == ' ' || *s == '\t')
 		s++;
 	f->tagged = *s == '[';
+	f->has_patch = !!pm->has_patch;
 	f->has_diff = pm->has_patch && pm->paths.nr > 0;
 }
 
@@ -66,7 +67,7 @@ struct msg {
 	size_t node, reply_node;	/* id nodes (union-find), reply_node MAIL_NONE when none */
 	size_t sender;			/* arena offset */
 	time_t when;
-	unsigned is_reply:1, tagged:1, has_diff:1, root:1;	/* root: no In-Reply-To, no References */
+	unsigned is_reply:1, tagged:1, has_patch:1, has_diff:1, root:1;	/* root: no In-Reply-To, no References */
 };
 
 struct series_state {
@@ -241,6 +242,7 @@ size_t mail_kinds_add(struct mail_kinds *mk, const struct mail_facts *f)
 	m->when = f->when;
 	m->is_reply = f->is_reply;
 	m->tagged = f->tagged;
+	m->has_patch = f->has_patch || f->has_diff;
 	m->has_diff = f->has_diff;
 	m->root = m->reply_node == MAIL_NONE && !f->nr_references;
 	c->version = f->version;
@@ -290,7 +292,7 @@ static void find_kinds(struct mail_kinds *mk, size_t *node_msg)
 			c->kind = MAIL_FOLLOWUP;
 		else if (c->k == 0 && c->total > 0)
 			c->kind = MAIL_COVER;
-		else if (m->has_diff)
+		else if (m->has_patch)
 			c->kind = MAIL_PATCH;
 		else
 			c->kind = MAIL_OTHER;
@@ -481,7 +483,10 @@ static void find_root_covers(struct mail_kinds *mk)
 		/* parents later in the mailbox (or cycles) end the walk: linear */
 		top[i] = p != MAIL_NONE && p < i ? top[p] : i;
 		if (c->kind != MAIL_PATCH || c->series == MAIL_NONE || top[i] == i ||
-		    mk->series[c->series].pub.has_cover || mk->cls[top[i]].kind != MAIL_OTHER)
+		    mk->series[c->series].pub.has_cover)
+			continue;
+		if (mk->cls[top[i]].kind != MAIL_OTHER &&
+		    (mk->cls[top[i]].kind != MAIL_PATCH || mk->msgs[top[i]].has_diff))
 			continue;
 		mk->cls[top[i]].kind = MAIL_COVER;
 		mk->cls[top[i]].series = c->series;

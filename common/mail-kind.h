@@ -17,9 +17,11 @@
  *   - cover letter: "0/n", whatever follows its "---" (b4's diffstat and
  *     base-commit:, format-patch --interdiff/--range-diff), or the
  *     thread root without a diff of a series;
- *   - patch: carries a diff that git am would apply (a "diff --git" or
- *     "---"/"+++" file header: a "---" line before a diffstat alone is
- *     not one) and is none of the above;
+ *   - patch: carries a patch part that git am would try to apply (a
+ *     diff, or whatever follows a "---" line: a patch that cannot apply
+ *     stops whoever applies it, as in git am) and is none of the above;
+ *     a thread root whose patch part names no file (only a diffstat
+ *     after its "---") is the cover letter of the series under it;
  *   - other: everything else.
  *
  * Series: "[PATCH vN k/n]" patches and their 0/n cover letter, either in
@@ -80,14 +82,14 @@ struct mail_facts {
 	int version, k, total;		/* [PATCH v2 3/5]: 2, 3, 5; 1, 0, 0 when absent */
 	unsigned is_reply:1;		/* "Re:"-style subject */
 	unsigned tagged:1;		/* the subject starts with a bracket tag ("[PATCH]", "[RFC v2 1/3]") */
-	unsigned has_diff:1;		/* a diff git am would apply */
+	unsigned has_patch:1;		/* a patch part git am would try: a diff, or anything after "---" */
+	unsigned has_diff:1;		/* in it, a file header ("diff --git", "---"/"+++") */
 };
 
 /*
  * Fills f from a parsed message (patch_mail_parse() or select_scan():
  * paths must be filled); f borrows pm's strings. raw_subject gives
- * tagged; has_diff is "the parser found a patch part and it names a
- * file", so a "---" before a diffstat alone is no diff.
+ * tagged; has_patch is the parser's, has_diff "it names a file".
  */
 void mail_facts_from(struct mail_facts *f, const struct patch_mail *pm, time_t when);
 
