@@ -53,6 +53,7 @@ struct queue {
 	size_t nr, alloc;
 	size_t *numbers;		/* each mail's message number in the input (the "numbers" file) */
 	struct strbuf skipped;		/* " (2 cover letters and 3 replies skipped)" */
+	struct strvec applying;		/* subjects applied in memory, said once the step lands */
 
 	struct strbuf committer;	/* "Name <email> when tz" */
 	struct strbuf signer;		/* "Name <email>" */
@@ -85,6 +86,7 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	strbuf_init(&q->signer, 0);
 	strbuf_init(&q->step_subject, 0);
 	strbuf_init(&q->skipped, 0);
+	strvec_init(&q->applying);
 	strvec_init(&q->trailers.tokens);
 }
 
@@ -110,6 +112,7 @@ static void queue_release(struct queue *q)
 	free(q->len);
 	free(q->numbers);
 	strbuf_release(&q->skipped);
+	strvec_clear(&q->applying);
 	strbuf_release(&q->committer);
 	strbuf_release(&q->signer);
 	strbuf_release(&q->step_subject);
@@ -491,6 +494,19 @@ static int cached_content(void *data, const char *path, const git_oid *oid, cons
  * The step: everything committed since the last step goes to the
  * repository and the branch moves to new_tip.
  */
+/*
+ * "Applying: <subject>" for the patches applied in memory so far. They
+ * are said when their step lands (or before anything else is said about
+ * a patch: a check, a failure), so that a step refused as a whole
+ * (local changes in the way) claims no patch.
+ */
+static void flush_applying(struct queue *q)
+{
+	for (size_t i = 0; i < q->applying.nr; i++)
+		say(stdout, "Applying: %s", q->applying.v[i]);
+	strvec_clear(&q->applying);
+}
+
 static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 {
 	struct strbuf reflog = STRBUF_INIT;
@@ -564,6 +580,7 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 	if (notes_batch_begin(&q->notes, q->repo, &q->ow) < 0)
 		goto out;
 	q->notes_open = 1;
+	flush_applying(q);
 	ret = 0;
 out:
 	strvec_clear(&paths);
@@ -941,8 +958,9 @@ static int run_series(struct queue *q, int skip_check_first)
 			goto out;
 		}
 		if (!q->opts.quiet)
-			say(stdout, "Applying: %s", pm.subject.buf);
+			strvec_push(&q->applying, pm.subject.buf);
 		if (q->opts.check_cmd && !(skip_check_first && k == q->next)) {
+			flush_applying(q);
 			struct strbuf env = STRBUF_INIT;
 			const char *envv[2];
 			int rc;
@@ -977,6 +995,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		patch_set_dispose(&ps);
 		prefetch_passed(pf, k);
 		if (!res.ok) {
+			flush_applying(q);
 			strbuf_reset(&report);
 			apply_result_print(&report, &res, APPLY_PRINT_HUMAN, NULL, 0);
 			fflush(stdout);
@@ -998,6 +1017,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		strbuf_reset(&msg);
 		strbuf_reset(&author);
 		if (!pm.has_author || !pm.author_email.len) {
+			flush_applying(q);
 			error("patch %zu has no valid author e-mail address", k);
 			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
 			goto out;
