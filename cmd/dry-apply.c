@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 static const char *const dry_apply_usage[] = {
-	"git maint-dry-apply [--onto <branch>]... [<options>] [<mbox> | <Maildir> | -]...",
+	"git maint-dry-apply [--onto <branch>]... [<options>] [<mbox>|<Maildir>|-]...",
 	NULL
 };
 
