@@ -350,10 +350,9 @@ static size_t new_series(struct mail_kinds *mk, size_t i)
 /*
  * May message i (a root, threaded to nothing) continue series s, sent
  * without threading? Its k must rise. Right after the series' last
- * message (other series messages counting, replies not), the next
- * number continues it whoever wrote it (format-patch --stdout of
- * history: every patch has its author's From) and a later number when
- * the sender is the same; further away, the same sender and dates
+ * message (other series messages counting, replies not), it continues
+ * it whoever wrote it (format-patch --stdout of history: every patch
+ * has its author's From); further away, with the same sender and dates
  * within MAIL_KIND_SERIES_GAP.
  */
 static int continues(const struct mail_kinds *mk, size_t s, size_t i, size_t prev)
@@ -366,9 +365,9 @@ static int continues(const struct mail_kinds *mk, size_t s, size_t i, size_t pre
 
 	if (c->version != st->pub.version || c->total != st->pub.total || c->k <= st->last_k)
 		return 0;
-	same_sender = !strcmp(mk->arena.buf + m->sender, mk->arena.buf + last->sender);
 	if (st->last_msg == prev)
-		return c->k == st->last_k + 1 || same_sender;
+		return 1;
+	same_sender = !strcmp(mk->arena.buf + m->sender, mk->arena.buf + last->sender);
 	gap = m->when > last->when ? m->when - last->when : last->when - m->when;
 	return same_sender && m->when && last->when && gap <= MAIL_KIND_SERIES_GAP;
 }

@@ -27,8 +27,11 @@
  * Series: "[PATCH vN k/n]" patches and their 0/n cover letter, either in
  * one thread with the same version and n, or, sent without threading
  * (git format-patch --stdout A..B), consecutive messages with the same
- * n, version and sender, k rising, close in time (next to each other in
- * the mailbox, or dated within MAIL_KIND_SERIES_GAP seconds). A single
+ * n and version, k rising: next to each other in the mailbox (other
+ * series messages counting, replies not; whoever wrote them: an export
+ * of history has one author per patch), or from the same sender dated
+ * within MAIL_KIND_SERIES_GAP seconds (dates are known only when the
+ * index reads them: not on mbox-split's fast path). A single
  * patch without k/n is a series of one. An unthreaded series is joined
  * into one thread, so selecting one of its patches selects all.
  *
