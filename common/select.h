@@ -18,16 +18,23 @@
  *     glob, old or new name of a rename), --author / --subject (extended
  *     regexes, any of them), --since / --until (its Date header);
  *     with no selector, every message matches;
+ *   - what each message is (patch, cover letter, reply, duplicate,
+ *     other), its thread and its series come from the mail core
+ *     (common/mail-kind.h): an unthreaded series is one thread, a
+ *     duplicate is never selected (the first copy wins);
  *   - whole threads (linked by Message-ID, In-Reply-To and References)
  *     are selected when one of their messages matches, unless no_threads;
- *   - series versions: postings of a series ("[PATCH vN k/m]" patches and
- *     cover letter, by one author, sharing a cover or patch subject) older
- *     than the newest in the mailbox are dropped (the newest is selected
- *     in their place) unless all_versions;
- *   - patches_only keeps only messages that carry a diff.
+ *   - series versions: series ("[PATCH vN k/m]" patches and cover
+ *     letter, by one author, sharing a cover or patch subject) older
+ *     than the newest full posting in the mailbox are dropped (the
+ *     newest is selected in their place), and so is a patch a partial
+ *     reroll replaces (the reroll takes its place), unless all_versions;
+ *   - patches_only keeps only the mail core's patches;
+ *   - one warning (unless quiet) per incomplete series of a selected
+ *     thread, naming the missing numbers as ranges.
  * Output order: threads in order of first appearance; inside a thread
  * by version, then patch number (cover letter 0 first), each reply after
- * what it replies to. input_order keeps the mailbox's order instead.
+ * what it replies to, a partial reroll where the patch it replaces was. input_order keeps the mailbox's order instead.
  */
 
 #include <regex.h>
