@@ -221,8 +221,10 @@ size_t mail_kinds_add(struct mail_kinds *mk, const struct mail_facts *f)
 	struct mail_class *c;
 	const char *reply = f->in_reply_to;
 
-	ALLOC_GROW(mk->msgs, mk->nr + 1, mk->alloc);
-	mk->cls = xrealloc(mk->cls, st_mult(mk->alloc, sizeof(*mk->cls)));
+	if (mk->nr + 1 > mk->alloc) {
+		ALLOC_GROW(mk->msgs, mk->nr + 1, mk->alloc);
+		mk->cls = xrealloc(mk->cls, st_mult(mk->alloc, sizeof(*mk->cls)));
+	}
 	m = &mk->msgs[mk->nr];
 	c = &mk->cls[mk->nr];
 	memset(m, 0, sizeof(*m));
