@@ -77,11 +77,7 @@ static void keep(struct patch_mails *pms, const struct read_state *rs, size_t i)
 
 	ALLOC_GROW(pms->v, pms->nr + 1, pms->alloc);
 	r = &pms->v[pms->nr++];
-	r->off = pms->bytes.len;
-	r->len = rs->refs[i].len;
-	r->number = rs->refs[i].number;
-	r->origin = rs->refs[i].origin;
-	strbuf_add(&pms->bytes, rs->all.buf + rs->refs[i].off, rs->refs[i].len);
+	*r = rs->refs[i];	/* its bytes stay where they were read: rs->all becomes pms->bytes */
 }
 
 static void say_skip(const struct patch_mails_opts *opts, const char *what, const char *subject)
@@ -169,6 +165,12 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 	if (!ret) {
 		mail_kinds_run(rs.mk);
 		choose(pms, &rs, opts);
+		{
+			struct strbuf tmp = pms->bytes;	/* the read bytes move, not copied */
+
+			pms->bytes = rs.all;
+			rs.all = tmp;
+		}
 		if (!opts->quiet)
 			warn_incomplete(&rs);
 	}

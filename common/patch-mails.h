@@ -15,8 +15,8 @@
  * cannot be applied, and the caller says so when it gets there), and
  * reported then, not here: the mails are parsed quietly.
  *
- * Memory: the kept mails' bytes (the caller applies them all), the
- * others only until the end of the read.
+ * Memory: the bytes of every mail read, once (the caller applies the
+ * patches among them from memory, as git am would from its split).
  */
 
 #include <stdio.h>
@@ -31,7 +31,7 @@ struct patch_mail_ref {
 };
 
 struct patch_mails {
-	struct strbuf bytes;		/* the kept mails, one after another */
+	struct strbuf bytes;		/* every mail read, one after another; v points into it */
 	struct patch_mail_ref *v;	/* in the order to apply them */
 	size_t nr, alloc;
 	size_t counts[MAIL_KIND_NR];	/* messages of each kind read */
