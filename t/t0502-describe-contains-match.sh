@@ -36,7 +36,7 @@ test_expect_success 'setup: tags with slashes, upper case, UTF-8 and a non-UTF-8
 	git commit-graph write --reachable &&
 	git rev-list --all >commits &&
 	test $(wc -l <commits) -ge 80 &&
-	git-maint-describe-contains --stdin <commits >/dev/null;
+	{ git-maint-describe-contains --stdin <commits >/dev/null; test $? -le 1; } &&
 	test_path_is_file .git/maint/describe-peel
 '
 
