@@ -26,8 +26,10 @@ test_expect_success LIBFUZZER 'build the fuzz target' '
 '
 
 test_expect_success LIBFUZZER 'the saved regressions pass' '
-	./fuzz-mailinfo "$src"/t/fuzz/regressions/* >log 2>&1 ||
-	{ tail -40 log; false; }
+	{
+		./fuzz-mailinfo "$src"/t/fuzz/regressions/* >log 2>&1 ||
+		{ tail -40 log; false; }
+	}
 '
 
 test_expect_success LIBFUZZER 'a short fuzzing session finds nothing' '
@@ -36,8 +38,10 @@ test_expect_success LIBFUZZER 'a short fuzzing session finds nothing' '
 	printf "\000%s\nFrom: =?UTF-8?q?J=C3=B6rg?= <j@x.org>\nSubject: [PATCH v2 1/2] a\n\nm\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n" "$sep" >corpus/plain &&
 	printf "\001%s\nFrom: A <a@x.org>\nSubject: b\nContent-Type: multipart/mixed; boundary=B\n\n--B\nContent-Transfer-Encoding: base64\n\nbQotLS0KZGlmZiAtLWdpdCBhL2YgYi9mCg==\n--B--\n" "$sep" >corpus/mime &&
 	printf "\020%s\nFrom: A <a@x.org>\nSubject: c\nContent-Transfer-Encoding: quoted-printable\n\nx=3D\n-- >8 --\nFrom: B <b@x.org>\n\n---\n--- a/g\n+++ b/g\n" "$sep" >corpus/qp &&
-	./fuzz-mailinfo -runs=3000 -max_len=4096 -seed=1 corpus >log 2>&1 ||
-	{ tail -40 log; false; }
+	{
+		./fuzz-mailinfo -runs=3000 -max_len=4096 -seed=1 corpus >log 2>&1 ||
+		{ tail -40 log; false; }
+	}
 '
 
 test_done
