@@ -14,15 +14,41 @@ printf "#include <stdint.h>\n#include <stddef.h>\nint LLVMFuzzerTestOneInput(con
 clang -fsanitize=fuzzer probe.c -o probe 2>/dev/null &&
 test_set_prereq LIBFUZZER
 
+# Building the target costs ~10 s of CPU, most of this script. The build
+# is kept in the build directory under a key of everything it is made
+# from (this script, which holds the command line; clang's and the
+# libraries' versions and flags; the target and every file under common/)
+# and made again when any of them changes.
+fuzz_key () {
+	{
+		cat "$MAINT_TEST_DIR/$this_test.$SHARNESS_TEST_EXTENSION" \
+			"$src/t/fuzz/fuzz-mailinfo.c" &&
+		clang --version &&
+		pkg-config --modversion libgit2 inih &&
+		pkg-config --cflags libgit2 &&
+		pkg-config --cflags --libs inih &&
+		find "$src/common" -type f -name "*.[ch]" | LC_ALL=C sort | xargs cat
+	} | sha1sum | cut -d" " -f1
+}
+
 test_expect_success LIBFUZZER 'build the fuzz target' '
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -I"$src/common" \
-		"$src/t/fuzz/fuzz-mailinfo.c" \
-		"$src/common/source.c" "$src/common/mail.c" "$src/common/mailinfo.c" \
-		"$src/common/select-scan.c" \
-		"$src/common/strbuf.c" "$src/common/strvec.c" "$src/common/wrapper.c" \
-		"$src/common/usage.c" "$src/common/utf8.c" "$src/common/config.c" \
-		$(pkg-config --cflags libgit2) $(pkg-config --cflags --libs inih) \
-		-o fuzz-mailinfo
+	kept="$MAINT_BUILD_DIR/t/fuzz/fuzz-mailinfo-$(fuzz_key)" &&
+	if ! test -x "$kept"
+	then
+		clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -I"$src/common" \
+			"$src/t/fuzz/fuzz-mailinfo.c" \
+			"$src/common/source.c" "$src/common/mail.c" "$src/common/mailinfo.c" \
+			"$src/common/select-scan.c" \
+			"$src/common/strbuf.c" "$src/common/strvec.c" "$src/common/wrapper.c" \
+			"$src/common/usage.c" "$src/common/utf8.c" "$src/common/config.c" \
+			$(pkg-config --cflags libgit2) $(pkg-config --cflags --libs inih) \
+			-o fuzz-mailinfo &&
+		mkdir -p "$MAINT_BUILD_DIR/t/fuzz" &&
+		rm -f "$MAINT_BUILD_DIR"/t/fuzz/fuzz-mailinfo-* &&
+		cp fuzz-mailinfo "$kept.$$" &&
+		mv "$kept.$$" "$kept"
+	fi &&
+	cp "$kept" fuzz-mailinfo
 '
 
 test_expect_success LIBFUZZER 'the saved regressions pass' '
