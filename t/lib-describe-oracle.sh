@@ -2,7 +2,7 @@
 #
 #	describe_oracle [--graph-commits=<file>] [<git describe options>...] <in >out
 #
-# writes, for each line of <in>, what
+# writes, for each line of <in> (a commit name without spaces), what
 #
 #	git describe --contains <options> <line> 2>/dev/null || echo "<line> undefined"
 #
@@ -23,9 +23,9 @@
 # in one and not in the other. The batches are the fewest such (greedy,
 # oldest first; 11 runs for t0500's 420 commits, not 420).
 #
-# git uses generation numbers when every commit asked about is in a
-# commit-graph and dates when none is; a commit outside a partial graph
-# asked about next to one inside would be walked without the date cutoff.
+# git takes the generation cutoff as soon as one commit asked about is in
+# a commit-graph: a commit outside a partial graph, asked about in the
+# same run, would then be walked without the date cutoff it has alone.
 # --graph-commits=<file> lists the commits in such a graph: they never
 # share a batch with the others.
 #
@@ -56,11 +56,11 @@ describe_oracle () {
 	for batch in oracle.batch.*
 	do
 		cut -f2 "$batch" >oracle.args &&
-		{ git describe --contains --always "$@" $(cat oracle.args) 2>/dev/null || :; } >oracle.out &&
-		paste "$batch" oracle.out >>oracle.answers || return 1
+		{ git describe --contains --always "$@" $(cat oracle.args) 2>/dev/null || :; } >oracle.names &&
+		paste "$batch" oracle.names >>oracle.answers || return 1
 	done &&
 	sort -n oracle.answers | awk -F "	" '
-		# --always gave an abbreviated id: no tag contains the commit
+		# no answer (git failed), or --always gave an abbreviated id
 		$4 == "" || ($4 ~ /^[0-9a-f]+$/ && index($3, $4) == 1) { print $2 " undefined"; next }
 		{ print $4 }' >oracle.out &&
 	if test -n "$MAINT_TEST_ORACLE_EACH"
