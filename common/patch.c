@@ -862,12 +862,12 @@ static int parse_git_diff(struct parser *p)
 			size_t a, b;
 
 			if (!dots || dots > line + len)
-				return perr(p, "line %lu: corrupt index line", p->lineno);
+				goto bad_index;
 			a = dots - v;
 			for (b = 0; dots + 2 + b < line + len && isxdigit((unsigned char)dots[2 + b]); b++)
 				;
 			if (a > 40 || b > 40 || !a || !b)
-				return perr(p, "line %lu: corrupt index line", p->lineno);
+				goto bad_index;
 			memcpy(fp->old_oid, v, a);
 			fp->old_oid[a] = '\0';
 			memcpy(fp->new_oid, dots + 2, b);
@@ -886,8 +886,9 @@ static int parse_git_diff(struct parser *p)
 				if (!fp->old_path)
 					goto fail;
 			} else if (!fp->is_new) {
-				return perr(p, "line %lu: '--- /dev/null' in a git diff without 'new file mode'",
-					    p->lineno);
+				perr(p, "line %lu: '--- /dev/null' in a git diff without 'new file mode'",
+				     p->lineno);
+				goto fail;
 			}
 		} else if (line_starts(line, len, "+++ ")) {
 			raw = header_name(line + 4, len - 4, 1, &is_null);
@@ -900,8 +901,9 @@ static int parse_git_diff(struct parser *p)
 				if (!fp->new_path)
 					goto fail;
 			} else if (!fp->is_delete) {
-				return perr(p, "line %lu: '+++ /dev/null' in a git diff without 'deleted file mode'",
-					    p->lineno);
+				perr(p, "line %lu: '+++ /dev/null' in a git diff without 'deleted file mode'",
+				     p->lineno);
+				goto fail;
 			}
 		} else if (line_starts(line, len, "GIT binary patch")) {
 			next_line(p, len);
@@ -974,6 +976,9 @@ static int parse_git_diff(struct parser *p)
 	return 0;
 no_name:
 	perr(p, "line %lu: git diff header lacks filename information", fp->input_line);
+	goto fail;
+bad_index:
+	perr(p, "line %lu: corrupt index line", p->lineno);
 	goto fail;
 bad_mode:
 	perr(p, "line %lu: invalid mode", p->lineno);
