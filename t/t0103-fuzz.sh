@@ -1,43 +1,31 @@
 #!/bin/sh
-test_description='the mail core under libFuzzer (bounded run)
+test_description='the parsers and engines under libFuzzer (bounded runs)
 
-Builds t/fuzz/fuzz-mailinfo.c with clang -fsanitize=fuzzer,address,undefined,
-replays the saved regressions in t/fuzz/regressions/, then runs a short
-fuzzing session seeded with generated mails. The target aborts when the
-fast path, the select_scan() of mbox-split and the full parse disagree, or
-invalid UTF-8 comes out.'
+Each target of t/fuzz/ (built by make check or make fuzz-build with
+clang -fsanitize=fuzzer,address,undefined under .build/fuzz/) replays
+its saved regressions (t/fuzz/regressions/<target>/: inputs that once
+crashed it) and runs a short session from its seed corpus with a fixed
+seed, through t/fuzz/run.sh. A target aborts on any sanitizer report and
+on a broken invariant of its parser (see the comment at the top of each
+t/fuzz/fuzz-<target>.c): fuzz-mailinfo, for instance, when the fast
+path, the select_scan() of mbox-split and the full parse disagree, or
+invalid UTF-8 comes out. Long campaigns: make fuzz FUZZ_TIME=<seconds>.'
 . ./test-lib.sh
 
-src=$MAINT_SRC_DIR
+: "${MAINT_FUZZ_DIR:=$MAINT_SRC_DIR/.build/fuzz}"
 
-printf "#include <stdint.h>\n#include <stddef.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; return 0; }\n" >probe.c &&
-clang -fsanitize=fuzzer probe.c -o probe 2>/dev/null &&
-test_set_prereq LIBFUZZER
+for target in $(cd "$MAINT_SRC_DIR/t/fuzz" && ls fuzz-*.c | sed 's/^fuzz-\(.*\)\.c$/\1/')
+do
+	if test -x "$MAINT_FUZZ_DIR/fuzz-$target"
+	then
+		test_set_prereq "FUZZ_$target"
+	fi
 
-test_expect_success LIBFUZZER 'build the fuzz target' '
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -I"$src/common" \
-		"$src/t/fuzz/fuzz-mailinfo.c" \
-		"$src/common/source.c" "$src/common/mail.c" "$src/common/mailinfo.c" \
-		"$src/common/select-scan.c" \
-		"$src/common/strbuf.c" "$src/common/strvec.c" "$src/common/wrapper.c" \
-		"$src/common/usage.c" "$src/common/utf8.c" "$src/common/config.c" \
-		$(pkg-config --cflags libgit2) $(pkg-config --cflags --libs inih) \
-		-o fuzz-mailinfo
-'
-
-test_expect_success LIBFUZZER 'the saved regressions pass' '
-	./fuzz-mailinfo "$src"/t/fuzz/regressions/* >log 2>&1 ||
-	{ tail -40 log; false; }
-'
-
-test_expect_success LIBFUZZER 'a short fuzzing session finds nothing' '
-	mkdir corpus &&
-	sep="From 1234567890abcdef1234567890abcdef12345678 Mon Sep 17 00:00:00 2001" &&
-	printf "\000%s\nFrom: =?UTF-8?q?J=C3=B6rg?= <j@x.org>\nSubject: [PATCH v2 1/2] a\n\nm\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n" "$sep" >corpus/plain &&
-	printf "\001%s\nFrom: A <a@x.org>\nSubject: b\nContent-Type: multipart/mixed; boundary=B\n\n--B\nContent-Transfer-Encoding: base64\n\nbQotLS0KZGlmZiAtLWdpdCBhL2YgYi9mCg==\n--B--\n" "$sep" >corpus/mime &&
-	printf "\020%s\nFrom: A <a@x.org>\nSubject: c\nContent-Transfer-Encoding: quoted-printable\n\nx=3D\n-- >8 --\nFrom: B <b@x.org>\n\n---\n--- a/g\n+++ b/g\n" "$sep" >corpus/qp &&
-	./fuzz-mailinfo -runs=3000 -max_len=4096 -seed=1 corpus >log 2>&1 ||
-	{ tail -40 log; false; }
-'
+	test_expect_success "FUZZ_$target" "fuzz-$target: the regressions pass, a short session finds nothing" '
+		FUZZ_WORK="$PWD/work" sh "$MAINT_SRC_DIR/t/fuzz/run.sh" "$MAINT_FUZZ_DIR" '"$target"' \
+			-runs=3000 -seed=1 >log 2>&1 ||
+		{ tail -n 40 log; false; }
+	'
+done
 
 test_done
