@@ -833,7 +833,8 @@ static int parse_git_diff(struct parser *p)
 				goto bad_mode;
 		} else if (line_starts(line, len, "rename from ") || line_starts(line, len, "copy from ") ||
 			   line_starts(line, len, "rename old ")) {
-			const char *name = line + (line[0] == 'r' ? 12 : 10);
+			/* "rename from ", "copy from ", "rename old " (older git) */
+			const char *name = line + (line[0] == 'c' ? 10 : line[7] == 'f' ? 12 : 11);
 
 			if (line[0] == 'r')
 				fp->is_rename = 1;
@@ -845,7 +846,8 @@ static int parse_git_diff(struct parser *p)
 				goto bad_name;
 		} else if (line_starts(line, len, "rename to ") || line_starts(line, len, "copy to ") ||
 			   line_starts(line, len, "rename new ")) {
-			const char *name = line + (line[0] == 'r' ? 10 : 8);
+			/* "rename to ", "copy to ", "rename new " */
+			const char *name = line + (line[0] == 'c' ? 8 : line[7] == 't' ? 10 : 11);
 
 			free(fp->new_path);
 			fp->new_path = finish_name(p, header_name(name, line + len - name, 1, &is_null), 0);
