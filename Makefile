@@ -145,11 +145,12 @@ FUZZ_SRC := $(sort $(wildcard t/fuzz/fuzz-*.c))
 FUZZ_NAMES := $(patsubst t/fuzz/fuzz-%.c,%,$(FUZZ_SRC))
 FUZZ_TARGETS := $(patsubst %,$(FUZZ_B)/fuzz-%,$(FUZZ_NAMES))
 FUZZ_LIB_OBJ := $(patsubst common/%.c,$(FUZZ_B)/common/%.o,$(LIB_SRC))
+# (main.o stays in the archive unused: libFuzzer brings its own main())
 FUZZ_LIB := $(FUZZ_B)/libmaint.a
 FUZZ_TIME ?= 60
 FUZZ ?= $(FUZZ_NAMES)
-# (main.o stays in the archive unused: libFuzzer brings its own main())
-HAVE_LIBFUZZER := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
+# Can clang link a libFuzzer target here? (asked only by make check)
+HAVE_LIBFUZZER = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
 	$(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null && echo yes)
 
 fuzz-build: $(FUZZ_TARGETS)
