@@ -772,7 +772,7 @@ static int is_context_diff(const char *line, size_t len, const char *next, size_
 	if (!line_starts(line, len, "***************") || !rest || !line_starts(next, rest, "*** "))
 		return 0;
 	nl = memchr(next, '\n', rest);
-	return next[4] >= '0' && next[4] <= '9' &&
+	return rest > 4 && next[4] >= '0' && next[4] <= '9' &&
 	       memmem(next, nl ? (size_t)(nl - next) : rest, " ****", 5) != NULL;
 }
 
