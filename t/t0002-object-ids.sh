@@ -19,6 +19,13 @@ test_expect_success 'the two files differ and have the same SHA-1' '
 	test_cmp expect actual
 '
 
+test_expect_success 'the libgit2 queue loads hashes with sha1dc' '
+	ldd "$MAINT_BUILD_DIR/bin/git-maint-queue" >libs &&
+	sed -n "s/.*libgit2[^ ]* => \([^ ]*\) .*/\1/p" libs >lib &&
+	test_line_count = 1 lib &&
+	grep -a -q "SHA1 collision attack detected" "$(cat lib)"
+'
+
 test_expect_success 'setup: a series adding both files, and one changing a text file' '
 	git init -q &&
 	printf "a\nb\n" >text &&
