@@ -12,10 +12,24 @@
 
 /* ---- header block ---- */
 
+/*
+ * Does p[0..len) start with prefix (of n bytes) followed by more than
+ * blanks? git trims a header line before testing it for "From ".
+ */
+static int from_prefix(const char *p, size_t len, const char *prefix, size_t n)
+{
+	if (len < n || memcmp(p, prefix, n))
+		return 0;
+	for (size_t i = n; i < len; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\n')
+			return 1;
+	return 0;
+}
+
 /* git mailinfo's is_rfc2822_header(): "name:" with name of printable non-space bytes, or a From_ line. */
 static int is_header_line(const char *p, size_t len)
 {
-	if ((len >= 5 && !memcmp(p, "From ", 5)) || (len >= 6 && !memcmp(p, ">From ", 6)))
+	if (from_prefix(p, len, "From ", 5) || from_prefix(p, len, ">From ", 6))
 		return 1;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = p[i];

@@ -59,6 +59,14 @@ LC_ALL=C.UTF-8
 LANG=C.UTF-8
 export LC_ALL LANG
 
+# make check SANITIZE=<list> runs the programs under those sanitizers: a
+# test that cannot run there (an LD_PRELOAD shim, timing) needs !SANITIZE,
+# with the reason in a comment.
+if test -n "$MAINT_SANITIZE"
+then
+	test_set_prereq SANITIZE
+fi
+
 # No test may reach the repository the suite lives in: a git command run
 # before "git init" must fail, not act on the enclosing repository. git
 # and libgit2 stop looking for a .git at the trash directory's parent.
