@@ -1000,6 +1000,9 @@ static int send_one(struct notify *n, const struct commit_info *ci, const struct
 		break;
 	case SMTP_FATAL:
 		ret = error("cannot send through %s: %s", n->server.buf, reply.buf);
+		if (starts_with(reply.buf, "530") && !n->mc.user)
+			advise("the server wants AUTH: set sendemail.smtpUser (or smtp.user) and store\n"
+			       "the password with 'git maint-notify --store-password'");
 		break;
 	}
 	strvec_clear(&rcpt);

@@ -58,8 +58,9 @@ static int host_ok(const char *host, int allow_colon)
 
 static void trace_server_line(struct smtp *s, const char *line, size_t len)
 {
+	/* libcurl says QUIT after a failure: the reply that matters is the one before */
 	if (len >= 3 && isdigit((unsigned char)line[0]) && isdigit((unsigned char)line[1]) &&
-	    isdigit((unsigned char)line[2])) {
+	    isdigit((unsigned char)line[2]) && strcmp(s->cmd, "QUIT")) {
 		s->code = (line[0] - '0') * 100 + (line[1] - '0') * 10 + (line[2] - '0');
 		strbuf_reset(&s->reply);
 		strbuf_add(&s->reply, line, len);

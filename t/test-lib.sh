@@ -34,6 +34,10 @@ export TZ GIT_CONFIG_NOSYSTEM GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
 
 . /usr/share/sharness/sharness.sh
 
+# git's name for it, used by the test libraries (lib-keyring.sh, lib-smtp.sh)
+TRASH_DIRECTORY=$SHARNESS_TRASH_DIRECTORY
+export TRASH_DIRECTORY
+
 # After sharness, which sets LC_ALL=C: a maintainer runs in UTF-8, and so
 # do the tests (iconv, wildmatch and setlocale() behave differently in C).
 LC_ALL=C.UTF-8
