@@ -303,18 +303,29 @@ static void pump(int in, int err, const char *msg, size_t len, struct strbuf *re
 		close(err);
 }
 
-/* The first non-empty line of the program's standard error, as the reply. */
-static void first_line(struct strbuf *reply)
+/* The program's standard error as one line (its lines joined by "; "), as the reply. */
+static void one_line(struct strbuf *reply)
 {
-	size_t start = 0, end;
+	struct strbuf out = STRBUF_INIT;
 
-	while (start < reply->len && (reply->buf[start] == '\n' || reply->buf[start] == ' '))
-		start++;
-	end = start;
-	while (end < reply->len && reply->buf[end] != '\n')
-		end++;
-	strbuf_setlen(reply, end);
-	strbuf_remove(reply, 0, start);
+	for (const char *p = reply->buf; *p;) {
+		const char *nl = strchrnul(p, '\n');
+		size_t len = nl - p;
+
+		while (len && (p[len - 1] == '\r' || p[len - 1] == ' '))
+			len--;
+		if (len) {
+			if (out.len)
+				strbuf_addstr(&out, "; ");
+			strbuf_add(&out, p, len);
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+	if (out.len > 1000)
+		strbuf_setlen(&out, 1000);
+	strbuf_reset(reply);
+	strbuf_addbuf(reply, &out);
+	strbuf_release(&out);
 }
 
 static enum smtp_status run_program(const struct mailer_conf *c, const char *from,
@@ -365,7 +376,7 @@ static enum smtp_status run_program(const struct mailer_conf *c, const char *fro
 		strbuf_addf(reply, "cannot wait for '%s': %s", c->server, strerror(errno));
 		goto out;
 	}
-	first_line(reply);
+	one_line(reply);
 	strvec_clear(&argv);
 	return program_status(status, reply);
 out:

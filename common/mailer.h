@@ -41,8 +41,8 @@
  * with the message on standard input, as send-email runs it; its exit
  * status tells what happened (sysexits.h): 0 sent; 75 (EX_TEMPFAIL) or a
  * signal: try later; 65, 67, 69 (EX_DATAERR, EX_NOUSER, EX_UNAVAILABLE):
- * refused; anything else: a setup problem. Its standard error becomes the
- * reply text.
+ * refused; anything else: a setup problem. Its standard error (lines
+ * joined by "; ") becomes the reply text.
  */
 
 #include "config.h"
