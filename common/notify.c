@@ -45,10 +45,9 @@ const char notify_default_revert_template[] =
 	"\n"
 	"(commit %(reverted-short) in the %(branch) branch of the %(tree) tree)\n"
 	"was reverted by commit %(short), \"%(subject)\":\n"
+	"%(url)\n"
 	"\n"
 	"%(reason)\n"
-	"\n"
-	"It can be seen at %(url)\n"
 	"\n"
 	"%(me)\n";
 
