@@ -6,6 +6,7 @@
 #include "repo.h"
 #include "wrapper.h"
 
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -131,22 +132,107 @@ static void format_entry(struct strbuf *out, const struct journal_entry *e)
 	notes_add_field(out, "Reply", e->reply.buf, e->reply.len);
 }
 
+/*
+ * The number of "xx/" directory levels the journal's notes use: the one
+ * the tree has (git notes deepens it as notes pile up), else one. A flat
+ * tree grows O(notes) per write; with fan-out each write rewrites a
+ * 256-entry tree and one small subtree.
+ */
+static int fanout_of(git_repository *repo, git_tree *tree)
+{
+	git_tree *t = tree;
+	int depth = 0;
+
+	while (t && depth < 19) {
+		const git_tree_entry *sub = NULL;
+		git_tree *next = NULL;
+
+		for (size_t i = 0; i < git_tree_entrycount(t) && !sub; i++) {
+			const git_tree_entry *e = git_tree_entry_byindex(t, i);
+			const char *name = git_tree_entry_name(e);
+
+			if (git_tree_entry_type(e) == GIT_OBJECT_TREE && strlen(name) == 2 &&
+			    isxdigit((unsigned char)name[0]) && isxdigit((unsigned char)name[1]))
+				sub = e;
+		}
+		if (!sub || git_tree_lookup(&next, repo, git_tree_entry_id(sub)) < 0)
+			break;
+		if (t != tree)
+			git_tree_free(t);
+		t = next;
+		depth++;
+	}
+	if (t != tree)
+		git_tree_free(t);
+	return depth ? depth : 1;
+}
+
+/* The new notes tree: the old one with commit's note (blob) at its fan-out path. */
+static int write_tree(struct journal *j, git_oid *out, const git_oid *commit, const git_oid *blob)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	struct strbuf path = STRBUF_INIT;
+	git_tree *base = NULL;
+	git_tree_update u = { 0 };
+	int fanout, ret = -1;
+
+	git_oid_tostr(hex, sizeof(hex), commit);
+	if (j->tip) {
+		if (lg2_check(git_commit_tree(&base, j->tip), "cannot read '%s'", JOURNAL_REF) < 0)
+			return -1;
+	} else {
+		git_treebuilder *tb = NULL;
+		git_oid empty;
+
+		if (lg2_check(git_treebuilder_new(&tb, j->repo, NULL), "cannot build a tree") < 0)
+			return -1;
+		ret = git_treebuilder_write(&empty, tb);
+		git_treebuilder_free(tb);
+		if (lg2_check(ret, "cannot write a tree") < 0 ||
+		    lg2_check(git_tree_lookup(&base, j->repo, &empty), "cannot read a tree") < 0)
+			return -1;
+		ret = -1;
+	}
+	fanout = fanout_of(j->repo, base);
+	for (int i = 0; i < fanout; i++)
+		strbuf_addf(&path, "%.2s/", hex + 2 * i);
+	strbuf_addstr(&path, hex + 2 * fanout);
+	u.action = GIT_TREE_UPDATE_UPSERT;
+	u.filemode = GIT_FILEMODE_BLOB;
+	u.path = path.buf;
+	git_oid_cpy(&u.id, blob);
+	if (lg2_check(git_tree_create_updated(out, j->repo, base, 1, &u),
+		      "cannot write the journal tree") == 0)
+		ret = 0;
+	git_tree_free(base);
+	strbuf_release(&path);
+	return ret;
+}
+
 int journal_write(struct journal *j, const git_oid *commit, const struct journal_entry *e)
 {
-	struct strbuf note = STRBUF_INIT, reflog = STRBUF_INIT;
+	struct strbuf note = STRBUF_INIT, reflog = STRBUF_INIT, msg = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
-	git_oid new_tip, blob;
+	git_oid new_tip, blob, tree_id;
 	git_reference *ref = NULL;
+	git_tree *tree = NULL;
 	git_commit *c = NULL;
+	const git_commit *parents[1];
 	int rc, ret = -1;
 
 	format_entry(&note, e);
 	git_oid_tostr(hex, sizeof(hex), commit);
-	if (lg2_check(git_note_commit_create(&new_tip, &blob, j->repo, j->tip, j->sig, j->sig,
-					     commit, note.buf, 1),
-		      "cannot write the journal note for %s", hex) < 0)
-		goto out;
 	strbuf_addf(&reflog, "maint-notify: %s %.12s", e->status == JOURNAL_SENT ? "sent" : "failed", hex);
+	strbuf_addf(&msg, "%s\n", reflog.buf);
+	parents[0] = j->tip;
+	if (lg2_check(git_blob_create_from_buffer(&blob, j->repo, note.buf, note.len),
+		      "cannot write the journal note for %s", hex) < 0 ||
+	    write_tree(j, &tree_id, commit, &blob) < 0 ||
+	    lg2_check(git_tree_lookup(&tree, j->repo, &tree_id), "cannot read the journal tree") < 0 ||
+	    lg2_check(git_commit_create(&new_tip, j->repo, NULL, j->sig, j->sig, NULL, msg.buf, tree,
+					j->tip ? 1 : 0, parents),
+		      "cannot write the journal commit") < 0)
+		goto out;
 	if (j->tip)
 		rc = git_reference_create_matching(&ref, j->repo, JOURNAL_REF, &new_tip, 1,
 						   git_commit_id(j->tip), reflog.buf);
@@ -159,8 +245,10 @@ int journal_write(struct journal *j, const git_oid *commit, const struct journal
 	j->tip = c;
 	ret = 0;
 out:
+	git_tree_free(tree);
 	git_reference_free(ref);
 	strbuf_release(&note);
 	strbuf_release(&reflog);
+	strbuf_release(&msg);
 	return ret;
 }

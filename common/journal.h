@@ -25,6 +25,10 @@
  * again unless its note is removed (`git notes --ref=maint-notify
  * remove <commit>`). A commit without a note was never mailed.
  *
+ * Notes are written at git's fan-out paths ("ab/cdef..."; one level, or
+ * the depth the tree already has), so a write costs the same for the
+ * thousandth note as for the first.
+ *
  * Each journal_write() is one notes commit and one update of the ref
  * (with an old-value check, so a writer that is not us is noticed),
  * made right after the server accepted the mail: a crash in between can

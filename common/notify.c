@@ -86,6 +86,7 @@ struct notify {
 		size_t nr, alloc;
 	} *remotes;
 	size_t nremotes;
+	int abbrev;		/* core.abbrev, else 12 */
 	/* what happened */
 	size_t sent, refused, pending;
 	int broken;		/* the server went away: the rest waits */
@@ -216,21 +217,22 @@ static void summary(struct strbuf *out, const char *msg)
 	strbuf_trim(out);
 }
 
-static int commit_info_load(struct commit_info *ci, git_commit *c)
+/*
+ * abbrev: hex digits of the short id. Not git_object_short_id(): proving
+ * an id unique lists and stats a loose object directory per commit,
+ * which for a thousand mails (and the journal's thousands of loose
+ * objects) costs more than the mails; at 12 digits, as the kernel
+ * writes them, a collision is not a practical worry.
+ */
+static int commit_info_load(struct commit_info *ci, git_commit *c, int abbrev)
 {
 	const char *enc = git_commit_message_encoding(c);
 	const char *msg = git_commit_message_raw(c);
 	const git_signature *a = git_commit_author(c);
-	git_buf buf = GIT_BUF_INIT;
 
 	git_oid_cpy(&ci->id, git_commit_id(c));
 	git_oid_tostr(ci->hex, sizeof(ci->hex), &ci->id);
-	if (git_object_short_id(&buf, (const git_object *)c) == 0) {
-		snprintf(ci->short_id, sizeof(ci->short_id), "%s", buf.ptr);
-		git_buf_dispose(&buf);
-	} else {
-		snprintf(ci->short_id, sizeof(ci->short_id), "%.12s", ci->hex);
-	}
+	snprintf(ci->short_id, sizeof(ci->short_id), "%.*s", abbrev, ci->hex);
 	if (!enc || mail_charset_is_utf8(enc) ||
 	    mail_convert(&ci->message, msg, strlen(msg), enc, "UTF-8") < 0) {
 		strbuf_reset(&ci->message);
@@ -1052,7 +1054,7 @@ static int announced_revert(struct notify *n, const struct commit_info *ci, stru
 		return ret < 0 ? -1 : 0;
 	if (lg2_check(git_commit_lookup(&c, n->repo, &id), "cannot read commit %s", ci->hex) < 0)
 		return -1;
-	commit_info_load(rc, c);
+	commit_info_load(rc, c, n->abbrev);
 	git_commit_free(c);
 	return 1;
 }
@@ -1073,7 +1075,7 @@ static int notify_commit(struct notify *n, const git_oid *id)
 	ret = 0;
 	if (git_commit_parentcount(c) > 1)
 		goto out;
-	commit_info_load(&ci, c);
+	commit_info_load(&ci, c, n->abbrev);
 	if ((r = journal_read(&n->journal, id, &je)) <= 0) {
 		ret = r;
 		goto out;	/* mailed (or refused) before */
@@ -1114,7 +1116,13 @@ out:
 
 static int setup(struct notify *n)
 {
+	char *abbrev = config_git_string(n->cfg, "core.abbrev");
 	int ret = -1;
+
+	n->abbrev = abbrev ? atoi(abbrev) : 0;
+	if (n->abbrev < 4 || n->abbrev > GIT_OID_HEXSZ)
+		n->abbrev = 12;
+	free(abbrev);
 
 	if (load_identity(n) < 0 ||
 	    load_template(&n->tmpl, n->cfg, "template", notify_default_template) < 0 ||
@@ -1234,6 +1242,21 @@ int notify_run(git_repository *repo, const struct maint_config *cfg, const struc
 	struct oid_list commits = { NULL, 0, 0 };
 	int ret = RESULT_FATAL, r;
 
+	/*
+	 * Two notes trees are looked up once per commit; libgit2 keeps trees of
+	 * up to 4 KiB in its cache, and a notes tree is bigger: without this,
+	 * each lookup would inflate and parse it again. Commits are read once
+	 * each (and a new journal commit per mail would only fill the cache),
+	 * and the cache is bounded (1 MiB), so memory does not grow with the
+	 * number of mails.
+	 */
+	if (lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)64 << 10),
+		      "cannot set the object cache") < 0 ||
+	    lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0),
+		      "cannot set the object cache") < 0 ||
+	    lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)1 << 20),
+		      "cannot set the object cache") < 0)
+		return RESULT_FATAL;
 	if (setup(&n) < 0 || collect_commits(&n, &commits) < 0)
 		goto out;
 	if ((r = open_journal(&n)) != RESULT_OK) {

@@ -10,7 +10,7 @@
 packages="build-essential pkg-config git libgit2-dev libcurl4-openssl-dev
 libsecret-1-dev libinih-dev libssl-dev asciidoctor sharness libcmocka-dev patch time
 man-db python3 python3-aiosmtpd gnome-keyring dbus dbus-daemon libsecret-tools openssl perl
-clang libclang-rt-14-dev msmtp git-email libauthen-sasl-perl libio-socket-ssl-perl"
+clang libclang-rt-14-dev msmtp git-email libauthen-sasl-perl libio-socket-ssl-perl libmailtools-perl"
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
 	echo "git-maint: not a Debian system; install the equivalents of:" >&2

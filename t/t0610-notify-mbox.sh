@@ -80,7 +80,7 @@ test_expect_success 'default: the work branch commits its public branch lacks, o
 '
 
 test_expect_success 'the mail: exact bytes of a reply in the thread' '
-	c=$(git -C repo rev-parse --short work-next~2) &&
+	c=$(git -C repo rev-parse --short=12 work-next~2) &&
 	csplit -s -f msg out "/^From [0-9a-f]\{40\} /" "{*}" &&
 	tr Q "\t" >expect <<-EOF &&
 	From: C O Mitter <committer@example.com>
@@ -186,7 +186,7 @@ test_expect_success 'a template file with placeholders; a line whose placeholder
 	(cd repo && git maint-notify work-next~3..work-next~2) >out &&
 	sed 1d out | body >actual &&
 	cat >expect <<-EOF &&
-	Jörg Müller: usb: serial: fix the frobnicator is $(git -C repo rev-parse --short work-next~2) on usb-next of usb.
+	Jörg Müller: usb: serial: fix the frobnicator is $(git -C repo rev-parse --short=12 work-next~2) on usb-next of usb.
 	Full id $(git -C repo rev-parse work-next~2), 100% sure, % kept.
 	Mail of Fri, 1 Apr 2005 10:00:00 +0200 from Jörg Müller <joerg@example.de>.
 	-- C O Mitter
@@ -285,7 +285,7 @@ test_expect_success 'each hostile record: its mail refused with one line, exit 1
 	test_line_count = 6 err &&
 	for i in 1 2 3 4 5 6
 	do
-		c=$(git -C repo rev-parse --short hostile~$((6 - i))) &&
+		c=$(git -C repo rev-parse --short=12 hostile~$((6 - i))) &&
 		grep "^error: $c: not sent: " err || return 1
 	done &&
 	grep "name .* holds a line break" err &&

@@ -120,6 +120,14 @@ test_expect_success 'the journal: one note per commit in refs/notes/maint-notify
 	test_cmp expect id
 '
 
+test_expect_success 'the journal uses git notes fan-out (ab/cdef...), which git reads' '
+	git -C repo ls-tree refs/notes/maint-notify >top &&
+	! grep -v "^040000 tree [0-9a-f]*	[0-9a-f][0-9a-f]$" top &&
+	c=$(git -C repo rev-parse work-next) &&
+	git -C repo ls-tree -r --name-only refs/notes/maint-notify >paths &&
+	grep -x "$(echo $c | cut -c1-2)/$(echo $c | cut -c3-)" paths
+'
+
 test_expect_success 'a rerun sends nothing: the journal has them all' '
 	(cd repo && git maint-notify --send >../out 2>../err) &&
 	test_must_be_empty err &&

@@ -134,7 +134,7 @@ test_expect_success '550 for one recipient: that mail refused and recorded, the 
 	test_when_finished stop_smtp_server &&
 	(cd r550 && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
 	test "$(smtp_count)" = 9 &&
-	c=$(git -C r550 rev-parse --short work-next~6) &&
+	c=$(git -C r550 rev-parse --short=12 work-next~6) &&
 	echo "error: $c: the server refused the mail: 550 5.1.1 <author4@example.org>: Recipient address rejected: User unknown" >expect &&
 	test_cmp expect err &&
 	git -C r550 notes --ref=maint-notify show work-next~6 >note &&

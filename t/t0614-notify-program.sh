@@ -95,7 +95,7 @@ test_expect_success 'exit 75 (EX_TEMPFAIL): exit 75, nothing recorded, its stder
 		FAKE_EXIT=75 FAKE_STDERR="msmtp: cannot connect to mail.example.org" \
 			test_expect_code 75 git maint-notify --send -q >../out 2>../err
 	) &&
-	c=$(git -C repo rev-parse --short HEAD) &&
+	c=$(git -C repo rev-parse --short=12 HEAD) &&
 	cat >expect <<-EOF &&
 	error: $c: not sent: msmtp: cannot connect to mail.example.org
 	hint: 1 mail is waiting: run again later to send it

@@ -58,7 +58,7 @@ test_expect_success 'a commit not yet on every remote waits (exit 75); those on 
 			usb-next..work-next >../out 2>../err
 	) &&
 	test "$(smtp_count)" = 2 &&
-	c=$(git -C repo rev-parse --short work-next) &&
+	c=$(git -C repo rev-parse --short=12 work-next) &&
 	grep "^Waiting: $c usb: patch 3 is not on .backup. yet$" err &&
 	grep "^hint: 1 mail is waiting" err &&
 	test_must_fail git -C repo notes --ref=maint-notify show work-next
@@ -119,7 +119,7 @@ test_expect_success '--revert: a reply to our notification, to the same people, 
 	EOF
 	test_cmp expect actual &&
 	tr -d "\r" <"$SMTP_SPOOL/0004.eml" >mail &&
-	grep "^was reverted by commit $(git -C repo rev-parse --short work-next), \"Revert \"usb: patch 1\"\":$" mail &&
+	grep "^was reverted by commit $(git -C repo rev-parse --short=12 work-next), \"Revert \"usb: patch 1\"\":$" mail &&
 	grep "^> It breaks the frobnicator on big-endian machines,$" mail &&
 	grep "^> see the report by Tester.$" mail &&
 	! grep -e "This reverts commit" -e "Signed-off-by" mail &&
