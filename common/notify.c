@@ -659,17 +659,43 @@ out:
 
 /* ---- --after-push ---- */
 
+/*
+ * A configured remote: remote.<name>.url or .pushurl set. (Not
+ * git_remote_lookup(): it matches the config with regexes, and libgit2
+ * 1.5 leaks pcre2's match frames doing so.)
+ */
+static int remote_exists(struct notify *n, const char *name)
+{
+	struct strbuf key = STRBUF_INIT;
+	char *v;
+	int valid = 0;
+
+	if (git_remote_name_is_valid(&valid, name) < 0 || !valid)
+		return 0;
+	strbuf_addf(&key, "remote.%s.url", name);
+	v = config_git_string(n->cfg, key.buf);
+	if (!v) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "remote.%s.pushurl", name);
+		v = config_git_string(n->cfg, key.buf);
+	}
+	strbuf_release(&key);
+	free(v);
+	return v != NULL;
+}
+
 static int load_remote(struct notify *n, struct remote_tips *rt, const char *name)
 {
-	git_remote *remote = NULL;
 	git_reference_iterator *it = NULL;
 	git_reference *ref;
 	struct strbuf glob = STRBUF_INIT;
 	int ret = -1;
 
 	rt->name = xstrdup(name);
-	if (lg2_check(git_remote_lookup(&remote, n->repo, name), "no remote '%s'", name) < 0)
+	if (!remote_exists(n, name)) {
+		error("no remote '%s'", name);
 		goto out;
+	}
 	strbuf_addf(&glob, "refs/remotes/%s/*", name);
 	if (lg2_check(git_reference_iterator_glob_new(&it, n->repo, glob.buf),
 		      "cannot list the branches of remote '%s'", name) < 0)
@@ -693,7 +719,6 @@ static int load_remote(struct notify *n, struct remote_tips *rt, const char *nam
 	ret = 0;
 out:
 	git_reference_iterator_free(it);
-	git_remote_free(remote);
 	strbuf_release(&glob);
 	return ret;
 }
@@ -1052,7 +1077,8 @@ static int announced_revert(struct notify *n, const struct commit_info *ci, stru
 	ret = journal_read(&n->journal, &id, jr);
 	if (ret || jr->status != JOURNAL_SENT || !jr->message_id.len)
 		return ret < 0 ? -1 : 0;
-	if (lg2_check(git_commit_lookup(&c, n->repo, &id), "cannot read commit %s", ci->hex) < 0)
+	if (lg2_check(git_commit_lookup(&c, n->repo, &id), "cannot read the reverted commit of %s",
+		      ci->hex) < 0)
 		return -1;
 	commit_info_load(rc, c, n->abbrev);
 	git_commit_free(c);

@@ -182,6 +182,34 @@ test_expect_success 'the password is nowhere in the repository' '
 	! grep -r -a -e "$SMTP_PASSWORD" repo/.git
 '
 
+# RELIABILITY 25, on the wire: what the server received
+test_expect_success 'hostile records: their mails refused and recorded, nothing injected reaches the server' '
+	before=$(smtp_count) &&
+	(
+		cd repo &&
+		for i in 1 2 3
+		do
+			test_tick &&
+			GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.org \
+				git commit -q --allow-empty -m "usb: hostile $i" || return 1
+		done &&
+		printf "Message-ID: <h1@x>\nFrom: Eve\rBcc: victim@example.com <eve@example.com>\nSubject: [PATCH] h1\n" >n1 &&
+		printf "Message-ID: <h2@x>\nFrom: Eve <eve@example.com>\nSubject: [PATCH] h2\nCc: a@example.com>\r\nRCPT TO:<victim@example.com>\n" >n2 &&
+		git notes --ref=maint add -f -C $(git hash-object -w n1) HEAD~2 &&
+		git notes --ref=maint add -f -C $(git hash-object -w n2) HEAD~1 &&
+		test_expect_code 1 git maint-notify --send -q >../out 2>../err
+	) &&
+	test_line_count = 2 err &&
+	test "$(smtp_count)" = $((before + 1)) &&
+	! grep -i victim "$SMTP_SPOOL/log" &&
+	! cat "$SMTP_SPOOL"/*.eml | tr -d "\r" | grep -i -e "^bcc" -e victim &&
+	git -C repo notes --ref=maint-notify show HEAD~2 >note &&
+	grep "^Status: failed$" note &&
+	grep "^Reply: not sent: the To name .* holds a line break$" note &&
+	(cd repo && git maint-notify --send -q) &&
+	test "$(smtp_count)" = $((before + 1))
+'
+
 test_expect_success 'a server restarted on another port: the same password (stored without a port) serves' '
 	stop_smtp_server &&
 	before=$(smtp_count) &&

@@ -46,7 +46,8 @@ test_expect_success '--after-push with a remote that has no remote-tracking bran
 
 test_expect_success '--after-push with an unknown remote: exit 128' '
 	(cd repo && test_expect_code 128 git maint-notify --send --after-push nope usb-next..work-next 2>../err) &&
-	grep "^error: no remote .nope.: " err &&
+	echo "error: no remote '"'"'nope'"'"'" >expect &&
+	test_cmp expect err &&
 	test "$(smtp_count)" = 0
 '
 
