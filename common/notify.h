@@ -57,6 +57,10 @@
  * remote-tracking branch refs/remotes/<remote>/<name> contains them, as after
  * git push or fetch) are mailed; the others wait for a later run.
  *
+ * The engine is in two files: notify-commits.c (which commits, branch,
+ * remotes) and notify.c (the mails, sending, the journal), sharing
+ * notify-internal.h.
+ *
  * Result: RESULT_OK when every mail went (or had gone) out;
  * RESULT_TEMPFAIL when some wait for a later run (a 4xx, a lost
  * connection, a timeout, a commit not yet on a remote), the rest having
