@@ -1,6 +1,6 @@
 #!/bin/sh
 
-test_description='git maint-notify: the SMTP password from a real Secret Service, and where it must never be (RELIABILITY 29, 30)'
+test_description='git maint-notify: the SMTP password from a real Secret Service (missing bus, service, item; locked), and where it must never be (RELIABILITY 29, 30)'
 
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-keyring.sh"
@@ -145,6 +145,23 @@ test_expect_success '--store-password with an empty input: exit 128, nothing sto
 test_expect_success '--store-password takes no other option' '
 	(cd repo && test_expect_code 129 git maint-notify --store-password --send </dev/null 2>../err) &&
 	grep "^error: --store-password and --forget-password take no other option" err
+'
+
+test_expect_success 'a locked keyring: exit 128 naming it, no prompt, nothing sent' '
+	(cd repo && printf "%s\n" "$SMTP_PASSWORD" | git maint-notify --store-password) &&
+	gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \
+		--method org.freedesktop.Secret.Service.Lock \
+		"[objectpath \"/org/freedesktop/secrets/collection/login\"]" >/dev/null &&
+	before=$(smtp_count) &&
+	(
+		cd repo &&
+		test_tick &&
+		GIT_AUTHOR_NAME=Lou GIT_AUTHOR_EMAIL=lou@example.org git commit -q --allow-empty -m "usb: patch 5" &&
+		test_expect_code 128 env -u DISPLAY -u WAYLAND_DISPLAY git maint-notify --send </dev/null >../out 2>../err
+	) &&
+	echo "error: the Secret Service holds the password for smtp://127.0.0.1 in a locked collection; unlock it and try again" >expect &&
+	test_cmp expect err &&
+	test "$(smtp_count)" = "$before"
 '
 
 test_expect_success 'stop the server' '
