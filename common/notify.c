@@ -635,6 +635,9 @@ static int send_one(struct notify *n, const struct commit_info *ci, const struct
 	enum smtp_status st;
 	int ret = 0;
 
+	/* the password and the handle only when there is a mail to send */
+	if (!n->mailer && mailer_open(&n->mailer, &n->mc) != RESULT_OK)
+		return -1;
 	envelope(og, &rcpt);
 	st = mailer_send(n->mailer, from, &rcpt, msg->buf, msg->len, &reply);
 	switch (st) {
@@ -913,8 +916,6 @@ int notify_run(git_repository *repo, const struct maint_config *cfg, const struc
 		goto out;
 	}
 	if (o->send) {
-		if (mailer_open(&n.mailer, &n.mc) != RESULT_OK)
-			goto out;
 		ret = send_all(&n, &commits);
 	} else {
 		mbox_writer_init(&n.mbox, 1, MBOX_O);

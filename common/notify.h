@@ -49,7 +49,9 @@
  * 00:00:00 2001", as git format-patch). With send, they go through
  * mailer.h, each recorded in the journal (journal.h) right after the
  * server's answer; commits already in the journal are left out, so a
- * rerun sends only what is missing. The journal is written under a lock
+ * rerun sends only what is missing. The password is looked up (and the
+ * server reached) only when there is a mail to send: a rerun with nothing
+ * left needs neither. The journal is written under a lock
  * ($GIT_COMMON_DIR/maint-notify.lock): a second run at the same time is
  * refused (RESULT_TEMPFAIL).
  *

@@ -81,6 +81,12 @@ test_expect_success 'with it, the mails go out' '
 	test "$(smtp_count)" = 3
 '
 
+test_expect_success 'nothing left to send: no keyring needed (a rerun without a bus exits 0)' '
+	(cd repo && run_without_bus git maint-notify --send </dev/null >../out 2>../err) &&
+	test_must_be_empty out &&
+	test_must_be_empty err
+'
+
 # RELIABILITY 30: argv, environment, output, trace, repository
 test_expect_success 'the password is never in the process arguments or environment while it sends' '
 	stop_smtp_server &&
