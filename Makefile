@@ -22,9 +22,13 @@ mandir = $(prefix)/share/man
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-PKGS = libgit2 libcurl libsecret-1 inih zlib libcrypto
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKGS = libgit2 inih zlib libcrypto
+# libcurl and libsecret (with GLib) only for the programs that talk SMTP or to the
+# Secret Service: the others neither link nor load them
+NET_PKGS = libcurl libsecret-1
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+NET_LIBS := $(shell pkg-config --libs $(NET_PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE \
@@ -76,10 +80,13 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+NET_PROGRAMS := $(B)/bin/git-maint-notify $(B)/bin/git-maint-publish $(B)/t/helper/test-secret
+$(NET_PROGRAMS): EXTRA_LIBS = $(NET_LIBS)
+
 # main() lives in libmaint.a (common/main.c) and calls the program's cmd_main().
 $(B)/bin/git-maint-%: $(B)/cmd/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(EXTRA_LIBS) $(PKG_LIBS)
 
 # Unit tests have their own main() (cmocka), so main.o is left out of their link.
 $(B)/t/unit/%: t/unit/%.c $(LIB)
@@ -92,7 +99,7 @@ $(B)/t/unit/test-objwrite: ALL_LDFLAGS += -Wl,--wrap=git_odb_hash
 # Test helpers are small programs with a cmd_main(), like the commands.
 $(B)/t/helper/%: t/helper/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(EXTRA_LIBS) $(PKG_LIBS)
 
 $(B)/t/perf/%: t/perf/%.c $(LIB)
 	@mkdir -p $(dir $@)

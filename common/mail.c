@@ -511,8 +511,14 @@ fail:
 
 void mail_rfc2047_encode(struct strbuf *out, const char *s, size_t len, int phrase)
 {
+	mail_rfc2047_encode_at(out, s, len, phrase ? MAIL_ENCODE_PHRASE : 0, 0);
+}
+
+void mail_rfc2047_encode_at(struct strbuf *out, const char *s, size_t len, unsigned flags, size_t col)
+{
 	static const char specials[] = "()<>@,;:\\\".[]";
-	int need = 0;
+	int phrase = !!(flags & MAIL_ENCODE_PHRASE);
+	int need = !!(flags & MAIL_ENCODE_ALWAYS);
 	size_t line = 0;
 
 	for (size_t i = 0; i < len; i++) {
@@ -525,8 +531,13 @@ void mail_rfc2047_encode(struct strbuf *out, const char *s, size_t len, int phra
 		strbuf_add(out, s, len);
 		return;
 	}
+	/* room for the first word's first character, else start on a new line */
+	if (col + 10 + 12 + 2 > 75) {
+		strbuf_addstr(out, "\n ");
+		col = 1;
+	}
 	strbuf_addstr(out, "=?UTF-8?q?");
-	line = 10;
+	line = col + 10;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = s[i];
 		size_t clen = 1;

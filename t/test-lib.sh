@@ -53,6 +53,10 @@ test "${GIT_TEST_CHAIN_LINT:-1}" = 0 && chain_lint=
 maint_chain_lint=$chain_lint
 chain_lint=
 
+# git's name for it, used by the test libraries (lib-keyring.sh, lib-smtp.sh)
+TRASH_DIRECTORY=$SHARNESS_TRASH_DIRECTORY
+export TRASH_DIRECTORY
+
 # After sharness, which sets LC_ALL=C: a maintainer runs in UTF-8, and so
 # do the tests (iconv, wildmatch and setlocale() behave differently in C).
 LC_ALL=C.UTF-8
