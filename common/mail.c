@@ -383,9 +383,14 @@ void mail_decode_b(struct strbuf *out, const char *in, size_t len)
 {
 	unsigned acc = 0;
 	int pos = 0;
+	char *o;
 
+	/* at most 3 bytes per 4 in: written in place, no check per byte */
+	strbuf_grow(out, len / 4 * 3 + 3);
+	o = out->buf + out->len;
+	b64_value('A');
 	for (size_t i = 0; i < len; i++) {
-		int v = b64_value(in[i]);
+		int v = b64_table[(unsigned char)in[i]];
 
 		if (v < 0)
 			continue;
@@ -394,19 +399,20 @@ void mail_decode_b(struct strbuf *out, const char *in, size_t len)
 			acc = v << 2;
 			break;
 		case 1:
-			strbuf_addch(out, acc | (v >> 4));
+			*o++ = acc | (v >> 4);
 			acc = (v & 15) << 4;
 			break;
 		case 2:
-			strbuf_addch(out, acc | (v >> 2));
+			*o++ = acc | (v >> 2);
 			acc = (v & 3) << 6;
 			break;
 		case 3:
-			strbuf_addch(out, acc | v);
+			*o++ = acc | v;
 			acc = pos = 0;
 			break;
 		}
 	}
+	strbuf_setlen(out, o - out->buf);
 }
 
 static int g_isspace(unsigned char c)

@@ -600,20 +600,28 @@ static void handle_filter(struct mi *mi, struct strbuf *line)
 	mi->patch_lines++;
 }
 
+/* A line as it is when the body is not format=flowed: quoted CRLF noted (or stripped). */
+static void handle_filter_unflowed(struct mi *mi, struct strbuf *line)
+{
+	size_t len = line->len;
+
+	if (len >= 2 && line->buf[len - 2] == '\r' && line->buf[len - 1] == '\n') {
+		mi->have_quoted_cr = 1;
+		if (mi->opts->quoted_cr == MAILINFO_QUOTED_CR_STRIP) {
+			strbuf_setlen(line, len - 2);
+			strbuf_addch(line, '\n');
+		}
+	}
+	handle_filter(mi, line);
+}
+
 static void handle_filter_flowed(struct mi *mi, struct strbuf *line, struct strbuf *prev)
 {
 	size_t len = line->len;
 	const char *rest;
 
 	if (!mi->format_flowed) {
-		if (len >= 2 && line->buf[len - 2] == '\r' && line->buf[len - 1] == '\n') {
-			mi->have_quoted_cr = 1;
-			if (mi->opts->quoted_cr == MAILINFO_QUOTED_CR_STRIP) {
-				strbuf_setlen(line, len - 2);
-				strbuf_addch(line, '\n');
-			}
-		}
-		handle_filter(mi, line);
+		handle_filter_unflowed(mi, line);
 		return;
 	}
 	if (len && line->buf[len - 1] == '\n') {
@@ -741,6 +749,131 @@ static void check_encoded_line(struct mi *mi, const struct strbuf *line)
 	}
 }
 
+/*
+ * The text carried between the lines of a base64 or quoted-printable
+ * body: git's "prev" (a partial decoded line, after any format=flowed
+ * text waiting for the end of its paragraph) is buf[off..len), and holds
+ * no '\n'. git prepends it to each decoded line, which makes a body that
+ * decodes to one long line quadratic (8 MB: a minute); here the decoded
+ * bytes are appended to it and lines are cut in place, each byte copied
+ * a bounded number of times, with the same result.
+ */
+struct carry {
+	struct strbuf buf;
+	size_t off;
+};
+#define CARRY_INIT { STRBUF_INIT, 0 }
+
+/* The format=flowed text waiting in the carry's buffer: [start, end). */
+struct flowed_span {
+	size_t start, end;
+};
+
+/* handle_filter() on a copy of span (when not empty) followed by buf[from..to). */
+static void filter_copy(struct mi *mi, struct strbuf *line, const struct strbuf *buf,
+			struct flowed_span *span, size_t from, size_t to)
+{
+	strbuf_reset(line);
+	strbuf_add(line, buf->buf + span->start, span->end - span->start);
+	strbuf_add(line, buf->buf + from, to - from);
+	span->start = span->end = 0;
+	handle_filter(mi, line);
+}
+
+/* handle_filter_flowed() for the decoded line buf[from..to) (its '\n' included), in place. */
+static void flowed_in_place(struct mi *mi, struct strbuf *line, struct strbuf *buf,
+			    struct flowed_span *span, size_t from, size_t to)
+{
+	const char *p = buf->buf;
+	size_t len = to - from - 1, n;
+
+	if (len && p[from + len - 1] == '\r')
+		len--;
+	if (len == 3 && !memcmp(p + from, "-- ", 3)) {
+		if (span->end > span->start)
+			filter_copy(mi, line, buf, span, 0, 0);
+		filter_copy(mi, line, buf, span, from, to);
+		return;
+	}
+	if (len && p[from] == ' ') {
+		from++;
+		len--;
+	}
+	if (!len || p[from + len - 1] != ' ') {
+		filter_copy(mi, line, buf, span, from, to);
+		return;
+	}
+	/* a soft break: the text waits for the rest of its paragraph */
+	n = len - !!mi->delsp;
+	if (span->end == span->start) {
+		span->start = from;
+		span->end = from + n;
+	} else {
+		memmove(buf->buf + span->end, p + from, n);
+		span->end += n;
+	}
+}
+
+/* One base64 or quoted-printable body line: decoded onto the carry, then its lines filtered. */
+static void handle_encoded(struct mi *mi, struct strbuf *line, struct carry *c)
+{
+	struct strbuf *buf = &c->buf;
+	struct flowed_span span = { 0, 0 };
+	size_t scan = buf->len, r = c->off;
+	const char *nl;
+
+	check_encoded_line(mi, line);
+	if (mi->te == TE_QP)
+		mail_decode_q(buf, line->buf, line->len, 0);
+	else
+		mail_decode_b(buf, line->buf, line->len);
+	while ((nl = memchr(buf->buf + scan, '\n', buf->len - scan))) {
+		size_t to = nl - buf->buf + 1;
+
+		if (mi->format_flowed) {
+			flowed_in_place(mi, line, buf, &span, r, to);
+		} else if (to == buf->len) {
+			/* the line ends the buffer (a long one, usually): handed over, not copied */
+			strbuf_remove(buf, 0, r);
+			strbuf_swap(buf, line);
+			strbuf_reset(buf);
+			handle_filter_unflowed(mi, line);
+			r = scan = 0;
+			break;
+		} else {
+			strbuf_reset(line);
+			strbuf_add(line, buf->buf + r, to - r);
+			handle_filter_unflowed(mi, line);
+		}
+		r = scan = to;
+	}
+	/* what waits: the flowed text, then the partial line (git's prev) */
+	if (span.end == span.start) {
+		c->off = r;
+	} else {
+		if (span.end != r) {
+			memmove(buf->buf + span.end, buf->buf + r, buf->len - r);
+			strbuf_setlen(buf, span.end + (buf->len - r));
+		}
+		c->off = span.start;
+	}
+	/* drop what was used once it is the larger part: amortised linear */
+	if (c->off > buf->len / 2) {
+		strbuf_remove(buf, 0, c->off);
+		c->off = 0;
+	}
+}
+
+/* The carry as a strbuf of its own (git's prev), for the plain-text path and flushes. */
+static struct strbuf *carry_prev(struct carry *c)
+{
+	if (c->off) {
+		strbuf_remove(&c->buf, 0, c->off);
+		c->off = 0;
+	}
+	return &c->buf;
+}
+
 /* patchbreak() on a raw line p[0..len) (its '\n' included, CRLF or not). */
 static int raw_patchbreak(const char *p, size_t len)
 {
@@ -787,7 +920,8 @@ static void skip_message_lines(struct mi *mi)
 
 static void handle_body(struct mi *mi, struct strbuf *line)
 {
-	struct strbuf prev = STRBUF_INIT, dec = STRBUF_INIT;
+	struct carry carry = CARRY_INIT;
+	struct strbuf *prev;
 
 	if (mi->top && !find_boundary(mi, line))
 		goto out;
@@ -801,42 +935,19 @@ static void handle_body(struct mi *mi, struct strbuf *line)
 	mi->first_line = 1;
 	do {
 		if (mi->top && is_multipart_boundary(mi, line)) {
-			if (prev.len) {
-				handle_filter(mi, &prev);
-				strbuf_reset(&prev);
+			prev = carry_prev(&carry);
+			if (prev->len) {
+				handle_filter(mi, prev);
+				strbuf_reset(prev);
 			}
 			summarize_quoted_cr(mi);
 			if (!handle_boundary(mi, line))
 				goto out;
 		}
-		if (mi->te == TE_DONTCARE) {
-			handle_filter_flowed(mi, line, &prev);
-		} else {
-			const char *s, *e;
-
-			check_encoded_line(mi, line);
-			strbuf_reset(&dec);
-			strbuf_addbuf(&dec, &prev);
-			strbuf_reset(&prev);
-			if (mi->te == TE_QP)
-				mail_decode_q(&dec, line->buf, line->len, 0);
-			else
-				mail_decode_b(&dec, line->buf, line->len);
-			/* one decoded line at a time; a partial last line waits in prev */
-			s = dec.buf;
-			e = dec.buf + dec.len;
-			while (s < e) {
-				const char *nl = memchr(s, '\n', e - s);
-				if (!nl) {
-					strbuf_add(&prev, s, e - s);
-					break;
-				}
-				strbuf_reset(line);
-				strbuf_add(line, s, nl - s + 1);
-				handle_filter_flowed(mi, line, &prev);
-				s = nl + 1;
-			}
-		}
+		if (mi->te == TE_DONTCARE)
+			handle_filter_flowed(mi, line, carry_prev(&carry));
+		else
+			handle_encoded(mi, line, &carry);
 		mi->first_line = 0;
 		if (mi->input_error) {
 			mi->patch_end = mi->p;	/* git stops reading here */
@@ -850,13 +961,13 @@ static void handle_body(struct mi *mi, struct strbuf *line)
 			skip_message_lines(mi);
 	} while (get_whole_line(mi, line));
 
-	if (prev.len)
-		handle_filter(mi, &prev);
+	prev = carry_prev(&carry);
+	if (prev->len)
+		handle_filter(mi, prev);
 	summarize_quoted_cr(mi);
 	flush_inbody_accum(mi);
 out:
-	strbuf_release(&prev);
-	strbuf_release(&dec);
+	strbuf_release(&carry.buf);
 }
 
 /* ---- what git mailinfo prints ---- */

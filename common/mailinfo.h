@@ -8,6 +8,11 @@
  * mailinfo drops and git-maint needs (series version and n/m,
  * Message-ID, threading, To/Cc, the paths a diff touches).
  *
+ * Time and memory are linear in the message: a base64 or quoted-printable
+ * body that decodes to one 100 MB line takes about a second (git mailinfo
+ * 2.39 prepends each decoded line to the partial one before it, which is
+ * quadratic: 8 MB take minutes there).
+ *
  * Pure: no I/O, no repository. Handles MIME (multipart, nested up to
  * MAILINFO_MAX_MIME_DEPTH, the patch inline or as a text attachment),
  * quoted-printable and base64, RFC 2047 headers, conversion to UTF-8 from
