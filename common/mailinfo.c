@@ -11,6 +11,7 @@
  * message) the result is the same but an error is returned.
  */
 #include "mailinfo.h"
+#include "date.h"
 #include "mail.h"
 #include "usage.h"
 #include "utf8.h"
@@ -972,6 +973,25 @@ out:
 
 /* ---- what git mailinfo prints ---- */
 
+int mailinfo_date_ok(const char *value, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long long when;
+	int tz, ok;
+
+	/* blanks only: git am takes the current time, as for no Date at all */
+	while (len && g_isspace(value[len - 1]))
+		len--;
+	if (!len)
+		return 1;
+	if (memchr(value, '\0', len))
+		return 0;
+	strbuf_add(&sb, value, len);
+	ok = !parse_date(sb.buf, &when, &tz);
+	strbuf_release(&sb);
+	return ok;
+}
+
 /* git's cleanup_space(): each run of blanks becomes one space (one pass). */
 /* Would cleanup_space() change s[0..len)? Not for the usual text, with single spaces only. */
 static int needs_space_cleanup(const char *s, size_t len)
@@ -1243,6 +1263,8 @@ static void handle_info(struct mi *mi)
 			cleanup_space(hdr);
 			strbuf_addbuf(&pm->date, hdr);
 			pm->has_date = 1;
+			if (!mailinfo_date_ok(pm->date.buf, pm->date.len))
+				mi_error(mi, "invalid date '%s'", pm->date.buf);
 			break;
 		}
 	}

@@ -26,7 +26,9 @@
  *     quoted-printable ("=" not followed by two hex digits or a line end)
  *     in the body; a NUL byte in the commit message (git am refuses that
  *     later); a raw NUL byte in a header line (git cuts the line there);
- *     an empty message.
+ *     an empty message; a Date that mailinfo_date_ok() refuses ("invalid
+ *     date '...'": git am refuses most of those later, and commits some,
+ *     such as 1970-01-01 00:00 +0100, with a time git fsck flags).
  *   - a From/Subject/Date that is not valid UTF-8 after decoding (raw
  *     8-bit text without a charset) is read as ISO-8859-1, with a warning;
  *     git passes the bytes on.
@@ -142,6 +144,14 @@ void mailinfo_series_info(const char *subject, size_t len, int *version, int *nu
  */
 void mailinfo_header_subject(struct patch_mail *pm, const char *value, size_t len);
 void mailinfo_header_from(struct patch_mail *pm, const char *value, size_t len);
+
+/*
+ * Would git am take this Date header value (unfolded, decoded)? It is
+ * read as parse_date() (date.h) reads it, which refuses any date that
+ * would give a timestamp git fsck flags; blanks only are fine (the
+ * current time, as git am does).
+ */
+int mailinfo_date_ok(const char *value, size_t len);
 
 /*
  * Adds to paths every path the diff text patch[0..len) touches: names

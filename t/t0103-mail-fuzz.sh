@@ -17,7 +17,7 @@ test_set_prereq LIBFUZZER
 test_expect_success LIBFUZZER 'build the fuzz target' '
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -I"$src/common" \
 		"$src/t/fuzz/fuzz-mailinfo.c" \
-		"$src/common/source.c" "$src/common/mail.c" "$src/common/mailinfo.c" \
+		"$src/common/source.c" "$src/common/mail.c" "$src/common/mailinfo.c" "$src/common/date.c" \
 		"$src/common/select-scan.c" \
 		"$src/common/strbuf.c" "$src/common/strvec.c" "$src/common/wrapper.c" \
 		"$src/common/usage.c" "$src/common/utf8.c" "$src/common/config.c" \

@@ -100,4 +100,69 @@ test_expect_success 'format=flowed base64 with long soft-broken paragraphs: as g
 	compare_with_git flowed -- flowed.mbox
 '
 
+# date_mail <name> <Date header value>: <name>.mbox, a patch of f "a" -> "b" with that date.
+date_mail () {
+	{
+		sep &&
+		printf "From: A U Thor <author@example.com>\nDate: %s\n" "$2" &&
+		printf "Subject: [PATCH] dated %s\n\nmsg\n---\n" "$1" &&
+		printf "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+	} >"$1.mbox"
+}
+
+# refused_date <name> <date>: every command refuses the mail with exit 1
+# and one error line naming the message; the repository stays as it was.
+refused_date () {
+	date_mail "$1" "$2" &&
+	echo "error: ../$1.mbox: message 1: invalid date $SQ$2$SQ" >expect.err &&
+	(
+		cd repo &&
+		git checkout -q -B "d-$1" base &&
+		repo_state | grep -v ORIG_HEAD >../before &&
+		test_expect_code 1 git maint-mbox-split ../$1.mbox >../out 2>../err &&
+		test_cmp ../expect.err ../err &&
+		test_expect_code 1 git maint-dry-apply --onto base ../$1.mbox >../out 2>../err &&
+		test_cmp ../expect.err ../err &&
+		test_expect_code 1 git maint-queue -q "d-$1" ../$1.mbox >../out 2>../err &&
+		grep -v "^hint: " ../err >../err.lines &&
+		test_cmp ../expect.err ../err.lines &&
+		repo_state | grep -v ORIG_HEAD >../after &&
+		test_cmp ../before ../after &&
+		git maint-queue --abort >/dev/null &&
+		repo_state | grep -v ORIG_HEAD >../after &&
+		test_cmp ../before ../after
+	)
+}
+
+SQ="'"
+
+test_expect_success 'Date: 1.1.922337203685477580 (a year past any integer): invalid date, exit 1' '
+	refused_date overflow-year "1.1.922337203685477580"
+'
+
+test_expect_success 'seconds of 20 digits: invalid date, exit 1' '
+	refused_date seconds20 "12345678901234567890 +0000" &&
+	refused_date at-seconds20 "@99999999999999999999 +0000" &&
+	refused_date second-field "Thu, 7 Apr 2005 15:13:99999999999999999999 -0700"
+'
+
+test_expect_success 'a date before the epoch once its zone is applied (git commits it wrapped around)' '
+	refused_date before-epoch "Thu, 1 Jan 1970 00:00:00 +0100"
+'
+
+test_expect_success 'years past 9999: invalid date, exit 1' '
+	refused_date year-12-digits "Thu, 7 Apr 292277026596 15:13:13 +0000" &&
+	refused_date seconds-year-10000 "253402300800 +0000"
+'
+
+test_expect_success 'the last second of 9999 is queued, and git fsck finds nothing wrong' '
+	date_mail last-second "Fri, 31 Dec 9999 23:59:59 +0000" &&
+	git -C repo branch -f d-last base &&
+	git -C repo maint-queue -q d-last ../last-second.mbox &&
+	git -C repo cat-file commit d-last >commit &&
+	grep "^author A U Thor <author@example.com> 253402300799 +0000\$" commit &&
+	git -C repo fsck --strict --no-dangling 2>err &&
+	test_line_count = 0 err
+'
+
 test_done

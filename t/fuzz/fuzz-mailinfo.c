@@ -8,7 +8,7 @@
  * or by hand:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Icommon \
- *	t/fuzz/fuzz-mailinfo.c common/{source,mail,mailinfo,select-scan,strbuf,strvec,wrapper,usage,utf8,config}.c \
+ *	t/fuzz/fuzz-mailinfo.c common/{source,mail,mailinfo,date,select-scan,strbuf,strvec,wrapper,usage,utf8,config}.c \
  *	$(pkg-config --cflags --libs libgit2 inih) -o fuzz-mailinfo
  *   ./fuzz-mailinfo -max_len=65536 corpus/
  *
