@@ -746,32 +746,56 @@ size_t mail_parse_address_list(struct strvec *out, const char *in, size_t len)
 	return n;
 }
 
+/*
+ * Can s[0..len) be a message id: not empty, no blank, no control
+ * character (C0, DEL, C1 in UTF-8) and no '<'? What passes stays one
+ * word on one line wherever it is written (a Link: trailer, a note).
+ */
+static int msgid_ok(const char *s, size_t len)
+{
+	if (!len)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c <= ' ' || c == 0x7f || c == '<' ||
+		    (c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] <= 0x9f &&
+		     (unsigned char)s[i + 1] >= 0x80))
+			return 0;
+	}
+	return 1;
+}
+
 size_t mail_parse_msgids(struct strvec *out, const char *in, size_t len)
 {
 	size_t n = 0, i = 0;
+	int bracketed = 0;
 
 	while (i < len) {
-		const char *lt = memchr(in + i, '<', len - i), *gt;
+		const char *lt = memchr(in + i, '<', len - i), *gt, *last;
 
 		if (!lt)
 			break;
 		gt = memchr(lt, '>', in + len - lt);
 		if (!gt)
 			break;
-		if (gt > lt + 1) {
-			strvec_push_mem(out, lt + 1, gt - lt - 1);
+		/* "<<a>": the id is what follows the last '<' */
+		last = memrchr(lt, '<', gt - lt);
+		bracketed = 1;
+		if (msgid_ok(last + 1, gt - last - 1)) {
+			strvec_push_mem(out, last + 1, gt - last - 1);
 			n++;
 		}
 		i = gt - in + 1;
 	}
-	if (!n) {
+	if (!bracketed) {
 		size_t s = 0, e;
 		while (s < len && isspace((unsigned char)in[s]))
 			s++;
 		e = s;
 		while (e < len && !isspace((unsigned char)in[e]))
 			e++;
-		if (e > s) {
+		if (msgid_ok(in + s, e - s)) {
 			strvec_push_mem(out, in + s, e - s);
 			n++;
 		}

@@ -44,7 +44,8 @@ struct mi {
 	int header_stage, filter_stage;
 	size_t patch_lines;
 	int have_quoted_cr;
-	struct strbuf message_id;	/* raw value, for -m */
+	struct strbuf message_id;	/* decoded value, for -m (as git prints it) */
+	struct strbuf message_id_raw;	/* undecoded: where the id is read */
 	int have_message_id;
 
 	int input_error;		/* git's input_error: stop reading the body */
@@ -371,8 +372,14 @@ static int check_header(struct mi *mi, const struct strbuf *line, struct strbuf 
 		goto out;
 	}
 	if (parse_header(mi, line, "Message-ID", &sb)) {
+		const char *raw = "";
+
 		strbuf_reset(&mi->message_id);
 		strbuf_addbuf(&mi->message_id, &sb);
+		/* git decodes it; an encoded word has no place in an id (RFC 2047, 5) */
+		skip_header(line, "Message-ID", &raw);
+		strbuf_reset(&mi->message_id_raw);
+		strbuf_addstr(&mi->message_id_raw, raw);
 		mi->have_message_id = 1;
 		goto out;
 	}
@@ -530,6 +537,26 @@ static int check_inbody_header(struct mi *mi, const struct strbuf *line)
 	return 0;
 }
 
+/*
+ * -m: "Message-Id: <value>" as git adds it, unless the decoded value
+ * holds a control character (an encoded CR or LF would add lines to the
+ * commit message, as it does in git): then the id alone, when it has one.
+ */
+static void add_message_id_line(struct mi *mi)
+{
+	const struct strbuf *v = &mi->message_id;
+
+	for (size_t i = 0; i < v->len; i++) {
+		if ((unsigned char)v->buf[i] < ' ' || v->buf[i] == 0x7f) {
+			if (mi->pm->message_id.len)
+				strbuf_addf(&mi->pm->message, "Message-Id: <%s>\n",
+					    mi->pm->message_id.buf);
+			return;
+		}
+	}
+	strbuf_addf(&mi->pm->message, "Message-Id: %s\n", v->buf);
+}
+
 /* git's handle_commit_msg(): 1 when line starts the patch. */
 static int handle_commit_msg(struct mi *mi, struct strbuf *line)
 {
@@ -574,7 +601,7 @@ static int handle_commit_msg(struct mi *mi, struct strbuf *line)
 	}
 	if (patchbreak(line)) {
 		if (mi->opts->message_id && mi->have_message_id)
-			strbuf_addf(&pm->message, "Message-Id: %s\n", mi->message_id.buf);
+			add_message_id_line(mi);
 		return 1;
 	}
 	if (memchr(line->buf, '\0', line->len))
@@ -1732,6 +1759,7 @@ static struct mi *mi_get(struct patch_mail *pm)
 	strbuf_init(&mi->charset, 0);
 	strbuf_init(&mi->inbody_accum, 0);
 	strbuf_init(&mi->message_id, 0);
+	strbuf_init(&mi->message_id_raw, 0);
 	strbuf_init(&mi->err, 0);
 	strbuf_init(&mi->hdr_tmp, 0);
 	strbuf_init(&mi->line, 0);
@@ -1765,6 +1793,7 @@ static void mi_start(struct mi *mi, struct patch_mail *pm, const struct raw_mail
 	mi->patch_lines = 0;
 	mi->have_quoted_cr = 0;
 	strbuf_reset(&mi->message_id);
+	strbuf_reset(&mi->message_id_raw);
 	mi->have_message_id = 0;
 	mi->input_error = 0;
 	strbuf_reset(&mi->err);
@@ -1785,6 +1814,7 @@ static void mi_free(struct mi *mi)
 	strbuf_release(&mi->charset);
 	strbuf_release(&mi->inbody_accum);
 	strbuf_release(&mi->message_id);
+	strbuf_release(&mi->message_id_raw);
 	strbuf_release(&mi->err);
 	strbuf_release(&mi->hdr_tmp);
 	strbuf_release(&mi->line);
@@ -1811,7 +1841,7 @@ int patch_mail_parse(struct patch_mail *pm, const struct raw_mail *raw, const st
 	}
 	if (mi->have_message_id) {
 		struct strvec ids = STRVEC_INIT;
-		if (mail_parse_msgids(&ids, mi->message_id.buf, mi->message_id.len))
+		if (mail_parse_msgids(&ids, mi->message_id_raw.buf, mi->message_id_raw.len))
 			strbuf_addstr(&pm->message_id, ids.v[0]);
 		strvec_clear(&ids);
 	}

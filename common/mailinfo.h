@@ -40,6 +40,8 @@
  *     byte; git stops decoding that line at the NUL.
  *   - -n (no_reencode) only stops the body's conversion; encoded words in
  *     headers are still converted to UTF-8.
+ *   - -m (message_id) adds "Message-Id: <id>" instead of the decoded value
+ *     when that holds a control character: git adds each encoded line.
  */
 
 #include "source.h"
@@ -55,8 +57,14 @@ struct patch_mail {
 	struct strbuf raw_subject;	/* decoded, unfolded, prefixes kept */
 	struct strbuf message;		/* = mailinfo's <msg> file: the commit message body after the subject */
 	struct strbuf patch;		/* = mailinfo's <patch> file */
-	struct strbuf message_id, in_reply_to;	/* without <> */
-	struct strvec references, to, cc;	/* message ids without <>, addresses as "Name <a@b>" */
+	/*
+	 * Message ids without <>, read from the undecoded values as
+	 * mail_parse_msgids() reads them: one word each, never a blank or a
+	 * control character (an encoded newline cannot add a line after a
+	 * "Link:" trailer). Addresses as "Name <a@b>".
+	 */
+	struct strbuf message_id, in_reply_to;
+	struct strvec references, to, cc;
 	int version, number, total;	/* [PATCH v2 3/5] -> 2,3,5; version 1 when absent; 0/0 when no n/m */
 	struct strvec paths;		/* every path the diff touches (a/ b/ stripped), both names of a rename/copy, C-quoted paths decoded */
 	int has_patch;			/* the mail carries a diff */

@@ -165,4 +165,63 @@ test_expect_success 'the last second of 9999 is queued, and git fsck finds nothi
 	test_line_count = 0 err
 '
 
+test_expect_success 'an encoded newline in Message-ID adds no line after Link:' '
+	{
+		sep &&
+		printf "From: A U Thor <author@example.com>\nDate: Thu, 7 Apr 2005 15:13:13 -0700\n" &&
+		printf "Subject: [PATCH] linked\n" &&
+		printf "Message-ID: =?utf-8?q?<id@example.com>=0AReviewed-by:_Evil_<evil@example.com>?=\n" &&
+		printf "\nmsg\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+	} >msgid.mbox &&
+	printf "[queue]\n\tlink = https://lore.kernel.org/r/%%s\n" >repo/.git/maint.ini &&
+	git -C repo branch -f linked base &&
+	git -C repo maint-queue -q linked ../msgid.mbox &&
+	rm repo/.git/maint.ini &&
+	git -C repo log -1 --format=%B linked >actual &&
+	printf "linked\n\nmsg\n\nLink: https://lore.kernel.org/r/id@example.com\n\n" >expect &&
+	test_cmp expect actual &&
+	git -C repo notes --ref maint show linked >note &&
+	grep "^Message-ID: <id@example.com>\$" note &&
+	! grep Evil note
+'
+
+test_expect_success '-m adds one Message-Id line (git mailinfo -m adds every decoded line)' '
+	test-mailinfo -m out-msgid msgid.mbox &&
+	printf "msg\nMessage-Id: <id@example.com>\n" >expect &&
+	test_cmp expect out-msgid/0001/msg
+'
+
+test_expect_success 'ids with blanks or control characters are no ids: In-Reply-To, References, Message-ID' '
+	{
+		sep &&
+		printf "From: A <a@example.com>\nSubject: ids\n" &&
+		printf "Message-ID: <a\\033]0;x\\007@example.com>\n" &&
+		printf "In-Reply-To: <p q@example.com>\nReferences: <r@example.com> <s\\rt@example.com>\n\nbody\n"
+	} >ids.mbox &&
+	git maint-mbox-split --input-order --format "[%m] [%r]" ids.mbox >actual &&
+	echo "[] []" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a From name and Subject decoding to CR/LF: one line each, the commit git am makes' '
+	{
+		sep &&
+		printf "From: =?utf-8?q?Eve=0D=0ASigned-off-by:_Linus?= <eve@example.com>\n" &&
+		printf "Date: Thu, 7 Apr 2005 15:13:13 -0700\n" &&
+		printf "Subject: =?utf-8?q?[PATCH]_subject=0D=0A=0AInjected-by:_x?=\n" &&
+		printf "\nmsg\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+	} >crlf.mbox &&
+	git -C repo checkout -q -B am-crlf base &&
+	git -C repo am -q ../crlf.mbox &&
+	git -C repo checkout -q base &&
+	git -C repo branch -f crlf base &&
+	git -C repo maint-queue -q crlf ../crlf.mbox &&
+	git -C repo rev-parse am-crlf >expect &&
+	git -C repo rev-parse crlf >actual &&
+	test_cmp expect actual &&
+	git -C repo log -1 --format="%an%n%B" crlf >actual &&
+	printf "Eve Signed-off-by: Linus\nsubject Injected-by: x\n\nmsg\n\n" >expect &&
+	test_cmp expect actual
+'
+
 test_done
