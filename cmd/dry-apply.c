@@ -9,6 +9,7 @@
 #include "mailinfo.h"
 #include "parse-options.h"
 #include "patch.h"
+#include "quote.h"
 #include "repo.h"
 #include "source.h"
 #include "strbuf.h"
@@ -161,6 +162,18 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
 	return 0;
 }
 
+/*
+ * Writes out to stdout and empties it. Text from the mail in it was
+ * quoted where it was added (quote.h); this last pass makes sure that no
+ * control character reaches the terminal, as report() and say() do.
+ */
+static void write_report(struct strbuf *out)
+{
+	strbuf_setlen(out, neutralise_controls(out->buf, out->len));
+	write_or_die(1, out->buf, out->len);
+	strbuf_reset(out);
+}
+
 /* Checks the series against one target, printing into out. */
 static int check_target(git_repository *repo, struct target *t, const struct series *s,
 			const struct dry_apply_opts *o, struct strbuf *out)
@@ -201,12 +214,13 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 			strbuf_addch(out, '\n');
 			apply_result_print(out, &res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
 		} else if (!o->quiet) {
-			strbuf_addf(out, "Patch %zu/%zu: %s\n", i + 1, s->nr, it->subject);
+			strbuf_addf(out, "Patch %zu/%zu: ", i + 1, s->nr);
+			quote_field(out, it->subject, strlen(it->subject));
+			strbuf_addch(out, '\n');
 			apply_result_print(out, &res, APPLY_PRINT_HUMAN, NULL, o->verbose);
 		}
 		apply_result_dispose(&res);
-		write_or_die(1, out->buf, out->len);
-		strbuf_reset(out);
+		write_report(out);
 	}
 	apply_session_free(sess);
 	strbuf_release(&prefix);
@@ -298,7 +312,7 @@ int cmd_main(int argc, const char **argv)
 			strbuf_addstr(&out, "The series applies to none of the targets\n");
 		}
 	}
-	write_or_die(1, out.buf, out.len);
+	write_report(&out);
 	ret = any_ok ? EXIT_OK : EXIT_NO;
 cleanup:
 	strbuf_release(&out);

@@ -97,6 +97,8 @@ PRINTF(2, 3) static void mi_error(struct mi *mi, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&mi->err, fmt, ap);
 	va_end(ap);
+	/* it quotes the mail (a charset, a date): one line, whatever the mail holds */
+	strbuf_setlen(&mi->err, neutralise_field(mi->err.buf, mi->err.len));
 }
 
 /* ---- reading lines ---- */

@@ -224,4 +224,136 @@ test_expect_success 'a From name and Subject decoding to CR/LF: one line each, t
 	test_cmp expect actual
 '
 
+# no_controls <file>...: no control character but tab and newline (no
+# ESC, BEL, CR, DEL) and no C1 character (U+0080..U+009F) in the files.
+no_controls () {
+	c0=$(printf "[\001-\010\013-\037\177]") &&
+	c1=$(printf "\302[\200-\237]") &&
+	! LC_ALL=C grep -n "$c0" "$@" &&
+	! LC_ALL=C grep -n "$c1" "$@"
+}
+
+test_expect_success 'setup: files named with ESC and tab, a mail full of escape sequences' '
+	git init -q esc &&
+	echo a >esc/f &&
+	echo x >"esc/$(printf "e\\033[31m")" &&
+	echo y >"esc/$(printf "t\\tb")" &&
+	git -C esc add . &&
+	git -C esc commit -q -m base &&
+	git -C esc tag base &&
+	{
+		sep &&
+		printf "From: =?utf-8?q?Eve_=1B[2J=C2=9B1m?= <eve@example.com>\n" &&
+		printf "Date: Thu, 7 Apr 2005 15:13:13 -0700\n" &&
+		printf "Subject: =?utf-8?q?[PATCH]_x=1B]0;owned=07=1B[31m?=\n" &&
+		printf "Message-ID: <esc@example.com>\n\nmsg\n---\n" &&
+		printf "diff --git \"a/e\\\\033[31m\" \"b/e\\\\033[31m\"\n" &&
+		printf -- "--- \"a/e\\\\033[31m\"\n+++ \"b/e\\\\033[31m\"\n@@ -1 +1 @@\n-x\n+z\n" &&
+		printf "diff --git \"a/t\\\\tb\" \"b/t\\\\tb\"\n" &&
+		printf -- "--- \"a/t\\\\tb\"\n+++ \"b/t\\\\tb\"\n@@ -1 +1 @@\n-y\n+w\n"
+	} >esc.mbox &&
+	{
+		cat esc.mbox &&
+		printf "diff --git \"a/n\\\\n1\\\\tx\" \"b/n\\\\n1\\\\tx\"\nnew file mode 100644\n" &&
+		printf -- "--- /dev/null\n+++ \"b/n\\\\n1\\\\tx\"\n@@ -0,0 +1 @@\n+q\n"
+	} >forge.mbox
+'
+
+test_expect_success 'mbox-split --list: one line per message, paths quoted, no control character' '
+	git maint-mbox-split -l esc.mbox forge.mbox >actual &&
+	test_line_count = 2 actual &&
+	no_controls actual &&
+	printf "%s\t%s\t%s\t%s\t%s\t%s\n" 1 esc@example.com "Eve ?[2J?1m <eve@example.com>" \
+		"Thu, 7 Apr 2005 15:13:13 -0700" "[PATCH] x?]0;owned??[31m" \
+		"\"e\\033[31m\" \"t\\tb\"" >expect &&
+	printf "%s\t%s\t%s\t%s\t%s\t%s\n" 2 esc@example.com "Eve ?[2J?1m <eve@example.com>" \
+		"Thu, 7 Apr 2005 15:13:13 -0700" "[PATCH] x?]0;owned??[31m" \
+		"\"e\\033[31m\" \"t\\tb\" \"n\\n1\\tx\"" >>expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'mbox-split --format: %s %S %an %p and a path with a space' '
+	sed "s/t\\\\tb/a b/g" esc.mbox >space.mbox &&
+	git maint-mbox-split --format "%s|%S|%an|%p" esc.mbox space.mbox >actual &&
+	no_controls actual &&
+	cat >expect <<-\EOF &&
+	[PATCH] x?]0;owned??[31m|x?]0;owned??[31m|Eve ?[2J?1m|"e\033[31m" "t\tb"
+	[PATCH] x?]0;owned??[31m|x?]0;owned??[31m|Eve ?[2J?1m|"e\033[31m" "a b"
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'dry-apply: the report quotes paths and neutralises the subject' '
+	git -C esc maint-dry-apply -v --onto base ../esc.mbox >actual 2>err &&
+	no_controls actual err &&
+	cat >expect <<-\EOF &&
+	Checking 1 patch against base
+	Patch 1/1: x?]0;owned??[31m
+	checking file "e\033[31m"
+	Hunk #1 succeeded at 1.
+	checking file "t\tb"
+	Hunk #1 succeeded at 1.
+	base: the patch applies
+	EOF
+	test_cmp expect actual &&
+	test_must_be_empty err
+'
+
+test_expect_success 'dry-apply --porcelain: escapes, C1 included' '
+	git -C esc maint-dry-apply --porcelain --onto base ../esc.mbox >actual &&
+	no_controls actual &&
+	head -n 1 actual >first &&
+	printf "patch\tbase\t1\tok\tx\\\\033]0;owned\\\\007\\\\033[31m\n" >expect &&
+	test_cmp expect first
+'
+
+test_expect_success 'a path with a newline: one error line in the report, nothing applied' '
+	(
+		cd esc &&
+		test_expect_code 1 git maint-dry-apply --onto base ../forge.mbox >../actual 2>../err &&
+		no_controls ../actual ../err &&
+		grep "^\.\./forge.mbox: message 1: line [0-9]*: invalid path ${SQ}n?1?x${SQ}: control character or backslash in path\$" ../actual &&
+		test_line_count = 4 ../actual &&
+		git branch forge base &&
+		repo_state | grep -v refs/heads/forge >../before &&
+		test_expect_code 1 git maint-queue forge ../forge.mbox >../out 2>../err &&
+		no_controls ../out ../err &&
+		printf "Queueing 1 patch on ${SQ}forge${SQ}\nApplying: x?]0;owned??[31m\n" >../expect &&
+		test_cmp ../expect ../out &&
+		grep -v "^hint: " ../err >../err.lines &&
+		cat >../expect <<-EOF &&
+		patch 1: line 17: invalid path ${SQ}n?1?x${SQ}: control character or backslash in path
+		error: patch 1 does not apply to ${SQ}forge${SQ}: x?]0;owned??[31m
+		EOF
+		test_cmp ../expect ../err.lines &&
+		git maint-queue --abort >/dev/null &&
+		repo_state | grep -v -e ORIG_HEAD -e refs/heads/forge >../after &&
+		grep -v ORIG_HEAD ../before | test_cmp - ../after
+	)
+'
+
+test_expect_success 'queue: "Applying:" without escape sequences; the commit keeps the names' '
+	git -C esc branch -f q-esc base &&
+	git -C esc maint-queue q-esc ../esc.mbox >out 2>err &&
+	no_controls out err &&
+	grep "^Applying: x?\]0;owned??\[31m\$" out &&
+	git -C esc diff --name-only base q-esc >actual &&
+	printf "\"e\\\\033[31m\"\n\"t\\\\tb\"\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'describe-contains: tag names with a C1 CSI or ESC reach no terminal' '
+	git -C esc checkout -q -b side base &&
+	git -C esc commit -q --allow-empty -m c2 &&
+	git -C esc tag "$(printf "v2\\302\\2332J")" &&
+	git -C esc rev-parse HEAD >"esc/.git/refs/tags/$(printf "v3\\033]0;owned\\007")" &&
+	git -C esc maint-describe-contains HEAD >actual 2>err &&
+	no_controls actual err &&
+	test_line_count = 1 actual &&
+	grep "^v[23]?" actual &&
+	printf "HEAD\nno-such-thing\033[2J\n" | test_expect_code 1 git -C esc maint-describe-contains --stdin >actual 2>err &&
+	no_controls actual err &&
+	grep "^no-such-thing?\[2J undefined\$" actual
+'
+
 test_done
