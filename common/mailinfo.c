@@ -1478,10 +1478,55 @@ static void add_path(struct strvec *paths, const char *s, size_t len)
 	/* no git diff names a path holding a NUL byte: garbage, left out */
 	if (!len || (len == 9 && !memcmp(s, "/dev/null", 9)) || memchr(s, '\0', len))
 		return;
-	for (size_t i = 0; i < paths->nr; i++)
+	/* a file's header names it up to four times; the rest is mailinfo_paths_unique()'s */
+	for (size_t i = paths->nr > 4 ? paths->nr - 4 : 0; i < paths->nr; i++)
 		if (strlen(paths->v[i]) == len && !memcmp(paths->v[i], s, len))
 			return;
 	strvec_push_mem(paths, s, len);
+}
+
+struct path_at {
+	const char *path;
+	size_t at;
+};
+
+static int cmp_path_at(const void *a, const void *b)
+{
+	const struct path_at *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+void mailinfo_paths_unique(struct strvec *paths)
+{
+	struct path_at *sorted;
+	unsigned char *dup;
+	size_t n = paths->nr, out = 0;
+
+	if (n < 2)
+		return;
+	sorted = xcalloc(n, sizeof(*sorted));
+	dup = xcalloc(n, 1);
+	for (size_t i = 0; i < n; i++) {
+		sorted[i].path = paths->v[i];
+		sorted[i].at = i;
+	}
+	/* by name, then by position: the first of each run is the first added */
+	qsort(sorted, n, sizeof(*sorted), cmp_path_at);
+	for (size_t k = 1; k < n; k++)
+		if (!strcmp(sorted[k].path, sorted[k - 1].path))
+			dup[sorted[k].at] = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (dup[i])
+			free((char *)paths->v[i]);
+		else
+			paths->v[out++] = paths->v[i];
+	}
+	paths->nr = out;
+	paths->v[out] = NULL;
+	free(sorted);
+	free(dup);
 }
 
 /* Drops the first directory of name ("a/" of "a/x"), as git apply -p1 does. */
@@ -1859,6 +1904,7 @@ int patch_mail_parse(struct patch_mail *pm, const struct raw_mail *raw, const st
 				    (mi->patch_end ? mi->patch_end : mi->end) - mi->patch_at);
 	else
 		mailinfo_diff_paths(&pm->paths, pm->patch.buf, pm->patch.len);
+	mailinfo_paths_unique(&pm->paths);
 	pm->has_patch = mi->patch_lines > 0;
 	if (opts->headers_and_paths_only) {
 		strbuf_reset(&pm->message);

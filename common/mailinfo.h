@@ -165,8 +165,13 @@ int mailinfo_date_ok(const char *value, size_t len);
  * Adds to paths every path the diff text patch[0..len) touches: names
  * from "diff --git", "---"/"+++", "rename from/to", "copy from/to"
  * lines, a/ and b/ stripped, C-quoted names decoded, /dev/null left
- * out, duplicates removed.
+ * out. A path named again further on may be added again: after the last
+ * call, mailinfo_paths_unique() removes the repeats (one pass over all
+ * of them, so that a diff of 100,000 files stays linear, n log n).
  */
 void mailinfo_diff_paths(struct strvec *paths, const char *patch, size_t len);
+
+/* Removes the repeated strings of paths, keeping the first of each, in order. */
+void mailinfo_paths_unique(struct strvec *paths);
 
 #endif

@@ -411,6 +411,7 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	if (diff) {
 		pm->has_patch = 1;
 		diff_header_paths(pm, diff, end);
+		mailinfo_paths_unique(&pm->paths);
 	} else if (maybe_patch(body, end)) {
 		goto done;	/* a diff without "diff --git", or a "---" line: the parser knows */
 	}

@@ -356,4 +356,21 @@ test_expect_success 'describe-contains: tag names with a C1 CSI or ESC reach no 
 	grep "^no-such-thing?\[2J undefined\$" actual
 '
 
+test_expect_success 'a diff of 100,000 files: each path listed once, by the parser and the scan' '
+	{
+		sep &&
+		printf "From: A <a@example.com>\nSubject: [PATCH] many files\n\n---\n" &&
+		awk "BEGIN {
+			for (i = 0; i < 100000; i++)
+				printf \"diff --git a/d/f%d b/d/f%d\\nnew file mode 100644\\n--- /dev/null\\n+++ b/d/f%d\\n@@ -0,0 +1 @@\\n+x\\n\", i, i, i
+			printf \"diff --git a/d/f7 b/d/f7\\n--- a/d/f7\\n+++ b/d/f7\\n@@ -1 +1 @@\\n-x\\n+y\\n\"
+		}"
+	} >files.mbox &&
+	awk "BEGIN { for (i = 0; i < 100000; i++) printf \"d/f%d\\n\", i }" >expect &&
+	test-mailinfo out-files files.mbox &&
+	test_cmp expect out-files/0001/paths &&
+	git maint-mbox-split --touches d/f99999 --format %p files.mbox | tr " " "\\n" >actual &&
+	test_cmp expect actual
+'
+
 test_done
