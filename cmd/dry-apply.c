@@ -6,6 +6,7 @@
  * changes: no ref, reflog, index, work tree file or object.
  */
 #include "apply.h"
+#include "config.h"
 #include "mailinfo.h"
 #include "parse-options.h"
 #include "patch.h"
@@ -60,9 +61,12 @@ static void series_clear(struct series *s)
 	free(s->items);
 }
 
-/* Reads every mail; dies (128) on input that is not mail. */
+/*
+ * Reads every mail; dies (128) on input that is not mail, exits 1 on a
+ * message that cannot apply (undecodable, or over mbox.max-message-size).
+ */
 static void read_series(struct series *s, const char **args, int nargs,
-			const struct dry_apply_opts *o)
+			const struct dry_apply_opts *o, const struct maint_config *cfg)
 {
 	struct mail_source *src;
 	struct raw_mail raw;
@@ -85,7 +89,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	} else {
 		rc = source_open(&src, args, nargs, flags);
 	}
-	if (rc < 0)
+	if (rc < 0 || source_configure(src, cfg) < 0)
 		exit(EXIT_FATAL);
 	patch_mail_init(&pm);
 	while ((rc = source_next(src, &raw)) != 0) {
@@ -93,7 +97,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 		struct item *it;
 
 		if (rc < 0)
-			exit(EXIT_FATAL);
+			exit(source_oversized(src) ? EXIT_NO : EXIT_FATAL);
 		/* Mail we cannot decode cannot apply (RELIABILITY 10-12). */
 		if (patch_mail_parse(&pm, &raw, &mopts) < 0)
 			exit(EXIT_NO);
@@ -265,6 +269,7 @@ int cmd_main(int argc, const char **argv)
 	struct target *targets = NULL;
 	size_t nt;
 	git_repository *repo;
+	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct strbuf out = STRBUF_INIT;
 	char *current = NULL;
 	int nargs, any_ok = 0, ret = EXIT_NO;
@@ -288,7 +293,9 @@ int cmd_main(int argc, const char **argv)
 		if (resolve_target(repo, o.onto.v[i], &targets[i]) < 0)
 			die("cannot check against '%s'", o.onto.v[i]);
 
-	read_series(&s, argv, nargs, &o);
+	if (config_load(&cfg, repo) < 0)
+		exit(EXIT_FATAL);
+	read_series(&s, argv, nargs, &o, &cfg);
 	if (!s.nr) {
 		error("no patches found");
 		goto cleanup;
@@ -320,6 +327,7 @@ cleanup:
 	free(targets);
 	free(current);
 	strvec_clear(&o.onto);
+	config_release(&cfg);
 	git_repository_free(repo);
 	return ret;
 }

@@ -1064,6 +1064,7 @@ int queue_in_progress(git_repository *repo)
 	return ret;
 }
 
+/* Reads every mail into q: 0; 1 when one is over mbox.max-message-size (reported); -1. */
 static int read_series(struct queue *q, const char *const *args, size_t nargs)
 {
 	struct mail_source *src = NULL;
@@ -1072,12 +1073,17 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 
 	if (source_open(&src, args, nargs, 0) < 0)
 		return -1;
+	if (source_configure(src, q->cfg) < 0) {
+		source_close(src);
+		return -1;
+	}
 	/* One input: its message numbers are the queue's, so errors can name it. */
 	if (nargs <= 1)
 		q->source = xstrdup(nargs ? args[0] : "-");
 	while ((rc = source_next(src, &raw)) != 0) {
 		if (rc < 0) {
-			ret = -1;
+			/* over mbox.max-message-size: refused (reported), nothing queued */
+			ret = source_oversized(src) ? 1 : -1;
 			break;
 		}
 		strbuf_addf(&q->mails, "%zu\n", raw.len);
@@ -1086,7 +1092,7 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 	}
 	source_close(src);
 	if (ret)
-		return -1;
+		return ret;
 	return parse_mails(q);
 }
 
@@ -1139,7 +1145,7 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const char
 		const char *const *args, size_t nargs, const struct queue_opts *opts)
 {
 	struct queue q;
-	int ret = -1, sync;
+	int ret = -1, sync, rc;
 
 	queue_init(&q, repo, cfg);
 	if (state_dir_exists(q.dir)) {
@@ -1166,8 +1172,12 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const char
 	git_oid_cpy(&q.notes_base, &q.notes_orig);
 	git_oid_cpy(&q.notes_tip, &q.notes_orig);
 	q.has_notes_base = q.has_notes_tip = q.has_notes_orig;
-	if (read_series(&q, args, nargs) < 0)
+	rc = read_series(&q, args, nargs);
+	if (rc) {
+		if (rc > 0)
+			ret = RESULT_NO;
 		goto out;
+	}
 	if (!q.nr) {
 		error("no patches found");
 		ret = RESULT_NO;

@@ -373,4 +373,56 @@ test_expect_success 'a diff of 100,000 files: each path listed once, by the pars
 	test_cmp expect actual
 '
 
+test_expect_success 'over mbox.max-message-size: dry-apply and queue refuse the series, nothing applied' '
+	date_mail small "Thu, 7 Apr 2005 15:13:13 -0700" &&
+	{
+		cat small.mbox &&
+		sep &&
+		printf "From: A <a@example.com>\nSubject: [PATCH] big\n\n" &&
+		head -c 3000 /dev/zero | tr "\\000" x &&
+		printf "\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-b\n+c\n"
+	} >sized.mbox &&
+	echo "error: ../sized.mbox: message 2 exceeds max size (1000 bytes)" >expect.err &&
+	(
+		cd repo &&
+		printf "[mbox]\n\tmax-message-size = 1000\n" >.git/maint.ini &&
+		git checkout -q -B sized base &&
+		repo_state >../before &&
+		test_expect_code 1 git maint-dry-apply --onto base ../sized.mbox >../out 2>../err &&
+		test_cmp ../expect.err ../err &&
+		test_expect_code 1 git maint-queue sized ../sized.mbox >../out 2>../err &&
+		test_cmp ../expect.err ../err &&
+		test_path_is_missing .git/maint/queue &&
+		repo_state >../after &&
+		rm .git/maint.ini &&
+		test_cmp ../before ../after
+	)
+'
+
+test_expect_success 'MIME nested deeper than 4: dry-apply and queue exit 1 naming the message' '
+	{
+		sep &&
+		printf "From: A <a@example.com>\nSubject: [PATCH] deep\nMIME-Version: 1.0\n" &&
+		for i in 1 2 3 4 5 6
+		do
+			printf "Content-Type: multipart/mixed; boundary=b$i\n\npre\n--b$i\n" || return 1
+		done &&
+		printf "Content-Type: text/plain\n\nmsg\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+	} >deep.mbox &&
+	echo "error: ../deep.mbox: message 1: too many nested MIME boundaries (more than 4)" >expect.err &&
+	(
+		cd repo &&
+		git checkout -q -B deep base &&
+		repo_state >../before &&
+		test_expect_code 1 git maint-dry-apply --onto base ../deep.mbox >../out 2>../err &&
+		test_cmp ../expect.err ../err &&
+		test_expect_code 1 git maint-queue -q deep ../deep.mbox >../out 2>../err &&
+		grep -v "^hint: " ../err >../err.lines &&
+		test_cmp ../expect.err ../err.lines &&
+		git maint-queue --abort >/dev/null &&
+		repo_state | grep -v ORIG_HEAD >../after &&
+		grep -v ORIG_HEAD ../before | test_cmp - ../after
+	)
+'
+
 test_done
