@@ -425,4 +425,19 @@ test_expect_success 'MIME nested deeper than 4: dry-apply and queue exit 1 namin
 	)
 '
 
+test_expect_success 'queue --show-current: the mail as it is into a file, no escape sequence on a terminal' '
+	sed "s/^msg\$/msg $(printf "\\033]0;owned\\007")/" forge.mbox >raw-esc.mbox &&
+	git -C esc checkout -q base &&
+	git -C esc branch -f show base &&
+	test_expect_code 1 git -C esc maint-queue -q show ../raw-esc.mbox 2>/dev/null &&
+	git -C esc maint-queue --show-current >shown &&
+	sed 1d raw-esc.mbox >expect &&
+	test_cmp expect shown &&
+	script -qec "git -C esc maint-queue --show-current" /dev/null >tty-out &&
+	tr -d "\\r" <tty-out >tty-shown &&
+	no_controls tty-shown &&
+	grep "^msg ?\]0;owned?\$" tty-shown &&
+	git -C esc maint-queue --abort >/dev/null
+'
+
 test_done
