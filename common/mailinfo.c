@@ -1004,7 +1004,9 @@ out:
 
 int mailinfo_date_ok(const char *value, size_t len)
 {
+	char small[128];
 	struct strbuf sb = STRBUF_INIT;
+	const char *s = small;
 	long long when;
 	int tz, ok;
 
@@ -1015,8 +1017,15 @@ int mailinfo_date_ok(const char *value, size_t len)
 		return 1;
 	if (memchr(value, '\0', len))
 		return 0;
-	strbuf_add(&sb, value, len);
-	ok = !parse_date(sb.buf, &when, &tz);
+	/* a C string for parse_date(); on the stack for any real date (the scan reads every one) */
+	if (len < sizeof(small)) {
+		memcpy(small, value, len);
+		small[len] = '\0';
+	} else {
+		strbuf_add(&sb, value, len);
+		s = sb.buf;
+	}
+	ok = !parse_date(s, &when, &tz);
 	strbuf_release(&sb);
 	return ok;
 }
