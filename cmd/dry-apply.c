@@ -6,6 +6,7 @@
  * changes: no ref, reflog, index, work tree file or object.
  */
 #include "apply.h"
+#include "config.h"
 #include "mailinfo.h"
 #include "parse-options.h"
 #include "patch.h"
@@ -15,6 +16,7 @@
 #include "strvec.h"
 #include "wrapper.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,6 +36,7 @@ struct dry_apply_opts {
 	int verbose;
 	int quiet;
 	int mboxrd;
+	size_t max_size;	/* mbox.max-message-size: messages, and binary data in one */
 };
 
 /* One patch mail of the series. */
@@ -86,6 +89,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	}
 	if (rc < 0)
 		exit(EXIT_FATAL);
+	source_set_max_size(src, o->max_size == SIZE_MAX ? 0 : o->max_size);
 	patch_mail_init(&pm);
 	while ((rc = source_next(src, &raw)) != 0) {
 		struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
@@ -100,6 +104,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 		strbuf_addf(&origin, "%s: message %zu", raw.origin, raw.number);
 		popts.origin = origin.buf;
 		popts.p_value = o->p_value;
+		popts.max_binary = o->max_size;
 		strbuf_reset(&err);
 		patch_set_dispose(&ps);
 		if (!pm.patch.len || patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0) {
@@ -173,6 +178,7 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 	aopts.fuzz = o->fuzz;
 	aopts.three_way = o->three_way;
 	aopts.check_only = o->each;
+	aopts.max_binary = o->max_size;
 	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
 		return -1;
 	if (!o->porcelain && !o->quiet)
@@ -233,7 +239,8 @@ static void print_summary(struct strbuf *out, const struct target *t, size_t tot
 
 int cmd_main(int argc, const char **argv)
 {
-	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, 0 };
+	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, 0, 0 };
+	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "onto", &o.onto, "branch",
 				"check against this branch's tip (repeatable; default: the current branch)"),
@@ -262,6 +269,8 @@ int cmd_main(int argc, const char **argv)
 		usage_msg_opt(dry_apply_usage, options, "-p must not be negative");
 
 	repo = repo_open_or_die();
+	if (config_load(&cfg, repo) < 0 || source_config_max_size(&cfg, &o.max_size) < 0)
+		exit(EXIT_FATAL);
 	/* Blobs are only read, as git reads them: without re-hashing each. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	if (!o.onto.nr) {
@@ -306,6 +315,7 @@ cleanup:
 	free(targets);
 	free(current);
 	strvec_clear(&o.onto);
+	config_release(&cfg);
 	git_repository_free(repo);
 	return ret;
 }

@@ -139,6 +139,7 @@ struct apply_session {
 	 */
 	struct treewrite *tw;
 	size_t cached_bytes;	/* contents kept after their blob was written */
+	size_t binary_left;	/* what binary files may still grow by in this patch */
 	char *their_label;	/* conflict marker label for the patch (git am: its subject) */
 	apply_reader_fn reader;	/* see apply_session_set_reader() */
 	void *reader_data;
@@ -707,16 +708,31 @@ static int delta_varint(const unsigned char **p, const unsigned char *end, size_
 	return 0;
 }
 
-/* Applies a git delta to src; -1 when the delta is corrupt or for another source. */
-static int apply_delta(const struct strbuf *src, const struct strbuf *delta, struct strbuf *out)
+/* The sizes a git delta starts with: its source's and its result's. */
+static int delta_sizes(const struct strbuf *delta, const unsigned char **body, size_t *src_size,
+		       size_t *dst_size)
 {
 	const unsigned char *p = (const unsigned char *)delta->buf, *end = p + delta->len;
+
+	if (delta_varint(&p, end, src_size) < 0 || delta_varint(&p, end, dst_size) < 0)
+		return -1;
+	*body = p;
+	return 0;
+}
+
+/*
+ * Applies a git delta to src; -1 when the delta is corrupt or for
+ * another source. The caller checked the result size it announces.
+ */
+static int apply_delta(const struct strbuf *src, const struct strbuf *delta, struct strbuf *out)
+{
+	const unsigned char *p, *end = (const unsigned char *)delta->buf + delta->len;
 	size_t src_size, dst_size;
 
 	strbuf_reset(out);
-	if (delta_varint(&p, end, &src_size) < 0 || delta_varint(&p, end, &dst_size) < 0 ||
-	    src_size != src->len)
+	if (delta_sizes(delta, &p, &src_size, &dst_size) < 0 || src_size != src->len)
 		return -1;
+	strbuf_grow(out, dst_size);
 	while (p < end) {
 		unsigned char op = *p++;
 
@@ -737,11 +753,11 @@ static int apply_delta(const struct strbuf *src, const struct strbuf *delta, str
 				}
 			if (!size)
 				size = 0x10000;
-			if (off > src->len || size > src->len - off || out->len + size > dst_size)
+			if (off > src->len || size > src->len - off || size > dst_size - out->len)
 				return -1;
 			strbuf_add(out, src->buf + off, size);
 		} else if (op) {
-			if ((size_t)(end - p) < op || out->len + op > dst_size)
+			if ((size_t)(end - p) < op || op > dst_size - out->len)
 				return -1;
 			strbuf_add(out, p, op);
 			p += op;
@@ -750,6 +766,25 @@ static int apply_delta(const struct strbuf *src, const struct strbuf *delta, str
 		}
 	}
 	return out->len == dst_size ? 0 : -1;
+}
+
+/*
+ * Takes the growth of a binary file from old_size to new_size bytes out
+ * of what the patch may still add (see apply_opts.max_binary); 1 with
+ * the reason in why when it does not fit.
+ */
+static int binary_growth(struct apply_session *s, const char *name, size_t old_size,
+			 size_t new_size, struct strbuf *why)
+{
+	size_t growth = new_size > old_size ? new_size - old_size : 0;
+
+	if (growth > s->binary_left) {
+		strbuf_addf(why, "binary patch to '%s' too large (%zu bytes from %zu; at most %zu more in one patch, see mbox.max-message-size)",
+			    name, new_size, old_size, s->opts.max_binary);
+		return 1;
+	}
+	s->binary_left -= growth;
+	return 0;
 }
 
 /* Does the content hash to (a prefix of) hex? */
@@ -815,20 +850,33 @@ static int apply_binary(struct apply_session *s, const struct file_patch *fp,
 		return 1;
 	}
 	if (fp->forward.type == BINARY_LITERAL) {
+		if (binary_growth(s, name, content->len, fp->forward.data.len, why))
+			return 1;
 		strbuf_addbuf(&out, &fp->forward.data);
-	} else if (apply_delta(content, &fp->forward.data, &out) < 0) {
-		strbuf_release(&out);
-		strbuf_addf(why, "the binary patch does not apply to '%s'", name);
-		return 1;
+	} else {
+		const unsigned char *body;
+		size_t src_size, dst_size;
+
+		if (delta_sizes(&fp->forward.data, &body, &src_size, &dst_size) < 0 ||
+		    src_size != content->len) {
+			strbuf_addf(why, "the binary patch does not apply to '%s'", name);
+			return 1;
+		}
+		if (binary_growth(s, name, content->len, dst_size, why))
+			return 1;
+		if (apply_delta(content, &fp->forward.data, &out) < 0) {
+			strbuf_release(&out);
+			strbuf_addf(why, "the binary patch does not apply to '%s'", name);
+			return 1;
+		}
 	}
 	if (fp->new_oid[0] && !hex_is_zero(fp->new_oid) && !content_matches(&out, fp->new_oid)) {
 		strbuf_release(&out);
 		strbuf_addf(why, "binary patch to '%s' creates incorrect result", name);
 		return 1;
 	}
-	strbuf_reset(content);
-	strbuf_addbuf(content, &out);
-	strbuf_release(&out);
+	strbuf_release(content);
+	*content = out;		/* moved: binary contents may be large */
 	return 0;
 }
 
@@ -1096,7 +1144,9 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 			git_oid_cpy(&e->oid, &old.oid);
 		} else {
 			e->has_oid = 0;
-			strbuf_addbuf(&e->data, &content);
+			strbuf_release(&e->data);
+			e->data = content;	/* moved */
+			strbuf_init(&content, 0);
 		}
 	}
 	goto out;
@@ -1172,6 +1222,7 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps, struct appl
 
 	memset(res, 0, sizeof(*res));
 	res->ok = 1;
+	s->binary_left = s->opts.max_binary;
 	map_clear(&s->stage);
 	for (size_t i = 0; i < ps->nr; i++) {
 		struct apply_file_result *fr;

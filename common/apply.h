@@ -64,9 +64,19 @@ struct apply_opts {
 	 * --each). The overlay is not updated at all.
 	 */
 	int check_only;
+	/*
+	 * How much binary patches ("literal", "delta") may grow the files
+	 * they change, in bytes, in one patch together: a delta whose
+	 * result size, or a literal whose size, exceeds its pre-image by
+	 * more than is left is refused (APPLY_FILE_ERROR) before its result
+	 * is allocated. Commands pass the message size limit
+	 * (mbox.max-message-size), as for patch_parse_opts.max_binary;
+	 * SIZE_MAX: no limit.
+	 */
+	size_t max_binary;
 };
 
-#define APPLY_OPTS_INIT { 0, 0, 0 }
+#define APPLY_OPTS_INIT { 0, 0, 0, PATCH_MAX_BINARY_DEFAULT }
 
 enum apply_hunk_status {
 	APPLY_HUNK_OK,		/* applied at line, maybe with offset and fuzz */

@@ -25,6 +25,11 @@ struct parser {
 	const char *origin;
 	struct strbuf *err;
 	struct patch_set *ps;
+	/*
+	 * What binary data may inflate to in one input (opts->max_binary),
+	 * and what is left of it for the forward and the reverse blocks.
+	 */
+	size_t binary_max, forward_left, reverse_left;
 };
 
 /* The current line: [*line, *line + *len), *len including '\n' if present. */
@@ -658,37 +663,62 @@ static int base85_line(const char *line, size_t len, struct strbuf *out)
 	return 0;
 }
 
+/*
+ * Inflates in to exactly size bytes, onto out; out NULL: only checks
+ * (through a small buffer, for data nobody reads). out grows with what
+ * inflate() really gives, never past size + 1, so a header that claims
+ * a size the data does not hold costs nothing.
+ */
 static int inflate_all(const struct strbuf *in, size_t size, struct strbuf *out)
 {
+	unsigned char scratch[16384];
+	size_t total = 0;
 	z_stream z;
 	int rc;
 
 	memset(&z, 0, sizeof(z));
 	if (inflateInit(&z) != Z_OK)
 		return -1;
-	strbuf_grow(out, size);
 	z.next_in = (unsigned char *)in->buf;
 	z.avail_in = in->len;
-	z.next_out = (unsigned char *)out->buf;
-	z.avail_out = size + 1;	/* one spare byte detects too much data */
-	rc = inflate(&z, Z_FINISH);
+	do {
+		size_t room = size + 1 - total, got;
+
+		if (out) {
+			if (room > (out->len < 65536 ? 65536 : out->len))
+				room = out->len < 65536 ? 65536 : out->len;
+			strbuf_grow(out, room);
+			z.next_out = (unsigned char *)out->buf + out->len;
+		} else {
+			if (room > sizeof(scratch))
+				room = sizeof(scratch);
+			z.next_out = scratch;
+		}
+		z.avail_out = room;
+		rc = inflate(&z, Z_NO_FLUSH);
+		got = room - z.avail_out;
+		total += got;
+		if (out)
+			strbuf_setlen(out, out->len + got);
+	} while (rc == Z_OK && total <= size);
 	inflateEnd(&z);
-	if (rc != Z_STREAM_END || z.total_out != size || z.avail_in)
-		return -1;
-	strbuf_setlen(out, size);
-	return 0;
+	return rc == Z_STREAM_END && total == size && !z.avail_in ? 0 : -1;
 }
 
-/* One "literal N" / "delta N" block and its data lines up to a blank line. */
-static int parse_binary_hunk(struct parser *p, struct binary_hunk *bh)
+/*
+ * One "literal N" / "delta N" block of the file named name and its data
+ * lines up to a blank line, decoded but still deflated (inflate_binary()
+ * inflates it once the whole input is parsed). Its size is taken from
+ * the budget for forward or reverse blocks first.
+ */
+static int parse_binary_hunk(struct parser *p, struct binary_hunk *bh, const char *name, int forward)
 {
 	const char *line = NULL, *s;
-	size_t len = 0;
+	size_t len = 0, *left = forward ? &p->forward_left : &p->reverse_left;
 	unsigned long size;
-	struct strbuf deflated = STRBUF_INIT;
-	unsigned long start = p->lineno;
 
 	peek_line(p, &line, &len);
+	bh->input_line = p->lineno;
 	if (line_starts(line, len, "literal ")) {
 		bh->type = BINARY_LITERAL;
 		s = line + 8;
@@ -698,26 +728,42 @@ static int parse_binary_hunk(struct parser *p, struct binary_hunk *bh)
 	}
 	if (parse_number(&s, line + len, &size) < 0)
 		return perr(p, "line %lu: corrupt binary patch header", p->lineno);
+	if (size > *left)
+		return perr(p, "line %lu: binary patch of '%s' too large (%lu bytes; at most %zu in one patch, see mbox.max-message-size)",
+			    p->lineno, name, size, p->binary_max);
+	*left -= size;
 	bh->size = size;
 	next_line(p, len);
 	while (peek_line(p, &line, &len) && !(len == 1 || (len == 2 && line[0] == '\r'))) {
-		if (base85_line(line, len, &deflated) < 0) {
-			strbuf_release(&deflated);
+		if (base85_line(line, len, &bh->data) < 0)
 			return perr(p, "line %lu: corrupt binary patch", p->lineno);
-		}
 		next_line(p, len);
 	}
 	if (peek_line(p, &line, &len))
 		next_line(p, len);
-	if (inflate_all(&deflated, size, &bh->data) < 0) {
-		strbuf_release(&deflated);
-		return perr(p, "line %lu: corrupt binary patch data", start);
-	}
-	strbuf_release(&deflated);
 	return 0;
 }
 
-static int parse_binary(struct parser *p, struct file_patch *fp)
+/*
+ * Inflates a block parse_binary_hunk() left deflated: the forward one
+ * in place, a reverse one (keep 0) only checked and then dropped.
+ */
+static int inflate_binary(struct parser *p, struct binary_hunk *bh, int keep)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (bh->type == BINARY_NONE)
+		return 0;
+	if (inflate_all(&bh->data, bh->size, keep ? &out : NULL) < 0) {
+		strbuf_release(&out);
+		return perr(p, "line %lu: corrupt binary patch data", bh->input_line);
+	}
+	strbuf_release(&bh->data);
+	bh->data = out;
+	return 0;
+}
+
+static int parse_binary(struct parser *p, struct file_patch *fp, const char *name)
 {
 	const char *line = NULL;
 	size_t len = 0;
@@ -726,11 +772,11 @@ static int parse_binary(struct parser *p, struct file_patch *fp)
 	if (!peek_line(p, &line, &len) ||
 	    !(line_starts(line, len, "literal ") || line_starts(line, len, "delta ")))
 		return perr(p, "line %lu: corrupt binary patch: no 'literal' or 'delta'", p->lineno);
-	if (parse_binary_hunk(p, &fp->forward) < 0)
+	if (parse_binary_hunk(p, &fp->forward, name, 1) < 0)
 		return -1;
 	if (peek_line(p, &line, &len) &&
 	    (line_starts(line, len, "literal ") || line_starts(line, len, "delta ")))
-		return parse_binary_hunk(p, &fp->reverse);
+		return parse_binary_hunk(p, &fp->reverse, name, 0);
 	return 0;
 }
 
@@ -905,7 +951,8 @@ static int parse_git_diff(struct parser *p)
 			}
 		} else if (line_starts(line, len, "GIT binary patch")) {
 			next_line(p, len);
-			if (parse_binary(p, fp) < 0)
+			if (parse_binary(p, fp, fp->new_path ? fp->new_path : fp->old_path ?
+					 fp->old_path : def_name ? def_name : "?") < 0)
 				goto fail;
 			break;
 		} else if (line_starts(line, len, "Binary files ")) {
@@ -1096,6 +1143,8 @@ int patch_parse(struct patch_set *ps, const char *buf, size_t len,
 	p.origin = opts ? opts->origin : NULL;
 	p.p_value = opts && opts->p_value >= 0 ? opts->p_value : 1;
 	p.p_explicit = opts && opts->p_value >= 0;
+	p.binary_max = opts ? opts->max_binary : PATCH_MAX_BINARY_DEFAULT;
+	p.forward_left = p.reverse_left = p.binary_max;
 	if (err)
 		strbuf_reset(err);
 
@@ -1131,6 +1180,11 @@ int patch_parse(struct patch_set *ps, const char *buf, size_t len,
 		after_plain_diff = line_starts(line, llen, "diff ") || line_starts(line, llen, "Index: ");
 		next_line(&p, llen);
 	}
+	/* Binary data last, when all of it is known to fit. */
+	for (size_t i = 0; i < ps->nr; i++)
+		if (inflate_binary(&p, &ps->files[i].forward, 1) < 0 ||
+		    inflate_binary(&p, &ps->files[i].reverse, 0) < 0)
+			goto fail;
 	if (!ps->nr) {
 		struct strbuf why = STRBUF_INIT;
 

@@ -19,6 +19,13 @@
  * no absolute path, no ".git" or look-alike component. An unsafe path
  * makes the whole parse fail.
  *
+ * Sizes written in the input never decide an allocation by themselves:
+ * hunk line numbers and counts above 100,000,000 are a corrupt hunk
+ * header, hunk lines are stored as they are read (a count that the
+ * lines do not follow is a truncated hunk), and binary blocks are held
+ * to opts->max_binary before they are inflated. Memory is linear in the
+ * input plus the forward binary data (at most opts->max_binary).
+ *
  * Invariants of a parsed struct patch_set:
  *  - ps->text owns a copy of the input; every struct patch_line points
  *    into it, so the lines stay valid until patch_set_dispose().
@@ -66,7 +73,12 @@ enum binary_hunk_type {
 struct binary_hunk {
 	enum binary_hunk_type type;
 	size_t size;		/* inflated size as given in the header */
-	struct strbuf data;	/* inflated (decoded and uncompressed) bytes */
+	unsigned long input_line;	/* of the "literal"/"delta" line, from 1 */
+	/*
+	 * The inflated (decoded and uncompressed) bytes; empty for the
+	 * reverse block, which is checked but not kept.
+	 */
+	struct strbuf data;
 };
 
 struct file_patch {
@@ -109,9 +121,21 @@ struct patch_parse_opts {
 	int p_value;
 	/* Names the input in messages, e.g. "message 3" or "fix.patch". */
 	const char *origin;
+	/*
+	 * The most that the binary data of the input may inflate to
+	 * ("literal N", "delta N"), in bytes, for the forward blocks together
+	 * and for the reverse ones together (only the forward data is kept).
+	 * Checked against each block's header before anything is inflated.
+	 * Commands pass the message size limit (mbox.max-message-size);
+	 * SIZE_MAX: no limit.
+	 */
+	size_t max_binary;
 };
 
-#define PATCH_PARSE_OPTS_INIT { -1, NULL }
+/* The default message size limit (SOURCE_MAX_SIZE_DEFAULT): 256 MiB. */
+#define PATCH_MAX_BINARY_DEFAULT ((size_t)256 << 20)
+
+#define PATCH_PARSE_OPTS_INIT { -1, NULL, PATCH_MAX_BINARY_DEFAULT }
 
 /*
  * Parses buf[0..len) into ps (which must be PATCH_SET_INIT or disposed).

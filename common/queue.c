@@ -866,7 +866,9 @@ static int run_series(struct queue *q, int skip_check_first)
 	git_oid_cpy(&tip, &q->tip);
 	aopts.fuzz = q->opts.fuzz;
 	aopts.three_way = q->opts.three_way;
-	if (commit_tree_id(q->repo, &tip, &tree) < 0 ||
+	/* Binary patches are held to the message size limit (apply.h). */
+	if ((q->cfg && source_config_max_size(q->cfg, &aopts.max_binary) < 0) ||
+	    commit_tree_id(q->repo, &tip, &tree) < 0 ||
 	    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
 		goto out;
 	q->session = session;
@@ -930,6 +932,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		}
 		strbuf_reset(&err);
 		popts.origin = origin;
+		popts.max_binary = aopts.max_binary;
 		if (q->opts.three_way)
 			apply_session_set_label(session, pm.subject.buf);
 		if (patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0)
@@ -1072,6 +1075,10 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 
 	if (source_open(&src, args, nargs, 0) < 0)
 		return -1;
+	if (q->cfg && source_configure(src, q->cfg) < 0) {
+		source_close(src);
+		return -1;
+	}
 	/* One input: its message numbers are the queue's, so errors can name it. */
 	if (nargs <= 1)
 		q->source = xstrdup(nargs ? args[0] : "-");
