@@ -14,6 +14,7 @@
 #include "treewrite.h"
 #include "wrapper.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,6 +314,11 @@ static int read_content(struct apply_session *s, const struct file_state *st,
 		strbuf_addbuf(out, st->data);
 		return 0;
 	}
+	if (st->mode == GIT_FILEMODE_COMMIT) {
+		/* A submodule's content in a diff, as git shows and applies it. */
+		strbuf_addf(out, "Subproject commit %s\n", git_oid_tostr_s(&st->oid));
+		return 0;
+	}
 	if (s->reader && s->reader(s->reader_data, path, &st->oid, out))
 		return 0;
 	if (lg2_check(git_blob_lookup(&blob, s->repo, &st->oid), "cannot read '%s'", path) < 0)
@@ -536,6 +542,14 @@ static int find_hunk(const struct image *img, const struct patch_hunk *h,
 {
 	size_t context = h->leading > h->trailing ? h->leading : h->trailing;
 	int rc = 0;
+
+	/*
+	 * A hunk placed past the end of the file is looked for from the
+	 * end, as git apply does: every line of the file is still a
+	 * candidate, the nearest (the last) first.
+	 */
+	if (guess > (long)img->nr)
+		guess = (long)img->nr;
 
 	for (int f = 0; f <= max_fuzz; f++) {
 		long pfz = (long)f + (long)h->leading - (long)context;
@@ -805,7 +819,7 @@ static int hex_is_zero(const char *hex)
 	return *hex && strspn(hex, "0") == strlen(hex);
 }
 
-/* Finds a blob by (abbreviated) id in the repository. */
+/* Finds a blob by (abbreviated) id in the repository: 1 if found. */
 static int find_blob(struct apply_session *s, const char *hex, git_oid *out)
 {
 	git_odb *odb;
@@ -818,6 +832,15 @@ static int find_blob(struct apply_session *s, const char *hex, git_oid *out)
 	if (git_repository_odb(&odb, s->repo) < 0)
 		return 0;
 	rc = git_odb_exists_prefix(out, odb, &prefix, n);
+	/* The id of a commit or a tree is no blob (a mail may name one). */
+	if (rc == 0) {
+		size_t size;
+		git_object_t type;
+
+		rc = git_odb_read_header(&size, &type, odb, out);
+		if (rc == 0 && type != GIT_OBJECT_BLOB)
+			rc = -1;
+	}
 	git_odb_free(odb);
 	return rc == 0;
 }
@@ -970,6 +993,29 @@ static void file_error(struct apply_file_result *fr, struct strbuf *why)
 	fr->reason = strbuf_detach(why, NULL);
 }
 
+/* Regular file, symbolic link or submodule: what a mode change may not change. */
+static unsigned file_type(unsigned mode)
+{
+	return mode == GIT_FILEMODE_BLOB_EXECUTABLE ? GIT_FILEMODE_BLOB : mode;
+}
+
+/*
+ * The commit a submodule's post-image names: "Subproject commit <hex>",
+ * anything after the id ignored, as git apply reads it.
+ */
+static int gitlink_oid(const struct strbuf *content, git_oid *oid)
+{
+	static const char prefix[] = "Subproject commit ";
+	size_t n = sizeof(prefix) - 1;
+
+	if (content->len < n + GIT_OID_HEXSZ || memcmp(content->buf, prefix, n))
+		return -1;
+	for (size_t i = 0; i < GIT_OID_HEXSZ; i++)
+		if (!isxdigit((unsigned char)content->buf[n + i]))
+			return -1;
+	return git_oid_fromstrn(oid, content->buf + n, GIT_OID_HEXSZ) < 0 ? -1 : 0;
+}
+
 static int is_gitmodules_like(const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -1015,10 +1061,6 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 			ret = -1;
 		goto refuse;
 	}
-	if (fp->new_mode == 0160000 || fp->old_mode == 0160000) {
-		strbuf_addf(&why, "submodule changes are not supported ('%s')", file_patch_name(fp));
-		goto refuse;
-	}
 
 	/*
 	 * The pre-image. A rename or copy source that an earlier file of
@@ -1042,15 +1084,18 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 			strbuf_addf(&why, "'%s' is a directory", fp->old_path);
 			goto refuse;
 		}
-		if (fp->old_mode && ((fp->old_mode == GIT_FILEMODE_LINK) != (old.mode == GIT_FILEMODE_LINK))) {
+		if (fp->old_mode && file_type(fp->old_mode) != file_type(old.mode)) {
 			strbuf_addf(&why, "'%s' has type %o, expected %o", fp->old_path, old.mode, fp->old_mode);
 			goto refuse;
 		}
 		if (read_content(s, &old, fp->old_path, &content) < 0)
 			goto internal;
 	}
-	/* The destination must be free for creations, renames and copies. */
-	if (fp->new_path && (!fp->old_path || strcmp(fp->old_path, fp->new_path))) {
+	/*
+	 * The destination must be free for creations, renames and copies
+	 * (a copy onto its own source too, as git apply says).
+	 */
+	if (fp->new_path && (!fp->old_path || fp->is_copy || strcmp(fp->old_path, fp->new_path))) {
 		if (lookup(s, fp->new_path, &dst) < 0)
 			goto internal;
 		if (dst.exists && dst.mode != GIT_FILEMODE_TREE &&
@@ -1067,6 +1112,20 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 		}
 	}
 	mode = fp->new_mode ? fp->new_mode : old.exists ? old.mode : GIT_FILEMODE_BLOB;
+	/*
+	 * A file does not turn into a symbolic link or a submodule (or
+	 * back) by a mode change: git's diffs delete and create instead,
+	 * and git apply refuses this.
+	 */
+	if (fp->new_path && old.exists && file_type(mode) != file_type(old.mode)) {
+		strbuf_addf(&why, "new mode (%o) of '%s' does not match old mode (%o)", mode,
+			    fp->new_path, old.mode);
+		goto refuse;
+	}
+	if (fp->is_binary && (mode == GIT_FILEMODE_COMMIT || old.mode == GIT_FILEMODE_COMMIT)) {
+		strbuf_addf(&why, "corrupt patch for submodule '%s'", file_patch_name(fp));
+		goto refuse;
+	}
 	if (fp->new_path && mode == GIT_FILEMODE_LINK && is_gitmodules_like(fp->new_path)) {
 		strbuf_addf(&why, "'%s' may not be a symbolic link", fp->new_path);
 		goto refuse;
@@ -1118,6 +1177,14 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 	if (fp->is_delete && content.len && !fp->is_binary) {
 		strbuf_addf(&why, "'%s' is not empty after the deletion patch", fp->old_path);
 		goto refuse;
+	}
+	if (fp->new_path && mode == GIT_FILEMODE_COMMIT) {
+		/* A submodule's post-image names its commit. */
+		if (gitlink_oid(&content, &post_oid) < 0) {
+			strbuf_addf(&why, "corrupt patch for submodule '%s'", fp->new_path);
+			goto refuse;
+		}
+		use_oid = 1;
 	}
 
 	/* Record: delete the old name (deletion, rename), write the new one. */

@@ -23,6 +23,14 @@
  * with libgit2's merge-file when the "index <old>.." pre-image blob is in
  * the repository.
  *
+ * A hunk that names a line past the end of the file is looked for from
+ * the end, every line still a candidate (git apply).
+ *
+ * As git apply: a submodule (mode 160000) reads as "Subproject commit
+ * <id>\n" and its post-image must name a commit the same way; a mode
+ * change never changes a file's type (regular file, symbolic link,
+ * submodule); a copy needs a free destination, even onto its source.
+ *
  * Path safety is checked here, for every path a patch names (both names
  * of a rename or copy), against the base tree and the overlay: the
  * parser's checks (no "..", absolute, ".git" look-alikes) again, and no

@@ -188,6 +188,9 @@ static int worktree_matches(struct sync *sy, const git_index_entry *ie, const st
 {
 	git_oid oid;
 
+	/* A submodule is a directory of its own: queue never looks into it, as git am does not. */
+	if (ie->mode == GIT_FILEMODE_COMMIT)
+		return S_ISDIR(st->st_mode);
 	if (S_ISDIR(st->st_mode) || (ie->mode == GIT_FILEMODE_LINK) != (S_ISLNK(st->st_mode) && sy->symlinks))
 		return 0;
 	if ((uint32_t)st->st_size == ie->file_size && (int32_t)st->st_mtime == ie->mtime.seconds &&
@@ -330,7 +333,7 @@ static int write_file(struct sync *sy, const char *path, unsigned mode, const gi
 	struct stat st;
 	const char *data;
 	size_t len;
-	int fd = -1, ret = -1, in_place = 0, rc;
+	int fd = -1, ret = -1, in_place = 0, keep_dir = 0, rc;
 
 	if (drop_conflict(sy, path) < 0 || make_parents(sy, path) < 0)
 		return -1;
@@ -344,12 +347,14 @@ static int write_file(struct sync *sy, const char *path, unsigned mode, const gi
 		in_place = S_ISREG(st.st_mode) && st.st_nlink == 1 && (st.st_mode & S_IWUSR) &&
 			   st.st_uid == geteuid() &&
 			   (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE);
-		if (!in_place && (S_ISDIR(st.st_mode) ? rmdir(sy->full.buf) < 0 : unlink(sy->full.buf) < 0))
+		/* A submodule's directory stays (with what is checked out in it). */
+		keep_dir = mode == GIT_FILEMODE_COMMIT && S_ISDIR(st.st_mode);
+		if (!in_place && !keep_dir && (S_ISDIR(st.st_mode) ? rmdir(sy->full.buf) < 0 : unlink(sy->full.buf) < 0))
 			return error_errno("cannot replace '%s'", sy->full.buf);
 	}
 	memset(&ie, 0, sizeof(ie));
 	if (mode == GIT_FILEMODE_COMMIT) {
-		if (mkdir(sy->full.buf, 0777) < 0)
+		if (!keep_dir && mkdir(sy->full.buf, 0777) < 0)
 			return error_errno("cannot create directory '%s'", sy->full.buf);
 		goto add;
 	}
