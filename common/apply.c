@@ -1016,13 +1016,35 @@ static int gitlink_oid(const struct strbuf *content, git_oid *oid)
 	return git_oid_fromstrn(oid, content->buf + n, GIT_OID_HEXSZ) < 0 ? -1 : 0;
 }
 
-static int is_gitmodules_like(const char *path)
+/*
+ * Refuses what git's fsck flags in a tree at path with mode: a symbolic
+ * link at a name git protects (.gitmodules, .gitattributes, .gitignore,
+ * .mailmap or a look-alike, see patch_protected_name()), and anything
+ * but a file at .gitmodules or .gitattributes (a directory on the way
+ * to path, or a submodule). 1 with the reason in why, else 0.
+ */
+static int check_protected(const char *path, unsigned mode, struct strbuf *why)
 {
-	const char *base = strrchr(path, '/');
+	const char *c = path;
 
-	base = base ? base + 1 : path;
-	return !strcasecmp(base, ".gitmodules") || !strcasecmp(base, ".gitattributes") ||
-	       !strcasecmp(base, ".gitignore") || !strcasecmp(base, ".mailmap");
+	for (;;) {
+		const char *slash = strchr(c, '/');
+		size_t len = slash ? (size_t)(slash - c) : strlen(c);
+		enum patch_protected_name id = patch_protected_name(c, len);
+
+		if (id != PATCH_NAME_NONE && !slash && mode == GIT_FILEMODE_LINK) {
+			strbuf_addf(why, "'%s' may not be a symbolic link", path);
+			return 1;
+		}
+		if ((id == PATCH_NAME_GITMODULES || id == PATCH_NAME_GITATTRIBUTES) &&
+		    (slash || mode == GIT_FILEMODE_COMMIT)) {
+			strbuf_addf(why, "'%s': '%.*s' may only be a file", path, (int)len, c);
+			return 1;
+		}
+		if (!slash)
+			return 0;
+		c = slash + 1;
+	}
 }
 
 /* Applies one file diff to the stage. Returns -1 on internal error, else 0. */
@@ -1126,10 +1148,8 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 		strbuf_addf(&why, "corrupt patch for submodule '%s'", file_patch_name(fp));
 		goto refuse;
 	}
-	if (fp->new_path && mode == GIT_FILEMODE_LINK && is_gitmodules_like(fp->new_path)) {
-		strbuf_addf(&why, "'%s' may not be a symbolic link", fp->new_path);
+	if (fp->new_path && check_protected(fp->new_path, mode, &why))
 		goto refuse;
-	}
 
 	/* The post-image. */
 	if (fp->is_binary) {

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zlib.h>
 
 struct parser {
@@ -160,6 +161,143 @@ static int is_dotgit_lookalike(const char *c, size_t len)
 		n--;
 	folded[n] = '\0';
 	return !strcmp(folded, ".git") || !strcmp(folded, "git~1");
+}
+
+/*
+ * One UTF-8 code point at s into *cp: its length, or 0 when s[0..left)
+ * does not start with a well-formed one (overlong, surrogate, past
+ * U+10FFFF, cut short).
+ */
+static size_t utf8_next(const unsigned char *s, size_t left, unsigned *cp)
+{
+	size_t n;
+	unsigned v, min;
+
+	if (!left)
+		return 0;
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, v = s[0] & 0x1f, min = 0x80;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, v = s[0] & 0x0f, min = 0x800;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, v = s[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	if (left < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return n;
+}
+
+/*
+ * The names git's fsck protects besides .git, with the prefix of the
+ * NTFS 8.3 short name Windows derives from a hash of the long name when
+ * the first six letters are not unique ("gi7eba~1" for .gitmodules).
+ */
+static const struct {
+	const char *name;	/* without the leading dot */
+	const char *shortname;
+	enum patch_protected_name id;
+} protected_names[] = {
+	{ "gitmodules", "gi7eba", PATCH_NAME_GITMODULES },
+	{ "gitattributes", "gi7d29", PATCH_NAME_GITATTRIBUTES },
+	{ "gitignore", "gi250a", PATCH_NAME_GITIGNORE },
+	{ "mailmap", "maba30", PATCH_NAME_MAILMAP },
+};
+
+/* From c + i on: only dots and spaces up to the end or an NTFS ":stream"? */
+static int ntfs_tail(const char *c, size_t len, size_t i)
+{
+	for (; i < len && c[i] != ':'; i++)
+		if (c[i] != '.' && c[i] != ' ')
+			return 0;
+	return 1;
+}
+
+/* Is c[0..len) the name (e.g. "gitmodules") as NTFS resolves it? */
+static int ntfs_is(const char *c, size_t len, const char *name, const char *shortname)
+{
+	size_t n = strlen(name), i;
+	int saw_tilde = 0;
+
+	/* ".gitmodules", any case, then dots, spaces or a stream */
+	if (len > n && c[0] == '.' && !strncasecmp(c + 1, name, n))
+		return ntfs_tail(c, len, n + 1);
+	/* the short name of the first six letters: "GITMOD~1" .. "~4" */
+	if (len >= 8 && !strncasecmp(c, name, 6) && c[6] == '~' && c[7] >= '1' && c[7] <= '4')
+		return ntfs_tail(c, len, 8);
+	/* the short name from the hash: up to 6 letters of it, '~', digits: 8 in all */
+	for (i = 0; i < 8; i++) {
+		unsigned char ch = i < len ? (unsigned char)c[i] : 0;
+
+		if (!ch)
+			return 0;
+		if (saw_tilde) {
+			if (!isdigit(ch))
+				return 0;
+		} else if (ch == '~') {
+			if (++i >= len || c[i] < '1' || c[i] > '9')
+				return 0;
+			saw_tilde = 1;
+		} else if (i >= 6 || ch >= 0x80 || tolower(ch) != shortname[i]) {
+			return 0;
+		}
+	}
+	return ntfs_tail(c, len, i);
+}
+
+/*
+ * Is c[0..len) "." followed by name as HFS+ compares names: any case,
+ * the code points HFS+ ignores (hfs_ignorable()) skipped anywhere?
+ * Bytes that are not UTF-8 end the name for HFS+ (git's rule).
+ */
+static int hfs_is(const char *c, size_t len, const char *name)
+{
+	const unsigned char *s = (const unsigned char *)c, *end = s + len;
+	int want_dot = 1;
+
+	for (;;) {
+		unsigned cp = 0;
+		size_t skip = hfs_ignorable(s, end - s), n;
+
+		if (skip) {
+			s += skip;
+			continue;
+		}
+		n = utf8_next(s, end - s, &cp);
+		if (!n)
+			cp = 0;	/* the end, or not UTF-8 */
+		if (want_dot) {
+			if (cp != '.')
+				return 0;
+			want_dot = 0;
+		} else if (!*name) {
+			return cp == 0;
+		} else if (cp >= 0x80 || tolower((int)cp) != *name++) {
+			return 0;
+		}
+		s += n;
+	}
+}
+
+enum patch_protected_name patch_protected_name(const char *c, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(protected_names); i++)
+		if (ntfs_is(c, len, protected_names[i].name, protected_names[i].shortname) ||
+		    hfs_is(c, len, protected_names[i].name))
+			return protected_names[i].id;
+	return PATCH_NAME_NONE;
 }
 
 int patch_path_check(const char *path, struct strbuf *err)

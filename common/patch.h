@@ -168,6 +168,24 @@ int patch_find_unsupported(const char *buf, size_t len, struct strbuf *why);
 int patch_path_check(const char *path, struct strbuf *err);
 
 /*
+ * The names besides ".git" that git protects (its fsck flags them as
+ * symbolic links, and .gitmodules and .gitattributes as anything but a
+ * file), as git recognises them in a path component c[0..len): in any
+ * case; as NTFS resolves them (trailing dots and spaces, a ":stream"
+ * suffix, the 8.3 short names "GITMOD~1".."GITMOD~4" and "gi7eba~1"
+ * made from a hash); as HFS+ compares them (ignorable code points such
+ * as U+200C anywhere).
+ */
+enum patch_protected_name {
+	PATCH_NAME_NONE = 0,
+	PATCH_NAME_GITMODULES,
+	PATCH_NAME_GITATTRIBUTES,
+	PATCH_NAME_GITIGNORE,
+	PATCH_NAME_MAILMAP,
+};
+enum patch_protected_name patch_protected_name(const char *c, size_t len);
+
+/*
  * Appends path to out, C-quoted as git quotes names ("a\tb") when it
  * holds a control character, '"' or '\\'; as is otherwise.
  */
