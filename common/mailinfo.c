@@ -1316,10 +1316,52 @@ static void add_path(struct strvec *paths, const char *s, size_t len)
 	/* no git diff names a path holding a NUL byte: garbage, left out */
 	if (!len || (len == 9 && !memcmp(s, "/dev/null", 9)) || memchr(s, '\0', len))
 		return;
-	for (size_t i = 0; i < paths->nr; i++)
-		if (strlen(paths->v[i]) == len && !memcmp(paths->v[i], s, len))
-			return;
+	/* the same name twice in a row (a/x b/x, ---/+++): once; the rest in dedupe_paths() */
+	if (paths->nr && strlen(paths->v[paths->nr - 1]) == len &&
+	    !memcmp(paths->v[paths->nr - 1], s, len))
+		return;
 	strvec_push_mem(paths, s, len);
+}
+
+static int cmp_path_index(const void *a, const void *b, void *v)
+{
+	const char *const *base = v;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(base[i], base[j]);
+
+	return c ? c : (i > j) - (i < j);
+}
+
+/*
+ * Drops the later copies of each path, keeping the order of first
+ * appearance: sorting an index costs n log n where comparing each new
+ * path with all before it cost n^2 (a patch may name 100,000 files).
+ */
+static void dedupe_paths(struct strvec *paths)
+{
+	size_t *idx, n = paths->nr, k = 0;
+	char *drop;
+
+	if (n < 2)
+		return;
+	idx = xcalloc(n, sizeof(*idx));
+	drop = xcalloc(n, 1);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(*idx), cmp_path_index, (void *)paths->v);
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(paths->v[idx[i]], paths->v[idx[i - 1]]))
+			drop[idx[i]] = 1;	/* idx[i - 1] came first */
+	for (size_t i = 0; i < n; i++) {
+		if (drop[i])
+			free((char *)paths->v[i]);
+		else
+			paths->v[k++] = paths->v[i];
+	}
+	paths->nr = k;
+	paths->v[k] = NULL;
+	free(idx);
+	free(drop);
 }
 
 /* Drops the first directory of name ("a/" of "a/x"), as git apply -p1 does. */
@@ -1520,6 +1562,7 @@ void mailinfo_diff_paths(struct strvec *paths, const char *patch, size_t len)
 	}
 	if (git_hdr && !named)
 		add_git_header_names(paths, git_hdr, git_hdr_len);
+	dedupe_paths(paths);
 }
 
 /* ---- the whole message ---- */
