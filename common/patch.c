@@ -308,6 +308,8 @@ int patch_path_check(const char *path, struct strbuf *err)
 		why = "empty path";
 	else if (*path == '/')
 		why = "absolute path";
+	else if (strlen(path) > PATCH_PATH_MAX)
+		why = "longer than 4096 bytes";
 	for (const char *s = path; !why && *s; s++)
 		if (*s == '\n' || *s == '\r' || *s == '\\')
 			why = "control character or backslash in path";

@@ -160,11 +160,13 @@ int patch_find_unsupported(const char *buf, size_t len, struct strbuf *why);
 
 /*
  * 0 if path may be written by a patch, else -1 with the reason in err
- * (when not NULL): empty, absolute, a "." or ".." component, "//", a
+ * (when not NULL): empty, absolute, longer than PATCH_PATH_MAX bytes
+ * (what no work tree could hold), a "." or ".." component, "//", a
  * ".git" component or a look-alike that git refuses on case-insensitive,
  * NTFS or HFS+ file systems (".GIT", ".git.", ".git ", "git~1",
  * ".g\u200cit"), or a control character.
  */
+#define PATCH_PATH_MAX 4096
 int patch_path_check(const char *path, struct strbuf *err);
 
 /*
