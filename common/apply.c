@@ -9,6 +9,7 @@
  * the overlay; one that fails drops it, so patches are atomic.
  */
 #include "apply.h"
+#include "dotfiles.h"
 #include "objwrite.h"
 #include "repo.h"
 #include "treewrite.h"
@@ -1254,6 +1255,41 @@ static int check_protected(const char *path, unsigned mode, struct strbuf *why)
 	}
 }
 
+/*
+ * What git's fsck checks in a .gitmodules or .gitattributes (or a name
+ * taken for one) that path would hold: content, or the blob oid when
+ * not NULL. 1 with the reason in why, 0 when fine, -1 on error.
+ */
+static int check_protected_content(struct apply_session *s, const char *path, const git_oid *oid,
+				   const struct strbuf *content, struct strbuf *why)
+{
+	const char *base = strrchr(path, '/');
+	enum patch_protected_name id;
+	struct strbuf blob = STRBUF_INIT, reason = STRBUF_INIT;
+	struct file_state st = { 0 };
+	int rc;
+
+	base = base ? base + 1 : path;
+	id = patch_protected_name(base, strlen(base));
+	if (id != PATCH_NAME_GITMODULES && id != PATCH_NAME_GITATTRIBUTES)
+		return 0;
+	if (oid) {
+		st.has_oid = 1;
+		git_oid_cpy(&st.oid, oid);
+		if (read_content(s, &st, path, &blob) < 0)
+			return -1;
+		content = &blob;
+	}
+	rc = id == PATCH_NAME_GITMODULES ?
+		dotfiles_check_gitmodules(content->buf, content->len, &reason) :
+		dotfiles_check_gitattributes(content->buf, content->len, &reason);
+	if (rc < 0)
+		strbuf_addf(why, "'%s' would not pass git fsck (%s)", path, reason.buf);
+	strbuf_release(&blob);
+	strbuf_release(&reason);
+	return rc < 0;
+}
+
 /* The result of fp before it is tried: its names, every hunk skipped. */
 static void file_result_init(struct apply_file_result *fr, const struct file_patch *fp)
 {
@@ -1409,6 +1445,13 @@ static int apply_file(struct apply_session *s, const struct file_patch *fp,
 	}
 	if (fp->is_delete && content.len && !fp->is_binary) {
 		strbuf_addf(&why, "'%s' is not empty after the deletion patch", fp->old_path);
+		goto refuse;
+	}
+	if (fp->new_path && mode != GIT_FILEMODE_COMMIT &&
+	    (rc = check_protected_content(s, fp->new_path, use_oid ? &post_oid : NULL, &content,
+					  &why))) {
+		if (rc < 0)
+			goto internal;
 		goto refuse;
 	}
 	if (fp->new_path && mode == GIT_FILEMODE_COMMIT) {

@@ -38,6 +38,22 @@ dir_mail () {
 	) >"$2"
 }
 
+# file_mail <path> <content file> <mbox>: a mail adding <path> (<name> or
+# <dir>/<name>) with the content.
+file_mail () {
+	(
+		cd gen &&
+		blob=$(git hash-object -w "../$2") &&
+		entry=$(printf "100644 blob %s\t%s" "$blob" "${1##*/}") &&
+		case "$1" in
+		*/*) entry=$(printf "040000 tree %s\t%s" "$(echo "$entry" | git mktree)" "${1%/*}") ;;
+		esac &&
+		tree=$({ git ls-tree base && echo "$entry"; } | git mktree) &&
+		commit=$(git commit-tree -p base -m "add $1" "$tree") &&
+		git format-patch -q --stdout base.."$commit"
+	) >"$3"
+}
+
 # git_flags <mbox>: in a fresh copy of repo/, git am refuses the mail or
 # git fsck flags what it commits.
 git_flags () {
@@ -173,6 +189,107 @@ test_expect_success 'a regular .gitmodules and .mailmap apply' '
 	) >files.mbox &&
 	git_clean files.mbox &&
 	applied files.mbox
+'
+
+# One .gitmodules per line, written with printf %b (\n, \t, \\, \0nnn).
+test_expect_success 'setup: .gitmodules contents git fsck refuses, and some it takes' '
+	cat >bad-gitmodules <<-\EOF &&
+	[submodule "x"]\n\tpath = x\n\turl = -oProxyCommand=evil
+	[submodule "x"]\n\turl = ./%0aevil
+	[submodule "x"]\n\turl = git://example.com:1234/repo%0a.git
+	[submodule "x"]\n\turl = ../../:example.com/x
+	[submodule "x"]\n\turl = ..\\/example.com/x
+	[submodule "x"]\n\turl = https::///example.com
+	[submodule "x"]\n\turl = http://%0aexample.com/
+	[submodule "x"]\n\turl = https://user%0aname@example.com/x
+	[submodule "x"]\n\turl = https://example.com/repo%0a.git
+	[submodule "x"]\n\tpath = -x
+	[submodule "x"]\n\tupdate = !rm -rf /
+	[submodule "x"]\n\tupdate = "!sh"
+	[submodule "../../x"]\n\tpath = x
+	[submodule "a\\\\..\\\\b"]\n\tpath = x
+	[submodule ".."]\n\tpath = x
+	[submodule ""]\n\tpath = x
+	[SubModule.x/../..]\n\tpath = x
+	[submodule "x"\n\tpath = x
+	[submodule "x"]\n\turl = "a\\q"
+	[submodule "x"]\n\turl = "open
+	[submodule "x"]\n\tpath = x\n@ = y
+	\0357\0273\0277[submodule "x"]\n\tpath = x
+	EOF
+	cat >good-gitmodules <<-\EOF
+	[submodule "x"]\n\tpath = x\n\turl = https://example.com/x.git
+	[submodule "x"]\n\turl = ../x.git\n\tupdate = rebase
+	[submodule "x"]\n\turl = ./a/../b.git
+	[submodule "x"]\n\turl = git@example.com:x.git
+	[submodule "x"]\n\turl = https://example.com/repo%0b.git
+	[submodule "x"]\n\turl = unknown://x%0ay
+	[submodule "x"] ; comment\n\tpath = "a b" # comment\n\turl = "https://e.com/\\\\x" \\\n  continued
+	[submodule "x"]\r\n\tpath = x\r\n
+	[submodule "x"]\n\turl = " -x"
+	[submodule "a..b"]\n\tpath = x\n[other "y"]\n\tpath = -x
+	[submodule]\n\turl = -x
+	[submodule.x]\n\tpath = x\n\tflag
+	EOF
+'
+
+n=0
+while read -r content
+do
+	n=$((n + 1))
+	test_expect_success ".gitmodules that git fsck refuses is refused ($n: $content)" '
+		printf "%b\n" "$content" >gm$n &&
+		file_mail .gitmodules gm$n gm$n.mbox &&
+		git_flags gm$n.mbox &&
+		refused gm$n.mbox "${SQ}.gitmodules${SQ} would not pass git fsck (gitmodules"
+	'
+done <bad-gitmodules
+
+n=0
+while read -r content
+do
+	n=$((n + 1))
+	test_expect_success ".gitmodules that git fsck takes applies ($n: $content)" '
+		printf "%b\n" "$content" >ok-gm$n &&
+		file_mail .gitmodules ok-gm$n ok-gm$n.mbox &&
+		git_clean ok-gm$n.mbox &&
+		applied ok-gm$n.mbox
+	'
+done <good-gitmodules
+
+test_expect_success 'a .gitmodules look-alike is checked the same way' '
+	file_mail sub/GITMOD~1 gm1 gm-look.mbox &&
+	git_flags gm-look.mbox &&
+	refused gm-look.mbox "${SQ}sub/GITMOD~1${SQ} would not pass git fsck (gitmodulesUrl"
+'
+
+test_expect_success 'a rename onto .gitmodules is checked too (the content comes along)' '
+	(
+		cd gen &&
+		git checkout -q -B ren base &&
+		printf "[submodule \"x\"]\n\tupdate = !evil\n" >not-yet &&
+		git add not-yet &&
+		git commit -q -m "an innocent file" &&
+		git mv not-yet .gitmodules &&
+		git commit -q -m "rename it" &&
+		git format-patch -q --stdout base..ren
+	) >rename.mbox &&
+	(cd repo && test_expect_code 1 git maint-dry-apply ../rename.mbox) >out &&
+	grep "^Patch 1/2: an innocent file" out &&
+	grep "${SQ}.gitmodules${SQ} would not pass git fsck (gitmodulesUpdate" out &&
+	grep "main: 1 of 2 patches apply; patch 2 is the first that does not" out
+'
+
+test_expect_success '.gitattributes with a line of 2048 bytes is refused, 2047 applies (as fsck)' '
+	awk "BEGIN { for (i = 0; i < 2042; i++) printf \"a\"; print \" text\" }" >ga-ok &&
+	awk "BEGIN { for (i = 0; i < 2043; i++) printf \"a\"; print \" text\" }" >ga-bad &&
+	test $(head -n 1 ga-ok | wc -c) = 2048 &&
+	file_mail .gitattributes ga-ok ga-ok.mbox &&
+	file_mail .gitattributes ga-bad ga-bad.mbox &&
+	git_clean ga-ok.mbox &&
+	applied ga-ok.mbox &&
+	git_flags ga-bad.mbox &&
+	refused ga-bad.mbox "${SQ}.gitattributes${SQ} would not pass git fsck (gitattributesLineLength"
 '
 
 test_done
