@@ -658,7 +658,8 @@ static void img_replace(struct image *img, size_t pos, size_t del, const struct 
 			tail * sizeof(*img->lines));
 		img->gap_len = grow + n;
 	}
-	memcpy(img->lines + img->gap, ins, n * sizeof(*ins));
+	if (n)
+		memcpy(img->lines + img->gap, ins, n * sizeof(*ins));
 	img->gap += n;
 	img->gap_len -= n;
 	img->nr += n;
