@@ -18,6 +18,7 @@
 #include "strvec.h"
 #include "wrapper.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +38,7 @@ struct dry_apply_opts {
 	int verbose;
 	int quiet;
 	int mboxrd;
+	size_t max_size;	/* mbox.max-message-size: messages, and binary data in one */
 };
 
 /* One patch mail of the series. */
@@ -106,6 +108,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 		strbuf_addf(&origin, "%s: message %zu", raw.origin, raw.number);
 		popts.origin = origin.buf;
 		popts.p_value = o->p_value;
+		popts.max_binary = o->max_size;
 		strbuf_reset(&err);
 		patch_set_dispose(&ps);
 		if (!pm.patch.len || patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0) {
@@ -183,6 +186,7 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 	aopts.fuzz = o->fuzz;
 	aopts.three_way = o->three_way;
 	aopts.check_only = o->each;
+	aopts.max_binary = o->max_size;
 	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
 		return -1;
 	if (!o->porcelain && !o->quiet)
@@ -246,7 +250,8 @@ static void print_summary(struct strbuf *out, const struct target *t, size_t tot
 
 int cmd_main(int argc, const char **argv)
 {
-	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, 0 };
+	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, 0, 0 };
+	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "onto", &o.onto, "branch",
 				"check against this branch's tip (repeatable; default: the current branch)"),
@@ -264,7 +269,6 @@ int cmd_main(int argc, const char **argv)
 	struct target *targets = NULL;
 	size_t nt;
 	git_repository *repo;
-	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct strbuf out = STRBUF_INIT;
 	char *current = NULL;
 	int nargs, any_ok = 0, ret = EXIT_NO;
@@ -276,6 +280,8 @@ int cmd_main(int argc, const char **argv)
 		usage_msg_opt(dry_apply_usage, options, "-p must not be negative");
 
 	repo = repo_open_or_die();
+	if (config_load(&cfg, repo) < 0 || source_config_max_size(&cfg, &o.max_size) < 0)
+		exit(EXIT_FATAL);
 	/* Blobs are only read, as git reads them: without re-hashing each. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	if (!o.onto.nr) {
@@ -288,8 +294,6 @@ int cmd_main(int argc, const char **argv)
 		if (resolve_target(repo, o.onto.v[i], &targets[i]) < 0)
 			die("cannot check against '%s'", o.onto.v[i]);
 
-	if (config_load(&cfg, repo) < 0)
-		exit(EXIT_FATAL);
 	read_series(&s, argv, nargs, &o, &cfg);
 	if (!s.nr) {
 		error("no patches found");

@@ -9,12 +9,15 @@
  * the overlay; one that fails drops it, so patches are atomic.
  */
 #include "apply.h"
+#include "dotfiles.h"
 #include "objwrite.h"
 #include "quote.h"
 #include "repo.h"
 #include "treewrite.h"
 #include "wrapper.h"
 
+#include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,10 +36,34 @@ struct entry {
 	int arrived;		/* stage only: created here as a creation, rename or copy target */
 };
 
+/*
+ * The directories of a path map (stage and overlay), so that what it
+ * holds under a directory is found without looking at the rest of it:
+ * each entry is listed in the node of its directory, each node in its
+ * parent's; nodes are found by (parent, name) in one hash table, so a
+ * path costs its length, whatever its depth.
+ */
+struct dnode {
+	struct dnode *parent;
+	char *name;		/* the component, owned; "" for the root */
+	size_t len;
+	struct entry **ents;	/* entries directly in this directory */
+	size_t nr, alloc;
+	struct dnode **subs;	/* subdirectories */
+	size_t snr, salloc;
+};
+
+struct dindex {
+	struct dnode root;
+	struct dnode **slots;	/* all nodes but the root, by (parent, name) */
+	size_t size, nr;	/* size a power of two, 0 when empty */
+};
+
 struct pathmap {
 	struct entry **slots;
 	size_t size;		/* power of two, 0 when empty */
 	size_t nr;
+	struct dindex *index;	/* NULL: none kept (the base tree's directory cache) */
 };
 
 static uint64_t path_hash(const char *s)
@@ -69,7 +96,7 @@ static struct entry *map_get(const struct pathmap *m, const char *path)
 
 static void map_grow(struct pathmap *m)
 {
-	struct pathmap bigger = { NULL, m->size ? m->size * 2 : 64, 0 };
+	struct pathmap bigger = { NULL, m->size ? m->size * 2 : 64, 0, m->index };
 
 	bigger.slots = xcalloc(bigger.size, sizeof(*bigger.slots));
 	for (size_t i = 0; i < m->size; i++)
@@ -91,6 +118,104 @@ static void entry_free(struct entry *e)
 	free(e);
 }
 
+static uint64_t dnode_hash(const struct dnode *parent, const char *name, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(uintptr_t)parent;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
+	return h;
+}
+
+static struct dnode **dindex_slot(const struct dindex *ix, const struct dnode *parent,
+				  const char *name, size_t len)
+{
+	for (size_t i = dnode_hash(parent, name, len) & (ix->size - 1);; i = (i + 1) & (ix->size - 1)) {
+		const struct dnode *d = ix->slots[i];
+
+		if (!d || (d->parent == parent && d->len == len && !memcmp(d->name, name, len)))
+			return &ix->slots[i];
+	}
+}
+
+/* The child directory name[0..len) of parent, made when create and missing. */
+static struct dnode *dnode_child(struct dindex *ix, struct dnode *parent, const char *name,
+				 size_t len, int create)
+{
+	struct dnode **slot, *d;
+
+	if (!ix->size && !create)
+		return NULL;
+	if ((ix->nr + 1) * 10 >= ix->size * 7) {
+		struct dindex bigger = { { 0 }, NULL, ix->size ? ix->size * 2 : 64, ix->nr };
+
+		bigger.slots = xcalloc(bigger.size, sizeof(*bigger.slots));
+		for (size_t i = 0; i < ix->size; i++)
+			if ((d = ix->slots[i]))
+				*dindex_slot(&bigger, d->parent, d->name, d->len) = d;
+		free(ix->slots);
+		ix->slots = bigger.slots;
+		ix->size = bigger.size;
+	}
+	slot = dindex_slot(ix, parent, name, len);
+	if (*slot || !create)
+		return *slot;
+	d = xcalloc(1, sizeof(*d));
+	d->parent = parent;
+	d->name = xstrndup(name, len);
+	d->len = len;
+	ALLOC_GROW(parent->subs, parent->snr + 1, parent->salloc);
+	parent->subs[parent->snr++] = d;
+	*slot = d;
+	ix->nr++;
+	return d;
+}
+
+/* The node of the directory path[0..len) ("" the root), made when create. */
+static struct dnode *dindex_dir(struct dindex *ix, const char *path, size_t len, int create)
+{
+	struct dnode *d = &ix->root;
+	const char *p = path, *end = path + len;
+
+	while (d && p < end) {
+		const char *slash = memchr(p, '/', end - p);
+		size_t n = slash ? (size_t)(slash - p) : (size_t)(end - p);
+
+		d = dnode_child(ix, d, p, n, create);
+		p += n + 1;
+	}
+	return d;
+}
+
+static void dindex_add(struct dindex *ix, struct entry *e)
+{
+	const char *slash = strrchr(e->path, '/');
+	struct dnode *d = dindex_dir(ix, e->path, slash ? (size_t)(slash - e->path) : 0, 1);
+
+	ALLOC_GROW(d->ents, d->nr + 1, d->alloc);
+	d->ents[d->nr++] = e;
+}
+
+static void dindex_free(struct dindex *ix)
+{
+	if (!ix)
+		return;
+	for (size_t i = 0; i < ix->size; i++) {
+		struct dnode *d = ix->slots[i];
+
+		if (!d)
+			continue;
+		free(d->name);
+		free(d->ents);
+		free(d->subs);
+		free(d);
+	}
+	free(ix->slots);
+	free(ix->root.ents);
+	free(ix->root.subs);
+	free(ix);
+}
+
 /* The entry for path in m, created (as "deleted", empty) if missing. */
 static struct entry *map_put(struct pathmap *m, const char *path)
 {
@@ -107,17 +232,31 @@ static struct entry *map_put(struct pathmap *m, const char *path)
 		strbuf_init(&e->data, 0);
 		*slot = e;
 		m->nr++;
+		if (m->index)
+			dindex_add(m->index, e);
 	}
 	return *slot;
 }
 
+/* Empties m; it keeps a directory index when it had one. */
 static void map_clear(struct pathmap *m)
 {
+	int indexed = m->index != NULL;
+
 	for (size_t i = 0; i < m->size; i++)
 		entry_free(m->slots[i]);
 	free(m->slots);
+	dindex_free(m->index);
 	m->slots = NULL;
 	m->size = m->nr = 0;
+	m->index = indexed ? xcalloc(1, sizeof(*m->index)) : NULL;
+}
+
+static void map_release(struct pathmap *m)
+{
+	map_clear(m);
+	dindex_free(m->index);
+	m->index = NULL;
 }
 
 /* ---------------------------------------------------------------- session */
@@ -128,6 +267,8 @@ struct apply_session {
 	struct apply_opts opts;
 	struct pathmap overlay;
 	struct pathmap stage;
+	/* The paths the patch being applied deletes or renames away. */
+	struct pathmap leaving;
 	/*
 	 * The base tree's directories looked up so far (path -> subtree or
 	 * NULL): libgit2 does not cache large trees, and every path of every
@@ -140,6 +281,8 @@ struct apply_session {
 	 */
 	struct treewrite *tw;
 	size_t cached_bytes;	/* contents kept after their blob was written */
+	size_t binary_left;	/* what binary files may still grow by in this patch */
+	size_t failures_left;	/* APPLY_MAX_FAILURES less the failures of this patch so far */
 	char *their_label;	/* conflict marker label for the patch (git am: its subject) */
 	apply_reader_fn reader;	/* see apply_session_set_reader() */
 	void *reader_data;
@@ -159,9 +302,11 @@ int apply_session_new(struct apply_session **out, git_repository *repo,
 	s->repo = repo;
 	if (opts)
 		s->opts = *opts;
+	s->overlay.index = xcalloc(1, sizeof(*s->overlay.index));
+	s->stage.index = xcalloc(1, sizeof(*s->stage.index));
 	if (base_tree && lg2_check(git_tree_lookup(&s->base, repo, base_tree),
 				   "cannot read tree %s", git_oid_tostr_s(base_tree)) < 0) {
-		free(s);
+		apply_session_free(s);
 		*out = NULL;
 		return -1;
 	}
@@ -173,9 +318,10 @@ void apply_session_free(struct apply_session *s)
 {
 	if (!s)
 		return;
-	map_clear(&s->overlay);
-	map_clear(&s->stage);
-	map_clear(&s->dirs);
+	map_release(&s->overlay);
+	map_release(&s->stage);
+	map_release(&s->dirs);
+	map_release(&s->leaving);
 	git_tree_free(s->base);
 	treewrite_free(s->tw);
 	free(s->their_label);
@@ -290,16 +436,10 @@ static int lookup_prepatch(struct apply_session *s, const char *path, struct fil
 	return 0;
 }
 
-/* Does a file diff of ps rename or delete path away? */
-static int leaves(const struct patch_set *ps, const char *path)
+/* Does a file diff of the patch being applied rename or delete path away? */
+static int leaves(struct apply_session *s, const char *path)
 {
-	for (size_t i = 0; i < ps->nr; i++) {
-		const struct file_patch *fp = &ps->files[i];
-
-		if ((fp->is_rename || fp->is_delete) && fp->old_path && !strcmp(fp->old_path, path))
-			return 1;
-	}
-	return 0;
+	return map_get(&s->leaving, path) != NULL;
 }
 
 /* Copies the content of a file state into out. */
@@ -313,6 +453,11 @@ static int read_content(struct apply_session *s, const struct file_state *st,
 		strbuf_addbuf(out, st->data);
 		return 0;
 	}
+	if (st->mode == GIT_FILEMODE_COMMIT) {
+		/* A submodule's content in a diff, as git shows and applies it. */
+		strbuf_addf(out, "Subproject commit %s\n", git_oid_tostr_s(&st->oid));
+		return 0;
+	}
 	if (s->reader && s->reader(s->reader_data, path, &st->oid, out))
 		return 0;
 	if (lg2_check(git_blob_lookup(&blob, s->repo, &st->oid), "cannot read '%s'", path) < 0)
@@ -324,7 +469,6 @@ static int read_content(struct apply_session *s, const struct file_state *st,
 
 struct dir_walk {
 	struct apply_session *s;
-	const struct patch_set *ps;
 	const char *dir;
 	int found;
 };
@@ -338,47 +482,59 @@ static int dir_walk_cb(const char *root, const git_tree_entry *te, void *payload
 	if (git_tree_entry_type(te) == GIT_OBJECT_TREE)
 		return 0;
 	strbuf_addf(&p, "%s/%s%s", w->dir, root, git_tree_entry_name(te));
-	if (!lookup(w->s, p.buf, &st) && st.exists && !leaves(w->ps, p.buf))
+	if (!lookup(w->s, p.buf, &st) && st.exists && !leaves(w->s, p.buf))
 		w->found = 1;
 	strbuf_release(&p);
 	return w->found ? 1 : 0;
 }
 
 /*
- * A live path under dir in m, not overridden by over and not deleted or
- * renamed away by ps (NULL: neither)?
+ * A live entry in node d's subtree, not overridden by over and not
+ * deleted or renamed away by the patch (s NULL: neither)? The index
+ * leads to the entries under the directory only.
  */
-static int map_has_under(const struct pathmap *m, const struct pathmap *over,
-			 const struct patch_set *ps, const char *dir, size_t dlen)
+static int dnode_has_live(const struct dnode *d, const struct pathmap *over,
+			  struct apply_session *s)
 {
-	for (size_t i = 0; i < m->size; i++) {
-		const struct entry *e = m->slots[i];
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct entry *e = d->ents[i];
 
-		if (e && !e->deleted && !strncmp(e->path, dir, dlen) && e->path[dlen] == '/' &&
-		    !(over && map_get(over, e->path)) && !(ps && leaves(ps, e->path)))
+		if (!e->deleted && !(over && map_get(over, e->path)) && !(s && leaves(s, e->path)))
 			return 1;
 	}
+	for (size_t i = 0; i < d->snr; i++)
+		if (dnode_has_live(d->subs[i], over, s))
+			return 1;
 	return 0;
+}
+
+/* A live path under dir in m (see dnode_has_live())? */
+static int map_has_under(const struct pathmap *m, const struct pathmap *over,
+			 struct apply_session *s, const char *dir, size_t dlen)
+{
+	const struct dnode *d = dindex_dir(m->index, dir, dlen, 0);
+
+	return d && dnode_has_live(d, over, s);
 }
 
 /*
  * Is path a directory with anything left in it in the current state,
- * not counting the files the patch ps deletes or renames away later?
+ * not counting the files the patch deletes or renames away later?
  */
-static int is_live_dir(struct apply_session *s, const struct patch_set *ps, const char *path)
+static int is_live_dir(struct apply_session *s, const char *path)
 {
 	size_t len = strlen(path);
 	git_tree *t;
 
 	if (map_has_under(&s->stage, NULL, NULL, path, len) ||
-	    map_has_under(&s->overlay, &s->stage, ps, path, len))
+	    map_has_under(&s->overlay, &s->stage, s, path, len))
 		return 1;
 	if (base_dir(s, path, len, &t) < 0)
 		return -1;
 	if (!t)
 		return 0;
 	{
-		struct dir_walk w = { s, ps, path, 0 };
+		struct dir_walk w = { s, path, 0 };
 
 		git_tree_walk(t, GIT_TREEWALK_PRE, dir_walk_cb, &w);
 		return w.found;
@@ -434,33 +590,80 @@ struct line {
 	size_t len;
 };
 
+/*
+ * The lines of a file while hunks are applied: a gap buffer, so that a
+ * hunk costs its own size plus the distance from the previous one, not
+ * the size of the file (80,000 hunks against one file). Logical line i
+ * is lines[i] before the gap, lines[i + gap_len] after it.
+ */
 struct image {
 	struct line *lines;
-	size_t nr, alloc;
+	size_t nr;		/* logical lines */
+	size_t gap, gap_len;	/* where the gap is (a logical index) and its size */
 };
+
+static const struct line *img_line(const struct image *img, size_t i)
+{
+	return &img->lines[i < img->gap ? i : i + img->gap_len];
+}
 
 static void image_from(struct image *img, const struct strbuf *sb)
 {
 	const char *p = sb->buf, *end = sb->buf + sb->len;
+	size_t alloc = 0;
 
 	img->nr = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t len = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
 
-		ALLOC_GROW(img->lines, img->nr + 1, img->alloc);
+		ALLOC_GROW(img->lines, img->nr + 1, alloc);
 		img->lines[img->nr].p = p;
 		img->lines[img->nr].len = len;
 		img->nr++;
 		p += len;
 	}
+	img->gap = img->nr;
+	img->gap_len = alloc - img->nr;
 }
 
 static void image_to(const struct image *img, struct strbuf *out)
 {
 	strbuf_reset(out);
 	for (size_t i = 0; i < img->nr; i++)
-		strbuf_add(out, img->lines[i].p, img->lines[i].len);
+		strbuf_add(out, img_line(img, i)->p, img_line(img, i)->len);
+}
+
+static void img_move_gap(struct image *img, size_t pos)
+{
+	if (pos < img->gap)
+		memmove(img->lines + pos + img->gap_len, img->lines + pos,
+			(img->gap - pos) * sizeof(*img->lines));
+	else if (pos > img->gap)
+		memmove(img->lines + img->gap, img->lines + img->gap + img->gap_len,
+			(pos - img->gap) * sizeof(*img->lines));
+	img->gap = pos;
+}
+
+/* Replaces the del lines at pos by ins[0..n). */
+static void img_replace(struct image *img, size_t pos, size_t del, const struct line *ins, size_t n)
+{
+	img_move_gap(img, pos);
+	img->gap_len += del;	/* the deleted lines join the gap */
+	img->nr -= del;
+	if (img->gap_len < n) {
+		size_t tail = img->nr - img->gap, grow = n + img->nr;
+
+		img->lines = xrealloc(img->lines, st_mult(img->nr + grow + n, sizeof(*img->lines)));
+		memmove(img->lines + img->gap + grow + n, img->lines + img->gap + img->gap_len,
+			tail * sizeof(*img->lines));
+		img->gap_len = grow + n;
+	}
+	if (n)
+		memcpy(img->lines + img->gap, ins, n * sizeof(*ins));
+	img->gap += n;
+	img->gap_len -= n;
+	img->nr += n;
 }
 
 /* The pre- or post-image lines of a hunk. */
@@ -499,7 +702,7 @@ static int match_at(const struct image *img, const struct line *pre, size_t pre_
 	if (pos < 0 || (size_t)pos + pre_nr > img->nr)
 		return 0;
 	for (size_t i = from; i < to; i++) {
-		const struct line *l = &img->lines[pos + i];
+		const struct line *l = img_line(img, pos + i);
 
 		if (line_eq(l, &pre[i]))
 			continue;
@@ -512,6 +715,24 @@ static int match_at(const struct image *img, const struct line *pre, size_t pre_
 		return 0;
 	}
 	return ret;
+}
+
+/*
+ * A quick look before match_at() when searching a whole file (a
+ * failing hunk tries every line): can the first compared line match by
+ * its length (or one more, for the missing newline match_at() allows)?
+ */
+static inline int may_match(const struct image *img, const struct line *pre, size_t pre_nr,
+			    long pos, size_t pf, size_t sf)
+{
+	const struct line *l;
+
+	if (pf + sf >= pre_nr)
+		return 1;	/* nothing to compare */
+	if (pos < 0 || (size_t)pos + pre_nr > img->nr)
+		return 0;
+	l = img_line(img, pos + pf);
+	return l->len == pre[pf].len || l->len == pre[pf].len + 1;
 }
 
 struct hunk_match {
@@ -536,6 +757,14 @@ static int find_hunk(const struct image *img, const struct patch_hunk *h,
 {
 	size_t context = h->leading > h->trailing ? h->leading : h->trailing;
 	int rc = 0;
+
+	/*
+	 * A hunk placed past the end of the file is looked for from the
+	 * end, as git apply does: every line of the file is still a
+	 * candidate, the nearest (the last) first.
+	 */
+	if (guess > (long)img->nr)
+		guess = (long)img->nr;
 
 	for (int f = 0; f <= max_fuzz; f++) {
 		long pfz = (long)f + (long)h->leading - (long)context;
@@ -581,12 +810,12 @@ static int find_hunk(const struct image *img, const struct patch_hunk *h,
 		}
 		max_off = (long)img->nr + 1;
 		for (long off = 0; off <= max_off; off++) {
-			if (guess + off <= (long)img->nr &&
+			if (guess + off <= (long)img->nr && may_match(img, pre, pre_nr, guess + off, pf, sf) &&
 			    (rc = match_at(img, pre, pre_nr, guess + off, pf, pre_nr - sf, 1))) {
 				m->pos = guess + off;
 				goto found;
 			}
-			if (off && guess - off >= 0 &&
+			if (off && guess - off >= 0 && may_match(img, pre, pre_nr, guess - off, pf, sf) &&
 			    (rc = match_at(img, pre, pre_nr, guess - off, pf, pre_nr - sf, 1))) {
 				m->pos = guess - off;
 				goto found;
@@ -607,12 +836,13 @@ static int find_hunk(const struct image *img, const struct patch_hunk *h,
 /*
  * Applies the hunks of fp to content (in place), filling hr[]. With
  * strict, no offset or fuzz is allowed (for the 3-way pre-image).
- * Returns the number of failed hunks.
+ * Returns the number of failed hunks; stops at max_failed (the hunks
+ * after are left as they are in hr[]).
  */
 static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
-			  int max_fuzz, int strict, struct apply_hunk_result *hr)
+			  int max_fuzz, int strict, size_t max_failed, struct apply_hunk_result *hr)
 {
-	struct image img = { NULL, 0, 0 };
+	struct image img = { NULL, 0, 0, 0 };
 	struct line *pre = NULL, *post = NULL;
 	size_t pre_alloc = 0, post_alloc = 0, failed = 0;
 	long out_offset = 0, last_offset = 0;
@@ -631,9 +861,6 @@ static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
 		if (expected < 0)
 			expected = 0;
 		if (strict) {
-
-
-
 			int rc = match_at(&img, pre, pre_nr, expected, 0, pre_nr, h->trailing > 0);
 
 			if (!rc || (!h->old_count && expected > (long)img.nr))
@@ -647,14 +874,8 @@ static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
 		/* Replace the matched lines with the post-image, minus ignored context. */
 		del = pre_nr - m.pf - m.sf;
 		ins = post_nr - m.pf - m.sf;
-		if (ins > del)
-			ALLOC_GROW(img.lines, img.nr + ins - del, img.alloc);
-		if (ins != del && img.nr > (size_t)m.pos + m.pf + del)
-			memmove(img.lines + m.pos + m.pf + ins, img.lines + m.pos + m.pf + del,
-				(img.nr - (m.pos + m.pf + del)) * sizeof(*img.lines));
-		if (ins)
-			memcpy(img.lines + m.pos + m.pf, post + m.pf, ins * sizeof(*post));
-		img.nr = img.nr + ins - del;
+		/* post is NULL for a hunk that only removes lines: no pointer arithmetic on it */
+		img_replace(&img, m.pos + m.pf, del, post ? post + m.pf : NULL, ins);
 		hr[k].status = APPLY_HUNK_OK;
 		hr[k].line = m.pos + 1;
 		hr[k].offset = m.pos - expected;
@@ -668,14 +889,15 @@ static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
 		/* The first pre-image line that differs at the expected place. */
 		for (size_t i = 0; i < pre_nr; i++) {
 			if ((size_t)expected + i >= img.nr ||
-			    !line_eq(&img.lines[expected + i], &pre[i])) {
+			    !line_eq(img_line(&img, expected + i), &pre[i])) {
 				hr[k].expected = pre[i].p;
 				hr[k].expected_len = pre[i].len;
 				hr[k].actual_line = (size_t)expected + i < img.nr ? expected + i + 1 : 0;
 				break;
 			}
 		}
-		failed++;
+		if (++failed >= max_failed)
+			break;
 	}
 	if (!failed) {
 		image_to(&img, &result);
@@ -708,16 +930,31 @@ static int delta_varint(const unsigned char **p, const unsigned char *end, size_
 	return 0;
 }
 
-/* Applies a git delta to src; -1 when the delta is corrupt or for another source. */
-static int apply_delta(const struct strbuf *src, const struct strbuf *delta, struct strbuf *out)
+/* The sizes a git delta starts with: its source's and its result's. */
+static int delta_sizes(const struct strbuf *delta, const unsigned char **body, size_t *src_size,
+		       size_t *dst_size)
 {
 	const unsigned char *p = (const unsigned char *)delta->buf, *end = p + delta->len;
+
+	if (delta_varint(&p, end, src_size) < 0 || delta_varint(&p, end, dst_size) < 0)
+		return -1;
+	*body = p;
+	return 0;
+}
+
+/*
+ * Applies a git delta to src; -1 when the delta is corrupt or for
+ * another source. The caller checked the result size it announces.
+ */
+static int apply_delta(const struct strbuf *src, const struct strbuf *delta, struct strbuf *out)
+{
+	const unsigned char *p, *end = (const unsigned char *)delta->buf + delta->len;
 	size_t src_size, dst_size;
 
 	strbuf_reset(out);
-	if (delta_varint(&p, end, &src_size) < 0 || delta_varint(&p, end, &dst_size) < 0 ||
-	    src_size != src->len)
+	if (delta_sizes(delta, &p, &src_size, &dst_size) < 0 || src_size != src->len)
 		return -1;
+	strbuf_grow(out, dst_size);
 	while (p < end) {
 		unsigned char op = *p++;
 
@@ -738,11 +975,11 @@ static int apply_delta(const struct strbuf *src, const struct strbuf *delta, str
 				}
 			if (!size)
 				size = 0x10000;
-			if (off > src->len || size > src->len - off || out->len + size > dst_size)
+			if (off > src->len || size > src->len - off || size > dst_size - out->len)
 				return -1;
 			strbuf_add(out, src->buf + off, size);
 		} else if (op) {
-			if ((size_t)(end - p) < op || out->len + op > dst_size)
+			if ((size_t)(end - p) < op || op > dst_size - out->len)
 				return -1;
 			strbuf_add(out, p, op);
 			p += op;
@@ -751,6 +988,25 @@ static int apply_delta(const struct strbuf *src, const struct strbuf *delta, str
 		}
 	}
 	return out->len == dst_size ? 0 : -1;
+}
+
+/*
+ * Takes the growth of a binary file from old_size to new_size bytes out
+ * of what the patch may still add (see apply_opts.max_binary); 1 with
+ * the reason in why when it does not fit.
+ */
+static int binary_growth(struct apply_session *s, const char *name, size_t old_size,
+			 size_t new_size, struct strbuf *why)
+{
+	size_t growth = new_size > old_size ? new_size - old_size : 0;
+
+	if (growth > s->binary_left) {
+		strbuf_addf(why, "binary patch to '%s' too large (%zu bytes from %zu; at most %zu more in one patch, see mbox.max-message-size)",
+			    name, new_size, old_size, s->opts.max_binary);
+		return 1;
+	}
+	s->binary_left -= growth;
+	return 0;
 }
 
 /* Does the content hash to (a prefix of) hex? */
@@ -771,7 +1027,7 @@ static int hex_is_zero(const char *hex)
 	return *hex && strspn(hex, "0") == strlen(hex);
 }
 
-/* Finds a blob by (abbreviated) id in the repository. */
+/* Finds a blob by (abbreviated) id in the repository: 1 if found. */
 static int find_blob(struct apply_session *s, const char *hex, git_oid *out)
 {
 	git_odb *odb;
@@ -784,6 +1040,15 @@ static int find_blob(struct apply_session *s, const char *hex, git_oid *out)
 	if (git_repository_odb(&odb, s->repo) < 0)
 		return 0;
 	rc = git_odb_exists_prefix(out, odb, &prefix, n);
+	/* The id of a commit or a tree is no blob (a mail may name one). */
+	if (rc == 0) {
+		size_t size;
+		git_object_t type;
+
+		rc = git_odb_read_header(&size, &type, odb, out);
+		if (rc == 0 && type != GIT_OBJECT_BLOB)
+			rc = -1;
+	}
 	git_odb_free(odb);
 	return rc == 0;
 }
@@ -816,20 +1081,33 @@ static int apply_binary(struct apply_session *s, const struct file_patch *fp,
 		return 1;
 	}
 	if (fp->forward.type == BINARY_LITERAL) {
+		if (binary_growth(s, name, content->len, fp->forward.data.len, why))
+			return 1;
 		strbuf_addbuf(&out, &fp->forward.data);
-	} else if (apply_delta(content, &fp->forward.data, &out) < 0) {
-		strbuf_release(&out);
-		strbuf_addf(why, "the binary patch does not apply to '%s'", name);
-		return 1;
+	} else {
+		const unsigned char *body;
+		size_t src_size, dst_size;
+
+		if (delta_sizes(&fp->forward.data, &body, &src_size, &dst_size) < 0 ||
+		    src_size != content->len) {
+			strbuf_addf(why, "the binary patch does not apply to '%s'", name);
+			return 1;
+		}
+		if (binary_growth(s, name, content->len, dst_size, why))
+			return 1;
+		if (apply_delta(content, &fp->forward.data, &out) < 0) {
+			strbuf_release(&out);
+			strbuf_addf(why, "the binary patch does not apply to '%s'", name);
+			return 1;
+		}
 	}
 	if (fp->new_oid[0] && !hex_is_zero(fp->new_oid) && !content_matches(&out, fp->new_oid)) {
 		strbuf_release(&out);
 		strbuf_addf(why, "binary patch to '%s' creates incorrect result", name);
 		return 1;
 	}
-	strbuf_reset(content);
-	strbuf_addbuf(content, &out);
-	strbuf_release(&out);
+	strbuf_release(content);
+	*content = out;		/* moved: binary contents may be large */
 	return 0;
 }
 
@@ -865,7 +1143,7 @@ static int three_way(struct apply_session *s, const struct file_patch *fp,
 	git_blob_free(blob);
 	strbuf_addbuf(&theirs, &base);
 	hr = xcalloc(fp->hunk_nr ? fp->hunk_nr : 1, sizeof(*hr));
-	if (apply_hunks(fp, &theirs, 0, 1, hr))
+	if (apply_hunks(fp, &theirs, 0, 1, SIZE_MAX, hr))
 		goto out;
 	in_base.ptr = base.buf;
 	in_base.size = base.len;
@@ -923,25 +1201,98 @@ static void file_error(struct apply_file_result *fr, struct strbuf *why)
 	fr->reason = strbuf_detach(why, NULL);
 }
 
-static int is_gitmodules_like(const char *path)
+/* Regular file, symbolic link or submodule: what a mode change may not change. */
+static unsigned file_type(unsigned mode)
 {
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	return !strcasecmp(base, ".gitmodules") || !strcasecmp(base, ".gitattributes") ||
-	       !strcasecmp(base, ".gitignore") || !strcasecmp(base, ".mailmap");
+	return mode == GIT_FILEMODE_BLOB_EXECUTABLE ? GIT_FILEMODE_BLOB : mode;
 }
 
-/* Applies one file diff to the stage. Returns -1 on internal error, else 0. */
-static int apply_file(struct apply_session *s, const struct patch_set *ps,
-		      const struct file_patch *fp, struct apply_file_result *fr)
+/*
+ * The commit a submodule's post-image names: "Subproject commit <hex>",
+ * anything after the id ignored, as git apply reads it.
+ */
+static int gitlink_oid(const struct strbuf *content, git_oid *oid)
 {
-	struct strbuf why = STRBUF_INIT, content = STRBUF_INIT;
-	struct file_state old = { 0 }, dst = { 0 };
-	unsigned mode;
-	int ret = 0, use_oid = 0, rc;
-	git_oid post_oid;
+	static const char prefix[] = "Subproject commit ";
+	size_t n = sizeof(prefix) - 1;
 
+	if (content->len < n + GIT_OID_HEXSZ || memcmp(content->buf, prefix, n))
+		return -1;
+	for (size_t i = 0; i < GIT_OID_HEXSZ; i++)
+		if (!isxdigit((unsigned char)content->buf[n + i]))
+			return -1;
+	return git_oid_fromstrn(oid, content->buf + n, GIT_OID_HEXSZ) < 0 ? -1 : 0;
+}
+
+/*
+ * Refuses what git's fsck flags in a tree at path with mode: a symbolic
+ * link at a name git protects (.gitmodules, .gitattributes, .gitignore,
+ * .mailmap or a look-alike, see patch_protected_name()), and anything
+ * but a file at .gitmodules or .gitattributes (a directory on the way
+ * to path, or a submodule). 1 with the reason in why, else 0.
+ */
+static int check_protected(const char *path, unsigned mode, struct strbuf *why)
+{
+	const char *c = path;
+
+	for (;;) {
+		const char *slash = strchr(c, '/');
+		size_t len = slash ? (size_t)(slash - c) : strlen(c);
+		enum patch_protected_name id = patch_protected_name(c, len);
+
+		if (id != PATCH_NAME_NONE && !slash && mode == GIT_FILEMODE_LINK) {
+			strbuf_addf(why, "'%s' may not be a symbolic link", path);
+			return 1;
+		}
+		if ((id == PATCH_NAME_GITMODULES || id == PATCH_NAME_GITATTRIBUTES) &&
+		    (slash || mode == GIT_FILEMODE_COMMIT)) {
+			strbuf_addf(why, "'%s': '%.*s' may only be a file", path, (int)len, c);
+			return 1;
+		}
+		if (!slash)
+			return 0;
+		c = slash + 1;
+	}
+}
+
+/*
+ * What git's fsck checks in a .gitmodules or .gitattributes (or a name
+ * taken for one) that path would hold: content, or the blob oid when
+ * not NULL. 1 with the reason in why, 0 when fine, -1 on error.
+ */
+static int check_protected_content(struct apply_session *s, const char *path, const git_oid *oid,
+				   const struct strbuf *content, struct strbuf *why)
+{
+	const char *base = strrchr(path, '/');
+	enum patch_protected_name id;
+	struct strbuf blob = STRBUF_INIT, reason = STRBUF_INIT;
+	struct file_state st = { 0 };
+	int rc;
+
+	base = base ? base + 1 : path;
+	id = patch_protected_name(base, strlen(base));
+	if (id != PATCH_NAME_GITMODULES && id != PATCH_NAME_GITATTRIBUTES)
+		return 0;
+	if (oid) {
+		st.has_oid = 1;
+		git_oid_cpy(&st.oid, oid);
+		if (read_content(s, &st, path, &blob) < 0)
+			return -1;
+		content = &blob;
+	}
+	rc = id == PATCH_NAME_GITMODULES ?
+		dotfiles_check_gitmodules(content->buf, content->len, &reason) :
+		dotfiles_check_gitattributes(content->buf, content->len, &reason);
+	if (rc < 0)
+		strbuf_addf(why, "'%s' would not pass git fsck (%s)", path, reason.buf);
+	strbuf_release(&blob);
+	strbuf_release(&reason);
+	return rc < 0;
+}
+
+/* The result of fp before it is tried: its names, every hunk skipped. */
+static void file_result_init(struct apply_file_result *fr, const struct file_patch *fp)
+{
 	fr->old_path = fp->old_path ? xstrdup(fp->old_path) : NULL;
 	fr->new_path = fp->new_path ? xstrdup(fp->new_path) : NULL;
 	fr->is_binary = fp->is_binary;
@@ -953,6 +1304,19 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 		fr->hunks[k].line = fp->hunks[k].old_start;
 	}
 	fr->status = APPLY_FILE_OK;
+}
+
+/* Applies one file diff to the stage. Returns -1 on internal error, else 0. */
+static int apply_file(struct apply_session *s, const struct file_patch *fp,
+		      struct apply_file_result *fr)
+{
+	struct strbuf why = STRBUF_INIT, content = STRBUF_INIT;
+	struct file_state old = { 0 }, dst = { 0 };
+	unsigned mode;
+	int ret = 0, use_oid = 0, rc;
+	git_oid post_oid;
+
+	file_result_init(fr, fp);
 
 	/* Path safety first: both names. */
 	/*
@@ -966,10 +1330,6 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 	    (fp->new_path && (rc = check_path(s, fp->new_path, &why)))) {
 		if (rc < 0)
 			ret = -1;
-		goto refuse;
-	}
-	if (fp->new_mode == 0160000 || fp->old_mode == 0160000) {
-		strbuf_addf(&why, "submodule changes are not supported ('%s')", file_patch_name(fp));
 		goto refuse;
 	}
 
@@ -995,23 +1355,26 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 			strbuf_addf(&why, "'%s' is a directory", fp->old_path);
 			goto refuse;
 		}
-		if (fp->old_mode && ((fp->old_mode == GIT_FILEMODE_LINK) != (old.mode == GIT_FILEMODE_LINK))) {
+		if (fp->old_mode && file_type(fp->old_mode) != file_type(old.mode)) {
 			strbuf_addf(&why, "'%s' has type %o, expected %o", fp->old_path, old.mode, fp->old_mode);
 			goto refuse;
 		}
 		if (read_content(s, &old, fp->old_path, &content) < 0)
 			goto internal;
 	}
-	/* The destination must be free for creations, renames and copies. */
-	if (fp->new_path && (!fp->old_path || strcmp(fp->old_path, fp->new_path))) {
+	/*
+	 * The destination must be free for creations, renames and copies
+	 * (a copy onto its own source too, as git apply says).
+	 */
+	if (fp->new_path && (!fp->old_path || fp->is_copy || strcmp(fp->old_path, fp->new_path))) {
 		if (lookup(s, fp->new_path, &dst) < 0)
 			goto internal;
 		if (dst.exists && dst.mode != GIT_FILEMODE_TREE &&
-		    !(!map_get(&s->stage, fp->new_path) && leaves(ps, fp->new_path))) {
+		    !(!map_get(&s->stage, fp->new_path) && leaves(s, fp->new_path))) {
 			strbuf_addf(&why, "'%s' already exists", fp->new_path);
 			goto refuse;
 		}
-		rc = is_live_dir(s, ps, fp->new_path);
+		rc = is_live_dir(s, fp->new_path);
 		if (rc < 0)
 			goto internal;
 		if (rc) {
@@ -1020,10 +1383,22 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 		}
 	}
 	mode = fp->new_mode ? fp->new_mode : old.exists ? old.mode : GIT_FILEMODE_BLOB;
-	if (fp->new_path && mode == GIT_FILEMODE_LINK && is_gitmodules_like(fp->new_path)) {
-		strbuf_addf(&why, "'%s' may not be a symbolic link", fp->new_path);
+	/*
+	 * A file does not turn into a symbolic link or a submodule (or
+	 * back) by a mode change: git's diffs delete and create instead,
+	 * and git apply refuses this.
+	 */
+	if (fp->new_path && old.exists && file_type(mode) != file_type(old.mode)) {
+		strbuf_addf(&why, "new mode (%o) of '%s' does not match old mode (%o)", mode,
+			    fp->new_path, old.mode);
 		goto refuse;
 	}
+	if (fp->is_binary && (mode == GIT_FILEMODE_COMMIT || old.mode == GIT_FILEMODE_COMMIT)) {
+		strbuf_addf(&why, "corrupt patch for submodule '%s'", file_patch_name(fp));
+		goto refuse;
+	}
+	if (fp->new_path && check_protected(fp->new_path, mode, &why))
+		goto refuse;
 
 	/* The post-image. */
 	if (fp->is_binary) {
@@ -1034,7 +1409,7 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 
 		if (s->opts.three_way)
 			strbuf_addbuf(&saved, &content);
-		fr->hunks_failed = apply_hunks(fp, &content, s->opts.fuzz, 0, fr->hunks);
+		fr->hunks_failed = apply_hunks(fp, &content, s->opts.fuzz, 0, s->failures_left, fr->hunks);
 		if (fr->hunks_failed && s->opts.three_way) {
 			rc = three_way(s, fp, &saved, &fr->conflict);
 			if (rc < 0) {
@@ -1072,6 +1447,21 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 		strbuf_addf(&why, "'%s' is not empty after the deletion patch", fp->old_path);
 		goto refuse;
 	}
+	if (fp->new_path && mode != GIT_FILEMODE_COMMIT &&
+	    (rc = check_protected_content(s, fp->new_path, use_oid ? &post_oid : NULL, &content,
+					  &why))) {
+		if (rc < 0)
+			goto internal;
+		goto refuse;
+	}
+	if (fp->new_path && mode == GIT_FILEMODE_COMMIT) {
+		/* A submodule's post-image names its commit. */
+		if (gitlink_oid(&content, &post_oid) < 0) {
+			strbuf_addf(&why, "corrupt patch for submodule '%s'", fp->new_path);
+			goto refuse;
+		}
+		use_oid = 1;
+	}
 
 	/* Record: delete the old name (deletion, rename), write the new one. */
 	if (fp->old_path && (fp->is_delete || fp->is_rename)) {
@@ -1097,7 +1487,9 @@ static int apply_file(struct apply_session *s, const struct patch_set *ps,
 			git_oid_cpy(&e->oid, &old.oid);
 		} else {
 			e->has_oid = 0;
-			strbuf_addbuf(&e->data, &content);
+			strbuf_release(&e->data);
+			e->data = content;	/* moved */
+			strbuf_init(&content, 0);
 		}
 	}
 	goto out;
@@ -1114,6 +1506,10 @@ out:
 
 /* ------------------------------------------------------------- patches */
 
+/*
+ * Moves the stage into the overlay. An overlay entry for the same path
+ * takes the staged content in place (the overlay's index points at it).
+ */
 static void stage_commit(struct apply_session *s)
 {
 	for (size_t i = 0; i < s->stage.size; i++) {
@@ -1126,15 +1522,20 @@ static void stage_commit(struct apply_session *s)
 			map_grow(&s->overlay);
 		slot = map_slot(&s->overlay, e->path);
 		if (*slot) {
+			struct entry tmp = **slot;
+
 			if ((*slot)->cached)
 				s->cached_bytes -= (*slot)->data.len;
-			entry_free(*slot);
-		} else
+			**slot = *e;
+			*e = tmp;	/* the old content, freed with the stage */
+		} else {
+			*slot = e;
 			s->overlay.nr++;
-		*slot = e;
-		s->stage.slots[i] = NULL;
+			dindex_add(s->overlay.index, e);
+			s->stage.slots[i] = NULL;
+		}
 	}
-	s->stage.nr = 0;
+	map_clear(&s->stage);
 }
 
 static void conflict_free(struct apply_conflict *c)
@@ -1173,20 +1574,39 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps, struct appl
 
 	memset(res, 0, sizeof(*res));
 	res->ok = 1;
+	s->binary_left = s->opts.max_binary;
 	map_clear(&s->stage);
+	map_clear(&s->leaving);
+	for (size_t i = 0; i < ps->nr; i++) {
+		const struct file_patch *fp = &ps->files[i];
+
+		if ((fp->is_rename || fp->is_delete) && fp->old_path)
+			map_put(&s->leaving, fp->old_path);
+	}
+	s->failures_left = APPLY_MAX_FAILURES;
 	for (size_t i = 0; i < ps->nr; i++) {
 		struct apply_file_result *fr;
 
 		ALLOC_GROW(res->files, res->nr + 1, res->alloc);
 		fr = &res->files[res->nr++];
 		memset(fr, 0, sizeof(*fr));
-		if (apply_file(s, ps, &ps->files[i], fr) < 0) {
+		if (!s->failures_left) {
+			/* The verdict is known: the rest is listed, not tried. */
+			file_result_init(fr, &ps->files[i]);
+			fr->status = APPLY_FILE_SKIPPED;
+			continue;
+		}
+		if (apply_file(s, &ps->files[i], fr) < 0) {
 			ret = -1;
 			res->ok = 0;
 			break;
 		}
-		if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR)
+		if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR) {
+			size_t n = fr->status == APPLY_FILE_ERROR ? 1 : fr->hunks_failed;
+
 			res->ok = 0;
+			s->failures_left -= n < s->failures_left ? n : s->failures_left;
+		}
 	}
 	if (res->ok && !s->opts.check_only) {
 		stage_commit(s);
@@ -1198,7 +1618,8 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps, struct appl
 
 			if (fr->conflict)
 				res->conflicts++;
-			else if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR)
+			else if (fr->status == APPLY_FILE_FAILED || fr->status == APPLY_FILE_ERROR ||
+				 fr->status == APPLY_FILE_SKIPPED)
 				res->conflicts = -1;
 			if (res->conflicts < 0)
 				break;
@@ -1272,40 +1693,55 @@ int apply_session_changes(struct apply_session *s, struct apply_change **changes
 	return 0;
 }
 
+static int cmp_entry_path(const void *a, const void *b)
+{
+	return strcmp((*(struct entry *const *)a)->path, (*(struct entry *const *)b)->path);
+}
+
 int apply_session_write_tree(git_oid *tree_out, struct apply_session *s, struct objwrite *ow)
 {
+	struct entry **dirty = NULL;
+	size_t n = 0, alloc = 0;
+	int ret = -1;
+
 	if (!s->tw && treewrite_new(&s->tw, s->repo, s->base ? git_tree_id(s->base) : NULL) < 0)
 		return -1;
+	/* In path order: each directory of the tree gets its new entries in order (treewrite.c). */
+	for (size_t i = 0; i < s->overlay.size; i++) {
+		struct entry *e = s->overlay.slots[i];
+
+		if (e && e->dirty) {
+			ALLOC_GROW(dirty, n + 1, alloc);
+			dirty[n++] = e;
+		}
+	}
+	if (n)
+		qsort(dirty, n, sizeof(*dirty), cmp_entry_path);
 	/*
 	 * Removals first: a directory whose files were all deleted may
 	 * have become a file, which is then written in its place.
 	 */
-	for (size_t i = 0; i < s->overlay.size; i++) {
-		struct entry *e = s->overlay.slots[i];
+	for (size_t i = 0; i < n; i++)
+		if (dirty[i]->deleted && treewrite_remove(s->tw, dirty[i]->path) < 0)
+			goto out;
+	for (size_t i = 0; i < n; i++) {
+		struct entry *e = dirty[i];
 
-		if (e && e->dirty && e->deleted && treewrite_remove(s->tw, e->path) < 0)
-			return -1;
-	}
-	for (size_t i = 0; i < s->overlay.size; i++) {
-		struct entry *e = s->overlay.slots[i];
-
-		if (!e || !e->dirty || e->deleted)
+		if (e->deleted)
 			continue;
 		if (!e->has_oid) {
 			if (objwrite_object(ow, s->repo, &e->oid, e->data.buf, e->data.len,
 					    GIT_OBJECT_BLOB) < 0)
-				return -1;
+				goto out;
 		}
 		if (treewrite_upsert(s->tw, e->path, e->mode, &e->oid) < 0)
-			return -1;
+			goto out;
 	}
 	if (treewrite_write(s->tw, ow, tree_out) < 0)
-		return -1;
-	for (size_t i = 0; i < s->overlay.size; i++) {
-		struct entry *e = s->overlay.slots[i];
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		struct entry *e = dirty[i];
 
-		if (!e || !e->dirty)
-			continue;
 		e->dirty = 0;
 		if (e->deleted || e->has_oid)
 			continue;
@@ -1318,7 +1754,10 @@ int apply_session_write_tree(git_oid *tree_out, struct apply_session *s, struct 
 			strbuf_release(&e->data);
 		}
 	}
-	return 0;
+	ret = 0;
+out:
+	free(dirty);
+	return ret;
 }
 
 void apply_session_set_reader(struct apply_session *s, apply_reader_fn fn, void *data)
@@ -1381,6 +1820,7 @@ static const char *file_status_name(enum apply_file_status st)
 	case APPLY_FILE_MERGED: return "merged";
 	case APPLY_FILE_FAILED: return "failed";
 	case APPLY_FILE_ERROR: return "error";
+	case APPLY_FILE_SKIPPED: return "skipped";
 	}
 	return "?";
 }
@@ -1388,7 +1828,10 @@ static const char *file_status_name(enum apply_file_status st)
 static void print_human_file(struct strbuf *out, const struct apply_file_result *fr, int verbose)
 {
 	const char *name = fr->new_path ? fr->new_path : fr->old_path;
+	size_t tried = 0;
 
+	if (fr->status == APPLY_FILE_SKIPPED)
+		return;		/* counted in apply_result_print() */
 	strbuf_addstr(out, "checking file ");
 	patch_quote_path(out, name);
 	if (fr->old_path && fr->new_path && strcmp(fr->old_path, fr->new_path)) {
@@ -1425,12 +1868,16 @@ static void print_human_file(struct strbuf *out, const struct apply_file_result 
 			strbuf_addf(out, "Hunk #%zu FAILED at %ld.\n", k + 1, h->line);
 			break;
 		case APPLY_HUNK_SKIPPED:
-			break;
+			continue;
 		}
+		tried = k + 1;
 	}
 	if (fr->status == APPLY_FILE_FAILED)
 		strbuf_addf(out, "%zu out of %zu hunk%s FAILED\n", fr->hunks_failed, fr->hunk_nr,
 			    fr->hunk_nr == 1 ? "" : "s");
+	if (fr->status == APPLY_FILE_FAILED && tried < fr->hunk_nr)
+		strbuf_addf(out, "Hunks #%zu to #%zu not tried (the patch failed %d times).\n",
+			    tried + 1, fr->hunk_nr, APPLY_MAX_FAILURES);
 }
 
 void apply_quote_field(struct strbuf *out, const char *s, size_t len)
@@ -1490,6 +1937,8 @@ static void print_porcelain_file(struct strbuf *out, const struct apply_file_res
 void apply_result_print(struct strbuf *out, const struct apply_result *res,
 			enum apply_print_format fmt, const char *prefix, int verbose)
 {
+	size_t skipped = 0;
+
 	if (res->error) {
 		if (fmt == APPLY_PRINT_HUMAN) {
 			quote_field(out, res->error, strlen(res->error));
@@ -1506,5 +1955,10 @@ void apply_result_print(struct strbuf *out, const struct apply_result *res,
 			print_human_file(out, &res->files[i], verbose);
 		else
 			print_porcelain_file(out, &res->files[i], prefix);
+		if (res->files[i].status == APPLY_FILE_SKIPPED)
+			skipped++;
 	}
+	if (skipped && fmt == APPLY_PRINT_HUMAN)
+		strbuf_addf(out, "%zu more file%s not tried (the patch failed %d times).\n", skipped,
+			    skipped == 1 ? "" : "s", APPLY_MAX_FAILURES);
 }

@@ -23,6 +23,21 @@
  * with libgit2's merge-file when the "index <old>.." pre-image blob is in
  * the repository.
  *
+ * A hunk that names a line past the end of the file is looked for from
+ * the end, every line still a candidate (git apply).
+ *
+ * As git apply: a submodule (mode 160000) reads as "Subproject commit
+ * <id>\n" and its post-image must name a commit the same way; a mode
+ * change never changes a file's type (regular file, symbolic link,
+ * submodule); a copy needs a free destination, even onto its source.
+ *
+ * Cost: linear in the patch and the files it changes (figures in
+ * LIMITS, git-maint(7)). Paths are kept in hash tables with a directory
+ * index; hunks are applied to a gap buffer (a hunk costs its size and
+ * its distance from the previous one); a patch is tried until it failed
+ * APPLY_MAX_FAILURES times, as each failing hunk looks at its whole
+ * file.
+ *
  * Path safety is checked here, for every path a patch names (both names
  * of a rename or copy), against the base tree and the overlay: the
  * parser's checks (no "..", absolute, ".git" look-alikes) again, and no
@@ -64,15 +79,33 @@ struct apply_opts {
 	 * --each). The overlay is not updated at all.
 	 */
 	int check_only;
+	/*
+	 * How much binary patches ("literal", "delta") may grow the files
+	 * they change, in bytes, in one patch together: a delta whose
+	 * result size, or a literal whose size, exceeds its pre-image by
+	 * more than is left is refused (APPLY_FILE_ERROR) before its result
+	 * is allocated. Commands pass the message size limit
+	 * (mbox.max-message-size), as for patch_parse_opts.max_binary;
+	 * SIZE_MAX: no limit.
+	 */
+	size_t max_binary;
 };
 
-#define APPLY_OPTS_INIT { 0, 0, 0 }
+#define APPLY_OPTS_INIT { 0, 0, 0, PATCH_MAX_BINARY_DEFAULT }
+
+/*
+ * A patch whose hunks failed (and files were refused) this many times
+ * is not applied further: its verdict is known, and each failure may
+ * cost a look at every line of its file (80,000 failing hunks against
+ * one file). The hunks and files after are reported as not tried.
+ */
+#define APPLY_MAX_FAILURES 100
 
 enum apply_hunk_status {
 	APPLY_HUNK_OK,		/* applied at line, maybe with offset and fuzz */
 	APPLY_HUNK_MERGED,	/* did not apply, but the file merged cleanly (3-way) */
 	APPLY_HUNK_FAILED,
-	APPLY_HUNK_SKIPPED,	/* not tried: the file failed before its hunks */
+	APPLY_HUNK_SKIPPED,	/* not tried: the file failed before its hunks, or APPLY_MAX_FAILURES */
 };
 
 struct apply_hunk_result {
@@ -100,6 +133,7 @@ enum apply_file_status {
 	APPLY_FILE_MERGED,	/* applied by 3-way merge */
 	APPLY_FILE_FAILED,	/* some hunks failed (see hunks) */
 	APPLY_FILE_ERROR,	/* refused as a whole (see reason) */
+	APPLY_FILE_SKIPPED,	/* not tried: the patch had failed APPLY_MAX_FAILURES times */
 };
 
 /*

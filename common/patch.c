@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zlib.h>
 
 struct parser {
@@ -26,6 +27,11 @@ struct parser {
 	const char *origin;
 	struct strbuf *err;
 	struct patch_set *ps;
+	/*
+	 * What binary data may inflate to in one input (opts->max_binary),
+	 * and what is left of it for the forward and the reverse blocks.
+	 */
+	size_t binary_max, forward_left, reverse_left;
 };
 
 /* The current line: [*line, *line + *len), *len including '\n' if present. */
@@ -133,6 +139,143 @@ static int is_dotgit_lookalike(const char *c, size_t len)
 	return !strcmp(folded, ".git") || !strcmp(folded, "git~1");
 }
 
+/*
+ * One UTF-8 code point at s into *cp: its length, or 0 when s[0..left)
+ * does not start with a well-formed one (overlong, surrogate, past
+ * U+10FFFF, cut short).
+ */
+static size_t utf8_next(const unsigned char *s, size_t left, unsigned *cp)
+{
+	size_t n;
+	unsigned v, min;
+
+	if (!left)
+		return 0;
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, v = s[0] & 0x1f, min = 0x80;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, v = s[0] & 0x0f, min = 0x800;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, v = s[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	if (left < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return n;
+}
+
+/*
+ * The names git's fsck protects besides .git, with the prefix of the
+ * NTFS 8.3 short name Windows derives from a hash of the long name when
+ * the first six letters are not unique ("gi7eba~1" for .gitmodules).
+ */
+static const struct {
+	const char *name;	/* without the leading dot */
+	const char *shortname;
+	enum patch_protected_name id;
+} protected_names[] = {
+	{ "gitmodules", "gi7eba", PATCH_NAME_GITMODULES },
+	{ "gitattributes", "gi7d29", PATCH_NAME_GITATTRIBUTES },
+	{ "gitignore", "gi250a", PATCH_NAME_GITIGNORE },
+	{ "mailmap", "maba30", PATCH_NAME_MAILMAP },
+};
+
+/* From c + i on: only dots and spaces up to the end or an NTFS ":stream"? */
+static int ntfs_tail(const char *c, size_t len, size_t i)
+{
+	for (; i < len && c[i] != ':'; i++)
+		if (c[i] != '.' && c[i] != ' ')
+			return 0;
+	return 1;
+}
+
+/* Is c[0..len) the name (e.g. "gitmodules") as NTFS resolves it? */
+static int ntfs_is(const char *c, size_t len, const char *name, const char *shortname)
+{
+	size_t n = strlen(name), i;
+	int saw_tilde = 0;
+
+	/* ".gitmodules", any case, then dots, spaces or a stream */
+	if (len > n && c[0] == '.' && !strncasecmp(c + 1, name, n))
+		return ntfs_tail(c, len, n + 1);
+	/* the short name of the first six letters: "GITMOD~1" .. "~4" */
+	if (len >= 8 && !strncasecmp(c, name, 6) && c[6] == '~' && c[7] >= '1' && c[7] <= '4')
+		return ntfs_tail(c, len, 8);
+	/* the short name from the hash: up to 6 letters of it, '~', digits: 8 in all */
+	for (i = 0; i < 8; i++) {
+		unsigned char ch = i < len ? (unsigned char)c[i] : 0;
+
+		if (!ch)
+			return 0;
+		if (saw_tilde) {
+			if (!isdigit(ch))
+				return 0;
+		} else if (ch == '~') {
+			if (++i >= len || c[i] < '1' || c[i] > '9')
+				return 0;
+			saw_tilde = 1;
+		} else if (i >= 6 || ch >= 0x80 || tolower(ch) != shortname[i]) {
+			return 0;
+		}
+	}
+	return ntfs_tail(c, len, i);
+}
+
+/*
+ * Is c[0..len) "." followed by name as HFS+ compares names: any case,
+ * the code points HFS+ ignores (hfs_ignorable()) skipped anywhere?
+ * Bytes that are not UTF-8 end the name for HFS+ (git's rule).
+ */
+static int hfs_is(const char *c, size_t len, const char *name)
+{
+	const unsigned char *s = (const unsigned char *)c, *end = s + len;
+	int want_dot = 1;
+
+	for (;;) {
+		unsigned cp = 0;
+		size_t skip = hfs_ignorable(s, end - s), n;
+
+		if (skip) {
+			s += skip;
+			continue;
+		}
+		n = utf8_next(s, end - s, &cp);
+		if (!n)
+			cp = 0;	/* the end, or not UTF-8 */
+		if (want_dot) {
+			if (cp != '.')
+				return 0;
+			want_dot = 0;
+		} else if (!*name) {
+			return cp == 0;
+		} else if (cp >= 0x80 || tolower((int)cp) != *name++) {
+			return 0;
+		}
+		s += n;
+	}
+}
+
+enum patch_protected_name patch_protected_name(const char *c, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(protected_names); i++)
+		if (ntfs_is(c, len, protected_names[i].name, protected_names[i].shortname) ||
+		    hfs_is(c, len, protected_names[i].name))
+			return protected_names[i].id;
+	return PATCH_NAME_NONE;
+}
+
 int patch_path_check(const char *path, struct strbuf *err)
 {
 	const char *p = path, *why = NULL;
@@ -141,6 +284,8 @@ int patch_path_check(const char *path, struct strbuf *err)
 		why = "empty path";
 	else if (*path == '/')
 		why = "absolute path";
+	else if (strlen(path) > PATCH_PATH_MAX)
+		why = "longer than 4096 bytes";
 	for (const char *s = path; !why && *s; s++)
 		if (*s == '\n' || *s == '\r' || *s == '\\')
 			why = "control character or backslash in path";
@@ -634,37 +779,62 @@ static int base85_line(const char *line, size_t len, struct strbuf *out)
 	return 0;
 }
 
+/*
+ * Inflates in to exactly size bytes, onto out; out NULL: only checks
+ * (through a small buffer, for data nobody reads). out grows with what
+ * inflate() really gives, never past size + 1, so a header that claims
+ * a size the data does not hold costs nothing.
+ */
 static int inflate_all(const struct strbuf *in, size_t size, struct strbuf *out)
 {
+	unsigned char scratch[16384];
+	size_t total = 0;
 	z_stream z;
 	int rc;
 
 	memset(&z, 0, sizeof(z));
 	if (inflateInit(&z) != Z_OK)
 		return -1;
-	strbuf_grow(out, size);
 	z.next_in = (unsigned char *)in->buf;
 	z.avail_in = in->len;
-	z.next_out = (unsigned char *)out->buf;
-	z.avail_out = size + 1;	/* one spare byte detects too much data */
-	rc = inflate(&z, Z_FINISH);
+	do {
+		size_t room = size + 1 - total, got;
+
+		if (out) {
+			if (room > (out->len < 65536 ? 65536 : out->len))
+				room = out->len < 65536 ? 65536 : out->len;
+			strbuf_grow(out, room);
+			z.next_out = (unsigned char *)out->buf + out->len;
+		} else {
+			if (room > sizeof(scratch))
+				room = sizeof(scratch);
+			z.next_out = scratch;
+		}
+		z.avail_out = room;
+		rc = inflate(&z, Z_NO_FLUSH);
+		got = room - z.avail_out;
+		total += got;
+		if (out)
+			strbuf_setlen(out, out->len + got);
+	} while (rc == Z_OK && total <= size);
 	inflateEnd(&z);
-	if (rc != Z_STREAM_END || z.total_out != size || z.avail_in)
-		return -1;
-	strbuf_setlen(out, size);
-	return 0;
+	return rc == Z_STREAM_END && total == size && !z.avail_in ? 0 : -1;
 }
 
-/* One "literal N" / "delta N" block and its data lines up to a blank line. */
-static int parse_binary_hunk(struct parser *p, struct binary_hunk *bh)
+/*
+ * One "literal N" / "delta N" block of the file named name and its data
+ * lines up to a blank line, decoded but still deflated (inflate_binary()
+ * inflates it once the whole input is parsed). Its size is taken from
+ * the budget for forward or reverse blocks first.
+ */
+static int parse_binary_hunk(struct parser *p, struct binary_hunk *bh, const char *name, int forward)
 {
 	const char *line = NULL, *s;
-	size_t len = 0;
+	size_t len = 0, *left = forward ? &p->forward_left : &p->reverse_left;
 	unsigned long size;
-	struct strbuf deflated = STRBUF_INIT;
-	unsigned long start = p->lineno;
 
 	peek_line(p, &line, &len);
+	bh->input_line = p->lineno;
 	if (line_starts(line, len, "literal ")) {
 		bh->type = BINARY_LITERAL;
 		s = line + 8;
@@ -674,26 +844,42 @@ static int parse_binary_hunk(struct parser *p, struct binary_hunk *bh)
 	}
 	if (parse_number(&s, line + len, &size) < 0)
 		return perr(p, "line %lu: corrupt binary patch header", p->lineno);
+	if (size > *left)
+		return perr(p, "line %lu: binary patch of '%s' too large (%lu bytes; at most %zu in one patch, see mbox.max-message-size)",
+			    p->lineno, name, size, p->binary_max);
+	*left -= size;
 	bh->size = size;
 	next_line(p, len);
 	while (peek_line(p, &line, &len) && !(len == 1 || (len == 2 && line[0] == '\r'))) {
-		if (base85_line(line, len, &deflated) < 0) {
-			strbuf_release(&deflated);
+		if (base85_line(line, len, &bh->data) < 0)
 			return perr(p, "line %lu: corrupt binary patch", p->lineno);
-		}
 		next_line(p, len);
 	}
 	if (peek_line(p, &line, &len))
 		next_line(p, len);
-	if (inflate_all(&deflated, size, &bh->data) < 0) {
-		strbuf_release(&deflated);
-		return perr(p, "line %lu: corrupt binary patch data", start);
-	}
-	strbuf_release(&deflated);
 	return 0;
 }
 
-static int parse_binary(struct parser *p, struct file_patch *fp)
+/*
+ * Inflates a block parse_binary_hunk() left deflated: the forward one
+ * in place, a reverse one (keep 0) only checked and then dropped.
+ */
+static int inflate_binary(struct parser *p, struct binary_hunk *bh, int keep)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (bh->type == BINARY_NONE)
+		return 0;
+	if (inflate_all(&bh->data, bh->size, keep ? &out : NULL) < 0) {
+		strbuf_release(&out);
+		return perr(p, "line %lu: corrupt binary patch data", bh->input_line);
+	}
+	strbuf_release(&bh->data);
+	bh->data = out;
+	return 0;
+}
+
+static int parse_binary(struct parser *p, struct file_patch *fp, const char *name)
 {
 	const char *line = NULL;
 	size_t len = 0;
@@ -702,11 +888,11 @@ static int parse_binary(struct parser *p, struct file_patch *fp)
 	if (!peek_line(p, &line, &len) ||
 	    !(line_starts(line, len, "literal ") || line_starts(line, len, "delta ")))
 		return perr(p, "line %lu: corrupt binary patch: no 'literal' or 'delta'", p->lineno);
-	if (parse_binary_hunk(p, &fp->forward) < 0)
+	if (parse_binary_hunk(p, &fp->forward, name, 1) < 0)
 		return -1;
 	if (peek_line(p, &line, &len) &&
 	    (line_starts(line, len, "literal ") || line_starts(line, len, "delta ")))
-		return parse_binary_hunk(p, &fp->reverse);
+		return parse_binary_hunk(p, &fp->reverse, name, 0);
 	return 0;
 }
 
@@ -885,7 +1071,8 @@ static int parse_git_diff(struct parser *p)
 			}
 		} else if (line_starts(line, len, "GIT binary patch")) {
 			next_line(p, len);
-			if (parse_binary(p, fp) < 0)
+			if (parse_binary(p, fp, fp->new_path ? fp->new_path : fp->old_path ?
+					 fp->old_path : def_name ? def_name : "?") < 0)
 				goto fail;
 			break;
 		} else if (line_starts(line, len, "Binary files ")) {
@@ -1079,6 +1266,8 @@ int patch_parse(struct patch_set *ps, const char *buf, size_t len,
 	p.origin = opts ? opts->origin : NULL;
 	p.p_value = opts && opts->p_value >= 0 ? opts->p_value : 1;
 	p.p_explicit = opts && opts->p_value >= 0;
+	p.binary_max = opts ? opts->max_binary : PATCH_MAX_BINARY_DEFAULT;
+	p.forward_left = p.reverse_left = p.binary_max;
 	if (err)
 		strbuf_reset(err);
 
@@ -1114,6 +1303,11 @@ int patch_parse(struct patch_set *ps, const char *buf, size_t len,
 		after_plain_diff = line_starts(line, llen, "diff ") || line_starts(line, llen, "Index: ");
 		next_line(&p, llen);
 	}
+	/* Binary data last, when all of it is known to fit. */
+	for (size_t i = 0; i < ps->nr; i++)
+		if (inflate_binary(&p, &ps->files[i].forward, 1) < 0 ||
+		    inflate_binary(&p, &ps->files[i].reverse, 0) < 0)
+			goto fail;
 	if (!ps->nr) {
 		struct strbuf why = STRBUF_INIT;
 

@@ -19,6 +19,13 @@
  * no absolute path, no ".git" or look-alike component. An unsafe path
  * makes the whole parse fail.
  *
+ * Sizes written in the input never decide an allocation by themselves:
+ * hunk line numbers and counts above 100,000,000 are a corrupt hunk
+ * header, hunk lines are stored as they are read (a count that the
+ * lines do not follow is a truncated hunk), and binary blocks are held
+ * to opts->max_binary before they are inflated. Memory is linear in the
+ * input plus the forward binary data (at most opts->max_binary).
+ *
  * Invariants of a parsed struct patch_set:
  *  - ps->text owns a copy of the input; every struct patch_line points
  *    into it, so the lines stay valid until patch_set_dispose().
@@ -66,7 +73,12 @@ enum binary_hunk_type {
 struct binary_hunk {
 	enum binary_hunk_type type;
 	size_t size;		/* inflated size as given in the header */
-	struct strbuf data;	/* inflated (decoded and uncompressed) bytes */
+	unsigned long input_line;	/* of the "literal"/"delta" line, from 1 */
+	/*
+	 * The inflated (decoded and uncompressed) bytes; empty for the
+	 * reverse block, which is checked but not kept.
+	 */
+	struct strbuf data;
 };
 
 struct file_patch {
@@ -109,9 +121,21 @@ struct patch_parse_opts {
 	int p_value;
 	/* Names the input in messages, e.g. "message 3" or "fix.patch". */
 	const char *origin;
+	/*
+	 * The most that the binary data of the input may inflate to
+	 * ("literal N", "delta N"), in bytes, for the forward blocks together
+	 * and for the reverse ones together (only the forward data is kept).
+	 * Checked against each block's header before anything is inflated.
+	 * Commands pass the message size limit (mbox.max-message-size);
+	 * SIZE_MAX: no limit.
+	 */
+	size_t max_binary;
 };
 
-#define PATCH_PARSE_OPTS_INIT { -1, NULL }
+/* The default message size limit (SOURCE_MAX_SIZE_DEFAULT): 256 MiB. */
+#define PATCH_MAX_BINARY_DEFAULT ((size_t)256 << 20)
+
+#define PATCH_PARSE_OPTS_INIT { -1, NULL, PATCH_MAX_BINARY_DEFAULT }
 
 /*
  * Parses buf[0..len) into ps (which must be PATCH_SET_INIT or disposed).
@@ -136,12 +160,32 @@ int patch_find_unsupported(const char *buf, size_t len, struct strbuf *why);
 
 /*
  * 0 if path may be written by a patch, else -1 with the reason in err
- * (when not NULL): empty, absolute, a "." or ".." component, "//", a
+ * (when not NULL): empty, absolute, longer than PATCH_PATH_MAX bytes
+ * (what no work tree could hold), a "." or ".." component, "//", a
  * ".git" component or a look-alike that git refuses on case-insensitive,
  * NTFS or HFS+ file systems (".GIT", ".git.", ".git ", "git~1",
  * ".g\u200cit"), or a control character.
  */
+#define PATCH_PATH_MAX 4096
 int patch_path_check(const char *path, struct strbuf *err);
+
+/*
+ * The names besides ".git" that git protects (its fsck flags them as
+ * symbolic links, and .gitmodules and .gitattributes as anything but a
+ * file), as git recognises them in a path component c[0..len): in any
+ * case; as NTFS resolves them (trailing dots and spaces, a ":stream"
+ * suffix, the 8.3 short names "GITMOD~1".."GITMOD~4" and "gi7eba~1"
+ * made from a hash); as HFS+ compares them (ignorable code points such
+ * as U+200C anywhere).
+ */
+enum patch_protected_name {
+	PATCH_NAME_NONE = 0,
+	PATCH_NAME_GITMODULES,
+	PATCH_NAME_GITATTRIBUTES,
+	PATCH_NAME_GITIGNORE,
+	PATCH_NAME_MAILMAP,
+};
+enum patch_protected_name patch_protected_name(const char *c, size_t len);
 
 /*
  * Appends path to out, C-quoted as git quotes names ("a\tb") when it

@@ -985,7 +985,9 @@ static int run_series(struct queue *q, int skip_check_first)
 	aopts.fuzz = q->opts.fuzz;
 	aopts.three_way = q->opts.three_way;
 	mopts.scissors = q->opts.scissors;
-	if (commit_tree_id(q->repo, &tip, &tree) < 0 ||
+	/* Binary patches are held to the message size limit (apply.h). */
+	if ((q->cfg && source_config_max_size(q->cfg, &aopts.max_binary) < 0) ||
+	    commit_tree_id(q->repo, &tip, &tree) < 0 ||
 	    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
 		goto out;
 	q->session = session;
@@ -1046,6 +1048,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		}
 		strbuf_reset(&err);
 		popts.origin = origin;
+		popts.max_binary = aopts.max_binary;
 		if (q->opts.three_way)
 			apply_session_set_label(session, pm.subject.buf);
 		if (patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0)

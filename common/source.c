@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -163,19 +164,32 @@ void source_set_max_size(struct mail_source *src, size_t max)
 	src->max_size = max ? max : (size_t)-1;
 }
 
-int source_configure(struct mail_source *src, const struct maint_config *cfg)
+int source_config_max_size(const struct maint_config *cfg, size_t *out)
 {
 	const struct config_entry *e = config_get_entry(cfg, "mbox", NULL, "max-message-size");
 	char *end;
 	unsigned long long v;
 
+	*out = SOURCE_MAX_SIZE_DEFAULT;
 	if (!e)
 		return 0;
 	errno = 0;
 	v = strtoull(e->value, &end, 10);
 	if (errno || end == e->value || *end)
 		return error("%s:%d: bad mbox.max-message-size '%s'", e->file, e->line, e->value);
-	source_set_max_size(src, (size_t)v);
+	*out = v && v < SIZE_MAX ? (size_t)v : SIZE_MAX;
+	return 0;
+}
+
+int source_configure(struct mail_source *src, const struct maint_config *cfg)
+{
+	size_t max;
+
+	if (!config_get_entry(cfg, "mbox", NULL, "max-message-size"))
+		return 0;
+	if (source_config_max_size(cfg, &max) < 0)
+		return -1;
+	source_set_max_size(src, max == SIZE_MAX ? 0 : max);
 	return 0;
 }
 

@@ -86,6 +86,13 @@ void source_set_max_size(struct mail_source *src, size_t max);
  */
 struct maint_config;
 int source_configure(struct mail_source *src, const struct maint_config *cfg);
+/*
+ * The limit mbox.max-message-size sets in cfg: SOURCE_MAX_SIZE_DEFAULT
+ * when unset, SIZE_MAX for 0 (no limit). Also the bound on what a
+ * message's binary patches may inflate to (patch.h, apply.h). -1 with an
+ * error naming file:line when it is not a number.
+ */
+int source_config_max_size(const struct maint_config *cfg, size_t *out);
 
 /* 1 = got one, 0 = end, -1 = error reported (the bad input is skipped; may call again). */
 int source_next(struct mail_source *src, struct raw_mail *out);

@@ -241,6 +241,53 @@ static void path_checks(void **state)
 			fail_msg("'%s' was refused", good[i]);
 }
 
+static void protected_names(void **state)
+{
+	static const struct {
+		const char *name;
+		enum patch_protected_name id;
+	} cases[] = {
+		{ ".gitmodules", PATCH_NAME_GITMODULES },
+		{ ".GitModules", PATCH_NAME_GITMODULES },
+		{ "GITMOD~1", PATCH_NAME_GITMODULES },
+		{ "gitmod~4 . ", PATCH_NAME_GITMODULES },
+		{ "gi7eba~1", PATCH_NAME_GITMODULES },
+		{ "gi7eb~12", PATCH_NAME_GITMODULES },
+		{ "g~123456", PATCH_NAME_GITMODULES },
+		{ ".gitmodules.", PATCH_NAME_GITMODULES },
+		{ ".gitmodules ", PATCH_NAME_GITMODULES },
+		{ ".gitmodules::$DATA", PATCH_NAME_GITMODULES },
+		{ ".git\342\200\214modules", PATCH_NAME_GITMODULES },
+		{ "\357\273\277.gitmodules\342\200\215", PATCH_NAME_GITMODULES },
+		{ ".gitmodules\377", PATCH_NAME_GITMODULES },	/* not UTF-8: HFS+ ends the name */
+		{ ".gitattributes", PATCH_NAME_GITATTRIBUTES },
+		{ "gi7d29~1", PATCH_NAME_GITATTRIBUTES },
+		{ "GITATT~2", PATCH_NAME_GITATTRIBUTES },
+		{ ".gitignore", PATCH_NAME_GITIGNORE },
+		{ "gi250a~1", PATCH_NAME_GITIGNORE },
+		{ ".mailmap", PATCH_NAME_MAILMAP },
+		{ "maba30~1", PATCH_NAME_MAILMAP },
+		{ ".mail\342\200\215map", PATCH_NAME_MAILMAP },
+		{ "GITMOD~5", PATCH_NAME_NONE },
+		{ "gitmodules", PATCH_NAME_NONE },
+		{ ".gitmodulesx", PATCH_NAME_NONE },
+		{ ".gitmodules.x", PATCH_NAME_NONE },
+		{ "gi7eba~0", PATCH_NAME_NONE },
+		{ "g~12345", PATCH_NAME_NONE },
+		{ ".gitmodule", PATCH_NAME_NONE },
+		{ ".git\303\251modules", PATCH_NAME_NONE },
+		{ "", PATCH_NAME_NONE },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		if (patch_protected_name(cases[i].name, strlen(cases[i].name)) != cases[i].id)
+			fail_msg("'%s': not %d", cases[i].name, (int)cases[i].id);
+	/* only the component counts, not what follows it in the path */
+	assert_int_equal(patch_protected_name(".gitmodules/x", 11), PATCH_NAME_GITMODULES);
+	assert_int_equal(patch_protected_name(".gitmodulesx/y", 12), PATCH_NAME_NONE);
+}
+
 static void corrupt_input(void **state)
 {
 	(void)state;
@@ -299,6 +346,7 @@ int main(void)
 		cmocka_unit_test(traditional_and_quilt),
 		cmocka_unit_test(binary_literal_and_delta),
 		cmocka_unit_test(path_checks),
+		cmocka_unit_test(protected_names),
 		cmocka_unit_test(corrupt_input),
 		cmocka_unit_test(unsupported_finder),
 		cmocka_unit_test(quote_path),

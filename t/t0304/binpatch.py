@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Writes git binary patches (as a format-patch mail) for t0304.
+
+  binpatch.py delta <path> <source-file> <copies>
+	a delta against <source-file> (at most 64 KiB) whose result is
+	<copies> copies of it, made of <copies> copy commands: a few hundred
+	bytes that announce <copies> x <size> bytes.
+  binpatch.py literal <path> <size> [<count>]
+	<count> (default 1) new files <path>, <path>1, ... each holding
+	<size> zero bytes, as "literal <size>" blocks.
+
+The index lines carry the full ids of the pre- and post-images, so git
+apply checks them as we do. Nothing here is a copy of git's code: the
+formats are those of git's Documentation (base85 lines of up to 52
+bytes, a length letter first; zlib-deflated data; git's delta encoding).
+"""
+import base64
+import hashlib
+import sys
+import zlib
+
+
+def base85_lines(data):
+    deflated = zlib.compress(data, 9)
+    out = []
+    for i in range(0, len(deflated), 52):
+        chunk = deflated[i:i + 52]
+        n = len(chunk)
+        letter = chr(ord('A') + n - 1) if n <= 26 else chr(ord('a') + n - 27)
+        out.append(letter + base64.b85encode(chunk, pad=True).decode())
+    return out
+
+
+def varint(v):
+    out = bytearray()
+    while True:
+        c = v & 0x7f
+        v >>= 7
+        if not v:
+            out.append(c)
+            return bytes(out)
+        out.append(c | 0x80)
+
+
+def blob_id(chunks, size):
+    h = hashlib.sha1(b"blob %d\0" % size)
+    for c in chunks:
+        h.update(c)
+    return h.hexdigest()
+
+
+def mail(subject, lines):
+    return "".join(l + "\n" for l in [
+        "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001",
+        "From: A U Thor <author@example.com>",
+        "Date: Thu, 7 Apr 2005 15:13:13 -0700",
+        "Subject: [PATCH] " + subject, "", "---"] + lines + ["-- ", "2.39.5", ""])
+
+
+def delta(path, source, copies):
+    src = open(source, "rb").read()
+    assert 0 < len(src) <= 65536
+    # copy command: 0x80 | offset/size bytes present; size 0 means 64 KiB
+    op = bytes([0x90 | 0x20, len(src) & 0xff, len(src) >> 8]) if len(src) < 65536 else b"\x80"
+    data = varint(len(src)) + varint(copies * len(src)) + op * copies
+    old = blob_id([src], len(src))
+    new = blob_id([src] * copies, copies * len(src)) if copies * len(src) <= 64 << 20 else "f" * 40
+    return mail("grow %s" % path, [
+        "diff --git a/%s b/%s" % (path, path), "index %s..%s 100644" % (old, new),
+        "GIT binary patch", "delta %d" % len(data)] + base85_lines(data) +
+        ["", "literal 0", "HcmV?d00001", ""])
+
+
+def literal(path, size, count):
+    zeros = b"\0" * size
+    lines = []
+    for i in range(count):
+        name = path + (str(i) if i else "")
+        lines += ["diff --git a/%s b/%s" % (name, name), "new file mode 100644",
+                  "index %s..%s" % ("0" * 40, blob_id([zeros], size)), "GIT binary patch",
+                  "literal %d" % size] + base85_lines(zeros) + ["", "literal 0", "HcmV?d00001", ""]
+    return mail("add %d zero-filled files" % count, lines)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "delta":
+        sys.stdout.write(delta(sys.argv[2], sys.argv[3], int(sys.argv[4])))
+    elif sys.argv[1] == "literal":
+        sys.stdout.write(literal(sys.argv[2], int(sys.argv[3]),
+                                 int(sys.argv[4]) if len(sys.argv) > 4 else 1))
+    else:
+        sys.exit("usage: binpatch.py delta|literal ...")
