@@ -6,6 +6,7 @@
  * changes: no ref, reflog, index, work tree file or object.
  */
 #include "apply.h"
+#include "fetch.h"
 #include "mailinfo.h"
 #include "parse-options.h"
 #include "patch.h"
@@ -20,7 +21,7 @@
 #include <unistd.h>
 
 static const char *const dry_apply_usage[] = {
-	"git maint-dry-apply [--onto <branch>]... [<options>] [<mbox>|-]...",
+	"git maint-dry-apply [--onto <branch>]... [<options>] [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...",
 	NULL
 };
 
@@ -234,6 +235,7 @@ static void print_summary(struct strbuf *out, const struct target *t, size_t tot
 int cmd_main(int argc, const char **argv)
 {
 	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, 0 };
+	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "onto", &o.onto, "branch",
 				"check against this branch's tip (repeatable; default: the current branch)"),
@@ -245,6 +247,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "mboxrd", &o.mboxrd, "the input is mboxrd (unescape >From lines)"),
 		OPT__VERBOSE(&o.verbose, "report every hunk, also those that apply exactly"),
 		OPT__QUIET(&o.quiet, "print only the summary lines"),
+		OPT_FETCH(&fo),
 		OPT_END()
 	};
 	struct series s = { NULL, 0, 0 };
@@ -260,6 +263,10 @@ int cmd_main(int argc, const char **argv)
 		usage_msg_opt(dry_apply_usage, options, "--fuzz must not be negative");
 	if (o.p_value < -1)
 		usage_msg_opt(dry_apply_usage, options, "-p must not be negative");
+	fo.quiet = o.quiet;
+	if ((ret = fetch_prepare(argv, nargs, &fo)) != RESULT_OK)
+		exit(result_exit_code(ret));
+	ret = EXIT_NO;
 
 	repo = repo_open_or_die();
 	/* Blobs are only read, as git reads them: without re-hashing each. */
@@ -307,5 +314,6 @@ cleanup:
 	free(current);
 	strvec_clear(&o.onto);
 	git_repository_free(repo);
+	fetch_release();
 	return ret;
 }
