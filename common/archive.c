@@ -17,14 +17,6 @@
 
 /* ---- what the argument names ---- */
 
-int archive_arg_looks_like(const char *arg)
-{
-	size_t len = strlen(arg);
-
-	return starts_with(arg, "id:") || starts_with(arg, "https://") ||
-	       starts_with(arg, "http://") || (len > 2 && arg[0] == '<' && arg[len - 1] == '>');
-}
-
 /* RFC 5322's msg-id without its <>, as far as we put one in a URL. */
 static int msgid_ok(const char *id, size_t len)
 {

@@ -55,12 +55,6 @@ struct archive_ref {
 #define ARCHIVE_REF_INIT { NULL, NULL, NULL }
 
 /*
- * Does arg have the syntax of an archive source (<...>, id:..., http://,
- * https://)? Says nothing about whether it is valid.
- */
-int archive_arg_looks_like(const char *arg);
-
-/*
  * Parses arg (see 1.); default_base is archive.url or NULL. Returns 0,
  * or -1 with the error reported (a bare Message-ID and no archive
  * configured, a Message-ID we will not put in a URL, a URL naming no

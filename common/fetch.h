@@ -27,9 +27,25 @@
  * is a temporary failure even with a copy cached). IMAP folders are
  * read afresh every time: they are the maintainer's own mail.
  *
+ * The fetching is done by a program of its own, git-maint-source--fetch
+ * (common/fetch-remote.h), found next to the running program or in
+ * ../libexec/git-maint/, as git runs git-remote-https: the commands load
+ * no network library (libcurl, libsecret and their dozens of
+ * dependencies cost every run tens of milliseconds) and only a source
+ * that needs the network pays for it. The fetcher writes the messages,
+ * one after another, to an unnamed temporary file it inherits
+ * (--output-fd), says where each is on its standard output, the
+ * manifest:
+ *
+ *	mboxrd			(optional: unquote >From lines of the spans)
+ *	<offset> <length>	(one line per message, in order)
+ *
+ * reports failures itself, and exits 0, 75 (unreachable, nothing usable
+ * cached) or 128.
+ *
  * What was fetched is kept for the rest of the run (one table per
  * process: a command reads its inputs once or twice, and the second
- * read must neither fetch again nor see other mail), in a file that is
+ * read must neither fetch again nor see other mail), in that file,
  * mapped, never in memory as a whole; commands call fetch_prepare()
  * before they change anything, so that an unreachable source stops them
  * with exit 75 and nothing changed. source.h reads what fetch_get() gives.
@@ -56,6 +72,9 @@ struct fetch_opts {
 	int quiet;		/* no progress, no warning about missing patches */
 };
 #define FETCH_OPTS_INIT { 0, 1, 0, 0, 0 }
+
+/* The fetcher program's name. */
+#define FETCH_PROGRAM "git-maint-source--fetch"
 
 #define FETCH_CACHE_EXPIRE_DEFAULT 10	/* minutes */
 
@@ -103,5 +122,9 @@ void fetch_release(void);
 
 /* Appends a span to in (for the fetchers). */
 void fetched_input_add(struct fetched_input *in, size_t off, size_t len);
+/* Maps the whole of fd as in->data (closing fd); -1 (reported) on error. */
+int fetched_input_map(struct fetched_input *in, int fd);
+/* Unmaps in->data (NULL is fine). */
+void fetched_input_unmap(struct fetched_input *in);
 
 #endif

@@ -105,6 +105,24 @@ test_expect_success 'the v1 cover letter names the series: its newest version, v
 	grep -q "/.git/maint/cache/archive/[A-Za-z0-9._@+-]*-[0-9a-f]\{40\}\.mbox$" files
 '
 
+test_expect_success 'the commands load no network library; their fetcher does' '
+	for p in mbox-split dry-apply queue describe-contains
+	do
+		ldd "$MAINT_BUILD_DIR/bin/git-maint-$p" >libs &&
+		! grep -e libcurl -e libsecret libs || return 1
+	done &&
+	ldd "$MAINT_BUILD_DIR/bin/git-maint-source--fetch" | grep -q libcurl
+'
+
+test_expect_success 'an installed mbox-split finds its fetcher in libexec, out of PATH' '
+	make -s -C "$MAINT_SRC_DIR" install prefix="$PWD/inst" >out 2>&1 &&
+	test -x inst/libexec/git-maint/git-maint-source--fetch &&
+	printf "%s\n" "$V2_COVER" "$V2_P1" "$V2_P2" >expect &&
+	(cd r && PATH="$TRASH_DIRECTORY/inst/bin:/usr/bin:/bin" &&
+	 git maint-mbox-split --no-cache --format=%m "<$V1_COVER>" >../actual) &&
+	test_cmp expect actual
+'
+
 test_expect_success '<msgid>, id:<msgid>, id:<<msgid>> and the archive URLs name the same series' '
 	printf "%s\n" "$V2_COVER" "$V2_P1" "$V2_P2" >expect &&
 	for arg in "<$V1_COVER>" "id:<$V1_COVER>" "$ARCHIVE_URL/git/$V1_COVER/" \
