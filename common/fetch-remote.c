@@ -5,6 +5,8 @@
 #include "fetch-remote.h"
 #include "archive.h"
 #include "config.h"
+#include "imap.h"
+#include "secret.h"
 #include "sha1.h"
 #include "source.h"
 #include "strbuf.h"
@@ -26,6 +28,8 @@ struct fetch_config {
 	struct maint_config cfg;
 	const char *archive_url, *cainfo;
 	long timeout, expire;
+	const char *imap_cainfo;
+	long imap_timeout;
 	size_t max_size, max_message_size;
 };
 
@@ -47,6 +51,8 @@ static int load_config(struct fetch_config *fc)
 	fc->archive_url = config_get(&fc->cfg, "archive", NULL, "url");
 	fc->cainfo = config_get(&fc->cfg, "archive", NULL, "cainfo");
 	fc->timeout = config_number(&fc->cfg, "archive", "timeout", 0);
+	fc->imap_cainfo = config_get(&fc->cfg, "imap", NULL, "cainfo");
+	fc->imap_timeout = config_number(&fc->cfg, "imap", "timeout", 0);
 	fc->expire = config_number(&fc->cfg, "archive", "cache-expire", FETCH_CACHE_EXPIRE_DEFAULT);
 	n = config_number(&fc->cfg, "archive", "max-size", -1);
 	fc->max_size = n < 0 ? ARCHIVE_MAX_SIZE_DEFAULT : n ? (size_t)n : (size_t)-1;
@@ -247,6 +253,15 @@ static void warn_stale(const char *arg, time_t when)
 	warning("'%s': using the copy of the thread fetched %s", arg, date);
 }
 
+/* Lists the spans of in (already in the output file) in manifest. */
+static void list_spans(const struct fetched_input *in, struct strbuf *manifest)
+{
+	if (in->source_flags & SOURCE_MBOXRD)
+		strbuf_addstr(manifest, "mboxrd\n");
+	for (size_t i = 0; i < in->nr; i++)
+		strbuf_addf(manifest, "%zu %zu\n", in->spans[i].off, in->spans[i].len);
+}
+
 /* Copies the spans of in to out_fd, one after another, and lists them in manifest. */
 static int write_spans(const struct fetched_input *in, int out_fd, struct strbuf *manifest)
 {
@@ -335,6 +350,77 @@ out:
 	return ret;
 }
 
+/* ---- an IMAP folder ---- */
+
+/* The password for u, as git-credential-libsecret keeps it: *user is u's user, else the item's. */
+static int imap_password(const struct imap_url *u, const char *what, char **password, char **user)
+{
+	struct secret_key key = { NULL };
+	struct strbuf hint = STRBUF_INIT;
+	char *found = NULL;
+	int rc;
+
+	key.protocol = u->starttls ? "imap" : "imaps";
+	key.server = u->host;
+	key.port = u->port;
+	key.user = u->user;
+	rc = secret_lookup(&key, password, &found);
+	if (rc == RESULT_NO) {
+		error("'%s': no password for %s://%s%s%s in the Secret Service", what, key.protocol,
+		      u->user ? u->user : "", u->user ? "@" : "", u->host);
+		strbuf_addf(&hint, "secret-tool store --label='Git: %s://%s/' protocol %s server %s",
+			    key.protocol, u->host, key.protocol, u->host);
+		if (u->port)
+			strbuf_addf(&hint, " port %u", u->port);
+		strbuf_addf(&hint, " user %s", u->user ? u->user : "<user>");
+		advise("store it where git's credential helper (libsecret) keeps it, e.g.\n  %s",
+		       hint.buf);
+		strbuf_release(&hint);
+		return RESULT_FATAL;
+	}
+	if (rc != RESULT_OK)
+		return RESULT_FATAL;
+	*user = xstrdup(u->user ? u->user : found ? found : "");
+	free(found);
+	if (!**user) {
+		secret_free(*password);
+		*password = NULL;
+		return error("'%s': no user in the URL or in the Secret Service", what);
+	}
+	return RESULT_OK;
+}
+
+static int fetch_imap(struct fetched_input *in, const struct fetch_opts *o, int out_fd,
+		      struct strbuf *manifest)
+{
+	struct fetch_config fc = { MAINT_CONFIG_INIT };
+	struct imap_url u = IMAP_URL_INIT;
+	struct imap_opts io = { NULL };
+	char *password = NULL, *user = NULL;
+	int ret = RESULT_FATAL;
+
+	if (load_config(&fc) < 0 || imap_url_parse(&u, in->arg) < 0 ||
+	    (ret = imap_password(&u, in->arg, &password, &user)) != RESULT_OK)
+		goto out;
+	io.cainfo = fc.imap_cainfo;
+	io.timeout = fc.imap_timeout;
+	io.max_message_size = fc.max_message_size == (size_t)-1 ? 0 :
+			      fc.max_message_size ? fc.max_message_size : SOURCE_MAX_SIZE_DEFAULT;
+	io.quiet = o->quiet;
+	io.what = in->arg;
+	ret = imap_read_folder(&u, user, password, &io, out_fd, in);
+	if (ret == RESULT_OK)
+		list_spans(in, manifest);
+out:
+	secret_free(password);
+	free(user);
+	imap_url_release(&u);
+	config_release(&fc.cfg);
+	return ret;
+}
+
+/* ---- one argument ---- */
+
 int fetch_remote(const char *arg, const struct fetch_opts *opts, int out_fd, struct strbuf *manifest)
 {
 	struct fetched_input in = { (char *)arg };
@@ -345,7 +431,7 @@ int fetch_remote(const char *arg, const struct fetch_opts *opts, int out_fd, str
 		ret = fetch_archive(&in, opts, out_fd, manifest);
 		break;
 	case FETCH_IMAP:
-		ret = error("'%s': reading IMAP folders is not supported yet", arg);
+		ret = fetch_imap(&in, opts, out_fd, manifest);
 		break;
 	default:
 		ret = error("'%s' is neither a Message-ID nor a URL to fetch mail from", arg);

@@ -42,8 +42,7 @@ static int progress_cb(void *userp, curl_off_t dltotal, curl_off_t dlnow, curl_o
 	return 0;
 }
 
-/* Worth trying again later: the network or the server's load, not us. */
-static int transient(CURLcode rc)
+int curl_code_is_transient(int rc)
 {
 	switch (rc) {
 	case CURLE_COULDNT_RESOLVE_PROXY:
@@ -113,7 +112,7 @@ static int result_of(CURL *c, CURLcode rc, const char *url, const char *errbuf,
 		return status >= 500 || status == 429 ? RESULT_TEMPFAIL : RESULT_FATAL;
 	}
 	error("cannot fetch '%s': %s", url, *errbuf ? errbuf : curl_easy_strerror(rc));
-	return transient(rc) ? RESULT_TEMPFAIL : RESULT_FATAL;
+	return curl_code_is_transient(rc) ? RESULT_TEMPFAIL : RESULT_FATAL;
 }
 
 int http_get(const char *url, const struct http_opts *opts, http_write_fn *write, void *data)

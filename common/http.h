@@ -48,4 +48,11 @@ typedef int http_write_fn(void *data, const char *buf, size_t len);
 /* GETs url (http:// or https://), body to write(data, ...). */
 int http_get(const char *url, const struct http_opts *opts, http_write_fn *write, void *data);
 
+/*
+ * Is this CURLcode worth trying again later (the network or the
+ * server's load, not us: unreachable, timed out, connection broken)?
+ * For common/imap.c, which classifies libcurl's errors the same way.
+ */
+int curl_code_is_transient(int code);
+
 #endif
