@@ -167,10 +167,12 @@ bad:
 
 void imap_url_release(struct imap_url *u)
 {
+	struct imap_url blank = IMAP_URL_INIT;
+
 	free(u->user);
 	free(u->host);
 	free(u->folder);
-	u->user = u->host = u->folder = NULL;
+	*u = blank;
 }
 
 /* ---- modified UTF-7 ---- */

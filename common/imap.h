@@ -48,8 +48,12 @@ struct imap_url {
 };
 #define IMAP_URL_INIT { 0, NULL, NULL, 0, NULL, 0, 0, 0 }
 
-/* Parses an imap(s):// URL; -1 (reported, naming it) when it is not one we can read. */
+/*
+ * Parses an imap(s):// URL into u (IMAP_URL_INIT, or released); -1
+ * (reported, naming it) when it is not one we can read. Release u either way.
+ */
 int imap_url_parse(struct imap_url *u, const char *url);
+/* Frees and resets to IMAP_URL_INIT. */
 void imap_url_release(struct imap_url *u);
 
 struct imap_opts {

@@ -201,6 +201,53 @@ test_expect_success 'a series that lacks a patch: taken, and the mail core says 
 	test_line_count = 1 err
 '
 
+test_expect_success 'a partial reroll: v2 of patch 2/3 answering v1 2/3 replaces that patch only, under v1'"'"'s cover' '
+	(
+		cd r &&
+		git checkout -q -b pr main &&
+		for w in two four six
+		do
+			sed -i s/$w/$w-y/ frob.c &&
+			test_tick &&
+			git commit -q -a -m "frob: $w" || exit 1
+		done &&
+		GIT_COMMITTER_EMAIL=pr@example.com \
+		git format-patch -q --thread=shallow --cover-letter -o ../pr main..pr &&
+		git checkout -q -b pr2 pr~2 &&
+		sed -i s/four/four-y/ frob.c &&
+		test_tick &&
+		git commit -q -a -m "frob: four, reworded" &&
+		GIT_COMMITTER_EMAIL=pr2@example.com \
+		git format-patch -q -v2 --thread --in-reply-to="<$(mid ../pr/0002-*.patch)>" -o ../pr2 -1 &&
+		git checkout -q main
+	) &&
+	sed -i "s/^Subject: \[PATCH v2\]/Subject: [PATCH v2 2\/3]/" pr2/*.patch &&
+	cat pr/*.patch pr2/*.patch >pr.mbox &&
+	archive_deliver git pr.mbox &&
+	git -C r maint-dry-apply "<$(mid pr/0001-*.patch)>" >out &&
+	grep "^Patch" out >actual &&
+	cat >expect <<-EOF &&
+	Patch 1/3: frob: two
+	Patch 2/3: frob: four, reworded
+	Patch 3/3: frob: six
+	EOF
+	test_cmp expect actual &&
+	grep "all 3 patches apply" out
+'
+
+test_expect_success 'a symbolic link for the cache directory is refused, nothing written through it' '
+	mkdir outside &&
+	mv r/.git/maint/cache saved-cache &&
+	ln -s ../../../outside r/.git/maint/cache &&
+	test_expect_code 128 git -C r maint-mbox-split --refresh "<$V1_COVER>" >out 2>err &&
+	grep "^error: cannot use '"'"'.*/r/.git/maint/cache'"'"' as a cache directory: " err &&
+	test_line_count = 1 err &&
+	ls outside >listing &&
+	test_must_be_empty listing &&
+	rm r/.git/maint/cache &&
+	mv saved-cache r/.git/maint/cache
+'
+
 test_expect_success 'a Message-ID the archive does not have: exit 128 naming it, nothing cached' '
 	cache_files r >before &&
 	test_expect_code 128 git -C r maint-dry-apply "<nowhere@example.com>" >out 2>err &&
