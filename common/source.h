@@ -12,7 +12,8 @@
  * IMAP folder: common/fetch.h) is read from what fetch_get() gives for
  * it: its messages in order, origin the argument as given, no From_
  * line, no offset. Commands call fetch_prepare() first, so that the
- * network is asked before anything changes and only once. For each
+ * network is asked before anything changes and only once (a program
+ * that does not link common/fetch.c reads local mail only). For each
  * local argument:
  *
  *   - a directory is a Maildir: the files of cur/ and new/, sorted by
