@@ -3,9 +3,15 @@
 # throwaway certificate (lib-tls.sh), one user from a passwd-file, mail in
 # Maildirs. Source after test-lib.sh (and lib-keyring.sh).
 #
-#   start_imap            dovecot on a free loopback port, IMAPS only;
-#                         sets IMAP_PORT, IMAP_PID, IMAP_USER, IMAP_PASSWORD
-#                         and IMAP_CA (the certificate to trust)
+#   start_imap            dovecot on free loopback ports: IMAPS on
+#                         IMAP_PORT, IMAP with STARTTLS required (no
+#                         login before it) on IMAP_PLAIN_PORT; sets those,
+#                         IMAP_PID, IMAP_USER, IMAP_PASSWORD and IMAP_CA
+#                         (the certificate to trust)
+#   start_no_starttls_server
+#                         a fake IMAP server that offers no STARTTLS and
+#                         logs every line it gets to no-starttls.log; sets
+#                         NO_TLS_PORT
 #   stop_imap             stops it (bounded wait)
 #   imap_append <folder> <flags> <file>...
 #                         appends each file (one message) to <folder> with
@@ -61,7 +67,7 @@ imap_write_config () {
 	service imap-login {
 	  chroot =
 	  inet_listener imap {
-	    port = 0
+	    port = $4
 	  }
 	  inet_listener imaps {
 	    port = $1
@@ -93,7 +99,8 @@ start_imap () {
 	while test $tries -lt 5
 	do
 		port=$(free_port) &&
-		imap_write_config "$port" "$user" "$group" || return 1
+		plain_port=$(free_port) &&
+		imap_write_config "$port" "$user" "$group" "$plain_port" || return 1
 		if test -n "$run_as"
 		then
 			chown -R "$user:$group" "$IMAP_DIR" || return 1
@@ -101,10 +108,11 @@ start_imap () {
 		$run_as /usr/sbin/dovecot -F -c "$IMAP_DIR/dovecot.conf" \
 			>>"$IMAP_DIR/out.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
 		IMAP_PID=$!
-		if wait_for_port "$port" "$IMAP_PID"
+		if wait_for_port "$port" "$IMAP_PID" && wait_for_port "$plain_port" "$IMAP_PID"
 		then
 			register_server "$IMAP_PID"
 			IMAP_PORT=$port
+			IMAP_PLAIN_PORT=$plain_port
 			return 0
 		fi
 		stop_server "$IMAP_PID"
@@ -156,4 +164,43 @@ imap_append () {
 
 imap_flags () {
 	imap_client flags "$1"
+}
+
+start_no_starttls_server () {
+	rm -f "$TRASH_DIRECTORY/no-starttls.port" &&
+	python3 - "$TRASH_DIRECTORY/no-starttls" <<-\EOF >/dev/null 2>&1 5>&- 6>&- 7>&- 8>&- 9>&- &
+	import os, socket, sys
+	base = sys.argv[1]
+	s = socket.socket()
+	s.bind(("127.0.0.1", 0))
+	s.listen(4)
+	with open(base + ".port.tmp", "w") as f:
+	    f.write("%d\n" % s.getsockname()[1])
+	os.rename(base + ".port.tmp", base + ".port")
+	while True:
+	    c, _ = s.accept()
+	    c.sendall(b"* OK fake IMAP ready\r\n")
+	    f = c.makefile("rb")
+	    with open(base + ".log", "ab") as log:
+	        for line in f:
+	            log.write(line)
+	            log.flush()
+	            tag = line.split(b" ")[0]
+	            if b"CAPABILITY" in line.upper():
+	                c.sendall(b"* CAPABILITY IMAP4rev1 AUTH=PLAIN\r\n" + tag + b" OK done\r\n")
+	            elif b"LOGOUT" in line.upper():
+	                c.sendall(b"* BYE\r\n" + tag + b" OK bye\r\n")
+	                break
+	            else:
+	                c.sendall(tag + b" OK whatever\r\n")
+	    c.close()
+	EOF
+	register_server $! &&
+	n=0 &&
+	while ! test -f "$TRASH_DIRECTORY/no-starttls.port" && test $n -lt 100
+	do
+		sleep 0.1
+		n=$((n + 1))
+	done &&
+	NO_TLS_PORT=$(cat "$TRASH_DIRECTORY/no-starttls.port")
 }

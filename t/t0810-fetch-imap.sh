@@ -187,6 +187,23 @@ test_expect_success 'TLS: the server'"'"'s certificate not trusted: refused befo
 	test_cmp logins.before logins.after
 '
 
+test_expect_success 'imap:// with STARTTLS: the same folder, TLS first' '
+	keyring_store "$IMAP_PASSWORD" protocol imap server 127.0.0.1 port "$IMAP_PLAIN_PORT" user "$IMAP_USER" &&
+	git -C r maint-mbox-split --format=%m "imaps://127.0.0.1:$IMAP_PORT/INBOX/TODO" >expect &&
+	git -C r maint-mbox-split --format=%m "imap://$IMAP_USER@127.0.0.1:$IMAP_PLAIN_PORT/INBOX/TODO" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'imap:// to a server without STARTTLS: refused before any password is sent, exit 128' '
+	start_no_starttls_server &&
+	keyring_store "$IMAP_PASSWORD" protocol imap server 127.0.0.1 port "$NO_TLS_PORT" user "$IMAP_USER" &&
+	test_expect_code 128 git -C r maint-mbox-split "imap://$IMAP_USER@127.0.0.1:$NO_TLS_PORT/INBOX" >out 2>err &&
+	grep "^error: cannot read '"'"'imap://$IMAP_USER@127.0.0.1:$NO_TLS_PORT/INBOX'"'"': " err &&
+	test_line_count = 1 err &&
+	! grep -i -e LOGIN -e AUTHENTICATE no-starttls.log &&
+	! grep -F "$(printf "\0%s\0%s" "$IMAP_USER" "$IMAP_PASSWORD" | base64)" no-starttls.log
+'
+
 test_expect_success 'no such folder: exit 128 with the server'"'"'s answer' '
 	test_expect_code 128 git -C r maint-mbox-split "imaps://127.0.0.1:$IMAP_PORT/INBOX/Nowhere" >out 2>err &&
 	grep "^error: '"'"'imaps://127.0.0.1:$IMAP_PORT/INBOX/Nowhere'"'"': the server refused EXAMINE: NO " err
