@@ -134,6 +134,13 @@ test_expect_success '<msgid>, id:<msgid>, id:<<msgid>> and the archive URLs name
 	done
 '
 
+test_expect_success 'on a terminal, a progress meter for the download; none with -q' '
+	script -qec "git -C r maint-mbox-split --refresh --format=%m \"<$V1_COVER>\" >/dev/null" typescript >/dev/null &&
+	grep "Fetching thread: [0-9]*, done\." typescript &&
+	script -qec "git -C r maint-mbox-split -q --refresh --format=%m \"<$V1_COVER>\" >/dev/null" typescript >/dev/null &&
+	! grep Fetching typescript
+'
+
 test_expect_success 'a reply names the series it answers' '
 	printf "%s\n" "$V2_COVER" "$V2_P1" "$V2_P2" >expect &&
 	git -C r maint-mbox-split --format=%m id:reply1@example.com >actual &&
