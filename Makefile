@@ -3,6 +3,7 @@
 #   make                      build libmaint.a and the git-maint-* programs
 #   make check                install missing build/test packages, build, run all tests
 #   make check SANITIZE=address,undefined
+#   GIT_TEST_CHAIN_LINT=0 make check   without the && chain check (t/test-lib.sh)
 #   make demo                 build a demo repository and mailbox, run the suite on it
 #   make bench                run the benchmarks in t/perf/ against git's own tools
 #   make install prefix=...   programs into $(prefix)/bin (parts of commands into

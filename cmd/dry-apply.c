@@ -9,6 +9,7 @@
 #include "fetch.h"
 #include "mailinfo.h"
 #include "parse-options.h"
+#include "patch-mails.h"
 #include "patch.h"
 #include "repo.h"
 #include "source.h"
@@ -48,6 +49,7 @@ struct item {
 struct series {
 	struct item *items;
 	size_t nr, alloc;
+	struct strbuf skipped;	/* " (1 cover letter skipped)" */
 };
 
 static void series_clear(struct series *s)
@@ -58,42 +60,41 @@ static void series_clear(struct series *s)
 		patch_set_dispose(&s->items[i].ps);
 	}
 	free(s->items);
+	strbuf_release(&s->skipped);
 }
 
-/* Reads every mail; dies (128) on input that is not mail. */
+/*
+ * Reads the patches of the inputs (common/patch-mails.h: cover letters,
+ * replies, duplicates and other mail are stepped over, one line each);
+ * dies (128) on input that cannot be read.
+ */
 static void read_series(struct series *s, const char **args, int nargs,
 			const struct dry_apply_opts *o)
 {
-	struct mail_source *src;
-	struct raw_mail raw;
+	struct patch_mails pms = PATCH_MAILS_INIT;
+	struct patch_mails_opts pmo = { 0 };
 	struct patch_mail pm;
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
 	struct strbuf err = STRBUF_INIT, origin = STRBUF_INIT;
 	struct patch_set ps = PATCH_SET_INIT;
-	struct strbuf input = STRBUF_INIT;
-	unsigned flags = o->mboxrd ? SOURCE_MBOXRD : 0;
-	int rc;
 
-	/*
-	 * Standard input is read whole (the series is kept in memory
-	 * anyway) and handed over as a buffer.
-	 */
-	if (!nargs || (nargs == 1 && !strcmp(args[0], "-"))) {
-		if (strbuf_read_fd(&input, 0, 0) < 0)
-			die_errno("cannot read standard input");
-		rc = source_open_buffer(&src, input.buf, input.len, "-", flags);
-	} else {
-		rc = source_open(&src, args, nargs, flags);
-	}
-	if (rc < 0)
+	pmo.source_flags = o->mboxrd ? SOURCE_MBOXRD : 0;
+	pmo.say = o->quiet || o->porcelain ? NULL : stdout;
+	pmo.quiet = o->quiet;
+	if (patch_mails_read(&pms, args, nargs, &pmo) < 0)
 		exit(EXIT_FATAL);
+	fflush(stdout);
+	patch_mails_skipped(&pms, &s->skipped);
 	patch_mail_init(&pm);
-	while ((rc = source_next(src, &raw)) != 0) {
+	for (size_t i = 0; i < pms.nr; i++) {
 		struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
+		struct raw_mail raw = { 0 };
 		struct item *it;
 
-		if (rc < 0)
-			exit(EXIT_FATAL);
+		raw.buf = pms.bytes.buf + pms.v[i].off;
+		raw.len = pms.v[i].len;
+		raw.origin = pms.v[i].origin;
+		raw.number = pms.v[i].number;
 		/* Mail we cannot decode cannot apply (RELIABILITY 10-12). */
 		if (patch_mail_parse(&pm, &raw, &mopts) < 0)
 			exit(EXIT_NO);
@@ -104,11 +105,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 		strbuf_reset(&err);
 		patch_set_dispose(&ps);
 		if (!pm.patch.len || patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0) {
-			/*
-			 * No git or unified diff: say so if the mail holds a
-			 * diff format we refuse (which the mail parser may not
-			 * even have taken for a patch); skip a mail without any.
-			 */
+			/* Say so when the mail holds a diff format we refuse. */
 			struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
 
 			strbuf_addbuf(&body, &pm.message);
@@ -116,14 +113,11 @@ static void read_series(struct series *s, const char **args, int nargs,
 			if (patch_find_unsupported(body.buf, body.len, &why)) {
 				strbuf_reset(&err);
 				strbuf_addf(&err, "%s: %s", origin.buf, why.buf);
+			} else if (!err.len) {
+				strbuf_addf(&err, "%s: no patch found", origin.buf);
 			}
 			strbuf_release(&body);
 			strbuf_release(&why);
-			if (!err.len) {
-				if (!o->quiet && pm.number != 0)
-					warning("%s has no patch, skipped", origin.buf);
-				continue;
-			}
 		}
 		ALLOC_GROW(s->items, s->nr + 1, s->alloc);
 		it = &s->items[s->nr++];
@@ -136,8 +130,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 			it->ps = ps;	/* moved */
 		memset(&ps, 0, sizeof(ps));
 	}
-	source_close(src);
-	strbuf_release(&input);
+	patch_mails_release(&pms);
 	patch_mail_release(&pm);
 	strbuf_release(&err);
 	strbuf_release(&origin);
@@ -177,8 +170,8 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
 		return -1;
 	if (!o->porcelain && !o->quiet)
-		strbuf_addf(out, "Checking %zu patch%s against %s%s\n", s->nr, s->nr == 1 ? "" : "es",
-			    t->name, o->each ? " (each alone)" : "");
+		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", s->nr, s->nr == 1 ? "" : "es",
+			    t->name, o->each ? " (each alone)" : "", s->skipped.buf);
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct item *it = &s->items[i];
 		struct apply_result res = APPLY_RESULT_INIT;
@@ -226,6 +219,8 @@ static void print_summary(struct strbuf *out, const struct target *t, size_t tot
 		strbuf_addf(out, "%s: the patch applies\n", t->name);
 	} else if (ok) {
 		strbuf_addf(out, "%s: all %zu patches apply\n", t->name, total);
+	} else if (total == 1) {
+		strbuf_addf(out, "%s: the patch does not apply\n", t->name);
 	} else {
 		strbuf_addf(out, "%s: %zu of %zu patch%s apply; patch %zu is the first that does not\n",
 			    t->name, t->applied, total, total == 1 ? "" : "es", t->first_failed);
@@ -250,7 +245,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_FETCH(&fo),
 		OPT_END()
 	};
-	struct series s = { NULL, 0, 0 };
+	struct series s = { NULL, 0, 0, STRBUF_INIT };
 	struct target *targets = NULL;
 	size_t nt;
 	git_repository *repo;

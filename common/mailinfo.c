@@ -645,7 +645,7 @@ static void handle_filter_flowed(struct mi *mi, struct strbuf *line, struct strb
 
 static void summarize_quoted_cr(struct mi *mi)
 {
-	if (mi->have_quoted_cr && mi->opts->quoted_cr == MAILINFO_QUOTED_CR_WARN)
+	if (mi->have_quoted_cr && mi->opts->quoted_cr == MAILINFO_QUOTED_CR_WARN && !mi->opts->quiet)
 		warning("%s: message %zu: quoted CRLF detected", mi->raw->origin, mi->raw->number);
 	mi->have_quoted_cr = 0;
 }
@@ -1108,8 +1108,9 @@ static void handle_info(struct mi *mi)
 			 * ISO-8859-1, which every byte string is.
 			 */
 			struct strbuf conv = STRBUF_INIT;
-			warning("%s: message %zu: '%s' is not UTF-8, read as ISO-8859-1",
-				mi->raw->origin, mi->raw->number, hdr_name[i]);
+			if (!mi->opts->quiet)
+				warning("%s: message %zu: '%s' is not UTF-8, read as ISO-8859-1",
+					mi->raw->origin, mi->raw->number, hdr_name[i]);
 			if (!mail_convert(&conv, hdr->buf, hdr->len, "ISO-8859-1", "UTF-8"))
 				strbuf_swap(&conv, hdr);
 			strbuf_release(&conv);
@@ -1703,7 +1704,7 @@ done:
 	if (mi->err.len || mi->input_error) {
 		if (!mi->err.len)
 			strbuf_addstr(&mi->err, "cannot parse the message");
-		ret = error("%s: message %zu: %s", raw->origin, raw->number, mi->err.buf);
+		ret = opts->quiet ? -1 : error("%s: message %zu: %s", raw->origin, raw->number, mi->err.buf);
 	}
 	return ret;
 }

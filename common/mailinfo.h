@@ -86,6 +86,12 @@ struct mailinfo_opts {
 	 * (the fuzz target checks it).
 	 */
 	int headers_and_paths_only;
+	/*
+	 * Report nothing (errors still return -1): for a caller that reads
+	 * every mail once to classify it and parses it again, reporting
+	 * then, to apply it.
+	 */
+	int quiet;
 };
 #define MAILINFO_OPTS_INIT { .quoted_cr = MAILINFO_QUOTED_CR_WARN }
 

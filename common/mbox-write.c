@@ -186,7 +186,7 @@ static size_t expand(struct strbuf *out, const char *f, const struct mail_entry 
 	case 'k': if (e) strbuf_addf(out, "%d", e->k); return 1;
 	case 'K': if (e) strbuf_addf(out, "%d", e->total); return 1;
 	case 'o': if (e) strbuf_addstr(out, e->origin); return 1;
-	case 'P': if (e) strbuf_addstr(out, e->has_patch ? "patch" : "mail"); return 1;
+	case 'P': if (e) strbuf_addstr(out, e->kind == MAIL_PATCH ? "patch" : "mail"); return 1;
 	case 'n': strbuf_addch(out, '\n'); return 1;
 	case '%': strbuf_addch(out, '%'); return 1;
 	case 'p':

@@ -70,7 +70,7 @@ void outdir_close(struct outdir *od);
  *   %s  subject as sent (decoded)   %S  subject cleaned as git am does
  *   %v  series version   %k  patch number   %K  series total
  *   %p  touched paths, space-separated (needs the index to keep paths)
- *   %P  "patch" or "mail"     %o  the input it came from
+ *   %P  "patch" (the mail core's kind) or "mail"     %o  the input it came from
  *   %n  newline   %%  percent   %xNN  the byte NN (hex)
  * Returns -1 (error reported) on an unknown placeholder.
  */

@@ -8,6 +8,7 @@
 #include "notes.h"
 #include "objwrite.h"
 #include "patch.h"
+#include "patch-mails.h"
 #include "prefetch.h"
 #include "repo.h"
 #include "source.h"
@@ -47,9 +48,12 @@ struct queue {
 	int worktree_done;		/* the index and work tree already hold the step's result */
 	struct queue_opts opts;
 
-	struct strbuf mails;		/* the "mails" file */
+	struct strbuf mails;		/* the "mails" file: the patches, in the order to apply them */
 	size_t *off, *len;		/* each mail in mails.buf */
 	size_t nr, alloc;
+	size_t *numbers;		/* each mail's message number in the input (the "numbers" file) */
+	struct strbuf skipped;		/* " (2 cover letters and 3 replies skipped)" */
+	struct strvec applying;		/* subjects applied in memory, said once the step lands */
 
 	struct strbuf committer;	/* "Name <email> when tz" */
 	struct strbuf signer;		/* "Name <email>" */
@@ -81,6 +85,8 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	strbuf_init(&q->committer, 0);
 	strbuf_init(&q->signer, 0);
 	strbuf_init(&q->step_subject, 0);
+	strbuf_init(&q->skipped, 0);
+	strvec_init(&q->applying);
 	strvec_init(&q->trailers.tokens);
 }
 
@@ -104,6 +110,9 @@ static void queue_release(struct queue *q)
 	strbuf_release(&q->mails);
 	free(q->off);
 	free(q->len);
+	free(q->numbers);
+	strbuf_release(&q->skipped);
+	strvec_clear(&q->applying);
 	strbuf_release(&q->committer);
 	strbuf_release(&q->signer);
 	strbuf_release(&q->step_subject);
@@ -250,6 +259,39 @@ static int parse_mails(struct queue *q)
 	return 0;
 }
 
+/*
+ * The "numbers" file: each stored mail's number in the input, one per
+ * line, for errors that name the message. A state written before it
+ * existed stored every mail, numbered as stored.
+ */
+static int load_numbers(struct queue *q)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	int rc = state_read(q->dir, "numbers", &sb);
+
+	q->numbers = xcalloc(q->nr + 1, sizeof(*q->numbers));
+	for (size_t k = 0; k < q->nr; k++)
+		q->numbers[k] = k + 1;
+	if (rc) {
+		strbuf_release(&sb);
+		return rc < 0 ? -1 : 0;
+	}
+	p = sb.buf;
+	for (size_t k = 0; k < q->nr; k++) {
+		char *end;
+
+		q->numbers[k] = strtoul(p, &end, 10);
+		if (end == p || *end != '\n') {
+			strbuf_release(&sb);
+			return error("queue state: the message numbers are damaged");
+		}
+		p = end + 1;
+	}
+	strbuf_release(&sb);
+	return 0;
+}
+
 static int damaged(const struct queue *q)
 {
 	return error("the queue state in '%s' cannot be used; "
@@ -305,7 +347,7 @@ static int load_state(struct queue *q)
 	rc = state_read(q->dir, "mails", &q->mails);
 	if (rc > 0)
 		error("the queue state has no stored series");
-	if (rc || parse_mails(q))
+	if (rc || parse_mails(q) || load_numbers(q))
 		goto bad;
 	if (q->last != q->nr || q->next < 1 || q->next > q->last + 1) {
 		error("queue state: patch numbers do not match the stored series");
@@ -499,6 +541,19 @@ static int cached_content(void *data, const char *path, const git_oid *oid, cons
  * The step: everything committed since the last step goes to the
  * repository and the branch moves to new_tip.
  */
+/*
+ * "Applying: <subject>" for the patches applied in memory so far. They
+ * are said when their step lands (or before anything else is said about
+ * a patch: a check, a failure), so that a step refused as a whole
+ * (local changes in the way) claims no patch.
+ */
+static void flush_applying(struct queue *q)
+{
+	for (size_t i = 0; i < q->applying.nr; i++)
+		say(stdout, "Applying: %s", q->applying.v[i]);
+	strvec_clear(&q->applying);
+}
+
 static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 {
 	struct strbuf reflog = STRBUF_INIT;
@@ -571,6 +626,7 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 	if (notes_batch_begin(&q->notes, q->repo, &q->ow) < 0)
 		goto out;
 	q->notes_open = 1;
+	flush_applying(q);
 	ret = 0;
 out:
 	strvec_clear(&paths);
@@ -953,24 +1009,21 @@ static int run_series(struct queue *q, int skip_check_first)
 		raw.buf = buf;
 		raw.len = len;
 		raw.origin = mail_origin(q);
-		raw.number = k;
+		raw.number = q->numbers ? q->numbers[k - 1] : k;
 		if (patch_mail_parse(&pm, &raw, &mopts) < 0) {
 			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
 			goto out;
 		}
 		if (!pm.has_patch) {
-			if (pm.number == 0 && pm.total > 0) {
-				if (!q->opts.quiet)
-					say(stdout, "Skipping cover letter: %s", pm.subject.buf);
-				continue;
-			}
+			/* only a mail edited while stopped gets here: read_series() kept patches only */
 			error("patch %zu is empty: %s", k, pm.subject.buf);
 			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
 			goto out;
 		}
 		if (!q->opts.quiet)
-			say(stdout, "Applying: %s", pm.subject.buf);
+			strvec_push(&q->applying, pm.subject.buf);
 		if (q->opts.check_cmd && !(skip_check_first && k == q->next)) {
+			flush_applying(q);
 			struct strbuf env = STRBUF_INIT;
 			const char *envv[2];
 			int rc;
@@ -1005,6 +1058,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		patch_set_dispose(&ps);
 		prefetch_passed(pf, k);
 		if (!res.ok) {
+			flush_applying(q);
 			strbuf_reset(&report);
 			apply_result_print(&report, &res, APPLY_PRINT_HUMAN, NULL, 0);
 			fflush(stdout);
@@ -1026,6 +1080,7 @@ static int run_series(struct queue *q, int skip_check_first)
 		strbuf_reset(&msg);
 		strbuf_reset(&author);
 		if (!pm.has_author || !pm.author_email.len) {
+			flush_applying(q);
 			error("patch %zu has no valid author e-mail address", k);
 			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
 			goto out;
@@ -1127,30 +1182,47 @@ int queue_in_progress(git_repository *repo)
 	return ret;
 }
 
+/*
+ * The patches of the inputs, in the order to apply them (common/patch-mails.h):
+ * cover letters, replies, duplicates and other mail are stepped over here,
+ * one line each, and are not stored.
+ */
 static int read_series(struct queue *q, const char *const *args, size_t nargs)
 {
-	struct mail_source *src = NULL;
-	struct raw_mail raw;
-	int rc, ret = 0;
+	struct patch_mails pms = PATCH_MAILS_INIT;
+	struct patch_mails_opts popts = { 0 };
 
-	if (source_open(&src, args, nargs, 0) < 0)
+	popts.say = q->opts.quiet ? NULL : stdout;
+	popts.quiet = q->opts.quiet;
+	if (patch_mails_read(&pms, args, nargs, &popts) < 0) {
+		patch_mails_release(&pms);
 		return -1;
+	}
 	/* One input: its message numbers are the queue's, so errors can name it. */
 	if (nargs <= 1)
 		q->source = xstrdup(nargs ? args[0] : "-");
-	while ((rc = source_next(src, &raw)) != 0) {
-		if (rc < 0) {
-			ret = -1;
-			break;
-		}
-		strbuf_addf(&q->mails, "%zu\n", raw.len);
-		strbuf_add(&q->mails, raw.buf, raw.len);
+	q->numbers = xcalloc(pms.nr + 1, sizeof(*q->numbers));
+	for (size_t i = 0; i < pms.nr; i++) {
+		strbuf_addf(&q->mails, "%zu\n", pms.v[i].len);
+		strbuf_add(&q->mails, pms.bytes.buf + pms.v[i].off, pms.v[i].len);
 		strbuf_addch(&q->mails, '\n');
+		q->numbers[i] = pms.v[i].number;
 	}
-	source_close(src);
-	if (ret)
-		return -1;
+	patch_mails_skipped(&pms, &q->skipped);
+	patch_mails_release(&pms);
 	return parse_mails(q);
+}
+
+static int write_numbers(struct queue *q)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	for (size_t k = 0; k < q->nr; k++)
+		strbuf_addf(&sb, "%zu\n", q->numbers[k]);
+	ret = state_write(q->dir, "numbers", &sb, NULL);
+	strbuf_release(&sb);
+	return ret;
 }
 
 static int setup_identity(struct queue *q)
@@ -1246,7 +1318,8 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const char
 	if (state_dir_create(q.dir) < 0)
 		goto out;
 	q.fresh = 1;
-	if (state_write(q.dir, "mails", &q.mails, NULL) < 0 || save_state(&q, NULL) < 0) {
+	if (state_write(q.dir, "mails", &q.mails, NULL) < 0 || write_numbers(&q) < 0 ||
+	    save_state(&q, NULL) < 0) {
 		state_dir_remove(q.dir);
 		goto out;
 	}
@@ -1260,7 +1333,8 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const char
 	}
 	crash_point("queue-after-read");
 	if (!q.opts.quiet)
-		printf("Queueing %zu patch%s on '%s'\n", q.nr, q.nr == 1 ? "" : "es", short_branch(&q));
+		printf("Queueing %zu patch%s on '%s'%s\n", q.nr, q.nr == 1 ? "" : "es", short_branch(&q),
+		       q.skipped.buf);
 	ret = finish(&q, run_series(&q, 0));
 out:
 	queue_release(&q);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "mail-kind.h"
 #include "mailinfo.h"
 #include "select.h"
 #include "usage.h"
@@ -120,16 +121,6 @@ static void strmap_clear(struct strmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* A posting: one version of a series, in one thread. */
-struct posting {
-	size_t group;		/* union-find over postings: versions of one series */
-	size_t node;		/* its thread */
-	int version, total;
-	size_t first;		/* index of its first entry */
-	size_t next;		/* next posting of the same thread + 1, 0 at the end */
-	unsigned char *have;	/* have[k] for k in 0..total */
-};
-
 /*
  * Entries, their strings and the maps' keys are carved from big blocks,
  * freed together. A block is 2 MiB, aligned so the kernel may back it
@@ -149,14 +140,9 @@ struct mail_index {
 	regex_t *authors, *subjects;
 	struct mail_entry **entries;
 	size_t nr, alloc;
-	size_t *parent;		/* union-find over thread nodes */
-	size_t nodes, nodes_alloc;
-	struct strmap ids;	/* message id -> node */
-	struct posting *postings;
-	size_t postings_nr, postings_alloc;
-	size_t *thread_postings;	/* per thread root: first posting + 1, 0 for none */
-	size_t *node_entry;	/* per node: the entry whose Message-ID it is + 1, 0 for none */
-	size_t node_entry_alloc;
+	struct mail_kinds *kinds;	/* what each message is, its thread and series */
+	size_t *group;		/* per series: union-find over series, the versions of one */
+	int *newest;		/* per group root: the newest version of a full posting */
 	struct mail_entry **order;
 	struct strbuf scratch;	/* strings of the entry being added that are not kept */
 };
@@ -208,49 +194,6 @@ static const char *index_strdup(struct mail_index *idx, const char *s, size_t le
 	return p;
 }
 
-static size_t new_node(struct mail_index *idx)
-{
-	ALLOC_GROW(idx->parent, idx->nodes + 1, idx->nodes_alloc);
-	idx->parent[idx->nodes] = idx->nodes;
-	return idx->nodes++;
-}
-
-static size_t find(size_t *parent, size_t x)
-{
-	while (parent[x] != x) {
-		parent[x] = parent[parent[x]];
-		x = parent[x];
-	}
-	return x;
-}
-
-static void unite(size_t *parent, size_t a, size_t b)
-{
-	a = find(parent, a);
-	b = find(parent, b);
-	/* The lower (earlier) node stays the root: roots order threads by appearance. */
-	if (a < b)
-		parent[b] = a;
-	else if (b < a)
-		parent[a] = b;
-}
-
-/*
- * The thread node of a message id, made when new; id is copied into the
- * index unless it already lives there (stable).
- */
-static size_t id_node(struct mail_index *idx, const char *id, int stable)
-{
-	size_t len = strlen(id);
-	struct strmap_slot *s = strmap_slot(&idx->ids, id, len);
-
-	if (!s->key) {
-		s->key = stable ? id : index_strdup(idx, id, len);
-		s->val = map_val(new_node(idx));
-	}
-	return s->val;
-}
-
 static regex_t *compile_all(const struct strvec *src, int icase, int *err)
 {
 	regex_t *re;
@@ -294,6 +237,7 @@ int mail_index_new(struct mail_index **out, const struct select_opts *opts)
 
 	idx->opts = opts;
 	strbuf_init(&idx->scratch, 0);
+	idx->kinds = mail_kinds_new();
 	idx->authors = compile_all(&opts->authors, opts->ignore_case, &err);
 	if (!err)
 		idx->subjects = compile_all(&opts->subjects, opts->ignore_case, &err);
@@ -322,13 +266,9 @@ void mail_index_free(struct mail_index *idx)
 		free(b);
 	}
 	free(idx->entries);
-	free(idx->parent);
-	strmap_clear(&idx->ids);
-	free(idx->thread_postings);
-	free(idx->node_entry);
-	for (i = 0; i < idx->postings_nr; i++)
-		free(idx->postings[i].have);
-	free(idx->postings);
+	mail_kinds_free(idx->kinds);
+	free(idx->group);
+	free(idx->newest);
 	free(idx->order);
 	strbuf_release(&idx->scratch);
 	free_all(idx->authors, idx->opts->authors.nr);
@@ -486,87 +426,63 @@ struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mai
 	e->file_off = -1;
 	e->matched = entry_matches(idx, e, pm);
 
-	/* Threads: the message's own id, its parent and its references are one thread. */
-	e->node = *e->message_id ? id_node(idx, e->message_id, 1) : new_node(idx);
-	e->reply_node = NO_NODE;
-	if (*e->in_reply_to) {
-		e->reply_node = id_node(idx, e->in_reply_to, keep);
-		unite(idx->parent, e->node, e->reply_node);
-	}
-	for (i = 0; i < pm->references.nr; i++) {
-		const char *ref = pm->references.v[i];
+	/* What it is, its thread and series: decided over the whole mailbox by the mail core. */
+	{
+		struct mail_facts f;
 
-		/* the parent is usually the last reference: one lookup is enough */
-		if (*ref && strcmp(ref, e->in_reply_to) && strcmp(ref, e->message_id))
-			unite(idx->parent, e->node, id_node(idx, ref, 0));
+		mail_facts_from(&f, pm, e->when);
+		mail_kinds_add(idx->kinds, &f);
 	}
 	if (!keep)
 		e->in_reply_to = e->subject = e->author_name = e->date = empty;
-
-	if (*e->message_id) {
-		size_t old = idx->node_entry_alloc;
-
-		ALLOC_GROW(idx->node_entry, e->node + 1, idx->node_entry_alloc);
-		memset(idx->node_entry + old, 0, (idx->node_entry_alloc - old) * sizeof(size_t));
-		if (!idx->node_entry[e->node])
-			idx->node_entry[e->node] = idx->nr + 1;
-	}
 	ALLOC_GROW(idx->entries, idx->nr + 1, idx->alloc);
 	idx->entries[idx->nr++] = e;
 	return e;
 }
 
-/* The posting of thread root with this version and total (total < 0: any), or NULL. */
-static struct posting *thread_posting(struct mail_index *idx, size_t root, int version, int total)
+/* The root of series s's group of versions, halving the path on the way. */
+static size_t group_of(struct mail_index *idx, size_t s)
 {
-	size_t p;
+	size_t *g = idx->group;
 
-	for (p = idx->thread_postings[root]; p; p = idx->postings[p - 1].next)
-		if (idx->postings[p - 1].version == version &&
-		    (total < 0 || idx->postings[p - 1].total == total))
-			return &idx->postings[p - 1];
-	return NULL;
+	while (g[s] != s) {
+		g[s] = g[g[s]];
+		s = g[s];
+	}
+	return s;
 }
 
-/* Series postings and their versions. */
-static void find_postings(struct mail_index *idx)
+/*
+ * Copies the mail core's verdict into the entries, and groups series
+ * into versions of one series: by one author, sharing a cover or patch
+ * subject. Each entry gets the series it goes with: its own, else that
+ * of the message it answers (so replies go with their version).
+ */
+static void find_series(struct mail_index *idx)
 {
 	struct strmap by_subject = { 0 };
 	struct strbuf key = STRBUF_INIT;
-	size_t i;
+	size_t ns;
 
-	idx->thread_postings = xcalloc(idx->nodes + 1, sizeof(size_t));
-	for (i = 0; i < idx->nr; i++) {
+	mail_kinds_run(idx->kinds);
+	ns = mail_kinds_series_count(idx->kinds);
+	idx->group = xmalloc(st_mult(ns + 1, sizeof(size_t)));
+	for (size_t s = 0; s < ns; s++)
+		idx->group[s] = s;
+	for (size_t i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
-		size_t root = find(idx->parent, e->node), n, other;
+		const struct mail_class *c = mail_kinds_at(idx->kinds, i);
 		struct strmap_slot *slot;
-		struct posting *p;
-		int k = e->k, total = e->total;
+		size_t a, b;
 
-		/* A single patch ("[PATCH v2] ...") is a series of one. */
-		if (!total && e->has_patch)
-			k = total = 1;
-		if (e->is_reply || !total || k > total)
+		e->kind = c->kind;
+		e->thread = c->thread;
+		e->parent = c->parent;
+		e->replaced_by = c->replaced_by;
+		e->series = c->series != MAIL_NONE ? c->series :
+			    c->parent < i ? idx->entries[c->parent]->series : MAIL_NONE;
+		if (c->series == MAIL_NONE || !*e->clean_subject)
 			continue;
-		p = thread_posting(idx, root, e->version, total);
-		if (!p) {
-			ALLOC_GROW(idx->postings, idx->postings_nr + 1, idx->postings_alloc);
-			p = &idx->postings[idx->postings_nr];
-			p->group = idx->postings_nr;
-			p->node = root;
-			p->version = e->version;
-			p->total = total;
-			p->first = i;
-			p->have = xcalloc(total + 1, 1);
-			p->next = idx->thread_postings[root];
-			idx->thread_postings[root] = ++idx->postings_nr;
-		}
-		n = p - idx->postings;
-		p->have[k] = 1;
-		e->posting = n + 1;
-		if (!*e->clean_subject)
-			continue;
-		/* Versions of one series share an author and a cover or patch subject. */
 		strbuf_reset(&key);
 		strbuf_addstr(&key, e->author_email);
 		strbuf_addch(&key, '\n');
@@ -574,111 +490,126 @@ static void find_postings(struct mail_index *idx)
 		slot = strmap_slot(&by_subject, key.buf, key.len);
 		if (!slot->key) {
 			slot->key = index_strdup(idx, key.buf, key.len);
-			slot->val = map_val(n);
+			slot->val = map_val(c->series);
 		}
-		other = slot->val;
-		if (other != n) {
-			size_t a = n, b = other;
-
-			while (idx->postings[a].group != a)
-				a = idx->postings[a].group;
-			while (idx->postings[b].group != b)
-				b = idx->postings[b].group;
-			if (a != b)
-				idx->postings[a > b ? a : b].group = a > b ? b : a;
-		}
+		a = group_of(idx, c->series);
+		b = group_of(idx, slot->val);
+		if (a != b)
+			idx->group[a > b ? a : b] = a > b ? b : a;
 	}
 	strbuf_release(&key);
 	strmap_clear(&by_subject);
 }
 
-/* The root of p's group, halving the path on the way (roots stay the lowest index). */
-static size_t group_of(struct mail_index *idx, size_t p)
+static int series_superseded(struct mail_index *idx, size_t s)
 {
-	struct posting *ps = idx->postings;
-
-	while (ps[p].group != p) {
-		ps[p].group = ps[ps[p].group].group;
-		p = ps[p].group;
-	}
-	return p;
-}
-
-/* Replies and other messages of a posting's thread with the posting's version go with it. */
-static struct posting *posting_of(struct mail_index *idx, struct mail_entry *e)
-{
-	if (e->posting)
-		return &idx->postings[e->posting - 1];
-	return thread_posting(idx, find(idx->parent, e->node), e->version, -1);
-}
-
-static void warn_missing(struct mail_index *idx, const unsigned char *thread_out)
-{
-	size_t i;
-	int k;
-
-	if (idx->opts->quiet)
-		return;
-	for (i = 0; i < idx->postings_nr; i++) {
-		struct posting *p = &idx->postings[i];
-		struct mail_entry *first = idx->entries[p->first];
-
-		if (!thread_out[p->node])
-			continue;
-		if (!idx->opts->all_versions && first->superseded)
-			continue;
-		for (k = 1; k <= p->total; k++)
-			if (!p->have[k])
-				warning("%s: message %zu: series '%s' v%d has no patch %d/%d",
-					first->origin, first->number, first->clean_subject,
-					p->version, k, p->total);
-	}
+	return mail_kinds_series(idx->kinds, s)->version < idx->newest[group_of(idx, s)];
 }
 
 /*
- * Each selected message of a superseded posting brings in the threads of
- * the newest postings of its series group (without threads: the newest
- * version of the same patch). The groups' postings and the postings'
- * entries are listed once, so this is linear, not postings x messages.
+ * Superseded: a message of a series older than the newest full posting
+ * of its group (a partial reroll supersedes only the patches it
+ * replaces), and a patch replaced by a partial reroll.
+ */
+static void find_superseded(struct mail_index *idx)
+{
+	size_t ns = mail_kinds_series_count(idx->kinds);
+	int *newest = idx->newest = xcalloc(ns + 1, sizeof(*newest));
+
+	for (size_t s = 0; s < ns; s++) {
+		const struct mail_series *ms = mail_kinds_series(idx->kinds, s);
+		size_t g = group_of(idx, s);
+
+		if (!ms->partial && ms->version > newest[g])
+			newest[g] = ms->version;
+	}
+	for (size_t i = 0; i < idx->nr; i++) {
+		struct mail_entry *e = idx->entries[i];
+
+		if (e->replaced_by != MAIL_NONE)
+			e->superseded = 1;
+		else if (e->series != MAIL_NONE && series_superseded(idx, e->series))
+			e->superseded = 1;
+	}
+}
+
+/* One line per incomplete series of a selected thread: "missing 2-19, 21". */
+static void warn_missing(struct mail_index *idx, const unsigned char *thread_out)
+{
+	struct strbuf ranges = STRBUF_INIT;
+	size_t ns = mail_kinds_series_count(idx->kinds);
+
+	if (idx->opts->quiet)
+		return;
+	for (size_t s = 0; s < ns; s++) {
+		const struct mail_series *ms = mail_kinds_series(idx->kinds, s);
+		struct mail_entry *first = idx->entries[ms->first];
+
+		if (!thread_out[first->thread])
+			continue;
+		if (!idx->opts->all_versions && series_superseded(idx, s))
+			continue;
+		strbuf_reset(&ranges);
+		if (mail_kinds_missing(idx->kinds, s, &ranges))
+			warning("%s: message %zu: series '%s' v%d is incomplete: missing %s of %d",
+				first->origin, first->number, first->clean_subject, ms->version,
+				ranges.buf, ms->total);
+	}
+	strbuf_release(&ranges);
+}
+
+/*
+ * Each selected message of a superseded series brings in the threads of
+ * the newest series of its group (without threads: the newest version
+ * of the same patch); a patch replaced by a partial reroll brings in
+ * its replacement. The groups' series and the series' entries are
+ * listed once, so this is linear, not series x messages.
  */
 static void bring_in_newest(struct mail_index *idx, unsigned char *thread_out)
 {
 	const struct select_opts *o = idx->opts;
-	size_t np = idx->postings_nr, i, j, q;
-	size_t *ghead = xmalloc(st_mult(np, sizeof(size_t))), *gnext = xmalloc(st_mult(np, sizeof(size_t)));
-	size_t *ehead = xmalloc(st_mult(np, sizeof(size_t)));
+	size_t ns = mail_kinds_series_count(idx->kinds), i, j, q;
+	size_t *ghead = xmalloc(st_mult(ns + 1, sizeof(size_t))), *gnext = xmalloc(st_mult(ns + 1, sizeof(size_t)));
+	size_t *ehead = xmalloc(st_mult(ns + 1, sizeof(size_t)));
 	size_t *enext = xmalloc(st_mult(idx->nr + 1, sizeof(size_t)));
-	unsigned char *gdone = xcalloc(np, 1);
+	unsigned char *gdone = xcalloc(ns + 1, 1);
 
-	for (j = 0; j < np; j++)
+	for (j = 0; j < ns; j++)
 		ghead[j] = ehead[j] = NO_NODE;
-	for (j = np; j-- > 0;) {
+	for (j = ns; j-- > 0;) {
 		size_t g = group_of(idx, j);
 
 		gnext[j] = ghead[g];
 		ghead[g] = j;
 	}
 	for (q = idx->nr; q-- > 0;) {
-		size_t pp = idx->entries[q]->posting;
+		size_t s = mail_kinds_at(idx->kinds, q)->series;
 
-		enext[q] = pp ? ehead[pp - 1] : NO_NODE;
-		if (pp)
-			ehead[pp - 1] = q;
+		enext[q] = s != MAIL_NONE ? ehead[s] : NO_NODE;
+		if (s != MAIL_NONE)
+			ehead[s] = q;
 	}
 	for (i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
 		size_t g;
 
-		if (!e->superseded || !(o->no_threads ? e->matched : thread_out[find(idx->parent, e->node)]))
+		if (!e->superseded || !(o->no_threads ? e->matched : thread_out[e->thread]))
 			continue;
-		g = group_of(idx, posting_of(idx, e) - idx->postings);
+		if (e->replaced_by != MAIL_NONE) {
+			struct mail_entry *r = idx->entries[e->replaced_by];
+
+			thread_out[r->thread] = 1;
+			r->matched |= e->matched;
+			continue;
+		}
+		g = group_of(idx, e->series);
 		if (!o->no_threads && gdone[g])
 			continue;	/* the same threads again */
 		gdone[g] = 1;
 		for (j = ghead[g]; j != NO_NODE; j = gnext[j]) {
-			if (idx->entries[idx->postings[j].first]->superseded)
+			if (idx->entries[mail_kinds_series(idx->kinds, j)->first]->superseded)
 				continue;
-			thread_out[idx->postings[j].node] = 1;
+			thread_out[idx->entries[mail_kinds_series(idx->kinds, j)->first]->thread] = 1;
 			if (o->no_threads)
 				for (q = ehead[j]; q != NO_NODE; q = enext[q])
 					if (!strcmp(idx->entries[q]->clean_subject, e->clean_subject))
@@ -717,71 +648,53 @@ static int cmp_key(const void *a_, const void *b_)
 size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order)
 {
 	const struct select_opts *o = idx->opts;
-	unsigned char *thread_out = xcalloc(idx->nodes + 1, 1);
-	size_t *rank = xcalloc(idx->nodes + 1, sizeof(*rank));
+	unsigned char *thread_out;
+	size_t *rank;
 	struct sort_key *keys = xcalloc(idx->nr + 1, sizeof(*keys));
-	size_t i, nsel = 0, nranked = 0;
+	size_t i, nsel = 0, nranked = 0, nthreads;
 
-	find_postings(idx);
-	/* Superseded: a posting older than the newest of its group. */
-	if (idx->postings_nr) {
-		int *newest = xcalloc(idx->postings_nr, sizeof(*newest));
-
-		for (i = 0; i < idx->postings_nr; i++) {
-			size_t g = group_of(idx, i);
-			if (idx->postings[i].version > newest[g])
-				newest[g] = idx->postings[i].version;
-		}
-		for (i = 0; i < idx->nr; i++) {
-			struct mail_entry *e = idx->entries[i];
-			struct posting *p = posting_of(idx, e);
-
-			if (p && p->version < newest[group_of(idx, p - idx->postings)])
-				e->superseded = 1;
-		}
-		free(newest);
-	}
+	find_series(idx);
+	find_superseded(idx);
+	nthreads = mail_kinds_threads(idx->kinds);
+	thread_out = xcalloc(nthreads + 1, 1);
+	rank = xcalloc(nthreads + 1, sizeof(*rank));
 	/* Threads (or single messages) that matched. */
-	for (i = 0; i < idx->nr; i++) {
-		struct mail_entry *e = idx->entries[i];
-
-		if (e->matched)
-			thread_out[find(idx->parent, e->node)] = 1;
-	}
+	for (i = 0; i < idx->nr; i++)
+		if (idx->entries[i]->matched)
+			thread_out[idx->entries[i]->thread] = 1;
 	/* A selected old version brings in the newest version's thread. */
-	if (!o->all_versions && idx->postings_nr)
+	if (!o->all_versions)
 		bring_in_newest(idx, thread_out);
 	warn_missing(idx, thread_out);
 	for (i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
-		size_t root = find(idx->parent, e->node);
 		struct sort_key *key;
 
-		if (!(o->no_threads ? e->matched : thread_out[root]))
+		if (!(o->no_threads ? e->matched : thread_out[e->thread]))
 			continue;
+		if (e->kind == MAIL_DUPLICATE)
+			continue;	/* the first copy wins */
 		if (e->superseded && !o->all_versions)
 			continue;
-		if (o->patches_only && !e->has_patch)
+		if (o->patches_only && e->kind != MAIL_PATCH)
 			continue;
-		if (!rank[root])
-			rank[root] = ++nranked;
+		if (!rank[e->thread])
+			rank[e->thread] = ++nranked;
 		key = &keys[nsel++];
 		key->e = e;
 		key->input = i;
-		key->thread_rank = o->input_order ? 0 : rank[root];
+		key->thread_rank = o->input_order ? 0 : rank[e->thread];
 		key->version = e->version;
 		key->k = e->total ? e->k : INT_MAX;
-		key->reply = e->is_reply;
-		if ((e->is_reply || !e->total) && e->reply_node != NO_NODE) {
-			/* Sort a reply right after the message it answers. */
-			size_t pe = e->reply_node < idx->node_entry_alloc ? idx->node_entry[e->reply_node] : 0;
+		key->reply = e->kind != MAIL_PATCH && e->kind != MAIL_COVER;
+		if (e->parent != MAIL_NONE && (key->reply || !e->total ||
+					       idx->entries[e->parent]->replaced_by == i)) {
+			/* A reply right after the message it answers, a reroll in place of the patch it replaces. */
+			struct mail_entry *parent = idx->entries[e->parent];
 
-			if (pe) {
-				struct mail_entry *parent = idx->entries[pe - 1];
-				key->version = parent->version;
-				key->k = parent->total ? parent->k : INT_MAX;
-				key->reply = 1;
-			}
+			key->version = parent->version;
+			key->k = parent->total ? parent->k : INT_MAX;
+			key->reply = parent->replaced_by != i;
 		}
 		if (o->input_order)
 			key->version = key->k = key->reply = 0;

@@ -18,22 +18,30 @@
  *     glob, old or new name of a rename), --author / --subject (extended
  *     regexes, any of them), --since / --until (its Date header);
  *     with no selector, every message matches;
+ *   - what each message is (patch, cover letter, reply, duplicate,
+ *     other), its thread and its series come from the mail core
+ *     (common/mail-kind.h): an unthreaded series is one thread, a
+ *     duplicate is never selected (the first copy wins);
  *   - whole threads (linked by Message-ID, In-Reply-To and References)
  *     are selected when one of their messages matches, unless no_threads;
- *   - series versions: postings of a series ("[PATCH vN k/m]" patches and
- *     cover letter, by one author, sharing a cover or patch subject) older
- *     than the newest in the mailbox are dropped (the newest is selected
- *     in their place) unless all_versions;
- *   - patches_only keeps only messages that carry a diff.
+ *   - series versions: series ("[PATCH vN k/m]" patches and cover
+ *     letter, by one author, sharing a cover or patch subject) older
+ *     than the newest full posting in the mailbox are dropped (the
+ *     newest is selected in their place), and so is a patch a partial
+ *     reroll replaces (the reroll takes its place), unless all_versions;
+ *   - patches_only keeps only the mail core's patches;
+ *   - one warning (unless quiet) per incomplete series of a selected
+ *     thread, naming the missing numbers as ranges.
  * Output order: threads in order of first appearance; inside a thread
  * by version, then patch number (cover letter 0 first), each reply after
- * what it replies to. input_order keeps the mailbox's order instead.
+ * what it replies to, a partial reroll where the patch it replaces was. input_order keeps the mailbox's order instead.
  */
 
 #include <regex.h>
 #include <stddef.h>
 #include <time.h>
 
+#include "mail-kind.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -51,9 +59,12 @@ struct mail_entry {
 	time_t when;		/* parsed Date, 0 when none or unparsable */
 	int version, k, total;	/* [PATCH v2 3/5]: 2, 3, 5 */
 	unsigned has_patch:1, is_reply:1, matched:1, superseded:1;
-	size_t node;		/* thread node (union-find over message ids) */
-	size_t reply_node;	/* node of the In-Reply-To id, NO_NODE when none */
-	size_t posting;		/* series posting index + 1, 0 when none */
+	/* set by mail_index_select(), from the mail core's classification (common/mail-kind.h) */
+	enum mail_kind kind;
+	size_t thread;		/* thread number */
+	size_t series;		/* its series, else that of the message it answers; MAIL_NONE */
+	size_t parent;		/* the entry it answers, MAIL_NONE */
+	size_t replaced_by;	/* the partial reroll's patch that replaces it, MAIL_NONE */
 	off_t spool_off;	/* where a spooled copy starts, -1 when not spooled */
 	long long file_off;	/* where it starts in its input file (raw_mail.offset), -1 when unknown */
 	size_t out_pos;		/* 1-based position in the output, 0 when not selected */

@@ -207,12 +207,14 @@ test_expect_success 'over the size limit: "message N exceeds max size", the othe
 
 test_expect_success 'over the size limit from a pipe: memory stays bounded' '
 	{
-		sep && printf "From: A <a@example.com>\nSubject: huge\n\n" &&
-		head -c 104857600 /dev/zero | tr "\\000" z && echo &&
-		sep && printf "From: A <a@example.com>\nSubject: after\n\nsmall\n"
-	} | TEST_MAILINFO_MAX_SIZE=1048576 /usr/bin/time -f "%M" -o rss \
-		test-mailinfo out-pipe 2>err;
-	test $? = 1 &&
+		{
+			sep && printf "From: A <a@example.com>\nSubject: huge\n\n" &&
+			head -c 104857600 /dev/zero | tr "\\000" z && echo &&
+			sep && printf "From: A <a@example.com>\nSubject: after\n\nsmall\n"
+		} | TEST_MAILINFO_MAX_SIZE=1048576 /usr/bin/time -f "%M" -o rss \
+			test-mailinfo out-pipe 2>err
+		test $? = 1
+	} &&
 	grep -- "-: message 1 exceeds max size" err &&
 	grep "Subject: after" out-pipe/0002/info &&
 	test $(tail -n 1 rss) -lt 40000
@@ -220,12 +222,14 @@ test_expect_success 'over the size limit from a pipe: memory stays bounded' '
 
 test_expect_success 'a 100 MB line starting with "From " from a pipe: memory stays bounded' '
 	{
-		sep && printf "From: A <a@example.com>\nSubject: huge\n\nFrom " &&
-		head -c 104857600 /dev/zero | tr "\\000" z && echo &&
-		sep && printf "From: A <a@example.com>\nSubject: after\n\nsmall\n"
-	} | TEST_MAILINFO_MAX_SIZE=1048576 /usr/bin/time -f "%M" -o rss \
-		test-mailinfo out-pipe2 2>err;
-	test $? = 1 &&
+		{
+			sep && printf "From: A <a@example.com>\nSubject: huge\n\nFrom " &&
+			head -c 104857600 /dev/zero | tr "\\000" z && echo &&
+			sep && printf "From: A <a@example.com>\nSubject: after\n\nsmall\n"
+		} | TEST_MAILINFO_MAX_SIZE=1048576 /usr/bin/time -f "%M" -o rss \
+			test-mailinfo out-pipe2 2>err
+		test $? = 1
+	} &&
 	grep -- "-: message 1 exceeds max size" err &&
 	grep "Subject: after" out-pipe2/0002/info &&
 	test $(tail -n 1 rss) -lt 40000

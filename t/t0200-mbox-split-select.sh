@@ -253,7 +253,10 @@ test_expect_success 'on a generated corpus: same messages as git mailsplit + mai
 		then
 			sed -n "s/^[Mm]essage-[Ii][Dd]: *<\(.*\)>.*/\1/p" "$f" | sed 1q
 		fi || return 1
-	done >expect &&
+	done >all &&
+	# the list copy of a message is a duplicate: the first copy wins
+	awk "!seen[\$0]++" all >expect &&
+	test $(wc -l <all) -gt $(wc -l <expect) &&
 	test_line_count -gt 20 expect &&
 	git-maint-mbox-split --touches drivers/usb --no-threads --all-versions --input-order \
 		--format=%m corpus/mbox >actual &&

@@ -97,7 +97,7 @@ test_expect_success 'a series without one of its k/n gets a warning' '
 	selected --touches drivers/usb missing 2>err &&
 	printf "%s\n" m0 m1 m3 >expect &&
 	test_cmp expect selected &&
-	grep "warning: missing: message 1: series .usb: gadget: rework. v1 has no patch 2/3" err
+	grep "warning: missing: message 1: series .usb: gadget: rework. v1 is incomplete: missing 2 of 3$" err
 '
 
 test_expect_success '-q silences the warning' '

@@ -2,6 +2,7 @@
 test_description='git maint-describe-contains answers from the repository files alone (no libgit2) only when that gives git'"'"'s answer'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-t0500-history.sh"
+. "$MAINT_TEST_DIR/lib-describe-oracle.sh"
 
 # GIT_MAINT_TEST_DESCRIBE_PATH=files makes every fallback to libgit2 fatal,
 # so a command that succeeds under it was answered from the files alone;
@@ -10,12 +11,11 @@ files_only () {
 	GIT_MAINT_TEST_DESCRIBE_PATH=files "$@"
 }
 
-# oracle <describe options>...: git describe --contains for every line of commits
+# oracle [--graph-commits=<file>] <describe options>...: git describe
+# --contains for every line of commits, as run on that line alone
+# (lib-describe-oracle.sh)
 oracle () {
-	while read c
-	do
-		git describe --contains "$@" $c 2>/dev/null || echo "$c undefined"
-	done <commits >expect
+	describe_oracle "$@" <commits >expect
 }
 
 # compare_files <options>...: the files-only path answers every commit as git does
@@ -180,10 +180,12 @@ test_expect_success '--stdin after the hand-over still answers each line before 
 
 test_expect_success 'a commit missing from a partial graph is left to libgit2' '
 	rm -f .git/objects/info/commit-graph &&
-	git rev-list --all --reverse | head -n 100 | git commit-graph write --stdin-commits &&
+	git rev-list --all --reverse | head -n 100 >old-commits &&
+	git commit-graph write --stdin-commits <old-commits &&
+	git rev-list $(cat old-commits) >in-graph &&
 	refused git-maint-describe-contains v1.0 &&
 	git rev-list --all >commits &&
-	oracle &&
+	oracle --graph-commits=in-graph &&
 	{ git-maint-describe-contains --stdin <commits >actual; test $? -le 1; } &&
 	test_cmp expect actual &&
 	git commit-graph write --reachable

@@ -2,6 +2,7 @@
 test_description='git maint-describe-contains --match/--exclude use git'"'"'s wildmatch on bytes, not fnmatch'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-t0500-history.sh"
+. "$MAINT_TEST_DIR/lib-describe-oracle.sh"
 
 # sharness resets LC_ALL to C; a UTF-8 locale is where fnmatch(3) and
 # git's byte-wise wildmatch part ("?" against "é")
@@ -10,12 +11,10 @@ LANG=C.UTF-8
 export LC_ALL LANG
 
 # compare <option> <pattern>: every commit named as git describe --contains
-# does, both from the repository files and through libgit2
+# does on that commit alone (lib-describe-oracle.sh), both from the
+# repository files and through libgit2
 compare () {
-	while read c
-	do
-		git describe --contains "$1" "$2" $c 2>/dev/null || echo "$c undefined"
-	done <commits >expect &&
+	describe_oracle "$1" "$2" <commits >expect &&
 	{ git-maint-describe-contains "$1" "$2" --stdin <commits >actual; test $? -le 1; } &&
 	test_cmp expect actual &&
 	{ GIT_MAINT_TEST_DESCRIBE_PATH=libgit2 \
@@ -36,7 +35,7 @@ test_expect_success 'setup: tags with slashes, upper case, UTF-8 and a non-UTF-8
 	git commit-graph write --reachable &&
 	git rev-list --all >commits &&
 	test $(wc -l <commits) -ge 80 &&
-	git-maint-describe-contains --stdin <commits >/dev/null;
+	{ git-maint-describe-contains --stdin <commits >/dev/null; test $? -le 1; } &&
 	test_path_is_file .git/maint/describe-peel
 '
 

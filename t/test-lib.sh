@@ -1,6 +1,15 @@
 # Sourced by every t/tNNNN-*.sh: pins the environment, puts the built
 # programs first on PATH, then loads Debian's sharness.
 #
+# Chain-lint (as in git's test-lib): before its body runs, every test is
+# run once as "(exit 117) && <body>". When every command is &&-chained,
+# nothing after "(exit 117)" runs and the result is 117; a command after a
+# broken link runs, changes the result, and the script stops with
+#	error: bug in the test script: broken && chain in test <n> '<name>' of <file>
+# (a failure there would be ignored and the test could pass anyway).
+# Turn it off with GIT_TEST_CHAIN_LINT=0 in the environment (make check
+# passes it on) or --no-chain-lint on a test script's command line.
+#
 # The environment is pinned so no test reads the real ~/.gitconfig,
 # keyring, clock or locale: HOME is the trash directory (sharness),
 # GIT_CONFIG_NOSYSTEM, fixed author/committer identity and dates, LC_ALL=C.UTF-8.
@@ -32,7 +41,17 @@ export TZ GIT_CONFIG_NOSYSTEM GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
 	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_AUTHOR_DATE GIT_COMMITTER_DATE \
 	GIT_MERGE_AUTOEDIT PAGER
 
+# chain-lint is on unless GIT_TEST_CHAIN_LINT=0 or --no-chain-lint (see below).
+chain_lint=t
+test "${GIT_TEST_CHAIN_LINT:-1}" = 0 && chain_lint=
+
 . /usr/share/sharness/sharness.sh
+
+# sharness has parsed the options (--chain-lint, --no-chain-lint). Its own
+# check runs after the body and reports to stdout, which prove does not
+# show; ours below runs before the body and names the test on stderr.
+maint_chain_lint=$chain_lint
+chain_lint=
 
 # After sharness, which sets LC_ALL=C: a maintainer runs in UTF-8, and so
 # do the tests (iconv, wildmatch and setlocale() behave differently in C).
@@ -125,4 +144,58 @@ test_path_is_file () {
 		echo "file $1 does not exist"
 		return 1
 	fi
+}
+
+# test_chain_lint_ <name> <body>: see the top of this file. The body runs
+# in a subshell with every command after "(exit 117)" skipped, unless a
+# link is broken; the "echo" on a line of its own also catches a
+# here-document whose end marker is missing (it swallows the echo).
+test_chain_lint_ () {
+	test "$maint_chain_lint" = t || return 0
+	if test "OK-117" != "$(test_eval_ "(exit 117) && $2${LF}${LF}echo OK-\$?" 3>&1)"
+	then
+		printf >&2 "error: bug in the test script: %s in test %s '%s' of %s\n%s\n" \
+			"broken && chain" "$test_count" "$1" "$this_test.$SHARNESS_TEST_EXTENSION" \
+			"(or a here-document without its end marker), in:$2"
+		EXIT_OK=t
+		exit 1
+	fi
+}
+
+# sharness's test_expect_success and test_expect_failure, with the
+# chain-lint before the body.
+test_expect_success () {
+	test "$#" = 3 && { test_prereq=$1; shift; } || test_prereq=
+	test "$#" = 2 || error "bug in the test script: not 2 or 3 parameters to test_expect_success"
+	export test_prereq
+	if ! test_skip_ "$@"
+	then
+		say >&3 "expecting success: $2"
+		test_chain_lint_ "$1" "$2"
+		if test_run_ "$2"
+		then
+			test_ok_ "$1"
+		else
+			test_failure_ "$@"
+		fi
+	fi
+	echo >&3 ""
+}
+
+test_expect_failure () {
+	test "$#" = 3 && { test_prereq=$1; shift; } || test_prereq=
+	test "$#" = 2 || error "bug in the test script: not 2 or 3 parameters to test_expect_failure"
+	export test_prereq
+	if ! test_skip_ "$@"
+	then
+		say >&3 "checking known breakage: $2"
+		test_chain_lint_ "$1" "$2"
+		if test_run_ "$2" expecting_failure
+		then
+			test_known_broken_ok_ "$1"
+		else
+			test_known_broken_failure_ "$1"
+		fi
+	fi
+	echo >&3 ""
 }

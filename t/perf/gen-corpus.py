@@ -10,6 +10,7 @@
 # replies, cover letters and earlier versions of the series.
 
 import base64
+import math
 import os
 import quopri
 import random
@@ -609,17 +610,23 @@ class Mbox:
         self.rng = rng
         self.items = []  # (ts, seq, bytes)
 
-    def add(self, ts, fromline, msg):
+    def add(self, ts, fromline, msg, dup=0.0):
+        """Adds a message; with probability dup also the copy a list delivers later (a duplicate)."""
         if not msg.endswith(b"\n"):
             msg += b"\n"
         self.items.append((ts, len(self.items), fromline + msg))
+        if dup and self.rng.random() < dup:
+            hdrs, body = split_headers(msg)
+            hdrs.append([b"List-Id", b"<linux-kernel.vger.kernel.org>"])
+            self.items.append((ts + self.rng.randint(1, 900), len(self.items), fromline + join_headers(hdrs, body)))
 
     def write(self, path):
         self.items.sort(key=lambda x: (x[0], x[1]))
         with open(path, "wb") as f:
             for _, _, m in self.items:
                 f.write(m)
-        return len(self.items), max((len(m) for _, _, m in self.items), default=0)
+        self.sizes = [len(m) for _, _, m in self.items]
+        return len(self.sizes), max(self.sizes, default=0)
 
 
 def msgid(ts, tag, n, author):
@@ -668,14 +675,96 @@ REVIEW = ["Looks good to me.", "This breaks the build on arm64, please fix and r
 
 
 def quote_patch(raw, rng):
+    """What a reviewer quotes: often the whole patch (up to 400 lines), else a part of it."""
     _, body = split_headers(raw)
     lines = body.decode("utf-8", "replace").split("\n")
+    if rng.random() < 0.4:
+        return "\n".join("> " + l for l in lines[:400])
     start = rng.randrange(max(1, len(lines) // 2))
-    return "\n".join("> " + l for l in lines[start:start + rng.randint(3, 12)])
+    return "\n".join("> " + l for l in lines[start:start + rng.randint(10, 60)])
 
 
-def emit_series(mb, rng, world, s, raws, version, ts0, cover, replies, enc_rate):
-    """Adds one posting of a series (version v) to mb."""
+# Message sizes like git.git's own history as format-patch output: median
+# about 2.9 KB, mean about 11.5 KB, 1 in 100 above 290 KB, the largest about
+# 1.8 MB. Patch mails get a size drawn from a log-normal body with a Pareto
+# tail and are padded to it with a new file of C-like lines (the diffs stay
+# well-formed; they are not meant to apply to the repository).
+SIZE_MEDIAN, SIZE_SIGMA = 3900, 1.45
+SIZE_TAIL, SIZE_TAIL_MIN, SIZE_TAIL_ALPHA, SIZE_MAX = 0.019, 290000, 2.0, 1800000
+PAD_POOL = []
+
+
+def mail_size(rng):
+    if rng.random() < SIZE_TAIL:
+        return min(int(SIZE_TAIL_MIN * (1 - rng.random()) ** (-1 / SIZE_TAIL_ALPHA)), SIZE_MAX)
+    return min(int(rng.lognormvariate(math.log(SIZE_MEDIAN), SIZE_SIGMA)), SIZE_TAIL_MIN)
+
+
+def pad_patch(raw, rng, size, directory):
+    """raw (a format-patch mail) with a new file added to its diff, to about size bytes."""
+    if len(raw) >= size:
+        return raw
+    if not PAD_POOL:
+        ids = Ids(random.Random(SEED + 9), "pad")
+        while len(PAD_POOL) < 60000:
+            PAD_POOL.extend(ids.function())
+    need = size - len(raw)
+    path = "%s/%s_%d.c" % (directory, rng.choice(WORDS), rng.randrange(100000))
+    out, n, i = [], 0, rng.randrange(len(PAD_POOL))
+    while n < need:
+        line = "+" + PAD_POOL[i % len(PAD_POOL)]
+        out.append(line)
+        n += len(line) + 1
+        i += 1
+    diff = ("diff --git a/%s b/%s\nnew file mode 100644\nindex 0000000..%07x\n--- /dev/null\n+++ b/%s\n"
+            "@@ -0,0 +1,%d @@\n" % (path, path, rng.getrandbits(28), path, len(out))) + "\n".join(out) + "\n"
+    sig = raw.rfind(b"\n-- \n")
+    if sig < 0:
+        return raw + diff.encode()
+    return raw[:sig + 1] + diff.encode() + raw[sig + 1:]
+
+
+def diff_part(raw, nlines):
+    """The first nlines of raw's diff, as text."""
+    i = raw.find(b"\ndiff --git ")
+    if i < 0:
+        return ""
+    return "\n".join(raw[i + 1:].decode("utf-8", "replace").split("\n")[:nlines]) + "\n"
+
+
+def cover_body(rng, author, s, n, version, style, raws):
+    """A cover letter's body: git format-patch's (with an interdiff and a
+    range-diff from v2 on: diff text in a cover letter) or b4's ("---"
+    before its shortlog and diffstat, base-commit:, change-id:)."""
+    subjects = [c["subject"] for c in s["commits"][:n]]
+    body = wrap("This series %s." % rng.choice(PROSE).rstrip(".").lower()) + "\n\n"
+    if version > 1:
+        body += "Changes in v%d:\n- addressed review comments\n- rebased on the latest tree\n\n" % version
+    if style == "b4":
+        body += "---\n%s (%d):\n" % (author[0], n) + "".join("      %s\n" % x for x in subjects)
+        body += "\n %d files changed, %d insertions(+), %d deletions(-)\n" % (
+            n, rng.randint(n, 40 * n), rng.randint(0, 20 * n))
+        body += "---\nbase-commit: %040x\nchange-id: %s-%s-%012x\n\nBest regards,\n-- \n%s <%s>\n" % (
+            rng.getrandbits(160), time.strftime("%Y%m%d", time.gmtime(s["ts"])),
+            rng.choice(WORDS), rng.getrandbits(48), author[0], author[1])
+        return body
+    body += "%s (%d):\n" % (author[0], n) + "".join("  %s\n" % x for x in subjects)
+    if version > 1:
+        body += "\nInterdiff against v%d:\n%s" % (version - 1, diff_part(raws[-1], 14))
+        body += "\nRange-diff against v%d:\n" % (version - 1)
+        for i, x in enumerate(subjects, 1):
+            same = rng.random() < 0.7
+            body += "%d:  %07x %s %d:  %07x %s\n" % (i, rng.getrandbits(28), "=" if same else "!", i,
+                                                   rng.getrandbits(28), x)
+            if not same:
+                body += "    @@ %s\n    -\told();\n    +\tnew();\n" % x.split(": ")[0]
+    body += "\n-- \n2.37.2\n"
+    return body
+
+
+def emit_series(mb, rng, world, s, raws, version, ts0, cover, replies, enc_rate, style="git",
+                threaded=True, dup=0.0):
+    """Adds one posting of a series (version v) to mb; returns the patches' Message-Ids."""
     author = s["author"]
     n = len(raws)
     lst = LISTS[s["sub"]]
@@ -687,50 +776,52 @@ def emit_series(mb, rng, world, s, raws, version, ts0, cover, replies, enc_rate)
     ts = ts0
     mids = []
     cover_mid = None
-    if cover and n > 1:
+    directory = os.path.dirname(s.get("dir", "drivers/misc/x"))
+    if cover and n > 1 and threaded:
         cover_mid = msgid(ts, "c%s" % tag, 0, author)
         subjects = [c["subject"] for c in s["commits"]]
-        body = wrap("This series %s." % rng.choice(PROSE).rstrip(".").lower()) + "\n\n"
-        if version > 1:
-            body += "Changes in v%d:\n- addressed review comments\n- rebased on the latest tree\n\n" % version
-        body += "%s (%d):\n" % (author[0], n) + "".join("  %s\n" % x for x in subjects)
-        body += "\n-- \n2.37.2\n"
+        body = cover_body(rng, author, s, n, version, style, raws)
         m = text_mail(author, to, cc, "[%s 0/%d] %s" % (pfx, n, subjects[0].split(": ", 1)[0] + ": " +
                                                         rng.choice(["fixes", "cleanups", "new features",
                                                                     "rework of the driver"])),
                       ts, cover_mid, None, [], body)
-        mb.add(ts, mbox_from(author, ts), m)
+        mb.add(ts, mbox_from(author, ts), m, dup)
     for i, raw in enumerate(raws, 1):
         ts += rng.randint(1, 5)
         mid = msgid(ts, "p%s" % tag, i, author)
         subj = s["commits"][i - 1]["subject"]
         subject = ("[%s %d/%d] %s" % (pfx, i, n, subj)) if n > 1 else ("[%s] %s" % (pfx, subj))
-        parent = cover_mid or (mids[0] if mids else None)
+        parent = (cover_mid or (mids[0] if mids else None)) if threaded else None
         refs = [parent] if parent else []
         note = "\nChanges in v%d:\n- fixed the error path\n" % version if version > 1 and rng.random() < 0.5 else None
         r = rng.random()
         enc = "qp" if r < enc_rate else ("b64" if r < enc_rate * 1.6 else None)
+        raw = pad_patch(raw, rng, mail_size(rng), directory)
+        if len(raw) > 65536:
+            enc = None  # big patches go out as 8bit text, so the size stays the drawn one
         m = patch_mail(raw, subject, mid, ts, to, cc, parent, refs, note, enc, rng)
-        mb.add(ts, b"From %040x Mon Sep 17 00:00:00 2001\n" % rng.getrandbits(160), m)
+        mb.add(ts, b"From %040x Mon Sep 17 00:00:00 2001\n" % rng.getrandbits(160), m, dup)
         mids.append(mid)
-        # review replies
+        # review replies: quoting the patch, some carrying a suggested diff
         if rng.random() < replies:
             rts = ts + rng.randint(3600, 86400 * 3)
             who = rng.choice(world.people)
             rmid = msgid(rts, "r", i, who)
             body = "On %s, %s wrote:\n%s\n\n%s\n\n" % (rfc2822(ts), author[0], quote_patch(raw, rng),
                                                       rng.choice(REVIEW))
+            if rng.random() < 0.15:
+                body += "How about this instead?\n\n-- >8 --\n%s\n" % diff_part(raw, 30)
             if rng.random() < 0.5:
                 body += "Reviewed-by: %s <%s>\n" % (who[0], who[1])
             m = text_mail(who, enc_addr(*author[:2]), cc, "Re: " + subject, rts, rmid, mid,
                           [x for x in refs + [mid] if x], body)
-            mb.add(rts, mbox_from(who, rts), m)
+            mb.add(rts, mbox_from(who, rts), m, dup)
             if rng.random() < 0.3:
                 r2 = rts + rng.randint(600, 86400)
                 m = text_mail(author, enc_addr(*who[:2]), cc, "Re: " + subject, r2,
                               msgid(r2, "rr", i, author), rmid, [x for x in refs + [mid, rmid] if x],
                               "> %s\n\nThanks, will fix in the next version.\n" % rng.choice(REVIEW))
-                mb.add(r2, mbox_from(author, r2), m)
+                mb.add(r2, mbox_from(author, r2), m, dup)
     if cover_mid and rng.random() < replies:
         rts = ts + rng.randint(3600, 86400 * 2)
         who = world.people[1]
@@ -738,7 +829,21 @@ def emit_series(mb, rng, world, s, raws, version, ts0, cover, replies, enc_rate)
                       msgid(rts, "ack", 0, who), cover_mid, [cover_mid],
                       "On %s, %s wrote:\n> This series ...\n\nAll applied to my tree, thanks.\n" %
                       (rfc2822(ts), author[0]))
-        mb.add(rts, mbox_from(who, rts), m)
+        mb.add(rts, mbox_from(who, rts), m, dup)
+    return cover_mid, mids
+
+
+def partial_reroll(mb, rng, world, s, raws, cover_mid, mids, ts):
+    """v2 of one patch of a series, sent in reply to v1's patch (b4 keeps v1's others)."""
+    author = s["author"]
+    n = len(raws)
+    k = rng.randint(1, n)
+    mid = msgid(ts, "pv2", k, author)
+    refs = [x for x in (cover_mid, mids[k - 1]) if x]
+    subject = "[PATCH v2 %d/%d] %s" % (k, n, s["commits"][k - 1]["subject"])
+    m = patch_mail(raws[k - 1], subject, mid, ts, enc_addr(*world.people[2][:2]), LISTS[s["sub"]],
+                   mids[k - 1], refs, "\nChanges in v2:\n- only this patch changed\n")
+    mb.add(ts, b"From %040x Mon Sep 17 00:00:00 2001\n" % rng.getrandbits(160), m)
 
 
 def discussion(mb, rng, world, ts, k):
@@ -763,6 +868,10 @@ def discussion(mb, rng, world, ts, k):
 
 
 def history_mbox(out, repo, init_mark, series, marks, world, rng, prof):
+    """The list's mailbox: series (threaded with git- or b4-style cover letters,
+    or sent without threading), earlier versions and partial rerolls, replies,
+    duplicates (the list's copy of a message), discussions. Returns the sizes
+    of its messages."""
     bysha = format_patch(repo, "%s..master" % marks[init_mark])
     mb = Mbox(rng)
     for si, s in enumerate(series):
@@ -770,6 +879,8 @@ def history_mbox(out, repo, init_mark, series, marks, world, rng, prof):
         if not s["commits"]:
             continue
         sraws = [bysha[marks[c["mark"]]] for c in s["commits"]]
+        m = re.search(rb"^diff --git a/(\S+)", sraws[0], re.M)
+        s["dir"] = m.group(1).decode() if m else "drivers/misc/x"
         ts = s["commits"][0]["ts"]
         versions = 1
         r = rng.random()
@@ -778,6 +889,8 @@ def history_mbox(out, repo, init_mark, series, marks, world, rng, prof):
         elif r < prof["v2"]:
             versions = 2
         cover = rng.random() < 0.8
+        style = "b4" if rng.random() < 0.35 else "git"
+        threaded = versions > 1 or len(sraws) == 1 or rng.random() > prof["unthreaded"]
         for v in range(1, versions + 1):
             vts = ts - (versions - v) * rng.randint(86400 * 2, 86400 * 10)
             if v < versions:
@@ -785,12 +898,17 @@ def history_mbox(out, repo, init_mark, series, marks, world, rng, prof):
                 use = sraws if len(sraws) < 3 or rng.random() < 0.7 else sraws[:-1]
                 sv = dict(s)
                 sv["commits"] = s["commits"][:len(use)]
-                emit_series(mb, rng, world, sv, use, v, vts, cover, prof["replies"], prof["enc"])
+                emit_series(mb, rng, world, sv, use, v, vts, cover, prof["replies"], prof["enc"], style,
+                            True, prof["dup"])
             else:
-                emit_series(mb, rng, world, s, sraws, v, vts, cover, prof["replies"], prof["enc"])
+                cmid, mids = emit_series(mb, rng, world, s, sraws, v, vts, cover, prof["replies"],
+                                         prof["enc"], style, threaded, prof["dup"])
+                if versions == 1 and threaded and len(sraws) > 2 and rng.random() < prof["reroll"]:
+                    partial_reroll(mb, rng, world, s, sraws, cmid, mids, vts + rng.randint(86400, 86400 * 5))
         if rng.random() < prof["disc"]:
             discussion(mb, rng, world, ts + rng.randint(0, 86400), si)
-    return mb.write(os.path.join(out, "mbox"))
+    mb.write(os.path.join(out, "mbox"))
+    return mb.sizes
 
 
 def series_branch(fi, world, base_mark, nseries, rng):
@@ -816,11 +934,11 @@ from demo_data import demo_build  # noqa: E402  (t/perf/demo_data.py)
 
 PROFILES = {
     "full": {"files": 4000, "commits": 8400, "series": 2500, "v2": 0.22, "v3": 0.05,
-             "replies": 0.45, "enc": 0.05, "disc": 0.15},
+             "replies": 0.45, "enc": 0.05, "disc": 0.15, "unthreaded": 0.15, "reroll": 0.05, "dup": 0.03},
     "small": {"files": 300, "commits": 160, "series": 100, "v2": 0.25, "v3": 0.08,
-              "replies": 0.5, "enc": 0.1, "disc": 0.2},
+              "replies": 0.5, "enc": 0.1, "disc": 0.2, "unthreaded": 0.2, "reroll": 0.1, "dup": 0.05},
     "demo": {"files": 120, "commits": 40, "series": 0, "v2": 0, "v3": 0,
-             "replies": 0, "enc": 0, "disc": 0},
+             "replies": 0, "enc": 0, "disc": 0, "unthreaded": 0, "reroll": 0, "dup": 0},
 }
 
 
@@ -863,7 +981,7 @@ def main(argv):
             name += "-%d-%s" % (prof["series"], base)
         out = os.path.join(here, "out", name)
     out = os.path.abspath(out)
-    params = "size=%s series=%d base=%s gen=%d\n" % (size, prof["series"], base, 4)
+    params = "size=%s series=%d base=%s gen=%d\n" % (size, prof["series"], base, 6)
     stamp = os.path.join(out, "stamp")
     if not force and os.path.exists(stamp) and open(stamp).read() == params:
         print(out)
@@ -907,14 +1025,18 @@ def main(argv):
         fi.close()
         marks = read_marks(repo)
         git(repo, "checkout", "-q", "-f", "master")
-        nmsg, largest = history_mbox(out, repo, init, series, marks, world, random.Random(SEED + 4), prof)
+        sizes = sorted(history_mbox(out, repo, init, series, marks, world, random.Random(SEED + 4), prof))
+        nmsg, largest = len(sizes), sizes[-1] if sizes else 0
         if prof["series"]:
             with open(os.path.join(out, "series.mbox"), "wb") as f:
                 subprocess.run(["git", "-C", repo, "format-patch", "-M", "--stdout", "--thread",
                                 "--signature=2.37.2", "%s..series" % marks[base_mark]],
                                check=True, env=git_env(), stdout=f)
         stats = {"commits": len(all_series), "files": len(world.files), "messages": nmsg,
-                 "largest_message": largest, "series_patches": prof["series"], "base": base}
+                 "largest_message": largest, "series_patches": prof["series"], "base": base,
+                 "median_message": sizes[len(sizes) // 2] if sizes else 0,
+                 "mean_message": sum(sizes) // len(sizes) if sizes else 0,
+                 "above_290k_per_1000": sum(1 for x in sizes if x > 290000) * 1000 // max(1, len(sizes))}
     stats["mbox_bytes"] = os.path.getsize(os.path.join(out, "mbox"))
     stats["seconds"] = int(time.time() - t0)
     with open(os.path.join(out, "stats"), "w") as f:

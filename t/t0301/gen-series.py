@@ -10,7 +10,14 @@ one executable script and one binary file. Each commit edits 1-3 files
 (lines replaced, inserted, deleted, a missing final newline added or
 removed) and sometimes creates, deletes, renames, copies or chmods a
 file, or changes the binary file. Branch "base" is the base commit and
-the series ends at HEAD. Deterministic for a given seed.
+the series ends at HEAD (branch main, checked out). Deterministic for a
+given seed.
+
+The work tree is kept in memory and the commits go to git in one
+git fast-import stream (one process, where "git add -A" and "git commit"
+per commit were some 100); author, committer and dates come from the
+environment as git commit would take them, so the commits are the ones
+git commit made.
 """
 import os
 import random
@@ -18,28 +25,48 @@ import subprocess
 import sys
 
 
-def git(*args):
-    subprocess.run(("git",) + args, check=True, stdout=subprocess.DEVNULL)
+class Tree:
+    """The work tree: path -> [bytes, executable]."""
 
+    def __init__(self):
+        self.files = {}
 
-def write(path, lines, final_newline=True):
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    text = "\n".join(lines)
-    if lines and final_newline:
-        text += "\n"
-    with open(path, "w") as f:
-        f.write(text)
+    def write(self, path, lines, final_newline=True):
+        text = "\n".join(lines)
+        if lines and final_newline:
+            text += "\n"
+        self.write_bytes(path, text.encode())
 
+    def write_bytes(self, path, data):
+        old = self.files.get(path)
+        self.files[path] = [bytes(data), old[1] if old else False]
 
-def read(path):
-    with open(path) as f:
-        text = f.read()
-    return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"), text.endswith("\n")
+    def read(self, path):
+        text = self.files[path][0].decode()
+        return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"), text.endswith("\n")
+
+    def commit(self, out, message, mark):
+        """A commit of every file, as "git add -A" then "git commit" record them."""
+        def ident(who):
+            return "%s <%s> %s" % (os.environ["GIT_%s_NAME" % who], os.environ["GIT_%s_EMAIL" % who],
+                                   os.environ["GIT_%s_DATE" % who])
+        msg = (message + "\n").encode()
+        out.write(b"commit refs/heads/main\nmark :%d\n" % mark)
+        out.write(("author %s\ncommitter %s\n" % (ident("AUTHOR"), ident("COMMITTER"))).encode())
+        out.write(b"data %d\n%s\ndeleteall\n" % (len(msg), msg))
+        for path in sorted(self.files):
+            data, executable = self.files[path]
+            out.write(b"M %s inline %s\ndata %d\n%s\n" %
+                      (b"100755" if executable else b"100644", path.encode(), len(data), data))
+        out.write(b"\n")
 
 
 def main():
     seed, nfiles, ncommits = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     rnd = random.Random(seed)
+    tree = Tree()
+    fast_import = subprocess.Popen(("git", "fast-import", "--quiet"), stdin=subprocess.PIPE)
+    out = fast_import.stdin
     dirs = ["drivers/usb/core", "drivers/usb/storage", "fs", "include/linux", "net"]
     files = []
     serial = [0]
@@ -50,56 +77,50 @@ def main():
 
     for i in range(nfiles):
         path = "%s/file%d.c" % (rnd.choice(dirs), i)
-        write(path, [fresh("line") for _ in range(rnd.randint(40, 120))])
+        tree.write(path, [fresh("line") for _ in range(rnd.randint(40, 120))])
         files.append(path)
-    write("scripts/run.sh", ["#!/bin/sh", "echo run"])
-    os.chmod("scripts/run.sh", 0o755)
-    with open("data.bin", "wb") as f:
-        f.write(bytes(rnd.randrange(256) for _ in range(600)))
-    git("add", ".")
-    git("commit", "-q", "-m", "base")
-    git("branch", "-f", "base")
+    tree.write("scripts/run.sh", ["#!/bin/sh", "echo run"])
+    tree.files["scripts/run.sh"][1] = True
+    tree.write_bytes("data.bin", bytes(rnd.randrange(256) for _ in range(600)))
+    tree.commit(out, "base", 1)
+    out.write(b"reset refs/heads/base\nfrom :1\n\n")
 
     for c in range(ncommits):
         what = rnd.random()
         if what < 0.06:
             path = "%s/new%d.c" % (rnd.choice(dirs), c)
-            write(path, [fresh("new") for _ in range(rnd.randint(5, 30))])
+            tree.write(path, [fresh("new") for _ in range(rnd.randint(5, 30))])
             files.append(path)
         elif what < 0.10 and len(files) > 3:
             path = files.pop(rnd.randrange(len(files)))
-            git("rm", "-q", path)
+            del tree.files[path]
         elif what < 0.15 and len(files) > 1:
             i = rnd.randrange(len(files))
             new = "%s/renamed%d.c" % (rnd.choice(dirs), c)
-            os.makedirs(os.path.dirname(new), exist_ok=True)
-            git("mv", files[i], new)
-            lines, nl = read(new)
+            tree.files[new] = tree.files.pop(files[i])
+            lines, nl = tree.read(new)
             lines[rnd.randrange(len(lines))] = fresh("renamed")
-            write(new, lines, nl)
+            tree.write(new, lines, nl)
             files[i] = new
         elif what < 0.18:
             src = rnd.choice(files)
             new = "%s/copy%d.c" % (rnd.choice(dirs), c)
-            lines, nl = read(src)
-            write(new, lines, nl)
+            lines, nl = tree.read(src)
+            tree.write(new, lines, nl)
             files.append(new)
         elif what < 0.21:
-            os.chmod("scripts/run.sh", 0o644 if os.access("scripts/run.sh", os.X_OK) else 0o755)
+            tree.files["scripts/run.sh"][1] = not tree.files["scripts/run.sh"][1]
         elif what < 0.27:
-            with open("blob%d.bin" % c, "wb") as f:
-                f.write(bytes(rnd.randrange(256) for _ in range(rnd.randint(10, 300))))
+            tree.write_bytes("blob%d.bin" % c, bytes(rnd.randrange(256) for _ in range(rnd.randint(10, 300))))
         elif what < 0.31:
-            with open("data.bin", "rb") as f:
-                data = bytearray(f.read())
+            data = bytearray(tree.files["data.bin"][0])
             for _ in range(rnd.randint(1, 8)):
                 data[rnd.randrange(len(data))] = rnd.randrange(256)
             if rnd.random() < 0.3:
                 data += bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 100)))
-            with open("data.bin", "wb") as f:
-                f.write(data)
+            tree.write_bytes("data.bin", data)
         for path in rnd.sample(files, min(len(files), rnd.randint(1, 3))):
-            lines, nl = read(path)
+            lines, nl = tree.read(path)
             for _ in range(rnd.randint(1, 3)):
                 op = rnd.random()
                 at = rnd.randrange(len(lines) + 1)
@@ -111,9 +132,12 @@ def main():
                     del lines[at:at + rnd.randint(1, 3)]
                 else:
                     nl = not nl
-            write(path, lines, nl)
-        git("add", "-A", ".")
-        git("commit", "-q", "--allow-empty", "-m", "change %d" % (c + 1))
+            tree.write(path, lines, nl)
+        tree.commit(out, "change %d" % (c + 1), c + 2)
+    out.close()
+    if fast_import.wait() != 0:
+        sys.exit("gen-series.py: git fast-import failed")
+    subprocess.run(("git", "reset", "-q", "--hard"), check=True)
 
 
 main()

@@ -1,0 +1,603 @@
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mail-kind.h"
+#include "mailinfo.h"
+#include "usage.h"
+#include "wrapper.h"
+
+static const char *const kind_names[MAIL_KIND_NR][2] = {
+	[MAIL_PATCH] = { "patch", "patches" },
+	[MAIL_COVER] = { "cover letter", "cover letters" },
+	[MAIL_FOLLOWUP] = { "reply", "replies" },
+	[MAIL_DUPLICATE] = { "duplicate", "duplicates" },
+	[MAIL_OTHER] = { "message without a patch", "messages without a patch" },
+};
+
+const char *mail_kind_name(enum mail_kind kind)
+{
+	return kind_names[kind][0];
+}
+
+const char *mail_kind_plural(enum mail_kind kind)
+{
+	return kind_names[kind][1];
+}
+
+void mail_facts_from(struct mail_facts *f, const struct patch_mail *pm, time_t when)
+{
+	const char *s = pm->raw_subject.buf;
+
+	memset(f, 0, sizeof(*f));
+	f->message_id = pm->message_id.buf;
+	f->in_reply_to = pm->in_reply_to.buf;
+	f->references = (const char *const *)pm->references.v;
+	f->nr_references = pm->references.nr;
+	f->sender = pm->author_email.buf;
+	f->when = when;
+	f->version = pm->version;
+	f->k = pm->number;
+	f->total = pm->total;
+	f->is_reply = !!pm->is_reply;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	f->tagged = *s == '[';
+	f->has_patch = !!pm->has_patch;
+	f->has_diff = pm->has_patch && pm->paths.nr > 0;
+}
+
+/*
+ * Strings (message ids, senders, series keys) live in one arena and are
+ * named by their offset, so the arena may grow; a map from a string to a
+ * number over it, open addressing.
+ */
+struct slot {
+	size_t off;		/* key offset + 1 in the arena, 0: free */
+	uint32_t hash;
+	size_t val;
+};
+
+struct strmap {
+	struct slot *slots;
+	size_t nr, alloc;	/* alloc: a power of two */
+};
+
+struct msg {
+	size_t node, reply_node;	/* id nodes (union-find), reply_node MAIL_NONE when none */
+	size_t sender;			/* arena offset */
+	time_t when;
+	unsigned is_reply:1, tagged:1, has_patch:1, has_diff:1, root:1;	/* root: no In-Reply-To, no References */
+};
+
+struct series_state {
+	struct mail_series pub;
+	int last_k;
+	size_t last_msg;
+	size_t rerolls;			/* members that replace an older version's patch */
+};
+
+struct mail_kinds {
+	struct strbuf arena;
+	struct strmap ids;		/* message id -> node */
+	size_t *parent;			/* union-find over nodes */
+	size_t nodes, nodes_alloc;
+	struct msg *msgs;
+	struct mail_class *cls;
+	size_t nr, alloc;
+	struct series_state *series;
+	size_t series_nr, series_alloc;
+	size_t threads;
+	int *member_k;			/* per series, its members' k sorted (built on first use) */
+	size_t *member_start;
+};
+
+static uint32_t hash_mem(const char *s, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0x94d049bb133111ebULL;
+	return (h ^ (h >> 29)) >> 32;
+}
+
+static size_t arena_add(struct strbuf *arena, const char *s, size_t len)
+{
+	size_t off = arena->len;
+
+	strbuf_add(arena, s, len);
+	strbuf_addch(arena, '\0');
+	return off;
+}
+
+static void map_grow(struct strmap *m)
+{
+	struct strmap old = *m;
+
+	m->alloc = old.alloc ? 2 * old.alloc : 1024;
+	m->slots = xcalloc(m->alloc, sizeof(*m->slots));
+	for (size_t i = 0; i < old.alloc; i++) {
+		size_t j;
+
+		if (!old.slots[i].off)
+			continue;
+		for (j = old.slots[i].hash & (m->alloc - 1); m->slots[j].off; j = (j + 1) & (m->alloc - 1))
+			;
+		m->slots[j] = old.slots[i];
+	}
+	free(old.slots);
+}
+
+/* The slot of key[0..len), made (off 0, to be filled) when absent. */
+static struct slot *map_slot(struct strmap *m, const struct strbuf *arena, const char *key, size_t len)
+{
+	uint32_t h = hash_mem(key, len);
+	size_t j;
+
+	if (2 * (m->nr + 1) > m->alloc)
+		map_grow(m);
+	for (j = h & (m->alloc - 1); m->slots[j].off; j = (j + 1) & (m->alloc - 1)) {
+		const char *k = arena->buf + m->slots[j].off - 1;
+
+		if (m->slots[j].hash == h && !memcmp(k, key, len) && !k[len])
+			return &m->slots[j];
+	}
+	m->slots[j].hash = h;
+	m->nr++;
+	return &m->slots[j];
+}
+
+static size_t new_node(struct mail_kinds *mk)
+{
+	ALLOC_GROW(mk->parent, mk->nodes + 1, mk->nodes_alloc);
+	mk->parent[mk->nodes] = mk->nodes;
+	return mk->nodes++;
+}
+
+static size_t find(size_t *parent, size_t x)
+{
+	while (parent[x] != x) {
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+static void unite(size_t *parent, size_t a, size_t b)
+{
+	a = find(parent, a);
+	b = find(parent, b);
+	if (a < b)
+		parent[b] = a;
+	else if (b < a)
+		parent[a] = b;
+}
+
+static size_t id_node(struct mail_kinds *mk, const char *id)
+{
+	size_t len = strlen(id);
+	struct slot *s = map_slot(&mk->ids, &mk->arena, id, len);
+
+	if (!s->off) {
+		s->off = arena_add(&mk->arena, id, len) + 1;
+		s->val = new_node(mk);
+	}
+	return s->val;
+}
+
+struct mail_kinds *mail_kinds_new(void)
+{
+	struct mail_kinds *mk = xcalloc(1, sizeof(*mk));
+
+	strbuf_init(&mk->arena, 0);
+	strbuf_addch(&mk->arena, '\0');	/* offset 0 is "" */
+	return mk;
+}
+
+void mail_kinds_free(struct mail_kinds *mk)
+{
+	if (!mk)
+		return;
+	strbuf_release(&mk->arena);
+	free(mk->ids.slots);
+	free(mk->parent);
+	free(mk->msgs);
+	free(mk->cls);
+	free(mk->series);
+	free(mk->member_k);
+	free(mk->member_start);
+	free(mk);
+}
+
+size_t mail_kinds_add(struct mail_kinds *mk, const struct mail_facts *f)
+{
+	struct msg *m;
+	struct mail_class *c;
+	const char *reply = f->in_reply_to;
+
+	if (mk->nr + 1 > mk->alloc) {
+		ALLOC_GROW(mk->msgs, mk->nr + 1, mk->alloc);
+		mk->cls = xrealloc(mk->cls, st_mult(mk->alloc, sizeof(*mk->cls)));
+	}
+	m = &mk->msgs[mk->nr];
+	c = &mk->cls[mk->nr];
+	memset(m, 0, sizeof(*m));
+	memset(c, 0, sizeof(*c));
+	m->node = *f->message_id ? id_node(mk, f->message_id) : new_node(mk);
+	/* The message answered: In-Reply-To, else the last of References (some mailers set only that). */
+	if (!*reply && f->nr_references)
+		reply = f->references[f->nr_references - 1];
+	m->reply_node = *reply && strcmp(reply, f->message_id) ? id_node(mk, reply) : MAIL_NONE;
+	if (m->reply_node != MAIL_NONE)
+		unite(mk->parent, m->node, m->reply_node);
+	for (size_t i = 0; i < f->nr_references; i++)
+		if (*f->references[i] && strcmp(f->references[i], reply) &&
+		    strcmp(f->references[i], f->message_id))
+			unite(mk->parent, m->node, id_node(mk, f->references[i]));
+	m->sender = arena_add(&mk->arena, f->sender, strlen(f->sender));
+	m->when = f->when;
+	m->is_reply = f->is_reply;
+	m->tagged = f->tagged;
+	m->has_patch = f->has_patch || f->has_diff;
+	m->has_diff = f->has_diff;
+	m->root = m->reply_node == MAIL_NONE && !f->nr_references;
+	c->version = f->version;
+	c->k = f->k;
+	c->total = f->total;
+	return mk->nr++;
+}
+
+size_t mail_kinds_count(const struct mail_kinds *mk)
+{
+	return mk->nr;
+}
+
+const struct mail_class *mail_kinds_at(const struct mail_kinds *mk, size_t n)
+{
+	return &mk->cls[n];
+}
+
+size_t mail_kinds_threads(const struct mail_kinds *mk)
+{
+	return mk->threads;
+}
+
+size_t mail_kinds_series_count(const struct mail_kinds *mk)
+{
+	return mk->series_nr;
+}
+
+const struct mail_series *mail_kinds_series(const struct mail_kinds *mk, size_t s)
+{
+	return &mk->series[s].pub;
+}
+
+/* Duplicates, parents, and the kinds a message has by itself and by what it answers. */
+static void find_kinds(struct mail_kinds *mk, size_t *node_msg)
+{
+	for (size_t i = 0; i < mk->nr; i++) {
+		struct msg *m = &mk->msgs[i];
+		struct mail_class *c = &mk->cls[i];
+
+		c->series = c->replaced_by = MAIL_NONE;
+		if (node_msg[m->node] == MAIL_NONE)
+			node_msg[m->node] = i;
+		if (node_msg[m->node] != i)
+			c->kind = MAIL_DUPLICATE;
+		else if (m->is_reply)
+			c->kind = MAIL_FOLLOWUP;
+		else if (c->k == 0 && c->total > 0)
+			c->kind = MAIL_COVER;
+		else if (m->has_patch)
+			c->kind = MAIL_PATCH;
+		else
+			c->kind = MAIL_OTHER;
+	}
+	for (size_t i = 0; i < mk->nr; i++) {
+		struct msg *m = &mk->msgs[i];
+		struct mail_class *c = &mk->cls[i];
+		size_t p = m->reply_node == MAIL_NONE ? MAIL_NONE : node_msg[m->reply_node];
+
+		c->parent = p == i ? MAIL_NONE : p;
+		if (c->kind == MAIL_DUPLICATE || m->tagged || c->parent == MAIL_NONE)
+			continue;
+		/* Untagged and answering a patch, cover or reply: a follow-up, whatever it carries. */
+		switch (mk->cls[c->parent].kind) {
+		case MAIL_PATCH:
+		case MAIL_COVER:
+		case MAIL_FOLLOWUP:
+			c->kind = MAIL_FOLLOWUP;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* A vN patch answering a patch of an older version with the same number replaces it. */
+static int marks_reroll(struct mail_kinds *mk, size_t i)
+{
+	struct mail_class *c = &mk->cls[i], *p;
+
+	if (c->kind != MAIL_PATCH || c->parent == MAIL_NONE)
+		return 0;
+	p = &mk->cls[c->parent];
+	if (p->kind != MAIL_PATCH || p->version >= c->version || p->k != c->k)
+		return 0;
+	if (p->replaced_by == MAIL_NONE || mk->cls[p->replaced_by].version < c->version)
+		p->replaced_by = i;
+	return 1;
+}
+
+static size_t new_series(struct mail_kinds *mk, size_t i)
+{
+	struct series_state *s;
+
+	ALLOC_GROW(mk->series, mk->series_nr + 1, mk->series_alloc);
+	s = &mk->series[mk->series_nr];
+	memset(s, 0, sizeof(*s));
+	s->pub.first = i;
+	s->pub.version = mk->cls[i].version;
+	s->pub.total = mk->cls[i].total;
+	s->last_k = -1;
+	return mk->series_nr++;
+}
+
+/*
+ * May message i (a root, threaded to nothing) continue series s, sent
+ * without threading? Its k must rise. Right after the series' last
+ * message (other series messages counting, replies not), it continues
+ * it whoever wrote it (format-patch --stdout of history: every patch
+ * has its author's From); further away, with the same sender and dates
+ * within MAIL_KIND_SERIES_GAP.
+ */
+static int continues(const struct mail_kinds *mk, size_t s, size_t i, size_t prev)
+{
+	const struct series_state *st = &mk->series[s];
+	const struct mail_class *c = &mk->cls[i];
+	const struct msg *m = &mk->msgs[i], *last = &mk->msgs[st->last_msg];
+	int same_sender;
+	time_t gap;
+
+	if (c->version != st->pub.version || c->total != st->pub.total || c->k <= st->last_k)
+		return 0;
+	if (st->last_msg == prev)
+		return 1;
+	same_sender = !strcmp(mk->arena.buf + m->sender, mk->arena.buf + last->sender);
+	gap = m->when > last->when ? m->when - last->when : last->when - m->when;
+	return same_sender && m->when && last->when && gap <= MAIL_KIND_SERIES_GAP;
+}
+
+/* The series registered under key in m, or MAIL_NONE. */
+static size_t map_get(struct strmap *m, struct mail_kinds *mk, const struct strbuf *key)
+{
+	struct slot *sl;
+
+	if (!m->alloc)
+		return MAIL_NONE;
+	sl = map_slot(m, &mk->arena, key->buf, key->len);
+	if (!sl->off) {
+		m->nr--;	/* looked up, not added */
+		return MAIL_NONE;
+	}
+	return sl->val;
+}
+
+static void map_put(struct strmap *m, struct mail_kinds *mk, const struct strbuf *key, size_t val)
+{
+	struct slot *sl = map_slot(m, &mk->arena, key->buf, key->len);
+
+	if (!sl->off)
+		sl->off = arena_add(&mk->arena, key->buf, key->len) + 1;
+	sl->val = val;
+}
+
+static void thread_key(struct strbuf *key, struct mail_kinds *mk, size_t i)
+{
+	strbuf_reset(key);
+	strbuf_addf(key, "%zu %d %d", find(mk->parent, mk->msgs[i].node), mk->cls[i].version,
+		    mk->cls[i].total);
+}
+
+static void sender_key(struct strbuf *key, struct mail_kinds *mk, size_t i)
+{
+	strbuf_reset(key);
+	strbuf_addf(key, "%d %d ", mk->cls[i].version, mk->cls[i].total);
+	strbuf_addstr(key, mk->arena.buf + mk->msgs[i].sender);
+}
+
+/* Series, threaded or not; an unthreaded one is joined into one thread. */
+static void find_series(struct mail_kinds *mk)
+{
+	struct strmap by_thread = { 0 }, by_sender = { 0 };
+	struct strbuf key = STRBUF_INIT;
+	size_t prev = MAIL_NONE;
+
+	for (size_t i = 0; i < mk->nr; i++) {
+		struct mail_class *c = &mk->cls[i];
+		struct msg *m = &mk->msgs[i];
+		size_t s = MAIL_NONE;
+		int reroll;
+
+		if (c->kind != MAIL_PATCH && c->kind != MAIL_COVER)
+			continue;
+		if (!c->total && c->kind == MAIL_PATCH)
+			c->k = c->total = 1;	/* a single patch is a series of one */
+		if (!c->total || c->k > c->total)
+			continue;
+		reroll = marks_reroll(mk, i);
+		if (m->root) {
+			/* sent without threading: the series of the same sender it continues */
+			if (prev != MAIL_NONE && continues(mk, mk->cls[prev].series, i, prev)) {
+				s = mk->cls[prev].series;
+			} else {
+				sender_key(&key, mk, i);
+				s = map_get(&by_sender, mk, &key);
+				if (s != MAIL_NONE && !continues(mk, s, i, prev))
+					s = MAIL_NONE;
+			}
+			if (s != MAIL_NONE)
+				unite(mk->parent, m->node, mk->msgs[mk->series[s].pub.first].node);
+		}
+		thread_key(&key, mk, i);
+		if (s == MAIL_NONE)
+			s = map_get(&by_thread, mk, &key);
+		if (s == MAIL_NONE)
+			s = new_series(mk, i);
+		map_put(&by_thread, mk, &key, s);
+		if (m->root) {
+			sender_key(&key, mk, i);
+			map_put(&by_sender, mk, &key, s);
+		}
+		c->series = s;
+		mk->series[s].pub.nr++;
+		mk->series[s].pub.has_cover |= c->k == 0;
+		mk->series[s].rerolls += reroll;
+		if (c->k > mk->series[s].last_k)
+			mk->series[s].last_k = c->k;
+		mk->series[s].last_msg = i;
+		prev = i;
+	}
+	for (size_t s = 0; s < mk->series_nr; s++)
+		mk->series[s].pub.partial = mk->series[s].rerolls &&
+					    mk->series[s].rerolls == mk->series[s].pub.nr;
+	strbuf_release(&key);
+	free(by_thread.slots);
+	free(by_sender.slots);
+}
+
+/* A series' thread root without a diff is its cover letter. */
+static void find_root_covers(struct mail_kinds *mk)
+{
+	size_t *top = xmalloc(st_mult(mk->nr + 1, sizeof(*top)));
+
+	for (size_t i = 0; i < mk->nr; i++) {
+		size_t p = mk->cls[i].parent;
+		struct mail_class *c = &mk->cls[i];
+
+		/* parents later in the mailbox (or cycles) end the walk: linear */
+		top[i] = p != MAIL_NONE && p < i ? top[p] : i;
+		if (c->kind != MAIL_PATCH || c->series == MAIL_NONE || top[i] == i ||
+		    mk->series[c->series].pub.has_cover)
+			continue;
+		if (mk->cls[top[i]].kind != MAIL_OTHER &&
+		    (mk->cls[top[i]].kind != MAIL_PATCH || mk->msgs[top[i]].has_diff))
+			continue;
+		mk->cls[top[i]].kind = MAIL_COVER;
+		mk->cls[top[i]].series = c->series;
+		mk->series[c->series].pub.has_cover = 1;
+	}
+	free(top);
+}
+
+void mail_kinds_run(struct mail_kinds *mk)
+{
+	size_t *node_msg = xmalloc(st_mult(mk->nodes + 1, sizeof(*node_msg)));
+
+	for (size_t n = 0; n < mk->nodes; n++)
+		node_msg[n] = MAIL_NONE;
+	find_kinds(mk, node_msg);
+	find_series(mk);
+	find_root_covers(mk);
+	/* Thread numbers in order of first appearance (node_msg reused, per root node). */
+	for (size_t n = 0; n < mk->nodes; n++)
+		node_msg[n] = MAIL_NONE;
+	mk->threads = 0;
+	for (size_t i = 0; i < mk->nr; i++) {
+		size_t r = find(mk->parent, mk->msgs[i].node);
+
+		if (node_msg[r] == MAIL_NONE)
+			node_msg[r] = mk->threads++;
+		mk->cls[i].thread = node_msg[r];
+	}
+	free(node_msg);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every series' member numbers, grouped by series and sorted: built once. */
+static void build_members(struct mail_kinds *mk)
+{
+	size_t *fill;
+
+	mk->member_start = xcalloc(mk->series_nr + 1, sizeof(size_t));
+	mk->member_k = xmalloc(st_mult(mk->nr + 1, sizeof(int)));
+	for (size_t s = 0; s < mk->series_nr; s++)
+		mk->member_start[s + 1] = mk->member_start[s] + mk->series[s].pub.nr;
+	fill = xmalloc(st_mult(mk->series_nr + 1, sizeof(size_t)));
+	memcpy(fill, mk->member_start, mk->series_nr * sizeof(size_t));
+	for (size_t i = 0; i < mk->nr; i++) {
+		size_t s = mk->cls[i].series;
+
+		if (s != MAIL_NONE && fill[s] < mk->member_start[s + 1])
+			mk->member_k[fill[s]++] = mk->cls[i].k;
+	}
+	for (size_t s = 0; s < mk->series_nr; s++)
+		qsort(mk->member_k + mk->member_start[s], fill[s] - mk->member_start[s], sizeof(int), cmp_int);
+	free(fill);
+}
+
+static void add_range(struct strbuf *out, int first, long a, long b)
+{
+	if (!first)
+		strbuf_addstr(out, ", ");
+	if (a == b)
+		strbuf_addf(out, "%ld", a);
+	else
+		strbuf_addf(out, "%ld-%ld", a, b);
+}
+
+size_t mail_kinds_missing(const struct mail_kinds *mk_, size_t s, struct strbuf *out)
+{
+	struct mail_kinds *mk = (struct mail_kinds *)mk_;	/* the member lists are a cache */
+	const struct series_state *st = &mk->series[s];
+	long want = 1, missing = 0;
+
+	if (st->pub.partial)
+		return 0;
+	if (!mk->member_start)
+		build_members(mk);
+	for (size_t j = mk->member_start[s]; j <= mk->member_start[s + 1]; j++) {
+		long k = j < mk->member_start[s + 1] ? mk->member_k[j] : (long)st->pub.total + 1;
+
+		if (k < want)
+			continue;
+		if (k > want) {
+			add_range(out, !missing, want, k - 1);
+			missing += k - want;
+		}
+		want = k + 1;
+	}
+	return missing;
+}
+
+void mail_kind_skipped_summary(struct strbuf *out, const size_t *counts, size_t superseded)
+{
+	static const enum mail_kind order[] = { MAIL_COVER, MAIL_FOLLOWUP, MAIL_DUPLICATE, MAIL_OTHER };
+	const char *what[ARRAY_SIZE(order) + 1];
+	size_t n[ARRAY_SIZE(order) + 1], nr = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		if (counts[order[i]]) {
+			n[nr] = counts[order[i]];
+			what[nr] = n[nr] == 1 ? mail_kind_name(order[i]) : mail_kind_plural(order[i]);
+			nr++;
+		}
+	if (superseded) {
+		n[nr] = superseded;
+		what[nr++] = superseded == 1 ? "superseded patch" : "superseded patches";
+	}
+	for (size_t i = 0; i < nr; i++)
+		strbuf_addf(out, "%s%zu %s", !i ? "" : i + 1 == nr ? " and " : ", ", n[i], what[i]);
+}

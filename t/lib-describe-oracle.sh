@@ -1,0 +1,75 @@
+# git describe --contains as the oracle, for many commits in a few runs of git.
+#
+#	describe_oracle [--graph-commits=<file>] [<git describe options>...] <in >out
+#
+# writes, for each line of <in> (a commit name without spaces), what
+#
+#	git describe --contains <options> <line> 2>/dev/null || echo "<line> undefined"
+#
+# prints: the name, or "<line> undefined". Run once per line that costs
+# ~10 ms a line (~4 s for 400 commits), and the describe tests asked about
+# every commit some 60 times. Here git answers a batch of lines in one run,
+# batches chosen so each answer is the one the lone run gives:
+#
+# git describe --contains runs git name-rev, which walks from every tag
+# (or ref) to name each commit, and does not walk past a commit older than
+# a cutoff: with no commit-graph, one day before the oldest commit asked
+# about; with a commit-graph (generation numbers), below the lowest
+# generation asked about, which never cuts a path to a commit asked about.
+# So the cutoff is the only way one commit asked about changes the answer
+# for another, and then only through the date of the oldest. A batch is
+# safe for commit c when no commit that contains c is dated between the
+# batch's cutoff and c's own (one day before c): none of c's walk is cut
+# in one and not in the other. The batches are the fewest such (greedy,
+# oldest first; 11 runs for t0500's 420 commits, not 420).
+#
+# git takes the generation cutoff as soon as one commit asked about is in
+# a commit-graph: a commit outside a partial graph, asked about in the
+# same run, would then be walked without the date cutoff it has alone.
+# --graph-commits=<file> lists the commits in such a graph: they never
+# share a batch with the others.
+#
+# Lines that are not commits are asked about alone. Each batch runs with
+# --always, so a commit with no name prints its abbreviated id instead of
+# stopping the run: that answer is "<line> undefined".
+#
+# MAINT_TEST_ORACLE_EACH=1 also runs git once per line, as the tests did
+# before, and fails if any answer differs: run the describe tests with it
+# when git changes how name-rev cuts its walk.
+describe_oracle () {
+	oracle_graph=/dev/null
+	case "$1" in
+	--graph-commits=*)
+		oracle_graph=${1#--graph-commits=}
+		shift
+		;;
+	esac
+	cat >oracle.in &&
+	sed 's/$/^{commit}/' oracle.in |
+		git cat-file --batch-check="%(objectname)" >oracle.ids 2>/dev/null &&
+	git rev-list --no-commit-header --format="%H %ct %P" --all \
+		$(grep -v " " oracle.ids) >oracle.dag.unsorted &&
+	sort -s -k2,2n oracle.dag.unsorted >oracle.dag &&
+	rm -f oracle.batch.* oracle.answers &&
+	awk -f "$MAINT_TEST_DIR/lib-describe-oracle.awk" \
+		oracle.dag oracle.ids oracle.in "$oracle_graph" &&
+	for batch in oracle.batch.*
+	do
+		cut -f2 "$batch" >oracle.args &&
+		{ git describe --contains --always "$@" $(cat oracle.args) 2>/dev/null || :; } >oracle.names &&
+		paste "$batch" oracle.names >>oracle.answers || return 1
+	done &&
+	sort -n oracle.answers | awk -F "	" '
+		# no answer (git failed), or --always gave an abbreviated id
+		$4 == "" || ($4 ~ /^[0-9a-f]+$/ && index($3, $4) == 1) { print $2 " undefined"; next }
+		{ print $4 }' >oracle.out &&
+	if test -n "$MAINT_TEST_ORACLE_EACH"
+	then
+		while read -r line
+		do
+			git describe --contains "$@" "$line" 2>/dev/null || echo "$line undefined"
+		done <oracle.in >oracle.each &&
+		test_cmp oracle.each oracle.out
+	fi &&
+	cat oracle.out
+}
