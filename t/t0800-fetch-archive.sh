@@ -174,6 +174,13 @@ test_expect_success 'queue: the same commits from the archive as from the local 
 	grep "frob: shout one, politely" actual
 '
 
+test_expect_success 'a message read locally and from the archive is one message: the first copy wins' '
+	local_copy=$(echo v2/v2-0001-*.patch) &&
+	git -C r maint-dry-apply "../$local_copy" "<$V1_COVER>" >out &&
+	grep "^Skipping duplicate: \[PATCH v2 1/2\] frob: shout one, politely$" out &&
+	grep "all 2 patches apply" out
+'
+
 test_expect_success '--series-version=1 takes v1; a version the thread lacks is an error, exit 128' '
 	printf "%s\n" "$V1_COVER" "$V1_P1" "$(mid v1/0002-*.patch)" >expect &&
 	git -C r maint-mbox-split --series-version=1 --format=%m "<$V2_P1>" >actual &&
@@ -204,7 +211,10 @@ test_expect_success 'a series that lacks a patch: taken, and the mail core says 
 	git -C r maint-mbox-split --format=%k "<$(mid three/0000-cover-letter.patch)>" >actual 2>err &&
 	printf "%s\n" 0 1 3 >expect &&
 	test_cmp expect actual &&
-	grep "has no patch 2/3" err &&
+	grep "is incomplete: missing 2 of 3$" err &&
+	test_line_count = 1 err &&
+	test_expect_code 1 git -C r maint-dry-apply "<$(mid three/0000-cover-letter.patch)>" >out 2>err &&
+	grep "is incomplete: missing 2 of 3$" err &&
 	test_line_count = 1 err
 '
 

@@ -102,6 +102,16 @@ test_expect_success 'dry-apply and queue: the same from the folder as from the l
 	test_line_count = 3 revs
 '
 
+test_expect_success 'queue: the reply in the folder is stepped over, the patches queued' '
+	git clone -q r q3 &&
+	imap_config q3 &&
+	git -C q3 maint-queue main "$URL" >out &&
+	grep "^Skipping reply: Re: \[PATCH 1/3\] frob: one$" out &&
+	git -C q1 log --format="%T %an <%ae> %ad%n%B" origin/main..main >expect &&
+	git -C q3 log --format="%T %an <%ae> %ad%n%B" origin/main..main >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success '?since=<date>: by the date the server received them' '
 	git -C r maint-mbox-split --format=%m "$URL?since=2000-01-01" >actual &&
 	test_line_count = 4 actual &&
