@@ -4,6 +4,7 @@
 #include "archive.h"
 #include "fetch.h"
 #include "http.h"
+#include "mail-kind.h"
 #include "mailinfo.h"
 #include "select.h"
 #include "source.h"
@@ -275,172 +276,126 @@ int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fet
 
 /* ---- the series ---- */
 
-/* What the pick needs of one message of the thread. */
+/* What the pick needs of one message of the thread: the mail core's verdict, and where it is. */
 struct pick_msg {
 	char *msgid;
-	struct strvec links;	/* In-Reply-To, then References */
 	int version, k, total;
-	unsigned series:1;	/* a patch or cover letter: not a reply */
+	unsigned series:1;	/* a patch or cover letter (common/mail-kind.h) */
+	size_t thread;		/* the mail core's thread: linked by replies */
+	size_t parent;		/* the message it answers, MAIL_NONE */
 	size_t off, len;
-	size_t up;		/* union-find: the messages linked by replies */
 };
 
 struct pick {
 	struct pick_msg *v;
 	size_t nr, alloc;
-	size_t *by_id;		/* indexes of v, sorted by Message-ID */
 };
 
 static void pick_release(struct pick *p)
 {
-	for (size_t i = 0; i < p->nr; i++) {
+	for (size_t i = 0; i < p->nr; i++)
 		free(p->v[i].msgid);
-		strvec_clear(&p->v[i].links);
-	}
 	free(p->v);
-	free(p->by_id);
 }
 
-static void add_message(struct pick *p, const struct patch_mail *pm, const char *buf,
-			const struct raw_mail *raw)
-{
-	struct pick_msg *m;
-
-	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
-	m = &p->v[p->nr];
-	m->up = p->nr++;
-	m->msgid = xstrdup(pm->message_id.buf);
-	strvec_init(&m->links);
-	if (pm->in_reply_to.len)
-		strvec_push(&m->links, pm->in_reply_to.buf);
-	for (size_t i = 0; i < pm->references.nr; i++)
-		strvec_push(&m->links, pm->references.v[i]);
-	m->version = pm->version;
-	m->k = pm->number;
-	m->total = pm->total;
-	if (!m->total && pm->has_patch)
-		m->k = m->total = 1;	/* a single patch without n/m */
-	m->series = !pm->is_reply && m->total > 0 && m->k <= m->total;
-	m->off = raw->buf - buf;
-	m->len = raw->len;
-}
-
-/* Reads the thread; messages the parser refuses are reported and left out. */
+/*
+ * Reads the thread and classifies it as the commands will (the mail
+ * core: patch, cover letter, follow-up, duplicate); messages the parser
+ * refuses are left out, quietly (what is kept is read again by the
+ * command, which reports).
+ */
 static void read_thread(struct pick *p, const char *buf, size_t len,
 			const struct archive_pick_opts *o)
 {
 	struct mailinfo_opts mo = MAILINFO_OPTS_INIT;
+	struct mail_kinds *mk = mail_kinds_new();
 	struct mail_source *src;
 	struct patch_mail pm;
 	struct raw_mail raw;
 	int rc;
 
 	mo.headers_and_paths_only = 1;
-	/* KEEP_CR and no mboxrd: every message is a span of buf as it is */
+	mo.quiet = 1;	/* the command reads what is kept again, and says what it finds */
 	source_open_buffer(&src, buf, len, o->what, SOURCE_KEEP_CR);
 	if (o->max_message_size)
 		source_set_max_size(src, o->max_message_size);
 	patch_mail_init(&pm);
 	while ((rc = source_next(src, &raw))) {
+		struct mail_facts f;
+		struct pick_msg *m;
+
 		if (rc < 0)
 			continue;
 		if (raw.buf < buf || raw.buf + raw.len > buf + len)
 			BUG("a message of a buffer source is not in the buffer");
 		if (!select_scan(&pm, &raw) && patch_mail_parse(&pm, &raw, &mo) < 0)
 			continue;
-		add_message(p, &pm, buf, &raw);
+		mail_facts_from(&f, &pm, 0);
+		mail_kinds_add(mk, &f);
+		ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+		m = &p->v[p->nr++];
+		m->msgid = xstrdup(pm.message_id.buf);
+		m->off = raw.buf - buf;
+		m->len = raw.len;
 	}
 	patch_mail_release(&pm);
 	source_close(src);
-}
+	mail_kinds_run(mk);
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct mail_class *c = mail_kinds_at(mk, i);
+		struct pick_msg *m = &p->v[i];
 
-static const struct pick *sorting;
-
-static int by_id_cmp(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int c = strcmp(sorting->v[x].msgid, sorting->v[y].msgid);
-
-	return c ? c : x < y ? -1 : x > y;
+		m->series = c->kind == MAIL_PATCH || c->kind == MAIL_COVER;
+		m->version = c->version;
+		m->k = c->k;
+		m->total = c->total;
+		m->thread = c->thread;
+		m->parent = c->parent;
+		if (m->series && (m->total <= 0 || m->k > m->total))
+			m->series = 0;
+	}
+	mail_kinds_free(mk);
 }
 
 /* The first copy of the message with this id, or NULL. */
 static struct pick_msg *find_id(struct pick *p, const char *id)
 {
-	size_t lo = 0, hi = p->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(p->v[p->by_id[mid]].msgid, id) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return *id && lo < p->nr && !strcmp(p->v[p->by_id[lo]].msgid, id) ? &p->v[p->by_id[lo]] : NULL;
-}
-
-static size_t root_of(struct pick *p, size_t i)
-{
-	while (p->v[i].up != i) {
-		p->v[i].up = p->v[p->v[i].up].up;
-		i = p->v[i].up;
-	}
-	return i;
-}
-
-/*
- * Which messages answer which, as a union-find: the versions of a
- * series are the patches and cover letters linked to each other by
- * replies. public-inbox puts into one thread messages that merely share
- * a subject too; those are not linked.
- */
-static void link_replies(struct pick *p)
-{
-	p->by_id = xcalloc(p->nr ? p->nr : 1, sizeof(*p->by_id));
-	for (size_t i = 0; i < p->nr; i++)
-		p->by_id[i] = i;
-	sorting = p;
-	qsort(p->by_id, p->nr, sizeof(*p->by_id), by_id_cmp);
-	sorting = NULL;
-	for (size_t i = 0; i < p->nr; i++)
-		for (size_t j = 0; j < p->v[i].links.nr; j++) {
-			struct pick_msg *to = find_id(p, p->v[i].links.v[j]);
-
-			if (to)
-				p->v[root_of(p, to - p->v)].up = root_of(p, i);
-		}
-}
-
-/*
- * The series message the Message-ID belongs to: itself, or the first
- * patch or cover letter up the chain of what it answers; else the first
- * patch or cover letter linked to it.
- */
-static struct pick_msg *series_anchor(struct pick *p, struct pick_msg *m)
-{
-	size_t root = root_of(p, m - p->v);
-
-	for (size_t depth = 0; m && depth <= p->nr; depth++) {
-		if (m->series)
-			return m;
-		m = m->links.nr ? find_id(p, m->links.v[0]) : NULL;
-	}
-	for (size_t i = 0; i < p->nr; i++)
-		if (p->v[i].series && root_of(p, i) == root)
+	for (size_t i = 0; *id && i < p->nr; i++)
+		if (!strcmp(p->v[i].msgid, id))
 			return &p->v[i];
 	return NULL;
 }
 
 /*
- * A version of the anchor's series: a patch or cover letter linked to
- * it by replies. Not "by the same author": a cover letter comes from
- * whoever sends the series, each patch from its own author (an in-body
- * From:), and v2's sender may write from another address.
+ * The series message the Message-ID belongs to: itself, or the first
+ * patch or cover letter up the chain of what it answers; else the first
+ * patch or cover letter of its thread.
+ */
+static struct pick_msg *series_anchor(struct pick *p, struct pick_msg *m)
+{
+	size_t thread = m->thread;
+
+	for (size_t depth = 0; m && depth <= p->nr; depth++) {
+		if (m->series)
+			return m;
+		m = m->parent != MAIL_NONE ? &p->v[m->parent] : NULL;
+	}
+	for (size_t i = 0; i < p->nr; i++)
+		if (p->v[i].series && p->v[i].thread == thread)
+			return &p->v[i];
+	return NULL;
+}
+
+/*
+ * A version of the anchor's series: a patch or cover letter of its
+ * thread (the mail core's: linked by replies, or an unthreaded series).
+ * Not "by the same author": a cover letter comes from whoever sends the
+ * series, each patch from its own author (an in-body From:), and v2's
+ * sender may write from another address.
  */
 static int same_family(struct pick *p, size_t i, const struct pick_msg *anchor)
 {
-	return p->v[i].series && root_of(p, i) == root_of(p, anchor - p->v);
+	return p->v[i].series && p->v[i].thread == anchor->thread;
 }
 
 /* The newest version of the family (or the one asked for, checked), and its total. */
@@ -518,12 +473,11 @@ static void add_all_versions(struct pick *p, const struct pick_msg *anchor, stru
 int archive_pick(const struct archive_ref *ref, const char *buf, size_t len,
 		 const struct archive_pick_opts *o, struct fetched_input *in)
 {
-	struct pick p = { NULL, 0, 0, NULL };
+	struct pick p = { NULL, 0, 0 };
 	struct pick_msg *anchor;
 	int version, total, ret = RESULT_FATAL;
 
 	read_thread(&p, buf, len, o);
-	link_replies(&p);
 	anchor = find_id(&p, ref->msgid);
 	if (!anchor) {
 		error("'%s': the archive's thread has no message '<%s>'", o->what, ref->msgid);

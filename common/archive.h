@@ -24,21 +24,24 @@
  *    the bound, never inflated whole. The result is public-inbox's
  *    mboxrd.
  *
- * 3. The series (archive_pick()): the thread is read by the mail core
- *    (common/source.h, common/select.h: threads, versions, duplicates
- *    by Message-ID) and what is kept is the series the Message-ID
- *    belongs to, as `b4 am` takes it: the cover letter and patches
- *    ("[PATCH vN k/n]", not replies) of the newest version the thread
- *    holds, or of the version asked for; for a number that version
- *    lacks, the newest older version's patch with the same n (a partial
- *    reroll: v2 of 3/5 sent alone keeps v1's 1, 2, 4 and 5, and v1's
- *    cover letter). Replies are left out. The first copy of a message
- *    wins. Patches still missing are not reported here but by the mail
- *    core, as for any mailbox, once (the command reads what is kept).
- *    Every patch and cover letter of the thread counts as a version of
- *    the series: public-inbox's thread is the series' discussion, and
- *    a cover letter comes from the sender while each patch carries its
- *    own author.
+ * 3. The series (archive_pick()): the thread is read and classified by
+ *    the mail core as the commands classify any mailbox
+ *    (common/mail-kind.h: patch, cover letter, follow-up, duplicate by
+ *    Message-ID, thread), and what is kept is the series the Message-ID
+ *    belongs to (a follow-up counts for what it answers), as `b4 am`
+ *    takes it: the cover letter and patches of the newest version the
+ *    thread holds, or of the version asked for; for a number that
+ *    version lacks, the newest older version's patch with the same n (a
+ *    partial reroll: v2 of 3/5 sent alone keeps v1's 1, 2, 4 and 5, and
+ *    v1's cover letter). Follow-ups are left out; the first copy of a
+ *    message wins. Patches still missing are not reported here but by
+ *    the mail core when the command reads what is kept, once. The
+ *    versions of the series are the patches and cover letters of the
+ *    anchor's thread (the mail core's: linked by replies, or one
+ *    unthreaded series), whoever sent them: a cover letter comes from
+ *    the sender while each patch carries its own author, and
+ *    public-inbox also files unrelated messages that share a subject
+ *    under the thread, which are not linked.
  */
 
 #include <stddef.h>
