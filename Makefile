@@ -6,6 +6,9 @@
 #   GIT_TEST_CHAIN_LINT=0 make check   without the && chain check (t/test-lib.sh)
 #   make demo                 build a demo repository and mailbox, run the suite on it
 #   make bench                run the benchmarks in t/perf/ against git's own tools
+#   make fuzz                 build the libFuzzer targets (t/fuzz/) and run each for a while
+#                             (FUZZ_TIME=<seconds> each, or FUZZ_RUNS=<inputs> each;
+#                             FUZZ=<names> for some of them)
 #   make install prefix=...   programs into $(prefix)/bin (parts of commands into
 #                             $(prefix)/libexec/git-maint), man pages into $(prefix)/share/man
 #
@@ -19,9 +22,13 @@ mandir = $(prefix)/share/man
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-PKGS = libgit2 libcurl libsecret-1 inih zlib libcrypto
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKGS = libgit2 inih zlib libcrypto
+# libcurl and libsecret (with GLib) only for the programs that talk SMTP, fetch mail
+# (git-maint-source--fetch) or talk to the Secret Service: the others neither link nor load them
+NET_PKGS = libcurl libsecret-1
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+NET_LIBS := $(shell pkg-config --libs $(NET_PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE \
@@ -54,7 +61,7 @@ PERF_PROGRAMS := $(patsubst t/perf/%.c,$(B)/t/perf/%,$(PERF_SRC))
 DOC_SRC := $(sort $(wildcard Documentation/git-maint*.adoc))
 MAN_PAGES := $(foreach d,$(DOC_SRC),$(B)/man/$(if $(filter git-maint.adoc,$(notdir $d)),man7,man1)/$(basename $(notdir $d)).$(if $(filter git-maint.adoc,$(notdir $d)),7,1))
 
-.PHONY: all lib programs doc check unit demo bench install deps clean FORCE
+.PHONY: all lib programs doc check unit demo bench install deps clean fuzz fuzz-build FORCE
 .DELETE_ON_ERROR:
 
 all: programs $(UNIT_PROGRAMS) $(HELPER_PROGRAMS) $(PERF_PROGRAMS)
@@ -73,20 +80,27 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
+NET_PROGRAMS := $(B)/bin/git-maint-notify $(B)/bin/git-maint-publish $(B)/t/helper/test-secret \
+	$(B)/bin/git-maint-source--fetch $(B)/t/unit/test-fetch
+$(NET_PROGRAMS): EXTRA_LIBS = $(NET_LIBS)
+
 # main() lives in libmaint.a (common/main.c) and calls the program's cmd_main().
 $(B)/bin/git-maint-%: $(B)/cmd/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(EXTRA_LIBS) $(PKG_LIBS)
 
 # Unit tests have their own main() (cmocka), so main.o is left out of their link.
 $(B)/t/unit/%: t/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(EXTRA_LIBS) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+# test-objwrite fails libgit2's hash as sha1dc does on an attack (see the test).
+$(B)/t/unit/test-objwrite: ALL_LDFLAGS += -Wl,--wrap=git_odb_hash
 
 # Test helpers are small programs with a cmd_main(), like the commands.
 $(B)/t/helper/%: t/helper/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(EXTRA_LIBS) $(PKG_LIBS)
 
 $(B)/t/perf/%: t/perf/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -105,8 +119,9 @@ deps:
 	@sh contrib/install-deps.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all doc
-	@cd t && MAINT_BUILD_DIR='$(CURDIR)/$(B)' prove --timer -j2 $(PROVE_OPTS) \
+	@$(MAKE) --no-print-directory all doc $(if $(HAVE_LIBFUZZER),fuzz-build)
+	@cd t && MAINT_BUILD_DIR='$(CURDIR)/$(B)' MAINT_FUZZ_DIR='$(CURDIR)/$(FUZZ_B)' \
+		MAINT_SANITIZE='$(SANITIZE)' prove --timer -j2 $(PROVE_OPTS) \
 		$(patsubst %,../%,$(UNIT_PROGRAMS)) $(if $(T),$(T),t[0-9]*.sh)
 
 unit: $(UNIT_PROGRAMS)
@@ -119,6 +134,52 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@MAINT_BUILD_DIR='$(CURDIR)/$(B)' sh t/perf/run.sh $(BENCH)
+
+# ---- fuzzing (clang's libFuzzer) ----
+#
+# One target per parser and engine, t/fuzz/fuzz-<name>.c, linked against
+# the library built again with clang for libFuzzer (coverage) and
+# ASan+UBSan, under .build/fuzz/ whatever SANITIZE says. `make fuzz`
+# replays each target's regressions (t/fuzz/regressions/<name>/), then
+# fuzzes it from its seeds (t/fuzz/corpus/<name>/) into a work corpus
+# (.build/fuzz/corpus/<name>/, kept between runs); a crash leaves its
+# input in .build/fuzz/crashes/<name>/ and fails. `make check` runs each
+# target briefly through t/t0103-fuzz.sh.
+FUZZ_CC = clang
+FUZZ_B = .build/fuzz
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE \
+	-Icommon $(PKG_CFLAGS) -g -O2 $(FUZZ_SAN)
+FUZZ_SRC := $(sort $(wildcard t/fuzz/fuzz-*.c))
+FUZZ_NAMES := $(patsubst t/fuzz/fuzz-%.c,%,$(FUZZ_SRC))
+FUZZ_TARGETS := $(patsubst %,$(FUZZ_B)/fuzz-%,$(FUZZ_NAMES))
+FUZZ_LIB_OBJ := $(patsubst common/%.c,$(FUZZ_B)/common/%.o,$(LIB_SRC))
+# (main.o stays in the archive unused: libFuzzer brings its own main())
+FUZZ_LIB := $(FUZZ_B)/libmaint.a
+FUZZ_TIME ?= 60
+FUZZ ?= $(FUZZ_NAMES)
+# Can clang link a libFuzzer target here? (asked only by make check)
+HAVE_LIBFUZZER = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
+	$(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null && echo yes)
+
+fuzz-build: $(FUZZ_TARGETS)
+
+$(FUZZ_B)/common/%.o: common/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(FUZZ_B)/fuzz-%: t/fuzz/fuzz-%.c $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(FUZZ_LIB) $(PKG_LIBS)
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@for t in $(FUZZ); do \
+		sh t/fuzz/run.sh '$(FUZZ_B)' "$$t" $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_TIME)) || exit 1; \
+	done
 
 install: programs doc
 	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(libexecdir)' \
@@ -135,3 +196,4 @@ clean:
 
 -include $(LIB_OBJ:.o=.d) $(patsubst $(B)/bin/git-maint-%,$(B)/cmd/%.d,$(PROGRAMS))
 -include $(UNIT_PROGRAMS:=.d) $(HELPER_PROGRAMS:=.d) $(PERF_PROGRAMS:=.d)
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_TARGETS:=.d)

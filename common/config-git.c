@@ -69,3 +69,15 @@ int config_git_bool(const struct maint_config *cfg, const char *name, int def)
 	free(v);
 	return b < 0 ? def : b;
 }
+
+void config_git_strings(const struct maint_config *cfg, const char *name, struct strvec *out)
+{
+	git_config_iterator *it = NULL;
+	git_config_entry *e;
+
+	if (!cfg->git || git_config_multivar_iterator_new(&it, cfg->git, name, NULL) < 0)
+		return;
+	while (git_config_next(&e, it) == 0)
+		strvec_push(out, e->value);
+	git_config_iterator_free(it);
+}

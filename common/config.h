@@ -18,6 +18,7 @@
 #include <git2.h>
 
 #include "strbuf.h"
+#include "strvec.h"
 
 struct config_entry {
 	char *section;		/* "tree", lower-cased */
@@ -88,6 +89,8 @@ const char *config_tree_for_branch(const struct maint_config *cfg, const char *b
 char *config_git_string(const struct maint_config *cfg, const char *name);
 /* A boolean from git config, or def when unset or not a boolean. */
 int config_git_bool(const struct maint_config *cfg, const char *name, int def);
+/* Every value of a multi-valued git config key, in order, appended to out. */
+void config_git_strings(const struct maint_config *cfg, const char *name, struct strvec *out);
 
 /* Parses a git-style boolean; returns -1 if value is not one. */
 int config_parse_bool(const char *value);

@@ -35,16 +35,23 @@ static long long days_from_civil(long long y, int m, int d)
 	return era * 146097 + doe - 719468;
 }
 
+/*
+ * A run of digits: its value in *out (only the first 18 digits count: a
+ * longer run is too large for a date anyway, and must not overflow) and
+ * its length in *ndigits.
+ */
 static int read_num(const char **p, long long *out, int *ndigits)
 {
 	const char *s = *p;
 	long long v = 0;
 	int n = 0;
 
-	while (isdigit((unsigned char)*s) && n < 19) {
-		v = v * 10 + (*s - '0');
+	while (isdigit((unsigned char)*s)) {
+		if (n < 18)
+			v = v * 10 + (*s - '0');
 		s++;
-		n++;
+		if (n < 1000)
+			n++;
 	}
 	if (!n)
 		return -1;
@@ -181,7 +188,9 @@ int parse_date(const char *text, long long *when, int *tz_minutes)
 				year = b < 100 ? b + (b < 70 ? 2000 : 1900) : b;
 				continue;
 			}
-			if (nd > 8) {
+			if (nd > 18) {
+				return -1;	/* seconds past 2^63 */
+			} else if (nd > 8) {
 				epoch = n;
 			} else if (nd == 4 && year < 0) {
 				year = n;
@@ -199,7 +208,7 @@ int parse_date(const char *text, long long *when, int *tz_minutes)
 		*tz_minutes = tz;
 		return 0;
 	}
-	if (year < 1970 || mon < 1 || mon > 12 || day < 1 || day > 31)
+	if (year < 1970 || year > 9999 || mon < 1 || mon > 12 || day < 1 || day > 31)
 		return -1;
 	if (hour < 0) {
 		hour = 0;
@@ -232,6 +241,8 @@ int parse_date(const char *text, long long *when, int *tz_minutes)
 		*when = t;
 		tz = (int)(tm.tm_gmtoff / 60);
 	}
+	if (*when < 0)
+		return -1;	/* before 1970 in UTC: git fsck's badDateOverflow */
 	*tz_minutes = tz;
 	return 0;
 }

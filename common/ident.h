@@ -24,7 +24,8 @@
  * form ("1112911993 -0700", "@1112911993 +0000"), with zone names
  * (UT, UTC, GMT, Z, EST, EDT, CST, CDT, MST, MDT, PST, PDT). A date with
  * no zone is taken as UTC. Returns 0, or -1 (nothing reported) when
- * the text is not a date.
+ * the text is not a date, or one a commit cannot hold (before 1970 in
+ * UTC, a year past 9999, seconds of more than 18 digits).
  */
 int parse_date(const char *text, long long *when, int *tz_minutes);
 

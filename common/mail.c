@@ -12,10 +12,24 @@
 
 /* ---- header block ---- */
 
+/*
+ * Does p[0..len) start with prefix (of n bytes) followed by more than
+ * blanks? git trims a header line before testing it for "From ".
+ */
+static int from_prefix(const char *p, size_t len, const char *prefix, size_t n)
+{
+	if (len < n || memcmp(p, prefix, n))
+		return 0;
+	for (size_t i = n; i < len; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\n')
+			return 1;
+	return 0;
+}
+
 /* git mailinfo's is_rfc2822_header(): "name:" with name of printable non-space bytes, or a From_ line. */
 static int is_header_line(const char *p, size_t len)
 {
-	if ((len >= 5 && !memcmp(p, "From ", 5)) || (len >= 6 && !memcmp(p, ">From ", 6)))
+	if (from_prefix(p, len, "From ", 5) || from_prefix(p, len, ">From ", 6))
 		return 1;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = p[i];
@@ -497,8 +511,14 @@ fail:
 
 void mail_rfc2047_encode(struct strbuf *out, const char *s, size_t len, int phrase)
 {
+	mail_rfc2047_encode_at(out, s, len, phrase ? MAIL_ENCODE_PHRASE : 0, 0);
+}
+
+void mail_rfc2047_encode_at(struct strbuf *out, const char *s, size_t len, unsigned flags, size_t col)
+{
 	static const char specials[] = "()<>@,;:\\\".[]";
-	int need = 0;
+	int phrase = !!(flags & MAIL_ENCODE_PHRASE);
+	int need = !!(flags & MAIL_ENCODE_ALWAYS);
 	size_t line = 0;
 
 	for (size_t i = 0; i < len; i++) {
@@ -511,8 +531,13 @@ void mail_rfc2047_encode(struct strbuf *out, const char *s, size_t len, int phra
 		strbuf_add(out, s, len);
 		return;
 	}
+	/* room for the first word's first character, else start on a new line */
+	if (col + 10 + 12 + 2 > 75) {
+		strbuf_addstr(out, "\n ");
+		col = 1;
+	}
 	strbuf_addstr(out, "=?UTF-8?q?");
-	line = 10;
+	line = col + 10;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = s[i];
 		size_t clen = 1;

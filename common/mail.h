@@ -89,6 +89,16 @@ int mail_rfc2047_decode(struct strbuf *out, const char *in, size_t len, const ch
  * From/To) when phrase is set.
  */
 void mail_rfc2047_encode(struct strbuf *out, const char *s, size_t len, int phrase);
+/*
+ * The same, for a value that starts at column col of its header line
+ * ("Subject: " is 9): the first line, too, stays within 75 characters;
+ * when col leaves no room for a word, the value starts on a folded line.
+ * MAIL_ENCODE_ALWAYS encodes printable ASCII too (a word too long for
+ * any header line can only be split as encoded words).
+ */
+#define MAIL_ENCODE_PHRASE 1u
+#define MAIL_ENCODE_ALWAYS 2u
+void mail_rfc2047_encode_at(struct strbuf *out, const char *s, size_t len, unsigned flags, size_t col);
 
 /* Is charset a spelling of UTF-8 ("utf-8", "UTF8")? */
 int mail_charset_is_utf8(const char *charset);

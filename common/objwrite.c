@@ -150,7 +150,7 @@ static int ms_write(git_odb_backend *b, const git_oid *oid, const void *data, si
 int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len,
 		 git_object_t type)
 {
-	if (sha1_object(&ow->sha, out, type, data, len) < 0)
+	if (sha1_object(out, type, data, len) < 0)
 		return -1;
 	/* Present already (in the batch or in a pack or loose file we know of): nothing to write. */
 	if (git_odb_exists_ext(ow->odb, out, GIT_ODB_LOOKUP_NO_REFRESH) == 1)

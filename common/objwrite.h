@@ -27,7 +27,7 @@ struct objwrite {
 	git_repository *repo;
 	git_odb *odb;
 	struct memstore *store;	/* owned by odb once added */
-	struct sha1 sha;	/* for object ids and pack checksums */
+	struct sha1 sha;	/* for pack and index checksums (object ids: sha1_object()) */
 };
 
 #define OBJWRITE_INIT { NULL, NULL, NULL, SHA1_INIT }

@@ -772,7 +772,7 @@ static int is_context_diff(const char *line, size_t len, const char *next, size_
 	if (!line_starts(line, len, "***************") || !rest || !line_starts(next, rest, "*** "))
 		return 0;
 	nl = memchr(next, '\n', rest);
-	return next[4] >= '0' && next[4] <= '9' &&
+	return rest > 4 && next[4] >= '0' && next[4] <= '9' &&
 	       memmem(next, nl ? (size_t)(nl - next) : rest, " ****", 5) != NULL;
 }
 
@@ -833,7 +833,8 @@ static int parse_git_diff(struct parser *p)
 				goto bad_mode;
 		} else if (line_starts(line, len, "rename from ") || line_starts(line, len, "copy from ") ||
 			   line_starts(line, len, "rename old ")) {
-			const char *name = line + (line[0] == 'r' ? 12 : 10);
+			/* "rename from ", "copy from ", "rename old " (older git) */
+			const char *name = line + (line[0] == 'c' ? 10 : line[7] == 'f' ? 12 : 11);
 
 			if (line[0] == 'r')
 				fp->is_rename = 1;
@@ -845,7 +846,8 @@ static int parse_git_diff(struct parser *p)
 				goto bad_name;
 		} else if (line_starts(line, len, "rename to ") || line_starts(line, len, "copy to ") ||
 			   line_starts(line, len, "rename new ")) {
-			const char *name = line + (line[0] == 'r' ? 10 : 8);
+			/* "rename to ", "copy to ", "rename new " */
+			const char *name = line + (line[0] == 'c' ? 8 : line[7] == 't' ? 10 : 11);
 
 			free(fp->new_path);
 			fp->new_path = finish_name(p, header_name(name, line + len - name, 1, &is_null), 0);
@@ -862,12 +864,12 @@ static int parse_git_diff(struct parser *p)
 			size_t a, b;
 
 			if (!dots || dots > line + len)
-				return perr(p, "line %lu: corrupt index line", p->lineno);
+				goto bad_index;
 			a = dots - v;
 			for (b = 0; dots + 2 + b < line + len && isxdigit((unsigned char)dots[2 + b]); b++)
 				;
 			if (a > 40 || b > 40 || !a || !b)
-				return perr(p, "line %lu: corrupt index line", p->lineno);
+				goto bad_index;
 			memcpy(fp->old_oid, v, a);
 			fp->old_oid[a] = '\0';
 			memcpy(fp->new_oid, dots + 2, b);
@@ -886,8 +888,9 @@ static int parse_git_diff(struct parser *p)
 				if (!fp->old_path)
 					goto fail;
 			} else if (!fp->is_new) {
-				return perr(p, "line %lu: '--- /dev/null' in a git diff without 'new file mode'",
-					    p->lineno);
+				perr(p, "line %lu: '--- /dev/null' in a git diff without 'new file mode'",
+				     p->lineno);
+				goto fail;
 			}
 		} else if (line_starts(line, len, "+++ ")) {
 			raw = header_name(line + 4, len - 4, 1, &is_null);
@@ -900,8 +903,9 @@ static int parse_git_diff(struct parser *p)
 				if (!fp->new_path)
 					goto fail;
 			} else if (!fp->is_delete) {
-				return perr(p, "line %lu: '+++ /dev/null' in a git diff without 'deleted file mode'",
-					    p->lineno);
+				perr(p, "line %lu: '+++ /dev/null' in a git diff without 'deleted file mode'",
+				     p->lineno);
+				goto fail;
 			}
 		} else if (line_starts(line, len, "GIT binary patch")) {
 			next_line(p, len);
@@ -974,6 +978,9 @@ static int parse_git_diff(struct parser *p)
 	return 0;
 no_name:
 	perr(p, "line %lu: git diff header lacks filename information", fp->input_line);
+	goto fail;
+bad_index:
+	perr(p, "line %lu: corrupt index line", p->lineno);
 	goto fail;
 bad_mode:
 	perr(p, "line %lu: invalid mode", p->lineno);

@@ -468,9 +468,10 @@ static void notify_argv(struct strvec *argv, const struct publish *p)
 
 	strvec_push(argv, "git-maint-notify");
 	strvec_push(argv, "--send");
-	strvec_push(argv, "--after-push");
-	for (size_t i = 0; i < p->remotes.nr; i++)
+	for (size_t i = 0; i < p->remotes.nr; i++) {
+		strvec_push(argv, "--after-push");
 		strvec_push(argv, p->remotes.v[i]);
+	}
 	strvec_pushf(argv, "%s..%s", hex(a, &p->before), hex(b, &p->after));
 }
 
@@ -943,10 +944,18 @@ static void advise_dropped_mails(const char *dir)
 	after = state_kv_get(&sb, "after");
 	notify = state_kv_get(&sb, "notify");
 	remotes = state_kv_get(&sb, "remotes");
-	if (before && after && notify && !strcmp(notify, "1") && strcmp(before, after))
+	if (before && after && notify && !strcmp(notify, "1") && strcmp(before, after)) {
+		struct strbuf opts = STRBUF_INIT;
+
+		/* the state keeps the remotes space-separated; notify takes one per option */
+		for (char *r = remotes, *sp; r && *r; r = sp ? sp + 1 : r + strlen(r)) {
+			sp = strchr(r, ' ');
+			strbuf_addf(&opts, "--after-push %.*s ", sp ? (int)(sp - r) : (int)strlen(r), r);
+		}
 		advise("the authors of %.12s..%.12s were not told; 'git maint-notify --send "
-		       "--after-push %s %s..%s' tells them", before, after, remotes ? remotes : "",
-		       before, after);
+		       "%s%s..%s' tells them", before, after, opts.buf, before, after);
+		strbuf_release(&opts);
+	}
 out:
 	free(before);
 	free(after);

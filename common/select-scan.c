@@ -351,8 +351,19 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	body = buf + pos;
 	if (body < end && *body == '\r')
 		body++;
-	if (body < end && *body == '\n')
+	if (body < end && *body == '\n') {
 		body++;
+	} else if (body < end) {
+		/*
+		 * No blank line: the line that ended the headers is read
+		 * trimmed (git's read_one_header_line), so with blanks at
+		 * its end it is the parser's to read.
+		 */
+		const char *nl = memchr(body, '\n', end - body), *le = nl ? nl : end;
+
+		if (le > body && (le[-1] == ' ' || le[-1] == '\t' || le[-1] == '\r'))
+			goto done;
+	}
 	/*
 	 * A single encoded text part: checked line by line as the parser
 	 * checks it (a bad one is left to it, to be reported), decoded as

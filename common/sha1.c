@@ -1,4 +1,5 @@
 #include "sha1.h"
+#include "repo.h"
 #include "usage.h"
 
 #include <stdio.h>
@@ -52,36 +53,8 @@ void sha1_release(struct sha1 *h)
 	h->md = NULL;
 }
 
-/*
- * Not git_object_type2string(): a program that only hashes (the fetch
- * cache's file names) must not load libgit2 for it.
- */
-static const char *type_name(git_object_t type)
+int sha1_object(git_oid *out, git_object_t type, const void *data, size_t len)
 {
-	switch (type) {
-	case GIT_OBJECT_COMMIT:
-		return "commit";
-	case GIT_OBJECT_TREE:
-		return "tree";
-	case GIT_OBJECT_BLOB:
-		return "blob";
-	case GIT_OBJECT_TAG:
-		return "tag";
-	default:
-		return NULL;
-	}
-}
-
-int sha1_object(struct sha1 *h, git_oid *out, git_object_t type, const void *data, size_t len)
-{
-	char hdr[64];
-	const char *name = type_name(type);
-	int n = name ? snprintf(hdr, sizeof(hdr), "%s %zu", name, len) : -1;
-
-	if (n < 0 || (size_t)n >= sizeof(hdr))
-		return error("cannot hash an object of type %d", (int)type);
-	if (sha1_start(h) < 0 || sha1_update(h, hdr, (size_t)n + 1) < 0 ||
-	    sha1_update(h, data, len) < 0 || sha1_finish(h, out->id) < 0)
-		return -1;
-	return 0;
+	return lg2_check(git_odb_hash(out, data, len, type), "cannot hash %s object",
+			 git_object_type2string(type));
 }

@@ -43,7 +43,12 @@ static long read_pid(int fd)
 
 int maint_lock_acquire(struct maint_lock *lk, git_repository *repo)
 {
-	char *path = join_path(git_repository_commondir(repo), "git-maint.lock");
+	return maint_lock_acquire_named(lk, repo, "git-maint.lock");
+}
+
+int maint_lock_acquire_named(struct maint_lock *lk, git_repository *repo, const char *name)
+{
+	char *path = join_path(git_repository_commondir(repo), name);
 	struct strbuf pid = STRBUF_INIT;
 	int fd = -1, tries;
 

@@ -58,6 +58,12 @@ struct maint_lock {
  * it (error reported, naming the path and pid; exit 75); -1: error.
  */
 int maint_lock_acquire(struct maint_lock *lk, git_repository *repo);
+/*
+ * The same lock discipline on another file of $GIT_COMMON_DIR, for a
+ * command that must not run twice at once but may run under the
+ * repository lock's holder (notify, run by publish: "maint-notify.lock").
+ */
+int maint_lock_acquire_named(struct maint_lock *lk, git_repository *repo, const char *name);
 /* Releases and removes the lock file; takes an unlocked lock. */
 void maint_lock_release(struct maint_lock *lk);
 

@@ -7,7 +7,8 @@
 # article's branches master, usb-linus, usb-next, work-linus, work-next;
 # and demo/TODO, a mailbox of USB patches mixed with other subsystems'
 # patches, a cover-letter thread, replies, and a v1 and v2 of one series.
-# Then runs each step and shows what it did.
+# Then runs each step and shows what it did; the notify steps mail a
+# loopback SMTP sink of their own (t/smtp-server.py, spool in demo/smtp-spool).
 #
 # Adding a step: append to the steps section
 #	step "what it shows" 'command line, run in demo/repo'
@@ -129,6 +130,31 @@ step -e 1 "The series does not apply to work-linus: queue stops at patch 2, keep
 	'git maint-queue work-linus ../s1'
 step "--abort puts work-linus back where it was" \
 	'git maint-queue --abort && git branch -v --list work-linus'
+
+# --- notify: tell the authors, in their threads (git-maint-notify) ------------
+# A loopback SMTP sink of our own (the tests' aiosmtpd server, plain SMTP,
+# which notify accepts only on a loopback address) receives the mails.
+mkdir -p "$demo/smtp-spool"
+/usr/bin/python3 "$top/t/smtp-server.py" --plain --spool "$demo/smtp-spool" \
+	--port-file "$demo/smtp-port" --watch-pid $$ >"$demo/smtp-server.log" 2>&1 &
+sink=$!
+trap 'kill $sink 2>/dev/null' EXIT
+i=0
+until [ -s "$demo/smtp-port" ] || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+cat >>"$demo/repo/.git/maint.ini" <<EOF
+[smtp]
+	server = 127.0.0.1
+	port = $(cat "$demo/smtp-port")
+	encryption = none
+EOF
+step "The mails for the queued patches: to each author, in the patch's thread (dry run)" \
+	'git maint-notify usb-next..work-next | grep -e "^From [0-9a-f]" -e "^To:" -e "^Cc:" -e "^Subject:" -e "^In-Reply-To:"'
+step "Send them (to the demo's loopback SMTP sink); each is recorded in refs/notes/maint-notify" \
+	'git maint-notify --send usb-next..work-next'
+step "What the sink received: the first mail, envelope and message" \
+	'cat ../smtp-spool/0001.env && tr -d "\r" <../smtp-spool/0001.eml'
+step "A rerun sends nothing: every commit is in the journal" \
+	'git maint-notify --send usb-next..work-next && ls ../smtp-spool | grep -c "\.eml$"'
 
 # Months later: the fixes went out in 3.6, the merge window's work in 3.7.
 git -C "$demo/repo" tag -a -m "Linux 3.6" v3.6 work-linus

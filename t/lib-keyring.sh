@@ -23,7 +23,23 @@ start_keyring () {
 		gnome-keyring-daemon --unlock --components=secrets |
 		sed -n 's/^GNOME_KEYRING_CONTROL=//p') &&
 	test -n "$GNOME_KEYRING_CONTROL" &&
-	export GNOME_KEYRING_CONTROL
+	export GNOME_KEYRING_CONTROL &&
+	wait_for_secret_service
+}
+
+# The daemon prints its control socket before it owns its name on the bus;
+# a client in between would have the bus start a second daemon, which
+# then finds "another secret service is running". Bounded: 10 s.
+wait_for_secret_service () {
+	i=0
+	until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+		org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null |
+		grep -q "boolean true"
+	do
+		test $i -lt 100 || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
 }
 
 keyring_store () {

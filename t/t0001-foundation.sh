@@ -17,6 +17,19 @@ test_expect_success 'every config key is documented in git-maint(7)' '
 	done <keys
 '
 
+test_expect_success 'libcurl and libsecret are loaded only by the programs that need them' '
+	for p in describe-contains mbox-split dry-apply queue
+	do
+		ldd "$MAINT_BUILD_DIR/bin/git-maint-$p" >libs &&
+		! grep -e libcurl -e libsecret -e libglib libs || return 1
+	done &&
+	ldd "$MAINT_BUILD_DIR/bin/git-maint-notify" >libs &&
+	grep libcurl libs &&
+	grep libsecret libs &&
+	ldd "$MAINT_BUILD_DIR/bin/git-maint-publish" >libs &&
+	grep libsecret libs
+'
+
 test_expect_success 'the man pages are built' '
 	test -s "$MAINT_BUILD_DIR/man/man7/git-maint.7"
 '

@@ -53,11 +53,23 @@ test "${GIT_TEST_CHAIN_LINT:-1}" = 0 && chain_lint=
 maint_chain_lint=$chain_lint
 chain_lint=
 
+# git's name for it, used by the test libraries (lib-keyring.sh, lib-smtp.sh)
+TRASH_DIRECTORY=$SHARNESS_TRASH_DIRECTORY
+export TRASH_DIRECTORY
+
 # After sharness, which sets LC_ALL=C: a maintainer runs in UTF-8, and so
 # do the tests (iconv, wildmatch and setlocale() behave differently in C).
 LC_ALL=C.UTF-8
 LANG=C.UTF-8
 export LC_ALL LANG
+
+# make check SANITIZE=<list> runs the programs under those sanitizers: a
+# test that cannot run there (an LD_PRELOAD shim, timing) needs !SANITIZE,
+# with the reason in a comment.
+if test -n "$MAINT_SANITIZE"
+then
+	test_set_prereq SANITIZE
+fi
 
 # No test may reach the repository the suite lives in: a git command run
 # before "git init" must fail, not act on the enclosing repository. git

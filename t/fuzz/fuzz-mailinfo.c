@@ -4,16 +4,10 @@
  * patch_mail_parse(), full and fast, with the options chosen by the
  * first byte, and mbox-split's select_scan(), which must agree with the
  * parser on every field it fills whenever it does not hand over, and
- * hand over every message the parser reports as bad. Run by t/t0103-mail-fuzz.sh for a bounded number of inputs,
- * or by hand:
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Icommon \
- *	t/fuzz/fuzz-mailinfo.c common/{source,mail,mailinfo,select-scan,strbuf,strvec,wrapper,usage,utf8,config}.c \
- *	$(pkg-config --cflags --libs libgit2 inih) -o fuzz-mailinfo
- *   ./fuzz-mailinfo -max_len=65536 corpus/
- *
- * Without libFuzzer (-DFUZZ_STANDALONE) it reads the files named on the
- * command line, for replaying a crash.
+ * hand over every message the parser reports as bad. Built by `make
+ * fuzz-build` (.build/fuzz/fuzz-mailinfo), run briefly by
+ * t/t0103-fuzz.sh and for longer by `make fuzz FUZZ=mailinfo`; give it
+ * files to replay them.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -236,20 +230,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	patch_mail_release(&scan);
 	return 0;
 }
-
-#ifdef FUZZ_STANDALONE
-int main(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		struct strbuf sb = STRBUF_INIT;
-
-		if (strbuf_read_file(&sb, argv[i], 0) < 0) {
-			perror(argv[i]);
-			return 1;
-		}
-		LLVMFuzzerTestOneInput((const uint8_t *)sb.buf, sb.len);
-		strbuf_release(&sb);
-	}
-	return 0;
-}
-#endif

@@ -176,7 +176,7 @@ static void config_errors(void **state)
 	config_rejects("[tree \"usb\"]\nbogus = 1\n");			/* unknown key */
 	config_rejects("[tree]\npublic = a\n");				/* needs a name */
 	config_rejects("[smtp]\nport = many\n");			/* not a number */
-	config_rejects("[smtp]\nencryption = none\n");			/* not a choice */
+	config_rejects("[smtp]\nencryption = maybe\n");			/* not a choice */
 	config_rejects("[tree \"usb\"]\nsignoff = perhaps\n");		/* not a bool */
 	config_rejects("[notify]\nfrom = caf\xe9\n");			/* not UTF-8 */
 	config_rejects("[notify]\njust words\n");			/* syntax */

@@ -1,0 +1,108 @@
+#ifndef MAILER_H
+#define MAILER_H
+
+/*
+ * How notify's mails leave: the delivery settings, the password, and one
+ * open transport.
+ *
+ * Settings follow git send-email's configuration, so a maintainer's
+ * existing setup works as it is; git-maint's own [smtp] keys, when set,
+ * win over them:
+ *
+ *   server      smtp.server       sendemail.smtpServer   a host, or the absolute
+ *                                                        path of a sendmail-like
+ *                                                        program (msmtp)
+ *   port        smtp.port         sendemail.smtpServerPort   default 465 with ssl, else 25
+ *   encryption  smtp.encryption   sendemail.smtpEncryption   starttls (send-email's
+ *                                                        "tls", and the default when
+ *                                                        unset), ssl, none
+ *   user        smtp.user         sendemail.smtpUser     AUTH only when set
+ *   CA          smtp.cainfo       sendemail.smtpSSLCertPath  file or directory
+ *   EHLO name   smtp.domain       sendemail.smtpDomain
+ *   timeout     smtp.timeout      (60 s)
+ *   envelope    smtp.envelope-sender  sendemail.envelopeSender ("auto": From)
+ *   program options               sendemail.smtpServerOption (each value one argument)
+ *
+ * Where we differ from send-email, on purpose: an unset encryption means
+ * STARTTLS, not plain text; "none" is accepted for a loopback server only;
+ * an empty smtpSSLCertPath (send-email: do not verify) is an error, as
+ * verification cannot be turned off; sendemail.smtpPass and smtp.password
+ * are ignored with a warning. Without any server setting, as send-email,
+ * /usr/sbin/sendmail or /usr/lib/sendmail when one exists.
+ *
+ * The password: from the Secret Service (secret.h) under git's own
+ * attributes (protocol smtp, server, port when one is configured, user),
+ * so one that git send-email stored through git-credential-libsecret is
+ * found. It is looked up before anything is sent; a missing item is an
+ * error. A program gets no password: it has its own configuration.
+ *
+ * A program is run directly (no shell) as
+ *	<program> <smtpServerOption...> -i [-f <envelope sender>] <recipient>...
+ * with the message on standard input, as send-email runs it; its exit
+ * status tells what happened (sysexits.h): 0 sent; 75 (EX_TEMPFAIL) or a
+ * signal: try later; 65, 67, 69 (EX_DATAERR, EX_NOUSER, EX_UNAVAILABLE):
+ * refused; anything else: a setup problem. Its standard error (lines
+ * joined by "; ") becomes the reply text.
+ */
+
+#include "config.h"
+#include "smtp.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+struct mailer_conf {
+	char *server;		/* host name, or a program's absolute path */
+	unsigned port;		/* 0 when not configured */
+	enum smtp_security security;
+	char *user;
+	char *cainfo;
+	char *domain;
+	long timeout;
+	char *envelope_sender;	/* NULL: the From address */
+	struct strvec program_args;
+	int verbose;
+};
+
+#define MAILER_CONF_INIT { NULL, 0, SMTP_STARTTLS, NULL, NULL, NULL, 60, NULL, STRVEC_INIT, 0 }
+
+/*
+ * Reads the settings from cfg (its INI keys and its git config). -1,
+ * reported, for a bad value. from_email (the From address) stands in for
+ * envelopeSender "auto".
+ */
+int mailer_conf_load(struct mailer_conf *c, const struct maint_config *cfg, const char *from_email);
+void mailer_conf_release(struct mailer_conf *c);
+
+/* Is the server a program? */
+int mailer_conf_is_program(const struct mailer_conf *c);
+
+/* "smtp://host:port", "smtps://host:port" or the program's path, for messages and the journal. */
+void mailer_describe(struct strbuf *out, const struct mailer_conf *c);
+
+struct mailer;
+
+/*
+ * Gets ready to send: the password when a user is configured (a missing
+ * bus, Secret Service or item is reported and is RESULT_FATAL), the SMTP
+ * handle. No connection is made yet. RESULT_OK or RESULT_FATAL.
+ */
+int mailer_open(struct mailer **out, const struct mailer_conf *c);
+
+/* Sends one message (LF line ends) to the recipients; see smtp_send(). */
+enum smtp_status mailer_send(struct mailer *m, const char *from, const struct strvec *rcpt,
+			     const char *msg, size_t len, struct strbuf *reply);
+
+/* Closes the connection (QUIT), wipes the password; NULL is fine. */
+void mailer_close(struct mailer *m);
+
+/*
+ * --store-password: reads a password from the terminal without echo when
+ * standard input is one, else the first line of standard input, and
+ * stores it as git-credential-libsecret would for the configured server
+ * and user. --forget-password removes it. RESULT_OK, RESULT_NO (nothing
+ * to forget), RESULT_FATAL.
+ */
+int mailer_store_password(const struct mailer_conf *c);
+int mailer_forget_password(const struct mailer_conf *c);
+
+#endif

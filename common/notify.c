@@ -1,0 +1,930 @@
+/*
+ * The notify engine (see notify.h): which commits, to whom, with what
+ * text, and the journal of what went out.
+ */
+#include "notify-internal.h"
+#include "commit.h"
+#include "ident.h"
+#include "mail.h"
+#include "notes.h"
+#include "repo.h"
+#include "template.h"
+#include "usage.h"
+#include "wrapper.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+const char notify_default_template[] =
+	"Hi %(author-name),\n"
+	"\n"
+	"This is a note to let you know that your patch\n"
+	"\n"
+	"\t%(subject)\n"
+	"\n"
+	"was added to the %(branch) branch of the %(tree) tree as commit %(short).\n"
+	"It can be seen at %(url)\n"
+	"The tree is at %(repo)\n"
+	"\n"
+	"Thank you,\n"
+	"%(me)\n";
+
+const char notify_default_revert_template[] =
+	"Hi %(author-name),\n"
+	"\n"
+	"Your patch\n"
+	"\n"
+	"\t%(reverted-subject)\n"
+	"\n"
+	"(commit %(reverted-short) in the %(branch) branch of the %(tree) tree)\n"
+	"was reverted by commit %(short), \"%(subject)\":\n"
+	"%(url)\n"
+	"\n"
+	"%(reason)\n"
+	"\n"
+	"%(me)\n";
+
+static const char *const placeholder_names[] = {
+	"tree", "branch", "subject", "commit", "short", "url", "author", "author-name", "date",
+	"repo", "me", "reverted", "reverted-short", "reverted-subject", "reason", NULL
+};
+
+enum { V_TREE, V_BRANCH, V_SUBJECT, V_COMMIT, V_SHORT, V_URL, V_AUTHOR, V_AUTHOR_NAME, V_DATE,
+       V_REPO, V_ME, V_REVERTED, V_REVERTED_SHORT, V_REVERTED_SUBJECT, V_REASON, V_NR };
+
+
+/* ---- small helpers ---- */
+
+/*
+ * "Name <email>", "<email>" or "email" (one address per note line, as
+ * queue writes them) into name and email: the last <...> ending the
+ * value is the address. Surrounding double quotes of the name go.
+ */
+static int split_address(const char *v, struct strbuf *name, struct strbuf *email)
+{
+	size_t len = strlen(v);
+	const char *lt;
+
+	strbuf_reset(name);
+	strbuf_reset(email);
+	while (len && (v[len - 1] == ' ' || v[len - 1] == '\t'))
+		len--;
+	if (len && v[len - 1] == '>' && (lt = memrchr(v, '<', len))) {
+		strbuf_add(email, lt + 1, v + len - 1 - (lt + 1));
+		strbuf_add(name, v, lt - v);
+		strbuf_trim(name);
+		if (name->len >= 2 && name->buf[0] == '"' && name->buf[name->len - 1] == '"') {
+			strbuf_remove(name, name->len - 1, 1);
+			strbuf_remove(name, 0, 1);
+		}
+	} else {
+		strbuf_add(email, v, len);
+		strbuf_trim(email);
+	}
+	return email->len ? 0 : -1;
+}
+
+/* Adds every address of a comma-separated list (a config value) to l. */
+static void add_address_list(struct compose_addrs *l, const char *list)
+{
+	struct strvec v = STRVEC_INIT;
+	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
+
+	mail_parse_address_list(&v, list, strlen(list));
+	for (size_t i = 0; i < v.nr; i++)
+		if (!split_address(v.v[i], &name, &email))
+			compose_addrs_add(l, name.buf, email.buf);
+	strvec_clear(&v);
+	strbuf_release(&name);
+	strbuf_release(&email);
+}
+
+static int is_ourselves(const struct notify *n, const char *email)
+{
+	for (size_t i = 0; i < n->ourselves.nr; i++)
+		if (!strcasecmp(n->ourselves.v[i], email))
+			return 1;
+	return 0;
+}
+
+static void drop_unwanted(const struct notify *n, struct compose_mail *m)
+{
+	for (size_t i = 0; i < m->to.nr; i++)
+		compose_addrs_remove(&m->cc, m->to.v[i].email);
+	for (size_t i = 0; i < n->ourselves.nr; i++)
+		compose_addrs_remove(&m->cc, n->ourselves.v[i]);
+	for (size_t i = 0; i < n->exclude.nr; i++)
+		compose_addrs_remove(&m->cc, n->exclude.v[i]);
+}
+
+/* The time of sending: GIT_COMMITTER_DATE when set (as for commits), else now. */
+static void now(long long *when, int *tz)
+{
+	const char *env = getenv("GIT_COMMITTER_DATE");
+	struct tm tm;
+	time_t t;
+
+	if (env && *env && !parse_date(env, when, tz))
+		return;
+	t = time(NULL);
+	localtime_r(&t, &tm);
+	*when = t;
+	*tz = (int)(tm.tm_gmtoff / 60);
+}
+
+static const char *email_domain(const char *email)
+{
+	const char *at = strrchr(email, '@');
+
+	return at ? at + 1 : "localhost";
+}
+
+/* ---- the commit's text ---- */
+
+struct commit_info {
+	git_oid id;
+	char hex[GIT_OID_HEXSZ + 1];
+	char short_id[GIT_OID_HEXSZ + 1];
+	struct strbuf message;		/* UTF-8 */
+	struct strbuf subject;		/* first paragraph, one line */
+	struct strbuf author_name, author_email, author_date;
+};
+
+#define COMMIT_INFO_INIT { { { 0 } }, { 0 }, { 0 }, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, \
+			   STRBUF_INIT, STRBUF_INIT }
+
+static void commit_info_release(struct commit_info *ci)
+{
+	strbuf_release(&ci->message);
+	strbuf_release(&ci->subject);
+	strbuf_release(&ci->author_name);
+	strbuf_release(&ci->author_email);
+	strbuf_release(&ci->author_date);
+}
+
+/* git's summary: the first paragraph, its lines joined by spaces. */
+static void summary(struct strbuf *out, const char *msg)
+{
+	while (*msg == '\n')
+		msg++;
+	while (*msg && *msg != '\n') {
+		const char *nl = strchrnul(msg, '\n');
+
+		if (out->len)
+			strbuf_addch(out, ' ');
+		strbuf_add(out, msg, nl - msg);
+		msg = *nl ? nl + 1 : nl;
+	}
+	strbuf_trim(out);
+}
+
+/*
+ * abbrev: hex digits of the short id. Not git_object_short_id(): proving
+ * an id unique lists and stats a loose object directory per commit,
+ * which for a thousand mails (and the journal's thousands of loose
+ * objects) costs more than the mails; at 12 digits, as the kernel
+ * writes them, a collision is not a practical worry.
+ */
+static int commit_info_load(struct commit_info *ci, git_commit *c, int abbrev)
+{
+	const char *enc = git_commit_message_encoding(c);
+	const char *msg = git_commit_message_raw(c);
+	const git_signature *a = git_commit_author(c);
+
+	git_oid_cpy(&ci->id, git_commit_id(c));
+	git_oid_tostr(ci->hex, sizeof(ci->hex), &ci->id);
+	snprintf(ci->short_id, sizeof(ci->short_id), "%.*s", abbrev, ci->hex);
+	if (!enc || mail_charset_is_utf8(enc) ||
+	    mail_convert(&ci->message, msg, strlen(msg), enc, "UTF-8") < 0) {
+		strbuf_reset(&ci->message);
+		strbuf_addstr(&ci->message, msg);
+	}
+	summary(&ci->subject, ci->message.buf);
+	strbuf_addstr(&ci->author_name, a->name);
+	strbuf_addstr(&ci->author_email, a->email);
+	compose_date(&ci->author_date, a->when.time, a->when.offset);
+	return 0;
+}
+
+/* The fields of the queue's note (notes.h) this needs. */
+struct record {
+	int found;
+	struct strbuf message_id, from, date, subject, in_reply_to;
+	struct strvec to, cc;
+};
+
+#define RECORD_INIT { 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, \
+		      STRVEC_INIT, STRVEC_INIT }
+
+static void record_release(struct record *r)
+{
+	strbuf_release(&r->message_id);
+	strbuf_release(&r->from);
+	strbuf_release(&r->date);
+	strbuf_release(&r->subject);
+	strbuf_release(&r->in_reply_to);
+	strvec_clear(&r->to);
+	strvec_clear(&r->cc);
+}
+
+static int record_read(struct record *r, git_repository *repo, const git_oid *id)
+{
+	struct strbuf note = STRBUF_INIT;
+	const char *p;
+	int rc = notes_read(&note, repo, id);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	r->found = 1;
+	for (p = note.buf; *p;) {
+		const char *nl = strchrnul(p, '\n'), *v;
+		size_t vlen;
+
+#define FIELD(k) (skip_iprefix(p, k ": ", &v) && v <= nl)
+		if (FIELD("Message-ID") || FIELD("From") || FIELD("Date") || FIELD("Subject") ||
+		    FIELD("In-Reply-To") || FIELD("To") || FIELD("Cc")) {
+			vlen = nl - v;
+			if (!strncasecmp(p, "Message-ID", 10))
+				strbuf_add(&r->message_id, v, vlen);
+			else if (!strncasecmp(p, "From", 4))
+				strbuf_add(&r->from, v, vlen);
+			else if (!strncasecmp(p, "Date", 4))
+				strbuf_add(&r->date, v, vlen);
+			else if (!strncasecmp(p, "Subject", 7))
+				strbuf_add(&r->subject, v, vlen);
+			else if (!strncasecmp(p, "In-Reply-To", 11))
+				strbuf_add(&r->in_reply_to, v, vlen);
+			else if (!strncasecmp(p, "To", 2))
+				strvec_push_mem(&r->to, v, vlen);
+			else
+				strvec_push_mem(&r->cc, v, vlen);
+		}
+#undef FIELD
+		p = *nl ? nl + 1 : nl;
+	}
+	strbuf_release(&note);
+	return 0;
+}
+
+/* ---- reverts ---- */
+
+/* The commit a revert's message names ("This reverts commit <40 hex>."), if any. */
+static int reverted_commit(const char *msg, git_oid *out)
+{
+	const char *p = strstr(msg, "This reverts commit ");
+
+	if (!p)
+		return 0;
+	p += strlen("This reverts commit ");
+	return strspn(p, "0123456789abcdef") >= GIT_OID_HEXSZ && !git_oid_fromstrn(out, p, GIT_OID_HEXSZ);
+}
+
+/* The revert's reason: its body without the "This reverts" line and the trailers, quoted. */
+static void revert_reason(struct strbuf *out, const char *msg)
+{
+	struct strbuf body = STRBUF_INIT;
+	struct strvec lines = STRVEC_INIT;
+	size_t start = 0, end = 0, first, last;
+	const char *p;
+
+	strbuf_addstr(&body, msg);
+	msg_trailer_block(body.buf, body.len, NULL, &start, &end);
+	if (start < end)
+		strbuf_setlen(&body, start);
+	p = strstr(body.buf, "\n\n");	/* past the subject */
+	strbuf_remove(&body, 0, p ? (size_t)(p + 2 - body.buf) : body.len);
+	for (const char *l = body.buf; *l;) {
+		const char *nl = strchrnul(l, '\n');
+
+		if (!starts_with(l, "This reverts commit "))
+			strvec_push_mem(&lines, l, nl - l);
+		l = *nl ? nl + 1 : nl;
+	}
+	for (first = 0; first < lines.nr && !*lines.v[first]; first++)
+		;
+	for (last = lines.nr; last > first && !*lines.v[last - 1]; last--)
+		;
+	for (size_t i = first; i < last; i++)
+		if (*lines.v[i])
+			strbuf_addf(out, "> %s\n", lines.v[i]);
+		else
+			strbuf_addstr(out, ">\n");
+	strbuf_rtrim(out);
+	strvec_clear(&lines);
+	strbuf_release(&body);
+}
+
+/* ---- setting up: who we are, where the commits land, the templates ---- */
+
+static int load_identity(struct notify *n)
+{
+	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *v = config_get(n->cfg, "notify", NULL, "from");
+	char *git_from = v ? NULL : config_git_string(n->cfg, "sendemail.from");
+	int ret = -1;
+
+	if (v || git_from) {
+		if (split_address(v ? v : git_from, &name, &email) < 0) {
+			error("bad From address '%s' (notify.from or sendemail.from)", v ? v : git_from);
+			goto out;
+		}
+	} else {
+		if (ident_committer_name_email(&sb, n->cfg) < 0)
+			goto out;
+		split_address(sb.buf, &name, &email);
+	}
+	n->me.name = strbuf_detach(&name, NULL);
+	n->me.email = strbuf_detach(&email, NULL);
+	strvec_push(&n->ourselves, n->me.email);
+	strbuf_reset(&sb);
+	if (ident_committer_name_email(&sb, n->cfg) == 0 && !split_address(sb.buf, &name, &email))
+		strvec_push(&n->ourselves, email.buf);
+	if ((v = config_get(n->cfg, "notify", NULL, "cc")))
+		add_address_list(&n->extra_cc, v);
+	if ((v = config_get(n->cfg, "notify", NULL, "exclude"))) {
+		struct compose_addrs ex = COMPOSE_ADDRS_INIT;
+
+		add_address_list(&ex, v);
+		for (size_t i = 0; i < ex.nr; i++)
+			strvec_push(&n->exclude, ex.v[i].email);
+		compose_addrs_release(&ex);
+	}
+	ret = 0;
+out:
+	free(git_from);
+	strbuf_release(&name);
+	strbuf_release(&email);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int load_template(struct strbuf *out, const struct maint_config *cfg, const char *key,
+			 const char *def)
+{
+	const struct config_entry *e = config_get_entry(cfg, "notify", NULL, key);
+	struct strbuf path = STRBUF_INIT;
+	int ret = 0;
+
+	if (!e) {
+		strbuf_addstr(out, def);
+		return 0;
+	}
+	if (starts_with(e->value, "~/") && getenv("HOME"))
+		strbuf_addf(&path, "%s/%s", getenv("HOME"), e->value + 2);
+	else
+		strbuf_addstr(&path, e->value);
+	if (strbuf_read_file(out, path.buf, 0) < 0)
+		ret = error_errno("cannot read the template '%s' (notify.%s, %s:%d)", path.buf, key,
+				  e->file, e->line);
+	else if (memchr(out->buf, '\0', out->len))
+		ret = error("the template '%s' holds a NUL byte", path.buf);
+	else if (template_check(out->buf, out->len, placeholder_names, path.buf) < 0)
+		ret = -1;
+	strbuf_release(&path);
+	return ret;
+}
+
+/* ---- one mail ---- */
+
+struct outgoing {
+	struct compose_mail mail;
+	struct strbuf subject, message_id, in_reply_to, body, kind;
+};
+
+#define OUTGOING_INIT { COMPOSE_MAIL_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, \
+			STRBUF_INIT }
+
+static void outgoing_release(struct outgoing *og)
+{
+	compose_mail_release(&og->mail);
+	strbuf_release(&og->subject);
+	strbuf_release(&og->message_id);
+	strbuf_release(&og->in_reply_to);
+	strbuf_release(&og->body);
+	strbuf_release(&og->kind);
+}
+
+static void add_addresses(struct compose_addrs *l, const struct strvec *v)
+{
+	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
+
+	for (size_t i = 0; i < v->nr; i++)
+		if (!split_address(v->v[i], &name, &email))
+			compose_addrs_add(l, name.buf, email.buf);
+	strbuf_release(&name);
+	strbuf_release(&email);
+}
+
+static void reply_subject(struct strbuf *out, const char *subject)
+{
+	const char *rest;
+
+	if (!skip_iprefix(subject, "re:", &rest))
+		strbuf_addstr(out, "Re: ");
+	strbuf_addstr(out, subject);
+}
+
+/* The parts every mail has, once the thread and recipients are known. */
+static int finish_mail(struct notify *n, struct outgoing *og, const char *kind,
+		       const struct commit_info *ci, const char *tmpl, const struct template_var *vars)
+{
+	struct strbuf seed = STRBUF_INIT;
+	int ret;
+
+	og->mail.from = n->me;
+	og->mail.subject = og->subject.buf;
+	og->mail.in_reply_to = og->in_reply_to.len ? og->in_reply_to.buf : NULL;
+	now(&og->mail.date, &og->mail.tz);
+	strbuf_addstr(&og->kind, kind);
+	strbuf_addf(&seed, "%s\n%s\n%s", kind, ci->hex, og->in_reply_to.buf);
+	ret = compose_message_id(&og->message_id, seed.buf, seed.len, email_domain(n->me.email));
+	strbuf_release(&seed);
+	if (ret < 0)
+		return error("cannot make a Message-ID");
+	og->mail.message_id = og->message_id.buf;
+	template_expand(&og->body, tmpl, strlen(tmpl), vars, V_NR);
+	og->mail.body = og->body.buf;
+	og->mail.body_len = og->body.len;
+	drop_unwanted(n, &og->mail);
+	return 0;
+}
+
+static void common_vars(struct notify *n, struct template_var *vars, const struct commit_info *ci,
+			struct strbuf *url)
+{
+	static const char *const names[V_NR] = {
+		"tree", "branch", "subject", "commit", "short", "url", "author", "author-name", "date",
+		"repo", "me", "reverted", "reverted-short", "reverted-subject", "reason"
+	};
+	const char *pct;
+
+	for (size_t i = 0; i < V_NR; i++) {
+		vars[i].name = names[i];
+		vars[i].value = NULL;
+	}
+	if (n->commit_url && (pct = strstr(n->commit_url, "%s")))
+		strbuf_addf(url, "%.*s%s%s", (int)(pct - n->commit_url), n->commit_url, ci->hex, pct + 2);
+	else if (n->commit_url)
+		strbuf_addstr(url, n->commit_url);
+	vars[V_TREE].value = n->tree;
+	vars[V_BRANCH].value = n->branch;
+	vars[V_SUBJECT].value = ci->subject.buf;
+	vars[V_COMMIT].value = ci->hex;
+	vars[V_SHORT].value = ci->short_id;
+	vars[V_URL].value = url->buf;
+	vars[V_REPO].value = n->repo_url;
+	vars[V_ME].value = *n->me.name ? n->me.name : n->me.email;
+}
+
+/* A name to greet: the display name, else the e-mail's local part. */
+static void greeting_name(struct strbuf *out, const char *name, const char *email)
+{
+	if (*name)
+		strbuf_addstr(out, name);
+	else
+		strbuf_add(out, email, strcspn(email, "@"));
+}
+
+/* 1: no mail for this commit (our own patch); 0: og is ready; -1: reported. */
+static int build_applied(struct notify *n, struct outgoing *og, const struct commit_info *ci,
+			 const struct record *rec)
+{
+	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT, url = STRBUF_INIT;
+	struct strbuf author = STRBUF_INIT, greet = STRBUF_INIT;
+	struct template_var vars[V_NR];
+	int ret = 1;
+
+	if (!rec->found || split_address(rec->from.buf, &name, &email) < 0) {
+		strbuf_reset(&name);
+		strbuf_reset(&email);
+		strbuf_addbuf(&name, &ci->author_name);
+		strbuf_addbuf(&email, &ci->author_email);
+	}
+	if (is_ourselves(n, email.buf))
+		goto out;
+	compose_addrs_add(&og->mail.to, name.buf, email.buf);
+	if (rec->found) {
+		add_addresses(&og->mail.cc, &rec->to);
+		add_addresses(&og->mail.cc, &rec->cc);
+		reply_subject(&og->subject, rec->subject.len ? rec->subject.buf : ci->subject.buf);
+		if (rec->message_id.len) {
+			strbuf_addbuf(&og->in_reply_to, &rec->message_id);
+			if (rec->in_reply_to.len)
+				strvec_push(&og->mail.references, rec->in_reply_to.buf);
+			strvec_push(&og->mail.references, rec->message_id.buf);
+		}
+	} else {
+		strbuf_addf(&og->subject, "Applied \"%s\" to %s", ci->subject.buf, n->branch);
+	}
+	for (size_t i = 0; i < n->extra_cc.nr; i++)
+		compose_addrs_add(&og->mail.cc, n->extra_cc.v[i].name, n->extra_cc.v[i].email);
+	common_vars(n, vars, ci, &url);
+	strbuf_addf(&author, "%s <%s>", name.buf, email.buf);
+	greeting_name(&greet, name.buf, email.buf);
+	vars[V_AUTHOR].value = author.buf;
+	vars[V_AUTHOR_NAME].value = greet.buf;
+	vars[V_DATE].value = rec->date.len ? rec->date.buf : ci->author_date.buf;
+	ret = finish_mail(n, og, "applied", ci, n->tmpl.buf, vars);
+out:
+	strbuf_release(&name);
+	strbuf_release(&email);
+	strbuf_release(&url);
+	strbuf_release(&author);
+	strbuf_release(&greet);
+	return ret;
+}
+
+/* A reply to our notification jr of the reverted commit rc. 0 or -1 (reported). */
+static int build_revert(struct notify *n, struct outgoing *og, const struct commit_info *ci,
+			const struct commit_info *rc, const struct journal_entry *jr)
+{
+	struct strbuf url = STRBUF_INIT, reason = STRBUF_INIT, kind = STRBUF_INIT;
+	struct strbuf author = STRBUF_INIT, greet = STRBUF_INIT;
+	struct template_var vars[V_NR];
+	int ret;
+
+	add_addresses(&og->mail.to, &jr->to);
+	add_addresses(&og->mail.cc, &jr->cc);
+	reply_subject(&og->subject, jr->subject.len ? jr->subject.buf : rc->subject.buf);
+	strbuf_addbuf(&og->in_reply_to, &jr->message_id);
+	for (const char *p = jr->references.buf; *p;) {
+		size_t len = strcspn(p, " ");
+
+		if (len)
+			strvec_push_mem(&og->mail.references, p, len);
+		p += len + (p[len] == ' ');
+	}
+	strvec_push(&og->mail.references, jr->message_id.buf);
+	revert_reason(&reason, ci->message.buf);
+	common_vars(n, vars, ci, &url);
+	if (og->mail.to.nr) {
+		strbuf_addf(&author, "%s <%s>", og->mail.to.v[0].name, og->mail.to.v[0].email);
+		greeting_name(&greet, og->mail.to.v[0].name, og->mail.to.v[0].email);
+	}
+	vars[V_AUTHOR].value = author.buf;
+	vars[V_AUTHOR_NAME].value = greet.buf;
+	vars[V_DATE].value = ci->author_date.buf;
+	vars[V_REVERTED].value = rc->hex;
+	vars[V_REVERTED_SHORT].value = rc->short_id;
+	vars[V_REVERTED_SUBJECT].value = rc->subject.buf;
+	vars[V_REASON].value = reason.buf;
+	strbuf_addf(&kind, "revert %s", rc->hex);
+	ret = finish_mail(n, og, kind.buf, ci, n->revert_tmpl.buf, vars);
+	strbuf_release(&url);
+	strbuf_release(&reason);
+	strbuf_release(&kind);
+	strbuf_release(&author);
+	strbuf_release(&greet);
+	return ret;
+}
+
+/* ---- sending and recording ---- */
+
+static void format_addrs(struct strvec *out, const struct compose_addrs *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		if (*l->v[i].name)
+			strvec_pushf(out, "%s <%s>", l->v[i].name, l->v[i].email);
+		else
+			strvec_push(out, l->v[i].email);
+	}
+}
+
+static int record_result(struct notify *n, const struct commit_info *ci, const struct outgoing *og,
+			 enum journal_status status, const char *reply)
+{
+	struct journal_entry e = JOURNAL_ENTRY_INIT;
+	int ret;
+
+	e.status = status;
+	strbuf_addbuf(&e.kind, &og->kind);
+	strbuf_addbuf(&e.message_id, &og->message_id);
+	strbuf_addbuf(&e.subject, &og->subject);
+	format_addrs(&e.to, &og->mail.to);
+	format_addrs(&e.cc, &og->mail.cc);
+	for (size_t i = 0; i < og->mail.references.nr; i++) {
+		if (i)
+			strbuf_addch(&e.references, ' ');
+		strbuf_addstr(&e.references, og->mail.references.v[i]);
+	}
+	compose_date(&e.date, og->mail.date, og->mail.tz);
+	strbuf_addbuf(&e.server, &n->server);
+	strbuf_addstr(&e.reply, reply);
+	ret = journal_write(&n->journal, &ci->id, &e);
+	journal_entry_release(&e);
+	return ret;
+}
+
+static void envelope(const struct outgoing *og, struct strvec *rcpt)
+{
+	for (size_t i = 0; i < og->mail.to.nr; i++)
+		strvec_push(rcpt, og->mail.to.v[i].email);
+	for (size_t i = 0; i < og->mail.cc.nr; i++)
+		strvec_push(rcpt, og->mail.cc.v[i].email);
+}
+
+/* Sends msg; 0 or -1 (fatal, reported). */
+static int send_one(struct notify *n, const struct commit_info *ci, const struct outgoing *og,
+		    const struct strbuf *msg)
+{
+	struct strvec rcpt = STRVEC_INIT;
+	struct strbuf reply = STRBUF_INIT, point = STRBUF_INIT;
+	const char *from = n->mc.envelope_sender ? n->mc.envelope_sender : n->me.email;
+	enum smtp_status st;
+	int ret = 0;
+
+	/* the password and the handle only when there is a mail to send */
+	if (!n->mailer && mailer_open(&n->mailer, &n->mc) != RESULT_OK)
+		return -1;
+	envelope(og, &rcpt);
+	st = mailer_send(n->mailer, from, &rcpt, msg->buf, msg->len, &reply);
+	switch (st) {
+	case SMTP_SENT:
+		/* a crash here, before the journal has it: the rerun sends this one mail again */
+		strbuf_addf(&point, "notify-sent-%zu", n->sent + 1);
+		crash_point(point.buf);
+		if (record_result(n, ci, og, JOURNAL_SENT, reply.buf) < 0) {
+			ret = -1;
+			break;
+		}
+		n->sent++;
+		if (!n->o->quiet)
+			say(stderr, "Sent %s %s (to %s)", ci->short_id, ci->subject.buf, og->mail.to.v[0].email);
+		break;
+	case SMTP_REFUSED:
+		error("%s: the server refused the mail: %s", ci->short_id, reply.buf);
+		n->refused++;
+		ret = record_result(n, ci, og, JOURNAL_FAILED, reply.buf);
+		break;
+	case SMTP_DEFERRED:
+		error("%s: the server deferred the mail: %s", ci->short_id, reply.buf);
+		n->pending++;
+		break;
+	case SMTP_BROKEN:
+		error("%s: not sent: %s", ci->short_id, reply.buf);
+		n->pending++;
+		n->broken = 1;
+		break;
+	case SMTP_FATAL:
+		ret = error("cannot send through %s: %s", n->server.buf, reply.buf);
+		if (starts_with(reply.buf, "530") && !n->mc.user)
+			advise("the server wants AUTH: set sendemail.smtpUser (or smtp.user) and store\n"
+			       "the password with 'git maint-notify --store-password'");
+		break;
+	}
+	strvec_clear(&rcpt);
+	strbuf_release(&reply);
+	strbuf_release(&point);
+	return ret;
+}
+
+/* Composes og and sends it (or writes it to the mbox). 0 or -1 (fatal). */
+static int deliver(struct notify *n, const struct commit_info *ci, const struct outgoing *og)
+{
+	struct strbuf msg = STRBUF_INIT, why = STRBUF_INIT, from_line = STRBUF_INIT;
+	int ret = 0;
+
+	if (compose_message(&msg, &og->mail, &why) < 0) {
+		error("%s: not sent: %s", ci->short_id, why.buf);
+		n->refused++;
+		if (n->o->send) {
+			strbuf_reset(&from_line);
+			strbuf_addf(&from_line, "not sent: %s", why.buf);
+			ret = record_result(n, ci, og, JOURNAL_FAILED, from_line.buf);
+		}
+	} else if (!n->o->send) {
+		strbuf_addf(&from_line, "From %s Mon Sep 17 00:00:00 2001", ci->hex);
+		if (mbox_writer_add(&n->mbox, from_line.buf, msg.buf, msg.len) < 0)
+			ret = -1;
+	} else {
+		ret = send_one(n, ci, og, &msg);
+	}
+	strbuf_release(&msg);
+	strbuf_release(&why);
+	strbuf_release(&from_line);
+	return ret;
+}
+
+/* With --revert: the announced commit ci reverts, and our mail about it. 1 when there is one. */
+static int announced_revert(struct notify *n, const struct commit_info *ci, struct commit_info *rc,
+			    struct journal_entry *jr)
+{
+	git_commit *c = NULL;
+	git_oid id;
+	int ret;
+
+	if (!n->o->revert || !reverted_commit(ci->message.buf, &id))
+		return 0;
+	ret = journal_read(&n->journal, &id, jr);
+	if (ret || jr->status != JOURNAL_SENT || !jr->message_id.len)
+		return ret < 0 ? -1 : 0;
+	if (lg2_check(git_commit_lookup(&c, n->repo, &id), "cannot read the reverted commit of %s",
+		      ci->hex) < 0)
+		return -1;
+	commit_info_load(rc, c, n->abbrev);
+	git_commit_free(c);
+	return 1;
+}
+
+/* One commit: mailed, refused, waiting or left alone. 0 or -1 (fatal). */
+static int notify_commit(struct notify *n, const git_oid *id)
+{
+	struct commit_info ci = COMMIT_INFO_INIT, rc = COMMIT_INFO_INIT;
+	struct journal_entry je = JOURNAL_ENTRY_INIT, jr = JOURNAL_ENTRY_INIT;
+	struct record rec = RECORD_INIT;
+	struct outgoing og = OUTGOING_INIT;
+	git_commit *c = NULL;
+	const char *missing;
+	int ret = -1, r;
+
+	if (lg2_check(git_commit_lookup(&c, n->repo, id), "cannot read a commit") < 0)
+		goto out;
+	ret = 0;
+	if (git_commit_parentcount(c) > 1)
+		goto out;
+	commit_info_load(&ci, c, n->abbrev);
+	if ((r = journal_read(&n->journal, id, &je)) <= 0) {
+		ret = r;
+		goto out;	/* mailed (or refused) before */
+	}
+	if (n->nremotes && (missing = notify_missing_on(n, id))) {
+		if (!n->o->quiet)
+			say(stderr, "Waiting: %s %s is not on '%s' yet", ci.short_id, ci.subject.buf, missing);
+		n->pending++;
+		goto out;
+	}
+	r = announced_revert(n, &ci, &rc, &jr);
+	if (r > 0) {
+		r = build_revert(n, &og, &ci, &rc, &jr);
+	} else if (r == 0) {
+		if (record_read(&rec, n->repo, id) < 0)
+			r = -1;
+		else
+			r = build_applied(n, &og, &ci, &rec);
+	}
+	if (r < 0)
+		ret = -1;
+	else if (r == 0)
+		ret = deliver(n, &ci, &og);
+	else if (n->o->verbose)
+		say(stderr, "Skipping %s %s: your own commit", ci.short_id, ci.subject.buf);
+out:
+	git_commit_free(c);
+	commit_info_release(&ci);
+	commit_info_release(&rc);
+	journal_entry_release(&je);
+	journal_entry_release(&jr);
+	record_release(&rec);
+	outgoing_release(&og);
+	return ret;
+}
+
+/* ---- the run ---- */
+
+static int setup(struct notify *n)
+{
+	char *abbrev = config_git_string(n->cfg, "core.abbrev");
+	const char *why;
+
+	n->abbrev = abbrev ? atoi(abbrev) : 0;
+	if (n->abbrev < 4 || n->abbrev > GIT_OID_HEXSZ)
+		n->abbrev = 12;
+	free(abbrev);
+	if (load_identity(n) < 0 ||
+	    load_template(&n->tmpl, n->cfg, "template", notify_default_template) < 0 ||
+	    load_template(&n->revert_tmpl, n->cfg, "revert-template", notify_default_revert_template) < 0)
+		return -1;
+	notify_choose_branch(n);
+	if (notify_load_remotes(n) < 0)
+		return -1;
+	if (!n->o->send)
+		return 0;
+	if (mailer_conf_load(&n->mc, n->cfg, n->me.email) < 0)
+		return -1;
+	n->mc.verbose = n->o->verbose;
+	mailer_describe(&n->server, &n->mc);
+	if (n->mc.envelope_sender) {
+		if (compose_check_email(n->mc.envelope_sender, &why) < 0)
+			return error("the envelope sender '%s' %s", n->mc.envelope_sender, why);
+		strvec_push(&n->ourselves, n->mc.envelope_sender);
+	}
+	return 0;
+}
+
+/* The journal, read once the lock (when sending) is ours. */
+static int open_journal(struct notify *n)
+{
+	struct strbuf committer = STRBUF_INIT;
+	int ret = -1;
+
+	if (n->o->send) {
+		int r = maint_lock_acquire_named(&n->lock, n->repo, "maint-notify.lock");
+
+		if (r)
+			return r > 0 ? RESULT_TEMPFAIL : RESULT_FATAL;
+	}
+	if (ident_committer(&committer, n->cfg) == 0 &&
+	    journal_open(&n->journal, n->repo, committer.buf) == 0)
+		ret = 0;
+	strbuf_release(&committer);
+	return ret < 0 ? RESULT_FATAL : RESULT_OK;
+}
+
+static void release(struct notify *n)
+{
+	free(n->me.name);
+	free(n->me.email);
+	strvec_clear(&n->ourselves);
+	strvec_clear(&n->exclude);
+	compose_addrs_release(&n->extra_cc);
+	free(n->tree);
+	free(n->branch);
+	strbuf_release(&n->tmpl);
+	strbuf_release(&n->revert_tmpl);
+	mailer_close(n->mailer);
+	mailer_conf_release(&n->mc);
+	strbuf_release(&n->server);
+	journal_release(&n->journal);
+	notify_remotes_release(n);
+	maint_lock_release(&n->lock);
+}
+
+static int result(const struct notify *n)
+{
+	if (n->pending) {
+		advise("%zu mail%s waiting: run again later to send %s", n->pending,
+		       n->pending == 1 ? " is" : "s are", n->pending == 1 ? "it" : "them");
+		return RESULT_TEMPFAIL;
+	}
+	return n->refused ? RESULT_NO : RESULT_OK;
+}
+
+static int send_all(struct notify *n, const struct oid_list *commits)
+{
+	size_t i;
+
+	for (i = 0; i < commits->nr && !n->broken; i++)
+		if (notify_commit(n, &commits->v[i]) < 0)
+			return RESULT_FATAL;
+	/* the server went away: what was not tried waits for the next run */
+	for (; i < commits->nr; i++) {
+		struct journal_entry je = JOURNAL_ENTRY_INIT;
+		git_commit *c = NULL;
+		int r = journal_read(&n->journal, &commits->v[i], &je);
+
+		if (r > 0 && !git_commit_lookup(&c, n->repo, &commits->v[i]) && git_commit_parentcount(c) <= 1)
+			n->pending++;
+		git_commit_free(c);
+		journal_entry_release(&je);
+		if (r < 0)
+			return RESULT_FATAL;
+	}
+	return result(n);
+}
+
+int notify_run(git_repository *repo, const struct maint_config *cfg, const struct notify_opts *o)
+{
+	struct notify n = { .repo = repo, .cfg = cfg, .o = o, .lock = MAINT_LOCK_INIT,
+			    .ourselves = STRVEC_INIT, .exclude = STRVEC_INIT,
+			    .extra_cc = COMPOSE_ADDRS_INIT, .tmpl = STRBUF_INIT,
+			    .revert_tmpl = STRBUF_INIT, .mc = MAILER_CONF_INIT, .server = STRBUF_INIT,
+			    .journal = JOURNAL_INIT };
+	struct oid_list commits = { NULL, 0, 0 };
+	int ret = RESULT_FATAL, r;
+
+	/*
+	 * Two notes trees are looked up once per commit; libgit2 keeps trees of
+	 * up to 4 KiB in its cache, and a notes tree is bigger: without this,
+	 * each lookup would inflate and parse it again. Commits are read once
+	 * each (and a new journal commit per mail would only fill the cache),
+	 * and the cache is bounded (1 MiB), so memory does not grow with the
+	 * number of mails.
+	 */
+	if (lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)64 << 10),
+		      "cannot set the object cache") < 0 ||
+	    lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0),
+		      "cannot set the object cache") < 0 ||
+	    lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)1 << 20),
+		      "cannot set the object cache") < 0)
+		return RESULT_FATAL;
+	if (setup(&n) < 0 || notify_collect_commits(&n, &commits) < 0)
+		goto out;
+	if ((r = open_journal(&n)) != RESULT_OK) {
+		ret = r;
+		goto out;
+	}
+	if (o->send) {
+		ret = send_all(&n, &commits);
+	} else {
+		mbox_writer_init(&n.mbox, 1, MBOX_O);
+		ret = send_all(&n, &commits);
+		if (mbox_writer_finish(&n.mbox) < 0)
+			ret = RESULT_FATAL;
+	}
+out:
+	free(commits.v);
+	release(&n);
+	return ret;
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Runs one libFuzzer target built by `make fuzz-build`:
+#
+#   sh t/fuzz/run.sh <fuzz build dir> <name> [<libFuzzer options>...]
+#
+# First replays every input of t/fuzz/regressions/<name>/ (each a crash
+# once found, now fixed), then fuzzes from the seeds of
+# t/fuzz/corpus/<name>/ into the work corpus <dir>/corpus/<name>/ (new
+# inputs land there, never in the source tree) with the options given
+# (e.g. -runs=20000 -seed=1, or -max_total_time=600). An input that
+# crashes is kept as <dir>/crashes/<name>/crash-<sha1>; the exit code is
+# then non-zero. FUZZ_WORK=<dir> puts corpus/ and crashes/ there instead
+# (the tests use their trash directory). The target's own messages (error() on bad input, every
+# input) are hidden; libFuzzer's and the sanitizers' are not.
+set -e
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$1/fuzz-$2 name=$2
+dir=${FUZZ_WORK:-$1}
+shift 2
+[ -x "$bin" ] || { echo "run.sh: no fuzz target $bin (make fuzz-build)" >&2; exit 1; }
+regr=$top/t/fuzz/regressions/$name
+seeds=$top/t/fuzz/corpus/$name
+mkdir -p "$dir/corpus/$name" "$dir/crashes/$name"
+if [ -d "$regr" ] && [ -n "$(ls "$regr")" ]; then
+	"$bin" -close_fd_mask=2 "$regr"/* >"$dir/crashes/$name/replay.log" 2>&1 || {
+		tail -n 40 "$dir/crashes/$name/replay.log" >&2
+		echo "run.sh: $name: a saved regression fails again" >&2
+		exit 1
+	}
+fi
+exec "$bin" -close_fd_mask=2 -artifact_prefix="$dir/crashes/$name/" \
+	-max_len=8192 -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 \
+	"$@" "$dir/corpus/$name" "$seeds"

@@ -1,0 +1,133 @@
+# A real SMTP server for the tests: t/smtp-server.py (Debian's
+# python3-aiosmtpd, run by /usr/bin/python3) on 127.0.0.1, on a port the
+# kernel picks, with STARTTLS (a throwaway CA made with openssl) and AUTH
+# required. Source it after test-lib.sh.
+#
+#   smtp_make_ca                  CA and certificates under $SMTP_TLS (once per script):
+#                                 ca.crt, server.{crt,key} for localhost/127.0.0.1,
+#                                 wrong.{crt,key} for another name, self.{crt,key} self-signed
+#   start_smtp_server [<opts>]    starts the server (spool $SMTP_SPOOL, port $SMTP_PORT);
+#                                 opts are t/smtp-server.py's (--fail-after 3, --reject a@b,
+#                                 --no-starttls, --plain, --cert/--key to override ...);
+#                                 stop it with test_when_finished stop_smtp_server
+#   stop_smtp_server
+#   smtp_config                   git config sendemail.* for that server (STARTTLS,
+#                                 user $SMTP_USER, the test CA)
+#   smtp_count                    how many messages the server accepted
+#   smtp_header <n> <name>        a header of message n (unfolded, CR removed)
+#   smtp_message_ids              the Message-IDs of all accepted messages, in order
+#
+# The password the server wants is $SMTP_PASSWORD, given to it in a file
+# (never on a command line); tests put it in the keyring themselves.
+
+SMTP_USER=maint@example.org
+SMTP_PASSWORD='s3cret-smtp-pw'
+SMTP_TLS="$TRASH_DIRECTORY/smtp-tls"
+SMTP_SPOOL="$TRASH_DIRECTORY/smtp-spool"
+SMTP_PYTHON=/usr/bin/python3
+
+smtp_make_ca () {
+	test -f "$SMTP_TLS/server.crt" && return 0
+	mkdir -p "$SMTP_TLS" &&
+	(
+		cd "$SMTP_TLS" &&
+		ec="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes" &&
+		openssl req -x509 $ec -keyout ca.key -out ca.crt -days 2 \
+			-subj "/CN=git-maint test CA" \
+			-addext basicConstraints=critical,CA:TRUE \
+			-addext keyUsage=critical,keyCertSign,cRLSign 2>/dev/null &&
+		for name in server:localhost wrong:mail.example.net
+		do
+			base=${name%%:*} host=${name#*:} &&
+			openssl req $ec -keyout $base.key -out $base.csr \
+				-subj "/CN=$host" 2>/dev/null &&
+			printf "subjectAltName=DNS:%s,IP:127.0.0.1\n" "$host" >$base.ext &&
+			if test $base = wrong
+			then
+				printf "subjectAltName=DNS:%s\n" "$host" >$base.ext
+			fi &&
+			openssl x509 -req -in $base.csr -CA ca.crt -CAkey ca.key \
+				-CAcreateserial -days 2 -extfile $base.ext -out $base.crt 2>/dev/null ||
+			return 1
+		done &&
+		openssl req -x509 $ec -keyout self.key -out self.crt -days 2 \
+			-subj "/CN=localhost" -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" 2>/dev/null
+	)
+}
+
+start_smtp_server () {
+	smtp_make_ca &&
+	rm -f "$TRASH_DIRECTORY/smtp-port" "$TRASH_DIRECTORY/smtp-pid" &&
+	mkdir -p "$SMTP_SPOOL" &&
+	printf '%s\n' "$SMTP_PASSWORD" >"$TRASH_DIRECTORY/smtp-password" || return 1
+	# alone in its list: "a && b &" would put a in the background too
+	"$SMTP_PYTHON" "$MAINT_TEST_DIR/smtp-server.py" --spool "$SMTP_SPOOL" \
+		--port-file "$TRASH_DIRECTORY/smtp-port" --pid-file "$TRASH_DIRECTORY/smtp-pid" \
+		--watch-pid $$ \
+		--cert "$SMTP_TLS/server.crt" --key "$SMTP_TLS/server.key" \
+		--user "$SMTP_USER" --password-file "$TRASH_DIRECTORY/smtp-password" \
+		"$@" >"$TRASH_DIRECTORY/smtp-server.out" 2>&1 &
+	# bounded: 20 s at most for Python to start listening
+	i=0
+	while ! test -s "$TRASH_DIRECTORY/smtp-port"
+	do
+		if test $i -ge 200 || ! kill -0 $! 2>/dev/null
+		then
+			echo "the SMTP server did not start:" >&2
+			cat "$TRASH_DIRECTORY/smtp-server.out" >&2
+			return 1
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	SMTP_PORT=$(cat "$TRASH_DIRECTORY/smtp-port") &&
+	SMTP_PID=$(cat "$TRASH_DIRECTORY/smtp-pid")
+}
+
+# Stops the server (the python process itself: with an EXIT trap set, the
+# shell may have kept a subshell between us and it) and waits, bounded, for it to go.
+stop_smtp_server () {
+	if test -n "$SMTP_PID"
+	then
+		kill $SMTP_PID 2>/dev/null
+		i=0
+		while kill -0 $SMTP_PID 2>/dev/null && test $i -lt 100
+		do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		SMTP_PID=
+	fi
+	return 0
+}
+
+smtp_config () {
+	git config sendemail.smtpServer 127.0.0.1 &&
+	git config sendemail.smtpServerPort "$SMTP_PORT" &&
+	git config sendemail.smtpEncryption tls &&
+	git config sendemail.smtpUser "$SMTP_USER" &&
+	git config sendemail.smtpSSLCertPath "$SMTP_TLS/ca.crt"
+}
+
+smtp_count () {
+	ls "$SMTP_SPOOL" | grep -c '\.eml$'
+}
+
+smtp_header () {
+	tr -d '\r' <"$SMTP_SPOOL/$(printf %04d "$1").eml" |
+	sed -n '/^$/q;p' |
+	awk -v want="$(echo "$2" | tr A-Z a-z)" '
+		/^[ \t]/ { if (on) { sub(/^[ \t]+/, " "); val = val $0 } next }
+		{ if (on) print val; on = 0
+		  name = tolower(substr($0, 1, index($0, ":") - 1))
+		  if (name == want) { on = 1; val = substr($0, index($0, ":") + 2) } }
+		END { if (on) print val }'
+}
+
+smtp_message_ids () {
+	for f in "$SMTP_SPOOL"/*.eml
+	do
+		test -f "$f" || continue
+		tr -d '\r' <"$f" | sed -n '/^$/q;s/^Message-ID: //p'
+	done
+}

@@ -1,0 +1,323 @@
+#!/bin/sh
+
+test_description='git maint-notify --send when the server refuses, drops, stalls, or is not what it should be (RELIABILITY 26-28)'
+
+. ./test-lib.sh
+. "$MAINT_TEST_DIR/lib-keyring.sh"
+. "$MAINT_TEST_DIR/lib-smtp.sh"
+
+GIT_COMMITTER_DATE="1112354055 +0200"
+
+# fresh_repo <name>: a copy of the template: ten commits by ten authors, each with a record
+fresh_repo () {
+	cp -R template "$1"
+}
+
+make_template () {
+	git init -q template &&
+	(
+		cd template &&
+		test_commit base &&
+		git branch usb-next &&
+		git checkout -q -b work-next &&
+		for i in 1 2 3 4 5 6 7 8 9 10
+		do
+			test_tick &&
+			GIT_AUTHOR_NAME="Author $i" GIT_AUTHOR_EMAIL=author$i@example.org \
+				git commit -q --allow-empty -m "usb: patch $i" &&
+			printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH %d/10] usb: patch %d\nCc: list@example.org\n" \
+				$i $i $i $i $i >../note &&
+			git notes --ref=maint add -F ../note HEAD || return 1
+		done
+	)
+}
+
+# journal_count <repo> <status>: how many notes say Status: <status>
+journal_count () {
+	git -C "$1" notes --ref=maint-notify list 2>/dev/null | while read note commit
+	do
+		git -C "$1" notes --ref=maint-notify show $commit
+	done | grep -c "^Status: $2$"
+}
+
+# fresh_spool: the next server starts with nothing received
+fresh_spool () {
+	rm -rf "$SMTP_SPOOL"
+}
+
+test_expect_success 'setup: keyring with the SMTP password, a repository to copy' '
+	make_template &&
+	start_keyring &&
+	keyring_store "$SMTP_PASSWORD" protocol smtp server 127.0.0.1 user "$SMTP_USER" &&
+	keyring_store "$SMTP_PASSWORD" protocol smtp server localhost user "$SMTP_USER"
+'
+
+# RELIABILITY 26
+test_expect_success '421 after 3 of 10: exit 75, 3 recorded, 7 left' '
+	fresh_repo r421 &&
+	fresh_spool &&
+	start_smtp_server --fail-after 3 &&
+	test_when_finished stop_smtp_server &&
+	(cd r421 && smtp_config && test_expect_code 75 git maint-notify --send >../out 2>../err) &&
+	test "$(smtp_count)" = 3 &&
+	test "$(journal_count r421 sent)" = 3 &&
+	grep "^error: [0-9a-f]*: not sent: 421 4.3.2 Service shutting down" err &&
+	grep "^hint: 7 mails are waiting: run again later to send them$" err &&
+	(cd r421 && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10 &&
+	test "$(journal_count r421 sent)" = 10 &&
+	smtp_message_ids >ids &&
+	sort -u ids >unique &&
+	test_line_count = 10 unique &&
+	test_line_count = 10 ids
+'
+
+test_expect_success 'the connection dropped after 3 of 10: exit 75, a rerun sends exactly the other 7' '
+	fresh_repo rdrop &&
+	fresh_spool &&
+	start_smtp_server --drop-after 3 &&
+	test_when_finished stop_smtp_server &&
+	(cd rdrop && smtp_config && test_expect_code 75 git maint-notify --send >../out 2>../err) &&
+	test "$(smtp_count)" = 3 &&
+	test "$(journal_count rdrop sent)" = 3 &&
+	grep "^error: [0-9a-f]*: not sent: " err &&
+	(cd rdrop && git maint-notify --send -q) &&
+	smtp_message_ids >ids &&
+	sort -u ids >unique &&
+	test_line_count = 10 unique &&
+	test_line_count = 10 ids
+'
+
+test_expect_success 'a server that stops answering: timeout, exit 75, the rest waits' '
+	fresh_repo rstall &&
+	fresh_spool &&
+	start_smtp_server --stall-after 3 &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rstall &&
+		smtp_config &&
+		printf "[smtp]\n\ttimeout = 2\n" >.git/maint.ini &&
+		test_expect_code 75 git maint-notify --send >../out 2>../err
+	) &&
+	test "$(smtp_count)" = 3 &&
+	test "$(journal_count rstall sent)" = 3 &&
+	grep "^error: [0-9a-f]*: not sent: .*[Tt]ime" err
+'
+
+test_expect_success 'a crash between the 250 and the journal: the rerun sends that one mail again, same Message-ID' '
+	fresh_repo rcrash &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rcrash &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-sent-3 git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 3 &&
+	test "$(journal_count rcrash sent)" = 2 &&
+	(cd rcrash && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 11 &&
+	smtp_message_ids >ids &&
+	sort -u ids >unique &&
+	test_line_count = 10 unique &&
+	sort ids | uniq -d >dup &&
+	sed -n 3p ids >expect &&
+	test_cmp expect dup
+'
+
+# RELIABILITY 27
+test_expect_success '550 for one recipient: that mail refused and recorded, the others go, exit 1' '
+	fresh_repo r550 &&
+	fresh_spool &&
+	start_smtp_server --reject author4@example.org &&
+	test_when_finished stop_smtp_server &&
+	(cd r550 && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	test "$(smtp_count)" = 9 &&
+	c=$(git -C r550 rev-parse --short=12 work-next~6) &&
+	echo "error: $c: the server refused the mail: 550 5.1.1 <author4@example.org>: Recipient address rejected: User unknown" >expect &&
+	test_cmp expect err &&
+	git -C r550 notes --ref=maint-notify show work-next~6 >note &&
+	grep "^Status: failed$" note &&
+	grep "^Reply: 550 5.1.1 <author4@example.org>" note &&
+	test "$(journal_count r550 sent)" = 9
+'
+
+test_expect_success '... and is not retried: the rerun sends nothing and exits 0' '
+	(cd r550 && git maint-notify --send -q >../out 2>../err) &&
+	test_must_be_empty err &&
+	test "$(smtp_count)" = 9
+'
+
+test_expect_success '451 for one recipient: that mail waits (exit 75), the others go; the rerun sends it' '
+	fresh_repo r451 &&
+	fresh_spool &&
+	start_smtp_server --defer author2@example.org &&
+	test_when_finished stop_smtp_server &&
+	(cd r451 && smtp_config && test_expect_code 75 git maint-notify --send -q >../out 2>../err) &&
+	test "$(smtp_count)" = 9 &&
+	grep "^error: [0-9a-f]*: the server deferred the mail: 451 4.7.1 <author2@example.org>" err &&
+	test_must_fail git -C r451 notes --ref=maint-notify show work-next~8 &&
+	(cd r451 && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10 &&
+	smtp_header 10 To >actual &&
+	echo "Author 2 <author2@example.org>" >expect &&
+	test_cmp expect actual
+'
+
+# RELIABILITY 28
+test_expect_success 'a server without STARTTLS: refused before AUTH, exit 128, nothing sent or recorded' '
+	fresh_repo rnotls &&
+	fresh_spool &&
+	start_smtp_server --no-starttls &&
+	test_when_finished stop_smtp_server &&
+	(cd rnotls && smtp_config && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	echo "error: cannot send through smtp://127.0.0.1:$SMTP_PORT: the server does not offer STARTTLS" >expect &&
+	test_cmp expect err &&
+	! grep -e " AUTH" -e " MAIL" "$SMTP_SPOOL/log" &&
+	test "$(smtp_count)" = 0 &&
+	test_must_fail git -C rnotls rev-parse -q --verify refs/notes/maint-notify
+'
+
+test_expect_success 'a self-signed certificate: refused, exit 128, no AUTH' '
+	fresh_repo rself &&
+	fresh_spool &&
+	start_smtp_server --cert "$SMTP_TLS/self.crt" --key "$SMTP_TLS/self.key" &&
+	test_when_finished stop_smtp_server &&
+	(cd rself && smtp_config && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	test_line_count = 1 err &&
+	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*certificate" err &&
+	! grep " AUTH" "$SMTP_SPOOL/log" &&
+	test "$(smtp_count)" = 0
+'
+
+test_expect_success 'a certificate for another name: refused, exit 128, no AUTH' '
+	fresh_repo rwrong &&
+	fresh_spool &&
+	start_smtp_server --cert "$SMTP_TLS/wrong.crt" --key "$SMTP_TLS/wrong.key" &&
+	test_when_finished stop_smtp_server &&
+	(cd rwrong && smtp_config && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	test_line_count = 1 err &&
+	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*127.0.0.1" err &&
+	! grep " AUTH" "$SMTP_SPOOL/log" &&
+	test "$(smtp_count)" = 0
+'
+
+test_expect_success 'the name the certificate holds: localhost works' '
+	fresh_repo rlocal &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(cd rlocal && smtp_config && git config sendemail.smtpServer localhost && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10
+'
+
+test_expect_success 'TLS from the first byte (smtpEncryption ssl) to a STARTTLS server fails cleanly' '
+	fresh_repo rssl &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(cd rssl && smtp_config && git config sendemail.smtpEncryption ssl &&
+	 printf "[smtp]\n\ttimeout = 2\n" >.git/maint.ini &&
+	 test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	test_line_count = 1 err &&
+	grep "^error: cannot send through smtps://127.0.0.1:$SMTP_PORT: " err &&
+	test "$(smtp_count)" = 0
+'
+
+test_expect_success 'plain SMTP to a host that is not loopback: refused before connecting, exit 128' '
+	fresh_repo rplain &&
+	(
+		cd rplain &&
+		git config sendemail.smtpServer mail.example.com &&
+		git config sendemail.smtpEncryption none &&
+		test_expect_code 128 git maint-notify --send >../out 2>../err
+	) &&
+	echo "error: refusing SMTP without TLS to '"'"'mail.example.com'"'"': only a loopback server may be used without encryption" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'plain SMTP to a loopback server, when configured so, works' '
+	fresh_spool &&
+	start_smtp_server --plain &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rplain &&
+		git config sendemail.smtpServer 127.0.0.1 &&
+		git config sendemail.smtpServerPort $SMTP_PORT &&
+		git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 10 &&
+	! grep -e STARTTLS -e AUTH "$SMTP_SPOOL/log"
+'
+
+test_expect_success 'an empty smtpSSLCertPath (send-email: do not verify) is an error, nothing sent' '
+	fresh_repo rnoverify &&
+	(
+		cd rnoverify &&
+		git config sendemail.smtpServer 127.0.0.1 &&
+		git config sendemail.smtpSSLCertPath "" &&
+		test_expect_code 128 git maint-notify --send >../out 2>../err
+	) &&
+	grep "^error: sendemail.smtpSSLCertPath is empty" err
+'
+
+test_expect_success 'a wrong password: exit 128 naming AUTH, nothing sent, nothing recorded' '
+	fresh_repo rauth &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rauth &&
+		smtp_config &&
+		git config sendemail.smtpUser other@example.org &&
+		keyring_store wrong-password protocol smtp server 127.0.0.1 user other@example.org &&
+		test_expect_code 128 git maint-notify --send >../out 2>../err
+	) &&
+	test_line_count = 1 err &&
+	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*535" err &&
+	test "$(smtp_count)" = 0 &&
+	test_must_fail git -C rauth rev-parse -q --verify refs/notes/maint-notify
+'
+
+test_expect_success 'no server listening: exit 75, nothing recorded' '
+	fresh_repo rdown &&
+	start_smtp_server &&
+	port=$SMTP_PORT &&
+	stop_smtp_server &&
+	(
+		cd rdown &&
+		smtp_config &&
+		git config sendemail.smtpServerPort $port &&
+		test_expect_code 75 git maint-notify --send >../out 2>../err
+	) &&
+	grep "^error: [0-9a-f]*: not sent: .*[Cc]onnect" err &&
+	test_must_fail git -C rdown rev-parse -q --verify refs/notes/maint-notify
+'
+
+test_expect_success 'another notify running in the repository: exit 75, nothing sent' '
+	fresh_repo rlock &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rlock &&
+		smtp_config &&
+		test_expect_code 75 flock .git/maint-notify.lock -c "git maint-notify --send" >../out 2>../err
+	) &&
+	grep "^error: another git-maint operation holds .*maint-notify.lock" err &&
+	test "$(smtp_count)" = 0
+'
+
+test_expect_success 'the repository lock (held by publish) does not stop notify' '
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rlock &&
+		smtp_config &&
+		flock .git/git-maint.lock -c "git maint-notify --send -q"
+	) &&
+	test "$(smtp_count)" = 10
+'
+
+test_done

@@ -1,0 +1,209 @@
+#!/bin/sh
+
+test_description='git maint-notify --send through a sendmail-like program: msmtp to the real server, and a script for the exit statuses'
+
+. ./test-lib.sh
+. "$MAINT_TEST_DIR/lib-smtp.sh"
+
+GIT_COMMITTER_DATE="1112354055 +0200"
+
+test_expect_success 'setup: three commits with records, a fake sendmail that keeps what it gets' '
+	git init -q repo &&
+	(
+		cd repo &&
+		test_commit base &&
+		git branch usb-next &&
+		git checkout -q -b work-next &&
+		for i in 1 2 3
+		do
+			test_tick &&
+			GIT_AUTHOR_NAME="Author $i" GIT_AUTHOR_EMAIL=author$i@example.org \
+				git commit -q --allow-empty -m "usb: patch $i" &&
+			printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH] usb: patch %d\nCc: list@example.org\n" \
+				$i $i $i $i >../note &&
+			git notes --ref=maint add -F ../note HEAD || return 1
+		done
+	) &&
+	mkdir calls &&
+	cat >fake-sendmail <<-EOF &&
+	#!/bin/sh
+	n=\$(ls "$PWD/calls" | grep -c "^args")
+	n=\$((n + 1))
+	printf "%s\n" "\$@" >"$PWD/calls/args.\$n"
+	cat >"$PWD/calls/stdin.\$n"
+	env >"$PWD/calls/env.\$n"
+	test -n "\$FAKE_STDERR" && echo "\$FAKE_STDERR" >&2
+	test -n "\$FAKE_SIGNAL" && kill -\$FAKE_SIGNAL \$\$
+	exit \${FAKE_EXIT:-0}
+	EOF
+	chmod +x fake-sendmail &&
+	(cd repo && git maint-notify >../dry.mbox)
+'
+
+test_expect_success 'the program is run as git send-email runs it: -i, -f, the recipients; the mail on stdin' '
+	(cd repo && git config sendemail.smtpServer "$TRASH_DIRECTORY/fake-sendmail" &&
+	 git maint-notify --send -q >../out 2>../err) &&
+	test_must_be_empty err &&
+	cat >expect <<-\EOF &&
+	-i
+	-f
+	committer@example.com
+	author1@example.org
+	list@example.org
+	EOF
+	test_cmp expect calls/args.1 &&
+	csplit -s -z -f part dry.mbox "/^From [0-9a-f]\{40\} Mon Sep 17/" "{*}" &&
+	sed 1d part00 >expect &&
+	test_cmp expect calls/stdin.1 &&
+	ls calls | grep -c "^args" >n &&
+	echo 3 >expect &&
+	test_cmp expect n &&
+	git -C repo notes --ref=maint-notify show work-next~2 >note &&
+	grep "^Status: sent$" note &&
+	grep "^Server: .*/fake-sendmail$" note
+'
+
+test_expect_success 'sendemail.smtpServerOption and envelopeSender reach the program' '
+	rm -rf calls/* &&
+	(
+		cd repo &&
+		git config --add sendemail.smtpServerOption -oi &&
+		git config --add sendemail.smtpServerOption "--account=a b" &&
+		git config sendemail.envelopeSender bounce@example.org &&
+		test_tick &&
+		GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.org git commit -q --allow-empty -m "usb: patch 4" &&
+		git maint-notify --send -q
+	) &&
+	cat >expect <<-\EOF &&
+	-oi
+	--account=a b
+	-i
+	-f
+	bounce@example.org
+	ann@example.org
+	EOF
+	test_cmp expect calls/args.1 &&
+	git -C repo config --unset-all sendemail.smtpServerOption &&
+	git -C repo config --unset sendemail.envelopeSender
+'
+
+test_expect_success 'exit 75 (EX_TEMPFAIL): exit 75, nothing recorded, its stderr reported' '
+	(
+		cd repo &&
+		test_tick &&
+		GIT_AUTHOR_NAME=Bob GIT_AUTHOR_EMAIL=bob@example.org git commit -q --allow-empty -m "usb: patch 5" &&
+		FAKE_EXIT=75 FAKE_STDERR="msmtp: cannot connect to mail.example.org" \
+			test_expect_code 75 git maint-notify --send -q >../out 2>../err
+	) &&
+	c=$(git -C repo rev-parse --short=12 HEAD) &&
+	cat >expect <<-EOF &&
+	error: $c: not sent: msmtp: cannot connect to mail.example.org
+	hint: 1 mail is waiting: run again later to send it
+	EOF
+	test_cmp expect err &&
+	test_must_fail git -C repo notes --ref=maint-notify show HEAD
+'
+
+test_expect_success 'killed by a signal: exit 75, nothing recorded' '
+	(cd repo && FAKE_SIGNAL=TERM test_expect_code 75 git maint-notify --send -q >../out 2>../err) &&
+	grep "^error: [0-9a-f]*: not sent: killed by signal 15$" err &&
+	test_must_fail git -C repo notes --ref=maint-notify show HEAD
+'
+
+test_expect_success 'exit 69 (EX_UNAVAILABLE): refused, recorded, exit 1' '
+	(cd repo && FAKE_EXIT=69 FAKE_STDERR="550 5.1.1 <bob@example.org>: unknown user" \
+		test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	grep "^error: [0-9a-f]*: the server refused the mail: 550 5.1.1 <bob@example.org>: unknown user$" err &&
+	git -C repo notes --ref=maint-notify show HEAD >note &&
+	grep "^Status: failed$" note &&
+	grep "^Reply: 550 5.1.1 <bob@example.org>: unknown user$" note
+'
+
+test_expect_success 'exit 78 (EX_CONFIG): a setup problem, exit 128, nothing recorded' '
+	(
+		cd repo &&
+		test_tick &&
+		GIT_AUTHOR_NAME=Cy GIT_AUTHOR_EMAIL=cy@example.org git commit -q --allow-empty -m "usb: patch 6" &&
+		FAKE_EXIT=78 FAKE_STDERR="msmtp: no configuration" \
+			test_expect_code 128 git maint-notify --send -q >../out 2>../err
+	) &&
+	echo "error: cannot send through $PWD/fake-sendmail: msmtp: no configuration" >expect &&
+	test_cmp expect err &&
+	test_must_fail git -C repo notes --ref=maint-notify show HEAD
+'
+
+test_expect_success 'a program that is not there: exit 128' '
+	(cd repo && git config sendemail.smtpServer /nonexistent/sendmail &&
+	 test_expect_code 128 git maint-notify --send -q >../out 2>../err) &&
+	echo "error: cannot send through /nonexistent/sendmail: cannot run '"'"'/nonexistent/sendmail'"'"': No such file or directory" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'no password is looked up for a program, and none is in its environment' '
+	rm -rf calls/* &&
+	(
+		cd repo &&
+		git config sendemail.smtpServer "$TRASH_DIRECTORY/fake-sendmail" &&
+		git config sendemail.smtpUser maint@example.org &&
+		run_no_bus () { env -u DBUS_SESSION_BUS_ADDRESS "$@"; } &&
+		run_no_bus git maint-notify --send -q
+	) &&
+	test -f calls/env.1 &&
+	! grep -i -e secret -e password calls/env.1
+'
+
+test_expect_success 'msmtp delivers to the real server (STARTTLS, AUTH with its own password)' '
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	cat >msmtprc <<-EOF &&
+	account test
+	host 127.0.0.1
+	port $SMTP_PORT
+	tls on
+	tls_starttls on
+	tls_trust_file "$SMTP_TLS/ca.crt"
+	auth on
+	user $SMTP_USER
+	passwordeval "cat '"'"'$TRASH_DIRECTORY/smtp-password'"'"'"
+	account default : test
+	EOF
+	chmod 600 msmtprc &&
+	(
+		cd repo &&
+		git config sendemail.smtpServer /usr/bin/msmtp &&
+		git config --add sendemail.smtpServerOption -C &&
+		git config --add sendemail.smtpServerOption "$TRASH_DIRECTORY/msmtprc" &&
+		test_tick &&
+		GIT_AUTHOR_NAME=Dee GIT_AUTHOR_EMAIL=dee@example.org git commit -q --allow-empty -m "usb: patch 7" &&
+		git maint-notify >../dry7.mbox &&
+		git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 1 &&
+	cat >expect <<-\EOF &&
+	MAIL FROM:<committer@example.com>
+	RCPT TO:<dee@example.org>
+	EOF
+	test_cmp expect "$SMTP_SPOOL/0001.env" &&
+	sed 1d dry7.mbox >expect &&
+	tr -d "\r" <"$SMTP_SPOOL/0001.eml" >actual &&
+	test_cmp expect actual &&
+	grep " STARTTLS" "$SMTP_SPOOL/log" &&
+	grep " AUTH" "$SMTP_SPOOL/log"
+'
+
+test_expect_success 'msmtp and a recipient the server refuses: that mail refused (exit 1), recorded' '
+	start_smtp_server --reject eve@example.org &&
+	test_when_finished stop_smtp_server &&
+	sed -i "s/^port .*/port $SMTP_PORT/" msmtprc &&
+	(
+		cd repo &&
+		test_tick &&
+		GIT_AUTHOR_NAME=Eve GIT_AUTHOR_EMAIL=eve@example.org git commit -q --allow-empty -m "usb: patch 8" &&
+		test_expect_code 1 git maint-notify --send -q >../out 2>../err
+	) &&
+	grep "^error: [0-9a-f]*: the server refused the mail: .*550" err &&
+	git -C repo notes --ref=maint-notify show HEAD >note &&
+	grep "^Status: failed$" note
+'
+
+test_done
