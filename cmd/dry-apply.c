@@ -6,11 +6,13 @@
  * changes: no ref, reflog, index, work tree file or object.
  */
 #include "apply.h"
+#include "config.h"
 #include "fetch.h"
 #include "mailinfo.h"
 #include "parse-options.h"
 #include "patch-mails.h"
 #include "patch.h"
+#include "quote.h"
 #include "repo.h"
 #include "source.h"
 #include "strbuf.h"
@@ -66,10 +68,11 @@ static void series_clear(struct series *s)
 /*
  * Reads the patches of the inputs (common/patch-mails.h: cover letters,
  * replies, duplicates and other mail are stepped over, one line each);
- * dies (128) on input that cannot be read.
+ * dies (128) on input that cannot be read, exits 1 on a message that
+ * cannot apply (undecodable, or over mbox.max-message-size).
  */
 static void read_series(struct series *s, const char **args, int nargs,
-			const struct dry_apply_opts *o)
+			const struct dry_apply_opts *o, const struct maint_config *cfg)
 {
 	struct patch_mails pms = PATCH_MAILS_INIT;
 	struct patch_mails_opts pmo = { 0 };
@@ -77,12 +80,14 @@ static void read_series(struct series *s, const char **args, int nargs,
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
 	struct strbuf err = STRBUF_INIT, origin = STRBUF_INIT;
 	struct patch_set ps = PATCH_SET_INIT;
+	int rc;
 
 	pmo.source_flags = o->mboxrd ? SOURCE_MBOXRD : 0;
+	pmo.cfg = cfg;
 	pmo.say = o->quiet || o->porcelain ? NULL : stdout;
 	pmo.quiet = o->quiet;
-	if (patch_mails_read(&pms, args, nargs, &pmo) < 0)
-		exit(EXIT_FATAL);
+	if ((rc = patch_mails_read(&pms, args, nargs, &pmo)) != RESULT_OK)
+		exit(result_exit_code(rc));
 	fflush(stdout);
 	patch_mails_skipped(&pms, &s->skipped);
 	patch_mail_init(&pm);
@@ -155,6 +160,18 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
 	return 0;
 }
 
+/*
+ * Writes out to stdout and empties it. Text from the mail in it was
+ * quoted where it was added (quote.h); this last pass makes sure that no
+ * control character reaches the terminal, as report() and say() do.
+ */
+static void write_report(struct strbuf *out)
+{
+	strbuf_setlen(out, neutralise_controls(out->buf, out->len));
+	write_or_die(1, out->buf, out->len);
+	strbuf_reset(out);
+}
+
 /* Checks the series against one target, printing into out. */
 static int check_target(git_repository *repo, struct target *t, const struct series *s,
 			const struct dry_apply_opts *o, struct strbuf *out)
@@ -195,12 +212,13 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 			strbuf_addch(out, '\n');
 			apply_result_print(out, &res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
 		} else if (!o->quiet) {
-			strbuf_addf(out, "Patch %zu/%zu: %s\n", i + 1, s->nr, it->subject);
+			strbuf_addf(out, "Patch %zu/%zu: ", i + 1, s->nr);
+			quote_field(out, it->subject, strlen(it->subject));
+			strbuf_addch(out, '\n');
 			apply_result_print(out, &res, APPLY_PRINT_HUMAN, NULL, o->verbose);
 		}
 		apply_result_dispose(&res);
-		write_or_die(1, out->buf, out->len);
-		strbuf_reset(out);
+		write_report(out);
 	}
 	apply_session_free(sess);
 	strbuf_release(&prefix);
@@ -249,6 +267,7 @@ int cmd_main(int argc, const char **argv)
 	struct target *targets = NULL;
 	size_t nt;
 	git_repository *repo;
+	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct strbuf out = STRBUF_INIT;
 	char *current = NULL;
 	int nargs, any_ok = 0, ret = EXIT_NO;
@@ -276,7 +295,9 @@ int cmd_main(int argc, const char **argv)
 		if (resolve_target(repo, o.onto.v[i], &targets[i]) < 0)
 			die("cannot check against '%s'", o.onto.v[i]);
 
-	read_series(&s, argv, nargs, &o);
+	if (config_load(&cfg, repo) < 0)
+		exit(EXIT_FATAL);
+	read_series(&s, argv, nargs, &o, &cfg);
 	if (!s.nr) {
 		error("no patches found");
 		goto cleanup;
@@ -300,7 +321,7 @@ int cmd_main(int argc, const char **argv)
 			strbuf_addstr(&out, "The series applies to none of the targets\n");
 		}
 	}
-	write_or_die(1, out.buf, out.len);
+	write_report(&out);
 	ret = any_ok ? EXIT_OK : EXIT_NO;
 cleanup:
 	strbuf_release(&out);
@@ -308,6 +329,7 @@ cleanup:
 	free(targets);
 	free(current);
 	strvec_clear(&o.onto);
+	config_release(&cfg);
 	git_repository_free(repo);
 	fetch_release();
 	return ret;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const queue_usage[] = {
 	"git maint-queue [<options>] <branch> [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...",
@@ -205,6 +206,9 @@ int cmd_main(int argc, const char **argv)
 		struct strbuf out = STRBUF_INIT;
 
 		if (queue_show_current(repo, &out) == 0) {
+			/* the mail as it is for a file or a pipe, never escape sequences for a terminal */
+			if (isatty(1))
+				strbuf_setlen(&out, neutralise_controls(out.buf, out.len));
 			write_or_die(1, out.buf, out.len);
 			ret = EXIT_OK;
 		}

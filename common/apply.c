@@ -10,6 +10,7 @@
  */
 #include "apply.h"
 #include "objwrite.h"
+#include "quote.h"
 #include "repo.h"
 #include "treewrite.h"
 #include "wrapper.h"
@@ -1397,7 +1398,9 @@ static void print_human_file(struct strbuf *out, const struct apply_file_result 
 	}
 	strbuf_addch(out, '\n');
 	if (fr->status == APPLY_FILE_ERROR) {
-		strbuf_addf(out, "%s\n", fr->reason);
+		/* a reason may quote a path from the patch as it is: one line, no controls */
+		quote_field(out, fr->reason, strlen(fr->reason));
+		strbuf_addch(out, '\n');
 		return;
 	}
 	for (size_t k = 0; k < fr->hunk_nr; k++) {
@@ -1434,17 +1437,21 @@ void apply_quote_field(struct strbuf *out, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = s[i];
+		size_t n = control_char_len(s + i, len - i);
 
-		if (c == '\t')
+		if (c == '\t') {
 			strbuf_addstr(out, "\\t");
-		else if (c == '\n')
+		} else if (c == '\n') {
 			strbuf_addstr(out, "\\n");
-		else if (c == '\\')
+		} else if (c == '\\') {
 			strbuf_addstr(out, "\\\\");
-		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(out, "\\%03o", c);
-		else
+		} else if (n) {
+			for (size_t k = 0; k < n; k++)	/* a C1 character: both bytes */
+				strbuf_addf(out, "\\%03o", (unsigned char)s[i + k]);
+			i += n - 1;
+		} else {
 			strbuf_addch(out, c);
+		}
 	}
 }
 
@@ -1485,7 +1492,8 @@ void apply_result_print(struct strbuf *out, const struct apply_result *res,
 {
 	if (res->error) {
 		if (fmt == APPLY_PRINT_HUMAN) {
-			strbuf_addf(out, "%s\n", res->error);
+			quote_field(out, res->error, strlen(res->error));
+			strbuf_addch(out, '\n');
 		} else {
 			strbuf_addf(out, "error\t%s", prefix ? prefix : "");
 			apply_quote_field(out, res->error, strlen(res->error));

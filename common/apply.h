@@ -254,7 +254,8 @@ enum apply_print_format {
 
 /*
  * Appends s[0..len) as a porcelain field: tab, newline, backslash and
- * other control characters written as \t, \n, \\ and \ooo.
+ * other control characters (C1 included, usage.h) written as \t, \n, \\
+ * and \ooo.
  */
 void apply_quote_field(struct strbuf *out, const char *s, size_t len);
 

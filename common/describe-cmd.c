@@ -96,6 +96,8 @@ static int answer(struct describer *d, const struct dc_options *o, const char *r
 	if (rc < 0)
 		return rc == DESCRIBE_FALLBACK ? rc : -1;
 	if (!rc) {
+		/* git allows C1 controls (a CSI) in tag names: one line, nothing for the terminal */
+		strbuf_setlen(out, neutralise_field(out->buf, out->len));
 		strbuf_addch(out, '\n');
 		fwrite(out->buf, 1, out->len, stdout);
 	}
@@ -165,6 +167,7 @@ int dc_run_stdin(struct describer *d, const struct dc_options *o, const struct d
 			break;
 		}
 		if (rc) {
+			strbuf_setlen(&line, neutralise_field(line.buf, line.len));
 			printf("%s undefined\n", line.buf);
 			ret = EXIT_NO;
 		}

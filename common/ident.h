@@ -15,19 +15,8 @@
  */
 
 #include "config.h"
+#include "date.h"
 #include "strbuf.h"
-
-/*
- * Parses a date the way git does for GIT_*_DATE and mail Date headers:
- * RFC 2822 ("Thu, 7 Apr 2005 15:14:13 -0700"), ISO 8601
- * ("2005-04-07 15:14:13 -0700", "2005-04-07T22:14:13Z"), git's internal
- * form ("1112911993 -0700", "@1112911993 +0000"), with zone names
- * (UT, UTC, GMT, Z, EST, EDT, CST, CDT, MST, MDT, PST, PDT). A date with
- * no zone is taken as UTC. Returns 0, or -1 (nothing reported) when
- * the text is not a date, or one a commit cannot hold (before 1970 in
- * UTC, a year past 9999, seconds of more than 18 digits).
- */
-int parse_date(const char *text, long long *when, int *tz_minutes);
 
 /* Appends "<when> <+hhmm>". */
 void ident_add_date(struct strbuf *out, long long when, int tz_minutes);

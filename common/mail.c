@@ -397,9 +397,14 @@ void mail_decode_b(struct strbuf *out, const char *in, size_t len)
 {
 	unsigned acc = 0;
 	int pos = 0;
+	char *o;
 
+	/* at most 3 bytes per 4 in: written in place, no check per byte */
+	strbuf_grow(out, len / 4 * 3 + 3);
+	o = out->buf + out->len;
+	b64_value('A');
 	for (size_t i = 0; i < len; i++) {
-		int v = b64_value(in[i]);
+		int v = b64_table[(unsigned char)in[i]];
 
 		if (v < 0)
 			continue;
@@ -408,19 +413,20 @@ void mail_decode_b(struct strbuf *out, const char *in, size_t len)
 			acc = v << 2;
 			break;
 		case 1:
-			strbuf_addch(out, acc | (v >> 4));
+			*o++ = acc | (v >> 4);
 			acc = (v & 15) << 4;
 			break;
 		case 2:
-			strbuf_addch(out, acc | (v >> 2));
+			*o++ = acc | (v >> 2);
 			acc = (v & 3) << 6;
 			break;
 		case 3:
-			strbuf_addch(out, acc | v);
+			*o++ = acc | v;
 			acc = pos = 0;
 			break;
 		}
 	}
+	strbuf_setlen(out, o - out->buf);
 }
 
 static int g_isspace(unsigned char c)
@@ -765,32 +771,56 @@ size_t mail_parse_address_list(struct strvec *out, const char *in, size_t len)
 	return n;
 }
 
+/*
+ * Can s[0..len) be a message id: not empty, no blank, no control
+ * character (C0, DEL, C1 in UTF-8) and no '<'? What passes stays one
+ * word on one line wherever it is written (a Link: trailer, a note).
+ */
+static int msgid_ok(const char *s, size_t len)
+{
+	if (!len)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c <= ' ' || c == 0x7f || c == '<' ||
+		    (c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] <= 0x9f &&
+		     (unsigned char)s[i + 1] >= 0x80))
+			return 0;
+	}
+	return 1;
+}
+
 size_t mail_parse_msgids(struct strvec *out, const char *in, size_t len)
 {
 	size_t n = 0, i = 0;
+	int bracketed = 0;
 
 	while (i < len) {
-		const char *lt = memchr(in + i, '<', len - i), *gt;
+		const char *lt = memchr(in + i, '<', len - i), *gt, *last;
 
 		if (!lt)
 			break;
 		gt = memchr(lt, '>', in + len - lt);
 		if (!gt)
 			break;
-		if (gt > lt + 1) {
-			strvec_push_mem(out, lt + 1, gt - lt - 1);
+		/* "<<a>": the id is what follows the last '<' */
+		last = memrchr(lt, '<', gt - lt);
+		bracketed = 1;
+		if (msgid_ok(last + 1, gt - last - 1)) {
+			strvec_push_mem(out, last + 1, gt - last - 1);
 			n++;
 		}
 		i = gt - in + 1;
 	}
-	if (!n) {
+	if (!bracketed) {
 		size_t s = 0, e;
 		while (s < len && isspace((unsigned char)in[s]))
 			s++;
 		e = s;
 		while (e < len && !isspace((unsigned char)in[e]))
 			e++;
-		if (e > s) {
+		if (msgid_ok(in + s, e - s)) {
 			strvec_push_mem(out, in + s, e - s);
 			n++;
 		}

@@ -146,8 +146,11 @@ int mail_parse_address(struct mail_address *a, const char *in, size_t len);
 
 /*
  * Appends to out every <message-id> of in[0..len) (Message-ID,
- * In-Reply-To, References), without the <>. A value with no <...> at all
- * gives its first word. Returns the number added.
+ * In-Reply-To, References: the raw value, unfolded; RFC 2047 allows no
+ * encoded word in an id), without the <>. A value with no <...> at all
+ * gives its first word. What holds a blank, a control character or a
+ * '<' is not an id and is left out: every id added is one word that
+ * stays on one line wherever it is written. Returns the number added.
  */
 size_t mail_parse_msgids(struct strvec *out, const char *in, size_t len);
 

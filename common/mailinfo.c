@@ -11,6 +11,7 @@
  * message) the result is the same but an error is returned.
  */
 #include "mailinfo.h"
+#include "date.h"
 #include "mail.h"
 #include "usage.h"
 #include "utf8.h"
@@ -43,7 +44,8 @@ struct mi {
 	int header_stage, filter_stage;
 	size_t patch_lines;
 	int have_quoted_cr;
-	struct strbuf message_id;	/* raw value, for -m */
+	struct strbuf message_id;	/* decoded value, for -m (as git prints it) */
+	struct strbuf message_id_raw;	/* undecoded: where the id is read */
 	int have_message_id;
 
 	int input_error;		/* git's input_error: stop reading the body */
@@ -95,6 +97,8 @@ PRINTF(2, 3) static void mi_error(struct mi *mi, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&mi->err, fmt, ap);
 	va_end(ap);
+	/* it quotes the mail (a charset, a date): one line, whatever the mail holds */
+	strbuf_setlen(&mi->err, neutralise_field(mi->err.buf, mi->err.len));
 }
 
 /* ---- reading lines ---- */
@@ -370,8 +374,14 @@ static int check_header(struct mi *mi, const struct strbuf *line, struct strbuf 
 		goto out;
 	}
 	if (parse_header(mi, line, "Message-ID", &sb)) {
+		const char *raw = "";
+
 		strbuf_reset(&mi->message_id);
 		strbuf_addbuf(&mi->message_id, &sb);
+		/* git decodes it; an encoded word has no place in an id (RFC 2047, 5) */
+		skip_header(line, "Message-ID", &raw);
+		strbuf_reset(&mi->message_id_raw);
+		strbuf_addstr(&mi->message_id_raw, raw);
 		mi->have_message_id = 1;
 		goto out;
 	}
@@ -529,6 +539,26 @@ static int check_inbody_header(struct mi *mi, const struct strbuf *line)
 	return 0;
 }
 
+/*
+ * -m: "Message-Id: <value>" as git adds it, unless the decoded value
+ * holds a control character (an encoded CR or LF would add lines to the
+ * commit message, as it does in git): then the id alone, when it has one.
+ */
+static void add_message_id_line(struct mi *mi)
+{
+	const struct strbuf *v = &mi->message_id;
+
+	for (size_t i = 0; i < v->len; i++) {
+		if ((unsigned char)v->buf[i] < ' ' || v->buf[i] == 0x7f) {
+			if (mi->pm->message_id.len)
+				strbuf_addf(&mi->pm->message, "Message-Id: <%s>\n",
+					    mi->pm->message_id.buf);
+			return;
+		}
+	}
+	strbuf_addf(&mi->pm->message, "Message-Id: %s\n", v->buf);
+}
+
 /* git's handle_commit_msg(): 1 when line starts the patch. */
 static int handle_commit_msg(struct mi *mi, struct strbuf *line)
 {
@@ -573,7 +603,7 @@ static int handle_commit_msg(struct mi *mi, struct strbuf *line)
 	}
 	if (patchbreak(line)) {
 		if (mi->opts->message_id && mi->have_message_id)
-			strbuf_addf(&pm->message, "Message-Id: %s\n", mi->message_id.buf);
+			add_message_id_line(mi);
 		return 1;
 	}
 	if (memchr(line->buf, '\0', line->len))
@@ -600,20 +630,28 @@ static void handle_filter(struct mi *mi, struct strbuf *line)
 	mi->patch_lines++;
 }
 
+/* A line as it is when the body is not format=flowed: quoted CRLF noted (or stripped). */
+static void handle_filter_unflowed(struct mi *mi, struct strbuf *line)
+{
+	size_t len = line->len;
+
+	if (len >= 2 && line->buf[len - 2] == '\r' && line->buf[len - 1] == '\n') {
+		mi->have_quoted_cr = 1;
+		if (mi->opts->quoted_cr == MAILINFO_QUOTED_CR_STRIP) {
+			strbuf_setlen(line, len - 2);
+			strbuf_addch(line, '\n');
+		}
+	}
+	handle_filter(mi, line);
+}
+
 static void handle_filter_flowed(struct mi *mi, struct strbuf *line, struct strbuf *prev)
 {
 	size_t len = line->len;
 	const char *rest;
 
 	if (!mi->format_flowed) {
-		if (len >= 2 && line->buf[len - 2] == '\r' && line->buf[len - 1] == '\n') {
-			mi->have_quoted_cr = 1;
-			if (mi->opts->quoted_cr == MAILINFO_QUOTED_CR_STRIP) {
-				strbuf_setlen(line, len - 2);
-				strbuf_addch(line, '\n');
-			}
-		}
-		handle_filter(mi, line);
+		handle_filter_unflowed(mi, line);
 		return;
 	}
 	if (len && line->buf[len - 1] == '\n') {
@@ -741,6 +779,131 @@ static void check_encoded_line(struct mi *mi, const struct strbuf *line)
 	}
 }
 
+/*
+ * The text carried between the lines of a base64 or quoted-printable
+ * body: git's "prev" (a partial decoded line, after any format=flowed
+ * text waiting for the end of its paragraph) is buf[off..len), and holds
+ * no '\n'. git prepends it to each decoded line, which makes a body that
+ * decodes to one long line quadratic (8 MB: a minute); here the decoded
+ * bytes are appended to it and lines are cut in place, each byte copied
+ * a bounded number of times, with the same result.
+ */
+struct carry {
+	struct strbuf buf;
+	size_t off;
+};
+#define CARRY_INIT { STRBUF_INIT, 0 }
+
+/* The format=flowed text waiting in the carry's buffer: [start, end). */
+struct flowed_span {
+	size_t start, end;
+};
+
+/* handle_filter() on a copy of span (when not empty) followed by buf[from..to). */
+static void filter_copy(struct mi *mi, struct strbuf *line, const struct strbuf *buf,
+			struct flowed_span *span, size_t from, size_t to)
+{
+	strbuf_reset(line);
+	strbuf_add(line, buf->buf + span->start, span->end - span->start);
+	strbuf_add(line, buf->buf + from, to - from);
+	span->start = span->end = 0;
+	handle_filter(mi, line);
+}
+
+/* handle_filter_flowed() for the decoded line buf[from..to) (its '\n' included), in place. */
+static void flowed_in_place(struct mi *mi, struct strbuf *line, struct strbuf *buf,
+			    struct flowed_span *span, size_t from, size_t to)
+{
+	const char *p = buf->buf;
+	size_t len = to - from - 1, n;
+
+	if (len && p[from + len - 1] == '\r')
+		len--;
+	if (len == 3 && !memcmp(p + from, "-- ", 3)) {
+		if (span->end > span->start)
+			filter_copy(mi, line, buf, span, 0, 0);
+		filter_copy(mi, line, buf, span, from, to);
+		return;
+	}
+	if (len && p[from] == ' ') {
+		from++;
+		len--;
+	}
+	if (!len || p[from + len - 1] != ' ') {
+		filter_copy(mi, line, buf, span, from, to);
+		return;
+	}
+	/* a soft break: the text waits for the rest of its paragraph */
+	n = len - !!mi->delsp;
+	if (span->end == span->start) {
+		span->start = from;
+		span->end = from + n;
+	} else {
+		memmove(buf->buf + span->end, p + from, n);
+		span->end += n;
+	}
+}
+
+/* One base64 or quoted-printable body line: decoded onto the carry, then its lines filtered. */
+static void handle_encoded(struct mi *mi, struct strbuf *line, struct carry *c)
+{
+	struct strbuf *buf = &c->buf;
+	struct flowed_span span = { 0, 0 };
+	size_t scan = buf->len, r = c->off;
+	const char *nl;
+
+	check_encoded_line(mi, line);
+	if (mi->te == TE_QP)
+		mail_decode_q(buf, line->buf, line->len, 0);
+	else
+		mail_decode_b(buf, line->buf, line->len);
+	while ((nl = memchr(buf->buf + scan, '\n', buf->len - scan))) {
+		size_t to = nl - buf->buf + 1;
+
+		if (mi->format_flowed) {
+			flowed_in_place(mi, line, buf, &span, r, to);
+		} else if (to == buf->len) {
+			/* the line ends the buffer (a long one, usually): handed over, not copied */
+			strbuf_remove(buf, 0, r);
+			strbuf_swap(buf, line);
+			strbuf_reset(buf);
+			handle_filter_unflowed(mi, line);
+			r = scan = 0;
+			break;
+		} else {
+			strbuf_reset(line);
+			strbuf_add(line, buf->buf + r, to - r);
+			handle_filter_unflowed(mi, line);
+		}
+		r = scan = to;
+	}
+	/* what waits: the flowed text, then the partial line (git's prev) */
+	if (span.end == span.start) {
+		c->off = r;
+	} else {
+		if (span.end != r) {
+			memmove(buf->buf + span.end, buf->buf + r, buf->len - r);
+			strbuf_setlen(buf, span.end + (buf->len - r));
+		}
+		c->off = span.start;
+	}
+	/* drop what was used once it is the larger part: amortised linear */
+	if (c->off > buf->len / 2) {
+		strbuf_remove(buf, 0, c->off);
+		c->off = 0;
+	}
+}
+
+/* The carry as a strbuf of its own (git's prev), for the plain-text path and flushes. */
+static struct strbuf *carry_prev(struct carry *c)
+{
+	if (c->off) {
+		strbuf_remove(&c->buf, 0, c->off);
+		c->off = 0;
+	}
+	return &c->buf;
+}
+
 /* patchbreak() on a raw line p[0..len) (its '\n' included, CRLF or not). */
 static int raw_patchbreak(const char *p, size_t len)
 {
@@ -787,7 +950,8 @@ static void skip_message_lines(struct mi *mi)
 
 static void handle_body(struct mi *mi, struct strbuf *line)
 {
-	struct strbuf prev = STRBUF_INIT, dec = STRBUF_INIT;
+	struct carry carry = CARRY_INIT;
+	struct strbuf *prev;
 
 	if (mi->top && !find_boundary(mi, line))
 		goto out;
@@ -801,42 +965,19 @@ static void handle_body(struct mi *mi, struct strbuf *line)
 	mi->first_line = 1;
 	do {
 		if (mi->top && is_multipart_boundary(mi, line)) {
-			if (prev.len) {
-				handle_filter(mi, &prev);
-				strbuf_reset(&prev);
+			prev = carry_prev(&carry);
+			if (prev->len) {
+				handle_filter(mi, prev);
+				strbuf_reset(prev);
 			}
 			summarize_quoted_cr(mi);
 			if (!handle_boundary(mi, line))
 				goto out;
 		}
-		if (mi->te == TE_DONTCARE) {
-			handle_filter_flowed(mi, line, &prev);
-		} else {
-			const char *s, *e;
-
-			check_encoded_line(mi, line);
-			strbuf_reset(&dec);
-			strbuf_addbuf(&dec, &prev);
-			strbuf_reset(&prev);
-			if (mi->te == TE_QP)
-				mail_decode_q(&dec, line->buf, line->len, 0);
-			else
-				mail_decode_b(&dec, line->buf, line->len);
-			/* one decoded line at a time; a partial last line waits in prev */
-			s = dec.buf;
-			e = dec.buf + dec.len;
-			while (s < e) {
-				const char *nl = memchr(s, '\n', e - s);
-				if (!nl) {
-					strbuf_add(&prev, s, e - s);
-					break;
-				}
-				strbuf_reset(line);
-				strbuf_add(line, s, nl - s + 1);
-				handle_filter_flowed(mi, line, &prev);
-				s = nl + 1;
-			}
-		}
+		if (mi->te == TE_DONTCARE)
+			handle_filter_flowed(mi, line, carry_prev(&carry));
+		else
+			handle_encoded(mi, line, &carry);
 		mi->first_line = 0;
 		if (mi->input_error) {
 			mi->patch_end = mi->p;	/* git stops reading here */
@@ -850,16 +991,44 @@ static void handle_body(struct mi *mi, struct strbuf *line)
 			skip_message_lines(mi);
 	} while (get_whole_line(mi, line));
 
-	if (prev.len)
-		handle_filter(mi, &prev);
+	prev = carry_prev(&carry);
+	if (prev->len)
+		handle_filter(mi, prev);
 	summarize_quoted_cr(mi);
 	flush_inbody_accum(mi);
 out:
-	strbuf_release(&prev);
-	strbuf_release(&dec);
+	strbuf_release(&carry.buf);
 }
 
 /* ---- what git mailinfo prints ---- */
+
+int mailinfo_date_ok(const char *value, size_t len)
+{
+	char small[128];
+	struct strbuf sb = STRBUF_INIT;
+	const char *s = small;
+	long long when;
+	int tz, ok;
+
+	/* blanks only: git am takes the current time, as for no Date at all */
+	while (len && g_isspace(value[len - 1]))
+		len--;
+	if (!len)
+		return 1;
+	if (memchr(value, '\0', len))
+		return 0;
+	/* a C string for parse_date(); on the stack for any real date (the scan reads every one) */
+	if (len < sizeof(small)) {
+		memcpy(small, value, len);
+		small[len] = '\0';
+	} else {
+		strbuf_add(&sb, value, len);
+		s = sb.buf;
+	}
+	ok = !parse_date(s, &when, &tz);
+	strbuf_release(&sb);
+	return ok;
+}
 
 /* git's cleanup_space(): each run of blanks becomes one space (one pass). */
 /* Would cleanup_space() change s[0..len)? Not for the usual text, with single spaces only. */
@@ -1133,6 +1302,8 @@ static void handle_info(struct mi *mi)
 			cleanup_space(hdr);
 			strbuf_addbuf(&pm->date, hdr);
 			pm->has_date = 1;
+			if (!mailinfo_date_ok(pm->date.buf, pm->date.len))
+				mi_error(mi, "invalid date '%s'", pm->date.buf);
 			break;
 		}
 	}
@@ -1317,10 +1488,55 @@ static void add_path(struct strvec *paths, const char *s, size_t len)
 	/* no git diff names a path holding a NUL byte: garbage, left out */
 	if (!len || (len == 9 && !memcmp(s, "/dev/null", 9)) || memchr(s, '\0', len))
 		return;
-	for (size_t i = 0; i < paths->nr; i++)
+	/* a file's header names it up to four times; the rest is mailinfo_paths_unique()'s */
+	for (size_t i = paths->nr > 4 ? paths->nr - 4 : 0; i < paths->nr; i++)
 		if (strlen(paths->v[i]) == len && !memcmp(paths->v[i], s, len))
 			return;
 	strvec_push_mem(paths, s, len);
+}
+
+struct path_at {
+	const char *path;
+	size_t at;
+};
+
+static int cmp_path_at(const void *a, const void *b)
+{
+	const struct path_at *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+void mailinfo_paths_unique(struct strvec *paths)
+{
+	struct path_at *sorted;
+	unsigned char *dup;
+	size_t n = paths->nr, out = 0;
+
+	if (n < 2)
+		return;
+	sorted = xcalloc(n, sizeof(*sorted));
+	dup = xcalloc(n, 1);
+	for (size_t i = 0; i < n; i++) {
+		sorted[i].path = paths->v[i];
+		sorted[i].at = i;
+	}
+	/* by name, then by position: the first of each run is the first added */
+	qsort(sorted, n, sizeof(*sorted), cmp_path_at);
+	for (size_t k = 1; k < n; k++)
+		if (!strcmp(sorted[k].path, sorted[k - 1].path))
+			dup[sorted[k].at] = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (dup[i])
+			free((char *)paths->v[i]);
+		else
+			paths->v[out++] = paths->v[i];
+	}
+	paths->nr = out;
+	paths->v[out] = NULL;
+	free(sorted);
+	free(dup);
 }
 
 /* Drops the first directory of name ("a/" of "a/x"), as git apply -p1 does. */
@@ -1600,6 +1816,7 @@ static struct mi *mi_get(struct patch_mail *pm)
 	strbuf_init(&mi->charset, 0);
 	strbuf_init(&mi->inbody_accum, 0);
 	strbuf_init(&mi->message_id, 0);
+	strbuf_init(&mi->message_id_raw, 0);
 	strbuf_init(&mi->err, 0);
 	strbuf_init(&mi->hdr_tmp, 0);
 	strbuf_init(&mi->line, 0);
@@ -1633,6 +1850,7 @@ static void mi_start(struct mi *mi, struct patch_mail *pm, const struct raw_mail
 	mi->patch_lines = 0;
 	mi->have_quoted_cr = 0;
 	strbuf_reset(&mi->message_id);
+	strbuf_reset(&mi->message_id_raw);
 	mi->have_message_id = 0;
 	mi->input_error = 0;
 	strbuf_reset(&mi->err);
@@ -1653,6 +1871,7 @@ static void mi_free(struct mi *mi)
 	strbuf_release(&mi->charset);
 	strbuf_release(&mi->inbody_accum);
 	strbuf_release(&mi->message_id);
+	strbuf_release(&mi->message_id_raw);
 	strbuf_release(&mi->err);
 	strbuf_release(&mi->hdr_tmp);
 	strbuf_release(&mi->line);
@@ -1679,7 +1898,7 @@ int patch_mail_parse(struct patch_mail *pm, const struct raw_mail *raw, const st
 	}
 	if (mi->have_message_id) {
 		struct strvec ids = STRVEC_INIT;
-		if (mail_parse_msgids(&ids, mi->message_id.buf, mi->message_id.len))
+		if (mail_parse_msgids(&ids, mi->message_id_raw.buf, mi->message_id_raw.len))
 			strbuf_addstr(&pm->message_id, ids.v[0]);
 		strvec_clear(&ids);
 	}
@@ -1695,6 +1914,7 @@ int patch_mail_parse(struct patch_mail *pm, const struct raw_mail *raw, const st
 				    (mi->patch_end ? mi->patch_end : mi->end) - mi->patch_at);
 	else
 		mailinfo_diff_paths(&pm->paths, pm->patch.buf, pm->patch.len);
+	mailinfo_paths_unique(&pm->paths);
 	pm->has_patch = mi->patch_lines > 0;
 	if (opts->headers_and_paths_only) {
 		strbuf_reset(&pm->message);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "mbox-write.h"
+#include "quote.h"
 #include "select.h"
 #include "source.h"
 #include "usage.h"
@@ -170,6 +171,12 @@ void outdir_close(struct outdir *od)
 	od->path = NULL;
 }
 
+/* A text field of a listing: control characters, tab and newline become '?' (quote.h). */
+static void add_field(struct strbuf *out, const char *s)
+{
+	quote_field(out, s, strlen(s));
+}
+
 /* Expands one placeholder at f (after '%'); returns its length or 0 when unknown. */
 static size_t expand(struct strbuf *out, const char *f, const struct mail_entry *e)
 {
@@ -178,32 +185,33 @@ static size_t expand(struct strbuf *out, const char *f, const struct mail_entry 
 	switch (f[0]) {
 	case 'i': if (e) strbuf_addf(out, "%zu", e->number); return 1;
 	case 'I': if (e) strbuf_addf(out, "%zu", e->out_pos); return 1;
-	case 'm': if (e) strbuf_addstr(out, e->message_id); return 1;
-	case 'r': if (e) strbuf_addstr(out, e->in_reply_to); return 1;
-	case 's': if (e) strbuf_addstr(out, e->subject); return 1;
-	case 'S': if (e) strbuf_addstr(out, e->clean_subject); return 1;
+	case 'm': if (e) add_field(out, e->message_id); return 1;
+	case 'r': if (e) add_field(out, e->in_reply_to); return 1;
+	case 's': if (e) add_field(out, e->subject); return 1;
+	case 'S': if (e) add_field(out, e->clean_subject); return 1;
 	case 'v': if (e) strbuf_addf(out, "%d", e->version); return 1;
 	case 'k': if (e) strbuf_addf(out, "%d", e->k); return 1;
 	case 'K': if (e) strbuf_addf(out, "%d", e->total); return 1;
-	case 'o': if (e) strbuf_addstr(out, e->origin); return 1;
+	case 'o': if (e) add_field(out, e->origin); return 1;
 	case 'P': if (e) strbuf_addstr(out, e->kind == MAIL_PATCH ? "patch" : "mail"); return 1;
 	case 'n': strbuf_addch(out, '\n'); return 1;
 	case '%': strbuf_addch(out, '%'); return 1;
 	case 'p':
+		/* C-quoted as git quotes paths, and when holding a space: the list splits on spaces */
 		if (e)
 			for (i = 0; i < e->paths.nr; i++) {
 				if (i)
 					strbuf_addch(out, ' ');
-				strbuf_addstr(out, e->paths.v[i]);
+				quote_path(out, e->paths.v[i], strlen(e->paths.v[i]), QUOTE_SPACE);
 			}
 		return 1;
 	case 'a':
 		if (f[1] == 'n') {
-			if (e) strbuf_addstr(out, e->author_name);
+			if (e) add_field(out, e->author_name);
 		} else if (f[1] == 'e') {
-			if (e) strbuf_addstr(out, e->author_email);
+			if (e) add_field(out, e->author_email);
 		} else if (f[1] == 'd') {
-			if (e) strbuf_addstr(out, e->date);
+			if (e) add_field(out, e->date);
 		} else if (f[1] == 't') {
 			if (e) strbuf_addf(out, "%lld", (long long)e->when);
 		} else {

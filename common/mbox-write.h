@@ -72,6 +72,10 @@ void outdir_close(struct outdir *od);
  *   %p  touched paths, space-separated (needs the index to keep paths)
  *   %P  "patch" (the mail core's kind) or "mail"     %o  the input it came from
  *   %n  newline   %%  percent   %xNN  the byte NN (hex)
+ * Text from the mail is written so that a record stays one line
+ * (quote.h): each path C-quoted as git quotes paths, and when it holds a
+ * space; in every other field control characters, tab and newline
+ * included, become '?'.
  * Returns -1 (error reported) on an unknown placeholder.
  */
 int mail_format_entry(struct strbuf *out, const char *fmt, const struct mail_entry *e);

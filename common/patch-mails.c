@@ -153,12 +153,16 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 	int rc, ret = 0;
 
 	if (source_open(&src, args, nargs, opts->source_flags) < 0)
-		return -1;
+		return RESULT_FATAL;
+	if (opts->cfg && source_configure(src, opts->cfg) < 0) {
+		source_close(src);
+		return RESULT_FATAL;
+	}
 	rs.mk = mail_kinds_new();
 	patch_mail_init(&pm);
 	while ((rc = source_next(src, &raw)) != 0) {
 		if (rc < 0) {
-			ret = -1;
+			ret = source_oversized(src) ? RESULT_NO : RESULT_FATAL;
 			break;
 		}
 		add_message(&rs, &raw, &pm);

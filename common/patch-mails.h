@@ -40,15 +40,19 @@ struct patch_mails {
 #define PATCH_MAILS_INIT { STRBUF_INIT }
 
 /* Options of patch_mails_read(). */
+struct maint_config;
 struct patch_mails_opts {
 	unsigned source_flags;	/* SOURCE_MBOXRD ... */
+	const struct maint_config *cfg;	/* for mbox.max-message-size; may be NULL */
 	FILE *say;		/* where the "Skipping" lines go; NULL: nowhere */
 	int quiet;		/* no warning about incomplete series */
 };
 
 /*
- * Reads args[0..nargs) (source_open() rules) into pms. Returns 0, or -1
- * when an input could not be read (reported).
+ * Reads args[0..nargs) (source_open() rules) into pms. Returns RESULT_OK;
+ * RESULT_NO when a message is over mbox.max-message-size (reported: the
+ * series is refused by policy, as mail that cannot apply); RESULT_FATAL
+ * when an input could not be read or the configuration is bad (reported).
  */
 int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t nargs,
 		     const struct patch_mails_opts *opts);

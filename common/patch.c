@@ -4,6 +4,7 @@
  * extended header lines, then their hunks or binary data.
  */
 #include "patch.h"
+#include "quote.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -81,32 +82,7 @@ const char *file_patch_name(const struct file_patch *fp)
 
 void patch_quote_path(struct strbuf *out, const char *path)
 {
-	const unsigned char *s = (const unsigned char *)path;
-	int need = 0;
-
-	for (; *s; s++)
-		if (*s < 0x20 || *s == 0x7f || *s == '"' || *s == '\\')
-			need = 1;
-	if (!need) {
-		strbuf_addstr(out, path);
-		return;
-	}
-	strbuf_addch(out, '"');
-	for (s = (const unsigned char *)path; *s; s++) {
-		switch (*s) {
-		case '\t': strbuf_addstr(out, "\\t"); break;
-		case '\n': strbuf_addstr(out, "\\n"); break;
-		case '\r': strbuf_addstr(out, "\\r"); break;
-		case '"': strbuf_addstr(out, "\\\""); break;
-		case '\\': strbuf_addstr(out, "\\\\"); break;
-		default:
-			if (*s < 0x20 || *s == 0x7f)
-				strbuf_addf(out, "\\%03o", *s);
-			else
-				strbuf_addch(out, *s);
-		}
-	}
-	strbuf_addch(out, '"');
+	quote_path(out, path, strlen(path), 0);
 }
 
 /* ---------------------------------------------------------------- paths */

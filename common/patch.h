@@ -145,7 +145,8 @@ int patch_path_check(const char *path, struct strbuf *err);
 
 /*
  * Appends path to out, C-quoted as git quotes names ("a\tb") when it
- * holds a control character, '"' or '\\'; as is otherwise.
+ * holds a control character, '"', '\\' or bytes that are not UTF-8; as
+ * is otherwise: quote_path() of quote.h, the one rule for paths.
  */
 void patch_quote_path(struct strbuf *out, const char *path);
 

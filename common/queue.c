@@ -1185,18 +1185,21 @@ int queue_in_progress(git_repository *repo)
 /*
  * The patches of the inputs, in the order to apply them (common/patch-mails.h):
  * cover letters, replies, duplicates and other mail are stepped over here,
- * one line each, and are not stored.
+ * one line each, and are not stored. RESULT_OK; RESULT_NO when a message is
+ * over mbox.max-message-size (reported: nothing queued); RESULT_FATAL.
  */
 static int read_series(struct queue *q, const char *const *args, size_t nargs)
 {
 	struct patch_mails pms = PATCH_MAILS_INIT;
 	struct patch_mails_opts popts = { 0 };
+	int rc;
 
+	popts.cfg = q->cfg;
 	popts.say = q->opts.quiet ? NULL : stdout;
 	popts.quiet = q->opts.quiet;
-	if (patch_mails_read(&pms, args, nargs, &popts) < 0) {
+	if ((rc = patch_mails_read(&pms, args, nargs, &popts)) != RESULT_OK) {
 		patch_mails_release(&pms);
-		return -1;
+		return rc;
 	}
 	/* One input: its message numbers are the queue's, so errors can name it. */
 	if (nargs <= 1)
@@ -1304,8 +1307,12 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const char
 	git_oid_cpy(&q.notes_base, &q.notes_orig);
 	git_oid_cpy(&q.notes_tip, &q.notes_orig);
 	q.has_notes_base = q.has_notes_tip = q.has_notes_orig;
-	if (read_series(&q, args, nargs) < 0)
+	rc = read_series(&q, args, nargs);
+	if (rc) {
+		if (rc > 0)
+			ret = RESULT_NO;
 		goto out;
+	}
 	if (!q.nr) {
 		error("no patches found");
 		ret = RESULT_NO;

@@ -81,6 +81,15 @@ static int has_encoded_word(const char *s, size_t len)
 	return 0;
 }
 
+/* Does s[0..len) hold a byte that is not ASCII? */
+static int has_8bit(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return 1;
+	return 0;
+}
+
 /* Blanks as the parser trims them (git's isspace). */
 static int is_blank(char c)
 {
@@ -294,6 +303,14 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 			    (strcasestr(val->buf, "boundary=") || strcasestr(val->buf, "format=") ||
 			     strcasestr(val->buf, "delsp=") || !charset_is_utf8(val->buf)))
 				goto done;
+		} else if (name_is(&h, "date")) {
+			const char *v;
+			size_t len;
+
+			/* a date the parser refuses is for it to report (8-bit: it converts first) */
+			unfolded(val, &h, &v, &len);
+			if (!mailinfo_date_ok(v, len) || has_8bit(v, len))
+				goto done;
 		} else if (name_is(&h, "from")) {
 			if (from.name)
 				goto done;
@@ -405,6 +422,7 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	if (diff) {
 		pm->has_patch = 1;
 		diff_header_paths(pm, diff, end);
+		mailinfo_paths_unique(&pm->paths);
 	} else if (maybe_patch(body, end)) {
 		goto done;	/* a diff without "diff --git", or a "---" line: the parser knows */
 	}

@@ -8,24 +8,43 @@
 
 const char *maint_progname = "git-maint";
 
-size_t neutralise_controls(char *buf, size_t len)
+size_t control_char_len(const char *s, size_t left)
+{
+	unsigned char c = s[0];
+
+	if (c < 0x20 || c == 0x7f)
+		return 1;
+	if (c == 0xc2 && left >= 2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f)
+		return 2;	/* a C1 control in UTF-8 (CSI is U+009B) */
+	return 0;
+}
+
+/* Every control character of buf[0..len) but those in keep becomes '?'; returns the new length. */
+static size_t neutralise(char *buf, size_t len, const char *keep)
 {
 	size_t out = 0;
 
 	for (size_t i = 0; i < len; i++) {
-		unsigned char c = buf[i];
+		size_t n = control_char_len(buf + i, len - i);
 
-		if (c == 0xc2 && i + 1 < len && (unsigned char)buf[i + 1] >= 0x80 &&
-		    (unsigned char)buf[i + 1] <= 0x9f) {
-			buf[out++] = '?';	/* a C1 control in UTF-8 (CSI is U+009B) */
-			i++;
-		} else if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
-			buf[out++] = '?';
+		if (!n || (n == 1 && buf[i] && strchr(keep, buf[i]))) {
+			buf[out++] = buf[i];
 		} else {
-			buf[out++] = c;
+			buf[out++] = '?';
+			i += n - 1;
 		}
 	}
 	return out;
+}
+
+size_t neutralise_controls(char *buf, size_t len)
+{
+	return neutralise(buf, len, "\t\n");
+}
+
+size_t neutralise_field(char *buf, size_t len)
+{
+	return neutralise(buf, len, "");
 }
 
 /* One buffered write per message, so lines from parallel processes do not interleave. */

@@ -55,11 +55,26 @@ extern const char *maint_progname;
 void report(const char *prefix, const char *fmt, va_list ap);
 
 /*
+ * The one definition of a control character, which text from mail,
+ * patches and refs may never carry to a terminal: the length of the one
+ * at s[0..left) (C0 including tab and newline, DEL: 1; the C1 range
+ * U+0080..U+009F in UTF-8: 2), or 0.
+ */
+size_t control_char_len(const char *s, size_t left);
+
+/*
  * Replaces in place, from buf[0..len), every control character (C0 but
  * tab and newline, DEL, and the C1 range U+0080..U+009F of UTF-8) by '?'.
  * Returns the new length (C1 characters take two bytes, '?' one).
  */
 size_t neutralise_controls(char *buf, size_t len);
+
+/*
+ * neutralise_controls() for one field of a one-line record (a listing's
+ * subject, a ref name, an error's detail): tab and newline become '?'
+ * too, so the record stays one line and its fields stay apart.
+ */
+size_t neutralise_field(char *buf, size_t len);
 
 /*
  * A line of a command's running commentary ("Applying: <subject>") on

@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "parse-options.h"
+#include "quote.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "usage.h"
@@ -210,6 +211,40 @@ static void neutralise_controls_replaces(void **state)
 	assert_int_equal(result_exit_code(-7), EXIT_FATAL);
 }
 
+static void quote_paths_and_fields(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char field[] = "a\tb\nc\x1b[31m\xc2\x9b" "d\xc3\xa9";
+	size_t len;
+
+	(void)state;
+	/* UTF-8 names stay readable; what git quotes is quoted as git does */
+	quote_path(&sb, "dir/\303\244.c", strlen("dir/\303\244.c"), 0);
+	assert_string_equal(sb.buf, "dir/\303\244.c");
+	strbuf_reset(&sb);
+	quote_path(&sb, "t\tn\nb\a\"\\", 8, 0);
+	assert_string_equal(sb.buf, "\"t\\tn\\nb\\a\\\"\\\\\"");
+	strbuf_reset(&sb);
+	/* ESC, a C1 CSI and a byte that is not UTF-8: octal */
+	quote_path(&sb, "e\x1b[\xc2\x9b\xff", 6, 0);
+	assert_string_equal(sb.buf, "\"e\\033[\\302\\233\\377\"");
+	strbuf_reset(&sb);
+	/* a space: quoted only when asked */
+	quote_path(&sb, "a b", 3, 0);
+	assert_string_equal(sb.buf, "a b");
+	strbuf_reset(&sb);
+	quote_path(&sb, "a b", 3, QUOTE_SPACE);
+	assert_string_equal(sb.buf, "\"a b\"");
+	strbuf_reset(&sb);
+	/* a field: every control character, tab and newline too, is '?' */
+	len = neutralise_field(field, sizeof(field) - 1);
+	assert_int_equal(len, strlen("a?b?c?[31m?d\xc3\xa9"));
+	assert_memory_equal(field, "a?b?c?[31m?d\xc3\xa9", len);
+	quote_field(&sb, "x\x1b]0;y\x07", 7);
+	assert_string_equal(sb.buf, "x?]0;y?");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +258,7 @@ int main(void)
 		cmocka_unit_test(config_errors),
 		cmocka_unit_test(config_missing_file),
 		cmocka_unit_test(neutralise_controls_replaces),
+		cmocka_unit_test(quote_paths_and_fields),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -1,5 +1,5 @@
 /*
- * Unit tests of parse_date() (common/ident.c): dates a commit cannot
+ * Unit tests of parse_date() (common/date.c): dates a commit cannot
  * hold are refused, not wrapped or overflowed (RELIABILITY 42; the
  * inputs the date fuzz target found are in t/fuzz/regressions/date/).
  */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "ident.h"
+#include "date.h"
 
 static void refuses_what_a_commit_cannot_hold(void **state)
 {
@@ -22,6 +22,8 @@ static void refuses_what_a_commit_cannot_hold(void **state)
 		"@9999999999999999999 +0000",		/* 19 digits: past 2^63 - 1 */
 		"Thu, 1 Jan 1970 00:00:00 +0100",	/* before the epoch in UTC */
 		"Sat, 1 Jan 10000 00:00:00 +0000",	/* a year past 9999 */
+		"@253402300800 +0000",			/* 10000-01-01 00:00:00 UTC */
+		"@999999999999999999 -0130",		/* 18 digits, but past 9999 */
 	};
 	long long when;
 	int tz;
@@ -42,8 +44,8 @@ static void keeps_the_edges(void **state)
 	assert_int_equal(parse_date("Thu, 1 Jan 1970 01:00:00 +0100", &when, &tz), 0);
 	assert_int_equal(when, 0);
 	assert_int_equal(tz, 60);
-	assert_int_equal(parse_date("@999999999999999999 -0130", &when, &tz), 0);
-	assert_int_equal(when, 999999999999999999LL);
+	assert_int_equal(parse_date("@253402300799 -0130", &when, &tz), 0);
+	assert_int_equal(when, 253402300799LL);	/* 9999-12-31 23:59:59 UTC */
 	assert_int_equal(tz, -90);
 }
 

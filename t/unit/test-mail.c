@@ -427,6 +427,7 @@ static void diff_paths(void **state)
 
 	(void)state;
 	mailinfo_diff_paths(&paths, patch, strlen(patch));
+	mailinfo_paths_unique(&paths);
 	assert_int_equal(paths.nr, ARRAY_SIZE(want));
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 		assert_string_equal(paths.v[i], want[i]);

@@ -1,0 +1,35 @@
+#ifndef QUOTE_H
+#define QUOTE_H
+
+/*
+ * How text from mail, patches and refs is written where people and
+ * scripts read it (listings, reports, running lines). Two rules, both
+ * built on control_char_len() (usage.h), so that one record stays one
+ * line and nothing reaches a terminal as a control sequence:
+ *
+ *   - a path is C-quoted as git quotes paths (quote_c_style(), with
+ *     core.quotePath false): written as it is, unless it holds a control
+ *     character, '"', '\\', or bytes that are not UTF-8; then in double
+ *     quotes, with \a \b \t \n \v \f \r \" \\ and \ooo (octal) for every
+ *     other control byte, C1 character (U+0080..U+009F, both bytes) and
+ *     byte outside valid UTF-8. git's unquote_c_style() reads it back;
+ *     readable UTF-8 names stay readable.
+ *   - any other text (a subject, a name, a Message-ID, a ref name) has
+ *     every control character, tab and newline included, replaced by
+ *     '?' (neutralise_field()).
+ */
+
+#include <stddef.h>
+
+#include "strbuf.h"
+
+/* quote_path() flags */
+#define QUOTE_SPACE 1	/* quote a path holding a space too: for space-separated lists */
+
+/* Appends path[0..len) to out as the rule above says. */
+void quote_path(struct strbuf *out, const char *path, size_t len, unsigned flags);
+
+/* Appends s[0..len) to out with its control characters replaced by '?'. */
+void quote_field(struct strbuf *out, const char *s, size_t len);
+
+#endif
