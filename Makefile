@@ -23,8 +23,8 @@ mandir = $(prefix)/share/man
 CC ?= cc
 CFLAGS ?= -O2 -g
 PKGS = libgit2 inih zlib libcrypto
-# libcurl and libsecret (with GLib) only for the programs that talk SMTP or to the
-# Secret Service: the others neither link nor load them
+# libcurl and libsecret (with GLib) only for the programs that talk SMTP, fetch mail
+# (git-maint-source--fetch) or talk to the Secret Service: the others neither link nor load them
 NET_PKGS = libcurl libsecret-1
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -80,7 +80,8 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-NET_PROGRAMS := $(B)/bin/git-maint-notify $(B)/bin/git-maint-publish $(B)/t/helper/test-secret
+NET_PROGRAMS := $(B)/bin/git-maint-notify $(B)/bin/git-maint-publish $(B)/t/helper/test-secret \
+	$(B)/bin/git-maint-source--fetch $(B)/t/unit/test-fetch
 $(NET_PROGRAMS): EXTRA_LIBS = $(NET_LIBS)
 
 # main() lives in libmaint.a (common/main.c) and calls the program's cmd_main().
@@ -91,7 +92,7 @@ $(B)/bin/git-maint-%: $(B)/cmd/%.o $(LIB)
 # Unit tests have their own main() (cmocka), so main.o is left out of their link.
 $(B)/t/unit/%: t/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(EXTRA_LIBS) $(PKG_LIBS) $(CMOCKA_LIBS)
 
 # test-objwrite fails libgit2's hash as sha1dc does on an attack (see the test).
 $(B)/t/unit/test-objwrite: ALL_LDFLAGS += -Wl,--wrap=git_odb_hash

@@ -7,6 +7,7 @@
  */
 #include "apply.h"
 #include "config.h"
+#include "fetch.h"
 #include "mailinfo.h"
 #include "parse-options.h"
 #include "patch-mails.h"
@@ -24,7 +25,7 @@
 #include <unistd.h>
 
 static const char *const dry_apply_usage[] = {
-	"git maint-dry-apply [--onto <branch>]... [<options>] [<mbox>|<Maildir>|-]...",
+	"git maint-dry-apply [--onto <branch>]... [<options>] [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...",
 	NULL
 };
 
@@ -252,6 +253,7 @@ int cmd_main(int argc, const char **argv)
 {
 	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, 0, 0 };
 	struct maint_config cfg = MAINT_CONFIG_INIT;
+	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "onto", &o.onto, "branch",
 				"check against this branch's tip (repeatable; default: the current branch)"),
@@ -263,6 +265,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "mboxrd", &o.mboxrd, "the input is mboxrd (unescape >From lines)"),
 		OPT__VERBOSE(&o.verbose, "report every hunk, also those that apply exactly"),
 		OPT__QUIET(&o.quiet, "print only the summary lines"),
+		OPT_FETCH(&fo),
 		OPT_END()
 	};
 	struct series s = { NULL, 0, 0, STRBUF_INIT };
@@ -278,6 +281,10 @@ int cmd_main(int argc, const char **argv)
 		usage_msg_opt(dry_apply_usage, options, "--fuzz must not be negative");
 	if (o.p_value < -1)
 		usage_msg_opt(dry_apply_usage, options, "-p must not be negative");
+	fo.quiet = o.quiet;
+	if ((ret = fetch_prepare(argv, nargs, &fo)) != RESULT_OK)
+		exit(result_exit_code(ret));
+	ret = EXIT_NO;
 
 	repo = repo_open_or_die();
 	if (config_load(&cfg, repo) < 0 || source_config_max_size(&cfg, &o.max_size) < 0)
@@ -328,5 +335,6 @@ cleanup:
 	strvec_clear(&o.onto);
 	config_release(&cfg);
 	git_repository_free(repo);
+	fetch_release();
 	return ret;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "fetch.h"
 #include "mail-split.h"
 #include "mbox-write.h"
 #include "parse-options.h"
@@ -26,7 +27,7 @@
 #include "wrapper.h"
 
 static const char *const usage_str[] = {
-	"git maint-mbox-split [<options>] [<mbox>|<Maildir>|-]...",
+	"git maint-mbox-split [<options>] [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...",
 	NULL
 };
 
@@ -91,6 +92,7 @@ static void list_entries(const char *format, struct mail_entry **order, size_t n
 int cmd_main(int argc, const char **argv)
 {
 	struct split_opts o = { .sel = SELECT_OPTS_INIT, .threads = 1 };
+	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
 		OPT_GROUP("Output"),
 		OPT_STRING('o', "output-directory", &o.outdir, "dir",
@@ -117,6 +119,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "threads", &o.threads, "select whole threads (default; --no-threads: only matching mail)"),
 		OPT_BOOL(0, "patches-only", &o.sel.patches_only, "only messages that carry a patch"),
 		OPT_BOOL(0, "all-versions", &o.sel.all_versions, "keep older versions of a series too"),
+		OPT_FETCH(&fo),
 		OPT_END()
 	};
 	struct mail_split ms = { 0 };
@@ -145,6 +148,11 @@ int cmd_main(int argc, const char **argv)
 	o.sel.quiet = o.quiet;
 	o.sel.keep_paths = o.list && mail_format_needs_paths(o.format);
 	o.sel.keep_strings = o.list;
+
+	fo.quiet = o.quiet;
+	fo.all_versions = o.sel.all_versions;
+	if ((ret = fetch_prepare(argv, argc, &fo)) != RESULT_OK)
+		exit(result_exit_code(ret));
 
 	ms.args = argv;
 	ms.nargs = argc;
@@ -200,5 +208,6 @@ int cmd_main(int argc, const char **argv)
 	strvec_clear(&o.sel.touches);
 	strvec_clear(&o.sel.authors);
 	strvec_clear(&o.sel.subjects);
+	fetch_release();
 	return ret;
 }

@@ -4,6 +4,7 @@
  * --continue, --skip and --abort. The engine is common/queue.c.
  */
 #include "config.h"
+#include "fetch.h"
 #include "parse-options.h"
 #include "queue.h"
 #include "repo.h"
@@ -18,7 +19,7 @@
 #include <unistd.h>
 
 static const char *const queue_usage[] = {
-	"git maint-queue [<options>] <branch> [<mbox>|<Maildir>|-]...",
+	"git maint-queue [<options>] <branch> [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...",
 	"git maint-queue (--continue | --skip | --abort | --show-current)",
 	NULL,
 };
@@ -165,6 +166,7 @@ static int scissors_from_config(const struct maint_config *cfg)
 int cmd_main(int argc, const char **argv)
 {
 	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0 };
+	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
 		OPT_BOOL('s', "signoff", &c.signoff, "add a Signed-off-by trailer (default from config)"),
 		OPT_INTEGER(0, "fuzz", &c.fuzz, "n", "ignore up to <n> context lines when a hunk does not match"),
@@ -178,6 +180,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_SET_INT(0, "abort", &c.action, "put the branch back and forget the queue", ACTION_ABORT),
 		OPT_SET_INT(0, "show-current", &c.action, "show the mail of the patch the queue stopped at",
 			    ACTION_SHOW),
+		OPT_FETCH(&fo),
 		OPT_END(),
 	};
 	struct maint_config cfg = MAINT_CONFIG_INIT;
@@ -214,6 +217,12 @@ int cmd_main(int argc, const char **argv)
 	}
 	if (c.action == ACTION_START && !(branch = resolve_branch(repo, &cfg, argv[0], &tree)))
 		goto cleanup;
+	/* before the lock and anything it guards: unreachable mail changes nothing */
+	fo.quiet = c.quiet;
+	if (c.action == ACTION_START && (rc = fetch_prepare(argv + 1, argc - 1, &fo)) != RESULT_OK) {
+		ret = result_exit_code(rc);
+		goto cleanup;
+	}
 	rc = maint_lock_acquire(&lock, repo);
 	if (rc) {
 		ret = rc > 0 ? EXIT_TEMPFAIL : EXIT_FATAL;
@@ -249,5 +258,6 @@ cleanup:
 	free(ref);
 	config_release(&cfg);
 	git_repository_free(repo);
+	fetch_release();
 	return ret;
 }

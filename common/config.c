@@ -62,6 +62,13 @@ static const struct known_key {
 	{ "notify", 0, "template", KEY_STRING },
 	{ "notify", 0, "revert-template", KEY_STRING },
 	{ "mbox", 0, "max-message-size", KEY_INT },
+	{ "archive", 0, "url", KEY_STRING },
+	{ "archive", 0, "cainfo", KEY_STRING },
+	{ "archive", 0, "timeout", KEY_INT },
+	{ "archive", 0, "cache-expire", KEY_INT },
+	{ "archive", 0, "max-size", KEY_INT },
+	{ "imap", 0, "cainfo", KEY_STRING },
+	{ "imap", 0, "timeout", KEY_INT },
 };
 
 int config_parse_bool(const char *v)

@@ -63,9 +63,12 @@ static void add_message(struct read_state *rs, const struct raw_mail *raw, struc
 	if (pm->date.len && select_parse_date(pm->date.buf, &when) < 0)
 		when = 0;
 	mail_facts_from(&f, pm, when);
-	if (!bad && !f.has_patch && !f.is_reply && refused_diff(raw, pm)) {
-		mail_facts_from(&f, pm, when);	/* pm was parsed again */
-		f.has_patch = 1;
+	if (!bad && !f.has_patch && !f.is_reply) {
+		int refused = refused_diff(raw, pm);
+
+		/* pm was parsed again, whatever the answer: f pointed into what it freed */
+		mail_facts_from(&f, pm, when);
+		f.has_patch = refused;
 	}
 	mail_kinds_add(rs->mk, &f);
 	rs->nr++;

@@ -58,3 +58,14 @@ void progress_stop(struct progress **pp)
 	free(p);
 	*pp = NULL;
 }
+
+void progress_abandon(struct progress **pp)
+{
+	struct progress *p = *pp;
+
+	if (!p)
+		return;
+	draw(p, "\n");
+	free(p);
+	*pp = NULL;
+}

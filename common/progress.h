@@ -17,5 +17,7 @@ struct progress *progress_start(const char *title, uint64_t total, int quiet);
 void progress_update(struct progress *p, uint64_t done);
 /* Prints the final line ("Title: 100% (200/200), done.") and frees. */
 void progress_stop(struct progress **p);
+/* Ends the line without "done" (a transfer that failed) and frees. */
+void progress_abandon(struct progress **p);
 
 #endif

@@ -168,3 +168,27 @@ int find_program(struct strbuf *out, const char *name)
 	strbuf_setlen(out, 0);
 	return -1;
 }
+
+int find_part_program(struct strbuf *out, const char *name)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			strbuf_setlen(out, 0);
+			strbuf_addf(out, "%s/%s", self, name);
+			if (executable(out->buf))
+				return 0;
+			strbuf_setlen(out, 0);
+			strbuf_addf(out, "%s/../libexec/git-maint/%s", self, name);
+			if (executable(out->buf))
+				return 0;
+		}
+	}
+	return find_program(out, name);
+}

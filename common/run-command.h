@@ -38,4 +38,13 @@ int run_command(const char *const *argv, const char *input, size_t len, struct s
  */
 int find_program(struct strbuf *out, const char *name);
 
+/*
+ * Finds a part of a git-maint command (a git-maint-<cmd>--<part>
+ * program, which make install puts in libexec/git-maint): next to the
+ * running program (the build), then in ../libexec/git-maint/ from it,
+ * then on PATH. 0 with the path in out, -1 (nothing reported) when
+ * there is none.
+ */
+int find_part_program(struct strbuf *out, const char *name);
+
 #endif

@@ -8,6 +8,7 @@
  */
 #include "source.h"
 #include "config.h"
+#include "fetch.h"
 #include "strbuf.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -25,7 +26,17 @@
 
 #define READ_CHUNK ((size_t)1 << 16)
 
-enum input_kind { INPUT_NONE, INPUT_MBOX, INPUT_SINGLE, INPUT_MAILDIR, INPUT_DONE };
+/*
+ * Weak, like repo_global_shutdown in main.c: a program that links the
+ * source but not common/fetch.c (a fuzz target, a test helper) reads
+ * local mail only, and an argument that names remote mail is then a
+ * missing file. Every command that reads mail calls fetch_prepare(),
+ * which links it.
+ */
+#pragma weak fetch_arg_kind
+#pragma weak fetch_get
+
+enum input_kind { INPUT_NONE, INPUT_MBOX, INPUT_SINGLE, INPUT_MAILDIR, INPUT_FETCHED, INPUT_DONE };
 
 struct mail_source {
 	const char *const *args;
@@ -56,6 +67,10 @@ struct mail_source {
 
 	struct strbuf msg;	/* rewritten message (CRLF, mboxrd) */
 	struct strbuf fromline;	/* copy of the From_ line in stream mode */
+
+	/* fetched (common/fetch.h): owned by fetch's table */
+	const struct fetched_input *fetched;
+	size_t fetched_next;
 
 	/* in-memory source */
 	const char *mem;
@@ -119,6 +134,8 @@ static void reset_input(struct mail_source *src)
 	free(src->files);
 	src->files = NULL;
 	src->files_nr = src->files_next = 0;
+	src->fetched = NULL;
+	src->fetched_next = 0;
 	src->kind = INPUT_NONE;
 }
 
@@ -650,6 +667,51 @@ static int next_in_maildir(struct mail_source *src, struct raw_mail *out)
 	return 1;
 }
 
+/* The next message fetched from elsewhere: a span of fetch's mapped file. */
+static int next_fetched(struct mail_source *src, struct raw_mail *out)
+{
+	const struct fetched_input *in = src->fetched;
+	const struct fetched_span *span;
+
+	if (src->fetched_next >= in->nr) {
+		src->kind = INPUT_DONE;
+		return 0;
+	}
+	span = &in->spans[src->fetched_next++];
+	src->number++;
+	if (span->len > src->max_size)
+		return too_big(src);
+	out->from_line = NULL;
+	out->from_line_len = 0;
+	out->origin = src->origin;
+	out->number = src->number;
+	out->file = NULL;
+	set_message(src, out, in->data + span->off, span->len, !!(in->source_flags & SOURCE_MBOXRD));
+	return 1;
+}
+
+/*
+ * An argument that is no path: mail to fetch (an archive, an IMAP
+ * folder), else a missing file. A path that exists always wins.
+ */
+static int start_fetched(struct mail_source *src, const char *arg)
+{
+	int saved = errno;
+
+	if (!fetch_arg_kind || !fetch_get || fetch_arg_kind(arg) == FETCH_LOCAL) {
+		errno = saved;
+		src->kind = INPUT_DONE;
+		return error_errno("cannot open '%s'", arg);
+	}
+	if (fetch_get(arg, &src->fetched) < 0) {
+		src->kind = INPUT_DONE;
+		return -1;
+	}
+	src->fetched_next = 0;
+	src->kind = INPUT_FETCHED;
+	return 0;
+}
+
 static int start_input(struct mail_source *src)
 {
 	const char *arg = src->args[src->next_arg++];
@@ -668,10 +730,8 @@ static int start_input(struct mail_source *src)
 			return -1;
 		return sniff(src);
 	}
-	if (stat(arg, &st) < 0) {
-		src->kind = INPUT_DONE;
-		return error_errno("cannot open '%s'", arg);
-	}
+	if (stat(arg, &st) < 0)
+		return start_fetched(src, arg);
 	if (S_ISDIR(st.st_mode)) {
 		src->kind = INPUT_MAILDIR;
 		if (list_maildir(src, arg) < 0) {
@@ -718,6 +778,9 @@ int source_next(struct mail_source *src, struct raw_mail *out)
 			break;
 		case INPUT_MAILDIR:
 			r = next_in_maildir(src, out);
+			break;
+		case INPUT_FETCHED:
+			r = next_fetched(src, out);
 			break;
 		}
 		if (r)

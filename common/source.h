@@ -7,7 +7,14 @@
  * source yields one raw message at a time.
  *
  * Arguments are paths, "-" (standard input) or Maildir folders; no
- * arguments means standard input. For each argument:
+ * arguments means standard input. An argument that is no path (stat()
+ * fails) but names mail elsewhere (a Message-ID, an archive URL, an
+ * IMAP folder: common/fetch.h) is read from what fetch_get() gives for
+ * it: its messages in order, origin the argument as given, no From_
+ * line, no offset. Commands call fetch_prepare() first, so that the
+ * network is asked before anything changes and only once (a program
+ * that does not link common/fetch.c reads local mail only). For each
+ * local argument:
  *
  *   - a directory is a Maildir: the files of cur/ and new/, sorted by
  *     name the way git mailsplit sorts them (runs of digits compare as

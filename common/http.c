@@ -1,0 +1,146 @@
+/*
+ * HTTP(S) GET through libcurl (see http.h).
+ */
+#include "http.h"
+#include "progress.h"
+#include "usage.h"
+
+#include <curl/curl.h>
+#include <string.h>
+
+struct transfer {
+	http_write_fn *write;
+	void *data;
+	int stopped;		/* the write function refused: it reported */
+	struct progress *progress;
+	const char *title;
+	int quiet;
+};
+
+static size_t write_cb(char *buf, size_t size, size_t nmemb, void *userp)
+{
+	struct transfer *t = userp;
+	size_t len = size * nmemb;
+
+	if (t->write(t->data, buf, len) < 0) {
+		t->stopped = 1;
+		return 0;	/* CURLE_WRITE_ERROR */
+	}
+	return len;
+}
+
+static int progress_cb(void *userp, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	struct transfer *t = userp;
+
+	(void)ultotal;
+	(void)ulnow;
+	if (!t->progress && t->title && dlnow > 0)
+		t->progress = progress_start(t->title, dltotal > 0 ? (uint64_t)dltotal : 0, t->quiet);
+	progress_update(t->progress, dlnow > 0 ? (uint64_t)dlnow : 0);
+	return 0;
+}
+
+int curl_code_is_transient(int rc)
+{
+	switch (rc) {
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_GOT_NOTHING:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int setup(CURL *c, const char *url, const struct http_opts *o, char *errbuf,
+		 struct transfer *t)
+{
+	long timeout = o->timeout > 0 ? o->timeout : HTTP_TIMEOUT_DEFAULT;
+	int plain = !strncmp(url, "http://", 7);
+
+#define SET(opt, val) if (curl_easy_setopt(c, opt, val) != CURLE_OK) return -1
+	SET(CURLOPT_ERRORBUFFER, errbuf);
+	SET(CURLOPT_URL, url);
+	SET(CURLOPT_PROTOCOLS_STR, "http,https");
+	SET(CURLOPT_REDIR_PROTOCOLS_STR, plain ? "http,https" : "https");
+	SET(CURLOPT_FOLLOWLOCATION, 1L);
+	SET(CURLOPT_MAXREDIRS, 5L);
+	SET(CURLOPT_SSL_VERIFYPEER, 1L);
+	SET(CURLOPT_SSL_VERIFYHOST, 2L);
+	SET(CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
+	if (o->cainfo)
+		SET(CURLOPT_CAINFO, o->cainfo);
+	SET(CURLOPT_CONNECTTIMEOUT, timeout);
+	SET(CURLOPT_LOW_SPEED_LIMIT, 1L);
+	SET(CURLOPT_LOW_SPEED_TIME, timeout);
+	SET(CURLOPT_NOSIGNAL, 1L);
+	SET(CURLOPT_FAILONERROR, 1L);
+	SET(CURLOPT_USERAGENT, "git-maint");
+	SET(CURLOPT_WRITEFUNCTION, write_cb);
+	SET(CURLOPT_WRITEDATA, t);
+	SET(CURLOPT_XFERINFOFUNCTION, progress_cb);
+	SET(CURLOPT_XFERINFODATA, t);
+	SET(CURLOPT_NOPROGRESS, 0L);
+#undef SET
+	return 0;
+}
+
+/* The result of a finished transfer, reported unless RESULT_OK or RESULT_NO. */
+static int result_of(CURL *c, CURLcode rc, const char *url, const char *errbuf,
+		     const struct transfer *t)
+{
+	long status = 0;
+
+	if (rc == CURLE_OK)
+		return RESULT_OK;
+	if (t->stopped)
+		return RESULT_FATAL;
+	if (rc == CURLE_HTTP_RETURNED_ERROR) {
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+		if (status == 404 || status == 410)
+			return RESULT_NO;
+		error("cannot fetch '%s': the server answered %ld", url, status);
+		return status >= 500 || status == 429 ? RESULT_TEMPFAIL : RESULT_FATAL;
+	}
+	error("cannot fetch '%s': %s", url, *errbuf ? errbuf : curl_easy_strerror(rc));
+	return curl_code_is_transient(rc) ? RESULT_TEMPFAIL : RESULT_FATAL;
+}
+
+int http_get(const char *url, const struct http_opts *opts, http_write_fn *write, void *data)
+{
+	char errbuf[CURL_ERROR_SIZE] = "";
+	struct transfer t = { write, data, 0, NULL, opts->progress_title, opts->quiet };
+	CURL *c;
+	CURLcode rc;
+	int ret;
+
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return error("cannot initialise libcurl");
+	c = curl_easy_init();
+	if (!c) {
+		curl_global_cleanup();
+		return error("cannot initialise libcurl");
+	}
+	if (setup(c, url, opts, errbuf, &t) < 0) {
+		ret = error("cannot fetch '%s': libcurl refused an option", url);
+	} else {
+		rc = curl_easy_perform(c);
+		if (rc == CURLE_OK)
+			progress_stop(&t.progress);
+		else
+			progress_abandon(&t.progress);
+		ret = result_of(c, rc, url, errbuf, &t);
+	}
+	curl_easy_cleanup(c);
+	curl_global_cleanup();
+	return ret;
+}

@@ -1,0 +1,107 @@
+# A real public-inbox archive on loopback for the fetch tests: Debian's
+# public-inbox, rootless, with its own configuration under the trash
+# directory. Source after test-lib.sh.
+#
+#   archive_init <list>            an empty v2 inbox <list> (address
+#                                  <list>@example.com), its own PI_CONFIG,
+#                                  spam checks off
+#   archive_deliver <list> <mbox>  delivers every message of <mbox> to
+#                                  <list> with public-inbox-mda
+#   start_archive [https]          public-inbox-httpd on a free loopback
+#                                  port, serving every inbox; sets
+#                                  ARCHIVE_URL (http://127.0.0.1:<port>, or
+#                                  https:// with the certificate of
+#                                  make_tls_cert in $TRASH_DIRECTORY/tls),
+#                                  ARCHIVE_PORT and ARCHIVE_PID
+#   stop_archive                   stops it (bounded wait)
+#
+# Without public-inbox the PUBLIC_INBOX prerequisite is not set. The
+# servers go when the script ends (lib-git-server.sh's cleanup).
+
+. "$MAINT_TEST_DIR/lib-git-server.sh"
+. "$MAINT_TEST_DIR/lib-tls.sh"
+
+if command -v public-inbox-init >/dev/null 2>&1 &&
+   command -v public-inbox-mda >/dev/null 2>&1 &&
+   command -v public-inbox-httpd >/dev/null 2>&1
+then
+	test_set_prereq PUBLIC_INBOX
+fi
+
+PI_CONFIG="$TRASH_DIRECTORY/pi/config"
+export PI_CONFIG
+
+archive_init () {
+	mkdir -p "$TRASH_DIRECTORY/pi" &&
+	public-inbox-init -V2 "$1" "$TRASH_DIRECTORY/pi/$1" \
+		"http://127.0.0.1/$1/" "$1@example.com" &&
+	git config -f "$PI_CONFIG" publicinboxmda.spamcheck none
+}
+
+archive_deliver () {
+	rm -rf "$TRASH_DIRECTORY/pi/split" &&
+	mkdir "$TRASH_DIRECTORY/pi/split" &&
+	git mailsplit -o"$TRASH_DIRECTORY/pi/split" "$2" >/dev/null &&
+	for m in "$TRASH_DIRECTORY/pi/split"/*
+	do
+		ORIGINAL_RECIPIENT="$1@example.com" public-inbox-mda --no-precheck <"$m" ||
+		return 1
+	done
+}
+
+start_archive () {
+	scheme=http listen_opts=
+	if test "$1" = https
+	then
+		scheme=https
+		test -f "$TRASH_DIRECTORY/tls/cert.pem" || make_tls_cert "$TRASH_DIRECTORY/tls" || return 1
+		listen_opts="?cert=$TRASH_DIRECTORY/tls/cert.pem,key=$TRASH_DIRECTORY/tls/key.pem"
+	fi
+	tries=0
+	while test $tries -lt 5
+	do
+		port=$(free_port) || return 1
+		public-inbox-httpd -W0 -l "$scheme://127.0.0.1:$port$listen_opts" \
+			>>"$TRASH_DIRECTORY/pi/httpd.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
+		ARCHIVE_PID=$!
+		if wait_for_port "$port" "$ARCHIVE_PID"
+		then
+			register_server "$ARCHIVE_PID"
+			ARCHIVE_URL="$scheme://127.0.0.1:$port"
+			ARCHIVE_PORT=$port
+			return 0
+		fi
+		stop_server "$ARCHIVE_PID"
+		tries=$((tries + 1))
+	done
+	echo "public-inbox-httpd did not start; see pi/httpd.log" >&2
+	return 1
+}
+
+stop_archive () {
+	stop_server "$ARCHIVE_PID"
+}
+
+# start_static_server <dir>: python's http.server on a free loopback port,
+# serving the files under <dir> as they are (a hostile "archive"); sets
+# STATIC_URL (http://127.0.0.1:<port>) and STATIC_PID.
+start_static_server () {
+	tries=0
+	while test $tries -lt 5
+	do
+		port=$(free_port) || return 1
+		python3 -m http.server --bind 127.0.0.1 --directory "$1" "$port" \
+			>>"$TRASH_DIRECTORY/static.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
+		STATIC_PID=$!
+		if wait_for_port "$port" "$STATIC_PID"
+		then
+			register_server "$STATIC_PID"
+			STATIC_URL="http://127.0.0.1:$port"
+			return 0
+		fi
+		stop_server "$STATIC_PID"
+		tries=$((tries + 1))
+	done
+	echo "python3 -m http.server did not start; see static.log" >&2
+	return 1
+}
