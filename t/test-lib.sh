@@ -211,3 +211,11 @@ test_expect_failure () {
 	fi
 	echo >&3 ""
 }
+
+# maint_install <prefix>: make install of the build under test (with its
+# SANITIZE) into prefix, one test at a time: prove runs test files in
+# parallel, and two makes in one source tree race on what they rebuild.
+maint_install () {
+	flock "$MAINT_BUILD_DIR/install.lock" \
+		make -s -C "$MAINT_SRC_DIR" install SANITIZE="$MAINT_SANITIZE" prefix="$1"
+}
