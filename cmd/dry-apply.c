@@ -6,7 +6,7 @@
  * changes: no ref, reflog, index, work tree file or object.
  */
 #include "apply.h"
-#include "config.h"
+#include "config-git.h"
 #include "fetch.h"
 #include "mailinfo.h"
 #include "parse-options.h"

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "config.h"
+#include "config-git.h"
 #include "mailer.h"
 #include "notify.h"
 #include "parse-options.h"

@@ -5,7 +5,7 @@
  * then has git-maint-notify tell the authors; resumable with --continue.
  * The engine is common/publish.c.
  */
-#include "config.h"
+#include "config-git.h"
 #include "parse-options.h"
 #include "publish.h"
 #include "push.h"

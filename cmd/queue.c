@@ -3,7 +3,7 @@
  * `git am -s` would, in memory, moving the branch once; resumable with
  * --continue, --skip and --abort. The engine is common/queue.c.
  */
-#include "config.h"
+#include "config-git.h"
 #include "fetch.h"
 #include "parse-options.h"
 #include "queue.h"

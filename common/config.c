@@ -454,12 +454,6 @@ int config_load_ini(struct maint_config *cfg)
 	return ret;
 }
 
-/*
- * Weak: a program that reads only the INI files (config_load_ini()) does
- * not link config-git.o, hence not libgit2 (about 3 ms of start-up).
- */
-#pragma weak config_git_release
-
 void config_release(struct maint_config *cfg)
 {
 	for (size_t i = 0; i < cfg->nr; i++) {
@@ -472,11 +466,76 @@ void config_release(struct maint_config *cfg)
 		free(e->file);
 	}
 	free(cfg->entries);
-	if (cfg->git)
-		config_git_release(cfg);	/* only set by config_load(), in config-git.c */
+	for (size_t i = 0; i < cfg->git_nr; i++) {
+		free(cfg->git[i].name);
+		free(cfg->git[i].value);
+	}
+	free(cfg->git);
 	cfg->entries = NULL;
 	cfg->nr = cfg->alloc = 0;
 	cfg->git = NULL;
+	cfg->git_nr = cfg->git_alloc = 0;
+}
+
+void config_add_git(struct maint_config *cfg, const char *name, const char *value)
+{
+	ALLOC_GROW(cfg->git, cfg->git_nr + 1, cfg->git_alloc);
+	cfg->git[cfg->git_nr].name = xstrdup(name);
+	cfg->git[cfg->git_nr].value = value ? xstrdup(value) : NULL;
+	cfg->git_nr++;
+}
+
+/*
+ * Does a listed name (section and key lower-cased) equal name as a
+ * caller writes it ("sendemail.smtpServer")? The subsection, between the
+ * first and the last dot, compares exactly, the rest in any case.
+ */
+static int git_name_is(const char *listed, const char *name)
+{
+	const char *first = strchr(name, '.'), *last = strrchr(name, '.');
+	size_t len = strlen(name);
+
+	if (!first || strlen(listed) != len)
+		return 0;
+	return !strncasecmp(listed, name, first - name) &&
+	       !strncmp(listed + (first - name), first, last - first) &&
+	       !strcasecmp(listed + (last - name), last);
+}
+
+/* The last entry of name, or NULL. */
+static const struct config_git_entry *git_entry(const struct maint_config *cfg, const char *name)
+{
+	for (size_t i = cfg->git_nr; i-- > 0;)
+		if (git_name_is(cfg->git[i].name, name))
+			return &cfg->git[i];
+	return NULL;
+}
+
+char *config_git_string(const struct maint_config *cfg, const char *name)
+{
+	const struct config_git_entry *e = git_entry(cfg, name);
+
+	return e && e->value ? xstrdup(e->value) : NULL;
+}
+
+int config_git_bool(const struct maint_config *cfg, const char *name, int def)
+{
+	const struct config_git_entry *e = git_entry(cfg, name);
+	int b;
+
+	if (!e)
+		return def;
+	if (!e->value)
+		return 1;	/* a bare "key" is true, as in git */
+	b = config_parse_bool(e->value);
+	return b < 0 ? def : b;
+}
+
+void config_git_strings(const struct maint_config *cfg, const char *name, struct strvec *out)
+{
+	for (size_t i = 0; i < cfg->git_nr; i++)
+		if (cfg->git[i].value && git_name_is(cfg->git[i].name, name))
+			strvec_push(out, cfg->git[i].value);
 }
 
 const struct config_entry *config_get_entry(const struct maint_config *cfg, const char *section,

@@ -2,11 +2,15 @@
 #define CONFIG_H
 
 /*
- * Configuration: git's own config (user.name, user.email, sendemail.*)
- * read through libgit2, and git-maint's INI files read with inih:
+ * Configuration: git-maint's INI files read with inih,
  *
  *	$XDG_CONFIG_HOME/git-maint/config	(or ~/.config/git-maint/config)
  *	$GIT_DIR/maint.ini			(per repository; wins)
+ *
+ * and git's own config (user.name, user.email, sendemail.*), which
+ * config_load() (config-git.h) reads through libgit2 and hands over here
+ * as plain name/value pairs (config_add_git()): what reads a setting
+ * needs no libgit2, only the loader does.
  *
  * INI sections are "[name]" or "[name "subsection"]" as in git config.
  * Every key is checked against a table of known keys and types when the
@@ -14,8 +18,6 @@
  * unknown key, a bad value, a duplicate key, an over-long line or a
  * non-UTF-8 value is an error naming file:line. A missing file is fine.
  */
-
-#include <git2.h>
 
 #include "strbuf.h"
 #include "strvec.h"
@@ -29,20 +31,21 @@ struct config_entry {
 	int line;
 };
 
+/* A git config variable as libgit2 lists it: "section.subsection.key". */
+struct config_git_entry {
+	char *name;		/* section and key lower-cased, subsection as written */
+	char *value;		/* NULL for a bare "key" (true) */
+};
+
 struct maint_config {
 	struct config_entry *entries;
 	size_t nr, alloc;
-	git_config *git;	/* snapshot of git config, or NULL */
+	struct config_git_entry *git;	/* git's config, lowest priority first */
+	size_t git_nr, git_alloc;
 };
 
-#define MAINT_CONFIG_INIT { NULL, 0, 0, NULL }
+#define MAINT_CONFIG_INIT { NULL, 0, 0, NULL, 0, 0 }
 
-/*
- * Reads the INI files above and, when repo is not NULL, a snapshot of its
- * git config (else the global git config). Returns -1 with one error
- * line (file:line: problem) on failure.
- */
-int config_load(struct maint_config *cfg, git_repository *repo);
 /*
  * The INI files only, without libgit2 (for a command that needs no
  * repository and should not pay libgit2's start-up): the XDG file, then
@@ -61,8 +64,6 @@ int config_load_ini(struct maint_config *cfg);
 int config_find_gitdir(struct strbuf *out);
 /* The XDG file, $XDG_CONFIG_HOME/git-maint/config or ~/.config/git-maint/config (used by the loaders). */
 int config_read_user_file(struct maint_config *cfg);
-/* Frees cfg->git (used by config_release(); in config-git.c, with the rest that needs libgit2). */
-void config_git_release(struct maint_config *cfg);
 /* Reads one INI file (used by config_load and by tests). */
 int config_read_file(struct maint_config *cfg, const char *path, int must_exist);
 void config_release(struct maint_config *cfg);
@@ -84,7 +85,15 @@ int config_get_bool(const struct maint_config *cfg, const char *section,
 const char *config_tree_for_branch(const struct maint_config *cfg, const char *branch);
 
 /*
- * A string from git config ("user.name"), or NULL when unset. Caller frees.
+ * Appends one git config variable, as the loader reads them: from the
+ * lowest priority to the highest (system, global, repository), each
+ * file in order, so the last value of a name is the one git uses.
+ */
+void config_add_git(struct maint_config *cfg, const char *name, const char *value);
+
+/*
+ * A string from git config ("user.name"; the section and key in any
+ * case), the last value set, or NULL when unset or bare. Caller frees.
  */
 char *config_git_string(const struct maint_config *cfg, const char *name);
 /* A boolean from git config, or def when unset or not a boolean. */
