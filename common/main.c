@@ -2,7 +2,6 @@
  * The one main() of every git-maint program: sets up what all commands
  * share, then runs the program's cmd_main().
  */
-#include "repo.h"
 #include "usage.h"
 
 #include <locale.h>
@@ -11,13 +10,6 @@
 #include <string.h>
 
 int cmd_main(int argc, const char **argv);
-
-/*
- * Weak, so that a program that never calls libgit2 is linked without it
- * (and its start-up): repo.o is then not taken from libmaint.a, and the
- * symbol is NULL.
- */
-#pragma weak repo_global_shutdown
 
 int main(int argc, const char **argv)
 {
@@ -34,7 +26,6 @@ int main(int argc, const char **argv)
 	ret = cmd_main(argc, argv);
 	if (fflush(stdout) || ferror(stdout))
 		die_errno("write error on standard output");
-	if (repo_global_shutdown)
-		repo_global_shutdown();	/* if cmd_main() used libgit2 (see repo.h) */
+	run_cmd_return();	/* libgit2's shutdown, if cmd_main() used it (repo.h) */
 	return ret;
 }

@@ -39,6 +39,7 @@ void repo_global_init(void)
 	if (git_libgit2_init() < 0)
 		die("cannot initialise libgit2");
 	libgit2_ready = 1;
+	at_cmd_return(repo_global_shutdown);
 }
 
 void repo_global_shutdown(void)

@@ -39,7 +39,8 @@ int lg2_last_error(struct strbuf *msg);
  * files it reads itself (mbox-split, describe-contains with a
  * commit-graph) need not pay. repo_open() calls repo_global_init(); so
  * must any other code that calls libgit2 before a repository is open.
- * Both are idempotent; the common main() calls repo_global_shutdown().
+ * Both are idempotent; repo_global_init() has repo_global_shutdown() run
+ * when cmd_main() returns (at_cmd_return(), usage.h).
  */
 void repo_global_init(void);
 void repo_global_shutdown(void);

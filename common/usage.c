@@ -8,6 +8,22 @@
 
 const char *maint_progname = "git-maint";
 
+static void (*cmd_return[8])(void);
+static size_t cmd_return_nr;
+
+void at_cmd_return(void (*fn)(void))
+{
+	if (cmd_return_nr == sizeof(cmd_return) / sizeof(cmd_return[0]))
+		BUG("too many at_cmd_return() functions");
+	cmd_return[cmd_return_nr++] = fn;
+}
+
+void run_cmd_return(void)
+{
+	while (cmd_return_nr)
+		cmd_return[--cmd_return_nr]();
+}
+
 size_t control_char_len(const char *s, size_t left)
 {
 	unsigned char c = s[0];

@@ -103,6 +103,16 @@ NORETURN PRINTF(3, 4) void bug_fl(const char *file, int line, const char *fmt, .
 #define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
 
 /*
+ * fn runs when the program's cmd_main() returns to the common main()
+ * (main.c), not after die() or exit(): how code that set a library up on
+ * first use (libgit2, repo.h) shuts it down, without main() knowing it.
+ * The last registered runs first; at most 8.
+ */
+void at_cmd_return(void (*fn)(void));
+/* Runs what at_cmd_return() registered (main.c). */
+void run_cmd_return(void);
+
+/*
  * Test-only crash points: when GIT_MAINT_TEST_CRASH_AT equals point,
  * the process kills itself with SIGKILL, so tests can prove that a
  * command interrupted at that step loses nothing.
