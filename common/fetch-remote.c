@@ -256,7 +256,7 @@ static void warn_stale(const char *arg, time_t when)
 /* Lists the spans of in (already in the output file) in manifest. */
 static void list_spans(const struct fetched_input *in, struct strbuf *manifest)
 {
-	if (in->source_flags & SOURCE_MBOXRD)
+	if (in->mboxrd)
 		strbuf_addstr(manifest, "mboxrd\n");
 	for (size_t i = 0; i < in->nr; i++)
 		strbuf_addf(manifest, "%zu %zu\n", in->spans[i].off, in->spans[i].len);
@@ -267,7 +267,7 @@ static int write_spans(const struct fetched_input *in, int out_fd, struct strbuf
 {
 	size_t at = 0;
 
-	if (in->source_flags & SOURCE_MBOXRD)
+	if (in->mboxrd)
 		strbuf_addstr(manifest, "mboxrd\n");
 	for (size_t i = 0; i < in->nr; i++) {
 		const struct fetched_span *s = &in->spans[i];
@@ -331,7 +331,7 @@ static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, i
 	fd = -1;
 	if (rc < 0)
 		goto out;
-	in->source_flags = SOURCE_MBOXRD;
+	in->mboxrd = 1;
 	po.version = o->series_version;
 	po.all_versions = o->all_versions;
 	po.max_message_size = fc.max_message_size;

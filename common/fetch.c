@@ -4,7 +4,6 @@
  */
 #include "fetch.h"
 #include "run-command.h"
-#include "source.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "usage.h"
@@ -111,7 +110,7 @@ static int read_manifest(struct fetched_input *in, const struct strbuf *m)
 	const char *p = m->buf, *end = m->buf + m->len;
 
 	if (skip_prefix(p, "mboxrd\n", &p))
-		in->source_flags = SOURCE_MBOXRD;
+		in->mboxrd = 1;
 	while (p < end) {
 		unsigned long long off, len;
 		char *e;

@@ -107,7 +107,7 @@ struct fetched_input {
 	size_t len;
 	struct fetched_span *spans;	/* the messages, in the order to read them */
 	size_t nr, alloc;
-	unsigned source_flags;	/* how to read a span: SOURCE_MBOXRD for public-inbox's mbox */
+	int mboxrd;		/* the spans are mboxrd (public-inbox's mbox): unquote >From lines */
 };
 
 /*

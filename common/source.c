@@ -26,16 +26,6 @@
 
 #define READ_CHUNK ((size_t)1 << 16)
 
-/*
- * Weak, like repo_global_shutdown in main.c: a program that links the
- * source but not common/fetch.c (a fuzz target, a test helper) reads
- * local mail only, and an argument that names remote mail is then a
- * missing file. Every command that reads mail calls fetch_prepare(),
- * which links it.
- */
-#pragma weak fetch_arg_kind
-#pragma weak fetch_get
-
 enum input_kind { INPUT_NONE, INPUT_MBOX, INPUT_SINGLE, INPUT_MAILDIR, INPUT_FETCHED, INPUT_DONE };
 
 struct mail_source {
@@ -686,7 +676,7 @@ static int next_fetched(struct mail_source *src, struct raw_mail *out)
 	out->origin = src->origin;
 	out->number = src->number;
 	out->file = NULL;
-	set_message(src, out, in->data + span->off, span->len, !!(in->source_flags & SOURCE_MBOXRD));
+	set_message(src, out, in->data + span->off, span->len, in->mboxrd);
 	return 1;
 }
 
@@ -698,7 +688,7 @@ static int start_fetched(struct mail_source *src, const char *arg)
 {
 	int saved = errno;
 
-	if (!fetch_arg_kind || !fetch_get || fetch_arg_kind(arg) == FETCH_LOCAL) {
+	if (fetch_arg_kind(arg) == FETCH_LOCAL) {
 		errno = saved;
 		src->kind = INPUT_DONE;
 		return error_errno("cannot open '%s'", arg);

@@ -12,9 +12,9 @@
  * IMAP folder: common/fetch.h) is read from what fetch_get() gives for
  * it: its messages in order, origin the argument as given, no From_
  * line, no offset. Commands call fetch_prepare() first, so that the
- * network is asked before anything changes and only once (a program
- * that does not link common/fetch.c reads local mail only). For each
- * local argument:
+ * network is asked before anything changes and only once (fetch_get()
+ * fetches what was not prepared, in a program that did not call it: a
+ * test helper). For each local argument:
  *
  *   - a directory is a Maildir: the files of cur/ and new/, sorted by
  *     name the way git mailsplit sorts them (runs of digits compare as
