@@ -147,10 +147,16 @@ static int ms_write(git_odb_backend *b, const git_oid *oid, const void *data, si
 	return 0;
 }
 
+int objwrite_hash(git_oid *out, git_object_t type, const void *data, size_t len)
+{
+	return lg2_check(git_odb_hash(out, data, len, type), "cannot hash %s object",
+			 git_object_type2string(type));
+}
+
 int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len,
 		 git_object_t type)
 {
-	if (sha1_object(out, type, data, len) < 0)
+	if (objwrite_hash(out, type, data, len) < 0)
 		return -1;
 	/* Present already (in the batch or in a pack or loose file we know of): nothing to write. */
 	if (git_odb_exists_ext(ow->odb, out, GIT_ODB_LOOKUP_NO_REFRESH) == 1)

@@ -27,10 +27,19 @@ struct objwrite {
 	git_repository *repo;
 	git_odb *odb;
 	struct memstore *store;	/* owned by odb once added */
-	struct sha1 sha;	/* for pack and index checksums (object ids: sha1_object()) */
+	struct sha1 sha;	/* for pack and index checksums (object ids: objwrite_hash()) */
 };
 
 #define OBJWRITE_INIT { NULL, NULL, NULL, SHA1_INIT }
+
+/*
+ * The id git gives an object of type with content data[0..len), computed
+ * by libgit2 with collision detection (sha1dc; see sha1.h for the other
+ * SHA-1). -1 (reported: "cannot hash <type> object: <libgit2's reason>",
+ * e.g. "SHA1 collision attack detected") when the content carries a
+ * collision attack, or libgit2 cannot hash it.
+ */
+int objwrite_hash(git_oid *out, git_object_t type, const void *data, size_t len);
 
 int objwrite_begin(struct objwrite *ow, git_repository *repo);
 /*

@@ -1,5 +1,4 @@
 #include "sha1.h"
-#include "repo.h"
 #include "usage.h"
 
 #include <stdio.h>
@@ -51,10 +50,4 @@ void sha1_release(struct sha1 *h)
 	EVP_MD_free(h->md);
 	h->ctx = NULL;
 	h->md = NULL;
-}
-
-int sha1_object(git_oid *out, git_object_t type, const void *data, size_t len)
-{
-	return lg2_check(git_odb_hash(out, data, len, type), "cannot hash %s object",
-			 git_object_type2string(type));
 }

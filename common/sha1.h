@@ -2,9 +2,10 @@
 #define SHA1_H
 
 /*
- * SHA-1 for what we write ourselves, in two strengths:
+ * SHA-1 for what we write ourselves. It comes in two strengths; this is
+ * the fast one, and object ids use the other:
  *
- * Object ids (sha1_object()) are computed by libgit2 (git_odb_hash()),
+ * Object ids (objwrite_hash(), objwrite.h) are computed by libgit2 (git_odb_hash()),
  * with the SHA-1 git and libgit2 use for them: sha1dc, which detects the
  * known collision attacks (SHAttered and its successors) in what it
  * hashes and refuses such input. A blob crafted to collide is refused
@@ -33,7 +34,6 @@
  */
 
 #include <stddef.h>
-#include <git2.h>
 
 #define SHA1_RAWSZ 20
 
@@ -48,13 +48,5 @@ int sha1_start(struct sha1 *h);
 int sha1_update(struct sha1 *h, const void *data, size_t len);
 int sha1_finish(struct sha1 *h, unsigned char out[SHA1_RAWSZ]);
 void sha1_release(struct sha1 *h);
-
-/*
- * The id git gives an object of type with content data[0..len), computed
- * with collision detection. -1 (reported: "cannot hash <type> object:
- * <libgit2's reason>", e.g. "SHA1 collision attack detected") when the
- * content carries a collision attack, or libgit2 cannot hash it.
- */
-int sha1_object(git_oid *out, git_object_t type, const void *data, size_t len);
 
 #endif
