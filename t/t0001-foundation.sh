@@ -4,7 +4,7 @@ test_description='the build and conventions every command shares'
 
 test_expect_success 'every config key is documented in git-maint(7)' '
 	sed -n "s/^	{ \"\([a-z]*\)\", [01], \"\([a-z0-9-]*\)\".*/\1.\2/p" \
-		"$MAINT_SRC_DIR/common/config.c" >keys &&
+		"$MAINT_SRC_DIR/common/base/config.c" >keys &&
 	test_line_count -gt 20 keys &&
 	while read key
 	do
