@@ -83,10 +83,15 @@ deb_libsecret-1 = libsecret-1-dev
 deb_cmocka = libcmocka-dev
 $(foreach p,$(PKG_NAMES),$(eval pkg_cflags_$(p) := $(shell pkg-config --cflags $(p) 2>/dev/null)))
 $(foreach p,$(PKG_NAMES),$(eval pkg_libs_$(p) := $(shell pkg-config --libs $(p) 2>/dev/null)))
-.PHONY: $(addprefix pkg-check-,$(PKG_NAMES))
-$(addprefix pkg-check-,$(PKG_NAMES)): pkg-check-%:
-	@pkg-config --exists $* || { echo "error: pkg-config finds no $*: install the Debian package $(deb_$*)" \
+check_pkgs = @missing=; for p in $(foreach p,$(1),$(p):$(deb_$(p))); do \
+		pkg-config --exists "$${p%%:*}" || missing="$$missing $${p\#*:}"; done; \
+	test -z "$$missing" || { echo "error: pkg-config does not find what this needs; install:$$missing" \
 		"(or run 'sh contrib/install-deps.sh' for everything the build and tests need)" >&2; exit 1; }
+.PHONY: $(addprefix pkgs-,$(LAYERS) test)
+$(addprefix pkgs-,$(LAYERS)): pkgs-%:
+	$(call check_pkgs,$(call layers_pkgs,$(call layer_closure,$*)) $($*_HEADERS))
+pkgs-test:
+	$(call check_pkgs,$(PKG_NAMES))
 
 # A layer and those it uses; their libraries; the flags to compile it.
 layer_closure = $(1) $($(1)_USES)
@@ -142,7 +147,7 @@ programs: $(PROGRAMS)
 
 define layer_rules
 $(1)_OBJ := $$(filter $$(B)/common/$(1)/%,$$(LIB_OBJ))
-$$(B)/common/$(1)/%.o: common/$(1)/%.c | $$(addprefix pkg-check-,$$(call layers_pkgs,$$(call layer_closure,$(1))) $$($(1)_HEADERS))
+$$(B)/common/$(1)/%.o: common/$(1)/%.c | pkgs-$(1)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(ALL_CFLAGS) $$(call layer_cflags,$(1)) -MMD -MP -c -o $$@ $$<
 $$(B)/libmaint-$(1).a: $$($(1)_OBJ)
@@ -156,7 +161,7 @@ prog_layers = $(or $($(1)_LAYERS),$($(firstword $(subst --, ,$(1)))_LAYERS),$(er
 prog_cflags = $(foreach l,$(call prog_layers,$(1)),$(call layer_cflags,$(l)))
 prog_shared = $(patsubst cmd/%.c,$(B)/cmd/%.o,$(wildcard cmd/$(firstword $(subst --, ,$(1)))/*.c))
 
-$(B)/cmd/%.o: cmd/%.c | $$(addprefix pkg-check-,$$(call layers_pkgs,$$(call prog_layers,$$(firstword $$(subst /, ,$$*)))))
+$(B)/cmd/%.o: cmd/%.c | $$(addprefix pkgs-,$$(call prog_layers,$$(firstword $$(subst /, ,$$*))))
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(call prog_cflags,$(firstword $(subst /, ,$*))) -Icmd/$(firstword $(subst --, ,$(firstword $(subst /, ,$*)))) -MMD -MP -c -o $@ $<
 
@@ -170,7 +175,7 @@ TEST_CFLAGS = $(foreach l,$(LAYERS),-Icommon/$(l)) $(foreach p,$(PKG_NAMES),$(pk
 TEST_LIBS = $(call layers_archives,$(ALL_LAYERS)) $(call layers_libs,$(ALL_LAYERS))
 
 # Unit tests have their own main() (cmocka), so main.o is left out of their link.
-$(B)/t/unit/%: t/unit/%.c $(LIBS) | pkg-check-cmocka
+$(B)/t/unit/%: t/unit/%.c $(LIBS) | pkgs-test
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS) \
 		$(pkg_libs_cmocka)
