@@ -68,7 +68,7 @@ static void series_clear(struct series *s)
 }
 
 /*
- * Reads the patches of the inputs (common/patch-mails.h: cover letters,
+ * Reads the patches of the inputs (common/mail/patch-mails.h: cover letters,
  * replies, duplicates and other mail are stepped over, one line each);
  * dies (128) on input that cannot be read, exits 1 on a message that
  * cannot apply (undecodable, or over mbox.max-message-size).

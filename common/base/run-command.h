@@ -5,7 +5,7 @@
  * Running another program: never through a shell, never with a secret
  * in its arguments or environment (what it must know goes through its
  * standard input, a pipe). For user-configured shell commands see
- * common/hook.h.
+ * common/base/hook.h.
  *
  * The programs git-maint runs this way: git-maint-notify (from publish)
  * and `git credential fill|approve|reject`, git's credential protocol,

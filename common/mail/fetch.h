@@ -4,17 +4,17 @@
 /*
  * Mail that is not on this machine yet: what an argument of a command
  * that reads mail is, and fetching the ones that name mail elsewhere,
- * once per run, so that common/source.h reads them like any mailbox.
+ * once per run, so that common/mail/source.h reads them like any mailbox.
  *
  * What an argument is (a path that exists always wins, so a file named
  * "<x@y>" or "id:foo" is read as the file it is):
  *
- *   path, -, Maildir     local (common/source.h)
+ *   path, -, Maildir     local (common/mail/source.h)
  *   <msgid>, id:<msgid>, https://host/list/<msgid>/
  *                        a series from a public-inbox archive
- *                        (common/archive.h); http:// with a warning
+ *                        (common/net/archive.h); http:// with a warning
  *   imaps://user@host[:port]/<folder>[?unseen&since=<date>&mark-seen]
- *   imap://...           the messages of an IMAP folder (common/imap.h)
+ *   imap://...           the messages of an IMAP folder (common/net/imap.h)
  *
  * Archive threads are cached under $GIT_COMMON_DIR/maint/cache/archive/,
  * one file per thread URL named by its SHA-1 (a hostile Message-ID
@@ -28,7 +28,7 @@
  * read afresh every time: they are the maintainer's own mail.
  *
  * The fetching is done by a program of its own, git-maint-source--fetch
- * (common/fetch-remote.h), found next to the running program or in
+ * (common/net/fetch-remote.h), found next to the running program or in
  * ../libexec/git-maint/, as git runs git-remote-https: the commands load
  * no network library (libcurl, libsecret and their dozens of
  * dependencies cost every run tens of milliseconds) and only a source

@@ -3,8 +3,8 @@
 
 /*
  * The passes of mbox-split: read mail through the source, index it for
- * selection (common/select.h), and write the chosen messages in output
- * order through a writer (common/mbox-write.h).
+ * selection (common/mail/select.h), and write the chosen messages in output
+ * order through a writer (common/mail/mbox-write.h).
  *
  * Two passes. The first parses the headers and diff paths of every
  * message into the index (with select_scan() when fast is set, else

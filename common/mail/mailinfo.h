@@ -2,7 +2,7 @@
 #define MAILINFO_H
 
 /*
- * Patch mail extraction: from one raw message (common/source.h) to what
+ * Patch mail extraction: from one raw message (common/mail/source.h) to what
  * `git mailinfo <msg> <patch>` extracts, byte for byte (author, email,
  * date, cleaned subject, the commit message, the diff), plus what git
  * mailinfo drops and git-maint needs (series version and n/m,

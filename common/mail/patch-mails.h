@@ -4,8 +4,8 @@
 /*
  * The patches of some mail inputs, in the order to apply them: what
  * dry-apply and queue take from a mailbox. Every message is read
- * (common/source.h) and classified by the mail core
- * (common/mail-kind.h); everything that is not a patch (cover letters,
+ * (common/mail/source.h) and classified by the mail core
+ * (common/mail/mail-kind.h); everything that is not a patch (cover letters,
  * replies, duplicates, other mail) and every patch replaced by a
  * partial reroll is stepped over with one line ("Skipping reply: Re:
  * ..."), and the patches are kept in input order, a partial reroll's

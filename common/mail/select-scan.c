@@ -1,7 +1,7 @@
 /*
  * The fast path of selection (see select_scan() in select.h): reads only
  * the headers selection needs and the diff's header lines, with the
- * mail core's pieces (common/mail.h, common/mailinfo.h), and hands every
+ * mail core's pieces (common/mail/mail.h, common/mail/mailinfo.h), and hands every
  * message it is not sure about to patch_mail_parse().
  */
 

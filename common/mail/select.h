@@ -20,7 +20,7 @@
  *     with no selector, every message matches;
  *   - what each message is (patch, cover letter, reply, duplicate,
  *     other), its thread and its series come from the mail core
- *     (common/mail-kind.h): an unthreaded series is one thread, a
+ *     (common/mail/mail-kind.h): an unthreaded series is one thread, a
  *     duplicate is never selected (the first copy wins);
  *   - whole threads (linked by Message-ID, In-Reply-To and References)
  *     are selected when one of their messages matches, unless no_threads;
@@ -59,7 +59,7 @@ struct mail_entry {
 	time_t when;		/* parsed Date, 0 when none or unparsable */
 	int version, k, total;	/* [PATCH v2 3/5]: 2, 3, 5 */
 	unsigned has_patch:1, is_reply:1, matched:1, superseded:1;
-	/* set by mail_index_select(), from the mail core's classification (common/mail-kind.h) */
+	/* set by mail_index_select(), from the mail core's classification (common/mail/mail-kind.h) */
 	enum mail_kind kind;
 	size_t thread;		/* thread number */
 	size_t series;		/* its series, else that of the message it answers; MAIL_NONE */

@@ -58,7 +58,7 @@ struct mail_source {
 	struct strbuf msg;	/* rewritten message (CRLF, mboxrd) */
 	struct strbuf fromline;	/* copy of the From_ line in stream mode */
 
-	/* fetched (common/fetch.h): owned by fetch's table */
+	/* fetched (common/mail/fetch.h): owned by fetch's table */
 	const struct fetched_input *fetched;
 	size_t fetched_next;
 

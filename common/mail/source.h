@@ -9,7 +9,7 @@
  * Arguments are paths, "-" (standard input) or Maildir folders; no
  * arguments means standard input. An argument that is no path (stat()
  * fails) but names mail elsewhere (a Message-ID, an archive URL, an
- * IMAP folder: common/fetch.h) is read from what fetch_get() gives for
+ * IMAP folder: common/mail/fetch.h) is read from what fetch_get() gives for
  * it: its messages in order, origin the argument as given, no From_
  * line, no offset. Commands call fetch_prepare() first, so that the
  * network is asked before anything changes and only once (fetch_get()

@@ -280,7 +280,7 @@ int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fet
 struct pick_msg {
 	char *msgid;
 	int version, k, total;
-	unsigned series:1;	/* a patch or cover letter (common/mail-kind.h) */
+	unsigned series:1;	/* a patch or cover letter (common/mail/mail-kind.h) */
 	size_t thread;		/* the mail core's thread: linked by replies */
 	size_t parent;		/* the message it answers, MAIL_NONE */
 	size_t off, len;

@@ -4,7 +4,7 @@
 /*
  * A series fetched from a public-inbox archive (lore-style
  * https://<host>/<list>/<msgid>/), by the Message-ID of any of its
- * messages: the three steps common/fetch.c strings together.
+ * messages: the three steps common/mail/fetch.c strings together.
  *
  * 1. What the argument names (archive_ref_parse()):
  *      <msgid>  id:<msgid>  id:<<msgid>>        with the archive URL configured
@@ -17,7 +17,7 @@
  *    never used as a file name (the cache names files by a hash).
  *
  * 2. The thread (archive_fetch_thread()): <list>/<msgid>/t.mbox.gz over
- *    common/http.h, gunzipped with zlib as it arrives and written to a
+ *    common/net/http.h, gunzipped with zlib as it arrives and written to a
  *    file descriptor, so memory does not grow with the thread. The
  *    uncompressed thread is bounded (archive.max-size, default
  *    ARCHIVE_MAX_SIZE_DEFAULT): a gzip bomb is refused once it passes
@@ -26,7 +26,7 @@
  *
  * 3. The series (archive_pick()): the thread is read and classified by
  *    the mail core as the commands classify any mailbox
- *    (common/mail-kind.h: patch, cover letter, follow-up, duplicate by
+ *    (common/mail/mail-kind.h: patch, cover letter, follow-up, duplicate by
  *    Message-ID, thread), and what is kept is the series the Message-ID
  *    belongs to (a follow-up counts for what it answers), as `b4 am`
  *    takes it: the cover letter and patches of the newest version the

@@ -2,9 +2,9 @@
 #define FETCH_REMOTE_H
 
 /*
- * The fetcher's side of common/fetch.h: what git-maint-source--fetch
+ * The fetcher's side of common/mail/fetch.h: what git-maint-source--fetch
  * does for one argument. The only code that reaches the network
- * (common/archive.h over common/http.h, and IMAP), in a program of its
+ * (common/net/archive.h over common/net/http.h, and IMAP), in a program of its
  * own as git keeps its transports in git-remote-https: the commands
  * that read mail load no network library (libcurl, libsecret) and pay
  * nothing for it when every source is local.

@@ -3,7 +3,7 @@
 
 /*
  * One HTTP(S) GET through libcurl: what the mail sources fetch from an
- * archive (common/archive.h). libcurl's errors cross here and only here
+ * archive (common/net/archive.h). libcurl's errors cross here and only here
  * (CURLOPT_ERRORBUFFER); commands never see <curl/curl.h>.
  *
  * Policy, not options:
@@ -15,7 +15,7 @@
  *     transfer that moves no byte for timeout seconds, is abandoned.
  *   - The body goes to the caller's write function as it arrives, so
  *     memory does not grow with it; a status of 400 or above sends none.
- *   - Progress (bytes) on stderr through common/progress.h when it is a
+ *   - Progress (bytes) on stderr through common/base/progress.h when it is a
  *     terminal and not quiet.
  *
  * Results (enum maint_result):
@@ -51,7 +51,7 @@ int http_get(const char *url, const struct http_opts *opts, http_write_fn *write
 /*
  * Is this CURLcode worth trying again later (the network or the
  * server's load, not us: unreachable, timed out, connection broken)?
- * For common/imap.c, which classifies libcurl's errors the same way.
+ * For common/net/imap.c, which classifies libcurl's errors the same way.
  */
 int curl_code_is_transient(int code);
 

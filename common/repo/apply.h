@@ -2,7 +2,7 @@
 #define APPLY_H
 
 /*
- * The apply engine: applies parsed patches (common/patch.h) to a tree
+ * The apply engine: applies parsed patches (common/mail/patch.h) to a tree
  * in memory.
  *
  * A session starts from a base tree and keeps an overlay (path -> new
@@ -229,9 +229,9 @@ int apply_session_changes(struct apply_session *s, struct apply_change **changes
 
 /*
  * Queue only: writes the blobs changed since the last call (or since
- * the start) and the resulting tree, through ow (common/objwrite.h; NULL:
+ * the start) and the resulting tree, through ow (common/repo/objwrite.h; NULL:
  * straight into the object database), and returns the tree's id. The
- * tree is kept in memory between calls (common/treewrite.h), so a call
+ * tree is kept in memory between calls (common/repo/treewrite.h), so a call
  * costs in proportion to the paths the last patches changed, not to the
  * size of the tree. Written contents stay in memory up to a budget
  * (later patches to the same files do not read their blobs back).

@@ -72,7 +72,7 @@ void msg_append_trailer(struct strbuf *msg, const struct trailer_conf *tc, const
  * Writes a commit object: tree, parent (NULL for a root commit), author
  * and committer lines ("Name <email> when tz"), message. The message must
  * be valid UTF-8 without NUL bytes (else -1, reported). With ow (an open
- * batch, common/objwrite.h) the object goes straight into it; without,
+ * batch, common/repo/objwrite.h) the object goes straight into it; without,
  * through the repository's object database.
  */
 int commit_write(git_oid *out, git_repository *repo, struct objwrite *ow, const git_oid *tree,

@@ -11,7 +11,7 @@
  *           the user from the URL, else $USER (ssh's own config is not
  *           read: libgit2 does not read it)
  *   http(s) the Secret Service item git-credential-libsecret keeps for
- *           the URL (common/secret.h: protocol, host, port, user, and the
+ *           the URL (common/net/secret.h: protocol, host, port, user, and the
  *           path with credential.useHttpPath), else `git credential fill`
  *           so that any configured helper (cache, store, a password
  *           manager) or git's own prompt answers

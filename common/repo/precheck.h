@@ -6,7 +6,7 @@
  * public (each one configured; merge commits are not checked):
  *
  *   signoff  the commit's trailer block (found as git interpret-trailers
- *            finds it, common/commit.h) holds a Signed-off-by: with the
+ *            finds it, common/repo/commit.h) holds a Signed-off-by: with the
  *            author's e-mail and one with the committer's (the kernel's
  *            Developer's Certificate of Origin: who wrote it, who
  *            passed it on); e-mails compared without regard to case

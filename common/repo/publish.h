@@ -7,7 +7,7 @@
  * (usb-next), then to every remote, then to the authors:
  *
  *   1. plan: the commits public..work, checked as configured
- *      (common/precheck.h: sign-offs, Fixes: tags) and built when asked
+ *      (common/repo/precheck.h: sign-offs, Fixes: tags) and built when asked
  *      (the tree's build command, in the work tree, the work branch
  *      checked out): a failure stops with nothing changed (RESULT_NO).
  *      Then a fast-forward when the public branch is an ancestor of the
@@ -22,17 +22,17 @@
  *      (the public server moved on) is refused (RESULT_NO), an
  *      unreachable or silent server is RESULT_TEMPFAIL, a refused login
  *      RESULT_FATAL, each with nothing changed.
- *   3. the guarded step (common/refstep.h, crash points publish-*) moves
+ *   3. the guarded step (common/repo/refstep.h, crash points publish-*) moves
  *      the public branch with an old-value check and a reflog line, the
  *      state written first. The public branch is never checked out and
  *      never rewound: nothing here resets or forces it.
- *   4. the push to each remote in order (common/push.h), each result
+ *   4. the push to each remote in order (common/repo/push.h), each result
  *      named; every remote is tried even when one fails.
  *   5. once every remote has the new tip: git-maint-notify --send
  *      --after-push <remote>... <before>..<after> as a child, the
  *      repository lock released while it runs (notify takes it itself).
  *
- * State, in $GIT_DIR/maint/publish/state (common/state.h), written before
+ * State, in $GIT_DIR/maint/publish/state (common/repo/state.h), written before
  * the step and after each push and kept until everything is done, so
  * that --continue pushes only to the remotes still missing and then
  * notifies:
@@ -67,7 +67,7 @@ struct publish_opts {
 	int dry_run;
 	int quiet;
 	int timeout;		/* seconds a remote may stay silent */
-	int check_signoff;	/* common/precheck.h */
+	int check_signoff;	/* common/repo/precheck.h */
 	int check_fixes;
 	const char *build_cmd;	/* run in the work tree before anything changes, or NULL */
 };

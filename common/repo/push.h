@@ -29,7 +29,7 @@
  * ref (refs/remotes/<remote>/<branch>, when the remote's fetch refspec
  * maps it) is updated as git push does.
  *
- * Credentials as the user's git has them (common/credential.h): the
+ * Credentials as the user's git has them (common/repo/credential.h): the
  * ssh-agent and ~/.ssh keys for ssh; for http(s) the Secret Service item
  * git-credential-libsecret keeps, else `git credential fill`.
  *

@@ -1186,7 +1186,7 @@ int queue_in_progress(git_repository *repo)
 }
 
 /*
- * The patches of the inputs, in the order to apply them (common/patch-mails.h):
+ * The patches of the inputs, in the order to apply them (common/mail/patch-mails.h):
  * cover letters, replies, duplicates and other mail are stepped over here,
  * one line each, and are not stored. RESULT_OK; RESULT_NO when a message is
  * over mbox.max-message-size (reported: nothing queued); RESULT_FATAL.

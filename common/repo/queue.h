@@ -3,16 +3,16 @@
 
 /*
  * The queue engine behind git-maint-queue(1): applies a series of patch
- * mails to a branch in memory (common/apply.h), makes the commits git
- * am -s would make (common/commit.h), writes the objects as packs (one
- * per QUEUE_FLUSH_BYTES of them, common/objwrite.h), moves the branch
+ * mails to a branch in memory (common/repo/apply.h), makes the commits git
+ * am -s would make (common/repo/commit.h), writes the objects as packs (one
+ * per QUEUE_FLUSH_BYTES of them, common/repo/objwrite.h), moves the branch
  * once with an old-value check and a reflog line, updates the index and
  * work tree for the changed paths when the branch is checked out
- * (common/worktree.h, from the post-images still in memory), and records
+ * (common/repo/worktree.h, from the post-images still in memory), and records
  * each commit's mail in refs/notes/maint. The pre-images of a series are
- * read ahead by a second thread (common/prefetch.h).
+ * read ahead by a second thread (common/repo/prefetch.h).
  *
- * Resumable state lives in $GIT_DIR/maint/queue/ (common/state.h):
+ * Resumable state lives in $GIT_DIR/maint/queue/ (common/repo/state.h):
  *
  *   mails    the series as read (each mail "<length>\n<bytes>\n"),
  *            written once before anything else happens
@@ -74,7 +74,7 @@ void queue_opts_release(struct queue_opts *opts);
  */
 
 /*
- * Starts queueing the mails of args[0..nargs) (common/source.h rules) on
+ * Starts queueing the mails of args[0..nargs) (common/mail/source.h rules) on
  * branch (a full ref name, which must exist). Refuses when a queue is in
  * progress.
  */

@@ -6,7 +6,7 @@
  * (DESIGN.md, "Repository changes"). A step moves one or more refs, each
  * from the value it is expected to hold to a new one, in this order:
  *
- *   1. the repository lock is held (common/state.h; a BUG() otherwise)
+ *   1. the repository lock is held (common/repo/state.h; a BUG() otherwise)
  *   2. the objects the refs will point at are written, by the caller's
  *      write_objects() when it has one         crash point <name>-objects-written
  *   3. every ref is checked at its expected value, so a ref another

@@ -26,7 +26,7 @@ PRINTF(2, 3) int lg2_check(int rc, const char *fmt, ...);
 
 /*
  * For code that passes libgit2's reason on instead of reporting it (the
- * push worker of common/push.c sends it to its parent): appends the last
+ * push worker of common/repo/push.c sends it to its parent): appends the last
  * error's message to msg ("unknown libgit2 error" when there is none) and
  * returns its class (GIT_ERROR_NET, ...; GIT_ERROR_NONE when none). Call
  * it right after the failing call, as lg2_check().

@@ -20,7 +20,7 @@
  *	treewrite_new(&tw, repo, &base_tree);	// NULL: the empty tree
  *	treewrite_remove(tw, "drivers/old.c");
  *	treewrite_upsert(tw, "drivers/usb/new.c", GIT_FILEMODE_BLOB, &blob);
- *	treewrite_write(tw, ow, &tree);		// ow: common/objwrite.h, or NULL
+ *	treewrite_write(tw, ow, &tree);		// ow: common/repo/objwrite.h, or NULL
  *	treewrite_free(tw);
  */
 

@@ -1,6 +1,6 @@
 /*
  * Unit tests of object ids (objwrite_hash()) and the object batch
- * (common/objwrite.c): ids are git's, computed by libgit2's collision
+ * (common/repo/objwrite.c): ids are git's, computed by libgit2's collision
  * detecting SHA-1, and content libgit2 refuses to hash is refused.
  *
  * No published collision can reach git_odb_hash() (every attack's blocks
