@@ -29,12 +29,18 @@ int dc_parse_options(struct dc_options *o, int argc, const char **argv)
 			 "read the commit-graph if core.commitGraph allows (default; --no-commit-graph)"),
 		OPT_BOOL(0, "cache", &o->use_cache,
 			 "keep what tags peel to in $GIT_DIR/maint (default; --no-cache)"),
+		/* from git-maint-describe-contains to its --libgit2 part */
+		{ OPTION_INTEGER, 0, "answered", &o->answered, "n",
+		  "the first <n> commits were answered already", PARSE_OPT_HIDDEN | PARSE_OPT_NONEG },
 		OPT_END(),
 	};
 
 	argc = parse_options(argc, argv, opts, dc_usage, 0);
 	if (o->use_stdin && argc)
 		usage_msg_opt(dc_usage, opts, "--stdin takes no commit arguments");
+	if (o->answered < 0 || o->answered > argc)
+		usage_msg_opt(dc_usage, opts, "--answered=%d: there are %d commit arguments",
+			      o->answered, argc);
 	if (o->release && o->all)
 		usage_msg_opt(dc_usage, opts, "--release and --all cannot be used together");
 	return argc;
@@ -53,26 +59,6 @@ void dc_describe_options(struct describe_options *out, const struct dc_options *
 	out->exclude = &o->exclude;
 	out->use_graph = o->use_graph;
 	out->use_cache = o->use_cache;
-}
-
-void dc_options_to_argv(struct strvec *out, const struct dc_options *o)
-{
-	size_t i;
-
-	if (o->all)
-		strvec_push(out, "--all");
-	if (o->release)
-		strvec_push(out, "--release");
-	if (o->use_stdin)
-		strvec_push(out, "--stdin");
-	if (!o->use_graph)
-		strvec_push(out, "--no-commit-graph");
-	if (!o->use_cache)
-		strvec_push(out, "--no-cache");
-	for (i = 0; i < o->match.nr; i++)
-		strvec_pushf(out, "--match=%s", o->match.v[i]);
-	for (i = 0; i < o->exclude.nr; i++)
-		strvec_pushf(out, "--exclude=%s", o->exclude.v[i]);
 }
 
 /*
@@ -115,7 +101,7 @@ int dc_run_args(struct describer *d, const struct dc_options *o, int argc, const
 		argc = 1;
 		argv = head;
 	}
-	for (i = 0; i < argc; i++) {
+	for (i = o->answered; i < argc; i++) {
 		git_oid oid;
 		char hex[GIT_OID_HEXSZ + 1];
 		int rc = answer(d, o, argv[i], &oid, &out);

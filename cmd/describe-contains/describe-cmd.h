@@ -22,17 +22,20 @@ struct dc_options {
 	int use_cache;
 	struct strvec match;
 	struct strvec exclude;
+	int answered;		/* --answered=<n>: the first n commit arguments were answered */
 };
 
-#define DC_OPTIONS_INIT { 0, 0, 0, 1, 1, STRVEC_INIT, STRVEC_INIT }
+#define DC_OPTIONS_INIT { 0, 0, 0, 1, 1, STRVEC_INIT, STRVEC_INIT, 0 }
 
-/* Parses the options (one table for both programs); returns the arguments left. */
+/*
+ * Parses the options (one table for both programs); returns the
+ * arguments left. The front hands its own command line over unchanged,
+ * with the hidden --answered=<n> in front when it answered the first n
+ * commit arguments itself.
+ */
 int dc_parse_options(struct dc_options *o, int argc, const char **argv);
 void dc_options_release(struct dc_options *o);
 void dc_describe_options(struct describe_options *out, const struct dc_options *o);
-
-/* The options as arguments again (for the other program), without the commits. */
-void dc_options_to_argv(struct strvec *out, const struct dc_options *o);
 
 /*
  * What to do when the describer answers DESCRIBE_FALLBACK: for the
@@ -46,8 +49,9 @@ struct dc_fallback {
 };
 
 /*
- * Answers the commits of argv (HEAD when none) or of standard input, as
- * the command does, with d. Returns the exit code.
+ * Answers the commits of argv (HEAD when none; the first o->answered
+ * left out) or of standard input, as the command does, with d. Returns
+ * the exit code.
  */
 int dc_run_args(struct describer *d, const struct dc_options *o, int argc, const char **argv,
 		const struct dc_fallback *fb);
