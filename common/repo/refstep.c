@@ -30,11 +30,30 @@ int refstep_read(git_repository *repo, const char *ref, git_oid *oid, int *exist
 	return 0;
 }
 
+/* Removes the ref if it holds m->old: libgit2 deletes only what it looked up. */
+static int remove_one(git_repository *repo, const struct refstep_move *m)
+{
+	git_reference *ref = NULL;
+	int rc = git_reference_lookup(&ref, repo, m->ref);
+
+	if (!rc && (git_reference_type(ref) != GIT_REFERENCE_DIRECT ||
+		    !git_oid_equal(git_reference_target(ref), &m->old)))
+		rc = GIT_EMODIFIED;
+	else if (!rc)
+		rc = git_reference_delete(ref);
+	git_reference_free(ref);
+	if (rc == GIT_EMODIFIED || rc == GIT_ENOTFOUND)
+		return error("'%s' changed while we were working; not removing it", m->ref);
+	return lg2_check(rc, "cannot remove '%s'", m->ref);
+}
+
 static int move_one(git_repository *repo, const struct refstep_move *m)
 {
 	git_reference *ref = NULL;
 	int rc;
 
+	if (m->remove)
+		return remove_one(repo, m);
 	if (m->has_old)
 		rc = git_reference_create_matching(&ref, repo, m->ref, &m->new, 1, &m->old, m->reflog);
 	else
@@ -130,10 +149,10 @@ static int finish_one(const struct refstep *s, size_t i)
 
 	if (refstep_read(s->repo, m->ref, &cur, &exists) < 0)
 		return -1;
-	if (exists && git_oid_equal(&cur, &m->new))
+	if (m->remove ? !exists : exists && git_oid_equal(&cur, &m->new))
 		return 0;
 	if (at_old(m, &cur, exists)) {
-		if (object_present(s, &m->new) < 0)
+		if (!m->remove && object_present(s, &m->new) < 0)
 			return -1;
 		if (i == 0)
 			hit(s, "before-ref");
@@ -144,10 +163,16 @@ static int finish_one(const struct refstep *s, size_t i)
 		return 0;
 	}
 	if (m->flags & REFSTEP_MAY_MOVE) {
-		warning("'%s' changed meanwhile; the value this %s step gave it is %s",
-			m->ref, s->name, git_oid_tostr_s(&m->new));
+		if (m->remove)
+			warning("'%s' changed meanwhile; this %s step was to remove it", m->ref, s->name);
+		else
+			warning("'%s' changed meanwhile; the value this %s step gave it is %s",
+				m->ref, s->name, git_oid_tostr_s(&m->new));
 		return 0;
 	}
+	if (m->remove)
+		return error("'%s' moved since the %s step began (it is at %s, the step removes it)",
+			     m->ref, s->name, git_oid_tostr(at, sizeof(at), &cur));
 	git_oid_tostr(to, sizeof(to), &m->new);
 	if (!exists)
 		return error("'%s' was deleted since the %s step began (it was to move to %s)",

@@ -37,7 +37,8 @@
  *
  * The step never forces: no move rewinds or replaces a ref it did not
  * find at the expected value. A ref that must not exist yet (has_old 0)
- * is created only if it still does not.
+ * is created only if it still does not; a ref removed (remove 1) is
+ * removed only if it still holds the expected value.
  */
 
 #include <git2.h>
@@ -56,7 +57,8 @@ struct refstep_move {
 	const char *ref;	/* full name: "refs/heads/usb-next" */
 	git_oid old;		/* the value it must hold; unused when !has_old */
 	int has_old;		/* 0: the ref must not exist */
-	git_oid new;
+	git_oid new;		/* unused when remove */
+	int remove;		/* 1: the ref is removed (has_old must be 1) */
 	const char *reflog;	/* "maint-publish: fast-forward to work-next" */
 	unsigned flags;
 };
