@@ -161,20 +161,6 @@ void notes_batch_release(struct notes_batch *nb)
 	memset(nb, 0, sizeof(*nb));
 }
 
-int notes_ref_update(git_repository *repo, const git_oid *new_oid, const git_oid *old,
-		     const char *reflog)
-{
-	git_reference *ref = NULL;
-	int rc;
-
-	if (old)
-		rc = git_reference_create_matching(&ref, repo, NOTES_REF, new_oid, 1, old, reflog);
-	else
-		rc = git_reference_create(&ref, repo, NOTES_REF, new_oid, 0, reflog);
-	git_reference_free(ref);
-	return lg2_check(rc, "cannot update '%s'", NOTES_REF);
-}
-
 int notes_read(struct strbuf *out, git_repository *repo, const git_oid *commit)
 {
 	git_note *note = NULL;

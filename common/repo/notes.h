@@ -23,7 +23,7 @@
  * `git notes --ref=maint show <commit>` prints it. Notes are written in
  * batches: notes_batch_add() for each commit, notes_batch_commit() makes
  * one notes commit for all of them (git notes makes one per note); the
- * caller moves the ref with notes_ref_update(). Notes trees with git's
+ * caller moves the ref in its guarded step (common/repo/refstep.h). Notes trees with git's
  * fan-out ("ab/cdef...") are extended at the fan-out they already use.
  */
 
@@ -63,13 +63,6 @@ int notes_batch_add(struct notes_batch *nb, const git_oid *commit, const struct 
  */
 int notes_batch_commit(struct notes_batch *nb, git_oid *out, int *changed, const char *committer);
 void notes_batch_release(struct notes_batch *nb);
-
-/*
- * Moves NOTES_REF to new_oid if it still is at old (NULL: must not
- * exist), with a reflog message.
- */
-int notes_ref_update(git_repository *repo, const git_oid *new_oid, const git_oid *old,
-		     const char *reflog);
 
 /* The note of commit, or 1 when there is none. */
 int notes_read(struct strbuf *out, git_repository *repo, const git_oid *commit);

@@ -180,29 +180,21 @@ static void prefetch_free(struct prefetch *pf)
 	free(pf);
 }
 
-struct prefetch *prefetch_start(git_repository *repo, const git_oid *tree, const char *buf,
-				size_t len, size_t first_mail)
+struct prefetch *prefetch_start(git_repository *repo, const git_oid *tree,
+				const struct prefetch_mail *mails, size_t nr, size_t first_number)
 {
 	struct prefetch *pf = xcalloc(1, sizeof(*pf));
-	size_t pos = 0, mail = 0, records = 0;
+	size_t len = 0;
 
+	for (size_t i = 0; i < nr; i++)
+		len += mails[i].len;
 	/* Room for every path: a mail's "--- a/" lines are fewer than its bytes / 8. */
 	pf->index_size = 1024;
 	while (pf->index_size < len / 64)
 		pf->index_size *= 2;
 	pf->index = xcalloc(pf->index_size, sizeof(*pf->index));
-	while (pos < len) {
-		char *end;
-		unsigned long long n = strtoull(buf + pos, &end, 10);
-		size_t start = end + 1 - buf;
-
-		if (*end != '\n' || n > len - start)
-			break;
-		mail = ++records;
-		if (mail >= first_mail)
-			scan_mail(pf, buf + start, buf + start + n, mail);
-		pos = start + n + 1;
-	}
+	for (size_t i = 0; i < nr; i++)
+		scan_mail(pf, mails[i].buf, mails[i].buf + mails[i].len, first_number + i);
 	if (!pf->nr)
 		goto fail;
 	pf->gitdir = xstrdup(git_repository_commondir(repo));

@@ -13,7 +13,7 @@
  * reads the blob itself when the answer is no (another path, another
  * id, not read yet). At most PREFETCH_BYTES of contents wait at a time.
  *
- *	struct prefetch *pf = prefetch_start(repo, &tree, mails, len, 1);
+ *	struct prefetch *pf = prefetch_start(repo, &tree, mails, nr, 1);
  *	...	prefetch_take(pf, path, &oid, &content) ... prefetch_passed(pf, k) ...
  *	prefetch_stop(pf);
  */
@@ -24,14 +24,20 @@
 
 struct prefetch;
 
+/* One mail of the series: its bytes (only read by prefetch_start()). */
+struct prefetch_mail {
+	const char *buf;
+	size_t len;
+};
+
 /*
- * Starts reading the pre-images named in the mails held in
- * buf[0..len) (queue's stored series: "<length>\n<mail>\n" records),
- * mail number first_mail first, from tree. NULL when there is nothing
- * to read or no thread can be had (the caller reads as usual).
+ * Starts reading, from tree, the pre-images named in mails[0..nr), in
+ * that order; mails[i] is mail number first_number + i for
+ * prefetch_passed(). NULL when there is nothing to read or no thread can
+ * be had (the caller reads as usual).
  */
-struct prefetch *prefetch_start(git_repository *repo, const git_oid *tree, const char *buf,
-				size_t len, size_t first_mail);
+struct prefetch *prefetch_start(git_repository *repo, const git_oid *tree,
+				const struct prefetch_mail *mails, size_t nr, size_t first_number);
 
 /*
  * 1 and the content of path in out when it was read and is the blob

@@ -10,6 +10,7 @@
 #include "patch.h"
 #include "patch-mails.h"
 #include "prefetch.h"
+#include "refstep.h"
 #include "repo.h"
 #include "source.h"
 #include "state.h"
@@ -35,6 +36,7 @@ static const char *const stop_names[] = { "none", "patch", "check", "build" };
 struct queue {
 	git_repository *repo;
 	const struct maint_config *cfg;
+	const struct maint_lock *lock;	/* held by the caller: every ref move needs it */
 	char *dir;
 	char *branch;			/* refs/heads/... */
 	char *source;			/* the one input named on the command line, for errors */
@@ -67,7 +69,8 @@ struct queue {
 	struct strbuf step_subject;	/* subject of the last of them */
 };
 
-static void queue_init(struct queue *q, git_repository *repo, const struct maint_config *cfg)
+static void queue_init(struct queue *q, git_repository *repo, const struct maint_config *cfg,
+		       const struct maint_lock *lock)
 {
 	memset(q, 0, sizeof(*q));
 	/*
@@ -80,6 +83,7 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
 	q->repo = repo;
 	q->cfg = cfg;
+	q->lock = lock;
 	q->dir = state_dir_path(repo, "queue");
 	strbuf_init(&q->mails, 0);
 	strbuf_init(&q->committer, 0);
@@ -363,7 +367,7 @@ out:
 	return ret;
 }
 
-/* ---- refs ---- */
+/* ---- the step (common/repo/refstep.h) ---- */
 
 static int read_ref(git_repository *repo, const char *name, git_oid *oid, int *exists)
 {
@@ -378,18 +382,6 @@ static int read_ref(git_repository *repo, const char *name, git_oid *oid, int *e
 	if (exists)
 		*exists = 1;
 	return 0;
-}
-
-static int move_ref(git_repository *repo, const char *name, const git_oid *to, const git_oid *from,
-		    const char *reflog)
-{
-	git_reference *ref = NULL;
-	int rc = git_reference_create_matching(&ref, repo, name, to, 1, from, reflog);
-
-	git_reference_free(ref);
-	if (rc == GIT_EMODIFIED)
-		return error("'%s' changed while we were working; not moving it", name);
-	return lg2_check(rc, "cannot update '%s'", name);
 }
 
 static int commit_tree_id(git_repository *repo, const git_oid *commit, git_oid *tree)
@@ -444,90 +436,6 @@ static int sync_check(struct queue *q, const git_oid *from_commit, const git_oid
 	return ret;
 }
 
-/*
- * Finishes the step the state describes, whatever point it was
- * interrupted at: afterwards the branch is at tip, base == tip.
- */
-static int finish_step(struct queue *q)
-{
-	git_oid cur, notes_cur;
-	int has_notes;
-	struct strbuf reflog = STRBUF_INIT;
-	int ret = -1;
-
-	if (read_ref(q->repo, q->branch, &cur, NULL) < 0)
-		return -1;
-	/* Nothing moves when the work tree cannot follow. */
-	if ((git_oid_equal(&cur, &q->base) || git_oid_equal(&cur, &q->tip)) &&
-	    sync_check(q, &q->base, &q->tip))
-		return -1;
-	if (!git_oid_equal(&q->base, &q->tip)) {
-		if (git_oid_equal(&cur, &q->base)) {
-			git_commit *c = NULL;
-
-			if (git_commit_lookup(&c, q->repo, &q->tip) < 0) {
-				git_commit_free(c);
-				return error("the commits of the interrupted step are missing; "
-					     "run 'git maint-queue --abort'");
-			}
-			git_commit_free(c);
-			strbuf_addstr(&reflog, "maint-queue: finish interrupted step");
-			crash_point("queue-before-ref");
-			if (move_ref(q->repo, q->branch, &q->tip, &q->base, reflog.buf) < 0)
-				goto out;
-			crash_point("queue-after-ref");
-		} else if (!git_oid_equal(&cur, &q->tip)) {
-			goto moved;
-		}
-	} else if (!git_oid_equal(&cur, &q->tip)) {
-		goto moved;
-	}
-	if (q->has_notes_tip && (!q->has_notes_base || !git_oid_equal(&q->notes_base, &q->notes_tip))) {
-		if (read_ref(q->repo, NOTES_REF, &notes_cur, &has_notes) < 0)
-			goto out;
-		if (has_notes == q->has_notes_base &&
-		    (!has_notes || git_oid_equal(&notes_cur, &q->notes_base))) {
-			if (notes_ref_update(q->repo, &q->notes_tip, q->has_notes_base ? &q->notes_base : NULL,
-					     "maint-queue: notes") < 0)
-				goto out;
-		} else if (!has_notes || !git_oid_equal(&notes_cur, &q->notes_tip)) {
-			warning("'%s' changed meanwhile; the notes of this step are in %s",
-				NOTES_REF, git_oid_tostr_s(&q->notes_tip));
-		}
-	}
-	/* The step's paths were clean when it began; what they hold now is ours, half written. */
-	if (sync_worktree(q, &q->base, &q->tip, 1) < 0)
-		goto out;
-	git_oid_cpy(&q->base, &q->tip);
-	if (q->has_notes_tip) {
-		git_oid_cpy(&q->notes_base, &q->notes_tip);
-		q->has_notes_base = 1;
-	}
-	ret = save_state(q, NULL);
-	goto out;
-moved: {
-	/* git_oid_tostr_s() has one buffer: two ids in a message need two of our own */
-	char at[GIT_OID_HEXSZ + 1], left[GIT_OID_HEXSZ + 1];
-
-	error("'%s' moved since the queue stopped (it is at %s, the queue left it at %s); "
-	      "put it back or run 'git maint-queue --abort'",
-	      short_branch(q), git_oid_tostr(at, sizeof(at), &cur),
-	      git_oid_tostr(left, sizeof(left), &q->tip));
-	}
-out:
-	strbuf_release(&reflog);
-	return ret;
-}
-
-/* "<point>:<n>", n the number of the last patch in the step: crash after patch n. */
-static void crash_point_n(const struct queue *q, const char *point)
-{
-	char label[64];
-
-	snprintf(label, sizeof(label), "%s:%zu", point, q->step_last);
-	crash_point(label);
-}
-
 /* The apply session's post-images, to write the work tree without reading the blobs back. */
 static int cached_content(void *data, const char *path, const git_oid *oid, const char **buf,
 			  size_t *len)
@@ -537,10 +445,6 @@ static int cached_content(void *data, const char *path, const git_oid *oid, cons
 	return q->session && apply_session_cached(q->session, path, oid, buf, len);
 }
 
-/*
- * The step: everything committed since the last step goes to the
- * repository and the branch moves to new_tip.
- */
 /*
  * "Applying: <subject>" for the patches applied in memory so far. They
  * are said when their step lands (or before anything else is said about
@@ -554,12 +458,146 @@ static void flush_applying(struct queue *q)
 	strvec_clear(&q->applying);
 }
 
+/*
+ * A step of the queue: the branch moves base -> tip, the notes ref
+ * notes-base -> notes-tip, as refstep.h does it; the state names the step
+ * before the refs move and says it is done after the work tree followed.
+ */
+struct queue_step {
+	struct queue *q;
+	int finishing;		/* finishing an interrupted step (--continue) */
+	struct strvec paths;	/* a new step: the paths it changes, found clean */
+	git_oid from_tree, to_tree;
+	struct refstep_move moves[2];
+	struct refstep step;
+};
+
+static int step_write_objects(void *data)
+{
+	struct queue_step *st = data;
+
+	if (objwrite_flush(&st->q->ow) < 0)
+		return -1;
+	st->q->fresh = 0;	/* the repository has the step's objects: the state stays for --abort */
+	return 0;
+}
+
+static int step_save_state(void *data, enum refstep_phase phase, const char *crash_label)
+{
+	struct queue *q = ((struct queue_step *)data)->q;
+
+	if (phase == REFSTEP_DONE) {
+		git_oid_cpy(&q->base, &q->tip);
+		if (q->has_notes_tip) {
+			git_oid_cpy(&q->notes_base, &q->notes_tip);
+			q->has_notes_base = 1;
+		}
+	}
+	return save_state(q, crash_label);
+}
+
+static int step_after_move(void *data)
+{
+	struct queue_step *st = data;
+	struct queue *q = st->q;
+	struct worktree_content content = { cached_content, q };
+
+	/* An interrupted step's paths were clean when it began: what they hold now is ours, half written. */
+	if (st->finishing)
+		return sync_worktree(q, &q->base, &q->tip, 1);
+	if (!q->sync || q->worktree_done)
+		return 0;
+	if (worktree_sync(q->repo, &st->from_tree, &st->to_tree, &st->paths, 0, &content) < 0)
+		return error("'%s' moved to %s but its work tree was not updated; "
+			     "fix the cause and run 'git maint-queue --continue' (or --abort)",
+			     short_branch(q), git_oid_tostr_s(&q->tip));
+	return 0;
+}
+
+/*
+ * The step's ref moves: the branch when it moves, and the notes ref when
+ * the step changes it. Someone may add a note meanwhile (git notes add):
+ * finishing the step then keeps theirs and says where ours is
+ * (REFSTEP_MAY_MOVE).
+ */
+static void step_moves(struct queue_step *st, const char *reflog)
+{
+	struct queue *q = st->q;
+	struct refstep_move *m = st->moves;
+
+	if (!git_oid_equal(&q->base, &q->tip)) {
+		m->ref = q->branch;
+		git_oid_cpy(&m->old, &q->base);
+		m->has_old = 1;
+		git_oid_cpy(&m->new, &q->tip);
+		m->reflog = reflog;
+		m++;
+	}
+	if (q->has_notes_tip && (!q->has_notes_base || !git_oid_equal(&q->notes_base, &q->notes_tip))) {
+		m->ref = NOTES_REF;
+		git_oid_cpy(&m->old, &q->notes_base);
+		m->has_old = q->has_notes_base;
+		git_oid_cpy(&m->new, &q->notes_tip);
+		m->reflog = "maint-queue: notes";
+		m->flags = REFSTEP_MAY_MOVE;
+		m++;
+	}
+	st->step.repo = q->repo;
+	st->step.lock = q->lock;
+	st->step.name = "queue";
+	st->step.moves = st->moves;
+	st->step.nr = m - st->moves;
+	st->step.save_state = step_save_state;
+	st->step.after_move = step_after_move;
+	st->step.data = st;
+}
+
+static void step_release(struct queue_step *st)
+{
+	strvec_clear(&st->paths);
+}
+
+/*
+ * Finishes the step the state describes, whatever point it was
+ * interrupted at: afterwards the branch is at tip, base == tip.
+ */
+static int finish_step(struct queue *q)
+{
+	struct queue_step st = { .q = q, .finishing = 1, .paths = STRVEC_INIT };
+	git_oid cur;
+	int ret;
+
+	if (read_ref(q->repo, q->branch, &cur, NULL) < 0)
+		return -1;
+	if (!git_oid_equal(&cur, &q->base) && !git_oid_equal(&cur, &q->tip)) {
+		/* git_oid_tostr_s() has one buffer: two ids in a message need two of our own */
+		char at[GIT_OID_HEXSZ + 1], left[GIT_OID_HEXSZ + 1];
+
+		return error("'%s' moved since the queue stopped (it is at %s, the queue left it at %s); "
+			     "put it back or run 'git maint-queue --abort'",
+			     short_branch(q), git_oid_tostr(at, sizeof(at), &cur),
+			     git_oid_tostr(left, sizeof(left), &q->tip));
+	}
+	/* Nothing moves when the work tree cannot follow. */
+	if (sync_check(q, &q->base, &q->tip))
+		return -1;
+	step_moves(&st, "maint-queue: finish interrupted step");
+	ret = refstep_finish(&st.step);
+	step_release(&st);
+	return ret;
+}
+
+/*
+ * The step: what was committed since the last one goes to the
+ * repository (objects, then the branch at new_tip with the notes), and
+ * the queue goes on at patch next_after. RESULT_TEMPFAIL when git's
+ * index is locked, nothing written.
+ */
 static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 {
+	struct queue_step st = { .q = q, .paths = STRVEC_INIT };
 	struct strbuf reflog = STRBUF_INIT;
-	struct strvec paths = STRVEC_INIT;
-	struct worktree_content content = { cached_content, q };
-	git_oid step_a, step_b;
+	char suffix[32];
 	git_oid notes_new;
 	int changed = 0, ret = -1;
 
@@ -574,14 +612,12 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 			ret = RESULT_TEMPFAIL;
 			goto out;
 		}
-		if (changed_paths(q, &q->tip, new_tip, &paths, &step_a, &step_b) ||
-		    worktree_check_clean(q->repo, &paths, "queue"))
+		if (changed_paths(q, &q->tip, new_tip, &st.paths, &st.from_tree, &st.to_tree) ||
+		    worktree_check_clean(q->repo, &st.paths, "queue"))
 			goto out;
 	}
-	if (notes_batch_commit(&q->notes, &notes_new, &changed, q->committer.buf) < 0 ||
-	    objwrite_flush(&q->ow) < 0)
+	if (notes_batch_commit(&q->notes, &notes_new, &changed, q->committer.buf) < 0)
 		goto out;
-	crash_point("queue-objects-written");
 	git_oid_cpy(&q->tip, new_tip);
 	q->next = next_after;
 	q->stopped = STOP_NONE;
@@ -589,36 +625,17 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 		git_oid_cpy(&q->notes_tip, &notes_new);
 		q->has_notes_tip = 1;
 	}
-	if (save_state(q, "queue-state-write") < 0)
-		goto out;
-	q->fresh = 0;
-	crash_point("queue-before-ref");
-	crash_point_n(q, "queue-before-ref");
 	if (q->step_commits == 1)
 		strbuf_addf(&reflog, "maint-queue: %s", q->step_subject.buf);
 	else
 		strbuf_addf(&reflog, "maint-queue: %zu patches, last: %s", q->step_commits,
 			    q->step_subject.buf);
-	if (move_ref(q->repo, q->branch, &q->tip, &q->base, reflog.buf) < 0)
-		goto out;
-	crash_point("queue-after-ref");
-	crash_point_n(q, "queue-after-ref");
-	if (changed && notes_ref_update(q->repo, &q->notes_tip,
-					q->has_notes_base ? &q->notes_base : NULL,
-					"maint-queue: notes") < 0)
-		goto out;
-	if (q->sync && !q->worktree_done && worktree_sync(q->repo, &step_a, &step_b, &paths, 0, &content) < 0) {
-		error("'%s' moved to %s but its work tree was not updated; "
-		      "fix the cause and run 'git maint-queue --continue' (or --abort)",
-		      short_branch(q), git_oid_tostr_s(&q->tip));
-		goto out;
-	}
-	git_oid_cpy(&q->base, &q->tip);
-	if (changed) {
-		git_oid_cpy(&q->notes_base, &q->notes_tip);
-		q->has_notes_base = 1;
-	}
-	if (save_state(q, NULL) < 0)
+	step_moves(&st, reflog.buf);
+	/* Every crash point also as "<point>:<n>", n the last patch of the step. */
+	snprintf(suffix, sizeof(suffix), ":%zu", q->step_last);
+	st.step.point_suffix = suffix;
+	st.step.write_objects = step_write_objects;
+	if (refstep_run(&st.step) < 0)
 		goto out;
 	q->step_commits = 0;
 	notes_batch_release(&q->notes);
@@ -629,7 +646,7 @@ static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 	flush_applying(q);
 	ret = 0;
 out:
-	strvec_clear(&paths);
+	step_release(&st);
 	strbuf_release(&reflog);
 	return ret;
 }
@@ -938,6 +955,7 @@ static int run_build(struct queue *q)
 	return 0;
 }
 
+/* The build failed: the queue stops after the patches that landed. */
 static int build_stop(struct queue *q)
 {
 	q->stopped = STOP_BUILD;
@@ -950,227 +968,328 @@ static int build_stop(struct queue *q)
 	return RESULT_NO;
 }
 
+/* Runs the build command, when there is one: RESULT_OK, RESULT_NO (stopped) or -1. */
+static int build(struct queue *q)
+{
+	int rc = run_build(q);
+
+	return rc <= 0 ? rc : build_stop(q);
+}
+
 /*
- * Applies patches q->next..q->last on q->tip. skip_check_first: the check
- * of the first one was already dealt with (we stopped at it).
+ * Lands the patches committed so far (the branch at tip) and goes on at
+ * patch next; then builds when each step is built.
  */
+static int land(struct queue *q, const git_oid *tip, size_t next, int then_build)
+{
+	int rc = do_step(q, tip, next);
+
+	if (rc)
+		return rc;
+	q->next = next;
+	q->stopped = STOP_NONE;
+	if (save_state(q, NULL) < 0)
+		return -1;
+	return then_build ? build(q) : 0;
+}
+
+/* ---- the series ---- */
+
 /* Patches in a run from which reading ahead is worth a thread and a second repository. */
 #define PREFETCH_MIN_PATCHES 2
+
+/* What run_series() works with, patch after patch. */
+struct series {
+	struct apply_session *session;
+	struct prefetch *pf;
+	struct apply_opts aopts;
+	struct mailinfo_opts mopts;
+	struct patch_mail pm;
+	git_oid tip;			/* the last commit made */
+	int skip_check_first;		/* the check of patch q->next was dealt with (we stopped at it) */
+	size_t since_flush, flush_every;
+	struct strbuf edited;		/* the stopped patch as the user left it */
+	struct strbuf err, report;
+};
 
 static int read_ahead(void *data, const char *path, const git_oid *oid, struct strbuf *out)
 {
 	return prefetch_take(data, path, oid, out);
 }
 
-static int run_series(struct queue *q, int skip_check_first)
+/* Long series: the files they patch are read ahead by a second thread. */
+static struct prefetch *start_reading_ahead(struct queue *q, const git_oid *tree)
 {
-	struct prefetch *pf = NULL;
-	struct apply_opts aopts = APPLY_OPTS_INIT;
-	struct apply_session *session = NULL;
-	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
-	struct patch_mail pm;
-	struct strbuf msg = STRBUF_INIT, author = STRBUF_INIT, edited = STRBUF_INIT;
-	struct strbuf err = STRBUF_INIT, report = STRBUF_INIT, note = STRBUF_INIT;
-	git_oid tip, tree;
-	const char *wd = git_repository_workdir(q->repo);
-	size_t since_flush = 0, flush_every = 0;
+	struct prefetch_mail *mails;
+	struct strbuf edited = STRBUF_INIT;
+	struct prefetch *pf;
+	size_t n = q->last - q->next + 1;
+
+	if (n < PREFETCH_MIN_PATCHES)
+		return NULL;
+	mails = xcalloc(n, sizeof(*mails));
+	for (size_t i = 0; i < n; i++)
+		mail_bytes(q, q->next + i, &edited, &mails[i].buf, &mails[i].len);
+	pf = prefetch_start(q->repo, tree, mails, n, q->next);
+	free(mails);
+	strbuf_release(&edited);
+	return pf;
+}
+
+static int series_begin(struct queue *q, struct series *s, int skip_check_first)
+{
 	const char *test_flush = getenv("GIT_MAINT_TEST_FLUSH_PATCHES");
+	git_oid tree;
+
+	memset(s, 0, sizeof(*s));
+	s->aopts = (struct apply_opts)APPLY_OPTS_INIT;
+	s->mopts = (struct mailinfo_opts)MAILINFO_OPTS_INIT;
+	patch_mail_init(&s->pm);
+	strbuf_init(&s->edited, 0);
+	strbuf_init(&s->err, 0);
+	strbuf_init(&s->report, 0);
+	git_oid_cpy(&s->tip, &q->tip);
+	s->skip_check_first = skip_check_first;
+	if (test_flush && atoi(test_flush) > 0)
+		s->flush_every = atoi(test_flush);	/* tests: several flushes in a short series */
+	s->aopts.fuzz = q->opts.fuzz;
+	s->aopts.three_way = q->opts.three_way;
+	s->mopts.scissors = q->opts.scissors;
+	/* Binary patches are held to the message size limit (apply.h). */
+	if ((q->cfg && source_config_max_size(q->cfg, &s->aopts.max_binary) < 0) ||
+	    commit_tree_id(q->repo, &s->tip, &tree) < 0 ||
+	    apply_session_new(&s->session, q->repo, &tree, &s->aopts) < 0)
+		return -1;
+	q->session = s->session;
+	if ((s->pf = start_reading_ahead(q, &tree)))
+		apply_session_set_reader(s->session, read_ahead, s->pf);
+	return 0;
+}
+
+/* The last patch was read: no more reading ahead. */
+static void series_stop_reading(struct series *s)
+{
+	prefetch_stop(s->pf);
+	s->pf = NULL;
+	if (s->session)
+		apply_session_set_reader(s->session, NULL, NULL);
+}
+
+static void series_end(struct queue *q, struct series *s)
+{
+	series_stop_reading(s);
+	q->session = NULL;
+	apply_session_free(s->session);
+	patch_mail_release(&s->pm);
+	strbuf_release(&s->edited);
+	strbuf_release(&s->err);
+	strbuf_release(&s->report);
+}
+
+/* Patch k's mail as s->pm: 0, or a stop. */
+static int read_patch_mail(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+{
+	struct raw_mail raw = { 0 };
+
+	raw.buf = buf;
+	raw.len = len;
+	raw.origin = mail_origin(q);
+	raw.number = q->numbers ? q->numbers[k - 1] : k;
+	if (patch_mail_parse(&s->pm, &raw, &s->mopts) < 0)
+		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
+	if (!s->pm.has_patch) {
+		/* only a mail edited while stopped gets here: read_series() kept patches only */
+		error("patch %zu is empty: %s", k, s->pm.subject.buf);
+		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
+	}
+	if (!q->opts.quiet)
+		strvec_push(&q->applying, s->pm.subject.buf);
+	return 0;
+}
+
+/* The tree's check command on patch k's mail: 0 (passed, or failed with a warning), or a stop. */
+static int check_patch(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+{
+	const char *wd = git_repository_workdir(q->repo);
+	struct strbuf env = STRBUF_INIT;
+	const char *envv[2];
+	int rc;
+
+	if (!q->opts.check_cmd || (s->skip_check_first && k == q->next))
+		return 0;
+	flush_applying(q);
+	strbuf_addf(&env, "GIT_MAINT_PATCH=%zu", k);
+	envv[0] = env.buf;
+	envv[1] = NULL;
+	rc = hook_run(q->opts.check_cmd, wd ? wd : git_repository_path(q->repo), buf, len, envv);
+	strbuf_release(&env);
+	if (rc < 0)
+		return -1;
+	if (rc && q->opts.check_stop) {
+		error("check failed for patch %zu (exit %d): %s", k, rc, s->pm.subject.buf);
+		return stop_at(q, k, STOP_CHECK, &s->tip, buf, len);
+	}
+	if (rc)
+		warning("check failed for patch %zu (exit %d): %s", k, rc, s->pm.subject.buf);
+	return 0;
+}
+
+/* Why patch k did not apply, as git am says it; then the stop (and -3's conflicts). */
+static int apply_failed(struct queue *q, struct series *s, size_t k, const struct apply_result *res,
+			const char *buf, size_t len)
+{
+	int ret;
+
+	flush_applying(q);
+	strbuf_reset(&s->report);
+	apply_result_print(&s->report, res, APPLY_PRINT_HUMAN, NULL, 0);
+	fflush(stdout);
+	s->report.len = neutralise_controls(s->report.buf, s->report.len);
+	fwrite(s->report.buf, 1, s->report.len, stderr);
+	for (size_t i = 0; i < res->nr; i++)
+		if (res->files[i].conflict)
+			say(stderr, "CONFLICT (content): Merge conflict in %s", res->files[i].new_path);
+	error("patch %zu does not apply to '%s': %s", k, short_branch(q), s->pm.subject.buf);
+	ret = stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
+	if (ret == RESULT_NO && res->conflicts > 0 && q->sync && write_conflicts(q, s->session, res) < 0)
+		ret = -1;
+	return ret;
+}
+
+/* Patch k's diff applied to the session: 0, or a stop. */
+static int apply_patch_mail(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+{
+	struct patch_set ps = PATCH_SET_INIT;
+	struct apply_result res = APPLY_RESULT_INIT;
+	struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
+	char origin[64];
+	int ret = 0;
+
+	snprintf(origin, sizeof(origin), "patch %zu", k);
+	strbuf_reset(&s->err);
+	popts.origin = origin;
+	popts.max_binary = s->aopts.max_binary;
+	if (q->opts.three_way)
+		apply_session_set_label(s->session, s->pm.subject.buf);
+	if (patch_parse(&ps, s->pm.patch.buf, s->pm.patch.len, &popts, &s->err) < 0)
+		apply_result_set_error(&res, s->err.buf);
+	else if (apply_patch(s->session, &ps, &res) < 0)
+		ret = -1;
+	patch_set_dispose(&ps);
+	prefetch_passed(s->pf, k);
+	if (!ret && !res.ok)
+		ret = apply_failed(q, s, k, &res, buf, len);
+	apply_result_dispose(&res);
+	return ret;
+}
+
+/*
+ * The commit git am makes of pm on parent with tree, and its note (the
+ * mail it came from) in the batch: 0, 1 when the mail has no author to
+ * give it (reported), -1.
+ */
+static int commit_patch(struct queue *q, const struct patch_mail *pm, size_t k, const char *buf,
+			size_t len, const git_oid *tree, const git_oid *parent, git_oid *commit)
+{
+	struct strbuf msg = STRBUF_INIT, author = STRBUF_INIT, note = STRBUF_INIT;
 	int ret = -1;
 
-	if (test_flush && atoi(test_flush) > 0)
-		flush_every = atoi(test_flush);	/* tests: several flushes in a short series */
-
-	patch_mail_init(&pm);
-	git_oid_cpy(&tip, &q->tip);
-	aopts.fuzz = q->opts.fuzz;
-	aopts.three_way = q->opts.three_way;
-	mopts.scissors = q->opts.scissors;
-	/* Binary patches are held to the message size limit (apply.h). */
-	if ((q->cfg && source_config_max_size(q->cfg, &aopts.max_binary) < 0) ||
-	    commit_tree_id(q->repo, &tip, &tree) < 0 ||
-	    apply_session_new(&session, q->repo, &tree, &aopts) < 0)
+	if (!pm->has_author || !pm->author_email.len) {
+		flush_applying(q);
+		error("patch %zu has no valid author e-mail address", k);
+		ret = 1;
 		goto out;
-	q->session = session;
-	/* Long series: the files they patch are read ahead by a second thread. */
-	if (q->last - q->next + 1 >= PREFETCH_MIN_PATCHES &&
-	    (pf = prefetch_start(q->repo, &tree, q->mails.buf, q->mails.len, q->next)))
-		apply_session_set_reader(session, read_ahead, pf);
-	for (size_t k = q->next; k <= q->last; k++) {
-		struct raw_mail raw = { 0 };
-		struct patch_set ps = PATCH_SET_INIT;
-		struct apply_result res = APPLY_RESULT_INIT;
-		struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
-		char origin[64];
-		const char *buf;
-		size_t len;
-		git_oid commit;
-
-		strbuf_reset(&edited);
-		mail_bytes(q, k, &edited, &buf, &len);
-		snprintf(origin, sizeof(origin), "patch %zu", k);
-		raw.buf = buf;
-		raw.len = len;
-		raw.origin = mail_origin(q);
-		raw.number = q->numbers ? q->numbers[k - 1] : k;
-		if (patch_mail_parse(&pm, &raw, &mopts) < 0) {
-			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
-			goto out;
-		}
-		if (!pm.has_patch) {
-			/* only a mail edited while stopped gets here: read_series() kept patches only */
-			error("patch %zu is empty: %s", k, pm.subject.buf);
-			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
-			goto out;
-		}
-		if (!q->opts.quiet)
-			strvec_push(&q->applying, pm.subject.buf);
-		if (q->opts.check_cmd && !(skip_check_first && k == q->next)) {
-			flush_applying(q);
-			struct strbuf env = STRBUF_INIT;
-			const char *envv[2];
-			int rc;
-
-			strbuf_addf(&env, "GIT_MAINT_PATCH=%zu", k);
-			envv[0] = env.buf;
-			envv[1] = NULL;
-			rc = hook_run(q->opts.check_cmd, wd ? wd : git_repository_path(q->repo),
-				      buf, len, envv);
-			strbuf_release(&env);
-			if (rc < 0)
-				goto out;
-			if (rc && q->opts.check_stop) {
-				error("check failed for patch %zu (exit %d): %s", k, rc, pm.subject.buf);
-				ret = stop_at(q, k, STOP_CHECK, &tip, buf, len);
-				goto out;
-			}
-			if (rc)
-				warning("check failed for patch %zu (exit %d): %s", k, rc, pm.subject.buf);
-		}
-		strbuf_reset(&err);
-		popts.origin = origin;
-		popts.max_binary = aopts.max_binary;
-		if (q->opts.three_way)
-			apply_session_set_label(session, pm.subject.buf);
-		if (patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0)
-			apply_result_set_error(&res, err.buf);
-		else if (apply_patch(session, &ps, &res) < 0) {
-			patch_set_dispose(&ps);
-			apply_result_dispose(&res);
-			goto out;
-		}
-		patch_set_dispose(&ps);
-		prefetch_passed(pf, k);
-		if (!res.ok) {
-			flush_applying(q);
-			strbuf_reset(&report);
-			apply_result_print(&report, &res, APPLY_PRINT_HUMAN, NULL, 0);
-			fflush(stdout);
-			report.len = neutralise_controls(report.buf, report.len);
-			fwrite(report.buf, 1, report.len, stderr);
-			for (size_t i = 0; i < res.nr; i++)
-				if (res.files[i].conflict)
-					say(stderr, "CONFLICT (content): Merge conflict in %s",
-						res.files[i].new_path);
-			error("patch %zu does not apply to '%s': %s", k, short_branch(q), pm.subject.buf);
-			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
-			if (ret == RESULT_NO && res.conflicts > 0 && q->sync &&
-			    write_conflicts(q, session, &res) < 0)
-				ret = -1;
-			apply_result_dispose(&res);
-			goto out;
-		}
-		apply_result_dispose(&res);
-		strbuf_reset(&msg);
-		strbuf_reset(&author);
-		if (!pm.has_author || !pm.author_email.len) {
-			flush_applying(q);
-			error("patch %zu has no valid author e-mail address", k);
-			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
-			goto out;
-		}
-		if (ident_author_from_mail(&author, pm.author_name.buf, pm.author_email.buf,
-					   pm.has_date ? pm.date.buf : NULL) < 0 ||
-		    build_message(q, &msg, &pm) < 0 ||
-		    apply_session_write_tree(&tree, session, &q->ow) < 0 ||
-		    commit_write(&commit, q->repo, &q->ow, &tree, &tip, author.buf, q->committer.buf, &msg) < 0) {
-			ret = stop_at(q, k, STOP_PATCH, &tip, buf, len);
-			goto out;
-		}
-		strbuf_reset(&note);
-		build_note(&note, &pm, buf, len);
-		if (notes_batch_add(&q->notes, &commit, &note) < 0)
-			goto out;
-		git_oid_cpy(&tip, &commit);
-		q->step_commits++;
-		q->step_last = k;
-		/*
-		 * Bound memory on long series: past QUEUE_FLUSH_BYTES (or
-		 * every GIT_MAINT_TEST_FLUSH_PATCHES patches) the new objects
-		 * go to a pack (unreferenced until the step moves the
-		 * branch). The apply session keeps its overlay and tree
-		 * (bounded by the paths the series touches).
-		 */
-		if ((flush_every && ++since_flush >= flush_every) ||
-		    objwrite_pending(&q->ow) >= QUEUE_FLUSH_BYTES) {
-			since_flush = 0;
-			if (objwrite_flush(&q->ow) < 0)
-				goto out;
-		}
-		strbuf_reset(&q->step_subject);
-		strbuf_add(&q->step_subject, msg.buf, msg_first_line_len(msg.buf, msg.len));
-		if (q->opts.build_each && q->opts.build_cmd) {
-			int rc = do_step(q, &tip, k + 1);
-
-			if (rc) {
-				ret = rc;
-				goto out;
-			}
-			q->next = k + 1;
-			q->stopped = STOP_NONE;
-			if (save_state(q, NULL) < 0)
-				goto out;
-			rc = run_build(q);
-			if (rc) {
-				ret = rc < 0 ? -1 : build_stop(q);
-				goto out;
-			}
-		}
 	}
-	prefetch_stop(pf);
-	pf = NULL;
-	apply_session_set_reader(session, NULL, NULL);
-	{
-		int rc = do_step(q, &tip, q->last + 1);
-
-		if (rc) {
-			ret = rc;
-			goto out;
-		}
-	}
-	q->next = q->last + 1;
-	q->stopped = STOP_NONE;
-	if (save_state(q, NULL) < 0)
+	if (ident_author_from_mail(&author, pm->author_name.buf, pm->author_email.buf,
+				   pm->has_date ? pm->date.buf : NULL) < 0 ||
+	    build_message(q, &msg, pm) < 0 ||
+	    commit_write(commit, q->repo, &q->ow, tree, parent, author.buf, q->committer.buf, &msg) < 0)
 		goto out;
-	if (!q->opts.build_each) {
-		int rc = run_build(q);
-
-		if (rc) {
-			ret = rc < 0 ? -1 : build_stop(q);
-			goto out;
-		}
-	}
+	build_note(&note, pm, buf, len);
+	if (notes_batch_add(&q->notes, commit, &note) < 0)
+		goto out;
+	q->step_commits++;
+	q->step_last = k;
+	strbuf_reset(&q->step_subject);
+	strbuf_add(&q->step_subject, msg.buf, msg_first_line_len(msg.buf, msg.len));
 	ret = 0;
 out:
-	prefetch_stop(pf);
-	q->session = NULL;
-	apply_session_free(session);
-	patch_mail_release(&pm);
 	strbuf_release(&msg);
 	strbuf_release(&author);
-	strbuf_release(&edited);
-	strbuf_release(&err);
-	strbuf_release(&report);
 	strbuf_release(&note);
+	return ret;
+}
+
+/* Patch k as a commit on s->tip: 0, or a stop. */
+static int commit_series_patch(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+{
+	git_oid tree, commit;
+	int rc;
+
+	if (apply_session_write_tree(&tree, s->session, &q->ow) < 0)
+		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
+	rc = commit_patch(q, &s->pm, k, buf, len, &tree, &s->tip, &commit);
+	if (rc)
+		return rc > 0 ? stop_at(q, k, STOP_PATCH, &s->tip, buf, len) : -1;
+	git_oid_cpy(&s->tip, &commit);
+	return 0;
+}
+
+/*
+ * Bounds memory on long series: past QUEUE_FLUSH_BYTES (or every
+ * GIT_MAINT_TEST_FLUSH_PATCHES patches) the new objects go to a pack
+ * (unreferenced until the step moves the branch). The apply session
+ * keeps its overlay and tree (bounded by the paths the series touches).
+ */
+static int bound_memory(struct queue *q, struct series *s)
+{
+	if ((s->flush_every && ++s->since_flush >= s->flush_every) ||
+	    objwrite_pending(&q->ow) >= QUEUE_FLUSH_BYTES) {
+		s->since_flush = 0;
+		return objwrite_flush(&q->ow);
+	}
+	return 0;
+}
+
+/* Patch k: read, checked, applied, committed. 0, or a stop or an error. */
+static int queue_patch(struct queue *q, struct series *s, size_t k)
+{
+	const char *buf;
+	size_t len;
+	int rc;
+
+	strbuf_reset(&s->edited);
+	mail_bytes(q, k, &s->edited, &buf, &len);
+	if ((rc = read_patch_mail(q, s, k, buf, len)) ||
+	    (rc = check_patch(q, s, k, buf, len)) ||
+	    (rc = apply_patch_mail(q, s, k, buf, len)) ||
+	    (rc = commit_series_patch(q, s, k, buf, len)))
+		return rc;
+	return bound_memory(q, s);
+}
+
+/*
+ * Applies patches q->next..q->last on q->tip, each a commit, landing
+ * them in one step (a step each, built, with build-each). 0 when all
+ * landed (and built); RESULT_NO when the queue stopped at a patch, a
+ * check or a build (state kept); RESULT_TEMPFAIL; -1.
+ */
+static int run_series(struct queue *q, int skip_check_first)
+{
+	int each = q->opts.build_each && q->opts.build_cmd;
+	struct series s;
+	int ret = series_begin(q, &s, skip_check_first);
+
+	for (size_t k = q->next; !ret && k <= q->last; k++) {
+		ret = queue_patch(q, &s, k);
+		if (!ret && each)
+			ret = land(q, &s.tip, k + 1, 1);
+	}
+	if (!ret) {
+		series_stop_reading(&s);
+		ret = land(q, &s.tip, q->last + 1, !q->opts.build_each);
+	}
+	series_end(q, &s);
 	return ret;
 }
 
@@ -1276,13 +1395,13 @@ static int finish(struct queue *q, int ret)
 	return ret;
 }
 
-int queue_start(git_repository *repo, const struct maint_config *cfg, const char *branch,
-		const char *const *args, size_t nargs, const struct queue_opts *opts)
+int queue_start(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock,
+		const char *branch, const char *const *args, size_t nargs, const struct queue_opts *opts)
 {
 	struct queue q;
 	int ret = -1, sync, rc;
 
-	queue_init(&q, repo, cfg);
+	queue_init(&q, repo, cfg, lock);
 	rc = queue_state_exists(&q);
 	if (rc < 0)
 		goto out;
@@ -1373,7 +1492,7 @@ static int commit_resolved(struct queue *q)
 	git_oid tree, head_tree, commit;
 	struct patch_mail pm;
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
-	struct strbuf edited = STRBUF_INIT, msg = STRBUF_INIT, author = STRBUF_INIT, note = STRBUF_INIT;
+	struct strbuf edited = STRBUF_INIT;
 	struct raw_mail raw = { 0 };
 	const char *buf;
 	size_t len;
@@ -1400,26 +1519,11 @@ static int commit_resolved(struct queue *q)
 	raw.len = len;
 	raw.origin = mail_origin(q);
 	raw.number = q->next;
-	if (patch_mail_parse(&pm, &raw, &mopts) < 0)
-		goto out;
-	if (!pm.has_author || !pm.author_email.len) {
-		error("patch %zu has no valid author e-mail address", q->next);
-		goto out;
-	}
-	if (ident_author_from_mail(&author, pm.author_name.buf, pm.author_email.buf,
-				   pm.has_date ? pm.date.buf : NULL) < 0 ||
-	    build_message(q, &msg, &pm) < 0 ||
-	    commit_write(&commit, q->repo, &q->ow, &tree, &q->tip, author.buf, q->committer.buf, &msg) < 0)
-		goto out;
-	build_note(&note, &pm, buf, len);
-	if (notes_batch_add(&q->notes, &commit, &note) < 0)
+	if (patch_mail_parse(&pm, &raw, &mopts) < 0 ||
+	    commit_patch(q, &pm, q->next, buf, len, &tree, &q->tip, &commit))
 		goto out;
 	if (!q->opts.quiet)
 		say(stdout, "Applying: %s", pm.subject.buf);
-	q->step_commits = 1;
-	q->step_last = q->next;
-	strbuf_reset(&q->step_subject);
-	strbuf_add(&q->step_subject, msg.buf, msg_first_line_len(msg.buf, msg.len));
 	/* The index and work tree already hold the result: no sync for this step. */
 	q->worktree_done = 1;
 	ret = do_step(q, &commit, q->next + 1);
@@ -1428,19 +1532,17 @@ out:
 	git_index_free(index);
 	patch_mail_release(&pm);
 	strbuf_release(&edited);
-	strbuf_release(&msg);
-	strbuf_release(&author);
-	strbuf_release(&note);
 	return ret;
 }
 
-int queue_continue(git_repository *repo, const struct maint_config *cfg, int skip, int quiet)
+int queue_continue(git_repository *repo, const struct maint_config *cfg,
+		   const struct maint_lock *lock, int skip, int quiet)
 {
 	struct queue q;
 	int ret = -1, skip_check = 0, rc;
 	struct strbuf edited = STRBUF_INIT;
 
-	queue_init(&q, repo, cfg);
+	queue_init(&q, repo, cfg, lock);
 	rc = queue_state_exists(&q);
 	if (!rc)
 		error("no queue in progress");
@@ -1460,16 +1562,10 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 	if (setup_identity(&q) < 0 || finish_step(&q) < 0)
 		goto out;
 	if (q.stopped == STOP_BUILD) {
-		if (skip) {
+		if (skip)
 			warning("the build failed after patch %zu; --skip accepts it as it is", q.next - 1);
-		} else {
-			int rc = run_build(&q);
-
-			if (rc) {
-				ret = rc < 0 ? -1 : build_stop(&q);
-				goto out;
-			}
-		}
+		else if ((ret = build(&q)))
+			goto out;
 		q.stopped = STOP_NONE;
 		if (save_state(&q, NULL) < 0)
 			goto out;
@@ -1512,7 +1608,7 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg, int ski
 		goto out;
 	}
 	if (q.next > q.last) {
-		ret = finish(&q, q.opts.build_each ? 0 : run_build(&q) ? build_stop(&q) : 0);
+		ret = finish(&q, q.opts.build_each ? 0 : build(&q));
 		goto out;
 	}
 	ret = finish(&q, run_series(&q, skip_check));
@@ -1545,13 +1641,54 @@ out:
 	return ret;
 }
 
-int queue_abort(git_repository *repo, const struct maint_config *cfg)
+/*
+ * --abort's step: the branch back at orig when it is still the queue's,
+ * the notes ref at notes-orig (removed when there was none) when it is
+ * still at the queue's last notes.
+ */
+struct abort_step {
+	struct queue *q;
+	git_oid cur;		/* where the branch is */
+	int branch_back;	/* the branch moves back */
+	struct refstep_move moves[2];
+	struct refstep step;
+};
+
+static int abort_after_move(void *data)
+{
+	struct abort_step *a = data;
+
+	return a->branch_back ? sync_worktree(a->q, &a->cur, &a->q->orig, 1) : 0;
+}
+
+/* The notes ref's move back, when the queue's notes are still on it: 1, 0 none, -1 error. */
+static int abort_notes(struct queue *q, struct refstep_move *m)
+{
+	git_oid cur;
+	int exists;
+
+	if (read_ref(q->repo, NOTES_REF, &cur, &exists) < 0)
+		return -1;
+	if (!exists || !q->has_notes_tip || !git_oid_equal(&cur, &q->notes_tip) ||
+	    (q->has_notes_orig && git_oid_equal(&cur, &q->notes_orig)))
+		return 0;
+	m->ref = NOTES_REF;
+	git_oid_cpy(&m->old, &cur);
+	m->has_old = 1;
+	git_oid_cpy(&m->new, &q->notes_orig);
+	m->remove = !q->has_notes_orig;
+	m->reflog = "maint-queue: abort";
+	return 1;
+}
+
+int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock)
 {
 	struct queue q;
-	git_oid cur, notes_cur;
-	int ret = -1, has_notes, exists, back = 0, rc;
+	struct abort_step a = { .q = &q };
+	const git_oid *from;
+	int ret = -1, exists, ours = 0, resync = 0, rc;
 
-	queue_init(&q, repo, cfg);
+	queue_init(&q, repo, cfg, lock);
 	rc = state_dir_exists(q.dir);
 	if (!rc) {
 		error("no queue in progress");
@@ -1570,52 +1707,58 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg)
 		ret = state_dir_remove(q.dir);
 		goto out;
 	}
-	if (recheck_sync(&q) < 0 || read_ref(repo, q.branch, &cur, &exists) < 0)
+	if (recheck_sync(&q) < 0 || read_ref(repo, q.branch, &a.cur, &exists) < 0)
 		goto out;
 	/*
 	 * As git am --abort: a branch someone else moved (or deleted) since
 	 * the stop is theirs now; the state goes, the branch stays.
 	 */
-	if (!exists) {
+	if (!exists)
 		warning("'%s' no longer exists; not recreating it (it was at %s before the queue)",
 			short_branch(&q), git_oid_tostr_s(&q.orig));
-	} else if (!git_oid_equal(&cur, &q.tip) && !git_oid_equal(&cur, &q.base)) {
+	else if (git_oid_equal(&a.cur, &q.tip) || git_oid_equal(&a.cur, &q.base))
+		ours = 1;
+	else if (git_oid_equal(&a.cur, &q.orig))
+		ours = resync = 1;	/* an --abort killed after it moved the branch back */
+	else
 		warning("'%s' moved since the queue stopped; not resetting it (it was at %s before the queue)",
 			short_branch(&q), git_oid_tostr_s(&q.orig));
-	} else {
-		if (!git_oid_equal(&cur, &q.orig)) {
-			if (q.sync && repo_index_locked(repo)) {
-				ret = RESULT_TEMPFAIL;
-				goto out;
-			}
-			if (abort_check(&q, &cur) ||
-			    move_ref(repo, q.branch, &q.orig, &cur, "maint-queue: abort") < 0 ||
-			    sync_worktree(&q, &cur, &q.orig, 1) < 0)
-				goto out;
-		}
-		if (reset_conflicts(&q, &q.orig) < 0)
+	/* The work tree goes from (where the branch is, or was) back to orig. */
+	from = resync ? &q.tip : &a.cur;
+	if (ours && !git_oid_equal(from, &q.orig)) {
+		if (q.sync && repo_index_locked(repo)) {
+			ret = RESULT_TEMPFAIL;
 			goto out;
-		back = 1;
+		}
+		if (abort_check(&q, from))
+			goto out;
 	}
-	if (read_ref(repo, NOTES_REF, &notes_cur, &has_notes) < 0)
-		goto out;
-	if (has_notes && q.has_notes_tip && git_oid_equal(&notes_cur, &q.notes_tip) &&
-	    !(q.has_notes_orig && git_oid_equal(&notes_cur, &q.notes_orig))) {
-		if (q.has_notes_orig)
-			ret = notes_ref_update(repo, &q.notes_orig, &notes_cur, "maint-queue: abort");
-		else {
-			git_reference *r = NULL;
+	if (ours && !git_oid_equal(&a.cur, &q.orig)) {
+		struct refstep_move *m = &a.moves[a.step.nr++];
 
-			ret = lg2_check(git_reference_lookup(&r, repo, NOTES_REF), "cannot read notes");
-			if (!ret)
-				ret = lg2_check(git_reference_delete(r), "cannot remove '%s'", NOTES_REF);
-			git_reference_free(r);
-		}
-		if (ret < 0)
-			goto out;
+		m->ref = q.branch;
+		git_oid_cpy(&m->old, &a.cur);
+		m->has_old = 1;
+		git_oid_cpy(&m->new, &q.orig);
+		m->reflog = "maint-queue: abort";
+		a.branch_back = 1;
 	}
+	rc = abort_notes(&q, &a.moves[a.step.nr]);
+	if (rc < 0)
+		goto out;
+	a.step.nr += rc;
+	a.step.repo = repo;
+	a.step.lock = lock;
+	a.step.name = "queue-abort";
+	a.step.moves = a.moves;
+	a.step.after_move = abort_after_move;
+	a.step.data = &a;
+	if ((a.step.nr && refstep_run(&a.step) < 0) ||
+	    (resync && sync_worktree(&q, &q.tip, &q.orig, 1) < 0) ||
+	    (ours && reset_conflicts(&q, &q.orig) < 0))
+		goto out;
 	ret = state_dir_remove(q.dir);
-	if (!ret && back)
+	if (!ret && ours)
 		printf("'%s' is back at %s\n", short_branch(&q), git_oid_tostr_s(&q.orig));
 out:
 	queue_release(&q);
@@ -1627,7 +1770,7 @@ int queue_show_current(git_repository *repo, struct strbuf *out)
 	struct queue q;
 	int ret = -1, rc;
 
-	queue_init(&q, repo, NULL);
+	queue_init(&q, repo, NULL, NULL);
 	rc = queue_state_exists(&q);
 	if (!rc)
 		error("no queue in progress");

@@ -31,23 +31,29 @@
  *            and --abort
  *
  * A step (the whole series, or each patch with build-each, or the patches
- * before one that fails) is: objects written (pack), state written
- * naming base and tip, branch moved base -> tip, notes ref moved, work
- * tree updated, state written with base = tip. A process killed anywhere
- * in it leaves a state from which --continue finishes the step (the ref
- * is at base or at tip, nothing else is possible) or --abort goes back
- * to orig, so no patch is lost or applied twice.
+ * before one that fails) is the guarded repository step of
+ * common/repo/refstep.h: objects written (pack), state written naming
+ * base and tip, branch moved base -> tip, notes ref moved, work tree
+ * updated, state written with base = tip. A process killed anywhere in it
+ * leaves a state from which --continue finishes the step (the ref is at
+ * base or at tip, nothing else is possible) or --abort goes back to
+ * orig, so no patch is lost or applied twice. --abort moves the branch
+ * and the notes ref back in a step of its own.
  *
  * Crash points (GIT_MAINT_TEST_CRASH_AT): queue-after-read,
  * queue-objects-written, queue-state-write (temporary state file
- * written, not renamed), queue-before-ref, queue-after-ref, and
- * queue-before-ref:<n>, queue-after-ref:<n> for the step ending with
- * patch n (several steps with build-each or a stop).
+ * written, not renamed), queue-before-ref, queue-after-ref, each also as
+ * <point>:<n> for the step ending with patch n (several steps with
+ * build-each or a stop); queue-abort-before-ref, queue-abort-after-ref.
+ *
+ * The caller holds the repository lock (common/repo/state.h) for
+ * queue_start(), queue_continue() and queue_abort().
  */
 
 #include <git2.h>
 
 #include "config.h"
+#include "state.h"
 #include "strbuf.h"
 
 struct queue_opts {
@@ -78,14 +84,15 @@ void queue_opts_release(struct queue_opts *opts);
  * branch (a full ref name, which must exist). Refuses when a queue is in
  * progress.
  */
-int queue_start(git_repository *repo, const struct maint_config *cfg, const char *branch,
-		const char *const *args, size_t nargs, const struct queue_opts *opts);
+int queue_start(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock,
+		const char *branch, const char *const *args, size_t nargs, const struct queue_opts *opts);
 
 /* --continue (skip 0) and --skip (skip 1). */
-int queue_continue(git_repository *repo, const struct maint_config *cfg, int skip, int quiet);
+int queue_continue(git_repository *repo, const struct maint_config *cfg,
+		   const struct maint_lock *lock, int skip, int quiet);
 
 /* --abort: the branch back to where it was before the queue, state removed. */
-int queue_abort(git_repository *repo, const struct maint_config *cfg);
+int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock);
 
 /* --show-current: the mail of the patch the queue stopped at, to out. */
 int queue_show_current(git_repository *repo, struct strbuf *out);
