@@ -144,12 +144,16 @@ test_expect_success '?mark-seen: asked to, the messages read are marked read' '
 	test_must_be_empty actual
 '
 
-test_expect_success 'a message over mbox.max-message-size: skipped with a warning, the others read' '
+test_expect_success 'a message over mbox.max-message-size: not fetched, reported in its place, exit 1' '
 	git clone -q r small &&
 	imap_config small &&
 	printf "[mbox]\n\tmax-message-size = 400\n" >>small/.git/maint.ini &&
-	git -C small maint-mbox-split --format=%m "$URL" >actual 2>err &&
-	grep "^warning: .*: message UID [0-9]* exceeds max size (400 bytes); skipped$" err &&
+	test_expect_code 1 git -C small maint-mbox-split --format=%m "$URL" >actual 2>err &&
+	for n in 1 2 3
+	do
+		echo "error: $URL: message $n exceeds max size (400 bytes)" || return 1
+	done >expect.err &&
+	test_cmp expect.err err &&
 	echo reply@example.com >expect &&
 	test_cmp expect actual
 '

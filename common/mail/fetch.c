@@ -42,7 +42,14 @@ void fetched_input_add(struct fetched_input *in, size_t off, size_t len)
 	ALLOC_GROW(in->spans, in->nr + 1, in->alloc);
 	in->spans[in->nr].off = off;
 	in->spans[in->nr].len = len;
+	in->spans[in->nr].skipped_limit = 0;
 	in->nr++;
+}
+
+void fetched_input_skip(struct fetched_input *in, size_t len, size_t limit)
+{
+	fetched_input_add(in, 0, len);
+	in->spans[in->nr - 1].skipped_limit = limit ? limit : 1;
 }
 
 void fetched_input_unmap(struct fetched_input *in)
@@ -115,6 +122,21 @@ static int read_manifest(struct fetched_input *in, const struct strbuf *m)
 		unsigned long long off, len;
 		char *e;
 
+		if (skip_prefix(p, "skipped ", &p)) {
+			unsigned long long limit;
+
+			errno = 0;
+			len = strtoull(p, &e, 10);
+			if (errno || e == p || *e != ' ')
+				goto bad;
+			p = e + 1;
+			limit = strtoull(p, &e, 10);
+			if (errno || e == p || *e != '\n' || len > SIZE_MAX || limit > SIZE_MAX)
+				goto bad;
+			fetched_input_skip(in, len, limit);
+			p = e + 1;
+			continue;
+		}
 		errno = 0;
 		off = strtoull(p, &e, 10);
 		if (errno || e == p || *e != ' ')

@@ -39,6 +39,8 @@
  *
  *	mboxrd			(optional: unquote >From lines of the spans)
  *	<offset> <length>	(one line per message, in order)
+ *	skipped <length> <limit>	(in its place: a message not fetched,
+ *				over the size limit)
  *
  * reports failures itself, and exits 0, 75 (unreachable, nothing usable
  * cached) or 128.
@@ -96,9 +98,15 @@ struct fetch_opts {
  */
 int fetch_prepare(const char *const *args, size_t nargs, const struct fetch_opts *opts);
 
-/* The mail fetched for one argument: spans of a mapped file. */
+/*
+ * The mail fetched for one argument: spans of a mapped file. A message
+ * the fetcher did not fetch for its size (over limit bytes) is a span of
+ * its own with no data (off 0, len its size), so that the command reports
+ * it in its place and exits 1, as for a local one.
+ */
 struct fetched_span {
 	size_t off, len;
+	size_t skipped_limit;	/* not fetched: the limit it exceeded; else 0 */
 };
 
 struct fetched_input {
@@ -122,6 +130,8 @@ void fetch_release(void);
 
 /* Appends a span to in (for the fetchers). */
 void fetched_input_add(struct fetched_input *in, size_t off, size_t len);
+/* Appends a message of len bytes not fetched for exceeding limit. */
+void fetched_input_skip(struct fetched_input *in, size_t len, size_t limit);
 /* Maps the whole of fd as in->data (closing fd); -1 (reported) on error. */
 int fetched_input_map(struct fetched_input *in, int fd);
 /* Unmaps in->data (NULL is fine). */

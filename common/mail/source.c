@@ -669,6 +669,11 @@ static int next_fetched(struct mail_source *src, struct raw_mail *out)
 	}
 	span = &in->spans[src->fetched_next++];
 	src->number++;
+	if (span->skipped_limit) {
+		src->oversized++;
+		return error("%s: message %zu exceeds max size (%zu bytes)", src->origin,
+			     src->number, span->skipped_limit);
+	}
 	if (span->len > src->max_size)
 		return too_big(src);
 	out->from_line = NULL;

@@ -253,13 +253,22 @@ static void warn_stale(const char *arg, time_t when)
 	warning("'%s': using the copy of the thread fetched %s", arg, date);
 }
 
+/* One line of the manifest (common/mail/fetch.h) for s, at off in the output file. */
+static void add_span(struct strbuf *manifest, const struct fetched_span *s, size_t off)
+{
+	if (s->skipped_limit)
+		strbuf_addf(manifest, "skipped %zu %zu\n", s->len, s->skipped_limit);
+	else
+		strbuf_addf(manifest, "%zu %zu\n", off, s->len);
+}
+
 /* Lists the spans of in (already in the output file) in manifest. */
 static void list_spans(const struct fetched_input *in, struct strbuf *manifest)
 {
 	if (in->mboxrd)
 		strbuf_addstr(manifest, "mboxrd\n");
 	for (size_t i = 0; i < in->nr; i++)
-		strbuf_addf(manifest, "%zu %zu\n", in->spans[i].off, in->spans[i].len);
+		add_span(manifest, &in->spans[i], in->spans[i].off);
 }
 
 /* Copies the spans of in to out_fd, one after another, and lists them in manifest. */
@@ -272,9 +281,11 @@ static int write_spans(const struct fetched_input *in, int out_fd, struct strbuf
 	for (size_t i = 0; i < in->nr; i++) {
 		const struct fetched_span *s = &in->spans[i];
 
+		add_span(manifest, s, at);
+		if (s->skipped_limit)
+			continue;
 		if (write_in_full(out_fd, in->data + s->off, s->len) < 0)
 			return error_errno("cannot write the mail of '%s'", in->arg);
-		strbuf_addf(manifest, "%zu %zu\n", at, s->len);
 		at += s->len;
 	}
 	return 0;

@@ -501,14 +501,14 @@ static int fetch_literal(struct answer *a, struct imap_conn *ic, const char *lin
 			 unsigned long long n)
 {
 	struct fetch *f = (struct fetch *)a;
-	const char *uid = strstr(line, "UID ");
 	int rc;
 
 	if (!strstr(line, " FETCH ") || !strstr(line, "BODY[] {"))
 		return read_literal(ic, n, NULL, NULL);	/* nothing we asked for */
 	if (f->o->max_message_size && n > f->o->max_message_size) {
-		warning("'%s': message UID %lu exceeds max size (%zu bytes); skipped", f->o->what,
-			uid ? strtoul(uid + 4, NULL, 10) : 0UL, f->o->max_message_size);
+		/* reported by the command reading it, in its place */
+		if (n <= SIZE_MAX)
+			fetched_input_skip(f->in, n, f->o->max_message_size);
 		return read_literal(ic, n, NULL, NULL);
 	}
 	if ((rc = read_literal(ic, n, write_fd, f)) != RESULT_OK)
