@@ -43,5 +43,14 @@ if [ "$(id -u)" != 0 ]; then
 	fi
 fi
 export DEBIAN_FRONTEND=noninteractive
+# Servers among the packages (dovecot, lighttpd, sshd) are for the tests,
+# which start their own on loopback ports; keep the packages from starting
+# system-wide ones on every interface (policy-rc.d 101: "action forbidden").
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null &&
+	$sudo chmod 755 "$policy" &&
+	trap '$sudo rm -f "$policy"' EXIT
+fi
 $sudo apt-get update -qq >&2 &&
 $sudo apt-get install -y -qq --no-install-recommends $missing >&2
