@@ -392,3 +392,8 @@ out:
 	strbuf_release(&buf);
 	return ret;
 }
+
+long msg_trailer_separator(const char *line, const char *end, const struct trailer_conf *tc)
+{
+	return find_separator(line, end, separators(tc));
+}

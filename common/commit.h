@@ -69,6 +69,13 @@ void msg_trailer_block(const char *msg, size_t len, const struct trailer_conf *t
 void msg_append_trailer(struct strbuf *msg, const struct trailer_conf *tc, const char *line);
 
 /*
+ * Where the separator of the trailer line line[0..end) is (git's
+ * find_separator(): "Token: value", "Bug #42" with '#' configured), as
+ * an offset; -1 when the line is no "Token<sep>" line. tc may be NULL.
+ */
+long msg_trailer_separator(const char *line, const char *end, const struct trailer_conf *tc);
+
+/*
  * Writes a commit object: tree, parent (NULL for a root commit), author
  * and committer lines ("Name <email> when tz"), message. The message must
  * be valid UTF-8 without NUL bytes (else -1, reported). With ow (an open
