@@ -24,11 +24,11 @@
  *     duplicate is never selected (the first copy wins);
  *   - whole threads (linked by Message-ID, In-Reply-To and References)
  *     are selected when one of their messages matches, unless no_threads;
- *   - series versions: series ("[PATCH vN k/m]" patches and cover
- *     letter, by one author, sharing a cover or patch subject) older
- *     than the newest full posting in the mailbox are dropped (the
- *     newest is selected in their place), and so is a patch a partial
- *     reroll replaces (the reroll takes its place), unless all_versions;
+ *   - series versions (the mail core's families: series of one author
+ *     sharing a cover or patch subject) older than the newest full
+ *     posting in the mailbox are dropped (the newest is selected in
+ *     their place), and so is a patch a partial reroll replaces (the
+ *     reroll takes its place), unless all_versions;
  *   - patches_only keeps only the mail core's patches;
  *   - one warning (unless quiet) per incomplete series of a selected
  *     thread, naming the missing numbers as ranges.

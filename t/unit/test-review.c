@@ -289,5 +289,6 @@ int main(void)
 		cmocka_unit_test(partial_reroll_keeps_reviews_of_unchanged_patches),
 	};
 
+	cmocka_set_message_output(CM_OUTPUT_TAP);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
