@@ -2,6 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
+#include "mailinfo.h"
+#include "patch-mails.h"
 #include "patch.h"
 #include "range-diff.h"
 #include "repo.h"
@@ -671,5 +674,57 @@ int range_diff_pairs(int *to_new, const struct range_patch *old, size_t nold,
 	for (size_t i = 0; i < nold; i++)
 		to_new[i] = ret ? -1 : a[i].matching;
 	release(a, nold, b, nnew);
+	return ret;
+}
+
+/* The texts of one mail, as range_diff() takes them; the strings are kept in keep. */
+static int patch_of_mail(struct range_patch *rp, struct strvec *keep, struct patch_mail *pm,
+			 const struct patch_mails *pms, const struct patch_mail_ref *ref)
+{
+	static const struct mailinfo_opts mopts = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
+	struct raw_mail raw = { 0 };
+	struct strbuf msg = STRBUF_INIT;
+
+	raw.buf = pms->bytes.buf + ref->off;
+	raw.len = ref->len;
+	raw.origin = ref->origin;
+	raw.number = ref->number;
+	if (patch_mail_parse(pm, &raw, &mopts) < 0)
+		return error("%s: message %zu cannot be read", ref->origin, ref->number);
+	rp->id = *ref->commit ? strvec_push(keep, ref->commit) : "0000000";
+	rp->author = strvec_pushf(keep, "%s <%s>", pm->author_name.buf, pm->author_email.buf);
+	rp->subject = strvec_push(keep, pm->subject.buf);
+	msg_from_mail(&msg, pm->subject.buf, pm->subject.len, pm->message.buf, pm->message.len);
+	rp->message = strvec_push(keep, msg.buf);
+	rp->message_len = msg.len;
+	rp->diff = strvec_push_mem(keep, pm->patch.buf, pm->patch.len);
+	rp->diff_len = pm->patch.len;
+	strbuf_release(&msg);
+	return 0;
+}
+
+int range_diff_versions(struct strbuf *out, const struct patch_mails *pms,
+			const struct patch_mails_versions *pv, int creation_factor)
+{
+	struct range_patch *a = xcalloc(pv->old_nr + 1, sizeof(*a));
+	struct range_patch *b = xcalloc(pv->new_nr + 1, sizeof(*b));
+	struct strvec keep = STRVEC_INIT;
+	struct patch_mail pm;
+	int ret = 0;
+
+	patch_mail_init(&pm);
+	for (size_t i = 0; i < pv->old_nr && !ret; i++)
+		ret = patch_of_mail(&a[i], &keep, &pm, pms, &pv->old[i]);
+	for (size_t j = 0; j < pv->new_nr && !ret; j++)
+		ret = patch_of_mail(&b[j], &keep, &pm, pms, &pms->v[pv->new[j]]);
+	if (!ret) {
+		strbuf_addf(out, "Range-diff of '%s' v%d against v%d:\n", pv->subject, pv->old_version,
+			    pv->new_version);
+		ret = range_diff(out, a, pv->old_nr, b, pv->new_nr, creation_factor);
+	}
+	patch_mail_release(&pm);
+	strvec_clear(&keep);
+	free(a);
+	free(b);
 	return ret;
 }

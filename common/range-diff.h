@@ -71,4 +71,16 @@ int range_diff(struct strbuf *out, const struct range_patch *old, size_t nold,
 int range_diff_pairs(int *to_new, const struct range_patch *old, size_t nold,
 		     const struct range_patch *new, size_t nnew, int creation_factor);
 
+/*
+ * The range-diff of two versions of a series read by patch_mails_read()
+ * (opts.versions): pv's older version against its newest, each mail
+ * parsed as git am parses it, the ids from their "From <id>" lines.
+ * Appends "Range-diff of '<subject>' v<old> against v<new>:" and the
+ * range-diff to out. Same return values as range_diff().
+ */
+struct patch_mails;
+struct patch_mails_versions;
+int range_diff_versions(struct strbuf *out, const struct patch_mails *pms,
+			const struct patch_mails_versions *pv, int creation_factor);
+
 #endif

@@ -3,7 +3,9 @@
 #include <strings.h>
 
 #include "commit.h"
+#include "config.h"
 #include "mailinfo.h"
+#include "parse-options.h"
 #include "usage.h"
 #include "review.h"
 #include "wrapper.h"
@@ -117,6 +119,41 @@ int review_parse_take(struct review_opts *opts, const char *arg)
 			return 0;
 		p += n + 1;
 	}
+}
+
+int review_opt_trailers(const struct option *opt, const char *arg, int unset)
+{
+	struct review_opts *opts = opt->value;
+
+	opts->take_given = 1;
+	if (unset) {
+		strvec_clear(&opts->kinds);
+		opts->take = REVIEW_TAKE_NONE;
+		return 0;
+	}
+	return review_parse_take(opts, arg);
+}
+
+int review_opts_config(struct review_opts *opts, const struct maint_config *cfg)
+{
+	const char *v = config_get(cfg, "queue", NULL, "trailers");
+
+	if (!opts->take_given && v && review_parse_take(opts, v) < 0)
+		return error("bad value for 'queue.trailers'");
+	if (opts->sloppy < 0) {
+		v = config_get(cfg, "queue", NULL, "sloppy-trailers");
+		opts->sloppy = v ? config_parse_bool(v) : 0;
+		if (opts->sloppy < 0)
+			return error("bad boolean config value '%s' for 'queue.sloppy-trailers'", v);
+	}
+	return 0;
+}
+
+const char *review_verdict_name(enum review_verdict v)
+{
+	static const char *const names[] = { "carried", "flagged", "kept-once", "not-taken", "stale" };
+
+	return names[v];
 }
 
 static char *dup_or_empty(const char *s)
@@ -431,7 +468,8 @@ static void judge(struct review *rv, const struct rmsg *patch, struct gifts *g,
 {
 	struct strbuf note = STRBUF_INIT;
 
-	qsort(g->v, g->nr, sizeof(*g->v), cmp_gift);
+	if (g->nr)
+		qsort(g->v, g->nr, sizeof(*g->v), cmp_gift);
 	for (size_t i = 0; i < g->nr; i++) {
 		const struct rmsg *f = &rv->m[g->v[i].followup];
 		const struct trailer *t = &f->trailers.v[g->v[i].t];
@@ -451,7 +489,7 @@ static void judge(struct review *rv, const struct rmsg *patch, struct gifts *g,
 			it->verdict = REVIEW_STALE;
 		else if (!taken(opts, t))
 			it->verdict = REVIEW_NOT_TAKEN;
-		else if (!own && !opts->sloppy)
+		else if (!own && opts->sloppy <= 0)
 			it->verdict = REVIEW_FLAGGED;
 		else if (patch && (once = kept_once(patch, out, out->nr - 1, t)))
 			it->verdict = REVIEW_KEPT_ONCE;

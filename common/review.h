@@ -94,10 +94,11 @@ enum review_take {
 struct review_opts {
 	enum review_take take;
 	struct strvec kinds;	/* REVIEW_TAKE_SOME: "Reviewed-by", "Acked-by" ... */
-	int sloppy;		/* carry flagged trailers too */
+	int sloppy;		/* carry flagged trailers too (> 0); -1: unset (configuration decides) */
+	int take_given;		/* take was set on the command line */
 };
 
-#define REVIEW_OPTS_INIT { REVIEW_TAKE_ALL, STRVEC_INIT, 0 }
+#define REVIEW_OPTS_INIT { REVIEW_TAKE_ALL, STRVEC_INIT, -1, 0 }
 
 void review_opts_release(struct review_opts *opts);
 
@@ -108,6 +109,28 @@ void review_opts_release(struct review_opts *opts);
  */
 int review_parse_take(struct review_opts *opts, const char *arg);
 
+/*
+ * The options queue and dry-apply share: --trailers=<kinds> (--no-trailers
+ * for none) and --[no-]sloppy-trailers, into a struct review_opts.
+ */
+struct option;
+int review_opt_trailers(const struct option *opt, const char *arg, int unset);
+#define OPT_REVIEW(o) \
+	OPT_CALLBACK(0, "trailers", (o), "kinds", \
+		     "the follow-ups' trailers to carry: all (default), none, or some ('reviewed-by,acked-by')", \
+		     review_opt_trailers), \
+	OPT_BOOL(0, "sloppy-trailers", &(o)->sloppy, \
+		 "carry trailers whose address is not their sender's too")
+
+/*
+ * What the command line left unset, from the configuration:
+ * queue.trailers (as --trailers) and queue.sloppy-trailers; -1 (reported,
+ * naming the key) on a bad value.
+ */
+struct maint_config;
+int review_opts_config(struct review_opts *opts, const struct maint_config *cfg);
+
+
 enum review_verdict {
 	REVIEW_CARRIED,		/* goes into the commit */
 	REVIEW_FLAGGED,		/* not the replier's address: not carried */
@@ -115,6 +138,8 @@ enum review_verdict {
 	REVIEW_NOT_TAKEN,	/* a kind the options leave out */
 	REVIEW_STALE,		/* given to another version that is not this change */
 };
+
+const char *review_verdict_name(enum review_verdict v);
 
 struct review_item {
 	const struct trailer *trailer;

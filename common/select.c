@@ -333,6 +333,8 @@ static void find_series(struct mail_index *idx)
 		e->replaced_by = c->replaced_by;
 		e->series = c->series != MAIL_NONE ? c->series :
 			    c->parent < i ? idx->entries[c->parent]->series : MAIL_NONE;
+		e->own_series = c->series;
+		e->family = c->series != MAIL_NONE ? group_of(idx, c->series) : MAIL_NONE;
 	}
 }
 

@@ -63,6 +63,8 @@ struct mail_entry {
 	enum mail_kind kind;
 	size_t thread;		/* thread number */
 	size_t series;		/* its series, else that of the message it answers; MAIL_NONE */
+	size_t own_series;	/* its own series (patches and cover letters), MAIL_NONE */
+	size_t family;		/* the versions of its own series share it (mail_series.family), MAIL_NONE */
 	size_t parent;		/* the entry it answers, MAIL_NONE */
 	size_t replaced_by;	/* the partial reroll's patch that replaces it, MAIL_NONE */
 	off_t spool_off;	/* where a spooled copy starts, -1 when not spooled */

@@ -1,6 +1,10 @@
 #!/bin/sh
-test_description='review trailers: read from replies as b4 reads them, added to a message as git interpret-trailers adds them'
+test_description='review trailers: read from replies as b4 reads them, added to a message as git interpret-trailers adds them; shown by mbox-split and dry-apply'
 . ./test-lib.sh
+. "$MAINT_TEST_DIR/lib-threads.sh"
+. "$MAINT_TEST_DIR/lib-reviews.sh"
+
+SQ="'"
 
 # reply <file> [<header>...]: a reply's headers, then stdin as its body.
 reply () {
@@ -295,6 +299,158 @@ test_expect_success 'adding trailers: what git interpret-trailers --if-exists ad
 			test_cmp expect actual || return 1
 		done || return 1
 	done
+'
+
+test_expect_success 'setup: review threads' '
+	mkdir threads &&
+	(
+		cd threads &&
+		reviews_setup
+	)
+'
+
+# The listing of reviews.mbox (v1): what each patch gets.
+cat >expect-v1-listing <<\EOF
+mail [PATCH 0/4] topic: four changes
+mail Re: [PATCH 0/4] topic: four changes
+patch [PATCH 1/4] topic: change a
+    + Reviewed-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>)
+    = Reviewed-by: rev iewer <REV@example.net> (Rev Iewer <rev@example.net>, given twice)
+    + Acked-by: Ack Er <ack@example.org> (Ack Er <ack@example.org>, on the cover letter)
+mail Re: [PATCH 1/4] topic: change a
+mail Re: [PATCH 1/4] topic: change a
+patch [PATCH 2/4] topic: change b
+    + Reviewed-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>)
+    + Acked-by: Ack Er <ack@example.org> (Ack Er <ack@example.org>, on the cover letter)
+mail Re: [PATCH 2/4] topic: change b
+mail Re: Re: [PATCH 2/4] topic: change b
+mail Re: Re: Re: [PATCH 2/4] topic: change b
+patch [PATCH 3/4] topic: change c
+    + Tested-by: Tess Ter <tess@example.org> (Tess Ter <tess@example.org>)
+    + Acked-by: Ack Er <ack@example.org> (Ack Er <ack@example.org>, on the cover letter)
+mail Re: [PATCH 3/4] topic: change c
+patch [PATCH 4/4] topic: change d
+    ! Reviewed-by: Big Boss <boss@example.org> (Third Party <third@example.org>, not the sender's address)
+    + Acked-by: Third Party <third@example.org> (Third Party <third@example.org>)
+    + Acked-by: Ack Er <ack@example.org> (Ack Er <ack@example.org>, on the cover letter)
+mail Re: [PATCH 4/4] topic: change d
+mail Re: [PATCH 4/4] topic: change d
+mail Re: [PATCH 4/4] topic: change d
+EOF
+
+test_expect_success 'mbox-split --show-trailers: depths, a cover ack, quoted, signed and HTML ones left out, a forged one flagged' '
+	git maint-mbox-split --show-trailers --format="%P %s" threads/reviews.mbox >actual 2>err &&
+	test_cmp expect-v1-listing actual &&
+	test_must_be_empty err
+'
+
+test_expect_success 'mbox-split --show-trailers reads standard input too (from the spool)' '
+	git maint-mbox-split --show-trailers --format="%P %s" <threads/reviews.mbox >actual &&
+	test_cmp expect-v1-listing actual
+'
+
+# carried <listing> <k>: the trailers listed as carried under patch k.
+carried () {
+	awk -v k="$2" '/^[0-9]/ { in_k = ($1 == k && $2 == "patch") } in_k && /^    \+ / { print }' "$1" |
+	sed "s/^    + //; s/ ([^()]*)\$//"
+}
+
+test_expect_success 'what each v1 patch gets is the list lib-reviews.sh expects' '
+	git maint-mbox-split --show-trailers --format="%k %P" threads/reviews.mbox >listing &&
+	for k in 1 2 3 4
+	do
+		carried listing $k >actual &&
+		(cd threads && expected_trailers 1 $k) >expect &&
+		test_cmp expect actual || return 1
+	done
+'
+
+test_expect_success 'queue.trailers decides what the listing calls carried' '
+	mkdir -p .config/git-maint &&
+	printf "[queue]\n\ttrailers = acked-by\n" >.config/git-maint/config &&
+	test_when_finished "rm -f .config/git-maint/config" &&
+	git maint-mbox-split --show-trailers --format="%P %s" threads/reviews.mbox >actual &&
+	grep "^    - Reviewed-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>, not taken)\$" actual &&
+	grep "^    + Acked-by: Ack Er" actual
+'
+
+test_expect_success 'dry-apply shows each patch'"${SQ}"'s trailers under it' '
+	(
+		cd threads &&
+		git checkout -q base &&
+		git maint-dry-apply reviews.mbox
+	) >out &&
+	sed -n "/^Patch 4\/4/,/^HEAD/p" out >actual &&
+	cat >expect <<-EOF &&
+	Patch 4/4: topic: change d
+	checking file d.c
+	    ! Reviewed-by: Big Boss <boss@example.org> (Third Party <third@example.org>, not the sender${SQ}s address)
+	    + Acked-by: Third Party <third@example.org> (Third Party <third@example.org>)
+	    + Acked-by: Ack Er <ack@example.org> (Ack Er <ack@example.org>, on the cover letter)
+	HEAD: all 4 patches apply
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'dry-apply --porcelain: trailer records, once' '
+	(
+		cd threads &&
+		git maint-dry-apply --porcelain --onto base --onto v1 reviews.mbox
+	) >porcelain &&
+	grep "^trailer" porcelain | cut -f 1-4 >actual &&
+	cat >expect <<-\EOF &&
+	trailer	1	carried	Reviewed-by: Rev Iewer <rev@example.net>
+	trailer	1	kept-once	Reviewed-by: rev iewer <REV@example.net>
+	trailer	1	carried	Acked-by: Ack Er <ack@example.org>
+	trailer	2	carried	Reviewed-by: Rev Iewer <rev@example.net>
+	trailer	2	carried	Acked-by: Ack Er <ack@example.org>
+	trailer	3	carried	Tested-by: Tess Ter <tess@example.org>
+	trailer	3	carried	Acked-by: Ack Er <ack@example.org>
+	trailer	4	flagged	Reviewed-by: Big Boss <boss@example.org>
+	trailer	4	carried	Acked-by: Third Party <third@example.org>
+	trailer	4	carried	Acked-by: Ack Er <ack@example.org>
+	EOF
+	test_cmp expect actual &&
+	grep "^trailer	4	flagged" porcelain | cut -f 5- >actual &&
+	printf "Third Party <third@example.org>\tnot the sender${SQ}s address\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'dry-apply --no-trailers, --trailers=<kinds> and --sloppy-trailers' '
+	(
+		cd threads &&
+		git maint-dry-apply --porcelain --no-trailers reviews.mbox >../none &&
+		git maint-dry-apply --porcelain --trailers=tested-by,Reviewed-by reviews.mbox >../some &&
+		git maint-dry-apply --porcelain --sloppy-trailers reviews.mbox >../sloppy
+	) &&
+	! grep "^trailer	.	carried" none &&
+	grep "^trailer	.	carried" some | cut -f 4 | sort -u >actual &&
+	printf "%s\n" "Reviewed-by: Rev Iewer <rev@example.net>" "Tested-by: Tess Ter <tess@example.org>" >expect &&
+	test_cmp expect actual &&
+	grep "^trailer	4	carried	Reviewed-by: Big Boss" sloppy
+'
+
+test_expect_success 'a bad --trailers value is a usage error (129), a bad queue.trailers a fatal one (128)' '
+	(
+		cd threads &&
+		repo_state >../before &&
+		test_expect_code 129 git maint-dry-apply --trailers="reviewed by" reviews.mbox >../out 2>../err &&
+		repo_state >../after &&
+		test_cmp ../before ../after
+	) &&
+	test_must_be_empty out &&
+	echo "error: bad trailer kind ${SQ}reviewed by${SQ} in ${SQ}reviewed by${SQ} (all, none, or tokens such as ${SQ}reviewed-by,acked-by${SQ})" >expect &&
+	head -n 1 err >actual &&
+	test_cmp expect actual &&
+	mkdir -p .config/git-maint &&
+	printf "[queue]\n\ttrailers = ,\n" >.config/git-maint/config &&
+	test_when_finished "rm -f .config/git-maint/config" &&
+	(
+		cd threads &&
+		test_expect_code 128 git maint-dry-apply reviews.mbox >../out 2>../err
+	) &&
+	test_must_be_empty out &&
+	grep "^error: bad value for ${SQ}queue.trailers${SQ}\$" err
 '
 
 test_done
