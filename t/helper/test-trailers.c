@@ -1,5 +1,5 @@
 /*
- * test-trailers: the trailer functions of common/trailers.h, one mode each.
+ * test-trailers: the trailer functions of common/mail/trailers.h, one mode each.
  *
  *   test-trailers reply <mail>              the trailers of a reply, one per line:
  *                                           "<line>\t<name>\t<email>"

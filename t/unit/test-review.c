@@ -1,4 +1,4 @@
-/* Unit tests of the review collection (common/review.h). */
+/* Unit tests of the review collection (common/mail/review.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

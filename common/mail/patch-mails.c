@@ -1,0 +1,413 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "mailinfo.h"
+#include "patch-mails.h"
+#include "review.h"
+#include "patch.h"
+#include "select.h"
+#include "source.h"
+#include "strvec.h"
+#include "usage.h"
+#include "wrapper.h"
+
+/* Every message as read: where its bytes are, what it says of itself. */
+struct read_state {
+	struct strbuf all;
+	struct patch_mail_ref *refs;
+	size_t nr, alloc;
+	unsigned char *bad;
+	struct strvec subjects, clean;	/* raw and cleaned subjects */
+	struct mail_kinds *mk;
+};
+
+/*
+ * Does a mail without a git or unified diff hold a diff format we refuse
+ * (an ed script, a context diff)? Then it is a patch that cannot apply:
+ * kept, so that applying it stops and says why, never stepped over.
+ */
+static int refused_diff(const struct raw_mail *raw, struct patch_mail *pm)
+{
+	static const struct mailinfo_opts full = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
+	struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
+	int ret = 0;
+
+	if (!patch_mail_parse(pm, raw, &full)) {
+		strbuf_addbuf(&body, &pm->message);
+		strbuf_addbuf(&body, &pm->patch);
+		ret = patch_find_unsupported(body.buf, body.len, &why);
+	}
+	strbuf_release(&body);
+	strbuf_release(&why);
+	return ret;
+}
+
+/* The commit id of git format-patch's "From <id> Mon Sep 17 00:00:00 2001" line, else "". */
+static void from_line_commit(char out[41], const struct raw_mail *raw)
+{
+	out[0] = '\0';
+	if (!raw->from_line || raw->from_line_len < 45 || memcmp(raw->from_line, "From ", 5))
+		return;
+	for (int i = 0; i < 40; i++)
+		if (hex_digit((unsigned char)raw->from_line[5 + i]) < 0)
+			return;
+	memcpy(out, raw->from_line + 5, 40);
+	out[40] = '\0';
+}
+
+static void add_message(struct read_state *rs, const struct raw_mail *raw, struct patch_mail *pm)
+{
+	static const struct mailinfo_opts mopts = {
+		.quoted_cr = MAILINFO_QUOTED_CR_WARN, .headers_and_paths_only = 1, .quiet = 1,
+	};
+	struct mail_facts f;
+	time_t when = 0;
+	int bad = patch_mail_parse(pm, raw, &mopts) < 0;
+
+	ALLOC_GROW(rs->refs, rs->nr + 1, rs->alloc);
+	rs->bad = xrealloc(rs->bad, rs->alloc);
+	rs->refs[rs->nr].off = rs->all.len;
+	rs->refs[rs->nr].len = raw->len;
+	rs->refs[rs->nr].number = raw->number;
+	rs->refs[rs->nr].origin = raw->origin;
+	from_line_commit(rs->refs[rs->nr].commit, raw);
+	rs->bad[rs->nr] = bad;
+	strbuf_add(&rs->all, raw->buf, raw->len);
+	strvec_push(&rs->subjects, pm->raw_subject.buf);
+	strvec_push(&rs->clean, pm->subject.buf);
+	if (pm->date.len && select_parse_date(pm->date.buf, &when) < 0)
+		when = 0;
+	mail_facts_from(&f, pm, when);
+	if (!bad && !f.has_patch && !f.is_reply) {
+		int refused = refused_diff(raw, pm);
+
+		/* pm was parsed again, whatever the answer: f pointed into what it freed */
+		mail_facts_from(&f, pm, when);
+		f.has_patch = refused;
+	}
+	mail_kinds_add(rs->mk, &f);
+	rs->nr++;
+}
+
+static void keep(struct patch_mails *pms, const struct read_state *rs, size_t i)
+{
+	struct patch_mail_ref *r;
+
+	ALLOC_GROW(pms->v, pms->nr + 1, pms->alloc);
+	r = &pms->v[pms->nr++];
+	*r = rs->refs[i];	/* its bytes stay where they were read: rs->all becomes pms->bytes */
+	r->index = i;
+}
+
+/* A patch of a series a newer full posting of it supersedes. */
+static int older_version(const struct read_state *rs, const struct mail_class *c)
+{
+	return c->series != MAIL_NONE && mail_kinds_series(rs->mk, c->series)->superseded;
+}
+
+static void say_skip(const struct patch_mails_opts *opts, const char *what, const char *subject)
+{
+	if (opts->say)
+		say(opts->say, "Skipping %s: %s", what, subject);
+}
+
+/* The patches in apply order, the rest stepped over. */
+static void choose(struct patch_mails *pms, const struct read_state *rs,
+		   const struct patch_mails_opts *opts)
+{
+	for (size_t i = 0; i < rs->nr; i++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, i);
+		size_t r;
+
+		if (rs->bad[i]) {
+			keep(pms, rs, i);	/* it stops whoever applies it, where git am would */
+			continue;
+		}
+		pms->counts[c->kind]++;
+		if (c->kind != MAIL_PATCH) {
+			say_skip(opts, mail_kind_name(c->kind), rs->subjects.v[i]);
+			continue;
+		}
+		if (c->parent != MAIL_NONE && mail_kinds_at(rs->mk, c->parent)->replaced_by == i)
+			continue;	/* a partial reroll: applied in place of the patch it replaces */
+		if (older_version(rs, c)) {
+			pms->counts[MAIL_PATCH]--;
+			pms->superseded++;
+			say_skip(opts, "superseded patch", rs->subjects.v[i]);
+			continue;
+		}
+		if (c->replaced_by == MAIL_NONE) {
+			keep(pms, rs, i);
+			continue;
+		}
+		/* replaced: its newest replacement goes here */
+		pms->counts[MAIL_PATCH]--;
+		pms->superseded++;
+		say_skip(opts, "superseded patch", rs->subjects.v[i]);
+		for (r = c->replaced_by; mail_kinds_at(rs->mk, r)->replaced_by != MAIL_NONE;
+		     r = mail_kinds_at(rs->mk, r)->replaced_by) {
+			pms->counts[MAIL_PATCH]--;
+			pms->superseded++;
+			say_skip(opts, "superseded patch", rs->subjects.v[r]);
+		}
+		keep(pms, rs, r);
+	}
+}
+
+/* The follow-ups' trailers, read first: a mailbox without any needs no more. */
+static int any_trailer(const struct read_state *rs, const struct strbuf *bytes)
+{
+	struct trailer_list tl = TRAILER_LIST_INIT;
+	struct strbuf text = STRBUF_INIT;
+	int found = 0;
+
+	for (size_t i = 0; i < rs->nr && !found; i++) {
+		if (mail_kinds_at(rs->mk, i)->kind != MAIL_FOLLOWUP)
+			continue;
+		strbuf_reset(&text);
+		if (trailers_reply_text(&text, bytes->buf + rs->refs[i].off, rs->refs[i].len) < 0)
+			continue;
+		trailers_from_reply(&tl, text.buf, text.len);
+		found = tl.nr > 0;
+	}
+	trailer_list_release(&tl);
+	strbuf_release(&text);
+	return found;
+}
+
+/*
+ * What the follow-ups give each patch kept (common/mail/review.h). -1 on a
+ * hashing failure (reported).
+ */
+static int collect_review(struct patch_mails *pms, const struct read_state *rs,
+			  const struct patch_mails_opts *opts)
+{
+	static const struct mailinfo_opts full = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
+	static const struct mailinfo_opts heads = {
+		.quoted_cr = MAILINFO_QUOTED_CR_WARN, .headers_and_paths_only = 1, .quiet = 1,
+	};
+	int reviewed = any_trailer(rs, &pms->bytes), ret = 0;
+	size_t *applied = xmalloc(st_mult(pms->nr + 1, sizeof(size_t)));
+	struct patch_mail pm;
+
+	pms->review = review_new();
+	patch_mail_init(&pm);
+	for (size_t i = 0; i < rs->nr; i++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, i);
+		size_t family = c->series != MAIL_NONE ? mail_kinds_series(rs->mk, c->series)->family : MAIL_NONE;
+		struct raw_mail raw = { 0 };
+		struct review_msg m;
+
+		raw.buf = pms->bytes.buf + rs->refs[i].off;
+		raw.len = rs->refs[i].len;
+		raw.origin = rs->refs[i].origin;
+		raw.number = rs->refs[i].number;
+		/* without trailers in the follow-ups, a message's kind and place are all it takes */
+		patch_mail_parse(&pm, &raw, reviewed && c->kind == MAIL_PATCH ? &full : &heads);
+		if (!reviewed)
+			strbuf_reset(&pm.patch);
+		if (review_msg_from_mail(&m, c, family, &pm, raw.buf, reviewed ? raw.len : 0, raw.number,
+					 opts->trailers) < 0)
+			ret = -1;
+		review_add(pms->review, &m);
+	}
+	for (size_t j = 0; j < pms->nr; j++)
+		applied[j] = pms->v[j].index;
+	review_collect(pms->review, applied, pms->nr, opts->review);
+	patch_mail_release(&pm);
+	free(applied);
+	return ret;
+}
+
+static int cmp_k(const void *a_, const void *b_, void *mk_)
+{
+	const struct patch_mail_ref *a = a_, *b = b_;
+	const struct mail_kinds *mk = mk_;
+	int ka = mail_kinds_at(mk, a->index)->k, kb = mail_kinds_at(mk, b->index)->k;
+
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The patches of series s (the older version), by number. */
+static void old_patches(struct patch_mails_versions *pv, const struct read_state *rs, size_t s)
+{
+	size_t alloc = 0;
+
+	for (size_t i = 0; i < rs->nr; i++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, i);
+
+		if (c->series != s || c->kind != MAIL_PATCH)
+			continue;
+		ALLOC_GROW(pv->old, pv->old_nr + 1, alloc);
+		pv->old[pv->old_nr] = rs->refs[i];
+		pv->old[pv->old_nr++].index = i;
+	}
+	qsort_r(pv->old, pv->old_nr, sizeof(*pv->old), cmp_k, rs->mk);
+}
+
+/* The cover letter subject of the newest version, else its first patch's. */
+static const char *version_subject(const struct read_state *rs, const struct patch_mails *pms,
+				   const struct patch_mails_versions *pv)
+{
+	size_t first = pms->v[pv->new[0]].index;
+	size_t s = mail_kinds_at(rs->mk, first)->series;
+
+	for (size_t i = 0; i < rs->nr; i++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, i);
+
+		if (c->kind == MAIL_COVER && c->series == s)
+			return rs->clean.v[i];
+	}
+	return rs->clean.v[first];
+}
+
+/*
+ * Per family whose patches kept are of a version newer than one of its
+ * full postings: those patches, and the newest such older posting.
+ */
+static void find_versions(struct patch_mails *pms, const struct read_state *rs)
+{
+	size_t ns = mail_kinds_series_count(rs->mk), alloc = 0;
+	int *newest = xcalloc(ns + 1, sizeof(*newest));
+	size_t *older = xmalloc(st_mult(ns + 1, sizeof(*older)));
+
+	for (size_t f = 0; f < ns; f++)
+		older[f] = MAIL_NONE;
+	for (size_t j = 0; j < pms->nr; j++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, pms->v[j].index);
+		size_t f;
+
+		if (c->series == MAIL_NONE)
+			continue;
+		f = mail_kinds_series(rs->mk, c->series)->family;
+		if (c->version > newest[f])
+			newest[f] = c->version;
+	}
+	for (size_t s = 0; s < ns; s++) {
+		const struct mail_series *ms = mail_kinds_series(rs->mk, s);
+		size_t f = ms->family;
+
+		if (!ms->partial && ms->version < newest[f] &&
+		    (older[f] == MAIL_NONE || ms->version > mail_kinds_series(rs->mk, older[f])->version))
+			older[f] = s;
+	}
+	for (size_t f = 0; f < ns; f++) {
+		struct patch_mails_versions *pv;
+
+		if (older[f] == MAIL_NONE)
+			continue;
+		ALLOC_GROW(pms->versions, pms->versions_nr + 1, alloc);
+		pv = &pms->versions[pms->versions_nr++];
+		memset(pv, 0, sizeof(*pv));
+		pv->old_version = mail_kinds_series(rs->mk, older[f])->version;
+		pv->new_version = newest[f];
+		old_patches(pv, rs, older[f]);
+		pv->new = xmalloc(st_mult(pms->nr + 1, sizeof(size_t)));
+		for (size_t j = 0; j < pms->nr; j++) {
+			const struct mail_class *c = mail_kinds_at(rs->mk, pms->v[j].index);
+
+			if (c->series != MAIL_NONE && mail_kinds_series(rs->mk, c->series)->family == f)
+				pv->new[pv->new_nr++] = j;
+		}
+		pv->subject = xstrdup(version_subject(rs, pms, pv));
+	}
+	free(older);
+	free(newest);
+}
+
+static void warn_incomplete(const struct read_state *rs)
+{
+	struct strbuf ranges = STRBUF_INIT;
+	size_t ns = mail_kinds_series_count(rs->mk);
+
+	for (size_t s = 0; s < ns; s++) {
+		const struct mail_series *ms = mail_kinds_series(rs->mk, s);
+
+		strbuf_reset(&ranges);
+		if (mail_kinds_missing(rs->mk, s, &ranges))
+			warning("%s: message %zu: series '%s' v%d is incomplete: missing %s of %d",
+				rs->refs[ms->first].origin, rs->refs[ms->first].number,
+				rs->clean.v[ms->first], ms->version, ranges.buf, ms->total);
+	}
+	strbuf_release(&ranges);
+}
+
+int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t nargs,
+		     const struct patch_mails_opts *opts)
+{
+	struct read_state rs = { STRBUF_INIT, NULL, 0, 0, NULL, STRVEC_INIT, STRVEC_INIT, NULL };
+	struct mail_source *src;
+	struct patch_mail pm;
+	struct raw_mail raw;
+	int rc, ret = 0;
+
+	if (source_open(&src, args, nargs, opts->source_flags) < 0)
+		return RESULT_FATAL;
+	if (opts->cfg && source_configure(src, opts->cfg) < 0) {
+		source_close(src);
+		return RESULT_FATAL;
+	}
+	rs.mk = mail_kinds_new();
+	patch_mail_init(&pm);
+	while ((rc = source_next(src, &raw)) != 0) {
+		if (rc < 0) {
+			ret = source_oversized(src) ? RESULT_NO : RESULT_FATAL;
+			break;
+		}
+		add_message(&rs, &raw, &pm);
+	}
+	source_close(src);
+	patch_mail_release(&pm);
+	if (!ret) {
+		mail_kinds_run(rs.mk);
+		choose(pms, &rs, opts);
+		{
+			struct strbuf tmp = pms->bytes;	/* the read bytes move, not copied */
+
+			pms->bytes = rs.all;
+			rs.all = tmp;
+		}
+		if (!opts->quiet)
+			warn_incomplete(&rs);
+		if (opts->review && collect_review(pms, &rs, opts) < 0)
+			ret = RESULT_FATAL;
+		if (opts->versions)
+			find_versions(pms, &rs);
+	}
+	strbuf_release(&rs.all);
+	free(rs.refs);
+	free(rs.bad);
+	strvec_clear(&rs.subjects);
+	strvec_clear(&rs.clean);
+	mail_kinds_free(rs.mk);
+	return ret;
+}
+
+void patch_mails_skipped(const struct patch_mails *pms, struct strbuf *out)
+{
+	size_t start = out->len;
+
+	strbuf_addstr(out, " (");
+	mail_kind_skipped_summary(out, pms->counts, pms->superseded);
+	if (out->len == start + 2)
+		strbuf_setlen(out, start);
+	else
+		strbuf_addstr(out, " skipped)");
+}
+
+void patch_mails_release(struct patch_mails *pms)
+{
+	review_free(pms->review);
+	for (size_t i = 0; i < pms->versions_nr; i++) {
+		free(pms->versions[i].old);
+		free(pms->versions[i].new);
+		free(pms->versions[i].subject);
+	}
+	free(pms->versions);
+	strbuf_release(&pms->bytes);
+	free(pms->v);
+	memset(pms, 0, sizeof(*pms));
+	strbuf_init(&pms->bytes, 0);
+}

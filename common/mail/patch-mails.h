@@ -1,0 +1,103 @@
+#ifndef PATCH_MAILS_H
+#define PATCH_MAILS_H
+
+/*
+ * The patches of some mail inputs, in the order to apply them: what
+ * dry-apply and queue take from a mailbox. Every message is read
+ * (common/mail/source.h) and classified by the mail core
+ * (common/mail/mail-kind.h); everything that is not a patch (cover letters,
+ * replies, duplicates, other mail) and every patch replaced by a
+ * partial reroll is stepped over with one line ("Skipping reply: Re:
+ * ..."), and the patches are kept in input order, a partial reroll's
+ * patch in place of the one it replaces.
+ *
+ * The patches of a series superseded by a newer full posting in the
+ * inputs (its older versions, common/mail/mail-kind.h) are stepped over too
+ * ("Skipping superseded patch: ..."): the newest version is applied.
+ *
+ * A message the parser cannot read is kept as a patch at its place (it
+ * cannot be applied, and the caller says so when it gets there), and
+ * reported then, not here: the mails are parsed quietly.
+ *
+ * With opts->review, the trailers the follow-ups give each patch kept
+ * are collected as common/mail/review.h says (older versions and follow-ups
+ * are read for that, never applied): pms->review, its i-th patch being
+ * pms->v[i]. A mailbox whose follow-ups carry no trailer costs nothing
+ * more; one that does costs a full parse and a patch id per patch.
+ *
+ * Memory: the bytes of every mail read, once (the caller applies the
+ * patches among them from memory, as git am would from its split).
+ */
+
+#include <stdio.h>
+
+#include "mail-kind.h"
+#include "review.h"
+#include "strbuf.h"
+
+struct patch_mail_ref {
+	size_t off, len;	/* in bytes */
+	size_t index;		/* the message's place in the inputs, 0-based (the mail core's numbering) */
+	char commit[41];	/* the commit id of its "From <id>" line (git format-patch's), else "" */
+	size_t number;		/* the message's number in the inputs (source numbering) */
+	const char *origin;	/* the input it came from (one of the arguments, or "-") */
+};
+
+/*
+ * Two versions of one series in the inputs (opts->versions): the newest
+ * as it is applied (a partial reroll's patches among the older ones they
+ * do not replace) and the full posting before it.
+ */
+struct patch_mails_versions {
+	int old_version, new_version;
+	char *subject;			/* the newest version's cover letter subject, else its first patch's */
+	struct patch_mail_ref *old;	/* the older version's patches, by number */
+	size_t old_nr;
+	size_t *new;			/* the newest version: indices into patch_mails.v */
+	size_t new_nr;
+};
+
+struct patch_mails {
+	struct strbuf bytes;		/* every mail read, one after another; v points into it */
+	struct patch_mail_ref *v;	/* in the order to apply them */
+	size_t nr, alloc;
+	size_t counts[MAIL_KIND_NR];	/* messages of each kind read */
+	size_t superseded;		/* patches replaced by a partial reroll or a newer version */
+	struct review *review;		/* with opts->review: what each patch of v gets */
+	struct patch_mails_versions *versions;	/* with opts->versions, per series that has two */
+	size_t versions_nr;
+};
+#define PATCH_MAILS_INIT { STRBUF_INIT }
+
+/* Options of patch_mails_read(). */
+struct maint_config;
+struct review_opts;
+struct trailer_conf;
+struct patch_mails_opts {
+	unsigned source_flags;	/* SOURCE_MBOXRD ... */
+	const struct maint_config *cfg;	/* for mbox.max-message-size; may be NULL */
+	FILE *say;		/* where the "Skipping" lines go; NULL: nowhere */
+	int quiet;		/* no warning about incomplete series */
+	const struct review_opts *review;	/* collect the follow-ups' trailers; NULL: not */
+	const struct trailer_conf *trailers;	/* what a patch's trailer block is; NULL: git's defaults */
+	int versions;		/* find the series with two versions (patch_mails.versions) */
+};
+
+/*
+ * Reads args[0..nargs) (source_open() rules) into pms. Returns RESULT_OK;
+ * RESULT_NO when a message is over mbox.max-message-size (reported: the
+ * series is refused by policy, as mail that cannot apply); RESULT_FATAL
+ * when an input could not be read or the configuration is bad (reported).
+ */
+int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t nargs,
+		     const struct patch_mails_opts *opts);
+
+/*
+ * Appends " (2 cover letters and 3 replies skipped)" to out, or nothing
+ * when nothing was skipped.
+ */
+void patch_mails_skipped(const struct patch_mails *pms, struct strbuf *out);
+
+void patch_mails_release(struct patch_mails *pms);
+
+#endif
