@@ -14,6 +14,9 @@
 #
 # Everything built goes under .build/ (SANITIZE builds under .build/san-<list>/).
 
+# `make` alone builds everything (the pkgs-* checks below come first in the file)
+.DEFAULT_GOAL := all
+
 prefix ?= $(HOME)/.local
 bindir = $(prefix)/bin
 # programs that are parts of a command, not commands (git-maint-<cmd>--<part>)
