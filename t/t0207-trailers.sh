@@ -84,6 +84,19 @@ test_expect_success 'lines that only look like trailers are text' '
 	test_cmp expect actual
 '
 
+test_expect_success 'a value with a control character is no trailer: one line stays one line' '
+	printf "%s\n" >r.mail \
+		"From: Rev Iewer <rev@example.net>" "Subject: Re: [PATCH 1/2] topic: change a" \
+		"Message-ID: <r1@example.net>" "In-Reply-To: <p1@example.com>" "" &&
+	printf "Reviewed-by: Rev Iewer <rev@example.net>\rSigned-off-by: Evil <evil@example.org>\n" >>r.mail &&
+	printf "Acked-by: Rev \033[2JIewer <rev@example.net>\n" >>r.mail &&
+	printf "Tested-by: Rev\tIewer <rev@example.net>\n" >>r.mail &&
+	test-trailers reply r.mail >actual &&
+	printf "%s\t%s\t%s\n" >expect \
+		"Tested-by: Rev	Iewer <rev@example.net>" "Rev	Iewer" rev@example.net &&
+	test_cmp expect actual
+'
+
 test_expect_success 'nothing below a signature, a scissors line, a pasted diff or an unquoted original' '
 	for end in "-- " "--" "-- >8 --" "diff --git a/a.c b/a.c" "-----Original Message-----" \
 		"---------- Forwarded message ---------"

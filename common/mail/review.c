@@ -326,15 +326,23 @@ static void gifts_of_patch(struct review *rv, size_t p, const struct gifts *to_m
 {
 	const struct rmsg *pm = &rv->m[p];
 	size_t c = pm->series != NONE ? cover_of_series[pm->series] : NONE;
+	struct strbuf why = STRBUF_INIT;
 
 	for (size_t i = 0; i < to_msg[p].nr; i++)
 		gift_add(out, to_msg[p].v[i].followup, p, to_msg[p].v[i].t,
 			 to == pm ? "" : note_for(rv, to, pm, rest), stale);
 	if (c == NONE)
 		return;
+	/* what changed is the patch, not the cover letter: "on the v1 cover letter, for v1 3/4, which ..." */
+	if (to != pm && *rest) {
+		strbuf_addstr(&why, ", for ");
+		patch_name(&why, pm);
+		strbuf_addstr(&why, rest);
+	}
 	for (size_t i = 0; i < to_msg[c].nr; i++)
 		gift_add(out, to_msg[c].v[i].followup, c, to_msg[c].v[i].t,
-			 note_for(rv, to, &rv->m[c], to == pm ? "" : rest), stale);
+			 note_for(rv, to, &rv->m[c], to == pm ? "" : why.buf), stale);
+	strbuf_release(&why);
 }
 
 /* ---- versions of a patch ---- */

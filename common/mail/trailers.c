@@ -1,3 +1,4 @@
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -490,6 +491,15 @@ static int lone_address(const char *line, size_t len)
 	return len > 2 && line[0] == '<' && line[len - 1] == '>' && is_address(line + 1, len - 2);
 }
 
+/* A C0 control character other than tab, or DEL. */
+static int has_control(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (((unsigned char)s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7f)
+			return 1;
+	return 0;
+}
+
 void trailers_from_reply(struct trailer_list *out, const char *text, size_t len)
 {
 	struct text_lines tl = { text, len, 0 };
@@ -519,6 +529,9 @@ void trailers_from_reply(struct trailer_list *out, const char *text, size_t len)
 		}
 		strbuf_reset(&name);
 		strbuf_reset(&email);
+		/* a lone CR, ESC ... would carry more than one line into a commit or a listing */
+		if (has_control(value.buf, value.len))
+			continue;
 		if (!trailer_parse_person(value.buf, value.len, &name, &email) ||
 		    is_fixes(line, tok, value.buf, value.len))
 			trailer_list_add(out, line, tok, value.buf, value.len);

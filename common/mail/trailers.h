@@ -24,7 +24,9 @@
  *     "Sent:", "Date:", "To:" or "Subject:" line, as Outlook quotes);
  *   - only well-formed lines: "<Token>: <value>" at the start of the
  *     line, the token ASCII letters, digits and '-' (starting with a
- *     letter or digit, two characters at least), a blank after the colon;
+ *     letter or digit, two characters at least), a blank after the colon,
+ *     no control character (but tab) in the value: a lone CR or an escape
+ *     sequence would be more than one line in a commit or on a terminal;
  *   - only trailers about a person, whose value is one address, read as
  *     b4 reads it (Python's email.utils.parseaddr()): "Name <a@b.c>",
  *     "\"Doe, Jane\" <a@b.c>", "<a@b.c>", a bare "a@b.c", or "a@b.c

@@ -156,7 +156,7 @@ static void v1_reviews_carried_where_v2_did_not_change(void **state)
 		     "- Tested-by: Tess Ter <tess@example.org> (Tess Ter <tess@example.org>, "
 		     "on v1 2/3, which changed in v2)\n"
 		     "- Acked-by: Ack Er <ack@example.org> (Ack Er <ack@example.org>, "
-		     "on the v1 cover letter, which changed in v2)\n");
+		     "on the v1 cover letter, for v1 2/3, which changed in v2)\n");
 	assert_items(rv, 2,
 		     "+ Acked-by: Ack Er <ack@example.org> (Ack Er <ack@example.org>, on the v1 cover letter)\n");
 	assert_int_equal(review_count(rv, REVIEW_CARRIED), 3);
@@ -272,7 +272,7 @@ static void partial_reroll_keeps_reviews_of_unchanged_patches(void **state)
 	applied[2] = r;
 	review_collect(rv, applied, 3, &opts);
 	assert_items(rv, 0, "+ Reviewed-by: " REV " (" REV ", on the cover letter)\n");
-	assert_items(rv, 2, "- Reviewed-by: " REV " (" REV ", on the v1 cover letter, which changed in v2)\n");
+	assert_items(rv, 2, "- Reviewed-by: " REV " (" REV ", on the v1 cover letter, for v1 3/3, which changed in v2)\n");
 	review_free(rv);
 }
 
