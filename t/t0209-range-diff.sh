@@ -2,6 +2,9 @@
 test_description='two versions of a series, patch by patch: what git range-diff shows of the same commits'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-threads.sh"
+. "$MAINT_TEST_DIR/lib-reviews.sh"
+
+SQ="'"
 
 # cfile <name> <n>: a C-like file of n functions, so hunks have function names.
 cfile () {
@@ -114,6 +117,35 @@ test_expect_success 'the topic of the thread tests: v2 changes patch 3' '
 		test-series range-diff v1-patches.mbox v2-patches.mbox >actual &&
 		test_cmp expect actual
 	)
+'
+
+test_expect_success 'dry-apply --range-diff: v1, v2 and their replies in one mailbox, as git range-diff' '
+	mkdir reviews &&
+	(
+		cd reviews &&
+		reviews_setup &&
+		git range-diff --no-color base..v1 base..v2 >range &&
+		{
+			echo "Range-diff of ${SQ}topic: four changes${SQ} v1 against v2:" &&
+			cat range
+		} >../expect &&
+		repo_state >../before &&
+		git maint-dry-apply --range-diff reviews-v2.mbox >../actual 2>../err &&
+		repo_state >../after
+	) &&
+	test_cmp expect actual &&
+	test_must_be_empty err &&
+	test_cmp before after
+'
+
+test_expect_success 'dry-apply --range-diff: one version only is a negative answer' '
+	(
+		cd reviews &&
+		test_expect_code 1 git maint-dry-apply --range-diff reviews.mbox >../out 2>../err
+	) &&
+	test_must_be_empty out &&
+	echo "error: no series with two versions in the input" >expect &&
+	test_cmp expect err
 '
 
 test_done
