@@ -14,6 +14,9 @@
 #
 # Everything built goes under .build/ (SANITIZE builds under .build/san-<list>/).
 
+# `make` alone builds everything (the pkgs-* checks below come first in the file)
+.DEFAULT_GOAL := all
+
 prefix ?= $(HOME)/.local
 bindir = $(prefix)/bin
 # programs that are parts of a command, not commands (git-maint-<cmd>--<part>)
@@ -31,11 +34,12 @@ CFLAGS ?= -O2 -g
 #   base      libc: messages, strings, options, the INI config (inih),
 #             running programs, SHA-1 for checksums (OpenSSL)
 #   mail      base: mail sources, parsing, classification, selection,
-#             writers, the patch parser, composing mail (zlib)
+#             writers, the patch parser, composing mail (zlib); commit
+#             messages and trailers, review from replies, patch ids
 #   net       mail, base: SMTP, HTTP, IMAP (libcurl), the Secret
 #             Service (libsecret), archives and the fetcher
 #   repo      net, mail, base: libgit2: repository, objects, apply,
-#             the guarded step, queue, publish, push, notify
+#             the guarded step, queue, publish, push, notify, range-diff
 #   describe  base, and repo for its libgit2 part only: commit-graph,
 #             commit store, peel cache, refs from files, describe
 #

@@ -13,7 +13,9 @@
 #include "patch-mails.h"
 #include "patch.h"
 #include "quote.h"
+#include "range-diff.h"
 #include "repo.h"
+#include "review.h"
 #include "source.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -40,6 +42,8 @@ struct dry_apply_opts {
 	int quiet;
 	int mboxrd;
 	size_t max_size;	/* mbox.max-message-size: messages, and binary data in one */
+	struct review_opts review;
+	int range_diff, creation_factor;
 };
 
 /* One patch mail of the series. */
@@ -48,12 +52,15 @@ struct item {
 	size_t number;		/* message number in the input */
 	struct patch_set ps;
 	char *error;		/* the diff could not be parsed */
+	struct strbuf trailers;	/* what the follow-ups give it, one line each (review_format()) */
 };
 
 struct series {
 	struct item *items;
 	size_t nr, alloc;
 	struct strbuf skipped;	/* " (1 cover letter skipped)" */
+	struct strbuf unplaced;	/* trailers of patches the newest version dropped */
+	struct strbuf porcelain;	/* the trailer records */
 };
 
 static void series_clear(struct series *s)
@@ -62,9 +69,61 @@ static void series_clear(struct series *s)
 		free(s->items[i].subject);
 		free(s->items[i].error);
 		patch_set_dispose(&s->items[i].ps);
+		strbuf_release(&s->items[i].trailers);
 	}
 	free(s->items);
 	strbuf_release(&s->skipped);
+	strbuf_release(&s->unplaced);
+	strbuf_release(&s->porcelain);
+}
+
+/* "trailer<TAB><n><TAB><verdict><TAB><trailer><TAB><sender><TAB><note>" records of one list. */
+static void porcelain_trailers(struct strbuf *out, const struct review_list *rl, const char *n)
+{
+	for (size_t k = 0; k < rl->nr; k++) {
+		const struct review_item *it = &rl->v[k];
+
+		strbuf_addf(out, "trailer\t%s\t%s\t", n, review_verdict_name(it->verdict));
+		apply_quote_field(out, it->trailer->line, strlen(it->trailer->line));
+		strbuf_addch(out, '\t');
+		apply_quote_field(out, it->replier, strlen(it->replier));
+		strbuf_addch(out, '\t');
+		apply_quote_field(out, it->note, strlen(it->note));
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* The trailers of the series' patches, for the report. */
+static void add_review(struct series *s, const struct patch_mails *pms)
+{
+	char n[32];
+
+	for (size_t i = 0; i < s->nr; i++) {
+		snprintf(n, sizeof(n), "%zu", i + 1);
+		review_format(&s->items[i].trailers, review_for(pms->review, i), "    ");
+		porcelain_trailers(&s->porcelain, review_for(pms->review, i), n);
+	}
+	review_format(&s->unplaced, review_unplaced(pms->review), "    ");
+	porcelain_trailers(&s->porcelain, review_unplaced(pms->review), "-");
+}
+
+/* --range-diff: each series' two newest versions; 0 when there was one. */
+static int show_range_diffs(const struct patch_mails *pms, const struct dry_apply_opts *o)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	for (size_t i = 0; i < pms->versions_nr; i++) {
+		if (i)
+			strbuf_addch(&out, '\n');
+		if (range_diff_versions(&out, pms, &pms->versions[i], o->creation_factor) < 0)
+			exit(EXIT_FATAL);
+	}
+	strbuf_setlen(&out, neutralise_controls(out.buf, out.len));
+	write_or_die(1, out.buf, out.len);
+	strbuf_release(&out);
+	if (!pms->versions_nr)
+		return error("no series with two versions in the input");
+	return 0;
 }
 
 /*
@@ -86,10 +145,14 @@ static void read_series(struct series *s, const char **args, int nargs,
 
 	pmo.source_flags = o->mboxrd ? SOURCE_MBOXRD : 0;
 	pmo.cfg = cfg;
-	pmo.say = o->quiet || o->porcelain ? NULL : stdout;
+	pmo.say = o->quiet || o->porcelain || o->range_diff ? NULL : stdout;
 	pmo.quiet = o->quiet;
+	pmo.review = &o->review;
+	pmo.versions = o->range_diff;
 	if ((rc = patch_mails_read(&pms, args, nargs, &pmo)) != RESULT_OK)
 		exit(result_exit_code(rc));
+	if (o->range_diff)
+		exit(show_range_diffs(&pms, o) < 0 ? EXIT_NO : EXIT_OK);
 	fflush(stdout);
 	patch_mails_skipped(&pms, &s->skipped);
 	patch_mail_init(&pm);
@@ -130,6 +193,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 		ALLOC_GROW(s->items, s->nr + 1, s->alloc);
 		it = &s->items[s->nr++];
 		memset(it, 0, sizeof(*it));
+		strbuf_init(&it->trailers, 0);
 		it->number = raw.number;
 		it->subject = xstrdup(pm.subject.buf);
 		if (err.len)
@@ -138,6 +202,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 			it->ps = ps;	/* moved */
 		memset(&ps, 0, sizeof(ps));
 	}
+	add_review(s, &pms);
 	patch_mails_release(&pms);
 	patch_mail_release(&pm);
 	strbuf_release(&err);
@@ -177,7 +242,7 @@ static void write_report(struct strbuf *out)
 
 /* Checks the series against one target, printing into out. */
 static int check_target(git_repository *repo, struct target *t, const struct series *s,
-			const struct dry_apply_opts *o, struct strbuf *out)
+			const struct dry_apply_opts *o, struct strbuf *out, int first)
 {
 	struct apply_opts aopts = APPLY_OPTS_INIT;
 	struct apply_session *sess;
@@ -220,8 +285,15 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 			quote_field(out, it->subject, strlen(it->subject));
 			strbuf_addch(out, '\n');
 			apply_result_print(out, &res, APPLY_PRINT_HUMAN, NULL, o->verbose);
+			if (first)
+				strbuf_addbuf(out, &it->trailers);
 		}
 		apply_result_dispose(&res);
+		write_report(out);
+	}
+	if (first && !o->porcelain && !o->quiet && s->unplaced.len) {
+		strbuf_addstr(out, "Not carried (given to patches the newest version dropped):\n");
+		strbuf_addbuf(out, &s->unplaced);
 		write_report(out);
 	}
 	apply_session_free(sess);
@@ -251,7 +323,8 @@ static void print_summary(struct strbuf *out, const struct target *t, size_t tot
 
 int cmd_main(int argc, const char **argv)
 {
-	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, 0, 0 };
+	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, 0, 0, REVIEW_OPTS_INIT, 0,
+				    RANGE_DIFF_CREATION_FACTOR };
 	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
@@ -265,10 +338,16 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "mboxrd", &o.mboxrd, "the input is mboxrd (unescape >From lines)"),
 		OPT__VERBOSE(&o.verbose, "report every hunk, also those that apply exactly"),
 		OPT__QUIET(&o.quiet, "print only the summary lines"),
+		OPT_GROUP("Review"),
+		OPT_REVIEW(&o.review),
+		OPT_BOOL(0, "range-diff", &o.range_diff,
+			 "show how each series changed from its previous version, as git range-diff"),
+		OPT_INTEGER(0, "creation-factor", &o.creation_factor, "n",
+			    "with --range-diff: the creation factor of git range-diff (default 60)"),
 		OPT_FETCH(&fo),
 		OPT_END()
 	};
-	struct series s = { NULL, 0, 0, STRBUF_INIT };
+	struct series s = { NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct target *targets = NULL;
 	size_t nt;
 	git_repository *repo;
@@ -281,13 +360,16 @@ int cmd_main(int argc, const char **argv)
 		usage_msg_opt(dry_apply_usage, options, "--fuzz must not be negative");
 	if (o.p_value < -1)
 		usage_msg_opt(dry_apply_usage, options, "-p must not be negative");
+	if (o.creation_factor < 0)
+		usage_msg_opt(dry_apply_usage, options, "--creation-factor must not be negative");
 	fo.quiet = o.quiet;
 	if ((ret = fetch_prepare(argv, nargs, &fo)) != RESULT_OK)
 		exit(result_exit_code(ret));
 	ret = EXIT_NO;
 
 	repo = repo_open_or_die();
-	if (config_load(&cfg, repo) < 0 || source_config_max_size(&cfg, &o.max_size) < 0)
+	if (config_load(&cfg, repo) < 0 || source_config_max_size(&cfg, &o.max_size) < 0 ||
+	    review_opts_config(&o.review, &cfg) < 0)
 		exit(EXIT_FATAL);
 	/* Blobs are only read, as git reads them: without re-hashing each. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
@@ -306,8 +388,12 @@ int cmd_main(int argc, const char **argv)
 		error("no patches found");
 		goto cleanup;
 	}
+	if (o.porcelain) {
+		strbuf_addbuf(&out, &s.porcelain);
+		write_report(&out);
+	}
 	for (size_t i = 0; i < nt; i++) {
-		if (check_target(repo, &targets[i], &s, &o, &out) < 0)
+		if (check_target(repo, &targets[i], &s, &o, &out, !i) < 0)
 			die("cannot check the series against '%s'", targets[i].name);
 		if (targets[i].applied == s.nr)
 			any_ok = 1;
@@ -333,6 +419,7 @@ cleanup:
 	free(targets);
 	free(current);
 	strvec_clear(&o.onto);
+	review_opts_release(&o.review);
 	config_release(&cfg);
 	git_repository_free(repo);
 	fetch_release();

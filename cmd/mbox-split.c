@@ -20,6 +20,7 @@
 #include "mail-split.h"
 #include "mbox-write.h"
 #include "parse-options.h"
+#include "review.h"
 #include "select.h"
 #include "source.h"
 #include "strbuf.h"
@@ -34,7 +35,7 @@ static const char *const usage_str[] = {
 struct split_opts {
 	struct select_opts sel;
 	const char *outdir, *format, *since, *until, *max_size;
-	int list, mboxrd, input_mboxrd, keep_cr, threads, quiet;
+	int list, mboxrd, input_mboxrd, keep_cr, threads, quiet, show_trailers;
 };
 
 /* A size in bytes (0: no limit) into *out; -1 when s is not one. */
@@ -72,7 +73,13 @@ static size_t config_max_size(void)
 	return size;
 }
 
-static void list_entries(const char *format, struct mail_entry **order, size_t n)
+/*
+ * The listing: a line per message; with rv, under each patch the
+ * trailers its follow-ups give it (review_format()), control characters
+ * neutralised as in the listing's fields.
+ */
+static void list_entries(const char *format, struct mail_entry **order, size_t n,
+			 const struct review *rv, const size_t *applied_as)
 {
 	struct strbuf line = STRBUF_INIT;
 	size_t i;
@@ -81,12 +88,47 @@ static void list_entries(const char *format, struct mail_entry **order, size_t n
 		if (mail_format_entry(&line, format, order[i]) < 0)
 			die("bad --format");
 		strbuf_addch(&line, '\n');
+		if (rv && applied_as[i] != MAIL_NONE) {
+			size_t start = line.len;
+
+			review_format(&line, review_for(rv, applied_as[i]), "    ");
+			strbuf_setlen(&line, start + neutralise_controls(line.buf + start, line.len - start));
+		}
 		if (line.len > 65536 || i + 1 == n) {
 			write_or_die(1, line.buf, line.len);
 			strbuf_reset(&line);
 		}
 	}
 	strbuf_release(&line);
+}
+
+/* --show-trailers: the listing with what queue would carry (queue.trailers counts). */
+static void list_with_trailers(struct mail_split *ms, const char *format, struct mail_entry **order,
+			       size_t n)
+{
+	struct maint_config cfg = MAINT_CONFIG_INIT;
+	struct review_opts ro = REVIEW_OPTS_INIT;
+	struct review *rv = NULL;
+	size_t *applied_as = NULL;
+
+	if (config_load_ini(&cfg) < 0 || review_opts_config(&ro, &cfg) < 0)
+		exit(EXIT_FATAL);
+	if (mail_split_review(ms, order, n, &ro, &rv, &applied_as) < 0)
+		die("cannot read the mail again");
+	list_entries(format, order, n, rv, applied_as);
+	if (review_unplaced(rv)->nr) {
+		struct strbuf out = STRBUF_INIT;
+
+		strbuf_addstr(&out, "Not carried (given to patches the newest version dropped):\n");
+		review_format(&out, review_unplaced(rv), "    ");
+		strbuf_setlen(&out, neutralise_controls(out.buf, out.len));
+		write_or_die(1, out.buf, out.len);
+		strbuf_release(&out);
+	}
+	review_free(rv);
+	free(applied_as);
+	review_opts_release(&ro);
+	config_release(&cfg);
 }
 
 int cmd_main(int argc, const char **argv)
@@ -100,6 +142,8 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "mboxrd", &o.mboxrd, "write mboxrd (quote >From lines) instead of mbox"),
 		OPT_BOOL('l', "list", &o.list, "list the selected messages, one line each"),
 		OPT_STRING(0, "format", &o.format, "format", "list with this format (see the manual)"),
+		OPT_BOOL(0, "show-trailers", &o.show_trailers,
+			 "list under each patch the trailers its follow-ups give it (implies --list)"),
 		OPT_BOOL(0, "input-order", &o.sel.input_order,
 			 "keep the input's order instead of ordering by thread and patch number"),
 		OPT__QUIET(&o.quiet, "do not warn about incomplete series or an empty mailbox"),
@@ -130,7 +174,7 @@ int cmd_main(int argc, const char **argv)
 	int stream, ret;
 
 	argc = parse_options(argc, argv, options, usage_str, 0);
-	if (o.format)
+	if (o.format || o.show_trailers)
 		o.list = 1;
 	if (o.list && o.outdir)
 		usage_msg_opt(usage_str, options, "--list and --output-directory cannot be used together");
@@ -182,8 +226,10 @@ int cmd_main(int argc, const char **argv)
 		if (mail_split_index(&ms) < 0)
 			die("cannot read the mail");
 		n = mail_index_select(ms.idx, &order);
-		if (o.list)
-			list_entries(o.format, order, n);
+		if (o.list && o.show_trailers)
+			list_with_trailers(&ms, o.format, order, n);
+		else if (o.list)
+			list_entries(o.format, order, n, NULL, NULL);
 		else if (mail_split_write(&ms, order, n) < 0)
 			die("cannot write the selected mail");
 	}

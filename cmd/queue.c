@@ -8,6 +8,7 @@
 #include "parse-options.h"
 #include "queue.h"
 #include "repo.h"
+#include "review.h"
 #include "state.h"
 #include "strbuf.h"
 #include "usage.h"
@@ -20,11 +21,12 @@
 
 static const char *const queue_usage[] = {
 	"git maint-queue [<options>] <branch> [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...",
+	"git maint-queue --show-trailers [<options>] <branch> [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...",
 	"git maint-queue (--continue | --skip | --abort | --show-current)",
 	NULL,
 };
 
-enum action { ACTION_START, ACTION_CONTINUE, ACTION_SKIP, ACTION_ABORT, ACTION_SHOW };
+enum action { ACTION_START, ACTION_CONTINUE, ACTION_SKIP, ACTION_ABORT, ACTION_SHOW, ACTION_TRAILERS };
 
 struct queue_cmd_opts {
 	int action;
@@ -34,6 +36,7 @@ struct queue_cmd_opts {
 	int build_each;		/* -1: from config */
 	int scissors;		/* -1: from git config mailinfo.scissors */
 	int quiet;
+	struct review_opts review;	/* --trailers, --sloppy-trailers */
 };
 
 /* The full ref name of a branch given as "usb-next" or "refs/heads/usb-next"; caller frees. */
@@ -163,9 +166,32 @@ static int scissors_from_config(const struct maint_config *cfg)
 	return b;
 }
 
+/* --show-trailers: the preview of queue_start()'s trailers, nothing applied; an exit code. */
+static int show_trailers(git_repository *repo, const struct maint_config *cfg, struct queue_cmd_opts *c,
+			 const char *branch, const char *tree, const char **args, int nargs)
+{
+	struct queue_opts qopts = QUEUE_OPTS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	int rc;
+
+	if (!tree)
+		tree = config_tree_for_branch(cfg, branch);
+	if (c->scissors < 0 && (c->scissors = scissors_from_config(cfg)) < 0)
+		return EXIT_FATAL;
+	fill_opts(&qopts, c, cfg, tree);
+	qopts.review = &c->review;
+	rc = queue_show_trailers(repo, cfg, args, nargs, &qopts, &out);
+	/* a listing of text from mail: never control sequences, one record a line */
+	strbuf_setlen(&out, neutralise_controls(out.buf, out.len));
+	write_or_die(1, out.buf, out.len);
+	strbuf_release(&out);
+	queue_opts_release(&qopts);
+	return result_exit_code(rc);
+}
+
 int cmd_main(int argc, const char **argv)
 {
-	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0 };
+	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0, REVIEW_OPTS_INIT };
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
 		OPT_BOOL('s', "signoff", &c.signoff, "add a Signed-off-by trailer (default from config)"),
@@ -174,6 +200,10 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "build-each", &c.build_each, "run the build command after each patch"),
 		OPT_BOOL('c', "scissors", &c.scissors, "strip everything before a scissors line (as git am)"),
 		OPT__QUIET(&c.quiet, "do not list the patches as they are applied"),
+		OPT_GROUP("Trailers from the replies"),
+		OPT_REVIEW(&c.review),
+		OPT_SET_INT(0, "show-trailers", &c.action,
+			    "show the trailers each commit would get, apply nothing", ACTION_TRAILERS),
 		OPT_GROUP("Resuming"),
 		OPT_SET_INT(0, "continue", &c.action, "go on after fixing the patch or the build", ACTION_CONTINUE),
 		OPT_SET_INT(0, "skip", &c.action, "drop the patch the queue stopped at and go on", ACTION_SKIP),
@@ -192,15 +222,15 @@ int cmd_main(int argc, const char **argv)
 	int ret = EXIT_FATAL, rc;
 
 	argc = parse_options(argc, argv, options, queue_usage, 0);
-	if (c.action == ACTION_START && argc < 1)
+	if ((c.action == ACTION_START || c.action == ACTION_TRAILERS) && argc < 1)
 		usage_msg_opt(queue_usage, options, "which branch? (git maint-queue <branch> <mbox>)");
-	if (c.action != ACTION_START && argc)
+	if (c.action != ACTION_START && c.action != ACTION_TRAILERS && argc)
 		usage_msg_opt(queue_usage, options, "--continue, --skip, --abort and --show-current take no arguments");
 	if (c.fuzz < -1)
 		usage_msg_opt(queue_usage, options, "--fuzz must not be negative");
 
 	repo = repo_open_or_die();
-	if (config_load(&cfg, repo) < 0)
+	if (config_load(&cfg, repo) < 0 || review_opts_config(&c.review, &cfg) < 0)
 		goto cleanup;
 	if (c.action == ACTION_SHOW) {
 		struct strbuf out = STRBUF_INIT;
@@ -215,12 +245,18 @@ int cmd_main(int argc, const char **argv)
 		strbuf_release(&out);
 		goto cleanup;
 	}
-	if (c.action == ACTION_START && !(branch = resolve_branch(repo, &cfg, argv[0], &tree)))
+	if ((c.action == ACTION_START || c.action == ACTION_TRAILERS) &&
+	    !(branch = resolve_branch(repo, &cfg, argv[0], &tree)))
 		goto cleanup;
 	/* before the lock and anything it guards: unreachable mail changes nothing */
 	fo.quiet = c.quiet;
-	if (c.action == ACTION_START && (rc = fetch_prepare(argv + 1, argc - 1, &fo)) != RESULT_OK) {
+	if ((c.action == ACTION_START || c.action == ACTION_TRAILERS) &&
+	    (rc = fetch_prepare(argv + 1, argc - 1, &fo)) != RESULT_OK) {
 		ret = result_exit_code(rc);
+		goto cleanup;
+	}
+	if (c.action == ACTION_TRAILERS) {
+		ret = show_trailers(repo, &cfg, &c, branch, tree, argv + 1, argc - 1);
 		goto cleanup;
 	}
 	rc = maint_lock_acquire(&lock, repo);
@@ -240,6 +276,7 @@ int cmd_main(int argc, const char **argv)
 			goto cleanup;
 		}
 		fill_opts(&qopts, &c, &cfg, tree);
+		qopts.review = &c.review;
 		rc = queue_start(repo, &cfg, &lock, ref, argv + 1, argc - 1, &qopts);
 		break;
 	case ACTION_CONTINUE:
@@ -254,6 +291,7 @@ int cmd_main(int argc, const char **argv)
 cleanup:
 	maint_lock_release(&lock);
 	queue_opts_release(&qopts);
+	review_opts_release(&c.review);
 	free(branch);
 	free(ref);
 	config_release(&cfg);

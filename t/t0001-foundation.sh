@@ -30,7 +30,7 @@ test_expect_success 'each program links only the libraries of the layers it uses
 	describe-contains:
 	describe-contains--libgit2: libgit2
 	dry-apply: libcrypto libgit2 libinih libz
-	mbox-split: libinih
+	mbox-split: libcrypto libinih
 	notify: libcrypto libcurl libgit2 libinih libsecret-1 libz
 	publish: libcrypto libgit2 libinih libsecret-1 libz
 	queue: libcrypto libgit2 libinih libz

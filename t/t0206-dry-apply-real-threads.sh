@@ -7,7 +7,7 @@ test_expect_success 'setup: real-shaped threads from git format-patch' '
 	threads_setup
 '
 
-test_expect_success 'a thread with replies: covers and replies stepped over, one line each' '
+test_expect_success 'a thread with replies: covers and replies stepped over, one line each, their trailers under the patches' '
 	git maint-dry-apply --onto base thread.mbox >actual 2>err &&
 	cat >expect <<-\EOF &&
 	Skipping cover letter: [PATCH 0/4] topic: four changes
@@ -18,12 +18,17 @@ test_expect_success 'a thread with replies: covers and replies stepped over, one
 	Checking 4 patches against base (1 cover letter and 4 replies skipped)
 	Patch 1/4: topic: change a
 	checking file a.c
+	    + Acked-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>, on the cover letter)
 	Patch 2/4: topic: change b
 	checking file b.c
+	    + Acked-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>, on the cover letter)
+	    + Reviewed-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>)
 	Patch 3/4: topic: change c
 	checking file c.c
+	    + Acked-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>, on the cover letter)
 	Patch 4/4: topic: change d
 	checking file d.c
+	    + Acked-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>, on the cover letter)
 	base: all 4 patches apply
 	EOF
 	test_cmp expect actual &&

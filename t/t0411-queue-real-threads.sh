@@ -7,7 +7,8 @@ SQ="'"
 
 # same_as_am <branch> <patches> <mailbox>...: git am -s the patches alone
 # on am-<branch>, git maint-queue -s the mailboxes on <branch>, both from
-# base: the same commit ids (same trees, authors, dates, messages).
+# base: the same commit ids (same trees, authors, dates, messages). With
+# --no-trailers: what the replies' trailers add is t0415's.
 same_as_am () {
 	b=$1 patches=$2 &&
 	shift 2 &&
@@ -15,7 +16,7 @@ same_as_am () {
 	git am -q -s "$patches" &&
 	git checkout -q --detach base &&
 	git branch -f "$b" base &&
-	git maint-queue -s "$b" "$@" >out &&
+	git maint-queue -s --no-trailers "$b" "$@" >out &&
 	git rev-parse "am-$b" >expect &&
 	git rev-parse "$b" >actual &&
 	test_cmp expect actual

@@ -47,6 +47,8 @@ static const struct known_key {
 	{ "queue", 0, "fuzz", KEY_INT },
 	{ "queue", 0, "3way", KEY_BOOL },
 	{ "queue", 0, "link", KEY_STRING },
+	{ "queue", 0, "trailers", KEY_STRING },
+	{ "queue", 0, "sloppy-trailers", KEY_BOOL },
 	{ "smtp", 0, "server", KEY_STRING },
 	{ "smtp", 0, "port", KEY_INT },
 	{ "smtp", 0, "encryption", KEY_ENUM, "starttls|ssl|none" },

@@ -35,6 +35,7 @@ void mail_facts_from(struct mail_facts *f, const struct patch_mail *pm, time_t w
 	f->references = (const char *const *)pm->references.v;
 	f->nr_references = pm->references.nr;
 	f->sender = pm->author_email.buf;
+	f->subject = pm->subject.buf;
 	f->when = when;
 	f->version = pm->version;
 	f->k = pm->number;
@@ -66,6 +67,7 @@ struct strmap {
 struct msg {
 	size_t node, reply_node;	/* id nodes (union-find), reply_node MAIL_NONE when none */
 	size_t sender;			/* arena offset */
+	size_t subject;			/* arena offset, 0 ("") when unknown */
 	time_t when;
 	unsigned is_reply:1, tagged:1, has_patch:1, has_diff:1, root:1;	/* root: no In-Reply-To, no References */
 };
@@ -241,6 +243,8 @@ size_t mail_kinds_add(struct mail_kinds *mk, const struct mail_facts *f)
 		    strcmp(f->references[i], f->message_id))
 			unite(mk->parent, m->node, id_node(mk, f->references[i]));
 	m->sender = arena_add(&mk->arena, f->sender, strlen(f->sender));
+	if (f->subject && *f->subject)
+		m->subject = arena_add(&mk->arena, f->subject, strlen(f->subject));
 	m->when = f->when;
 	m->is_reply = f->is_reply;
 	m->tagged = f->tagged;
@@ -496,6 +500,56 @@ static void find_root_covers(struct mail_kinds *mk)
 	free(top);
 }
 
+/*
+ * The versions of a series (families): series of one sender sharing a
+ * subject, a partial reroll with what it replaces; then which series
+ * are older than the newest full posting of their family.
+ */
+static void find_families(struct mail_kinds *mk)
+{
+	struct strmap by_subject = { 0 };
+	struct strbuf key = STRBUF_INIT;
+	size_t *fam = xmalloc(st_mult(mk->series_nr + 1, sizeof(*fam)));
+	int *newest = xcalloc(mk->series_nr + 1, sizeof(*newest));
+
+	for (size_t s = 0; s < mk->series_nr; s++)
+		fam[s] = s;
+	for (size_t i = 0; i < mk->nr; i++) {
+		const struct mail_class *c = &mk->cls[i];
+		const struct msg *m = &mk->msgs[i];
+		size_t s;
+
+		if (c->series == MAIL_NONE)
+			continue;
+		if (c->replaced_by != MAIL_NONE && mk->cls[c->replaced_by].series != MAIL_NONE)
+			unite(fam, c->series, mk->cls[c->replaced_by].series);
+		if (!m->subject)
+			continue;
+		strbuf_reset(&key);
+		strbuf_addstr(&key, mk->arena.buf + m->sender);
+		strbuf_addch(&key, '\n');
+		strbuf_addstr(&key, mk->arena.buf + m->subject);
+		s = map_get(&by_subject, mk, &key);
+		if (s == MAIL_NONE)
+			map_put(&by_subject, mk, &key, c->series);
+		else
+			unite(fam, c->series, s);
+	}
+	for (size_t s = 0; s < mk->series_nr; s++) {
+		struct mail_series *ms = &mk->series[s].pub;
+
+		ms->family = find(fam, s);
+		if (!ms->partial && ms->version > newest[ms->family])
+			newest[ms->family] = ms->version;
+	}
+	for (size_t s = 0; s < mk->series_nr; s++)
+		mk->series[s].pub.superseded = mk->series[s].pub.version < newest[mk->series[s].pub.family];
+	strbuf_release(&key);
+	free(by_subject.slots);
+	free(fam);
+	free(newest);
+}
+
 void mail_kinds_run(struct mail_kinds *mk)
 {
 	size_t *node_msg = xmalloc(st_mult(mk->nodes + 1, sizeof(*node_msg)));
@@ -505,6 +559,7 @@ void mail_kinds_run(struct mail_kinds *mk)
 	find_kinds(mk, node_msg);
 	find_series(mk);
 	find_root_covers(mk);
+	find_families(mk);
 	/* Thread numbers in order of first appearance (node_msg reused, per root node). */
 	for (size_t n = 0; n < mk->nodes; n++)
 		node_msg[n] = MAIL_NONE;

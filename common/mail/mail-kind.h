@@ -39,10 +39,17 @@
  * older version with the same k replaces that patch only (replaced_by);
  * its series is a partial reroll and is never called incomplete.
  *
+ * Versions: the series of one sender that share a cover letter or patch
+ * subject (as git am cleans it) are versions of one series, a family;
+ * so is a partial reroll with the series whose patches it replaces. A
+ * series older than the newest full posting (not a partial reroll) of
+ * its family is superseded: whoever applies the family applies the
+ * newest, and reads the older ones only for what was said about them.
+ *
  * Cost: linear in the number of messages (the missing numbers of a
  * series are found by sorting its members, never with an array of n).
- * The module keeps the message ids and a few numbers per message, never
- * a body.
+ * The module keeps the message ids, senders and subjects and a few
+ * numbers per message, never a body.
  *
  * Use: mail_kinds_add() every message in input order (mail_facts_from()
  * reads the facts off a parsed message), mail_kinds_run() once, then
@@ -81,6 +88,7 @@ struct mail_facts {
 	const char *const *references;	/* message ids, oldest first */
 	size_t nr_references;
 	const char *sender;		/* the author's e-mail address */
+	const char *subject;		/* the subject as git am cleans it; NULL or "" when unknown */
 	time_t when;			/* its Date, 0 when unknown */
 	int version, k, total;		/* [PATCH v2 3/5]: 2, 3, 5; 1, 0, 0 when absent */
 	unsigned is_reply:1;		/* "Re:"-style subject */
@@ -114,6 +122,8 @@ struct mail_series {
 	int version, total;
 	unsigned has_cover:1;
 	unsigned partial:1;	/* a partial reroll: every patch of it replaces one of an older version */
+	size_t family;		/* the versions of one series share it: the first series of them */
+	unsigned superseded:1;	/* older than the newest full posting of its family */
 };
 
 struct mail_kinds;

@@ -1,13 +1,16 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "mail-split.h"
 #include "mailinfo.h"
+#include "review.h"
 #include "source.h"
 #include "usage.h"
+#include "wrapper.h"
 
 static int inputs_rereadable(const char *const *args, size_t nargs)
 {
@@ -282,5 +285,106 @@ int mail_split_stream(struct mail_split *ms, size_t *written)
 	}
 	source_close(src);
 	strbuf_release(&from);
+	return ret;
+}
+
+/* Entry e as the review takes it, from its bytes. */
+static void review_entry(struct review *rv, struct patch_mail *pm, const struct mail_entry *e,
+			 const char *buf, size_t len)
+{
+	static const struct mailinfo_opts mopts = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
+	struct mail_class c = { 0 };
+	struct raw_mail raw = { 0 };
+	struct review_msg m;
+
+	c.kind = buf ? e->kind : MAIL_OTHER;
+	c.parent = e->parent;
+	c.series = e->own_series;
+	c.replaced_by = e->replaced_by;
+	c.version = e->version;
+	c.k = e->k;
+	c.total = e->total;
+	raw.buf = buf ? buf : "";
+	raw.len = buf ? len : 0;
+	raw.origin = e->origin;
+	raw.number = e->number;
+	patch_mail_parse(pm, &raw, &mopts);
+	/* a patch id cannot fail but on a hashing error, which leaves the patch without one */
+	review_msg_from_mail(&m, &c, e->family, pm, raw.buf, raw.len, e->number, NULL);
+	review_add(rv, &m);
+}
+
+/* Every entry into rv, in index order, read again from the inputs or the spool. */
+static int review_all(struct mail_split *ms, struct review *rv)
+{
+	size_t count = mail_index_count(ms->idx), next = 0;
+	struct mail_source *src = NULL;
+	struct strbuf buf = STRBUF_INIT;
+	struct patch_mail pm;
+	struct raw_mail raw;
+	int rc, ret = 0;
+
+	patch_mail_init(&pm);
+	if (ms->rereadable && open_source(ms, &src) < 0)
+		return -1;
+	while (src && next < count && (rc = source_next(src, &raw))) {
+		struct mail_entry *e = mail_index_at(ms->idx, next);
+
+		if (rc < 0 || raw.number < e->number)
+			continue;
+		while (next < count && mail_index_at(ms->idx, next)->number < raw.number)
+			review_entry(rv, &pm, mail_index_at(ms->idx, next++), NULL, 0);
+		if (next < count && mail_index_at(ms->idx, next)->number == raw.number) {
+			e = mail_index_at(ms->idx, next++);
+			review_entry(rv, &pm, e, e->len == raw.len ? raw.buf : NULL, raw.len);
+		}
+	}
+	for (; next < count; next++) {
+		struct mail_entry *e = mail_index_at(ms->idx, next);
+		int have = !src && e->spool_off >= 0 && !spool_read(&ms->spool, e->spool_off, e->len, &buf);
+
+		review_entry(rv, &pm, e, have ? buf.buf : NULL, buf.len);
+	}
+	source_close(src);
+	patch_mail_release(&pm);
+	strbuf_release(&buf);
+	return ret;
+}
+
+/* The index of e: entries are in input order, their numbers rising. */
+static size_t entry_index(struct mail_index *idx, size_t count, const struct mail_entry *e)
+{
+	size_t lo = 0, hi = count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (mail_index_at(idx, mid)->number < e->number)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int mail_split_review(struct mail_split *ms, struct mail_entry **order, size_t n,
+		      const struct review_opts *opts, struct review **out, size_t **applied_as)
+{
+	size_t *applied = xmalloc(st_mult(n + 1, sizeof(size_t))), napplied = 0, count;
+	int ret;
+
+	*out = review_new();
+	*applied_as = xmalloc(st_mult(n + 1, sizeof(size_t)));
+	ret = review_all(ms, *out);
+	count = mail_index_count(ms->idx);
+	for (size_t i = 0; i < n; i++) {
+		(*applied_as)[i] = MAIL_NONE;
+		if (order[i]->kind != MAIL_PATCH)
+			continue;
+		applied[napplied] = entry_index(ms->idx, count, order[i]);
+		(*applied_as)[order[i]->out_pos - 1] = napplied++;
+	}
+	review_collect(*out, applied, napplied, opts);
+	free(applied);
 	return ret;
 }

@@ -55,6 +55,19 @@ int mail_split_index(struct mail_split *ms);
 /* Pass 2: writes the n entries of order (from mail_index_select()). */
 int mail_split_write(struct mail_split *ms, struct mail_entry **order, size_t n);
 /*
+ * For a listing that shows trailers: every indexed message read again
+ * and given to a new review (common/mail/review.h) in index order, the
+ * patches among order[0..n) being the ones applied, in that order.
+ * *applied_as gets, per output position (out_pos - 1), the place of that
+ * patch in the review (review_for()), or MAIL_NONE; the caller frees it
+ * and review_free()s *out.
+ */
+struct review;
+struct review_opts;
+int mail_split_review(struct mail_split *ms, struct mail_entry **order, size_t n,
+		      const struct review_opts *opts, struct review **out, size_t **applied_as);
+
+/*
  * Nothing to choose or reorder: one pass writing every message as read,
  * without parsing; *written gets their number.
  */

@@ -1928,3 +1928,8 @@ done:
 	}
 	return ret;
 }
+
+int mailinfo_scissors_line(const char *line)
+{
+	return is_scissors_line(line);
+}

@@ -180,4 +180,7 @@ void mailinfo_diff_paths(struct strvec *paths, const char *patch, size_t len);
 /* Removes the repeated strings of paths, keeping the first of each, in order. */
 void mailinfo_paths_unique(struct strvec *paths);
 
+/* Is line (NUL-terminated, without its newline) a scissors line ("-- >8 --") to git mailinfo? */
+int mailinfo_scissors_line(const char *line);
+
 #endif

@@ -3,6 +3,7 @@
 
 #include "mailinfo.h"
 #include "patch-mails.h"
+#include "review.h"
 #include "patch.h"
 #include "select.h"
 #include "source.h"
@@ -41,6 +42,19 @@ static int refused_diff(const struct raw_mail *raw, struct patch_mail *pm)
 	return ret;
 }
 
+/* The commit id of git format-patch's "From <id> Mon Sep 17 00:00:00 2001" line, else "". */
+static void from_line_commit(char out[41], const struct raw_mail *raw)
+{
+	out[0] = '\0';
+	if (!raw->from_line || raw->from_line_len < 45 || memcmp(raw->from_line, "From ", 5))
+		return;
+	for (int i = 0; i < 40; i++)
+		if (hex_digit((unsigned char)raw->from_line[5 + i]) < 0)
+			return;
+	memcpy(out, raw->from_line + 5, 40);
+	out[40] = '\0';
+}
+
 static void add_message(struct read_state *rs, const struct raw_mail *raw, struct patch_mail *pm)
 {
 	static const struct mailinfo_opts mopts = {
@@ -56,6 +70,7 @@ static void add_message(struct read_state *rs, const struct raw_mail *raw, struc
 	rs->refs[rs->nr].len = raw->len;
 	rs->refs[rs->nr].number = raw->number;
 	rs->refs[rs->nr].origin = raw->origin;
+	from_line_commit(rs->refs[rs->nr].commit, raw);
 	rs->bad[rs->nr] = bad;
 	strbuf_add(&rs->all, raw->buf, raw->len);
 	strvec_push(&rs->subjects, pm->raw_subject.buf);
@@ -81,6 +96,13 @@ static void keep(struct patch_mails *pms, const struct read_state *rs, size_t i)
 	ALLOC_GROW(pms->v, pms->nr + 1, pms->alloc);
 	r = &pms->v[pms->nr++];
 	*r = rs->refs[i];	/* its bytes stay where they were read: rs->all becomes pms->bytes */
+	r->index = i;
+}
+
+/* A patch of a series a newer full posting of it supersedes. */
+static int older_version(const struct read_state *rs, const struct mail_class *c)
+{
+	return c->series != MAIL_NONE && mail_kinds_series(rs->mk, c->series)->superseded;
 }
 
 static void say_skip(const struct patch_mails_opts *opts, const char *what, const char *subject)
@@ -108,6 +130,12 @@ static void choose(struct patch_mails *pms, const struct read_state *rs,
 		}
 		if (c->parent != MAIL_NONE && mail_kinds_at(rs->mk, c->parent)->replaced_by == i)
 			continue;	/* a partial reroll: applied in place of the patch it replaces */
+		if (older_version(rs, c)) {
+			pms->counts[MAIL_PATCH]--;
+			pms->superseded++;
+			say_skip(opts, "superseded patch", rs->subjects.v[i]);
+			continue;
+		}
 		if (c->replaced_by == MAIL_NONE) {
 			keep(pms, rs, i);
 			continue;
@@ -124,6 +152,169 @@ static void choose(struct patch_mails *pms, const struct read_state *rs,
 		}
 		keep(pms, rs, r);
 	}
+}
+
+/* The follow-ups' trailers, read first: a mailbox without any needs no more. */
+static int any_trailer(const struct read_state *rs, const struct strbuf *bytes)
+{
+	struct trailer_list tl = TRAILER_LIST_INIT;
+	struct strbuf text = STRBUF_INIT;
+	int found = 0;
+
+	for (size_t i = 0; i < rs->nr && !found; i++) {
+		if (mail_kinds_at(rs->mk, i)->kind != MAIL_FOLLOWUP)
+			continue;
+		strbuf_reset(&text);
+		if (trailers_reply_text(&text, bytes->buf + rs->refs[i].off, rs->refs[i].len) < 0)
+			continue;
+		trailers_from_reply(&tl, text.buf, text.len);
+		found = tl.nr > 0;
+	}
+	trailer_list_release(&tl);
+	strbuf_release(&text);
+	return found;
+}
+
+/*
+ * What the follow-ups give each patch kept (common/mail/review.h). -1 on a
+ * hashing failure (reported).
+ */
+static int collect_review(struct patch_mails *pms, const struct read_state *rs,
+			  const struct patch_mails_opts *opts)
+{
+	static const struct mailinfo_opts full = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
+	static const struct mailinfo_opts heads = {
+		.quoted_cr = MAILINFO_QUOTED_CR_WARN, .headers_and_paths_only = 1, .quiet = 1,
+	};
+	int reviewed = any_trailer(rs, &pms->bytes), ret = 0;
+	size_t *applied = xmalloc(st_mult(pms->nr + 1, sizeof(size_t)));
+	struct patch_mail pm;
+
+	pms->review = review_new();
+	patch_mail_init(&pm);
+	for (size_t i = 0; i < rs->nr; i++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, i);
+		size_t family = c->series != MAIL_NONE ? mail_kinds_series(rs->mk, c->series)->family : MAIL_NONE;
+		struct raw_mail raw = { 0 };
+		struct review_msg m;
+
+		raw.buf = pms->bytes.buf + rs->refs[i].off;
+		raw.len = rs->refs[i].len;
+		raw.origin = rs->refs[i].origin;
+		raw.number = rs->refs[i].number;
+		/* without trailers in the follow-ups, a message's kind and place are all it takes */
+		patch_mail_parse(&pm, &raw, reviewed && c->kind == MAIL_PATCH ? &full : &heads);
+		if (!reviewed)
+			strbuf_reset(&pm.patch);
+		if (review_msg_from_mail(&m, c, family, &pm, raw.buf, reviewed ? raw.len : 0, raw.number,
+					 opts->trailers) < 0)
+			ret = -1;
+		review_add(pms->review, &m);
+	}
+	for (size_t j = 0; j < pms->nr; j++)
+		applied[j] = pms->v[j].index;
+	review_collect(pms->review, applied, pms->nr, opts->review);
+	patch_mail_release(&pm);
+	free(applied);
+	return ret;
+}
+
+static int cmp_k(const void *a_, const void *b_, void *mk_)
+{
+	const struct patch_mail_ref *a = a_, *b = b_;
+	const struct mail_kinds *mk = mk_;
+	int ka = mail_kinds_at(mk, a->index)->k, kb = mail_kinds_at(mk, b->index)->k;
+
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The patches of series s (the older version), by number. */
+static void old_patches(struct patch_mails_versions *pv, const struct read_state *rs, size_t s)
+{
+	size_t alloc = 0;
+
+	for (size_t i = 0; i < rs->nr; i++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, i);
+
+		if (c->series != s || c->kind != MAIL_PATCH)
+			continue;
+		ALLOC_GROW(pv->old, pv->old_nr + 1, alloc);
+		pv->old[pv->old_nr] = rs->refs[i];
+		pv->old[pv->old_nr++].index = i;
+	}
+	qsort_r(pv->old, pv->old_nr, sizeof(*pv->old), cmp_k, rs->mk);
+}
+
+/* The cover letter subject of the newest version, else its first patch's. */
+static const char *version_subject(const struct read_state *rs, const struct patch_mails *pms,
+				   const struct patch_mails_versions *pv)
+{
+	size_t first = pms->v[pv->new[0]].index;
+	size_t s = mail_kinds_at(rs->mk, first)->series;
+
+	for (size_t i = 0; i < rs->nr; i++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, i);
+
+		if (c->kind == MAIL_COVER && c->series == s)
+			return rs->clean.v[i];
+	}
+	return rs->clean.v[first];
+}
+
+/*
+ * Per family whose patches kept are of a version newer than one of its
+ * full postings: those patches, and the newest such older posting.
+ */
+static void find_versions(struct patch_mails *pms, const struct read_state *rs)
+{
+	size_t ns = mail_kinds_series_count(rs->mk), alloc = 0;
+	int *newest = xcalloc(ns + 1, sizeof(*newest));
+	size_t *older = xmalloc(st_mult(ns + 1, sizeof(*older)));
+
+	for (size_t f = 0; f < ns; f++)
+		older[f] = MAIL_NONE;
+	for (size_t j = 0; j < pms->nr; j++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, pms->v[j].index);
+		size_t f;
+
+		if (c->series == MAIL_NONE)
+			continue;
+		f = mail_kinds_series(rs->mk, c->series)->family;
+		if (c->version > newest[f])
+			newest[f] = c->version;
+	}
+	for (size_t s = 0; s < ns; s++) {
+		const struct mail_series *ms = mail_kinds_series(rs->mk, s);
+		size_t f = ms->family;
+
+		if (!ms->partial && ms->version < newest[f] &&
+		    (older[f] == MAIL_NONE || ms->version > mail_kinds_series(rs->mk, older[f])->version))
+			older[f] = s;
+	}
+	for (size_t f = 0; f < ns; f++) {
+		struct patch_mails_versions *pv;
+
+		if (older[f] == MAIL_NONE)
+			continue;
+		ALLOC_GROW(pms->versions, pms->versions_nr + 1, alloc);
+		pv = &pms->versions[pms->versions_nr++];
+		memset(pv, 0, sizeof(*pv));
+		pv->old_version = mail_kinds_series(rs->mk, older[f])->version;
+		pv->new_version = newest[f];
+		old_patches(pv, rs, older[f]);
+		pv->new = xmalloc(st_mult(pms->nr + 1, sizeof(size_t)));
+		for (size_t j = 0; j < pms->nr; j++) {
+			const struct mail_class *c = mail_kinds_at(rs->mk, pms->v[j].index);
+
+			if (c->series != MAIL_NONE && mail_kinds_series(rs->mk, c->series)->family == f)
+				pv->new[pv->new_nr++] = j;
+		}
+		pv->subject = xstrdup(version_subject(rs, pms, pv));
+	}
+	free(older);
+	free(newest);
 }
 
 static void warn_incomplete(const struct read_state *rs)
@@ -180,6 +371,10 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 		}
 		if (!opts->quiet)
 			warn_incomplete(&rs);
+		if (opts->review && collect_review(pms, &rs, opts) < 0)
+			ret = RESULT_FATAL;
+		if (opts->versions)
+			find_versions(pms, &rs);
 	}
 	strbuf_release(&rs.all);
 	free(rs.refs);
@@ -204,6 +399,13 @@ void patch_mails_skipped(const struct patch_mails *pms, struct strbuf *out)
 
 void patch_mails_release(struct patch_mails *pms)
 {
+	review_free(pms->review);
+	for (size_t i = 0; i < pms->versions_nr; i++) {
+		free(pms->versions[i].old);
+		free(pms->versions[i].new);
+		free(pms->versions[i].subject);
+	}
+	free(pms->versions);
 	strbuf_release(&pms->bytes);
 	free(pms->v);
 	memset(pms, 0, sizeof(*pms));

@@ -11,9 +11,19 @@
  * ..."), and the patches are kept in input order, a partial reroll's
  * patch in place of the one it replaces.
  *
+ * The patches of a series superseded by a newer full posting in the
+ * inputs (its older versions, common/mail/mail-kind.h) are stepped over too
+ * ("Skipping superseded patch: ..."): the newest version is applied.
+ *
  * A message the parser cannot read is kept as a patch at its place (it
  * cannot be applied, and the caller says so when it gets there), and
  * reported then, not here: the mails are parsed quietly.
+ *
+ * With opts->review, the trailers the follow-ups give each patch kept
+ * are collected as common/mail/review.h says (older versions and follow-ups
+ * are read for that, never applied): pms->review, its i-th patch being
+ * pms->v[i]. A mailbox whose follow-ups carry no trailer costs nothing
+ * more; one that does costs a full parse and a patch id per patch.
  *
  * Memory: the bytes of every mail read, once (the caller applies the
  * patches among them from memory, as git am would from its split).
@@ -22,12 +32,29 @@
 #include <stdio.h>
 
 #include "mail-kind.h"
+#include "review.h"
 #include "strbuf.h"
 
 struct patch_mail_ref {
 	size_t off, len;	/* in bytes */
+	size_t index;		/* the message's place in the inputs, 0-based (the mail core's numbering) */
+	char commit[41];	/* the commit id of its "From <id>" line (git format-patch's), else "" */
 	size_t number;		/* the message's number in the inputs (source numbering) */
 	const char *origin;	/* the input it came from (one of the arguments, or "-") */
+};
+
+/*
+ * Two versions of one series in the inputs (opts->versions): the newest
+ * as it is applied (a partial reroll's patches among the older ones they
+ * do not replace) and the full posting before it.
+ */
+struct patch_mails_versions {
+	int old_version, new_version;
+	char *subject;			/* the newest version's cover letter subject, else its first patch's */
+	struct patch_mail_ref *old;	/* the older version's patches, by number */
+	size_t old_nr;
+	size_t *new;			/* the newest version: indices into patch_mails.v */
+	size_t new_nr;
 };
 
 struct patch_mails {
@@ -35,17 +62,25 @@ struct patch_mails {
 	struct patch_mail_ref *v;	/* in the order to apply them */
 	size_t nr, alloc;
 	size_t counts[MAIL_KIND_NR];	/* messages of each kind read */
-	size_t superseded;		/* patches replaced by a partial reroll */
+	size_t superseded;		/* patches replaced by a partial reroll or a newer version */
+	struct review *review;		/* with opts->review: what each patch of v gets */
+	struct patch_mails_versions *versions;	/* with opts->versions, per series that has two */
+	size_t versions_nr;
 };
 #define PATCH_MAILS_INIT { STRBUF_INIT }
 
 /* Options of patch_mails_read(). */
 struct maint_config;
+struct review_opts;
+struct trailer_conf;
 struct patch_mails_opts {
 	unsigned source_flags;	/* SOURCE_MBOXRD ... */
 	const struct maint_config *cfg;	/* for mbox.max-message-size; may be NULL */
 	FILE *say;		/* where the "Skipping" lines go; NULL: nowhere */
 	int quiet;		/* no warning about incomplete series */
+	const struct review_opts *review;	/* collect the follow-ups' trailers; NULL: not */
+	const struct trailer_conf *trailers;	/* what a patch's trailer block is; NULL: git's defaults */
+	int versions;		/* find the series with two versions (patch_mails.versions) */
 };
 
 /*

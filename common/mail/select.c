@@ -12,117 +12,7 @@
 #include "wrapper.h"
 
 /*
- * A string -> index map, open addressing, 16-byte slots (the map of a
- * big mailbox's message ids is a few megabytes: every page of it costs
- * a page fault). Keys are not copied by the map: the caller passes
- * NUL-terminated strings that live as long as the map (the index's
- * blocks).
- */
-struct strmap_slot {
-	const char *key;	/* NULL: free */
-	uint32_t hash;		/* the key's hash: where it goes, and to skip most key compares */
-	uint32_t val;
-};
-struct strmap {
-	struct strmap_slot *slots;
-	size_t nr, alloc;	/* alloc: a power of two */
-};
-
-/* A multiply-xorshift hash over 8-byte words (message ids are ~50 bytes). */
-static uint32_t hash_mem(const char *s, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-		h ^= h >> 31;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	h = (h ^ w) * 0x94d049bb133111ebULL;
-	return (h ^ (h >> 29)) >> 32;
-}
-
-/* The slot holding key[0..len), or the free slot where it would go. */
-static struct strmap_slot *strmap_find_h(struct strmap *m, const char *key, size_t len, uint32_t h)
-{
-	size_t i;
-
-	if (!m->alloc)
-		return NULL;
-	for (i = h & (m->alloc - 1); m->slots[i].key; i = (i + 1) & (m->alloc - 1))
-		if (m->slots[i].hash == h && !memcmp(m->slots[i].key, key, len) && !m->slots[i].key[len])
-			return &m->slots[i];
-	return &m->slots[i];
-}
-
-/* The free slot for a key known to be absent (growing the map). */
-static struct strmap_slot *strmap_free_slot(struct strmap *m, uint32_t h)
-{
-	size_t i = h & (m->alloc - 1);
-
-	while (m->slots[i].key)
-		i = (i + 1) & (m->alloc - 1);
-	return &m->slots[i];
-}
-
-/* Slots are written before they are read: one page fault per page, not two. */
-static struct strmap_slot *new_slots(size_t n)
-{
-	struct strmap_slot *slots = xmalloc(st_mult(n, sizeof(*slots)));
-
-	memset(slots, 0, n * sizeof(*slots));
-	return slots;
-}
-
-/*
- * The slot for key[0..len) (no NUL inside), made when absent: then its
- * key is NULL, and the caller sets key (to a NUL-terminated copy that
- * lives as long as the map) and val.
- */
-static struct strmap_slot *strmap_slot(struct strmap *m, const char *key, size_t len)
-{
-	struct strmap_slot *s;
-	uint32_t h = hash_mem(key, len);
-
-	if (2 * (m->nr + 1) > m->alloc) {
-		struct strmap old = *m;
-		size_t i;
-
-		m->alloc = old.alloc ? 2 * old.alloc : 4096;
-		if (m->alloc > (size_t)UINT32_MAX + 1)
-			die("too many message ids");
-		m->slots = new_slots(m->alloc);
-		for (i = 0; i < old.alloc; i++)
-			if (old.slots[i].key)
-				*strmap_free_slot(m, old.slots[i].hash) = old.slots[i];
-		free(old.slots);
-	}
-	s = strmap_find_h(m, key, len, h);
-	if (!s->key) {
-		s->hash = h;
-		m->nr++;
-	}
-	return s;
-}
-
-/* Values are 32 bits: more messages than that would not fit in memory anyway. */
-static uint32_t map_val(size_t v)
-{
-	if (v > UINT32_MAX)
-		die("too many messages");
-	return (uint32_t)v;
-}
-
-static void strmap_clear(struct strmap *m)
-{
-	free(m->slots);
-	memset(m, 0, sizeof(*m));
-}
-
-/*
- * Entries, their strings and the maps' keys are carved from big blocks,
+ * Entries and their strings are carved from big blocks,
  * freed together. A block is 2 MiB, aligned so the kernel may back it
  * with one huge page: the index of a big mailbox (megabytes) then costs
  * a few page faults instead of one per 4 KiB.
@@ -141,8 +31,6 @@ struct mail_index {
 	struct mail_entry **entries;
 	size_t nr, alloc;
 	struct mail_kinds *kinds;	/* what each message is, its thread and series */
-	size_t *group;		/* per series: union-find over series, the versions of one */
-	int *newest;		/* per group root: the newest version of a full posting */
 	struct mail_entry **order;
 	struct strbuf scratch;	/* strings of the entry being added that are not kept */
 };
@@ -174,23 +62,6 @@ static void *index_alloc(struct mail_index *idx, size_t size)
 	p = b->data + b->used;
 	b->used += size;
 	memset(p, 0, size);
-	return p;
-}
-
-/* A copy of s[0..len) (plus a NUL) that lives as long as the index. */
-static const char *index_strdup(struct mail_index *idx, const char *s, size_t len)
-{
-	struct block *b = idx->blocks;
-	char *p;
-
-	if (b && b->size - b->used > len) {
-		p = b->data + b->used;
-		b->used += len + 1;
-	} else {
-		p = index_alloc(idx, len + 1);
-	}
-	memcpy(p, s, len);
-	p[len] = '\0';
 	return p;
 }
 
@@ -267,8 +138,6 @@ void mail_index_free(struct mail_index *idx)
 	}
 	free(idx->entries);
 	mail_kinds_free(idx->kinds);
-	free(idx->group);
-	free(idx->newest);
 	free(idx->order);
 	strbuf_release(&idx->scratch);
 	free_all(idx->authors, idx->opts->authors.nr);
@@ -440,40 +309,23 @@ struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mai
 	return e;
 }
 
-/* The root of series s's group of versions, halving the path on the way. */
+/* The versions of series s share this (the mail core's family). */
 static size_t group_of(struct mail_index *idx, size_t s)
 {
-	size_t *g = idx->group;
-
-	while (g[s] != s) {
-		g[s] = g[g[s]];
-		s = g[s];
-	}
-	return s;
+	return mail_kinds_series(idx->kinds, s)->family;
 }
 
 /*
- * Copies the mail core's verdict into the entries, and groups series
- * into versions of one series: by one author, sharing a cover or patch
- * subject. Each entry gets the series it goes with: its own, else that
- * of the message it answers (so replies go with their version).
+ * Copies the mail core's verdict into the entries: kind, thread,
+ * parent, replacement, and the series each goes with: its own, else
+ * that of the message it answers (so replies go with their version).
  */
 static void find_series(struct mail_index *idx)
 {
-	struct strmap by_subject = { 0 };
-	struct strbuf key = STRBUF_INIT;
-	size_t ns;
-
 	mail_kinds_run(idx->kinds);
-	ns = mail_kinds_series_count(idx->kinds);
-	idx->group = xmalloc(st_mult(ns + 1, sizeof(size_t)));
-	for (size_t s = 0; s < ns; s++)
-		idx->group[s] = s;
 	for (size_t i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
 		const struct mail_class *c = mail_kinds_at(idx->kinds, i);
-		struct strmap_slot *slot;
-		size_t a, b;
 
 		e->kind = c->kind;
 		e->thread = c->thread;
@@ -481,48 +333,23 @@ static void find_series(struct mail_index *idx)
 		e->replaced_by = c->replaced_by;
 		e->series = c->series != MAIL_NONE ? c->series :
 			    c->parent < i ? idx->entries[c->parent]->series : MAIL_NONE;
-		if (c->series == MAIL_NONE || !*e->clean_subject)
-			continue;
-		strbuf_reset(&key);
-		strbuf_addstr(&key, e->author_email);
-		strbuf_addch(&key, '\n');
-		strbuf_addstr(&key, e->clean_subject);
-		slot = strmap_slot(&by_subject, key.buf, key.len);
-		if (!slot->key) {
-			slot->key = index_strdup(idx, key.buf, key.len);
-			slot->val = map_val(c->series);
-		}
-		a = group_of(idx, c->series);
-		b = group_of(idx, slot->val);
-		if (a != b)
-			idx->group[a > b ? a : b] = a > b ? b : a;
+		e->own_series = c->series;
+		e->family = c->series != MAIL_NONE ? group_of(idx, c->series) : MAIL_NONE;
 	}
-	strbuf_release(&key);
-	strmap_clear(&by_subject);
 }
 
 static int series_superseded(struct mail_index *idx, size_t s)
 {
-	return mail_kinds_series(idx->kinds, s)->version < idx->newest[group_of(idx, s)];
+	return mail_kinds_series(idx->kinds, s)->superseded;
 }
 
 /*
  * Superseded: a message of a series older than the newest full posting
- * of its group (a partial reroll supersedes only the patches it
+ * of its family (a partial reroll supersedes only the patches it
  * replaces), and a patch replaced by a partial reroll.
  */
 static void find_superseded(struct mail_index *idx)
 {
-	size_t ns = mail_kinds_series_count(idx->kinds);
-	int *newest = idx->newest = xcalloc(ns + 1, sizeof(*newest));
-
-	for (size_t s = 0; s < ns; s++) {
-		const struct mail_series *ms = mail_kinds_series(idx->kinds, s);
-		size_t g = group_of(idx, s);
-
-		if (!ms->partial && ms->version > newest[g])
-			newest[g] = ms->version;
-	}
 	for (size_t i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
 

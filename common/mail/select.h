@@ -24,11 +24,11 @@
  *     duplicate is never selected (the first copy wins);
  *   - whole threads (linked by Message-ID, In-Reply-To and References)
  *     are selected when one of their messages matches, unless no_threads;
- *   - series versions: series ("[PATCH vN k/m]" patches and cover
- *     letter, by one author, sharing a cover or patch subject) older
- *     than the newest full posting in the mailbox are dropped (the
- *     newest is selected in their place), and so is a patch a partial
- *     reroll replaces (the reroll takes its place), unless all_versions;
+ *   - series versions (the mail core's families: series of one author
+ *     sharing a cover or patch subject) older than the newest full
+ *     posting in the mailbox are dropped (the newest is selected in
+ *     their place), and so is a patch a partial reroll replaces (the
+ *     reroll takes its place), unless all_versions;
  *   - patches_only keeps only the mail core's patches;
  *   - one warning (unless quiet) per incomplete series of a selected
  *     thread, naming the missing numbers as ranges.
@@ -63,6 +63,8 @@ struct mail_entry {
 	enum mail_kind kind;
 	size_t thread;		/* thread number */
 	size_t series;		/* its series, else that of the message it answers; MAIL_NONE */
+	size_t own_series;	/* its own series (patches and cover letters), MAIL_NONE */
+	size_t family;		/* the versions of its own series share it (mail_series.family), MAIL_NONE */
 	size_t parent;		/* the entry it answers, MAIL_NONE */
 	size_t replaced_by;	/* the partial reroll's patch that replaces it, MAIL_NONE */
 	off_t spool_off;	/* where a spooled copy starts, -1 when not spooled */

@@ -12,6 +12,7 @@
 #include "prefetch.h"
 #include "refstep.h"
 #include "repo.h"
+#include "review.h"
 #include "source.h"
 #include "state.h"
 #include "usage.h"
@@ -55,6 +56,11 @@ struct queue {
 	size_t nr, alloc;
 	size_t *numbers;		/* each mail's message number in the input (the "numbers" file) */
 	struct strbuf skipped;		/* " (2 cover letters and 3 replies skipped)" */
+	struct strvec *carried;		/* per patch: the follow-ups' trailers its commit gets ("trailers" file) */
+	size_t review_counts[5];	/* the review's items by verdict (enum review_verdict) */
+	int preview;			/* --show-trailers: keep what is not carried, for the listing */
+	struct strbuf *uncarried;	/* with preview, per patch: what is not carried (review_format()) */
+	struct strbuf unplaced;		/* with preview: what was given to patches the new version dropped */
 	struct strvec applying;		/* subjects applied in memory, said once the step lands */
 
 	struct strbuf committer;	/* "Name <email> when tz" */
@@ -90,6 +96,7 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	strbuf_init(&q->signer, 0);
 	strbuf_init(&q->step_subject, 0);
 	strbuf_init(&q->skipped, 0);
+	strbuf_init(&q->unplaced, 0);
 	strvec_init(&q->applying);
 	strvec_init(&q->trailers.tokens);
 }
@@ -115,6 +122,13 @@ static void queue_release(struct queue *q)
 	free(q->off);
 	free(q->len);
 	free(q->numbers);
+	for (size_t k = 0; q->carried && k < q->nr; k++)
+		strvec_clear(&q->carried[k]);
+	free(q->carried);
+	for (size_t k = 0; q->uncarried && k < q->nr; k++)
+		strbuf_release(&q->uncarried[k]);
+	free(q->uncarried);
+	strbuf_release(&q->unplaced);
 	strbuf_release(&q->skipped);
 	strvec_clear(&q->applying);
 	strbuf_release(&q->committer);
@@ -296,6 +310,105 @@ static int load_numbers(struct queue *q)
 	return 0;
 }
 
+/* ---- the follow-ups' trailers (common/mail/review.h) ---- */
+
+/* items of rl whose verdict is not "carried", as review_format() lists them, to out */
+static void format_uncarried(struct strbuf *out, const struct review_list *rl)
+{
+	struct review_list rest = { NULL, 0, 0 };
+
+	for (size_t i = 0; i < rl->nr; i++) {
+		if (rl->v[i].verdict == REVIEW_CARRIED)
+			continue;
+		ALLOC_GROW(rest.v, rest.nr + 1, rest.alloc);
+		rest.v[rest.nr++] = rl->v[i];	/* borrowed: rest owns nothing but its array */
+	}
+	review_format(out, &rest, "    ");
+	free(rest.v);
+}
+
+/* What pms' review gives each patch kept: the carried lines (and, with q->preview, the rest). */
+static void take_review(struct queue *q, const struct patch_mails *pms)
+{
+	if (!pms->review)
+		return;
+	q->carried = xcalloc(pms->nr + 1, sizeof(*q->carried));
+	if (q->preview)
+		q->uncarried = xcalloc(pms->nr + 1, sizeof(*q->uncarried));
+	for (size_t i = 0; i < pms->nr; i++) {
+		strvec_init(&q->carried[i]);
+		review_carried(pms->review, i, &q->carried[i]);
+		if (q->preview) {
+			strbuf_init(&q->uncarried[i], 0);
+			format_uncarried(&q->uncarried[i], review_for(pms->review, i));
+		}
+	}
+	if (q->preview)
+		review_format(&q->unplaced, review_unplaced(pms->review), "    ");
+	for (size_t v = 0; v < ARRAY_SIZE(q->review_counts); v++)
+		q->review_counts[v] = review_count(pms->review, v);
+}
+
+/* "Trailers from replies: 7 carried, 1 flagged, 2 not carried", when there were any. */
+static void say_review(const struct queue *q)
+{
+	size_t carried = q->review_counts[REVIEW_CARRIED], flagged = q->review_counts[REVIEW_FLAGGED];
+	size_t not = q->review_counts[REVIEW_STALE] + q->review_counts[REVIEW_NOT_TAKEN];
+
+	if (!carried && !flagged && !not)
+		return;
+	printf("Trailers from replies: %zu carried, %zu flagged, %zu not carried\n", carried, flagged, not);
+	if (flagged || not)
+		advise("'git maint-queue --show-trailers' lists them, and why");
+}
+
+/*
+ * The "trailers" file: "<k> <trailer line>" for each trailer the
+ * follow-ups give patch k, in order; none when no patch gets any.
+ */
+static int write_trailers(struct queue *q)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t k = 0; q->carried && k < q->nr; k++)
+		for (size_t i = 0; i < q->carried[k].nr; i++)
+			strbuf_addf(&sb, "%zu %s\n", k + 1, q->carried[k].v[i]);
+	if (sb.len)
+		ret = state_write(q->dir, "trailers", &sb, NULL);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* The "trailers" file back into q->carried (a state without it: none). */
+static int load_trailers(struct queue *q)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *end;
+	int rc = state_read(q->dir, "trailers", &sb), ret = 0;
+
+	if (rc) {
+		strbuf_release(&sb);
+		return rc < 0 ? -1 : 0;
+	}
+	q->carried = xcalloc(q->nr + 1, sizeof(*q->carried));
+	for (size_t k = 0; k < q->nr; k++)
+		strvec_init(&q->carried[k]);
+	for (p = sb.buf; !ret && p < sb.buf + sb.len; p = end + 1) {
+		char *sp;
+		unsigned long k = strtoul(p, &sp, 10);
+
+		end = memchr(p, '\n', sb.buf + sb.len - p);
+		if (!end || sp == p || *sp != ' ' || sp >= end || k < 1 || k > q->nr ||
+		    memchr(sp + 1, '\r', end - sp - 1))
+			ret = error("queue state: the trailers are damaged");
+		else
+			strvec_push_mem(&q->carried[k - 1], sp + 1, end - sp - 1);
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
 static int damaged(const struct queue *q)
 {
 	return error("the queue state in '%s' cannot be used; "
@@ -351,7 +464,7 @@ static int load_state(struct queue *q)
 	rc = state_read(q->dir, "mails", &q->mails);
 	if (rc > 0)
 		error("the queue state has no stored series");
-	if (rc || parse_mails(q) || load_numbers(q))
+	if (rc || parse_mails(q) || load_numbers(q) || load_trailers(q))
 		goto bad;
 	if (q->last != q->nr || q->next < 1 || q->next > q->last + 1) {
 		error("queue state: patch numbers do not match the stored series");
@@ -699,9 +812,15 @@ static void build_note(struct strbuf *note, const struct patch_mail *pm, const c
 	strbuf_release(&sb);
 }
 
-static int build_message(struct queue *q, struct strbuf *msg, const struct patch_mail *pm)
+/*
+ * git am's message of pm, patch k: the follow-ups' trailers after its
+ * own, then Link: and our Signed-off-by (common/mail/review.h).
+ */
+static int build_message(struct queue *q, struct strbuf *msg, const struct patch_mail *pm, size_t k)
 {
 	msg_from_mail(msg, pm->subject.buf, pm->subject.len, pm->message.buf, pm->message.len);
+	if (q->carried && q->carried[k - 1].nr)
+		trailers_add_to_message(msg, &q->trailers, q->carried[k - 1].v, q->carried[k - 1].nr);
 	if (q->opts.link_mask && pm->message_id.len) {
 		struct strbuf link = STRBUF_INIT;
 		const char *pct = strstr(q->opts.link_mask, "%s");
@@ -1202,7 +1321,7 @@ static int commit_patch(struct queue *q, const struct patch_mail *pm, size_t k, 
 	}
 	if (ident_author_from_mail(&author, pm->author_name.buf, pm->author_email.buf,
 				   pm->has_date ? pm->date.buf : NULL) < 0 ||
-	    build_message(q, &msg, pm) < 0 ||
+	    build_message(q, &msg, pm, k) < 0 ||
 	    commit_write(commit, q->repo, &q->ow, tree, parent, author.buf, q->committer.buf, &msg) < 0)
 		goto out;
 	build_note(&note, pm, buf, len);
@@ -1319,6 +1438,10 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 	popts.cfg = q->cfg;
 	popts.say = q->opts.quiet ? NULL : stdout;
 	popts.quiet = q->opts.quiet;
+	/* --no-trailers: nothing to read them for, but to list them */
+	if (q->opts.review && (q->preview || q->opts.review->take != REVIEW_TAKE_NONE))
+		popts.review = q->opts.review;
+	popts.trailers = &q->trailers;
 	if ((rc = patch_mails_read(&pms, args, nargs, &popts)) != RESULT_OK) {
 		patch_mails_release(&pms);
 		return rc;
@@ -1334,6 +1457,7 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 		q->numbers[i] = pms.v[i].number;
 	}
 	patch_mails_skipped(&pms, &q->skipped);
+	take_review(q, &pms);
 	patch_mails_release(&pms);
 	return parse_mails(q);
 }
@@ -1353,8 +1477,7 @@ static int write_numbers(struct queue *q)
 static int setup_identity(struct queue *q)
 {
 	if (ident_committer(&q->committer, q->cfg) < 0 ||
-	    ident_committer_name_email(&q->signer, q->cfg) < 0 ||
-	    trailer_conf_load(&q->trailers, q->repo) < 0)
+	    ident_committer_name_email(&q->signer, q->cfg) < 0)
 		return -1;
 	if (objwrite_begin(&q->ow, q->repo) < 0 || notes_batch_begin(&q->notes, q->repo, &q->ow) < 0)
 		return -1;
@@ -1429,6 +1552,8 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const stru
 	git_oid_cpy(&q.notes_base, &q.notes_orig);
 	git_oid_cpy(&q.notes_tip, &q.notes_orig);
 	q.has_notes_base = q.has_notes_tip = q.has_notes_orig;
+	if (trailer_conf_load(&q.trailers, repo) < 0)
+		goto out;
 	rc = read_series(&q, args, nargs);
 	if (rc) {
 		if (rc > 0)
@@ -1448,7 +1573,7 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const stru
 		goto out;
 	q.fresh = 1;
 	if (state_write(q.dir, "mails", &q.mails, NULL) < 0 || write_numbers(&q) < 0 ||
-	    save_state(&q, NULL) < 0) {
+	    write_trailers(&q) < 0 || save_state(&q, NULL) < 0) {
 		state_dir_remove(q.dir);
 		goto out;
 	}
@@ -1464,6 +1589,8 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const stru
 	if (!q.opts.quiet)
 		printf("Queueing %zu patch%s on '%s'%s\n", q.nr, q.nr == 1 ? "" : "es", short_branch(&q),
 		       q.skipped.buf);
+	if (!q.opts.quiet)
+		say_review(&q);
 	ret = finish(&q, run_series(&q, 0));
 out:
 	queue_release(&q);
@@ -1559,7 +1686,7 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg,
 		ret = RESULT_TEMPFAIL;
 		goto out;
 	}
-	if (setup_identity(&q) < 0 || finish_step(&q) < 0)
+	if (trailer_conf_load(&q.trailers, repo) < 0 || setup_identity(&q) < 0 || finish_step(&q) < 0)
 		goto out;
 	if (q.stopped == STOP_BUILD) {
 		if (skip)
@@ -1782,6 +1909,78 @@ int queue_show_current(git_repository *repo, struct strbuf *out)
 	else if (!rc)
 		ret = 0;
 out:
+	queue_release(&q);
+	return ret;
+}
+
+/* Patch k's trailer block as build_message() makes it, each line indented, to out. */
+static int preview_patch(struct queue *q, struct patch_mail *pm, size_t k, struct strbuf *out)
+{
+	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
+	struct strbuf msg = STRBUF_INIT;
+	struct raw_mail raw = { 0 };
+	size_t start, end;
+
+	mopts.scissors = q->opts.scissors;
+	raw.buf = q->mails.buf + q->off[k - 1];
+	raw.len = q->len[k - 1];
+	raw.origin = mail_origin(q);
+	raw.number = q->numbers[k - 1];
+	if (patch_mail_parse(pm, &raw, &mopts) < 0)
+		return -1;
+	strbuf_addf(out, "Patch %zu/%zu: %s\n", k, q->nr, pm->subject.buf);
+	build_message(q, &msg, pm, k);
+	msg_trailer_block(msg.buf, msg.len, &q->trailers, &start, &end);
+	while (start < end) {
+		const char *eol = memchr(msg.buf + start, '\n', end - start);
+		size_t next = eol ? (size_t)(eol - msg.buf) + 1 : end;
+
+		strbuf_addstr(out, "    ");
+		strbuf_add(out, msg.buf + start, next - start);
+		start = next;
+	}
+	if (q->uncarried)
+		strbuf_addbuf(out, &q->uncarried[k - 1]);
+	strbuf_release(&msg);
+	return 0;
+}
+
+int queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
+			const char *const *args, size_t nargs, const struct queue_opts *opts,
+			struct strbuf *out)
+{
+	struct patch_mail pm;
+	struct queue q;
+	int ret = RESULT_FATAL, rc;
+
+	queue_init(&q, repo, cfg, NULL);
+	patch_mail_init(&pm);
+	copy_opts(&q.opts, opts);
+	q.opts.quiet = 1;	/* the listing only: no "Skipping" lines */
+	q.preview = 1;
+	if (trailer_conf_load(&q.trailers, repo) < 0 ||
+	    (q.opts.signoff && ident_committer_name_email(&q.signer, cfg) < 0))
+		goto out;
+	rc = read_series(&q, args, nargs);
+	if (rc) {
+		ret = rc > 0 ? RESULT_NO : RESULT_FATAL;
+		goto out;
+	}
+	if (!q.nr) {
+		error("no patches found");
+		ret = RESULT_NO;
+		goto out;
+	}
+	for (size_t k = 1; k <= q.nr; k++)
+		if (preview_patch(&q, &pm, k, out) < 0)
+			goto out;
+	if (q.unplaced.len) {
+		strbuf_addstr(out, "Not carried (given to patches the newest version dropped):\n");
+		strbuf_addbuf(out, &q.unplaced);
+	}
+	ret = RESULT_OK;
+out:
+	patch_mail_release(&pm);
 	queue_release(&q);
 	return ret;
 }

@@ -56,6 +56,8 @@
 #include "state.h"
 #include "strbuf.h"
 
+struct review_opts;
+
 struct queue_opts {
 	int signoff;
 	int fuzz;
@@ -67,6 +69,8 @@ struct queue_opts {
 	char *build_cmd;
 	int build_each;
 	int scissors;		/* drop the body above a scissors line, as git am --scissors */
+	/* the follow-ups' trailers to carry (common/mail/review.h), read at the start; NULL: none */
+	const struct review_opts *review;
 };
 
 #define QUEUE_OPTS_INIT { 0 }
@@ -93,6 +97,22 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg,
 
 /* --abort: the branch back to where it was before the queue, state removed. */
 int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock);
+
+/*
+ * --show-trailers: what queue_start() would put in each commit's trailer
+ * block, for the mails of args[0..nargs) with opts, appended to out;
+ * nothing is applied, locked or written. Per patch: "Patch <k>/<n>:
+ * <subject>", the block's lines (the patch's own trailers, the
+ * follow-ups' carried ones, Link:, Signed-off-by:) indented by four
+ * blanks, then the follow-ups' trailers not carried as review_format()
+ * lists them ("    ! Reviewed-by: ... (<sender>, not the sender's
+ * address)"). Then those given to patches the newest version dropped,
+ * after "Not carried (given to patches the newest version dropped):".
+ * Text from mail is as it came: the caller neutralises it.
+ */
+int queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
+			const char *const *args, size_t nargs, const struct queue_opts *opts,
+			struct strbuf *out);
 
 /* --show-current: the mail of the patch the queue stopped at, to out. */
 int queue_show_current(git_repository *repo, struct strbuf *out);

@@ -137,6 +137,57 @@ static void partial_reroll_replaces_one_patch(void **state)
 	mail_kinds_free(mk);
 }
 
+/* A message of a series: id, the id it answers, v k/n, its sender and subject. */
+static size_t add_from(struct mail_kinds *mk, const char *id, const char *reply, int v, int k, int n,
+		       const char *sender, const char *subject)
+{
+	struct mail_facts f = { 0 };
+
+	f.message_id = id;
+	f.in_reply_to = reply;
+	f.sender = sender;
+	f.subject = subject;
+	f.version = v;
+	f.k = k;
+	f.total = n;
+	f.tagged = 1;
+	f.has_patch = f.has_diff = k > 0;
+	return mail_kinds_add(mk, &f);
+}
+
+static void versions_of_a_series_are_one_family(void **state)
+{
+	struct mail_kinds *mk = mail_kinds_new();
+	const struct mail_series *v1, *v2, *other, *reroll;
+
+	(void)state;
+	add_from(mk, "c1", "", 1, 0, 2, "a@example.com", "topic: two changes");
+	add_from(mk, "p1", "c1", 1, 1, 2, "a@example.com", "topic: one");
+	add_from(mk, "p2", "c1", 1, 2, 2, "a@example.com", "topic: two");
+	/* v2 in a thread of its own: the same sender and cover subject */
+	add_from(mk, "c2", "", 2, 0, 2, "a@example.com", "topic: two changes");
+	add_from(mk, "q1", "c2", 2, 1, 2, "a@example.com", "topic: one, reworded");
+	add_from(mk, "q2", "c2", 2, 2, 2, "a@example.com", "topic: two");
+	/* another sender's series with the same subject is another family */
+	add_from(mk, "o1", "", 1, 1, 1, "b@example.com", "topic: one");
+	/* a partial reroll of v2's patch 1, reworded again: joined by what it replaces */
+	add_from(mk, "r1", "q1", 3, 1, 2, "a@example.com", "topic: one, reworded twice");
+	mail_kinds_run(mk);
+	v1 = mail_kinds_series(mk, mail_kinds_at(mk, 1)->series);
+	v2 = mail_kinds_series(mk, mail_kinds_at(mk, 4)->series);
+	other = mail_kinds_series(mk, mail_kinds_at(mk, 6)->series);
+	reroll = mail_kinds_series(mk, mail_kinds_at(mk, 7)->series);
+	assert_int_equal(v1->family, v2->family);
+	assert_int_equal(reroll->family, v1->family);
+	assert_int_not_equal(other->family, v1->family);
+	assert_true(v1->superseded);
+	assert_false(v2->superseded);
+	assert_false(reroll->superseded);
+	assert_true(reroll->partial);
+	assert_false(other->superseded);
+	mail_kinds_free(mk);
+}
+
 static void skipped_summary(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -163,6 +214,7 @@ int main(void)
 		cmocka_unit_test(unthreaded_series_and_missing_ranges),
 		cmocka_unit_test(a_resent_series_is_a_second_series),
 		cmocka_unit_test(partial_reroll_replaces_one_patch),
+		cmocka_unit_test(versions_of_a_series_are_one_family),
 		cmocka_unit_test(skipped_summary),
 	};
 
