@@ -36,6 +36,25 @@ static void strbuf_keeps_nul_bytes(void **state)
 	assert_int_equal(sb.len, 0);
 }
 
+static void strbuf_getline_drops_line_ends(void **state)
+{
+	static const char input[] = "one\ntwo\r\n\nlast";
+	static const char *const lines[] = { "one", "two", "", "last" };
+	struct strbuf sb = STRBUF_INIT;
+	FILE *fp = fmemopen((void *)input, sizeof(input) - 1, "r");
+
+	(void)state;
+	assert_non_null(fp);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		assert_int_equal(strbuf_getline(&sb, fp), 0);
+		assert_string_equal(sb.buf, lines[i]);
+	}
+	assert_int_equal(strbuf_getline(&sb, fp), EOF);
+	assert_int_equal(sb.len, 0);
+	fclose(fp);
+	strbuf_release(&sb);
+}
+
 static void strbuf_addf_grows(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -249,6 +268,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strbuf_keeps_nul_bytes),
+		cmocka_unit_test(strbuf_getline_drops_line_ends),
 		cmocka_unit_test(strbuf_addf_grows),
 		cmocka_unit_test(strbuf_trims),
 		cmocka_unit_test(strvec_pushes),
