@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "gitdir.h"
 #include "parse-options.h"
 #include "quote.h"
 #include "strbuf.h"
@@ -214,6 +216,124 @@ static void config_missing_file(void **state)
 	config_release(&cfg);
 }
 
+static void make_repository(const char *dir)
+{
+	struct strbuf path = STRBUF_INIT;
+	FILE *fp;
+
+	assert_int_equal(mkdir(dir, 0700), 0);
+	strbuf_addf(&path, "%s/objects", dir);
+	assert_int_equal(mkdir(path.buf, 0700), 0);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/refs", dir);
+	assert_int_equal(mkdir(path.buf, 0700), 0);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/HEAD", dir);
+	fp = fopen(path.buf, "w");
+	assert_non_null(fp);
+	fputs("ref: refs/heads/main\n", fp);
+	fclose(fp);
+	strbuf_release(&path);
+}
+
+/* Discovers from dir (relative to top) and checks the answer. */
+static void discover_from(const char *top, const char *dir, int want, const char *want_dir,
+			  enum gitdir_how want_how)
+{
+	struct strbuf at = STRBUF_INIT, out = STRBUF_INIT, expect = STRBUF_INIT;
+	enum gitdir_how how;
+
+	strbuf_addf(&at, "%s/%s", top, dir);
+	assert_int_equal(chdir(at.buf), 0);
+	assert_int_equal(gitdir_discover(&out, &how), want);
+	if (!want) {
+		strbuf_addf(&expect, "%s/%s", top, want_dir);
+		assert_string_equal(out.buf, expect.buf);
+		assert_int_equal(how, want_how);
+	} else {
+		assert_int_equal(out.len, 0);
+	}
+	strbuf_release(&at);
+	strbuf_release(&out);
+	strbuf_release(&expect);
+}
+
+static void gitdir_discovers_as_git(void **state)
+{
+	char tmpl[] = "/tmp/test-gitdir-XXXXXX";
+	char *top = realpath(mkdtemp(tmpl), NULL);
+	struct strbuf p = STRBUF_INIT, out = STRBUF_INIT;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(top);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_CEILING_DIRECTORIES");
+	strbuf_addf(&p, "%s/repo", top);
+	assert_int_equal(mkdir(p.buf, 0700), 0);
+	strbuf_addstr(&p, "/.git");
+	make_repository(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/repo/sub", top);
+	assert_int_equal(mkdir(p.buf, 0700), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/bare.git", top);
+	make_repository(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/wt", top);
+	assert_int_equal(mkdir(p.buf, 0700), 0);
+	strbuf_addstr(&p, "/.git");
+	fp = fopen(p.buf, "w");
+	assert_non_null(fp);
+	fputs("gitdir: ../repo/.git\n", fp);
+	fclose(fp);
+
+	discover_from(top, "repo/sub", 0, "repo/.git", GITDIR_DOTGIT);
+	discover_from(top, "bare.git", 0, "bare.git", GITDIR_BARE);
+	discover_from(top, "wt", 0, "wt/../repo/.git", GITDIR_GITFILE);
+	discover_from(top, ".", 1, NULL, GITDIR_DOTGIT);
+
+	/* the walk does not enter a ceiling directory ... */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/repo", top);
+	setenv("GIT_CEILING_DIRECTORIES", p.buf, 1);
+	discover_from(top, "repo/sub", 1, NULL, GITDIR_DOTGIT);
+	/* ... but the current directory is looked at */
+	discover_from(top, "repo", 0, "repo/.git", GITDIR_DOTGIT);
+	unsetenv("GIT_CEILING_DIRECTORIES");
+
+	/* $GIT_DIR wins, and must name a repository */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/bare.git", top);
+	setenv("GIT_DIR", p.buf, 1);
+	discover_from(top, "repo/sub", 0, "bare.git", GITDIR_DOTGIT);
+	setenv("GIT_DIR", top, 1);
+	discover_from(top, "repo/sub", 1, NULL, GITDIR_DOTGIT);
+	unsetenv("GIT_DIR");
+
+	/* a linked worktree's shared files are in its commondir */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/repo/.git/commondir", top);
+	fp = fopen(p.buf, "w");
+	assert_non_null(fp);
+	fputs("../../bare.git\n", fp);
+	fclose(fp);
+	assert_int_equal(chdir(top), 0);
+	assert_int_equal(chdir("wt"), 0);
+	assert_int_equal(gitdir_discover_common(&out), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/wt/../repo/.git/../../bare.git", top);
+	assert_string_equal(out.buf, p.buf);
+
+	assert_int_equal(chdir("/"), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "rm -rf '%s'", top);
+	assert_int_equal(system(p.buf), 0);
+	strbuf_release(&p);
+	strbuf_release(&out);
+	free(top);
+}
+
 static void neutralise_controls_replaces(void **state)
 {
 	char buf[] = "a\x1b]0;x\x07\tb\n\x7f\xc2\x9b" "c\xc3\xa9";
@@ -277,6 +397,7 @@ int main(void)
 		cmocka_unit_test(config_reads_trees),
 		cmocka_unit_test(config_errors),
 		cmocka_unit_test(config_missing_file),
+		cmocka_unit_test(gitdir_discovers_as_git),
 		cmocka_unit_test(neutralise_controls_replaces),
 		cmocka_unit_test(quote_paths_and_fields),
 	};
