@@ -38,8 +38,8 @@ struct dry_apply_opts {
 	int p_value;
 	int verbose;
 	int quiet;
-	int mboxrd;
-	size_t max_size;	/* mbox.max-message-size: messages, and binary data in one */
+	struct source_opts source;
+	size_t max_size;	/* the message size limit: messages, and binary data in one */
 };
 
 /* One patch mail of the series. */
@@ -71,7 +71,7 @@ static void series_clear(struct series *s)
  * Reads the patches of the inputs (common/mail/patch-mails.h: cover letters,
  * replies, duplicates and other mail are stepped over, one line each);
  * dies (128) on input that cannot be read, exits 1 on a message that
- * cannot apply (undecodable, or over mbox.max-message-size).
+ * cannot apply (undecodable, or over the size limit).
  */
 static void read_series(struct series *s, const char **args, int nargs,
 			const struct dry_apply_opts *o, const struct maint_config *cfg)
@@ -84,7 +84,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	struct patch_set ps = PATCH_SET_INIT;
 	int rc;
 
-	pmo.source_flags = o->mboxrd ? SOURCE_MBOXRD : 0;
+	pmo.source = &o->source;
 	pmo.cfg = cfg;
 	pmo.say = o->quiet || o->porcelain ? NULL : stdout;
 	pmo.quiet = o->quiet;
@@ -251,7 +251,7 @@ static void print_summary(struct strbuf *out, const struct target *t, size_t tot
 
 int cmd_main(int argc, const char **argv)
 {
-	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, 0, 0 };
+	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0 };
 	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
@@ -262,9 +262,9 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL('3', "3way", &o.three_way, "fall back to a 3-way merge when the pre-image blob is known"),
 		OPT_INTEGER(0, "fuzz", &o.fuzz, "n", "ignore up to <n> context lines at each end of a hunk"),
 		OPT_INTEGER('p', NULL, &o.p_value, "n", "strip <n> leading path components (default 1)"),
-		OPT_BOOL(0, "mboxrd", &o.mboxrd, "the input is mboxrd (unescape >From lines)"),
 		OPT__VERBOSE(&o.verbose, "report every hunk, also those that apply exactly"),
 		OPT__QUIET(&o.quiet, "print only the summary lines"),
+		OPT_MAIL_SOURCE(&o.source),
 		OPT_FETCH(&fo),
 		OPT_END()
 	};
@@ -287,7 +287,7 @@ int cmd_main(int argc, const char **argv)
 	ret = EXIT_NO;
 
 	repo = repo_open_or_die();
-	if (config_load(&cfg, repo) < 0 || source_config_max_size(&cfg, &o.max_size) < 0)
+	if (config_load(&cfg, repo) < 0 || source_opts_max_size(&o.source, &cfg, &o.max_size) < 0)
 		exit(EXIT_FATAL);
 	/* Blobs are only read, as git reads them: without re-hashing each. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);

@@ -33,44 +33,10 @@ static const char *const usage_str[] = {
 
 struct split_opts {
 	struct select_opts sel;
-	const char *outdir, *format, *since, *until, *max_size;
-	int list, mboxrd, input_mboxrd, keep_cr, threads, quiet;
+	struct source_opts source;
+	const char *outdir, *format, *since, *until;
+	int list, mboxrd, threads, quiet;
 };
-
-/* A size in bytes (0: no limit) into *out; -1 when s is not one. */
-static int parse_size(const char *s, size_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > SIZE_MAX)
-		return -1;
-	*out = v ? (size_t)v : SIZE_MAX;
-	return 0;
-}
-
-/*
- * mbox.max-message-size from the INI files (read without libgit2, see
- * config_load_ini()), or 0 (the source's default) when unset.
- */
-static size_t config_max_size(void)
-{
-	struct maint_config cfg = MAINT_CONFIG_INIT;
-	const char *v;
-	size_t size = 0;
-
-	if (config_load_ini(&cfg) < 0)
-		exit(EXIT_FATAL);
-	v = config_get(&cfg, "mbox", NULL, "max-message-size");
-	if (v && parse_size(v, &size) < 0)
-		die("bad mbox.max-message-size '%s'", v);	/* checked when read: not reached */
-	config_release(&cfg);
-	return size;
-}
 
 static void list_entries(const char *format, struct mail_entry **order, size_t n)
 {
@@ -103,11 +69,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "input-order", &o.sel.input_order,
 			 "keep the input's order instead of ordering by thread and patch number"),
 		OPT__QUIET(&o.quiet, "do not warn about incomplete series or an empty mailbox"),
-		OPT_GROUP("Input"),
-		OPT_BOOL(0, "input-mboxrd", &o.input_mboxrd, "the input is mboxrd: unquote >From lines"),
-		OPT_BOOL(0, "keep-cr", &o.keep_cr, "keep CR of CRLF line ends, like git mailsplit --keep-cr"),
-		OPT_STRING(0, "max-message-size", &o.max_size, "bytes",
-			   "skip a larger message, exit 1 (default 256 MiB, 0: no limit)"),
+		OPT_MAIL_SOURCE(&o.source),
 		OPT_GROUP("Selection"),
 		OPT_STRING_LIST(0, "touches", &o.sel.touches, "path",
 				"patches touching a path under <path> or matching the glob"),
@@ -123,6 +85,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_END()
 	};
 	struct mail_split ms = { 0 };
+	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct mbox_writer w;
 	struct outdir od = OUTDIR_INIT;
 	struct mail_entry **order;
@@ -156,12 +119,10 @@ int cmd_main(int argc, const char **argv)
 
 	ms.args = argv;
 	ms.nargs = argc;
-	ms.source_flags = (o.input_mboxrd ? SOURCE_MBOXRD : 0) | (o.keep_cr ? SOURCE_KEEP_CR : 0);
-	if (!o.max_size)
-		ms.max_size = config_max_size();
-	else if (parse_size(o.max_size, &ms.max_size) < 0)
-		usage_msg_opt(usage_str, options, "--max-message-size takes a number of bytes, not '%s'",
-			      o.max_size);
+	if (config_load_ini(&cfg) < 0)
+		exit(EXIT_FATAL);
+	ms.source = &o.source;
+	ms.cfg = &cfg;
 	ms.fast = !o.list && !o.sel.authors.nr && !o.since && !o.until;
 	ms.mbox = &w;
 	ms.dir = &od;
@@ -205,6 +166,7 @@ int cmd_main(int argc, const char **argv)
 	outdir_close(&od);
 	mail_split_release(&ms);
 	mail_index_free(ms.idx);
+	config_release(&cfg);
 	strvec_clear(&o.sel.touches);
 	strvec_clear(&o.sel.authors);
 	strvec_clear(&o.sel.subjects);

@@ -8,6 +8,7 @@
 #include "parse-options.h"
 #include "queue.h"
 #include "repo.h"
+#include "source.h"
 #include "state.h"
 #include "strbuf.h"
 #include "usage.h"
@@ -34,6 +35,7 @@ struct queue_cmd_opts {
 	int build_each;		/* -1: from config */
 	int scissors;		/* -1: from git config mailinfo.scissors */
 	int quiet;
+	struct source_opts source;
 };
 
 /* The full ref name of a branch given as "usb-next" or "refs/heads/usb-next"; caller frees. */
@@ -134,6 +136,7 @@ static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 	o->three_way = c->three_way >= 0 ? c->three_way :
 		config_get_bool(cfg, "queue", NULL, "3way", 0);
 	o->quiet = c->quiet;
+	o->source = c->source;
 	v = tree ? config_get(cfg, "tree", tree, "link") : NULL;
 	o->link_mask = dup_or_null(v ? v : config_get(cfg, "queue", NULL, "link"));
 	if (tree) {
@@ -165,7 +168,7 @@ static int scissors_from_config(const struct maint_config *cfg)
 
 int cmd_main(int argc, const char **argv)
 {
-	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0 };
+	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0, SOURCE_OPTS_INIT };
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
 		OPT_BOOL('s', "signoff", &c.signoff, "add a Signed-off-by trailer (default from config)"),
@@ -174,6 +177,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "build-each", &c.build_each, "run the build command after each patch"),
 		OPT_BOOL('c', "scissors", &c.scissors, "strip everything before a scissors line (as git am)"),
 		OPT__QUIET(&c.quiet, "do not list the patches as they are applied"),
+		OPT_MAIL_SOURCE(&c.source),
 		OPT_GROUP("Resuming"),
 		OPT_SET_INT(0, "continue", &c.action, "go on after fixing the patch or the build", ACTION_CONTINUE),
 		OPT_SET_INT(0, "skip", &c.action, "drop the patch the queue stopped at and go on", ACTION_SKIP),

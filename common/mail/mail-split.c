@@ -43,10 +43,13 @@ void mail_split_release(struct mail_split *ms)
 
 static int open_source(struct mail_split *ms, struct mail_source **src)
 {
-	if (source_open(src, ms->args, ms->nargs, ms->source_flags) < 0)
+	if (source_open(src, ms->args, ms->nargs, source_opts_flags(ms->source)) < 0)
 		return -1;
-	if (ms->max_size)
-		source_set_max_size(*src, ms->max_size);
+	if (source_configure(*src, ms->cfg, ms->source) < 0) {
+		source_close(*src);
+		*src = NULL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -72,7 +75,7 @@ static int write_one(struct mail_split *ms, size_t pos, const char *from_line,
 	 * it back when the message's lines end in CRLF, as git mailsplit
 	 * --keep-cr keeps it.
 	 */
-	if (from_line && (ms->source_flags & SOURCE_KEEP_CR) &&
+	if (from_line && (source_opts_flags(ms->source) & SOURCE_KEEP_CR) &&
 	    (nl = memchr(buf, '\n', len)) && nl > buf && nl[-1] == '\r') {
 		strbuf_addf(&from, "%s\r", from_line);
 		from_line = from.buf;

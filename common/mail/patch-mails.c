@@ -152,9 +152,9 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 	struct raw_mail raw;
 	int rc, ret = 0;
 
-	if (source_open(&src, args, nargs, opts->source_flags) < 0)
+	if (source_open(&src, args, nargs, source_opts_flags(opts->source)) < 0)
 		return RESULT_FATAL;
-	if (opts->cfg && source_configure(src, opts->cfg) < 0) {
+	if (source_configure(src, opts->cfg, opts->source) < 0) {
 		source_close(src);
 		return RESULT_FATAL;
 	}

@@ -18,6 +18,8 @@
 #include "worktree.h"
 #include "wrapper.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +188,8 @@ static int save_state(struct queue *q, const char *crash_label)
 	state_kv_addf(&sb, "check-stop", "%d", q->opts.check_stop);
 	state_kv_addf(&sb, "build-each", "%d", q->opts.build_each);
 	state_kv_addf(&sb, "scissors", "%d", q->opts.scissors);
+	if (q->opts.source.max_size)
+		state_kv_addf(&sb, "max-message-size", "%zu", q->opts.source.max_size);
 	if (q->opts.link_mask)
 		state_kv_add(&sb, "link", q->opts.link_mask);
 	if (q->opts.check_cmd)
@@ -227,6 +231,26 @@ static int get_num(const struct strbuf *sb, const char *key, long *out)
 	}
 	free(v);
 	return 0;
+}
+
+/* A size the state may lack (--max-message-size not given): 0 then. */
+static int get_size_or_0(const struct strbuf *sb, const char *key, size_t *out)
+{
+	char *v = state_kv_get(sb, key), *end;
+	unsigned long long n;
+	int ret = 0;
+
+	*out = 0;
+	if (!v)
+		return 0;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno || *end || end == v || n > SIZE_MAX)
+		ret = error("queue state: bad '%s' value", key);
+	else
+		*out = (size_t)n;
+	free(v);
+	return ret;
 }
 
 /* A number the state of a queue started by an older version may lack: def then. */
@@ -343,6 +367,8 @@ static int load_state(struct queue *q)
 	if (get_num_or(&sb, "scissors", 0, &v))
 		goto bad;
 	q->opts.scissors = v;
+	if (get_size_or_0(&sb, "max-message-size", &q->opts.source.max_size))
+		goto bad;
 #undef NUM
 	q->source = state_kv_get(&sb, "source");
 	q->opts.link_mask = state_kv_get(&sb, "link");
@@ -1056,7 +1082,7 @@ static int series_begin(struct queue *q, struct series *s, int skip_check_first)
 	s->aopts.three_way = q->opts.three_way;
 	s->mopts.scissors = q->opts.scissors;
 	/* Binary patches are held to the message size limit (apply.h). */
-	if ((q->cfg && source_config_max_size(q->cfg, &s->aopts.max_binary) < 0) ||
+	if (source_opts_max_size(&q->opts.source, q->cfg, &s->aopts.max_binary) < 0 ||
 	    commit_tree_id(q->repo, &s->tip, &tree) < 0 ||
 	    apply_session_new(&s->session, q->repo, &tree, &s->aopts) < 0)
 		return -1;
@@ -1316,6 +1342,7 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 	struct patch_mails_opts popts = { 0 };
 	int rc;
 
+	popts.source = &q->opts.source;
 	popts.cfg = q->cfg;
 	popts.say = q->opts.quiet ? NULL : stdout;
 	popts.quiet = q->opts.quiet;

@@ -53,6 +53,7 @@
 #include <git2.h>
 
 #include "config.h"
+#include "source.h"
 #include "state.h"
 #include "strbuf.h"
 
@@ -67,6 +68,7 @@ struct queue_opts {
 	char *build_cmd;
 	int build_each;
 	int scissors;		/* drop the body above a scissors line, as git am --scissors */
+	struct source_opts source;	/* how the mail is read; its size limit bounds binary patches */
 };
 
 #define QUEUE_OPTS_INIT { 0 }
