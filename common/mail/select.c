@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "hashmap.h"
 #include "mail-kind.h"
 #include "mailinfo.h"
 #include "select.h"
@@ -12,117 +13,7 @@
 #include "wrapper.h"
 
 /*
- * A string -> index map, open addressing, 16-byte slots (the map of a
- * big mailbox's message ids is a few megabytes: every page of it costs
- * a page fault). Keys are not copied by the map: the caller passes
- * NUL-terminated strings that live as long as the map (the index's
- * blocks).
- */
-struct strmap_slot {
-	const char *key;	/* NULL: free */
-	uint32_t hash;		/* the key's hash: where it goes, and to skip most key compares */
-	uint32_t val;
-};
-struct strmap {
-	struct strmap_slot *slots;
-	size_t nr, alloc;	/* alloc: a power of two */
-};
-
-/* A multiply-xorshift hash over 8-byte words (message ids are ~50 bytes). */
-static uint32_t hash_mem(const char *s, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-		h ^= h >> 31;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	h = (h ^ w) * 0x94d049bb133111ebULL;
-	return (h ^ (h >> 29)) >> 32;
-}
-
-/* The slot holding key[0..len), or the free slot where it would go. */
-static struct strmap_slot *strmap_find_h(struct strmap *m, const char *key, size_t len, uint32_t h)
-{
-	size_t i;
-
-	if (!m->alloc)
-		return NULL;
-	for (i = h & (m->alloc - 1); m->slots[i].key; i = (i + 1) & (m->alloc - 1))
-		if (m->slots[i].hash == h && !memcmp(m->slots[i].key, key, len) && !m->slots[i].key[len])
-			return &m->slots[i];
-	return &m->slots[i];
-}
-
-/* The free slot for a key known to be absent (growing the map). */
-static struct strmap_slot *strmap_free_slot(struct strmap *m, uint32_t h)
-{
-	size_t i = h & (m->alloc - 1);
-
-	while (m->slots[i].key)
-		i = (i + 1) & (m->alloc - 1);
-	return &m->slots[i];
-}
-
-/* Slots are written before they are read: one page fault per page, not two. */
-static struct strmap_slot *new_slots(size_t n)
-{
-	struct strmap_slot *slots = xmalloc(st_mult(n, sizeof(*slots)));
-
-	memset(slots, 0, n * sizeof(*slots));
-	return slots;
-}
-
-/*
- * The slot for key[0..len) (no NUL inside), made when absent: then its
- * key is NULL, and the caller sets key (to a NUL-terminated copy that
- * lives as long as the map) and val.
- */
-static struct strmap_slot *strmap_slot(struct strmap *m, const char *key, size_t len)
-{
-	struct strmap_slot *s;
-	uint32_t h = hash_mem(key, len);
-
-	if (2 * (m->nr + 1) > m->alloc) {
-		struct strmap old = *m;
-		size_t i;
-
-		m->alloc = old.alloc ? 2 * old.alloc : 4096;
-		if (m->alloc > (size_t)UINT32_MAX + 1)
-			die("too many message ids");
-		m->slots = new_slots(m->alloc);
-		for (i = 0; i < old.alloc; i++)
-			if (old.slots[i].key)
-				*strmap_free_slot(m, old.slots[i].hash) = old.slots[i];
-		free(old.slots);
-	}
-	s = strmap_find_h(m, key, len, h);
-	if (!s->key) {
-		s->hash = h;
-		m->nr++;
-	}
-	return s;
-}
-
-/* Values are 32 bits: more messages than that would not fit in memory anyway. */
-static uint32_t map_val(size_t v)
-{
-	if (v > UINT32_MAX)
-		die("too many messages");
-	return (uint32_t)v;
-}
-
-static void strmap_clear(struct strmap *m)
-{
-	free(m->slots);
-	memset(m, 0, sizeof(*m));
-}
-
-/*
- * Entries, their strings and the maps' keys are carved from big blocks,
+ * Entries and their strings are carved from big blocks,
  * freed together. A block is 2 MiB, aligned so the kernel may back it
  * with one huge page: the index of a big mailbox (megabytes) then costs
  * a few page faults instead of one per 4 KiB.
@@ -154,8 +45,6 @@ static void *index_alloc(struct mail_index *idx, size_t size)
 	void *p;
 
 	size = (size + 15) & ~(size_t)15;
-	if (b)
-		b->used = (b->used + 15) & ~(size_t)15;	/* after index_strdup() */
 	if (!b || b->used > b->size || b->size - b->used < size) {
 		size_t want = st_add(sizeof(*b), size) > BLOCK_SIZE ? st_add(sizeof(*b), size) : BLOCK_SIZE;
 		void *mem;
@@ -174,23 +63,6 @@ static void *index_alloc(struct mail_index *idx, size_t size)
 	p = b->data + b->used;
 	b->used += size;
 	memset(p, 0, size);
-	return p;
-}
-
-/* A copy of s[0..len) (plus a NUL) that lives as long as the index. */
-static const char *index_strdup(struct mail_index *idx, const char *s, size_t len)
-{
-	struct block *b = idx->blocks;
-	char *p;
-
-	if (b && b->size - b->used > len) {
-		p = b->data + b->used;
-		b->used += len + 1;
-	} else {
-		p = index_alloc(idx, len + 1);
-	}
-	memcpy(p, s, len);
-	p[len] = '\0';
 	return p;
 }
 
@@ -460,7 +332,7 @@ static size_t group_of(struct mail_index *idx, size_t s)
  */
 static void find_series(struct mail_index *idx)
 {
-	struct strmap by_subject = { 0 };
+	struct hashmap by_subject = HASHMAP_INIT;	/* author and subject -> first series */
 	struct strbuf key = STRBUF_INIT;
 	size_t ns;
 
@@ -472,8 +344,9 @@ static void find_series(struct mail_index *idx)
 	for (size_t i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
 		const struct mail_class *c = mail_kinds_at(idx->kinds, i);
-		struct strmap_slot *slot;
+		uint32_t *first;
 		size_t a, b;
+		int added;
 
 		e->kind = c->kind;
 		e->thread = c->thread;
@@ -487,18 +360,18 @@ static void find_series(struct mail_index *idx)
 		strbuf_addstr(&key, e->author_email);
 		strbuf_addch(&key, '\n');
 		strbuf_addstr(&key, e->clean_subject);
-		slot = strmap_slot(&by_subject, key.buf, key.len);
-		if (!slot->key) {
-			slot->key = index_strdup(idx, key.buf, key.len);
-			slot->val = map_val(c->series);
-		}
+		if (c->series > UINT32_MAX)
+			die("too many messages");
+		first = hashmap_put(&by_subject, key.buf, key.len, &added);
+		if (added)
+			*first = (uint32_t)c->series;
 		a = group_of(idx, c->series);
-		b = group_of(idx, slot->val);
+		b = group_of(idx, *first);
 		if (a != b)
 			idx->group[a > b ? a : b] = a > b ? b : a;
 	}
 	strbuf_release(&key);
-	strmap_clear(&by_subject);
+	hashmap_release(&by_subject);
 }
 
 static int series_superseded(struct mail_index *idx, size_t s)

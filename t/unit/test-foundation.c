@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "gitdir.h"
+#include "hashmap.h"
 #include "parse-options.h"
 #include "quote.h"
 #include "strbuf.h"
@@ -334,6 +335,45 @@ static void gitdir_discovers_as_git(void **state)
 	free(top);
 }
 
+static void hashmap_maps_byte_strings(void **state)
+{
+	struct hashmap m = HASHMAP_INIT;
+	struct strbuf key = STRBUF_INIT;
+	int added;
+
+	(void)state;
+	assert_null(hashmap_get(&m, "a", 1));
+	/* keys that are prefixes of each other, and keys holding NUL bytes */
+	*hashmap_put(&m, "ab", 2, &added) = 1;
+	assert_int_equal(added, 1);
+	*hashmap_put(&m, "a", 1, &added) = 2;
+	*hashmap_put(&m, "a\0b", 3, &added) = 3;
+	*hashmap_put(&m, "", 0, &added) = 4;
+	assert_int_equal(*hashmap_put(&m, "ab", 2, &added), 1);
+	assert_int_equal(added, 0);
+	/* enough keys to grow the table several times */
+	for (uint32_t i = 0; i < 10000; i++) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "<%u@example.com>", i);
+		*hashmap_put(&m, key.buf, key.len, NULL) = i + 10;
+	}
+	assert_int_equal(hashmap_count(&m), 10004);
+	for (uint32_t i = 0; i < 10000; i++) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "<%u@example.com>", i);
+		assert_non_null(hashmap_get(&m, key.buf, key.len));
+		assert_int_equal(*hashmap_get(&m, key.buf, key.len), i + 10);
+	}
+	assert_int_equal(*hashmap_get(&m, "a", 1), 2);
+	assert_int_equal(*hashmap_get(&m, "a\0b", 3), 3);
+	assert_int_equal(*hashmap_get(&m, "", 0), 4);
+	assert_null(hashmap_get(&m, "a\0", 2));
+	assert_null(hashmap_get(&m, "<10000@example.com>", 19));
+	hashmap_release(&m);
+	assert_null(hashmap_get(&m, "a", 1));
+	strbuf_release(&key);
+}
+
 static void neutralise_controls_replaces(void **state)
 {
 	char buf[] = "a\x1b]0;x\x07\tb\n\x7f\xc2\x9b" "c\xc3\xa9";
@@ -398,6 +438,7 @@ int main(void)
 		cmocka_unit_test(config_errors),
 		cmocka_unit_test(config_missing_file),
 		cmocka_unit_test(gitdir_discovers_as_git),
+		cmocka_unit_test(hashmap_maps_byte_strings),
 		cmocka_unit_test(neutralise_controls_replaces),
 		cmocka_unit_test(quote_paths_and_fields),
 	};
