@@ -31,7 +31,7 @@ struct hashmap {
 	struct hashmap_slot *slots;
 	size_t nr, alloc;	/* alloc: 0 or a power of two */
 };
-#define HASHMAP_INIT { STRBUF_INIT, NULL, 0, 0 }
+#define HASHMAP_INIT { STRBUF_INIT, NULL, 0, 0 }	/* all zero bytes is an empty map too */
 
 /* The hash every map uses, exposed for tests. */
 uint32_t hashmap_hash(const void *key, size_t len);
