@@ -126,7 +126,7 @@ int cmd_main(int argc, const char **argv)
 	ms.fast = !o.list && !o.sel.authors.nr && !o.since && !o.until;
 	ms.mbox = &w;
 	ms.dir = &od;
-	if (mail_index_new(&ms.idx, &o.sel) < 0)
+	if (select_index_new(&ms.idx, &o.sel) < 0)
 		exit(EXIT_USAGE);
 	mail_split_init(&ms);
 	if (o.outdir && outdir_open(&od, o.outdir) < 0)
@@ -142,7 +142,7 @@ int cmd_main(int argc, const char **argv)
 	} else {
 		if (mail_split_index(&ms) < 0)
 			die("cannot read the mail");
-		n = mail_index_select(ms.idx, &order);
+		n = select_choose(ms.idx, &order);
 		if (o.list)
 			list_entries(o.format, order, n);
 		else if (mail_split_write(&ms, order, n) < 0)
@@ -152,7 +152,7 @@ int cmd_main(int argc, const char **argv)
 		die("cannot write the output");
 	if (od.fd >= 0 && !o.quiet)
 		printf("%zu\n", n);
-	if (!o.quiet && !ms.errors && !ms.bad && !ms.oversized && !(stream ? n : mail_index_count(ms.idx)))
+	if (!o.quiet && !ms.errors && !ms.bad && !ms.oversized && !(stream ? n : select_index_count(ms.idx)))
 		warning("no messages found in %s",
 			argc == 1 ? (strcmp(argv[0], "-") ? argv[0] : "standard input") :
 			argc ? "the inputs" : "standard input");
@@ -165,7 +165,7 @@ int cmd_main(int argc, const char **argv)
 	ret = ms.errors ? EXIT_FATAL : ms.bad || ms.oversized || !n ? EXIT_NO : EXIT_OK;
 	outdir_close(&od);
 	mail_split_release(&ms);
-	mail_index_free(ms.idx);
+	select_index_free(ms.idx);
 	config_release(&cfg);
 	strvec_clear(&o.sel.touches);
 	strvec_clear(&o.sel.authors);

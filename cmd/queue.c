@@ -188,7 +188,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct maint_config cfg = MAINT_CONFIG_INIT;
-	struct maint_lock lock = MAINT_LOCK_INIT;
+	struct state_lock lock = STATE_LOCK_INIT;
 	struct queue_opts qopts = QUEUE_OPTS_INIT;
 	git_repository *repo = NULL;
 	char *branch = NULL, *ref = NULL;
@@ -227,7 +227,7 @@ int cmd_main(int argc, const char **argv)
 		ret = result_exit_code(rc);
 		goto cleanup;
 	}
-	rc = maint_lock_acquire(&lock, repo);
+	rc = state_lock_acquire(&lock, repo);
 	if (rc) {
 		ret = rc > 0 ? EXIT_TEMPFAIL : EXIT_FATAL;
 		goto cleanup;
@@ -256,7 +256,7 @@ int cmd_main(int argc, const char **argv)
 	}
 	ret = result_exit_code(rc);
 cleanup:
-	maint_lock_release(&lock);
+	state_lock_release(&lock);
 	queue_opts_release(&qopts);
 	free(branch);
 	free(ref);

@@ -46,7 +46,7 @@ struct commit_store {
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
-void *commit_array_alloc(size_t nr, size_t size, size_t *nr_alloc)
+void *commit_store_array_alloc(size_t nr, size_t size, size_t *nr_alloc)
 {
 	size_t bytes = st_mult(nr ? nr : 1, size), len;
 	unsigned char *map, *aligned;
@@ -70,7 +70,7 @@ void *commit_array_alloc(size_t nr, size_t size, size_t *nr_alloc)
 	return aligned;
 }
 
-void commit_array_free(void *a, size_t size, size_t nr_alloc)
+void commit_store_array_free(void *a, size_t size, size_t nr_alloc)
 {
 	size_t bytes;
 
@@ -83,7 +83,7 @@ void commit_array_free(void *a, size_t size, size_t nr_alloc)
 		munmap(a, (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
 }
 
-void *commit_array_grow(void *a, size_t nr, size_t size, size_t *nr_alloc)
+void *commit_store_array_grow(void *a, size_t nr, size_t size, size_t *nr_alloc)
 {
 	size_t old = *nr_alloc, want;
 	void *n;
@@ -91,10 +91,10 @@ void *commit_array_grow(void *a, size_t nr, size_t size, size_t *nr_alloc)
 	if (nr <= old)
 		return a;
 	want = old + old / 2 > nr ? old + old / 2 : nr;
-	n = commit_array_alloc(want, size, nr_alloc);
+	n = commit_store_array_alloc(want, size, nr_alloc);
 	if (a)
 		memcpy(n, a, old * size);
-	commit_array_free(a, size, old);
+	commit_store_array_free(a, size, old);
 	return n;
 }
 
@@ -108,7 +108,7 @@ struct commit_store *commit_store_new_with(struct commit_graph *graph, int graph
 	s->graph = graph;
 	s->graph_is_cache = graph && graph_is_cache;
 	s->graph_nr = graph ? commit_graph_nr(graph) : 0;
-	s->nodes = commit_array_alloc(s->graph_nr + 64, sizeof(*s->nodes), &s->nodes_alloc);
+	s->nodes = commit_store_array_alloc(s->graph_nr + 64, sizeof(*s->nodes), &s->nodes_alloc);
 	return s;
 }
 
@@ -139,7 +139,7 @@ void commit_store_free(struct commit_store *s)
 	commit_graph_free(s->graph);
 	if (s->reader.free)
 		s->reader.free(s->reader.ctx);
-	commit_array_free(s->nodes, sizeof(*s->nodes), s->nodes_alloc);
+	commit_store_array_free(s->nodes, sizeof(*s->nodes), s->nodes_alloc);
 	free(s->extra_oids);
 	free(s->graph_oids);
 	hashmap_release(&s->extra);
@@ -195,7 +195,7 @@ uint32_t commit_store_id(struct commit_store *s, const git_oid *oid)
 	s->extra_oids[s->extra_nr] = *oid;
 	id = s->graph_nr + (uint32_t)s->extra_nr;
 	if (id >= s->nodes_alloc)
-		s->nodes = commit_array_grow(s->nodes, (size_t)id + 1, sizeof(*s->nodes),
+		s->nodes = commit_store_array_grow(s->nodes, (size_t)id + 1, sizeof(*s->nodes),
 					     &s->nodes_alloc);
 	s->extra_nr++;
 	return id;

@@ -112,7 +112,7 @@ int mail_split_index(struct mail_split *ms)
 			continue;
 		}
 		/* raw.origin is one of args (or "-"), which outlive the index. */
-		e = mail_index_add(ms->idx, &pm, raw.number, raw.len, raw.origin,
+		e = select_index_add(ms->idx, &pm, raw.number, raw.len, raw.origin,
 				   raw.from_line, raw.from_line_len);
 		if (ms->rereadable && !raw.file)
 			e->file_off = raw.offset;
@@ -186,15 +186,15 @@ static int write_from_files(struct mail_split *ms, struct mail_entry **order, si
  */
 static int reread_inputs(struct mail_split *ms, int direct)
 {
-	size_t next = 0, count = mail_index_count(ms->idx), last = 0, i;
+	size_t next = 0, count = select_index_count(ms->idx), last = 0, i;
 	struct mail_source *src;
 	struct raw_mail raw;
 	int rc, ret = 0;
 
 	/* Stop after the last chosen message. */
 	for (i = 0; i < count; i++)
-		if (mail_index_at(ms->idx, i)->out_pos)
-			last = mail_index_at(ms->idx, i)->number;
+		if (select_index_at(ms->idx, i)->out_pos)
+			last = select_index_at(ms->idx, i)->number;
 	if (open_source(ms, &src) < 0)
 		return -1;
 	while (!ret && next < count && (rc = source_next(src, &raw))) {
@@ -204,9 +204,9 @@ static int reread_inputs(struct mail_split *ms, int direct)
 			continue;
 		if (raw.number > last)
 			break;
-		while (next < count && mail_index_at(ms->idx, next)->number < raw.number)
+		while (next < count && select_index_at(ms->idx, next)->number < raw.number)
 			next++;
-		e = mail_index_at(ms->idx, next);
+		e = select_index_at(ms->idx, next);
 		if (!e || e->number != raw.number || !e->out_pos)
 			continue;
 		if (e->len != raw.len)

@@ -38,7 +38,7 @@ struct mail_split {
 	const struct source_opts *source;	/* --input-mboxrd ... (source.h); may be NULL */
 	const struct maint_config *cfg;	/* for mbox.max-message-size; may be NULL */
 	int fast;		/* selection needs no more than select_scan() fills */
-	struct mail_index *idx;
+	struct select_index *idx;
 	struct mbox_writer *mbox;	/* output: an mbox stream ... */
 	struct outdir *dir;	/* ... or numbered files (dir->fd >= 0) */
 
@@ -56,7 +56,7 @@ void mail_split_release(struct mail_split *ms);
 
 /* Pass 1: every message into ms->idx. */
 int mail_split_index(struct mail_split *ms);
-/* Pass 2: writes the n entries of order (from mail_index_select()). */
+/* Pass 2: writes the n entries of order (from select_choose()). */
 int mail_split_write(struct mail_split *ms, struct mail_entry **order, size_t n);
 /*
  * Nothing to choose or reorder: one pass writing every message as read,

@@ -25,7 +25,7 @@ struct block {
 	_Alignas(16) char data[];
 };
 
-struct mail_index {
+struct select_index {
 	const struct select_opts *opts;
 	struct block *blocks;
 	regex_t *authors, *subjects;
@@ -39,7 +39,7 @@ struct mail_index {
 };
 
 /* Zeroed, 16-byte aligned memory that lives as long as the index. */
-static void *index_alloc(struct mail_index *idx, size_t size)
+static void *index_alloc(struct select_index *idx, size_t size)
 {
 	struct block *b = idx->blocks;
 	void *p;
@@ -102,9 +102,9 @@ static void free_all(regex_t *re, size_t nr)
 	free(re);
 }
 
-int mail_index_new(struct mail_index **out, const struct select_opts *opts)
+int select_index_new(struct select_index **out, const struct select_opts *opts)
 {
-	struct mail_index *idx = xcalloc(1, sizeof(*idx));
+	struct select_index *idx = xcalloc(1, sizeof(*idx));
 	int err = 0;
 
 	idx->opts = opts;
@@ -114,7 +114,7 @@ int mail_index_new(struct mail_index **out, const struct select_opts *opts)
 	if (!err)
 		idx->subjects = compile_all(&opts->subjects, opts->ignore_case, &err);
 	if (err) {
-		mail_index_free(idx);
+		select_index_free(idx);
 		*out = NULL;
 		return -1;
 	}
@@ -122,7 +122,7 @@ int mail_index_new(struct mail_index **out, const struct select_opts *opts)
 	return 0;
 }
 
-void mail_index_free(struct mail_index *idx)
+void select_index_free(struct select_index *idx)
 {
 	size_t i;
 
@@ -148,12 +148,12 @@ void mail_index_free(struct mail_index *idx)
 	free(idx);
 }
 
-size_t mail_index_count(const struct mail_index *idx)
+size_t select_index_count(const struct select_index *idx)
 {
 	return idx->nr;
 }
 
-struct mail_entry *mail_index_at(struct mail_index *idx, size_t n)
+struct mail_entry *select_index_at(struct select_index *idx, size_t n)
 {
 	return n < idx->nr ? idx->entries[n] : NULL;
 }
@@ -197,7 +197,7 @@ static int any_regex(const regex_t *re, size_t nr, const char *s)
 	return 0;
 }
 
-static int entry_matches(struct mail_index *idx, const struct mail_entry *e,
+static int entry_matches(struct select_index *idx, const struct mail_entry *e,
 			 const struct patch_mail *pm)
 {
 	const struct select_opts *o = idx->opts;
@@ -250,7 +250,7 @@ static char *cstr(char **at, const char *s, size_t len)
 	return start;
 }
 
-struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mail *pm,
+struct mail_entry *select_index_add(struct select_index *idx, const struct patch_mail *pm,
 				  size_t number, size_t len, const char *origin,
 				  const char *from_line, size_t from_line_len)
 {
@@ -313,7 +313,7 @@ struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mai
 }
 
 /* The root of series s's group of versions, halving the path on the way. */
-static size_t group_of(struct mail_index *idx, size_t s)
+static size_t group_of(struct select_index *idx, size_t s)
 {
 	size_t *g = idx->group;
 
@@ -330,7 +330,7 @@ static size_t group_of(struct mail_index *idx, size_t s)
  * subject. Each entry gets the series it goes with: its own, else that
  * of the message it answers (so replies go with their version).
  */
-static void find_series(struct mail_index *idx)
+static void find_series(struct select_index *idx)
 {
 	struct hashmap by_subject = HASHMAP_INIT;	/* author and subject -> first series */
 	struct strbuf key = STRBUF_INIT;
@@ -374,7 +374,7 @@ static void find_series(struct mail_index *idx)
 	hashmap_release(&by_subject);
 }
 
-static int series_superseded(struct mail_index *idx, size_t s)
+static int series_superseded(struct select_index *idx, size_t s)
 {
 	return mail_kinds_series(idx->kinds, s)->version < idx->newest[group_of(idx, s)];
 }
@@ -384,7 +384,7 @@ static int series_superseded(struct mail_index *idx, size_t s)
  * of its group (a partial reroll supersedes only the patches it
  * replaces), and a patch replaced by a partial reroll.
  */
-static void find_superseded(struct mail_index *idx)
+static void find_superseded(struct select_index *idx)
 {
 	size_t ns = mail_kinds_series_count(idx->kinds);
 	int *newest = idx->newest = xcalloc(ns + 1, sizeof(*newest));
@@ -407,7 +407,7 @@ static void find_superseded(struct mail_index *idx)
 }
 
 /* One line per incomplete series of a selected thread: "missing 2-19, 21". */
-static void warn_missing(struct mail_index *idx, const unsigned char *thread_out)
+static void warn_missing(struct select_index *idx, const unsigned char *thread_out)
 {
 	struct strbuf ranges = STRBUF_INIT;
 	size_t ns = mail_kinds_series_count(idx->kinds);
@@ -438,7 +438,7 @@ static void warn_missing(struct mail_index *idx, const unsigned char *thread_out
  * its replacement. The groups' series and the series' entries are
  * listed once, so this is linear, not series x messages.
  */
-static void bring_in_newest(struct mail_index *idx, unsigned char *thread_out)
+static void bring_in_newest(struct select_index *idx, unsigned char *thread_out)
 {
 	const struct select_opts *o = idx->opts;
 	size_t ns = mail_kinds_series_count(idx->kinds), i, j, q;
@@ -518,7 +518,7 @@ static int cmp_key(const void *a_, const void *b_)
 	return a->input < b->input ? -1 : a->input > b->input;
 }
 
-size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order)
+size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 {
 	const struct select_opts *o = idx->opts;
 	unsigned char *thread_out;

@@ -94,7 +94,7 @@ static int is_blank_line(const char *s, const char *end)
 	return s == end || *s == '\n';
 }
 
-static const char *separators(const struct trailer_conf *tc)
+static const char *separators(const struct commit_trailer_conf *tc)
 {
 	return tc && tc->separators ? tc->separators : ":";
 }
@@ -161,7 +161,7 @@ static size_t trailer_end(const char *buf, size_t len)
  * trailing non-alphanumerics, compared case-blind with the first as
  * many bytes of the configured name or key.
  */
-static int configured_token(const struct trailer_conf *tc, const char *bol, long sep)
+static int configured_token(const struct commit_trailer_conf *tc, const char *bol, long sep)
 {
 	size_t n = (size_t)sep;
 
@@ -175,7 +175,7 @@ static int configured_token(const struct trailer_conf *tc, const char *bol, long
 	return 0;
 }
 
-static size_t trailer_start(const char *buf, size_t len, const struct trailer_conf *tc)
+static size_t trailer_start(const char *buf, size_t len, const struct commit_trailer_conf *tc)
 {
 	static const char *const generated[] = { "Signed-off-by: ", "(cherry picked from commit " };
 	int only_spaces = 1, recognized = 0, trailers = 0, non_trailers = 0, possible_cont = 0;
@@ -239,7 +239,7 @@ static size_t trailer_start(const char *buf, size_t len, const struct trailer_co
 	return len;
 }
 
-void msg_trailer_block(const char *msg, size_t len, const struct trailer_conf *tc, size_t *start,
+void msg_trailer_block(const char *msg, size_t len, const struct commit_trailer_conf *tc, size_t *start,
 		       size_t *end)
 {
 	size_t e = trailer_end(msg, len);
@@ -253,7 +253,7 @@ void msg_trailer_block(const char *msg, size_t len, const struct trailer_conf *t
  * 0: no trailer block; 1: a block; 2: line is in it; 3: line is its last
  * trailer (git's has_conforming_footer()).
  */
-static int footer_kind(const struct strbuf *msg, const struct trailer_conf *tc,
+static int footer_kind(const struct strbuf *msg, const struct commit_trailer_conf *tc,
 		       const struct strbuf *line)
 {
 	size_t start, end, off;
@@ -278,7 +278,7 @@ static int footer_kind(const struct strbuf *msg, const struct trailer_conf *tc,
 	return found ? 2 : 1;
 }
 
-void msg_append_trailer(struct strbuf *msg, const struct trailer_conf *tc, const char *text)
+void msg_append_trailer(struct strbuf *msg, const struct commit_trailer_conf *tc, const char *text)
 {
 	struct strbuf line = STRBUF_INIT;
 	int kind;
@@ -301,7 +301,7 @@ void msg_append_trailer(struct strbuf *msg, const struct trailer_conf *tc, const
 	strbuf_release(&line);
 }
 
-int trailer_conf_load(struct trailer_conf *tc, git_repository *repo)
+int commit_trailer_conf_load(struct commit_trailer_conf *tc, git_repository *repo)
 {
 	static const char *const vars[] = { "key", "command", "cmd", "where", "ifexists", "ifmissing" };
 	git_config *cfg = NULL;
@@ -350,7 +350,7 @@ int trailer_conf_load(struct trailer_conf *tc, git_repository *repo)
 	return rc == GIT_ITEROVER ? 0 : lg2_check(rc, "cannot read the git configuration");
 }
 
-void trailer_conf_release(struct trailer_conf *tc)
+void commit_trailer_conf_release(struct commit_trailer_conf *tc)
 {
 	free(tc->separators);
 	tc->separators = NULL;

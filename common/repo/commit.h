@@ -21,7 +21,7 @@
  * ("Signed-off-by: ", "(cherry picked from commit ") and is at least 25%
  * trailers. Lines starting with '#' and a "# --- >8 ---" cut line are
  * ignored at the end, as git's default comment character. As in git,
- * the trailer configuration counts (struct trailer_conf): the separators
+ * the trailer configuration counts (struct commit_trailer_conf): the separators
  * (trailer.separators, default ":") and the configured tokens
  * (trailer.<token>.*, and trailer.<token>.key), which, like the
  * git-generated lines, make a paragraph that is 25% trailers a trailer
@@ -35,16 +35,16 @@
 #include "strvec.h"
 
 /* git's trailer configuration, as far as it decides what a trailer block is. */
-struct trailer_conf {
+struct commit_trailer_conf {
 	char *separators;	/* trailer.separators; NULL: ":" */
 	struct strvec tokens;	/* each trailer.<token>.* token, and each trailer.<token>.key */
 };
 
-#define TRAILER_CONF_INIT { NULL, STRVEC_INIT }
+#define COMMIT_TRAILER_CONF_INIT { NULL, STRVEC_INIT }
 
-/* Reads trailer.* from repo's git configuration into tc (TRAILER_CONF_INIT or released). */
-int trailer_conf_load(struct trailer_conf *tc, git_repository *repo);
-void trailer_conf_release(struct trailer_conf *tc);
+/* Reads trailer.* from repo's git configuration into tc (COMMIT_TRAILER_CONF_INIT or released). */
+int commit_trailer_conf_load(struct commit_trailer_conf *tc, git_repository *repo);
+void commit_trailer_conf_release(struct commit_trailer_conf *tc);
 
 /* git stripspace without comment stripping, in place. */
 void msg_stripspace(struct strbuf *sb);
@@ -58,7 +58,7 @@ void msg_from_mail(struct strbuf *out, const char *subject, size_t subject_len,
  * as `git interpret-trailers` finds it; start == end when there is none.
  * tc may be NULL (git's defaults).
  */
-void msg_trailer_block(const char *msg, size_t len, const struct trailer_conf *tc, size_t *start,
+void msg_trailer_block(const char *msg, size_t len, const struct commit_trailer_conf *tc, size_t *start,
 		       size_t *end);
 
 /*
@@ -66,7 +66,7 @@ void msg_trailer_block(const char *msg, size_t len, const struct trailer_conf *t
  * without newline) as git's append_signoff() does: no-op when it is
  * already the last trailer. tc may be NULL.
  */
-void msg_append_trailer(struct strbuf *msg, const struct trailer_conf *tc, const char *line);
+void msg_append_trailer(struct strbuf *msg, const struct commit_trailer_conf *tc, const char *line);
 
 /*
  * Writes a commit object: tree, parent (NULL for a root commit), author

@@ -26,7 +26,7 @@
 struct precheck_opts {
 	int signoff;
 	int fixes;
-	const struct trailer_conf *trailers;	/* NULL: git's defaults */
+	const struct commit_trailer_conf *trailers;	/* NULL: git's defaults */
 };
 
 /*

@@ -38,7 +38,7 @@ static const char *const stop_names[] = { "none", "patch", "check", "build" };
 struct queue {
 	git_repository *repo;
 	const struct maint_config *cfg;
-	const struct maint_lock *lock;	/* held by the caller: every ref move needs it */
+	const struct state_lock *lock;	/* held by the caller: every ref move needs it */
 	char *dir;
 	char *branch;			/* refs/heads/... */
 	char *source;			/* the one input named on the command line, for errors */
@@ -61,7 +61,7 @@ struct queue {
 
 	struct strbuf committer;	/* "Name <email> when tz" */
 	struct strbuf signer;		/* "Name <email>" */
-	struct trailer_conf trailers;	/* git's trailer.* configuration */
+	struct commit_trailer_conf trailers;	/* git's trailer.* configuration */
 	struct objwrite ow;
 	struct notes_batch notes;
 	int notes_open;
@@ -72,7 +72,7 @@ struct queue {
 };
 
 static void queue_init(struct queue *q, git_repository *repo, const struct maint_config *cfg,
-		       const struct maint_lock *lock)
+		       const struct state_lock *lock)
 {
 	memset(q, 0, sizeof(*q));
 	/*
@@ -122,7 +122,7 @@ static void queue_release(struct queue *q)
 	strbuf_release(&q->committer);
 	strbuf_release(&q->signer);
 	strbuf_release(&q->step_subject);
-	trailer_conf_release(&q->trailers);
+	commit_trailer_conf_release(&q->trailers);
 }
 
 /* What a mail's errors name: "<mbox>: message <n>: ...". */
@@ -1381,7 +1381,7 @@ static int setup_identity(struct queue *q)
 {
 	if (ident_committer(&q->committer, q->cfg) < 0 ||
 	    ident_committer_name_email(&q->signer, q->cfg) < 0 ||
-	    trailer_conf_load(&q->trailers, q->repo) < 0)
+	    commit_trailer_conf_load(&q->trailers, q->repo) < 0)
 		return -1;
 	if (objwrite_begin(&q->ow, q->repo) < 0 || notes_batch_begin(&q->notes, q->repo, &q->ow) < 0)
 		return -1;
@@ -1422,7 +1422,7 @@ static int finish(struct queue *q, int ret)
 	return ret;
 }
 
-int queue_start(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock,
+int queue_start(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock,
 		const char *branch, const char *const *args, size_t nargs, const struct queue_opts *opts)
 {
 	struct queue q;
@@ -1563,7 +1563,7 @@ out:
 }
 
 int queue_continue(git_repository *repo, const struct maint_config *cfg,
-		   const struct maint_lock *lock, int skip, int quiet)
+		   const struct state_lock *lock, int skip, int quiet)
 {
 	struct queue q;
 	int ret = -1, skip_check = 0, rc;
@@ -1708,7 +1708,7 @@ static int abort_notes(struct queue *q, struct refstep_move *m)
 	return 1;
 }
 
-int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock)
+int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock)
 {
 	struct queue q;
 	struct abort_step a = { .q = &q };

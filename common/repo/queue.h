@@ -86,15 +86,15 @@ void queue_opts_release(struct queue_opts *opts);
  * branch (a full ref name, which must exist). Refuses when a queue is in
  * progress.
  */
-int queue_start(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock,
+int queue_start(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock,
 		const char *branch, const char *const *args, size_t nargs, const struct queue_opts *opts);
 
 /* --continue (skip 0) and --skip (skip 1). */
 int queue_continue(git_repository *repo, const struct maint_config *cfg,
-		   const struct maint_lock *lock, int skip, int quiet);
+		   const struct state_lock *lock, int skip, int quiet);
 
 /* --abort: the branch back to where it was before the queue, state removed. */
-int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock);
+int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock);
 
 /* --show-current: the mail of the patch the queue stopped at, to out. */
 int queue_show_current(git_repository *repo, struct strbuf *out);
