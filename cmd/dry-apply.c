@@ -92,7 +92,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 		exit(result_exit_code(rc));
 	fflush(stdout);
 	patch_mails_skipped(&pms, &s->skipped);
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	for (size_t i = 0; i < pms.nr; i++) {
 		struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
 		struct raw_mail raw = { 0 };
@@ -103,7 +103,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 		raw.origin = pms.v[i].origin;
 		raw.number = pms.v[i].number;
 		/* Mail we cannot decode cannot apply (RELIABILITY 10-12). */
-		if (patch_mail_parse(&pm, &raw, &mopts) < 0)
+		if (mailinfo_parse(&pm, &raw, &mopts) < 0)
 			exit(EXIT_NO);
 		strbuf_reset(&origin);
 		strbuf_addf(&origin, "%s: message %zu", raw.origin, raw.number);
@@ -139,7 +139,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 		memset(&ps, 0, sizeof(ps));
 	}
 	patch_mails_release(&pms);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	strbuf_release(&err);
 	strbuf_release(&origin);
 }

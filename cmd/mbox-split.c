@@ -44,7 +44,7 @@ static void list_entries(const char *format, struct mail_entry **order, size_t n
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (mail_format_entry(&line, format, order[i]) < 0)
+		if (mbox_write_format_entry(&line, format, order[i]) < 0)
 			die("bad --format");
 		strbuf_addch(&line, '\n');
 		if (line.len > 65536 || i + 1 == n) {
@@ -100,8 +100,8 @@ int cmd_main(int argc, const char **argv)
 	if (o.mboxrd && (o.list || o.outdir))
 		usage_msg_opt(usage_str, options, "--mboxrd applies to mbox output only");
 	if (!o.format)
-		o.format = MAIL_FORMAT_DEFAULT;
-	if (o.list && mail_format_check(o.format) < 0)
+		o.format = MBOX_WRITE_FORMAT_DEFAULT;
+	if (o.list && mbox_write_format_check(o.format) < 0)
 		exit(EXIT_USAGE);
 	if (o.since && select_parse_date(o.since, &o.sel.since) < 0)
 		usage_msg_opt(usage_str, options, "cannot parse date '%s'", o.since);
@@ -109,7 +109,7 @@ int cmd_main(int argc, const char **argv)
 		usage_msg_opt(usage_str, options, "cannot parse date '%s'", o.until);
 	o.sel.no_threads = !o.threads;
 	o.sel.quiet = o.quiet;
-	o.sel.keep_paths = o.list && mail_format_needs_paths(o.format);
+	o.sel.keep_paths = o.list && mbox_write_format_needs_paths(o.format);
 	o.sel.keep_strings = o.list;
 
 	fo.quiet = o.quiet;

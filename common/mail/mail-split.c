@@ -99,7 +99,7 @@ int mail_split_index(struct mail_split *ms)
 	mopts.headers_and_paths_only = 1;
 	if (open_source(ms, &src) < 0)
 		return -1;
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	while ((rc = source_next(src, &raw))) {
 		struct mail_entry *e;
 
@@ -107,7 +107,7 @@ int mail_split_index(struct mail_split *ms)
 			count_error(ms, src);
 			continue;
 		}
-		if (!(ms->fast && select_scan(&pm, &raw)) && patch_mail_parse(&pm, &raw, &mopts) < 0) {
+		if (!(ms->fast && select_scan(&pm, &raw)) && mailinfo_parse(&pm, &raw, &mopts) < 0) {
 			ms->bad++;
 			continue;
 		}
@@ -122,7 +122,7 @@ int mail_split_index(struct mail_split *ms)
 		}
 	}
 	source_close(src);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	return ret;
 }
 

@@ -8,7 +8,7 @@
  *
  * Two passes. The first parses the headers and diff paths of every
  * message into the index (with select_scan() when fast is set, else
- * patch_mail_parse()). The second writes the chosen messages: read back
+ * mailinfo_parse()). The second writes the chosen messages: read back
  * with pread() when each is a plain byte range of a re-readable file
  * (raw_mail.offset), else by reading the inputs again, else from the
  * spool. Input that cannot be read twice (stdin, a pipe) is spooled to

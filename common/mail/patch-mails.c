@@ -31,7 +31,7 @@ static int refused_diff(const struct raw_mail *raw, struct patch_mail *pm)
 	struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
 	int ret = 0;
 
-	if (!patch_mail_parse(pm, raw, &full)) {
+	if (!mailinfo_parse(pm, raw, &full)) {
 		strbuf_addbuf(&body, &pm->message);
 		strbuf_addbuf(&body, &pm->patch);
 		ret = patch_find_unsupported(body.buf, body.len, &why);
@@ -48,7 +48,7 @@ static void add_message(struct read_state *rs, const struct raw_mail *raw, struc
 	};
 	struct mail_facts f;
 	time_t when = 0;
-	int bad = patch_mail_parse(pm, raw, &mopts) < 0;
+	int bad = mailinfo_parse(pm, raw, &mopts) < 0;
 
 	ALLOC_GROW(rs->refs, rs->nr + 1, rs->alloc);
 	rs->bad = xrealloc(rs->bad, rs->alloc);
@@ -159,7 +159,7 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 		return RESULT_FATAL;
 	}
 	rs.mk = mail_kinds_new();
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	while ((rc = source_next(src, &raw)) != 0) {
 		if (rc < 0) {
 			ret = source_oversized(src) ? RESULT_NO : RESULT_FATAL;
@@ -168,7 +168,7 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 		add_message(&rs, &raw, &pm);
 	}
 	source_close(src);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	if (!ret) {
 		mail_kinds_run(rs.mk);
 		choose(pms, &rs, opts);

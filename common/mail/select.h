@@ -116,7 +116,7 @@ size_t select_choose(struct select_index *idx, struct mail_entry ***order);
  * buffers, kept between calls, and are left empty). The values are the
  * parser's (the last of a repeated id header, From and Subject through
  * mailinfo_header_from/subject()). Returns 1 when done; 0 when the
- * message needs patch_mail_parse(), pm then being in an unspecified
+ * message needs mailinfo_parse(), pm then being in an unspecified
  * state: MIME, other charsets than UTF-8, a base64 or quoted-printable
  * line the parser finds bad, a CR in the decoded text, a repeated From
  * or Subject, a bad encoded word or invalid UTF-8 in them, an encoded

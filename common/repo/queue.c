@@ -1070,7 +1070,7 @@ static int series_begin(struct queue *q, struct series *s, int skip_check_first)
 	memset(s, 0, sizeof(*s));
 	s->aopts = (struct apply_opts)APPLY_OPTS_INIT;
 	s->mopts = (struct mailinfo_opts)MAILINFO_OPTS_INIT;
-	patch_mail_init(&s->pm);
+	mailinfo_init(&s->pm);
 	strbuf_init(&s->edited, 0);
 	strbuf_init(&s->err, 0);
 	strbuf_init(&s->report, 0);
@@ -1106,7 +1106,7 @@ static void series_end(struct queue *q, struct series *s)
 	series_stop_reading(s);
 	q->session = NULL;
 	apply_session_free(s->session);
-	patch_mail_release(&s->pm);
+	mailinfo_release(&s->pm);
 	strbuf_release(&s->edited);
 	strbuf_release(&s->err);
 	strbuf_release(&s->report);
@@ -1121,7 +1121,7 @@ static int read_patch_mail(struct queue *q, struct series *s, size_t k, const ch
 	raw.len = len;
 	raw.origin = mail_origin(q);
 	raw.number = q->numbers ? q->numbers[k - 1] : k;
-	if (patch_mail_parse(&s->pm, &raw, &s->mopts) < 0)
+	if (mailinfo_parse(&s->pm, &raw, &s->mopts) < 0)
 		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
 	if (!s->pm.has_patch) {
 		/* only a mail edited while stopped gets here: read_series() kept patches only */
@@ -1525,7 +1525,7 @@ static int commit_resolved(struct queue *q)
 	size_t len;
 	int ret = -1;
 
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	mopts.scissors = q->opts.scissors;
 	if (lg2_check(git_repository_index(&index, q->repo), "cannot read the index") < 0 ||
 	    lg2_check(git_index_read(index, 0), "cannot read the index") < 0)
@@ -1546,7 +1546,7 @@ static int commit_resolved(struct queue *q)
 	raw.len = len;
 	raw.origin = mail_origin(q);
 	raw.number = q->next;
-	if (patch_mail_parse(&pm, &raw, &mopts) < 0 ||
+	if (mailinfo_parse(&pm, &raw, &mopts) < 0 ||
 	    commit_patch(q, &pm, q->next, buf, len, &tree, &q->tip, &commit))
 		goto out;
 	if (!q->opts.quiet)
@@ -1557,7 +1557,7 @@ static int commit_resolved(struct queue *q)
 	q->worktree_done = 0;
 out:
 	git_index_free(index);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	strbuf_release(&edited);
 	return ret;
 }
