@@ -217,10 +217,23 @@ static void config_missing_file(void **state)
 	config_release(&cfg);
 }
 
-static void make_repository(const char *dir)
+/* Writes text into the file dir/name. */
+static void write_file(const char *dir, const char *name, const char *text)
 {
 	struct strbuf path = STRBUF_INIT;
 	FILE *fp;
+
+	strbuf_addf(&path, "%s/%s", dir, name);
+	fp = fopen(path.buf, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	strbuf_release(&path);
+}
+
+static void make_repository(const char *dir)
+{
+	struct strbuf path = STRBUF_INIT;
 
 	assert_int_equal(mkdir(dir, 0700), 0);
 	strbuf_addf(&path, "%s/objects", dir);
@@ -228,13 +241,8 @@ static void make_repository(const char *dir)
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/refs", dir);
 	assert_int_equal(mkdir(path.buf, 0700), 0);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/HEAD", dir);
-	fp = fopen(path.buf, "w");
-	assert_non_null(fp);
-	fputs("ref: refs/heads/main\n", fp);
-	fclose(fp);
 	strbuf_release(&path);
+	write_file(dir, "HEAD", "ref: refs/heads/main\n");
 }
 
 /* Discovers from dir (relative to top) and checks the answer. */
@@ -264,7 +272,6 @@ static void gitdir_discovers_as_git(void **state)
 	char tmpl[] = "/tmp/test-gitdir-XXXXXX";
 	char *top = realpath(mkdtemp(tmpl), NULL);
 	struct strbuf p = STRBUF_INIT, out = STRBUF_INIT;
-	FILE *fp;
 
 	(void)state;
 	assert_non_null(top);
@@ -283,11 +290,7 @@ static void gitdir_discovers_as_git(void **state)
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/wt", top);
 	assert_int_equal(mkdir(p.buf, 0700), 0);
-	strbuf_addstr(&p, "/.git");
-	fp = fopen(p.buf, "w");
-	assert_non_null(fp);
-	fputs("gitdir: ../repo/.git\n", fp);
-	fclose(fp);
+	write_file(p.buf, ".git", "gitdir: ../repo/.git\n");
 
 	discover_from(top, "repo/sub", 0, "repo/.git", GITDIR_DOTGIT);
 	discover_from(top, "bare.git", 0, "bare.git", GITDIR_BARE);
@@ -314,11 +317,8 @@ static void gitdir_discovers_as_git(void **state)
 
 	/* a linked worktree's shared files are in its commondir */
 	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/repo/.git/commondir", top);
-	fp = fopen(p.buf, "w");
-	assert_non_null(fp);
-	fputs("../../bare.git\n", fp);
-	fclose(fp);
+	strbuf_addf(&p, "%s/repo/.git", top);
+	write_file(p.buf, "commondir", "../../bare.git\n");
 	assert_int_equal(chdir(top), 0);
 	assert_int_equal(chdir("wt"), 0);
 	assert_int_equal(gitdir_discover_common(&out), 0);
