@@ -118,8 +118,10 @@ static int pipe_to_full(void *ctx, const char *line)
 	if (!to)
 		die_errno("cannot write to '%s'", FULL_PROGRAM);
 	fprintf(to, "%s\n", line);
-	while (!ferror(to) && fflush(to) != EOF && strbuf_getline(&rest, stdin) != EOF)
-		fprintf(to, "%s\n", rest.buf);
+	while (!ferror(to) && fflush(to) != EOF && strbuf_getline(&rest, stdin) != EOF) {
+		fwrite(rest.buf, 1, rest.len, to);
+		fputc('\n', to);
+	}
 	fclose(to);
 	strbuf_release(&rest);
 	while (waitpid(pid, &status, 0) < 0)

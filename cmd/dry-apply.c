@@ -40,8 +40,8 @@ struct dry_apply_opts {
 	int p_value;
 	int verbose;
 	int quiet;
-	int mboxrd;
-	size_t max_size;	/* mbox.max-message-size: messages, and binary data in one */
+	struct source_opts source;
+	size_t max_size;	/* the message size limit: messages, and binary data in one */
 	struct review_opts review;
 	int range_diff, creation_factor;
 };
@@ -130,7 +130,7 @@ static int show_range_diffs(const struct patch_mails *pms, const struct dry_appl
  * Reads the patches of the inputs (common/mail/patch-mails.h: cover letters,
  * replies, duplicates and other mail are stepped over, one line each);
  * dies (128) on input that cannot be read, exits 1 on a message that
- * cannot apply (undecodable, or over mbox.max-message-size).
+ * cannot apply (undecodable, or over the size limit).
  */
 static void read_series(struct series *s, const char **args, int nargs,
 			const struct dry_apply_opts *o, const struct maint_config *cfg)
@@ -143,7 +143,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	struct patch_set ps = PATCH_SET_INIT;
 	int rc;
 
-	pmo.source_flags = o->mboxrd ? SOURCE_MBOXRD : 0;
+	pmo.source = &o->source;
 	pmo.cfg = cfg;
 	pmo.say = o->quiet || o->porcelain || o->range_diff ? NULL : stdout;
 	pmo.quiet = o->quiet;
@@ -155,7 +155,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 		exit(show_range_diffs(&pms, o) < 0 ? EXIT_NO : EXIT_OK);
 	fflush(stdout);
 	patch_mails_skipped(&pms, &s->skipped);
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	for (size_t i = 0; i < pms.nr; i++) {
 		struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
 		struct raw_mail raw = { 0 };
@@ -166,7 +166,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 		raw.origin = pms.v[i].origin;
 		raw.number = pms.v[i].number;
 		/* Mail we cannot decode cannot apply (RELIABILITY 10-12). */
-		if (patch_mail_parse(&pm, &raw, &mopts) < 0)
+		if (mailinfo_parse(&pm, &raw, &mopts) < 0)
 			exit(EXIT_NO);
 		strbuf_reset(&origin);
 		strbuf_addf(&origin, "%s: message %zu", raw.origin, raw.number);
@@ -204,7 +204,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	}
 	add_review(s, &pms);
 	patch_mails_release(&pms);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	strbuf_release(&err);
 	strbuf_release(&origin);
 }
@@ -323,8 +323,8 @@ static void print_summary(struct strbuf *out, const struct target *t, size_t tot
 
 int cmd_main(int argc, const char **argv)
 {
-	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, 0, 0, REVIEW_OPTS_INIT, 0,
-				    RANGE_DIFF_CREATION_FACTOR };
+	struct dry_apply_opts o = { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT,
+				    0, RANGE_DIFF_CREATION_FACTOR };
 	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
@@ -335,7 +335,6 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL('3', "3way", &o.three_way, "fall back to a 3-way merge when the pre-image blob is known"),
 		OPT_INTEGER(0, "fuzz", &o.fuzz, "n", "ignore up to <n> context lines at each end of a hunk"),
 		OPT_INTEGER('p', NULL, &o.p_value, "n", "strip <n> leading path components (default 1)"),
-		OPT_BOOL(0, "mboxrd", &o.mboxrd, "the input is mboxrd (unescape >From lines)"),
 		OPT__VERBOSE(&o.verbose, "report every hunk, also those that apply exactly"),
 		OPT__QUIET(&o.quiet, "print only the summary lines"),
 		OPT_GROUP("Review"),
@@ -344,6 +343,7 @@ int cmd_main(int argc, const char **argv)
 			 "show how each series changed from its previous version, as git range-diff"),
 		OPT_INTEGER(0, "creation-factor", &o.creation_factor, "n",
 			    "with --range-diff: the creation factor of git range-diff (default 60)"),
+		OPT_MAIL_SOURCE(&o.source),
 		OPT_FETCH(&fo),
 		OPT_END()
 	};
@@ -368,7 +368,7 @@ int cmd_main(int argc, const char **argv)
 	ret = EXIT_NO;
 
 	repo = repo_open_or_die();
-	if (config_load(&cfg, repo) < 0 || source_config_max_size(&cfg, &o.max_size) < 0 ||
+	if (config_load(&cfg, repo) < 0 || source_opts_max_size(&o.source, &cfg, &o.max_size) < 0 ||
 	    review_opts_config(&o.review, &cfg) < 0)
 		exit(EXIT_FATAL);
 	/* Blobs are only read, as git reads them: without re-hashing each. */

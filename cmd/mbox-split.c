@@ -34,44 +34,10 @@ static const char *const usage_str[] = {
 
 struct split_opts {
 	struct select_opts sel;
-	const char *outdir, *format, *since, *until, *max_size;
-	int list, mboxrd, input_mboxrd, keep_cr, threads, quiet, show_trailers;
+	struct source_opts source;
+	const char *outdir, *format, *since, *until;
+	int list, mboxrd, threads, quiet, show_trailers;
 };
-
-/* A size in bytes (0: no limit) into *out; -1 when s is not one. */
-static int parse_size(const char *s, size_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > SIZE_MAX)
-		return -1;
-	*out = v ? (size_t)v : SIZE_MAX;
-	return 0;
-}
-
-/*
- * mbox.max-message-size from the INI files (read without libgit2, see
- * config_load_ini()), or 0 (the source's default) when unset.
- */
-static size_t config_max_size(void)
-{
-	struct maint_config cfg = MAINT_CONFIG_INIT;
-	const char *v;
-	size_t size = 0;
-
-	if (config_load_ini(&cfg) < 0)
-		exit(EXIT_FATAL);
-	v = config_get(&cfg, "mbox", NULL, "max-message-size");
-	if (v && parse_size(v, &size) < 0)
-		die("bad mbox.max-message-size '%s'", v);	/* checked when read: not reached */
-	config_release(&cfg);
-	return size;
-}
 
 /*
  * The listing: a line per message; with rv, under each patch the
@@ -85,7 +51,7 @@ static void list_entries(const char *format, struct mail_entry **order, size_t n
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (mail_format_entry(&line, format, order[i]) < 0)
+		if (mbox_write_format_entry(&line, format, order[i]) < 0)
 			die("bad --format");
 		strbuf_addch(&line, '\n');
 		if (rv && applied_as[i] != MAIL_NONE) {
@@ -147,11 +113,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "input-order", &o.sel.input_order,
 			 "keep the input's order instead of ordering by thread and patch number"),
 		OPT__QUIET(&o.quiet, "do not warn about incomplete series or an empty mailbox"),
-		OPT_GROUP("Input"),
-		OPT_BOOL(0, "input-mboxrd", &o.input_mboxrd, "the input is mboxrd: unquote >From lines"),
-		OPT_BOOL(0, "keep-cr", &o.keep_cr, "keep CR of CRLF line ends, like git mailsplit --keep-cr"),
-		OPT_STRING(0, "max-message-size", &o.max_size, "bytes",
-			   "skip a larger message, exit 1 (default 256 MiB, 0: no limit)"),
+		OPT_MAIL_SOURCE(&o.source),
 		OPT_GROUP("Selection"),
 		OPT_STRING_LIST(0, "touches", &o.sel.touches, "path",
 				"patches touching a path under <path> or matching the glob"),
@@ -167,6 +129,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_END()
 	};
 	struct mail_split ms = { 0 };
+	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct mbox_writer w;
 	struct outdir od = OUTDIR_INIT;
 	struct mail_entry **order;
@@ -181,8 +144,8 @@ int cmd_main(int argc, const char **argv)
 	if (o.mboxrd && (o.list || o.outdir))
 		usage_msg_opt(usage_str, options, "--mboxrd applies to mbox output only");
 	if (!o.format)
-		o.format = MAIL_FORMAT_DEFAULT;
-	if (o.list && mail_format_check(o.format) < 0)
+		o.format = MBOX_WRITE_FORMAT_DEFAULT;
+	if (o.list && mbox_write_format_check(o.format) < 0)
 		exit(EXIT_USAGE);
 	if (o.since && select_parse_date(o.since, &o.sel.since) < 0)
 		usage_msg_opt(usage_str, options, "cannot parse date '%s'", o.since);
@@ -190,7 +153,7 @@ int cmd_main(int argc, const char **argv)
 		usage_msg_opt(usage_str, options, "cannot parse date '%s'", o.until);
 	o.sel.no_threads = !o.threads;
 	o.sel.quiet = o.quiet;
-	o.sel.keep_paths = o.list && mail_format_needs_paths(o.format);
+	o.sel.keep_paths = o.list && mbox_write_format_needs_paths(o.format);
 	o.sel.keep_strings = o.list;
 
 	fo.quiet = o.quiet;
@@ -200,16 +163,14 @@ int cmd_main(int argc, const char **argv)
 
 	ms.args = argv;
 	ms.nargs = argc;
-	ms.source_flags = (o.input_mboxrd ? SOURCE_MBOXRD : 0) | (o.keep_cr ? SOURCE_KEEP_CR : 0);
-	if (!o.max_size)
-		ms.max_size = config_max_size();
-	else if (parse_size(o.max_size, &ms.max_size) < 0)
-		usage_msg_opt(usage_str, options, "--max-message-size takes a number of bytes, not '%s'",
-			      o.max_size);
+	if (config_load_ini(&cfg) < 0)
+		exit(EXIT_FATAL);
+	ms.source = &o.source;
+	ms.cfg = &cfg;
 	ms.fast = !o.list && !o.sel.authors.nr && !o.since && !o.until;
 	ms.mbox = &w;
 	ms.dir = &od;
-	if (mail_index_new(&ms.idx, &o.sel) < 0)
+	if (select_index_new(&ms.idx, &o.sel) < 0)
 		exit(EXIT_USAGE);
 	mail_split_init(&ms);
 	if (o.outdir && outdir_open(&od, o.outdir) < 0)
@@ -225,7 +186,7 @@ int cmd_main(int argc, const char **argv)
 	} else {
 		if (mail_split_index(&ms) < 0)
 			die("cannot read the mail");
-		n = mail_index_select(ms.idx, &order);
+		n = select_choose(ms.idx, &order);
 		if (o.list && o.show_trailers)
 			list_with_trailers(&ms, o.format, order, n);
 		else if (o.list)
@@ -237,7 +198,7 @@ int cmd_main(int argc, const char **argv)
 		die("cannot write the output");
 	if (od.fd >= 0 && !o.quiet)
 		printf("%zu\n", n);
-	if (!o.quiet && !ms.errors && !ms.bad && !ms.oversized && !(stream ? n : mail_index_count(ms.idx)))
+	if (!o.quiet && !ms.errors && !ms.bad && !ms.oversized && !(stream ? n : select_index_count(ms.idx)))
 		warning("no messages found in %s",
 			argc == 1 ? (strcmp(argv[0], "-") ? argv[0] : "standard input") :
 			argc ? "the inputs" : "standard input");
@@ -250,7 +211,8 @@ int cmd_main(int argc, const char **argv)
 	ret = ms.errors ? EXIT_FATAL : ms.bad || ms.oversized || !n ? EXIT_NO : EXIT_OK;
 	outdir_close(&od);
 	mail_split_release(&ms);
-	mail_index_free(ms.idx);
+	select_index_free(ms.idx);
+	config_release(&cfg);
 	strvec_clear(&o.sel.touches);
 	strvec_clear(&o.sel.authors);
 	strvec_clear(&o.sel.subjects);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "config-git.h"
+#include "gitdir.h"
 #include "mailer.h"
 #include "notify.h"
 #include "parse-options.h"
@@ -49,7 +50,7 @@ static int password_action(int action)
 	int ret = RESULT_FATAL;
 
 	/* sendemail.* may be in the repository's config; a repository is not required */
-	if (!config_find_gitdir(&gitdir) && repo_open(&repo) < 0)
+	if (!gitdir_discover(&gitdir, NULL) && repo_open(&repo) < 0)
 		goto out;
 	if (config_load(&cfg, repo) < 0 || mailer_conf_load(&mc, &cfg, NULL) < 0)
 		goto out;

@@ -242,7 +242,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct maint_config cfg = MAINT_CONFIG_INIT;
-	struct maint_lock lock = MAINT_LOCK_INIT;
+	struct state_lock lock = STATE_LOCK_INIT;
 	struct publish_opts popts = PUBLISH_OPTS_INIT;
 	git_repository *repo = NULL;
 	char *refs[2] = { NULL, NULL }, *head = NULL;
@@ -259,7 +259,7 @@ int cmd_main(int argc, const char **argv)
 	repo = repo_open_or_die();
 	if (config_load(&cfg, repo) < 0)
 		goto cleanup;
-	rc = maint_lock_acquire(&lock, repo);
+	rc = state_lock_acquire(&lock, repo);
 	if (rc) {
 		ret = rc > 0 ? EXIT_TEMPFAIL : EXIT_FATAL;
 		goto cleanup;
@@ -283,7 +283,7 @@ int cmd_main(int argc, const char **argv)
 	}
 	ret = result_exit_code(rc);
 cleanup:
-	maint_lock_release(&lock);
+	state_lock_release(&lock);
 	strvec_clear(&popts.remotes);
 	free(refs[0]);
 	free(refs[1]);

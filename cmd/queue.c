@@ -9,6 +9,7 @@
 #include "queue.h"
 #include "repo.h"
 #include "review.h"
+#include "source.h"
 #include "state.h"
 #include "strbuf.h"
 #include "usage.h"
@@ -37,6 +38,7 @@ struct queue_cmd_opts {
 	int scissors;		/* -1: from git config mailinfo.scissors */
 	int quiet;
 	struct review_opts review;	/* --trailers, --sloppy-trailers */
+	struct source_opts source;
 };
 
 /* The full ref name of a branch given as "usb-next" or "refs/heads/usb-next"; caller frees. */
@@ -137,6 +139,7 @@ static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 	o->three_way = c->three_way >= 0 ? c->three_way :
 		config_get_bool(cfg, "queue", NULL, "3way", 0);
 	o->quiet = c->quiet;
+	o->source = c->source;
 	v = tree ? config_get(cfg, "tree", tree, "link") : NULL;
 	o->link_mask = dup_or_null(v ? v : config_get(cfg, "queue", NULL, "link"));
 	if (tree) {
@@ -191,7 +194,7 @@ static int show_trailers(git_repository *repo, const struct maint_config *cfg, s
 
 int cmd_main(int argc, const char **argv)
 {
-	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0, REVIEW_OPTS_INIT };
+	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0, REVIEW_OPTS_INIT, SOURCE_OPTS_INIT };
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
 		OPT_BOOL('s', "signoff", &c.signoff, "add a Signed-off-by trailer (default from config)"),
@@ -204,6 +207,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_REVIEW(&c.review),
 		OPT_SET_INT(0, "show-trailers", &c.action,
 			    "show the trailers each commit would get, apply nothing", ACTION_TRAILERS),
+		OPT_MAIL_SOURCE(&c.source),
 		OPT_GROUP("Resuming"),
 		OPT_SET_INT(0, "continue", &c.action, "go on after fixing the patch or the build", ACTION_CONTINUE),
 		OPT_SET_INT(0, "skip", &c.action, "drop the patch the queue stopped at and go on", ACTION_SKIP),
@@ -214,7 +218,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct maint_config cfg = MAINT_CONFIG_INIT;
-	struct maint_lock lock = MAINT_LOCK_INIT;
+	struct state_lock lock = STATE_LOCK_INIT;
 	struct queue_opts qopts = QUEUE_OPTS_INIT;
 	git_repository *repo = NULL;
 	char *branch = NULL, *ref = NULL;
@@ -259,7 +263,7 @@ int cmd_main(int argc, const char **argv)
 		ret = show_trailers(repo, &cfg, &c, branch, tree, argv + 1, argc - 1);
 		goto cleanup;
 	}
-	rc = maint_lock_acquire(&lock, repo);
+	rc = state_lock_acquire(&lock, repo);
 	if (rc) {
 		ret = rc > 0 ? EXIT_TEMPFAIL : EXIT_FATAL;
 		goto cleanup;
@@ -289,7 +293,7 @@ int cmd_main(int argc, const char **argv)
 	}
 	ret = result_exit_code(rc);
 cleanup:
-	maint_lock_release(&lock);
+	state_lock_release(&lock);
 	queue_opts_release(&qopts);
 	review_opts_release(&c.review);
 	free(branch);

@@ -4,7 +4,7 @@ test_description='the mail core extracts what git mailsplit + git mailinfo extra
 Every message of a varied corpus (git format-patch output of odd commits,
 and hand-written mails: RFC 2047, quoted-printable, base64, MIME
 attachments, in-body headers, scissors, CRLF, mboxrd) goes through
-test-mailinfo (source + patch_mail_parse) and through git mailsplit and
+test-mailinfo (source + mailinfo_parse) and through git mailsplit and
 git mailinfo; author, email, subject, date, message and patch must be
 byte-identical.'
 . ./test-lib.sh

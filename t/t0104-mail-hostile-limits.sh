@@ -399,6 +399,60 @@ test_expect_success 'over mbox.max-message-size: dry-apply and queue refuse the 
 	)
 '
 
+test_expect_success 'every command that reads mail takes the mail source options' '
+	for cmd in mbox-split dry-apply queue
+	do
+		test_expect_code 129 git maint-$cmd -h >help &&
+		grep "input-mboxrd  " help &&
+		grep "keep-cr  " help &&
+		grep -e "--max-message-size <bytes>" help || return 1
+	done
+'
+
+test_expect_success '--max-message-size: each command refuses by it, and it wins over mbox.max-message-size' '
+	echo "error: ../sized.mbox: message 2 exceeds max size (1000 bytes)" >expect.err &&
+	(
+		cd repo &&
+		git checkout -q -B sized base &&
+		repo_state >../before &&
+		test_expect_code 1 git maint-mbox-split --max-message-size 1000 ../sized.mbox >../out 2>../err &&
+		test_cmp ../expect.err ../err &&
+		test_expect_code 1 git maint-dry-apply --max-message-size 1000 --onto base ../sized.mbox >../out 2>../err &&
+		test_cmp ../expect.err ../err &&
+		test_expect_code 1 git maint-queue --max-message-size 1000 sized ../sized.mbox >../out 2>../err &&
+		test_cmp ../expect.err ../err &&
+		test_path_is_missing .git/maint/queue &&
+		repo_state >../after &&
+		test_cmp ../before ../after &&
+		printf "[mbox]\n\tmax-message-size = 1000\n" >.git/maint.ini &&
+		git maint-mbox-split -q --max-message-size 0 ../sized.mbox >../out &&
+		git maint-dry-apply -q --max-message-size 4000 --onto base ../sized.mbox >../out &&
+		git maint-queue -q --max-message-size 0 sized ../sized.mbox &&
+		rm .git/maint.ini &&
+		git log --format=%s base..sized >../actual
+	) &&
+	printf "big\ndated small\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success '--input-mboxrd: dry-apply and queue unquote >From lines as mbox-split does' '
+	{
+		sep &&
+		printf "From: A <a@example.com>\nSubject: [PATCH] quoted\n\n>From the start\n---\n" &&
+		printf "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+	} >rd.mbox &&
+	(
+		cd repo &&
+		git checkout -q -B rd base &&
+		git maint-dry-apply -q --input-mboxrd --onto base ../rd.mbox &&
+		git maint-queue -q --input-mboxrd rd ../rd.mbox &&
+		git log -1 --format=%b rd >../actual
+	) &&
+	git maint-mbox-split --input-mboxrd rd.mbox | grep "^From the start$" &&
+	printf "From the start\n\n" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'MIME nested deeper than 4: dry-apply and queue exit 1 naming the message' '
 	{
 		sep &&

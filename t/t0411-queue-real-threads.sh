@@ -72,6 +72,28 @@ test_expect_success 'a partial reroll: v1 1, 2, 4 and v2 3, in order' '
 	grep "^Skipping superseded patch: \[PATCH 3/4\] topic: change c\$" out
 '
 
+# read_alike <name> <mailbox>...: dry-apply and queue step over the same
+# mail, say so in the same words and take the same patches in the same order.
+read_alike () {
+	name=$1 &&
+	shift &&
+	git maint-dry-apply --onto base "$@" >dry.out &&
+	sed -n -e "/^Skipping /p" -e "s/^Patch [0-9]*\/[0-9]*: /Applying: /p" \
+		-e "s/^Checking \([0-9]* patch.*\) against base/Read \1/p" dry.out >expect &&
+	git branch -f "alike-$name" base &&
+	git maint-queue "alike-$name" "$@" >queue.out &&
+	sed -n -e "/^Skipping /p" -e "/^Applying: /p" \
+		-e "s/^Queueing \([0-9]* patch.*\) on .alike-$name./Read \1/p" queue.out >actual &&
+	test_cmp expect actual
+}
+
+test_expect_success 'dry-apply and queue read a series alike: what is skipped, what is taken, in order' '
+	read_alike thread thread.mbox &&
+	read_alike dup list.mbox thread.mbox &&
+	read_alike reroll reroll.mbox &&
+	grep "^Skipping superseded patch: " actual
+'
+
 test_expect_success 'the whole-thread output of mbox-split goes in as it is' '
 	git maint-mbox-split --touches c.c list.mbox thread.mbox >s &&
 	same_as_am split v1-patches.mbox s

@@ -250,18 +250,28 @@ test_expect_success 'GIT_DIR is read as given' '
 	test_cmp expect actual
 '
 
-test_expect_success 'from a subdirectory: found without a ceiling, left to libgit2 with one' '
+test_expect_success 'from a subdirectory: found as git finds it, a ceiling above honoured' '
 	mkdir -p sub/dir &&
 	git describe --contains v1.0 >expect &&
 	(
 		cd sub/dir &&
-		refused git-maint-describe-contains v1.0 &&
-		git-maint-describe-contains v1.0 >../../actual &&
+		files_only git-maint-describe-contains v1.0 >../../actual.files &&
 		unset GIT_CEILING_DIRECTORIES &&
-		files_only git-maint-describe-contains v1.0 >../../actual.files
+		files_only git-maint-describe-contains v1.0 >../../actual.unset
 	) &&
-	test_cmp expect actual &&
-	test_cmp expect actual.files
+	test_cmp expect actual.files &&
+	test_cmp expect actual.unset
+'
+
+test_expect_success 'a ceiling between here and the repository: no repository, as for git' '
+	(
+		cd sub/dir &&
+		GIT_CEILING_DIRECTORIES="$PWD/.." &&
+		export GIT_CEILING_DIRECTORIES &&
+		test_must_fail git rev-parse --git-dir 2>/dev/null &&
+		test_expect_code 128 git-maint-describe-contains v1.0 2>../../err
+	) &&
+	grep "not a git repository" err
 '
 
 test_expect_success 'a linked worktree is left to libgit2' '

@@ -1,4 +1,5 @@
 #include "config.h"
+#include "gitdir.h"
 #include "utf8.h"
 #include "wrapper.h"
 
@@ -306,149 +307,12 @@ int config_read_user_file(struct maint_config *cfg)
 	return ret;
 }
 
-static int is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/* Does dir look like a git directory (HEAD, objects/, refs/)? */
-static int looks_like_gitdir(struct strbuf *dir)
-{
-	size_t len = dir->len;
-	struct stat st;
-	int ok;
-
-	strbuf_addstr(dir, "/HEAD");
-	ok = !stat(dir->buf, &st) && S_ISREG(st.st_mode);
-	strbuf_setlen(dir, len);
-	strbuf_addstr(dir, "/objects");
-	ok = ok && is_dir(dir->buf);
-	strbuf_setlen(dir, len);
-	strbuf_addstr(dir, "/refs");
-	ok = ok && is_dir(dir->buf);
-	strbuf_setlen(dir, len);
-	return ok;
-}
-
-/*
- * Reads a one-line file (a gitfile's "gitdir: <path>", a worktree's
- * commondir) into out, the path made absolute against base when
- * relative. Returns 0, or -1 when the file is missing or not of that form.
- */
-static int read_path_file(struct strbuf *out, const char *file, const char *prefix, const char *base)
-{
-	struct strbuf buf = STRBUF_INIT;
-	const char *p;
-	int ret = -1;
-
-	if (strbuf_read_file(&buf, file, 128) >= 0) {
-		strbuf_trim(&buf);
-		p = buf.buf;
-		if (buf.len && !memchr(buf.buf, '\n', buf.len) && skip_prefix(p, prefix, &p) && *p) {
-			strbuf_reset(out);
-			if (*p != '/')
-				strbuf_addf(out, "%s/", base);
-			strbuf_addstr(out, p);
-			ret = 0;
-		}
-	}
-	strbuf_release(&buf);
-	return ret;
-}
-
-/* Is dir one of the colon-separated directories of GIT_CEILING_DIRECTORIES? */
-static int is_ceiling(const char *dir)
-{
-	const char *list = getenv("GIT_CEILING_DIRECTORIES");
-	int hit = 0;
-
-	while (list && *list && !hit) {
-		const char *colon = strchr(list, ':');
-		char *one = xstrndup(list, colon ? (size_t)(colon - list) : strlen(list));
-		char *real = *one ? realpath(one, NULL) : NULL;
-
-		hit = real && !strcmp(real, dir);
-		free(real);
-		free(one);
-		list = colon ? colon + 1 : NULL;
-	}
-	return hit;
-}
-
-int config_find_gitdir(struct strbuf *out)
-{
-	const char *env = getenv("GIT_DIR");
-	struct strbuf dir = STRBUF_INIT, dotgit = STRBUF_INIT;
-	char *cwd;
-	int ret = -1;
-
-	strbuf_reset(out);
-	if (env && *env) {
-		strbuf_addstr(out, env);
-		ret = 0;
-		goto commondir;
-	}
-	cwd = getcwd(NULL, 0);
-	if (!cwd)
-		return -1;
-	strbuf_addstr(&dir, cwd);
-	free(cwd);
-	for (;;) {
-		struct stat st;
-		char *slash;
-
-		strbuf_reset(&dotgit);
-		strbuf_addf(&dotgit, "%s/.git", dir.len ? dir.buf : "");
-		if (!stat(dotgit.buf, &st)) {
-			if (S_ISDIR(st.st_mode)) {
-				strbuf_addbuf(out, &dotgit);
-				ret = 0;
-				break;
-			}
-			if (S_ISREG(st.st_mode) &&
-			    !read_path_file(out, dotgit.buf, "gitdir: ", dir.len ? dir.buf : "")) {
-				ret = 0;
-				break;
-			}
-		}
-		if (looks_like_gitdir(&dir)) {	/* a bare repository */
-			strbuf_addbuf(out, &dir);
-			ret = 0;
-			break;
-		}
-		slash = strrchr(dir.buf, '/');
-		if (!slash || !dir.len)
-			break;
-		strbuf_setlen(&dir, slash - dir.buf);
-		if (is_ceiling(dir.len ? dir.buf : "/"))
-			break;
-	}
-commondir:
-	if (!ret) {
-		/* A linked worktree's shared files are in its commondir. */
-		struct strbuf common = STRBUF_INIT;
-
-		strbuf_reset(&dotgit);
-		strbuf_addf(&dotgit, "%s/commondir", out->buf);
-		if (!read_path_file(&common, dotgit.buf, "", out->buf)) {
-			strbuf_reset(out);
-			strbuf_addbuf(out, &common);
-		}
-		strbuf_release(&common);
-	}
-	strbuf_release(&dir);
-	strbuf_release(&dotgit);
-	return ret;
-}
-
 int config_load_ini(struct maint_config *cfg)
 {
 	struct strbuf path = STRBUF_INIT;
 	int ret = config_read_user_file(cfg);
 
-	if (!ret && !config_find_gitdir(&path)) {
+	if (!ret && !gitdir_discover_common(&path)) {
 		strbuf_addstr(&path, "/maint.ini");
 		ret = config_read_file(cfg, path.buf, 0);
 	}

@@ -50,18 +50,9 @@ struct maint_config {
  * The INI files only, without libgit2 (for a command that needs no
  * repository and should not pay libgit2's start-up): the XDG file, then
  * maint.ini in the repository's common git directory found by
- * config_find_gitdir(). A missing repository or file is fine.
+ * gitdir_discover_common() (gitdir.h). A missing repository or file is fine.
  */
 int config_load_ini(struct maint_config *cfg);
-/*
- * Finds the git directory as git does, without libgit2: $GIT_DIR, else
- * the first of the current directory and its parents (not entering
- * one of $GIT_CEILING_DIRECTORIES) holding a ".git" directory or
- * "gitdir:" file, or being a bare repository; then, for a linked
- * worktree, the directory its "commondir" file names. Returns 0 with
- * the path in out, -1 when there is none.
- */
-int config_find_gitdir(struct strbuf *out);
 /* The XDG file, $XDG_CONFIG_HOME/git-maint/config or ~/.config/git-maint/config (used by the loaders). */
 int config_read_user_file(struct maint_config *cfg);
 /* Reads one INI file (used by config_load and by tests). */

@@ -205,12 +205,13 @@ int strbuf_getline(struct strbuf *sb, FILE *fp)
 	int c;
 
 	strbuf_reset(sb);
-	while ((c = getc(fp)) != EOF) {
+	while ((c = getc(fp)) != EOF && c != '\n')
 		strbuf_addch(sb, c);
-		if (c == '\n')
-			break;
-	}
-	return (!sb->len && c == EOF) ? EOF : 0;
+	if (c == EOF && !sb->len)
+		return EOF;
+	if (c == '\n' && sb->len && sb->buf[sb->len - 1] == '\r')
+		strbuf_setlen(sb, sb->len - 1);
+	return 0;
 }
 
 int skip_prefix(const char *str, const char *prefix, const char **out)

@@ -62,8 +62,9 @@ ssize_t strbuf_read_fd(struct strbuf *sb, int fd, size_t hint);
 /* Appends the whole file at path; returns bytes read or -1 (errno set). */
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint);
 /*
- * Replaces sb with the next line of fp including its '\n' (if any).
- * Returns 0, or EOF at end of file with sb empty.
+ * Replaces sb with the next line of fp without its line end ("\n" or
+ * "\r\n"), as git's strbuf_getline(); a last line without one is a
+ * line too. Returns 0, or EOF at end of file with nothing read.
  */
 int strbuf_getline(struct strbuf *sb, FILE *fp);
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 static void *check_alloc(void *p, size_t size)
@@ -127,4 +128,12 @@ void write_or_die(int fd, const void *buf, size_t count)
 			exit(EXIT_FATAL);
 		die_errno("write error");
 	}
+}
+
+int env_true(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") && strcasecmp(v, "false") && strcasecmp(v, "no") &&
+	       strcasecmp(v, "off");
 }

@@ -48,4 +48,7 @@ int fsync_dir(const char *dir);
  */
 void write_or_die(int fd, const void *buf, size_t count);
 
+/* git's git_env_bool(name, 0): set, and not "", "0", "false", "no" or "off". */
+int env_true(const char *name);
+
 #endif

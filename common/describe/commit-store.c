@@ -1,11 +1,12 @@
 /*
  * Commits of a walk (see commit-store.h): graph commits are decoded from
  * the mapped commit-graph on first use; other commits are read through
- * the store's reader (libgit2, commit-store-odb.c) and found again by an
- * open-addressing hash table on their id. Nothing here calls libgit2.
+ * the store's reader (libgit2, commit-store-odb.c) and found again by a
+ * hash map on their id (hashmap.h). Nothing here calls libgit2.
  */
 #include "commit-store.h"
 #include "commit-graph.h"
+#include "hashmap.h"
 #include "oid.h"
 #include "strbuf.h"
 #include "usage.h"
@@ -37,8 +38,7 @@ struct commit_store {
 	size_t extra_nr, extra_alloc;
 	git_oid *graph_oids;	/* lazily copied oids of graph ids, for _oid() */
 
-	uint32_t *hash;		/* open addressing: extra index + 1, 0 = empty */
-	size_t hash_size;
+	struct hashmap extra;	/* object id -> extra index */
 
 	uint32_t *parents;
 	size_t parents_nr, parents_alloc;
@@ -46,7 +46,7 @@ struct commit_store {
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
-void *commit_array_alloc(size_t nr, size_t size, size_t *nr_alloc)
+void *commit_store_array_alloc(size_t nr, size_t size, size_t *nr_alloc)
 {
 	size_t bytes = st_mult(nr ? nr : 1, size), len;
 	unsigned char *map, *aligned;
@@ -70,7 +70,7 @@ void *commit_array_alloc(size_t nr, size_t size, size_t *nr_alloc)
 	return aligned;
 }
 
-void commit_array_free(void *a, size_t size, size_t nr_alloc)
+void commit_store_array_free(void *a, size_t size, size_t nr_alloc)
 {
 	size_t bytes;
 
@@ -83,7 +83,7 @@ void commit_array_free(void *a, size_t size, size_t nr_alloc)
 		munmap(a, (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
 }
 
-void *commit_array_grow(void *a, size_t nr, size_t size, size_t *nr_alloc)
+void *commit_store_array_grow(void *a, size_t nr, size_t size, size_t *nr_alloc)
 {
 	size_t old = *nr_alloc, want;
 	void *n;
@@ -91,10 +91,10 @@ void *commit_array_grow(void *a, size_t nr, size_t size, size_t *nr_alloc)
 	if (nr <= old)
 		return a;
 	want = old + old / 2 > nr ? old + old / 2 : nr;
-	n = commit_array_alloc(want, size, nr_alloc);
+	n = commit_store_array_alloc(want, size, nr_alloc);
 	if (a)
 		memcpy(n, a, old * size);
-	commit_array_free(a, size, old);
+	commit_store_array_free(a, size, old);
 	return n;
 }
 
@@ -108,9 +108,7 @@ struct commit_store *commit_store_new_with(struct commit_graph *graph, int graph
 	s->graph = graph;
 	s->graph_is_cache = graph && graph_is_cache;
 	s->graph_nr = graph ? commit_graph_nr(graph) : 0;
-	s->nodes = commit_array_alloc(s->graph_nr + 64, sizeof(*s->nodes), &s->nodes_alloc);
-	s->hash_size = 1024;
-	s->hash = xcalloc(s->hash_size, sizeof(*s->hash));
+	s->nodes = commit_store_array_alloc(s->graph_nr + 64, sizeof(*s->nodes), &s->nodes_alloc);
 	return s;
 }
 
@@ -141,10 +139,10 @@ void commit_store_free(struct commit_store *s)
 	commit_graph_free(s->graph);
 	if (s->reader.free)
 		s->reader.free(s->reader.ctx);
-	commit_array_free(s->nodes, sizeof(*s->nodes), s->nodes_alloc);
+	commit_store_array_free(s->nodes, sizeof(*s->nodes), s->nodes_alloc);
 	free(s->extra_oids);
 	free(s->graph_oids);
-	free(s->hash);
+	hashmap_release(&s->extra);
 	free(s->parents);
 	free(s);
 }
@@ -174,34 +172,6 @@ uint32_t commit_store_size(const struct commit_store *s)
 	return s->graph_nr + (uint32_t)s->extra_nr;
 }
 
-static size_t oid_hash(const git_oid *oid)
-{
-	uint64_t h;
-
-	memcpy(&h, oid->id, sizeof(h));
-	return (size_t)h;
-}
-
-static void hash_insert(struct commit_store *s, uint32_t extra_index)
-{
-	size_t mask = s->hash_size - 1, i = oid_hash(&s->extra_oids[extra_index]) & mask;
-
-	while (s->hash[i])
-		i = (i + 1) & mask;
-	s->hash[i] = extra_index + 1;
-}
-
-static void hash_grow(struct commit_store *s)
-{
-	size_t i;
-
-	free(s->hash);
-	s->hash_size *= 2;
-	s->hash = xcalloc(s->hash_size, sizeof(*s->hash));
-	for (i = 0; i < s->extra_nr; i++)
-		hash_insert(s, (uint32_t)i);
-}
-
 int commit_store_in_graph(struct commit_store *s, const git_oid *oid, uint32_t *id)
 {
 	return s->graph && commit_graph_find(s->graph, oid->id, id);
@@ -209,15 +179,15 @@ int commit_store_in_graph(struct commit_store *s, const git_oid *oid, uint32_t *
 
 uint32_t commit_store_id(struct commit_store *s, const git_oid *oid)
 {
-	size_t mask, i;
-	uint32_t id;
+	uint32_t id, *extra;
+	int added;
 
 	if (commit_store_in_graph(s, oid, &id))
 		return id;
-	mask = s->hash_size - 1;
-	for (i = oid_hash(oid) & mask; s->hash[i]; i = (i + 1) & mask)
-		if (oid_equal(&s->extra_oids[s->hash[i] - 1], oid))
-			return s->graph_nr + s->hash[i] - 1;
+	extra = hashmap_put(&s->extra, oid->id, GIT_OID_RAWSZ, &added);
+	if (!added)
+		return s->graph_nr + *extra;
+	*extra = (uint32_t)s->extra_nr;
 
 	if ((uint64_t)s->graph_nr + s->extra_nr >= 0x7fffffffu)
 		die("too many commits");
@@ -225,13 +195,9 @@ uint32_t commit_store_id(struct commit_store *s, const git_oid *oid)
 	s->extra_oids[s->extra_nr] = *oid;
 	id = s->graph_nr + (uint32_t)s->extra_nr;
 	if (id >= s->nodes_alloc)
-		s->nodes = commit_array_grow(s->nodes, (size_t)id + 1, sizeof(*s->nodes),
+		s->nodes = commit_store_array_grow(s->nodes, (size_t)id + 1, sizeof(*s->nodes),
 					     &s->nodes_alloc);
 	s->extra_nr++;
-	if (s->extra_nr * 2 > s->hash_size)
-		hash_grow(s);
-	else
-		hash_insert(s, (uint32_t)(s->extra_nr - 1));
 	return id;
 }
 

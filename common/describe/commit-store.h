@@ -110,9 +110,9 @@ uint32_t commit_store_size(const struct commit_store *s);
  * the kernel allows: a few faults instead of one per 4 KiB page touched.
  * nr_alloc is set to the entries allocated (at least nr).
  */
-void *commit_array_alloc(size_t nr, size_t size, size_t *nr_alloc);
+void *commit_store_array_alloc(size_t nr, size_t size, size_t *nr_alloc);
 /* Grows a to hold nr entries (new ones zeroed); a may move. */
-void *commit_array_grow(void *a, size_t nr, size_t size, size_t *nr_alloc);
-void commit_array_free(void *a, size_t size, size_t nr_alloc);
+void *commit_store_array_grow(void *a, size_t nr, size_t size, size_t *nr_alloc);
+void commit_store_array_free(void *a, size_t size, size_t nr_alloc);
 
 #endif

@@ -62,7 +62,7 @@ static int ensure_state(struct describer *d)
 
 	if (need <= old)
 		return 0;
-	d->state = commit_array_grow(d->state, need + (old ? 0 : 1024), sizeof(*d->state),
+	d->state = commit_store_array_grow(d->state, need + (old ? 0 : 1024), sizeof(*d->state),
 				     &d->state_alloc);
 	return 0;
 }
@@ -450,7 +450,7 @@ void describer_free(struct describer *d)
 	}
 	free(d->tips);
 	free(d->order);
-	commit_array_free(d->state, sizeof(*d->state), d->state_alloc);
+	commit_store_array_free(d->state, sizeof(*d->state), d->state_alloc);
 	strvec_clear(&d->names);
 	free(d->stack);
 	free(d->lifo);

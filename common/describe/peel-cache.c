@@ -1,8 +1,9 @@
 /*
- * The peel cache (see peel-cache.h): entries in an array, found by an
- * open-addressing hash table on the object id.
+ * The peel cache (see peel-cache.h): entries in an array, found by
+ * object id through a hash map (hashmap.h).
  */
 #include "peel-cache.h"
+#include "hashmap.h"
 #include "oid.h"
 #include "strbuf.h"
 #include "wrapper.h"
@@ -21,46 +22,25 @@ struct peel_cache {
 	char *path;
 	struct peel_entry *entries;
 	size_t nr, alloc;
-	uint32_t *hash;		/* index + 1, 0 = empty */
-	size_t hash_size;
+	struct hashmap by_oid;	/* object id -> index in entries */
 	int dirty;
 };
 
-static size_t slot_of(const git_oid *oid, size_t mask)
+/* Entry i made findable by its id; a later duplicate stays hidden. */
+static void index_entry(struct peel_cache *c, size_t i)
 {
-	uint64_t h;
+	int added;
+	uint32_t *v = hashmap_put(&c->by_oid, c->entries[i].oid.id, GIT_OID_RAWSZ, &added);
 
-	memcpy(&h, oid->id, sizeof(h));
-	return (size_t)h & mask;
-}
-
-static void rehash(struct peel_cache *c)
-{
-	size_t i, mask;
-
-	free(c->hash);
-	c->hash_size = 64;
-	while (c->hash_size < c->nr * 2 + 2)
-		c->hash_size *= 2;
-	c->hash = xcalloc(c->hash_size, sizeof(*c->hash));
-	mask = c->hash_size - 1;
-	for (i = 0; i < c->nr; i++) {
-		size_t s = slot_of(&c->entries[i].oid, mask);
-
-		while (c->hash[s])
-			s = (s + 1) & mask;
-		c->hash[s] = (uint32_t)i + 1;
-	}
+	if (added)
+		*v = (uint32_t)i;
 }
 
 static struct peel_entry *find(struct peel_cache *c, const git_oid *oid)
 {
-	size_t mask = c->hash_size - 1, s;
+	const uint32_t *v = hashmap_get(&c->by_oid, oid->id, GIT_OID_RAWSZ);
 
-	for (s = slot_of(oid, mask); c->hash[s]; s = (s + 1) & mask)
-		if (oid_equal(&c->entries[c->hash[s] - 1].oid, oid))
-			return &c->entries[c->hash[s] - 1];
-	return NULL;
+	return v ? &c->entries[*v] : NULL;
 }
 
 /* 40 lower-case hex digits into oid; -1 on anything else. */
@@ -160,7 +140,8 @@ struct peel_cache *peel_cache_load(const char *path)
 		}
 	}
 	strbuf_release(&buf);
-	rehash(c);
+	for (size_t i = 0; i < c->nr; i++)
+		index_entry(c, i);
 	return c;
 }
 
@@ -170,7 +151,7 @@ void peel_cache_free(struct peel_cache *c)
 		return;
 	free(c->path);
 	free(c->entries);
-	free(c->hash);
+	hashmap_release(&c->by_oid);
 	free(c);
 }
 
@@ -197,15 +178,7 @@ void peel_cache_put(struct peel_cache *c, const struct peel_entry *e)
 	c->entries[c->nr].used = 1;
 	c->nr++;
 	c->dirty = 1;
-	if (c->nr * 2 + 2 > c->hash_size)
-		rehash(c);
-	else {
-		size_t mask = c->hash_size - 1, s = slot_of(&e->oid, mask);
-
-		while (c->hash[s])
-			s = (s + 1) & mask;
-		c->hash[s] = (uint32_t)c->nr;
-	}
+	index_entry(c, c->nr - 1);
 }
 
 void peel_cache_save(struct peel_cache *c, int prune)

@@ -4,6 +4,7 @@
  * "not here", so the caller's libgit2 path decides, and reports.
  */
 #include "repo-files.h"
+#include "gitdir.h"
 #include "strbuf.h"
 #include "wrapper.h"
 
@@ -135,70 +136,19 @@ static int sub_kind(const struct strbuf *dir, const char *sub)
 	return kind;
 }
 
-/* git's is_git_directory(), for dir ending in '/'. */
-static int is_gitdir(const struct strbuf *dir)
-{
-	return sub_kind(dir, "HEAD") == 'f' && sub_kind(dir, "objects") == 'd' &&
-	       sub_kind(dir, "refs") == 'd';
-}
-
+/*
+ * The git directory as git finds it, ending in '/'; 1 when there is
+ * none, or it is reached through a gitfile (a worktree or submodule:
+ * not plain).
+ */
 static int find_gitdir(struct strbuf *gitdir)
 {
-	const char *env = getenv("GIT_DIR");
-	const char *ceiling = getenv("GIT_CEILING_DIRECTORIES");
-	struct strbuf dir = STRBUF_INIT;
-	char cwd[4096];
-	struct stat st;
-	dev_t dev;
-	int ret = 1;
+	enum gitdir_how how;
 
-	if (env) {
-		strbuf_addstr(gitdir, env);
-		if (!gitdir->len || gitdir->buf[gitdir->len - 1] != '/')
-			strbuf_addch(gitdir, '/');
-		return is_gitdir(gitdir) ? 0 : 1;
-	}
-	if (!getcwd(cwd, sizeof(cwd)) || stat(cwd, &st) < 0)
-		goto done;
-	strbuf_addstr(&dir, cwd);
-	dev = st.st_dev;
-	for (;;) {
-		size_t len = dir.len;
-		int kind;
-
-		strbuf_addstr(&dir, "/.git/");
-		kind = path_kind(dir.buf);
-		if (kind == 'd' && is_gitdir(&dir)) {
-			strbuf_addbuf(gitdir, &dir);
-			ret = 0;
-			break;
-		}
-		if (kind)
-			break;	/* a gitfile (worktree, submodule) or something odd */
-		strbuf_setlen(&dir, len);
-		strbuf_addch(&dir, '/');
-		if (is_gitdir(&dir)) {	/* bare */
-			strbuf_addbuf(gitdir, &dir);
-			ret = 0;
-			break;
-		}
-		strbuf_setlen(&dir, len);
-		/* going up: only where git's ceiling and filesystem rules cannot apply */
-		if ((ceiling && *ceiling) || getenv("GIT_DISCOVERY_ACROSS_FILESYSTEM"))
-			break;
-		while (dir.len > 1 && dir.buf[dir.len - 1] != '/')
-			dir.len--;
-		if (dir.len > 1)
-			dir.len--;
-		if (dir.len == len)
-			break;
-		dir.buf[dir.len] = '\0';
-		if (stat(dir.buf, &st) < 0 || st.st_dev != dev)
-			break;
-	}
-done:
-	strbuf_release(&dir);
-	return ret;
+	if (gitdir_discover(gitdir, &how) || how == GITDIR_GITFILE)
+		return 1;
+	strbuf_addch(gitdir, '/');
+	return 0;
 }
 
 /* 1 when path mentions a config key we leave to libgit2, -1 unreadable. */
@@ -221,14 +171,6 @@ static int config_file_worrying(const char *path)
 done:
 	strbuf_release(&buf);
 	return ret;
-}
-
-static int env_true(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v && strcmp(v, "0") && strcasecmp(v, "false") && strcasecmp(v, "no") &&
-	       strcasecmp(v, "off");
 }
 
 static int config_worrying(const struct strbuf *gitdir)

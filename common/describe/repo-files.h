@@ -10,9 +10,8 @@
  * nothing here prints. On "unknown" the caller does the work through
  * libgit2 (repo.h), which reports errors as usual.
  *
- * Plain means: found as git finds it (the current directory, or a parent
- * when GIT_CEILING_DIRECTORIES is unset; $GIT_DIR as given) as a ".git"
- * directory or a bare repository owned by us; no commondir, gitfile,
+ * Plain means: found as git finds it (gitdir_discover(), gitdir.h) as a
+ * ".git" directory or a bare repository owned by us; no commondir, gitfile,
  * alternates, shallow, grafts or replace refs; none of the environment
  * variables that move parts of a repository or add config; and no config
  * file mentioning a key that changes how objects are named or walked

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashmap.h"
 #include "mail-kind.h"
 #include "mailinfo.h"
 #include "usage.h"
@@ -49,21 +50,10 @@ void mail_facts_from(struct mail_facts *f, const struct patch_mail *pm, time_t w
 }
 
 /*
- * Strings (message ids, senders, series keys) live in one arena and are
- * named by their offset, so the arena may grow; a map from a string to a
- * number over it, open addressing.
+ * Strings (senders) live in one arena and are named by their offset, so
+ * the arena may grow; message ids and series keys are found through
+ * hash maps (hashmap.h).
  */
-struct slot {
-	size_t off;		/* key offset + 1 in the arena, 0: free */
-	uint32_t hash;
-	size_t val;
-};
-
-struct strmap {
-	struct slot *slots;
-	size_t nr, alloc;	/* alloc: a power of two */
-};
-
 struct msg {
 	size_t node, reply_node;	/* id nodes (union-find), reply_node MAIL_NONE when none */
 	size_t sender;			/* arena offset */
@@ -81,7 +71,7 @@ struct series_state {
 
 struct mail_kinds {
 	struct strbuf arena;
-	struct strmap ids;		/* message id -> node */
+	struct hashmap ids;		/* message id -> node */
 	size_t *parent;			/* union-find over nodes */
 	size_t nodes, nodes_alloc;
 	struct msg *msgs;
@@ -94,21 +84,6 @@ struct mail_kinds {
 	size_t *member_start;
 };
 
-static uint32_t hash_mem(const char *s, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-		h ^= h >> 31;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	h = (h ^ w) * 0x94d049bb133111ebULL;
-	return (h ^ (h >> 29)) >> 32;
-}
-
 static size_t arena_add(struct strbuf *arena, const char *s, size_t len)
 {
 	size_t off = arena->len;
@@ -116,43 +91,6 @@ static size_t arena_add(struct strbuf *arena, const char *s, size_t len)
 	strbuf_add(arena, s, len);
 	strbuf_addch(arena, '\0');
 	return off;
-}
-
-static void map_grow(struct strmap *m)
-{
-	struct strmap old = *m;
-
-	m->alloc = old.alloc ? 2 * old.alloc : 1024;
-	m->slots = xcalloc(m->alloc, sizeof(*m->slots));
-	for (size_t i = 0; i < old.alloc; i++) {
-		size_t j;
-
-		if (!old.slots[i].off)
-			continue;
-		for (j = old.slots[i].hash & (m->alloc - 1); m->slots[j].off; j = (j + 1) & (m->alloc - 1))
-			;
-		m->slots[j] = old.slots[i];
-	}
-	free(old.slots);
-}
-
-/* The slot of key[0..len), made (off 0, to be filled) when absent. */
-static struct slot *map_slot(struct strmap *m, const struct strbuf *arena, const char *key, size_t len)
-{
-	uint32_t h = hash_mem(key, len);
-	size_t j;
-
-	if (2 * (m->nr + 1) > m->alloc)
-		map_grow(m);
-	for (j = h & (m->alloc - 1); m->slots[j].off; j = (j + 1) & (m->alloc - 1)) {
-		const char *k = arena->buf + m->slots[j].off - 1;
-
-		if (m->slots[j].hash == h && !memcmp(k, key, len) && !k[len])
-			return &m->slots[j];
-	}
-	m->slots[j].hash = h;
-	m->nr++;
-	return &m->slots[j];
 }
 
 static size_t new_node(struct mail_kinds *mk)
@@ -181,16 +119,22 @@ static void unite(size_t *parent, size_t a, size_t b)
 		parent[a] = b;
 }
 
+/* A 32-bit value of a map: nodes and series are fewer than messages. */
+static uint32_t map_val(size_t v)
+{
+	if (v > UINT32_MAX)
+		die("too many messages");
+	return (uint32_t)v;
+}
+
 static size_t id_node(struct mail_kinds *mk, const char *id)
 {
-	size_t len = strlen(id);
-	struct slot *s = map_slot(&mk->ids, &mk->arena, id, len);
+	int added;
+	uint32_t *node = hashmap_put(&mk->ids, id, strlen(id), &added);
 
-	if (!s->off) {
-		s->off = arena_add(&mk->arena, id, len) + 1;
-		s->val = new_node(mk);
-	}
-	return s->val;
+	if (added)
+		*node = map_val(new_node(mk));
+	return *node;
 }
 
 struct mail_kinds *mail_kinds_new(void)
@@ -207,7 +151,7 @@ void mail_kinds_free(struct mail_kinds *mk)
 	if (!mk)
 		return;
 	strbuf_release(&mk->arena);
-	free(mk->ids.slots);
+	hashmap_release(&mk->ids);
 	free(mk->parent);
 	free(mk->msgs);
 	free(mk->cls);
@@ -379,27 +323,16 @@ static int continues(const struct mail_kinds *mk, size_t s, size_t i, size_t pre
 }
 
 /* The series registered under key in m, or MAIL_NONE. */
-static size_t map_get(struct strmap *m, struct mail_kinds *mk, const struct strbuf *key)
+static size_t map_get(const struct hashmap *m, const struct strbuf *key)
 {
-	struct slot *sl;
+	const uint32_t *v = hashmap_get(m, key->buf, key->len);
 
-	if (!m->alloc)
-		return MAIL_NONE;
-	sl = map_slot(m, &mk->arena, key->buf, key->len);
-	if (!sl->off) {
-		m->nr--;	/* looked up, not added */
-		return MAIL_NONE;
-	}
-	return sl->val;
+	return v ? *v : MAIL_NONE;
 }
 
-static void map_put(struct strmap *m, struct mail_kinds *mk, const struct strbuf *key, size_t val)
+static void map_put(struct hashmap *m, const struct strbuf *key, size_t val)
 {
-	struct slot *sl = map_slot(m, &mk->arena, key->buf, key->len);
-
-	if (!sl->off)
-		sl->off = arena_add(&mk->arena, key->buf, key->len) + 1;
-	sl->val = val;
+	*hashmap_put(m, key->buf, key->len, NULL) = map_val(val);
 }
 
 static void thread_key(struct strbuf *key, struct mail_kinds *mk, size_t i)
@@ -419,7 +352,7 @@ static void sender_key(struct strbuf *key, struct mail_kinds *mk, size_t i)
 /* Series, threaded or not; an unthreaded one is joined into one thread. */
 static void find_series(struct mail_kinds *mk)
 {
-	struct strmap by_thread = { 0 }, by_sender = { 0 };
+	struct hashmap by_thread = HASHMAP_INIT, by_sender = HASHMAP_INIT;
 	struct strbuf key = STRBUF_INIT;
 	size_t prev = MAIL_NONE;
 
@@ -442,7 +375,7 @@ static void find_series(struct mail_kinds *mk)
 				s = mk->cls[prev].series;
 			} else {
 				sender_key(&key, mk, i);
-				s = map_get(&by_sender, mk, &key);
+				s = map_get(&by_sender, &key);
 				if (s != MAIL_NONE && !continues(mk, s, i, prev))
 					s = MAIL_NONE;
 			}
@@ -451,13 +384,13 @@ static void find_series(struct mail_kinds *mk)
 		}
 		thread_key(&key, mk, i);
 		if (s == MAIL_NONE)
-			s = map_get(&by_thread, mk, &key);
+			s = map_get(&by_thread, &key);
 		if (s == MAIL_NONE)
 			s = new_series(mk, i);
-		map_put(&by_thread, mk, &key, s);
+		map_put(&by_thread, &key, s);
 		if (m->root) {
 			sender_key(&key, mk, i);
-			map_put(&by_sender, mk, &key, s);
+			map_put(&by_sender, &key, s);
 		}
 		c->series = s;
 		mk->series[s].pub.nr++;
@@ -472,8 +405,8 @@ static void find_series(struct mail_kinds *mk)
 		mk->series[s].pub.partial = mk->series[s].rerolls &&
 					    mk->series[s].rerolls == mk->series[s].pub.nr;
 	strbuf_release(&key);
-	free(by_thread.slots);
-	free(by_sender.slots);
+	hashmap_release(&by_thread);
+	hashmap_release(&by_sender);
 }
 
 /* A series' thread root without a diff is its cover letter. */
@@ -507,7 +440,7 @@ static void find_root_covers(struct mail_kinds *mk)
  */
 static void find_families(struct mail_kinds *mk)
 {
-	struct strmap by_subject = { 0 };
+	struct hashmap by_subject = HASHMAP_INIT;
 	struct strbuf key = STRBUF_INIT;
 	size_t *fam = xmalloc(st_mult(mk->series_nr + 1, sizeof(*fam)));
 	int *newest = xcalloc(mk->series_nr + 1, sizeof(*newest));
@@ -529,9 +462,9 @@ static void find_families(struct mail_kinds *mk)
 		strbuf_addstr(&key, mk->arena.buf + m->sender);
 		strbuf_addch(&key, '\n');
 		strbuf_addstr(&key, mk->arena.buf + m->subject);
-		s = map_get(&by_subject, mk, &key);
+		s = map_get(&by_subject, &key);
 		if (s == MAIL_NONE)
-			map_put(&by_subject, mk, &key, c->series);
+			map_put(&by_subject, &key, c->series);
 		else
 			unite(fam, c->series, s);
 	}
@@ -545,7 +478,7 @@ static void find_families(struct mail_kinds *mk)
 	for (size_t s = 0; s < mk->series_nr; s++)
 		mk->series[s].pub.superseded = mk->series[s].pub.version < newest[mk->series[s].pub.family];
 	strbuf_release(&key);
-	free(by_subject.slots);
+	hashmap_release(&by_subject);
 	free(fam);
 	free(newest);
 }

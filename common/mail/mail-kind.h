@@ -98,7 +98,7 @@ struct mail_facts {
 };
 
 /*
- * Fills f from a parsed message (patch_mail_parse() or select_scan():
+ * Fills f from a parsed message (mailinfo_parse() or select_scan():
  * paths must be filled); f borrows pm's strings. raw_subject gives
  * tagged; has_patch is the parser's, has_diff "it names a file".
  */

@@ -46,10 +46,13 @@ void mail_split_release(struct mail_split *ms)
 
 static int open_source(struct mail_split *ms, struct mail_source **src)
 {
-	if (source_open(src, ms->args, ms->nargs, ms->source_flags) < 0)
+	if (source_open(src, ms->args, ms->nargs, source_opts_flags(ms->source)) < 0)
 		return -1;
-	if (ms->max_size)
-		source_set_max_size(*src, ms->max_size);
+	if (source_configure(*src, ms->cfg, ms->source) < 0) {
+		source_close(*src);
+		*src = NULL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -75,7 +78,7 @@ static int write_one(struct mail_split *ms, size_t pos, const char *from_line,
 	 * it back when the message's lines end in CRLF, as git mailsplit
 	 * --keep-cr keeps it.
 	 */
-	if (from_line && (ms->source_flags & SOURCE_KEEP_CR) &&
+	if (from_line && (source_opts_flags(ms->source) & SOURCE_KEEP_CR) &&
 	    (nl = memchr(buf, '\n', len)) && nl > buf && nl[-1] == '\r') {
 		strbuf_addf(&from, "%s\r", from_line);
 		from_line = from.buf;
@@ -99,7 +102,7 @@ int mail_split_index(struct mail_split *ms)
 	mopts.headers_and_paths_only = 1;
 	if (open_source(ms, &src) < 0)
 		return -1;
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	while ((rc = source_next(src, &raw))) {
 		struct mail_entry *e;
 
@@ -107,12 +110,12 @@ int mail_split_index(struct mail_split *ms)
 			count_error(ms, src);
 			continue;
 		}
-		if (!(ms->fast && select_scan(&pm, &raw)) && patch_mail_parse(&pm, &raw, &mopts) < 0) {
+		if (!(ms->fast && select_scan(&pm, &raw)) && mailinfo_parse(&pm, &raw, &mopts) < 0) {
 			ms->bad++;
 			continue;
 		}
 		/* raw.origin is one of args (or "-"), which outlive the index. */
-		e = mail_index_add(ms->idx, &pm, raw.number, raw.len, raw.origin,
+		e = select_index_add(ms->idx, &pm, raw.number, raw.len, raw.origin,
 				   raw.from_line, raw.from_line_len);
 		if (ms->rereadable && !raw.file)
 			e->file_off = raw.offset;
@@ -122,7 +125,7 @@ int mail_split_index(struct mail_split *ms)
 		}
 	}
 	source_close(src);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	return ret;
 }
 
@@ -186,15 +189,15 @@ static int write_from_files(struct mail_split *ms, struct mail_entry **order, si
  */
 static int reread_inputs(struct mail_split *ms, int direct)
 {
-	size_t next = 0, count = mail_index_count(ms->idx), last = 0, i;
+	size_t next = 0, count = select_index_count(ms->idx), last = 0, i;
 	struct mail_source *src;
 	struct raw_mail raw;
 	int rc, ret = 0;
 
 	/* Stop after the last chosen message. */
 	for (i = 0; i < count; i++)
-		if (mail_index_at(ms->idx, i)->out_pos)
-			last = mail_index_at(ms->idx, i)->number;
+		if (select_index_at(ms->idx, i)->out_pos)
+			last = select_index_at(ms->idx, i)->number;
 	if (open_source(ms, &src) < 0)
 		return -1;
 	while (!ret && next < count && (rc = source_next(src, &raw))) {
@@ -204,9 +207,9 @@ static int reread_inputs(struct mail_split *ms, int direct)
 			continue;
 		if (raw.number > last)
 			break;
-		while (next < count && mail_index_at(ms->idx, next)->number < raw.number)
+		while (next < count && select_index_at(ms->idx, next)->number < raw.number)
 			next++;
-		e = mail_index_at(ms->idx, next);
+		e = select_index_at(ms->idx, next);
 		if (!e || e->number != raw.number || !e->out_pos)
 			continue;
 		if (e->len != raw.len)
@@ -308,7 +311,7 @@ static void review_entry(struct review *rv, struct patch_mail *pm, const struct 
 	raw.len = buf ? len : 0;
 	raw.origin = e->origin;
 	raw.number = e->number;
-	patch_mail_parse(pm, &raw, &mopts);
+	mailinfo_parse(pm, &raw, &mopts);
 	/* a patch id cannot fail but on a hashing error, which leaves the patch without one */
 	review_msg_from_mail(&m, &c, e->family, pm, raw.buf, raw.len, e->number, NULL);
 	review_add(rv, &m);
@@ -317,49 +320,49 @@ static void review_entry(struct review *rv, struct patch_mail *pm, const struct 
 /* Every entry into rv, in index order, read again from the inputs or the spool. */
 static int review_all(struct mail_split *ms, struct review *rv)
 {
-	size_t count = mail_index_count(ms->idx), next = 0;
+	size_t count = select_index_count(ms->idx), next = 0;
 	struct mail_source *src = NULL;
 	struct strbuf buf = STRBUF_INIT;
 	struct patch_mail pm;
 	struct raw_mail raw;
 	int rc, ret = 0;
 
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	if (ms->rereadable && open_source(ms, &src) < 0)
 		return -1;
 	while (src && next < count && (rc = source_next(src, &raw))) {
-		struct mail_entry *e = mail_index_at(ms->idx, next);
+		struct mail_entry *e = select_index_at(ms->idx, next);
 
 		if (rc < 0 || raw.number < e->number)
 			continue;
-		while (next < count && mail_index_at(ms->idx, next)->number < raw.number)
-			review_entry(rv, &pm, mail_index_at(ms->idx, next++), NULL, 0);
-		if (next < count && mail_index_at(ms->idx, next)->number == raw.number) {
-			e = mail_index_at(ms->idx, next++);
+		while (next < count && select_index_at(ms->idx, next)->number < raw.number)
+			review_entry(rv, &pm, select_index_at(ms->idx, next++), NULL, 0);
+		if (next < count && select_index_at(ms->idx, next)->number == raw.number) {
+			e = select_index_at(ms->idx, next++);
 			review_entry(rv, &pm, e, e->len == raw.len ? raw.buf : NULL, raw.len);
 		}
 	}
 	for (; next < count; next++) {
-		struct mail_entry *e = mail_index_at(ms->idx, next);
+		struct mail_entry *e = select_index_at(ms->idx, next);
 		int have = !src && e->spool_off >= 0 && !spool_read(&ms->spool, e->spool_off, e->len, &buf);
 
 		review_entry(rv, &pm, e, have ? buf.buf : NULL, buf.len);
 	}
 	source_close(src);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	strbuf_release(&buf);
 	return ret;
 }
 
 /* The index of e: entries are in input order, their numbers rising. */
-static size_t entry_index(struct mail_index *idx, size_t count, const struct mail_entry *e)
+static size_t entry_index(struct select_index *idx, size_t count, const struct mail_entry *e)
 {
 	size_t lo = 0, hi = count;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (mail_index_at(idx, mid)->number < e->number)
+		if (select_index_at(idx, mid)->number < e->number)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -376,7 +379,7 @@ int mail_split_review(struct mail_split *ms, struct mail_entry **order, size_t n
 	*out = review_new();
 	*applied_as = xmalloc(st_mult(n + 1, sizeof(size_t)));
 	ret = review_all(ms, *out);
-	count = mail_index_count(ms->idx);
+	count = select_index_count(ms->idx);
 	for (size_t i = 0; i < n; i++) {
 		(*applied_as)[i] = MAIL_NONE;
 		if (order[i]->kind != MAIL_PATCH)

@@ -8,7 +8,7 @@
  *
  * Two passes. The first parses the headers and diff paths of every
  * message into the index (with select_scan() when fast is set, else
- * patch_mail_parse()). The second writes the chosen messages: read back
+ * mailinfo_parse()). The second writes the chosen messages: read back
  * with pread() when each is a plain byte range of a re-readable file
  * (raw_mail.offset), else by reading the inputs again, else from the
  * spool. Input that cannot be read twice (stdin, a pipe) is spooled to
@@ -18,7 +18,8 @@
  *
  * Functions return 0, or -1 after reporting with error(); a message that
  * cannot be read or parsed is reported, counted in errors and skipped; a
- * message over max_size is reported, counted in oversized and skipped.
+ * message over the size limit (source_configure()) is reported, counted
+ * in oversized and skipped.
  */
 
 #include <stddef.h>
@@ -27,14 +28,17 @@
 #include "select.h"
 #include "spool.h"
 
+struct maint_config;
+struct source_opts;
+
 struct mail_split {
 	/* set by the caller */
 	const char *const *args;	/* inputs as for source_open(); they must outlive the index */
 	size_t nargs;
-	unsigned source_flags;	/* SOURCE_MBOXRD, SOURCE_KEEP_CR */
-	size_t max_size;	/* largest message accepted; 0: the source's default */
+	const struct source_opts *source;	/* --input-mboxrd ... (source.h); may be NULL */
+	const struct maint_config *cfg;	/* for mbox.max-message-size; may be NULL */
 	int fast;		/* selection needs no more than select_scan() fills */
-	struct mail_index *idx;
+	struct select_index *idx;
 	struct mbox_writer *mbox;	/* output: an mbox stream ... */
 	struct outdir *dir;	/* ... or numbered files (dir->fd >= 0) */
 
@@ -43,7 +47,7 @@ struct mail_split {
 	struct spool spool;
 	size_t errors;		/* inputs that could not be read */
 	size_t bad;		/* messages that could not be parsed (reported, skipped) */
-	size_t oversized;	/* messages skipped for being over max_size */
+	size_t oversized;	/* messages skipped for being over the size limit */
 };
 
 /* Prepares ms after the caller's fields are set. */
@@ -52,7 +56,7 @@ void mail_split_release(struct mail_split *ms);
 
 /* Pass 1: every message into ms->idx. */
 int mail_split_index(struct mail_split *ms);
-/* Pass 2: writes the n entries of order (from mail_index_select()). */
+/* Pass 2: writes the n entries of order (from select_choose()). */
 int mail_split_write(struct mail_split *ms, struct mail_entry **order, size_t n);
 /*
  * For a listing that shows trailers: every indexed message read again

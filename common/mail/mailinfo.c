@@ -1345,7 +1345,7 @@ void mailinfo_header_from(struct patch_mail *pm, const char *value, size_t len)
 	strbuf_release(&hdr);
 }
 
-void patch_mail_format_info(struct strbuf *out, const struct patch_mail *pm)
+void mailinfo_format_info(struct strbuf *out, const struct patch_mail *pm)
 {
 	if (pm->has_author)
 		strbuf_addf(out, "Author: %s\nEmail: %s\n", pm->author_name.buf, pm->author_email.buf);
@@ -1741,7 +1741,7 @@ void mailinfo_diff_paths(struct strvec *paths, const char *patch, size_t len)
 
 /* ---- the whole message ---- */
 
-void patch_mail_init(struct patch_mail *pm)
+void mailinfo_init(struct patch_mail *pm)
 {
 	memset(pm, 0, sizeof(*pm));
 	strbuf_init(&pm->author_name, 0);
@@ -1760,7 +1760,7 @@ void patch_mail_init(struct patch_mail *pm)
 	pm->version = 1;
 }
 
-void patch_mail_reset(struct patch_mail *pm)
+void mailinfo_reset(struct patch_mail *pm)
 {
 	strbuf_reset(&pm->author_name);
 	strbuf_reset(&pm->author_email);
@@ -1783,9 +1783,9 @@ void patch_mail_reset(struct patch_mail *pm)
 
 static void mi_free(struct mi *mi);
 
-void patch_mail_release(struct patch_mail *pm)
+void mailinfo_release(struct patch_mail *pm)
 {
-	patch_mail_reset(pm);
+	mailinfo_reset(pm);
 	mi_free(pm->scratch);
 	pm->scratch = NULL;
 	strbuf_release(&pm->author_name);
@@ -1878,12 +1878,12 @@ static void mi_free(struct mi *mi)
 	free(mi);
 }
 
-int patch_mail_parse(struct patch_mail *pm, const struct raw_mail *raw, const struct mailinfo_opts *opts)
+int mailinfo_parse(struct patch_mail *pm, const struct raw_mail *raw, const struct mailinfo_opts *opts)
 {
 	struct mi *mi = mi_get(pm);
 	int ret = 0;
 
-	patch_mail_reset(pm);
+	mailinfo_reset(pm);
 	mi_start(mi, pm, raw, opts);
 
 	while (mi->p < mi->end && g_isspace(*mi->p))

@@ -110,10 +110,10 @@ struct mailinfo_opts {
 };
 #define MAILINFO_OPTS_INIT { .quoted_cr = MAILINFO_QUOTED_CR_WARN }
 
-void patch_mail_init(struct patch_mail *pm);
+void mailinfo_init(struct patch_mail *pm);
 /* Empties pm for reuse (keeps allocations). */
-void patch_mail_reset(struct patch_mail *pm);
-void patch_mail_release(struct patch_mail *pm);
+void mailinfo_reset(struct patch_mail *pm);
+void mailinfo_release(struct patch_mail *pm);
 
 /*
  * Parses raw into pm (reset first). 0 ok; -1 after one error line
@@ -125,14 +125,14 @@ void patch_mail_release(struct patch_mail *pm);
  * list the message but must not apply it. Warnings (quoted CRLF,
  * headers read as ISO-8859-1) go to stderr, prefixed the same way.
  */
-int patch_mail_parse(struct patch_mail *pm, const struct raw_mail *raw, const struct mailinfo_opts *opts);
+int mailinfo_parse(struct patch_mail *pm, const struct raw_mail *raw, const struct mailinfo_opts *opts);
 
 /*
  * Appends what `git mailinfo` prints on its standard output for pm:
  * "Author: ...\nEmail: ...\nSubject: ...\nDate: ...\n\n", each line only
  * when git would print it.
  */
-void patch_mail_format_info(struct strbuf *out, const struct patch_mail *pm);
+void mailinfo_format_info(struct strbuf *out, const struct patch_mail *pm);
 
 /*
  * git am's subject cleanup (mailinfo cleanup_subject): strips leading
@@ -152,7 +152,7 @@ void mailinfo_series_info(const char *subject, size_t len, int *version, int *nu
  * What the parser makes of a mail's Subject and From header values, for
  * a caller that read the headers itself (select_scan()): the value is
  * unfolded, RFC 2047-decoded, valid UTF-8 without NUL bytes (else the
- * caller must leave the mail to patch_mail_parse(), which reports those).
+ * caller must leave the mail to mailinfo_parse(), which reports those).
  * mailinfo_header_subject() sets subject (cleaned as git am does) and
  * raw_subject; mailinfo_header_from() sets author_name and author_email.
  */

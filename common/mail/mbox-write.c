@@ -248,12 +248,12 @@ static int format(struct strbuf *out, const char *fmt, const struct mail_entry *
 	return 0;
 }
 
-int mail_format_entry(struct strbuf *out, const char *fmt, const struct mail_entry *e)
+int mbox_write_format_entry(struct strbuf *out, const char *fmt, const struct mail_entry *e)
 {
 	return format(out, fmt, e);
 }
 
-int mail_format_check(const char *fmt)
+int mbox_write_format_check(const char *fmt)
 {
 	struct strbuf sink = STRBUF_INIT;
 	int rc = format(&sink, fmt, NULL);
@@ -262,7 +262,7 @@ int mail_format_check(const char *fmt)
 	return rc;
 }
 
-int mail_format_needs_paths(const char *fmt)
+int mbox_write_format_needs_paths(const char *fmt)
 {
 	const char *p;
 

@@ -78,12 +78,12 @@ void outdir_close(struct outdir *od);
  * included, become '?'.
  * Returns -1 (error reported) on an unknown placeholder.
  */
-int mail_format_entry(struct strbuf *out, const char *fmt, const struct mail_entry *e);
+int mbox_write_format_entry(struct strbuf *out, const char *fmt, const struct mail_entry *e);
 /* Checks fmt once, before any output; -1 (error reported) when invalid. */
-int mail_format_check(const char *fmt);
+int mbox_write_format_check(const char *fmt);
 /* Does fmt use %p? */
-int mail_format_needs_paths(const char *fmt);
+int mbox_write_format_needs_paths(const char *fmt);
 
-#define MAIL_FORMAT_DEFAULT "%i\t%m\t%an <%ae>\t%ad\t%s\t%p"
+#define MBOX_WRITE_FORMAT_DEFAULT "%i\t%m\t%an <%ae>\t%ad\t%s\t%p"
 
 #endif

@@ -32,7 +32,7 @@ static int refused_diff(const struct raw_mail *raw, struct patch_mail *pm)
 	struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
 	int ret = 0;
 
-	if (!patch_mail_parse(pm, raw, &full)) {
+	if (!mailinfo_parse(pm, raw, &full)) {
 		strbuf_addbuf(&body, &pm->message);
 		strbuf_addbuf(&body, &pm->patch);
 		ret = patch_find_unsupported(body.buf, body.len, &why);
@@ -62,7 +62,7 @@ static void add_message(struct read_state *rs, const struct raw_mail *raw, struc
 	};
 	struct mail_facts f;
 	time_t when = 0;
-	int bad = patch_mail_parse(pm, raw, &mopts) < 0;
+	int bad = mailinfo_parse(pm, raw, &mopts) < 0;
 
 	ALLOC_GROW(rs->refs, rs->nr + 1, rs->alloc);
 	rs->bad = xrealloc(rs->bad, rs->alloc);
@@ -191,7 +191,7 @@ static int collect_review(struct patch_mails *pms, const struct read_state *rs,
 	struct patch_mail pm;
 
 	pms->review = review_new();
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	for (size_t i = 0; i < rs->nr; i++) {
 		const struct mail_class *c = mail_kinds_at(rs->mk, i);
 		size_t family = c->series != MAIL_NONE ? mail_kinds_series(rs->mk, c->series)->family : MAIL_NONE;
@@ -203,7 +203,7 @@ static int collect_review(struct patch_mails *pms, const struct read_state *rs,
 		raw.origin = rs->refs[i].origin;
 		raw.number = rs->refs[i].number;
 		/* without trailers in the follow-ups, a message's kind and place are all it takes */
-		patch_mail_parse(&pm, &raw, reviewed && c->kind == MAIL_PATCH ? &full : &heads);
+		mailinfo_parse(&pm, &raw, reviewed && c->kind == MAIL_PATCH ? &full : &heads);
 		if (!reviewed)
 			strbuf_reset(&pm.patch);
 		if (review_msg_from_mail(&m, c, family, &pm, raw.buf, reviewed ? raw.len : 0, raw.number,
@@ -214,7 +214,7 @@ static int collect_review(struct patch_mails *pms, const struct read_state *rs,
 	for (size_t j = 0; j < pms->nr; j++)
 		applied[j] = pms->v[j].index;
 	review_collect(pms->review, applied, pms->nr, opts->review);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	free(applied);
 	return ret;
 }
@@ -343,14 +343,14 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 	struct raw_mail raw;
 	int rc, ret = 0;
 
-	if (source_open(&src, args, nargs, opts->source_flags) < 0)
+	if (source_open(&src, args, nargs, source_opts_flags(opts->source)) < 0)
 		return RESULT_FATAL;
-	if (opts->cfg && source_configure(src, opts->cfg) < 0) {
+	if (source_configure(src, opts->cfg, opts->source) < 0) {
 		source_close(src);
 		return RESULT_FATAL;
 	}
 	rs.mk = mail_kinds_new();
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	while ((rc = source_next(src, &raw)) != 0) {
 		if (rc < 0) {
 			ret = source_oversized(src) ? RESULT_NO : RESULT_FATAL;
@@ -359,7 +359,7 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 		add_message(&rs, &raw, &pm);
 	}
 	source_close(src);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	if (!ret) {
 		mail_kinds_run(rs.mk);
 		choose(pms, &rs, opts);

@@ -73,8 +73,9 @@ struct patch_mails {
 struct maint_config;
 struct review_opts;
 struct trailer_conf;
+struct source_opts;
 struct patch_mails_opts {
-	unsigned source_flags;	/* SOURCE_MBOXRD ... */
+	const struct source_opts *source;	/* --input-mboxrd ... (source.h); may be NULL */
 	const struct maint_config *cfg;	/* for mbox.max-message-size; may be NULL */
 	FILE *say;		/* where the "Skipping" lines go; NULL: nowhere */
 	int quiet;		/* no warning about incomplete series */
@@ -85,7 +86,8 @@ struct patch_mails_opts {
 
 /*
  * Reads args[0..nargs) (source_open() rules) into pms. Returns RESULT_OK;
- * RESULT_NO when a message is over mbox.max-message-size (reported: the
+ * RESULT_NO when a message is over the size limit (source_configure():
+ * --max-message-size, else mbox.max-message-size; reported: the
  * series is refused by policy, as mail that cannot apply); RESULT_FATAL
  * when an input could not be read or the configuration is bad (reported).
  */

@@ -2,7 +2,7 @@
  * The fast path of selection (see select_scan() in select.h): reads only
  * the headers selection needs and the diff's header lines, with the
  * mail core's pieces (common/mail/mail.h, common/mail/mailinfo.h), and hands every
- * message it is not sure about to patch_mail_parse().
+ * message it is not sure about to mailinfo_parse().
  */
 
 #include <ctype.h>
@@ -275,7 +275,7 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	int ok = 0;
 	enum { CTE_PLAIN, CTE_QP, CTE_B64 } cte = CTE_PLAIN;
 
-	patch_mail_reset(pm);
+	mailinfo_reset(pm);
 	while (pos < raw->len && (buf[pos] == '\n' || buf[pos] == '\r' || buf[pos] == ' '))
 		pos++;
 	while (mail_header_next(buf, raw->len, &pos, &h)) {

@@ -24,7 +24,7 @@ struct block {
 	_Alignas(16) char data[];
 };
 
-struct mail_index {
+struct select_index {
 	const struct select_opts *opts;
 	struct block *blocks;
 	regex_t *authors, *subjects;
@@ -36,14 +36,12 @@ struct mail_index {
 };
 
 /* Zeroed, 16-byte aligned memory that lives as long as the index. */
-static void *index_alloc(struct mail_index *idx, size_t size)
+static void *index_alloc(struct select_index *idx, size_t size)
 {
 	struct block *b = idx->blocks;
 	void *p;
 
 	size = (size + 15) & ~(size_t)15;
-	if (b)
-		b->used = (b->used + 15) & ~(size_t)15;	/* after index_strdup() */
 	if (!b || b->used > b->size || b->size - b->used < size) {
 		size_t want = st_add(sizeof(*b), size) > BLOCK_SIZE ? st_add(sizeof(*b), size) : BLOCK_SIZE;
 		void *mem;
@@ -101,9 +99,9 @@ static void free_all(regex_t *re, size_t nr)
 	free(re);
 }
 
-int mail_index_new(struct mail_index **out, const struct select_opts *opts)
+int select_index_new(struct select_index **out, const struct select_opts *opts)
 {
-	struct mail_index *idx = xcalloc(1, sizeof(*idx));
+	struct select_index *idx = xcalloc(1, sizeof(*idx));
 	int err = 0;
 
 	idx->opts = opts;
@@ -113,7 +111,7 @@ int mail_index_new(struct mail_index **out, const struct select_opts *opts)
 	if (!err)
 		idx->subjects = compile_all(&opts->subjects, opts->ignore_case, &err);
 	if (err) {
-		mail_index_free(idx);
+		select_index_free(idx);
 		*out = NULL;
 		return -1;
 	}
@@ -121,7 +119,7 @@ int mail_index_new(struct mail_index **out, const struct select_opts *opts)
 	return 0;
 }
 
-void mail_index_free(struct mail_index *idx)
+void select_index_free(struct select_index *idx)
 {
 	size_t i;
 
@@ -145,12 +143,12 @@ void mail_index_free(struct mail_index *idx)
 	free(idx);
 }
 
-size_t mail_index_count(const struct mail_index *idx)
+size_t select_index_count(const struct select_index *idx)
 {
 	return idx->nr;
 }
 
-struct mail_entry *mail_index_at(struct mail_index *idx, size_t n)
+struct mail_entry *select_index_at(struct select_index *idx, size_t n)
 {
 	return n < idx->nr ? idx->entries[n] : NULL;
 }
@@ -194,7 +192,7 @@ static int any_regex(const regex_t *re, size_t nr, const char *s)
 	return 0;
 }
 
-static int entry_matches(struct mail_index *idx, const struct mail_entry *e,
+static int entry_matches(struct select_index *idx, const struct mail_entry *e,
 			 const struct patch_mail *pm)
 {
 	const struct select_opts *o = idx->opts;
@@ -247,7 +245,7 @@ static char *cstr(char **at, const char *s, size_t len)
 	return start;
 }
 
-struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mail *pm,
+struct mail_entry *select_index_add(struct select_index *idx, const struct patch_mail *pm,
 				  size_t number, size_t len, const char *origin,
 				  const char *from_line, size_t from_line_len)
 {
@@ -310,7 +308,7 @@ struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mai
 }
 
 /* The versions of series s share this (the mail core's family). */
-static size_t group_of(struct mail_index *idx, size_t s)
+static size_t group_of(struct select_index *idx, size_t s)
 {
 	return mail_kinds_series(idx->kinds, s)->family;
 }
@@ -320,7 +318,7 @@ static size_t group_of(struct mail_index *idx, size_t s)
  * parent, replacement, and the series each goes with: its own, else
  * that of the message it answers (so replies go with their version).
  */
-static void find_series(struct mail_index *idx)
+static void find_series(struct select_index *idx)
 {
 	mail_kinds_run(idx->kinds);
 	for (size_t i = 0; i < idx->nr; i++) {
@@ -338,7 +336,7 @@ static void find_series(struct mail_index *idx)
 	}
 }
 
-static int series_superseded(struct mail_index *idx, size_t s)
+static int series_superseded(struct select_index *idx, size_t s)
 {
 	return mail_kinds_series(idx->kinds, s)->superseded;
 }
@@ -348,7 +346,7 @@ static int series_superseded(struct mail_index *idx, size_t s)
  * of its family (a partial reroll supersedes only the patches it
  * replaces), and a patch replaced by a partial reroll.
  */
-static void find_superseded(struct mail_index *idx)
+static void find_superseded(struct select_index *idx)
 {
 	for (size_t i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
@@ -361,7 +359,7 @@ static void find_superseded(struct mail_index *idx)
 }
 
 /* One line per incomplete series of a selected thread: "missing 2-19, 21". */
-static void warn_missing(struct mail_index *idx, const unsigned char *thread_out)
+static void warn_missing(struct select_index *idx, const unsigned char *thread_out)
 {
 	struct strbuf ranges = STRBUF_INIT;
 	size_t ns = mail_kinds_series_count(idx->kinds);
@@ -392,7 +390,7 @@ static void warn_missing(struct mail_index *idx, const unsigned char *thread_out
  * its replacement. The groups' series and the series' entries are
  * listed once, so this is linear, not series x messages.
  */
-static void bring_in_newest(struct mail_index *idx, unsigned char *thread_out)
+static void bring_in_newest(struct select_index *idx, unsigned char *thread_out)
 {
 	const struct select_opts *o = idx->opts;
 	size_t ns = mail_kinds_series_count(idx->kinds), i, j, q;
@@ -472,7 +470,7 @@ static int cmp_key(const void *a_, const void *b_)
 	return a->input < b->input ? -1 : a->input > b->input;
 }
 
-size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order)
+size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 {
 	const struct select_opts *o = idx->opts;
 	unsigned char *thread_out;

@@ -7,9 +7,9 @@
  * the newest version of each series; putting them in thread and n/m
  * order. Used by mbox-split (and by whatever else selects mail).
  *
- * The flow: mail_index_add() every parsed message (in input order; the
+ * The flow: select_index_add() every parsed message (in input order; the
  * index keeps a few strings per message, never the bodies), then
- * mail_index_select() once, which sets each entry's out_pos and returns
+ * select_choose() once, which sets each entry's out_pos and returns
  * the selected entries in output order.
  *
  * Selection rules:
@@ -59,7 +59,7 @@ struct mail_entry {
 	time_t when;		/* parsed Date, 0 when none or unparsable */
 	int version, k, total;	/* [PATCH v2 3/5]: 2, 3, 5 */
 	unsigned has_patch:1, is_reply:1, matched:1, superseded:1;
-	/* set by mail_index_select(), from the mail core's classification (common/mail/mail-kind.h) */
+	/* set by select_choose(), from the mail core's classification (common/mail/mail-kind.h) */
 	enum mail_kind kind;
 	size_t thread;		/* thread number */
 	size_t series;		/* its series, else that of the message it answers; MAIL_NONE */
@@ -86,19 +86,19 @@ struct select_opts {
 };
 #define SELECT_OPTS_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT }
 
-struct mail_index;
+struct select_index;
 
 /* Compiles the regexes; -1 (error reported) on a bad one. */
-int mail_index_new(struct mail_index **out, const struct select_opts *opts);
-void mail_index_free(struct mail_index *idx);
+int select_index_new(struct select_index **out, const struct select_opts *opts);
+void select_index_free(struct select_index *idx);
 
 /* Adds a parsed message; from_line may be NULL. Returns the entry (owned by the index). */
-struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mail *pm,
+struct mail_entry *select_index_add(struct select_index *idx, const struct patch_mail *pm,
 				  size_t number, size_t len, const char *origin,
 				  const char *from_line, size_t from_line_len);
-size_t mail_index_count(const struct mail_index *idx);
+size_t select_index_count(const struct select_index *idx);
 /* The entry added n-th (0-based, input order). */
-struct mail_entry *mail_index_at(struct mail_index *idx, size_t n);
+struct mail_entry *select_index_at(struct select_index *idx, size_t n);
 
 /*
  * Decides the selection: sets out_pos on every entry, warns (unless
@@ -106,7 +106,7 @@ struct mail_entry *mail_index_at(struct mail_index *idx, size_t n);
  * selected; *order gets the selected entries in output order (an array
  * owned by the index).
  */
-size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order);
+size_t select_choose(struct select_index *idx, struct mail_entry ***order);
 
 /*
  * The fast path for selection: fills what selection by paths, threads,
@@ -118,7 +118,7 @@ size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order);
  * buffers, kept between calls, and are left empty). The values are the
  * parser's (the last of a repeated id header, From and Subject through
  * mailinfo_header_from/subject()). Returns 1 when done; 0 when the
- * message needs patch_mail_parse(), pm then being in an unspecified
+ * message needs mailinfo_parse(), pm then being in an unspecified
  * state: MIME, other charsets than UTF-8, a base64 or quoted-printable
  * line the parser finds bad, a CR in the decoded text, a repeated From
  * or Subject, a bad encoded word or invalid UTF-8 in them, an encoded

@@ -9,6 +9,7 @@
 #include "source.h"
 #include "config.h"
 #include "fetch.h"
+#include "parse-options.h"
 #include "strbuf.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -188,13 +189,50 @@ int source_config_max_size(const struct maint_config *cfg, size_t *out)
 	return 0;
 }
 
-int source_configure(struct mail_source *src, const struct maint_config *cfg)
+int source_opt_max_size(const struct option *opt, const char *arg, int unset)
+{
+	size_t *out = opt->value;
+	unsigned long long v;
+	char *end;
+
+	if (unset) {
+		*out = 0;
+		return 0;
+	}
+	errno = 0;
+	v = *arg >= '0' && *arg <= '9' ? strtoull(arg, &end, 10) : 0;
+	if (*arg < '0' || *arg > '9' || errno || *end)
+		return error("--max-message-size takes a number of bytes, not '%s'", arg);
+	*out = v && v < SIZE_MAX ? (size_t)v : SIZE_MAX;
+	return 0;
+}
+
+unsigned source_opts_flags(const struct source_opts *o)
+{
+	if (!o)
+		return 0;
+	return (o->input_mboxrd ? SOURCE_MBOXRD : 0) | (o->keep_cr ? SOURCE_KEEP_CR : 0);
+}
+
+int source_opts_max_size(const struct source_opts *o, const struct maint_config *cfg, size_t *out)
+{
+	if (o && o->max_size) {
+		*out = o->max_size;
+		return 0;
+	}
+	if (!cfg) {
+		*out = SOURCE_MAX_SIZE_DEFAULT;
+		return 0;
+	}
+	return source_config_max_size(cfg, out);
+}
+
+int source_configure(struct mail_source *src, const struct maint_config *cfg,
+		     const struct source_opts *o)
 {
 	size_t max;
 
-	if (!config_get_entry(cfg, "mbox", NULL, "max-message-size"))
-		return 0;
-	if (source_config_max_size(cfg, &max) < 0)
+	if (source_opts_max_size(o, cfg, &max) < 0)
 		return -1;
 	source_set_max_size(src, max == SIZE_MAX ? 0 : max);
 	return 0;

@@ -49,6 +49,8 @@
 
 #include <stddef.h>
 
+#include "parse-options.h"
+
 struct mail_source;
 
 struct raw_mail {
@@ -88,11 +90,14 @@ int source_open_buffer(struct mail_source **out, const char *buf, size_t len,
 /* 0 = no limit. */
 void source_set_max_size(struct mail_source *src, size_t max);
 /*
- * Applies mbox.max-message-size (bytes, 0 = no limit) from cfg when it is
- * set. Returns -1 with an error naming file:line when it is not a number.
+ * Applies the options to src: the size limit of source_opts_max_size()
+ * (o and cfg may be NULL). Returns -1 with an error naming file:line when
+ * mbox.max-message-size is not a number.
  */
 struct maint_config;
-int source_configure(struct mail_source *src, const struct maint_config *cfg);
+struct source_opts;
+int source_configure(struct mail_source *src, const struct maint_config *cfg,
+		     const struct source_opts *o);
 /*
  * The limit mbox.max-message-size sets in cfg: SOURCE_MAX_SIZE_DEFAULT
  * when unset, SIZE_MAX for 0 (no limit). Also the bound on what a
@@ -100,6 +105,41 @@ int source_configure(struct mail_source *src, const struct maint_config *cfg);
  * error naming file:line when it is not a number.
  */
 int source_config_max_size(const struct maint_config *cfg, size_t *out);
+
+/*
+ * The mail source options, defined once for every command that reads
+ * mail: OPT_MAIL_SOURCE(&so) in its option table fills so. Input only:
+ * "--mboxrd" is kept for output (mbox-split writing mboxrd).
+ */
+struct source_opts {
+	int input_mboxrd;	/* --input-mboxrd: SOURCE_MBOXRD */
+	int keep_cr;		/* --keep-cr: SOURCE_KEEP_CR */
+	size_t max_size;	/* --max-message-size: 0 not given, SIZE_MAX no limit */
+};
+#define SOURCE_OPTS_INIT { 0, 0, 0 }
+
+/* The parse-options callback of --max-message-size (a number of bytes, 0: no limit). */
+struct option;
+int source_opt_max_size(const struct option *opt, const char *arg, int unset);
+
+#define OPT_MAIL_SOURCE(o) \
+	OPT_GROUP("Input"), \
+	OPT_BOOL(0, "input-mboxrd", &(o)->input_mboxrd, "the input is mboxrd: unquote >From lines"), \
+	OPT_BOOL(0, "keep-cr", &(o)->keep_cr, "keep CR of CRLF line ends, like git mailsplit --keep-cr"), \
+	OPT_CALLBACK(0, "max-message-size", &(o)->max_size, "bytes", \
+		     "largest message accepted (default mbox.max-message-size or 256 MiB; 0: no limit)", \
+		     source_opt_max_size)
+
+/* The SOURCE_* flags of the options (o may be NULL). */
+unsigned source_opts_flags(const struct source_opts *o);
+
+/*
+ * The message size limit: --max-message-size when given, else
+ * mbox.max-message-size from cfg (may be NULL), else the default; SIZE_MAX
+ * for no limit. Also the bound on binary patches (apply.h). -1 with an
+ * error naming file:line when the config value is not a number.
+ */
+int source_opts_max_size(const struct source_opts *o, const struct maint_config *cfg, size_t *out);
 
 /* 1 = got one, 0 = end, -1 = error reported (the bad input is skipped; may call again). */
 int source_next(struct mail_source *src, struct raw_mail *out);

@@ -319,7 +319,7 @@ static void read_thread(struct pick *p, const char *buf, size_t len,
 	source_open_buffer(&src, buf, len, o->what, SOURCE_KEEP_CR);
 	if (o->max_message_size)
 		source_set_max_size(src, o->max_message_size);
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	while ((rc = source_next(src, &raw))) {
 		struct mail_facts f;
 		struct pick_msg *m;
@@ -328,7 +328,7 @@ static void read_thread(struct pick *p, const char *buf, size_t len,
 			continue;
 		if (raw.buf < buf || raw.buf + raw.len > buf + len)
 			BUG("a message of a buffer source is not in the buffer");
-		if (!select_scan(&pm, &raw) && patch_mail_parse(&pm, &raw, &mo) < 0)
+		if (!select_scan(&pm, &raw) && mailinfo_parse(&pm, &raw, &mo) < 0)
 			continue;
 		mail_facts_from(&f, &pm, 0);
 		mail_kinds_add(mk, &f);
@@ -338,7 +338,7 @@ static void read_thread(struct pick *p, const char *buf, size_t len,
 		m->off = raw.buf - buf;
 		m->len = raw.len;
 	}
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	source_close(src);
 	mail_kinds_run(mk);
 	for (size_t i = 0; i < p->nr; i++) {

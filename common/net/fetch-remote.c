@@ -5,6 +5,7 @@
 #include "fetch-remote.h"
 #include "archive.h"
 #include "config.h"
+#include "gitdir.h"
 #include "imap.h"
 #include "secret.h"
 #include "sha1.h"
@@ -84,7 +85,7 @@ static int cache_open_dir(struct cache *c, int create)
 	struct strbuf gitdir = STRBUF_INIT;
 	int fd;
 
-	if (config_find_gitdir(&gitdir) < 0) {
+	if (gitdir_discover_common(&gitdir)) {
 		strbuf_release(&gitdir);
 		return CACHE_NO_REPOSITORY;
 	}

@@ -417,10 +417,6 @@ static int read_password(struct strbuf *pw, const struct mailer_conf *c)
 		tcsetattr(0, TCSAFLUSH, &old);
 		fputc('\n', stderr);
 	}
-	if (pw->len && pw->buf[pw->len - 1] == '\n')
-		strbuf_setlen(pw, pw->len - 1);
-	if (pw->len && pw->buf[pw->len - 1] == '\r')
-		strbuf_setlen(pw, pw->len - 1);
 	if (r == EOF || !pw->len)
 		return error("no password given");
 	if (memchr(pw->buf, '\0', pw->len))

@@ -9,6 +9,7 @@
  * the overlay; one that fails drops it, so patches are atomic.
  */
 #include "apply.h"
+#include "hashmap.h"
 #include "dotfiles.h"
 #include "objwrite.h"
 #include "quote.h"
@@ -55,57 +56,23 @@ struct dnode {
 
 struct dindex {
 	struct dnode root;
-	struct dnode **slots;	/* all nodes but the root, by (parent, name) */
-	size_t size, nr;	/* size a power of two, 0 when empty */
+	struct dnode **nodes;	/* all nodes but the root */
+	size_t nr, alloc;
+	struct hashmap by_name;	/* (parent, name) -> index in nodes */
 };
 
 struct pathmap {
-	struct entry **slots;
-	size_t size;		/* power of two, 0 when empty */
-	size_t nr;
+	struct entry **ents;	/* in the order added; NULL once moved out (stage_commit) */
+	size_t nr, alloc;
+	struct hashmap by_path;	/* path -> index in ents */
 	struct dindex *index;	/* NULL: none kept (the base tree's directory cache) */
 };
 
-static uint64_t path_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-static struct entry **map_slot(const struct pathmap *m, const char *path)
-{
-	size_t i;
-
-	if (!m->size)
-		return NULL;
-	for (i = path_hash(path) & (m->size - 1);; i = (i + 1) & (m->size - 1)) {
-		if (!m->slots[i] || !strcmp(m->slots[i]->path, path))
-			return &m->slots[i];
-	}
-}
-
 static struct entry *map_get(const struct pathmap *m, const char *path)
 {
-	struct entry **slot = map_slot(m, path);
+	const uint32_t *v = hashmap_get(&m->by_path, path, strlen(path));
 
-	return slot ? *slot : NULL;
-}
-
-static void map_grow(struct pathmap *m)
-{
-	struct pathmap bigger = { NULL, m->size ? m->size * 2 : 64, 0, m->index };
-
-	bigger.slots = xcalloc(bigger.size, sizeof(*bigger.slots));
-	for (size_t i = 0; i < m->size; i++)
-		if (m->slots[i]) {
-			*map_slot(&bigger, m->slots[i]->path) = m->slots[i];
-			bigger.nr++;
-		}
-	free(m->slots);
-	*m = bigger;
+	return v ? m->ents[*v] : NULL;
 }
 
 static void entry_free(struct entry *e)
@@ -118,56 +85,40 @@ static void entry_free(struct entry *e)
 	free(e);
 }
 
-static uint64_t dnode_hash(const struct dnode *parent, const char *name, size_t len)
+/* The key of the child name[0..len) of parent in the index: both, as bytes. */
+static void dnode_key(struct strbuf *key, const struct dnode *parent, const char *name, size_t len)
 {
-	uint64_t h = 1469598103934665603ULL ^ (uint64_t)(uintptr_t)parent;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
-	return h;
-}
-
-static struct dnode **dindex_slot(const struct dindex *ix, const struct dnode *parent,
-				  const char *name, size_t len)
-{
-	for (size_t i = dnode_hash(parent, name, len) & (ix->size - 1);; i = (i + 1) & (ix->size - 1)) {
-		const struct dnode *d = ix->slots[i];
-
-		if (!d || (d->parent == parent && d->len == len && !memcmp(d->name, name, len)))
-			return &ix->slots[i];
-	}
+	strbuf_reset(key);
+	strbuf_add(key, &parent, sizeof(parent));
+	strbuf_add(key, name, len);
 }
 
 /* The child directory name[0..len) of parent, made when create and missing. */
 static struct dnode *dnode_child(struct dindex *ix, struct dnode *parent, const char *name,
 				 size_t len, int create)
 {
-	struct dnode **slot, *d;
+	struct strbuf key = STRBUF_INIT;
+	uint32_t *v;
+	struct dnode *d = NULL;
+	int added = 0;
 
-	if (!ix->size && !create)
+	dnode_key(&key, parent, name, len);
+	v = create ? hashmap_put(&ix->by_name, key.buf, key.len, &added) :
+		     hashmap_get(&ix->by_name, key.buf, key.len);
+	strbuf_release(&key);
+	if (!v)
 		return NULL;
-	if ((ix->nr + 1) * 10 >= ix->size * 7) {
-		struct dindex bigger = { { 0 }, NULL, ix->size ? ix->size * 2 : 64, ix->nr };
-
-		bigger.slots = xcalloc(bigger.size, sizeof(*bigger.slots));
-		for (size_t i = 0; i < ix->size; i++)
-			if ((d = ix->slots[i]))
-				*dindex_slot(&bigger, d->parent, d->name, d->len) = d;
-		free(ix->slots);
-		ix->slots = bigger.slots;
-		ix->size = bigger.size;
-	}
-	slot = dindex_slot(ix, parent, name, len);
-	if (*slot || !create)
-		return *slot;
+	if (!added)
+		return ix->nodes[*v];
+	*v = (uint32_t)ix->nr;
 	d = xcalloc(1, sizeof(*d));
 	d->parent = parent;
 	d->name = xstrndup(name, len);
 	d->len = len;
 	ALLOC_GROW(parent->subs, parent->snr + 1, parent->salloc);
 	parent->subs[parent->snr++] = d;
-	*slot = d;
-	ix->nr++;
+	ALLOC_GROW(ix->nodes, ix->nr + 1, ix->alloc);
+	ix->nodes[ix->nr++] = d;
 	return d;
 }
 
@@ -200,17 +151,16 @@ static void dindex_free(struct dindex *ix)
 {
 	if (!ix)
 		return;
-	for (size_t i = 0; i < ix->size; i++) {
-		struct dnode *d = ix->slots[i];
+	for (size_t i = 0; i < ix->nr; i++) {
+		struct dnode *d = ix->nodes[i];
 
-		if (!d)
-			continue;
 		free(d->name);
 		free(d->ents);
 		free(d->subs);
 		free(d);
 	}
-	free(ix->slots);
+	free(ix->nodes);
+	hashmap_release(&ix->by_name);
 	free(ix->root.ents);
 	free(ix->root.subs);
 	free(ix);
@@ -219,23 +169,22 @@ static void dindex_free(struct dindex *ix)
 /* The entry for path in m, created (as "deleted", empty) if missing. */
 static struct entry *map_put(struct pathmap *m, const char *path)
 {
-	struct entry **slot;
+	int added;
+	uint32_t *v = hashmap_put(&m->by_path, path, strlen(path), &added);
+	struct entry *e;
 
-	if ((m->nr + 1) * 10 >= m->size * 7)
-		map_grow(m);
-	slot = map_slot(m, path);
-	if (!*slot) {
-		struct entry *e = xcalloc(1, sizeof(*e));
-
-		e->path = xstrdup(path);
-		e->deleted = 1;
-		strbuf_init(&e->data, 0);
-		*slot = e;
-		m->nr++;
-		if (m->index)
-			dindex_add(m->index, e);
-	}
-	return *slot;
+	if (!added)
+		return m->ents[*v];
+	*v = (uint32_t)m->nr;
+	e = xcalloc(1, sizeof(*e));
+	e->path = xstrdup(path);
+	e->deleted = 1;
+	strbuf_init(&e->data, 0);
+	ALLOC_GROW(m->ents, m->nr + 1, m->alloc);
+	m->ents[m->nr++] = e;
+	if (m->index)
+		dindex_add(m->index, e);
+	return e;
 }
 
 /* Empties m; it keeps a directory index when it had one. */
@@ -243,12 +192,13 @@ static void map_clear(struct pathmap *m)
 {
 	int indexed = m->index != NULL;
 
-	for (size_t i = 0; i < m->size; i++)
-		entry_free(m->slots[i]);
-	free(m->slots);
+	for (size_t i = 0; i < m->nr; i++)
+		entry_free(m->ents[i]);
+	free(m->ents);
+	hashmap_release(&m->by_path);
 	dindex_free(m->index);
-	m->slots = NULL;
-	m->size = m->nr = 0;
+	m->ents = NULL;
+	m->nr = m->alloc = 0;
 	m->index = indexed ? xcalloc(1, sizeof(*m->index)) : NULL;
 }
 
@@ -1512,27 +1462,27 @@ out:
  */
 static void stage_commit(struct apply_session *s)
 {
-	for (size_t i = 0; i < s->stage.size; i++) {
-		struct entry *e = s->stage.slots[i];
-		struct entry **slot;
+	for (size_t i = 0; i < s->stage.nr; i++) {
+		struct entry *e = s->stage.ents[i];
+		const uint32_t *v;
 
 		if (!e)
 			continue;
-		if ((s->overlay.nr + 1) * 10 >= s->overlay.size * 7)
-			map_grow(&s->overlay);
-		slot = map_slot(&s->overlay, e->path);
-		if (*slot) {
-			struct entry tmp = **slot;
+		v = hashmap_get(&s->overlay.by_path, e->path, strlen(e->path));
+		if (v) {
+			struct entry *old = s->overlay.ents[*v], tmp = *old;
 
-			if ((*slot)->cached)
-				s->cached_bytes -= (*slot)->data.len;
-			**slot = *e;
+			if (old->cached)
+				s->cached_bytes -= old->data.len;
+			*old = *e;
 			*e = tmp;	/* the old content, freed with the stage */
 		} else {
-			*slot = e;
-			s->overlay.nr++;
+			*hashmap_put(&s->overlay.by_path, e->path, strlen(e->path), NULL) =
+				(uint32_t)s->overlay.nr;
+			ALLOC_GROW(s->overlay.ents, s->overlay.nr + 1, s->overlay.alloc);
+			s->overlay.ents[s->overlay.nr++] = e;
 			dindex_add(s->overlay.index, e);
-			s->stage.slots[i] = NULL;
+			s->stage.ents[i] = NULL;
 		}
 	}
 	map_clear(&s->stage);
@@ -1672,8 +1622,8 @@ int apply_session_changes(struct apply_session *s, struct apply_change **changes
 	struct apply_change *c = NULL;
 	size_t n = 0, alloc = 0;
 
-	for (size_t i = 0; i < s->overlay.size; i++) {
-		const struct entry *e = s->overlay.slots[i];
+	for (size_t i = 0; i < s->overlay.nr; i++) {
+		const struct entry *e = s->overlay.ents[i];
 
 		if (!e)
 			continue;
@@ -1707,8 +1657,8 @@ int apply_session_write_tree(git_oid *tree_out, struct apply_session *s, struct 
 	if (!s->tw && treewrite_new(&s->tw, s->repo, s->base ? git_tree_id(s->base) : NULL) < 0)
 		return -1;
 	/* In path order: each directory of the tree gets its new entries in order (treewrite.c). */
-	for (size_t i = 0; i < s->overlay.size; i++) {
-		struct entry *e = s->overlay.slots[i];
+	for (size_t i = 0; i < s->overlay.nr; i++) {
+		struct entry *e = s->overlay.ents[i];
 
 		if (e && e->dirty) {
 			ALLOC_GROW(dirty, n + 1, alloc);
@@ -1777,8 +1727,8 @@ int apply_session_conflicts(struct apply_session *s, struct apply_change **chang
 	struct apply_change *c = NULL;
 	size_t n = 0, alloc = 0;
 
-	for (size_t i = 0; i < s->stage.size; i++) {
-		const struct entry *e = s->stage.slots[i];
+	for (size_t i = 0; i < s->stage.nr; i++) {
+		const struct entry *e = s->stage.ents[i];
 
 		if (!e)
 			continue;

@@ -39,7 +39,7 @@ struct notify {
 	struct strbuf server;
 	struct journal journal;
 	struct mbox_writer mbox;
-	struct maint_lock lock;
+	struct state_lock lock;
 	/* --after-push */
 	struct remote_tips {
 		char *name;

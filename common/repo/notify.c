@@ -820,7 +820,7 @@ static int open_journal(struct notify *n)
 	int ret = -1;
 
 	if (n->o->send) {
-		int r = maint_lock_acquire_named(&n->lock, n->repo, "maint-notify.lock");
+		int r = state_lock_acquire_named(&n->lock, n->repo, "maint-notify.lock");
 
 		if (r)
 			return r > 0 ? RESULT_TEMPFAIL : RESULT_FATAL;
@@ -848,7 +848,7 @@ static void release(struct notify *n)
 	strbuf_release(&n->server);
 	journal_release(&n->journal);
 	notify_remotes_release(n);
-	maint_lock_release(&n->lock);
+	state_lock_release(&n->lock);
 }
 
 static int result(const struct notify *n)
@@ -886,7 +886,7 @@ static int send_all(struct notify *n, const struct oid_list *commits)
 
 int notify_run(git_repository *repo, const struct maint_config *cfg, const struct notify_opts *o)
 {
-	struct notify n = { .repo = repo, .cfg = cfg, .o = o, .lock = MAINT_LOCK_INIT,
+	struct notify n = { .repo = repo, .cfg = cfg, .o = o, .lock = STATE_LOCK_INIT,
 			    .ourselves = STRVEC_INIT, .exclude = STRVEC_INIT,
 			    .extra_cc = COMPOSE_ADDRS_INIT, .tmpl = STRBUF_INIT,
 			    .revert_tmpl = STRBUF_INIT, .mc = MAILER_CONF_INIT, .server = STRBUF_INIT,

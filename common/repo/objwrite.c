@@ -1,4 +1,5 @@
 #include "objwrite.h"
+#include "hashmap.h"
 #include "repo.h"
 #include "sha1.h"
 #include "strbuf.h"
@@ -17,8 +18,8 @@
 
 /*
  * The in-memory store: an object database backend holding the objects
- * written since the last flush (id, type, bytes), in an open-addressing
- * table, plus their order of arrival for the pack. libgit2's own mempack
+ * written since the last flush (id, type, bytes) in their order of
+ * arrival (for the pack), found by id through a hashmap. libgit2's own mempack
  * is not used: its dump packs whole commits with everything they reach
  * (old objects included) and leaves out objects no commit reaches yet
  * (notes blobs before their notes commit).
@@ -32,55 +33,23 @@ struct memobj {
 
 struct memstore {
 	git_odb_backend parent;
-	struct memobj **slots;	/* capacity a power of two, NULL = empty */
-	size_t cap, nr;
+	struct hashmap by_oid;	/* id -> index in order */
 	struct memobj **order;	/* in arrival order */
 	size_t order_nr, order_alloc;
 	size_t bytes;		/* their contents */
 };
 
-static size_t slot_of(const struct memstore *ms, const git_oid *oid)
-{
-	size_t h;
-
-	memcpy(&h, oid->id, sizeof(h));
-	return h & (ms->cap - 1);
-}
-
 static struct memobj *store_find(const struct memstore *ms, const git_oid *oid)
 {
-	size_t i;
+	const uint32_t *v = hashmap_get(&ms->by_oid, oid->id, GIT_OID_RAWSZ);
 
-	if (!ms->cap)
-		return NULL;
-	for (i = slot_of(ms, oid); ms->slots[i]; i = (i + 1) & (ms->cap - 1))
-		if (git_oid_equal(&ms->slots[i]->oid, oid))
-			return ms->slots[i];
-	return NULL;
+	return v ? ms->order[*v] : NULL;
 }
 
+/* o, whose id is not in the store yet, added. */
 static void store_put(struct memstore *ms, struct memobj *o)
 {
-	size_t i;
-
-	if ((ms->nr + 1) * 2 > ms->cap) {
-		struct memobj **old = ms->slots;
-		size_t oldcap = ms->cap;
-
-		ms->cap = ms->cap ? ms->cap * 2 : 1024;
-		ms->slots = xcalloc(ms->cap, sizeof(*ms->slots));
-		for (size_t j = 0; j < oldcap; j++)
-			if (old[j]) {
-				for (i = slot_of(ms, &old[j]->oid); ms->slots[i]; i = (i + 1) & (ms->cap - 1))
-					;
-				ms->slots[i] = old[j];
-			}
-		free(old);
-	}
-	for (i = slot_of(ms, &o->oid); ms->slots[i]; i = (i + 1) & (ms->cap - 1))
-		;
-	ms->slots[i] = o;
-	ms->nr++;
+	*hashmap_put(&ms->by_oid, o->oid.id, GIT_OID_RAWSZ, NULL) = (uint32_t)ms->order_nr;
 	ALLOC_GROW(ms->order, ms->order_nr + 1, ms->order_alloc);
 	ms->order[ms->order_nr++] = o;
 	ms->bytes += o->len;
@@ -90,11 +59,10 @@ static void store_clear(struct memstore *ms)
 {
 	for (size_t i = 0; i < ms->order_nr; i++)
 		free(ms->order[i]);
-	free(ms->slots);
+	hashmap_release(&ms->by_oid);
 	free(ms->order);
-	ms->slots = NULL;
 	ms->order = NULL;
-	ms->cap = ms->nr = ms->order_nr = ms->order_alloc = 0;
+	ms->order_nr = ms->order_alloc = 0;
 	ms->bytes = 0;
 }
 

@@ -7,6 +7,7 @@
  * shared between threads.
  */
 #include "prefetch.h"
+#include "hashmap.h"
 #include "wrapper.h"
 
 #include <pthread.h>
@@ -32,8 +33,8 @@ struct prefetch {
 	pthread_cond_t cv;
 	struct slot *slots;
 	size_t nr, alloc;
-	size_t *index;		/* open addressing: slot number + 1, 0 = empty */
-	size_t index_size;	/* a power of two */
+	struct hashmap index;	/* path -> slot number */
+	size_t max_slots;	/* paths beyond this many are not read ahead */
 	size_t passed;		/* slots before this one are done with */
 	size_t bytes;
 	int stop;
@@ -41,38 +42,22 @@ struct prefetch {
 	git_oid tree;
 };
 
-static size_t hash_path(const char *s, size_t len)
-{
-	size_t h = 5381;
-
-	for (size_t i = 0; i < len; i++)
-		h = h * 33 + (unsigned char)s[i];
-	return h;
-}
-
 /* The slot of path[0..len), or NULL; with add, created when missing. */
 static struct slot *slot_for(struct prefetch *pf, const char *path, size_t len, size_t mail, int add)
 {
-	size_t i;
+	uint32_t *v = hashmap_get(&pf->index, path, len);
 
-	if (!pf->index_size)
-		return NULL;
-	for (i = hash_path(path, len) & (pf->index_size - 1); pf->index[i];
-	     i = (i + 1) & (pf->index_size - 1)) {
-		struct slot *s = &pf->slots[pf->index[i] - 1];
-
-		if (strlen(s->path) == len && !memcmp(s->path, path, len))
-			return s;
-	}
-	if (!add || (pf->nr + 1) * 2 > pf->index_size)
+	if (v)
+		return &pf->slots[*v];
+	if (!add || pf->nr >= pf->max_slots)
 		return NULL;
 	ALLOC_GROW(pf->slots, pf->nr + 1, pf->alloc);
 	memset(&pf->slots[pf->nr], 0, sizeof(pf->slots[pf->nr]));
 	pf->slots[pf->nr].path = xstrndup(path, len);
 	pf->slots[pf->nr].mail = mail;
 	strbuf_init(&pf->slots[pf->nr].data, 0);
-	pf->index[i] = ++pf->nr;
-	return &pf->slots[pf->nr - 1];
+	*hashmap_put(&pf->index, path, len, NULL) = (uint32_t)pf->nr;
+	return &pf->slots[pf->nr++];
 }
 
 /* The "--- a/<path>" lines of one mail, new paths only. */
@@ -175,7 +160,7 @@ static void prefetch_free(struct prefetch *pf)
 		strbuf_release(&pf->slots[i].data);
 	}
 	free(pf->slots);
-	free(pf->index);
+	hashmap_release(&pf->index);
 	free(pf->gitdir);
 	free(pf);
 }
@@ -189,10 +174,9 @@ struct prefetch *prefetch_start(git_repository *repo, const git_oid *tree,
 	for (size_t i = 0; i < nr; i++)
 		len += mails[i].len;
 	/* Room for every path: a mail's "--- a/" lines are fewer than its bytes / 8. */
-	pf->index_size = 1024;
-	while (pf->index_size < len / 64)
-		pf->index_size *= 2;
-	pf->index = xcalloc(pf->index_size, sizeof(*pf->index));
+	pf->max_slots = 512;
+	while (pf->max_slots < len / 128)
+		pf->max_slots *= 2;
 	for (size_t i = 0; i < nr; i++)
 		scan_mail(pf, mails[i].buf, mails[i].buf + mails[i].len, first_number + i);
 	if (!pf->nr)

@@ -22,7 +22,7 @@ static const char *const kind_names[] = { "up-to-date", "fast-forward", "merge" 
 struct publish {
 	git_repository *repo;
 	const struct maint_config *cfg;
-	struct maint_lock *lock;
+	struct state_lock *lock;
 	char *dir;
 	char *tree;
 	char *work, *public;		/* full ref names */
@@ -45,7 +45,7 @@ struct publish {
 };
 
 static void publish_init(struct publish *p, git_repository *repo, const struct maint_config *cfg,
-			 struct maint_lock *lock)
+			 struct state_lock *lock)
 {
 	memset(p, 0, sizeof(*p));
 	p->repo = repo;
@@ -736,11 +736,11 @@ static int run_notify(struct publish *p)
 	free((char *)argv.v[0]);
 	argv.v[0] = strbuf_detach(&prog, NULL);
 	crash_point("publish-before-notify");
-	maint_lock_release(p->lock);
+	state_lock_release(p->lock);
 	fflush(stdout);
 	rc = run_command(argv.v, NULL, 0, NULL);
 	strvec_clear(&argv);
-	if (maint_lock_acquire(p->lock, p->repo)) {
+	if (state_lock_acquire(p->lock, p->repo)) {
 		error("lost the repository lock while git-maint-notify ran");
 		return RESULT_TEMPFAIL;
 	}
@@ -860,7 +860,7 @@ static int check_first_remote(struct publish *p, struct push_conn **conn, struct
 }
 
 int publish_start(git_repository *repo, const struct maint_config *cfg,
-		  struct maint_lock *lock, const struct publish_opts *opts)
+		  struct state_lock *lock, const struct publish_opts *opts)
 {
 	struct publish p;
 	struct push_conn *conn = NULL;
@@ -910,7 +910,7 @@ out:
 }
 
 int publish_continue(git_repository *repo, const struct maint_config *cfg,
-		     struct maint_lock *lock, int quiet)
+		     struct state_lock *lock, int quiet)
 {
 	struct publish p;
 	int ret = -1;

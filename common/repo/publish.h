@@ -76,11 +76,11 @@ struct publish_opts {
 
 /* Starts a publish; refuses when one is in progress or a queue is stopped. */
 int publish_start(git_repository *repo, const struct maint_config *cfg,
-		  struct maint_lock *lock, const struct publish_opts *opts);
+		  struct state_lock *lock, const struct publish_opts *opts);
 
 /* --continue: finishes the step, pushes to the remotes still missing, notifies. */
 int publish_continue(git_repository *repo, const struct maint_config *cfg,
-		     struct maint_lock *lock, int quiet);
+		     struct state_lock *lock, int quiet);
 
 /*
  * --abort: forgets the pushes and the notification still to do. Moves no

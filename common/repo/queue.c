@@ -19,6 +19,8 @@
 #include "worktree.h"
 #include "wrapper.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,7 @@ static const char *const stop_names[] = { "none", "patch", "check", "build" };
 struct queue {
 	git_repository *repo;
 	const struct maint_config *cfg;
-	const struct maint_lock *lock;	/* held by the caller: every ref move needs it */
+	const struct state_lock *lock;	/* held by the caller: every ref move needs it */
 	char *dir;
 	char *branch;			/* refs/heads/... */
 	char *source;			/* the one input named on the command line, for errors */
@@ -76,7 +78,7 @@ struct queue {
 };
 
 static void queue_init(struct queue *q, git_repository *repo, const struct maint_config *cfg,
-		       const struct maint_lock *lock)
+		       const struct state_lock *lock)
 {
 	memset(q, 0, sizeof(*q));
 	/*
@@ -200,6 +202,8 @@ static int save_state(struct queue *q, const char *crash_label)
 	state_kv_addf(&sb, "check-stop", "%d", q->opts.check_stop);
 	state_kv_addf(&sb, "build-each", "%d", q->opts.build_each);
 	state_kv_addf(&sb, "scissors", "%d", q->opts.scissors);
+	if (q->opts.source.max_size)
+		state_kv_addf(&sb, "max-message-size", "%zu", q->opts.source.max_size);
 	if (q->opts.link_mask)
 		state_kv_add(&sb, "link", q->opts.link_mask);
 	if (q->opts.check_cmd)
@@ -241,6 +245,26 @@ static int get_num(const struct strbuf *sb, const char *key, long *out)
 	}
 	free(v);
 	return 0;
+}
+
+/* A size the state may lack (--max-message-size not given): 0 then. */
+static int get_size_or_0(const struct strbuf *sb, const char *key, size_t *out)
+{
+	char *v = state_kv_get(sb, key), *end;
+	unsigned long long n;
+	int ret = 0;
+
+	*out = 0;
+	if (!v)
+		return 0;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno || *end || end == v || n > SIZE_MAX)
+		ret = error("queue state: bad '%s' value", key);
+	else
+		*out = (size_t)n;
+	free(v);
+	return ret;
 }
 
 /* A number the state of a queue started by an older version may lack: def then. */
@@ -456,6 +480,8 @@ static int load_state(struct queue *q)
 	if (get_num_or(&sb, "scissors", 0, &v))
 		goto bad;
 	q->opts.scissors = v;
+	if (get_size_or_0(&sb, "max-message-size", &q->opts.source.max_size))
+		goto bad;
 #undef NUM
 	q->source = state_kv_get(&sb, "source");
 	q->opts.link_mask = state_kv_get(&sb, "link");
@@ -1163,7 +1189,7 @@ static int series_begin(struct queue *q, struct series *s, int skip_check_first)
 	memset(s, 0, sizeof(*s));
 	s->aopts = (struct apply_opts)APPLY_OPTS_INIT;
 	s->mopts = (struct mailinfo_opts)MAILINFO_OPTS_INIT;
-	patch_mail_init(&s->pm);
+	mailinfo_init(&s->pm);
 	strbuf_init(&s->edited, 0);
 	strbuf_init(&s->err, 0);
 	strbuf_init(&s->report, 0);
@@ -1175,7 +1201,7 @@ static int series_begin(struct queue *q, struct series *s, int skip_check_first)
 	s->aopts.three_way = q->opts.three_way;
 	s->mopts.scissors = q->opts.scissors;
 	/* Binary patches are held to the message size limit (apply.h). */
-	if ((q->cfg && source_config_max_size(q->cfg, &s->aopts.max_binary) < 0) ||
+	if (source_opts_max_size(&q->opts.source, q->cfg, &s->aopts.max_binary) < 0 ||
 	    commit_tree_id(q->repo, &s->tip, &tree) < 0 ||
 	    apply_session_new(&s->session, q->repo, &tree, &s->aopts) < 0)
 		return -1;
@@ -1199,7 +1225,7 @@ static void series_end(struct queue *q, struct series *s)
 	series_stop_reading(s);
 	q->session = NULL;
 	apply_session_free(s->session);
-	patch_mail_release(&s->pm);
+	mailinfo_release(&s->pm);
 	strbuf_release(&s->edited);
 	strbuf_release(&s->err);
 	strbuf_release(&s->report);
@@ -1214,7 +1240,7 @@ static int read_patch_mail(struct queue *q, struct series *s, size_t k, const ch
 	raw.len = len;
 	raw.origin = mail_origin(q);
 	raw.number = q->numbers ? q->numbers[k - 1] : k;
-	if (patch_mail_parse(&s->pm, &raw, &s->mopts) < 0)
+	if (mailinfo_parse(&s->pm, &raw, &s->mopts) < 0)
 		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
 	if (!s->pm.has_patch) {
 		/* only a mail edited while stopped gets here: read_series() kept patches only */
@@ -1435,6 +1461,7 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 	struct patch_mails_opts popts = { 0 };
 	int rc;
 
+	popts.source = &q->opts.source;
 	popts.cfg = q->cfg;
 	popts.say = q->opts.quiet ? NULL : stdout;
 	popts.quiet = q->opts.quiet;
@@ -1518,7 +1545,7 @@ static int finish(struct queue *q, int ret)
 	return ret;
 }
 
-int queue_start(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock,
+int queue_start(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock,
 		const char *branch, const char *const *args, size_t nargs, const struct queue_opts *opts)
 {
 	struct queue q;
@@ -1625,7 +1652,7 @@ static int commit_resolved(struct queue *q)
 	size_t len;
 	int ret = -1;
 
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	mopts.scissors = q->opts.scissors;
 	if (lg2_check(git_repository_index(&index, q->repo), "cannot read the index") < 0 ||
 	    lg2_check(git_index_read(index, 0), "cannot read the index") < 0)
@@ -1646,7 +1673,7 @@ static int commit_resolved(struct queue *q)
 	raw.len = len;
 	raw.origin = mail_origin(q);
 	raw.number = q->next;
-	if (patch_mail_parse(&pm, &raw, &mopts) < 0 ||
+	if (mailinfo_parse(&pm, &raw, &mopts) < 0 ||
 	    commit_patch(q, &pm, q->next, buf, len, &tree, &q->tip, &commit))
 		goto out;
 	if (!q->opts.quiet)
@@ -1657,13 +1684,13 @@ static int commit_resolved(struct queue *q)
 	q->worktree_done = 0;
 out:
 	git_index_free(index);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	strbuf_release(&edited);
 	return ret;
 }
 
 int queue_continue(git_repository *repo, const struct maint_config *cfg,
-		   const struct maint_lock *lock, int skip, int quiet)
+		   const struct state_lock *lock, int skip, int quiet)
 {
 	struct queue q;
 	int ret = -1, skip_check = 0, rc;
@@ -1808,7 +1835,7 @@ static int abort_notes(struct queue *q, struct refstep_move *m)
 	return 1;
 }
 
-int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock)
+int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock)
 {
 	struct queue q;
 	struct abort_step a = { .q = &q };
@@ -1926,7 +1953,7 @@ static int preview_patch(struct queue *q, struct patch_mail *pm, size_t k, struc
 	raw.len = q->len[k - 1];
 	raw.origin = mail_origin(q);
 	raw.number = q->numbers[k - 1];
-	if (patch_mail_parse(pm, &raw, &mopts) < 0)
+	if (mailinfo_parse(pm, &raw, &mopts) < 0)
 		return -1;
 	strbuf_addf(out, "Patch %zu/%zu: %s\n", k, q->nr, pm->subject.buf);
 	build_message(q, &msg, pm, k);
@@ -1954,7 +1981,7 @@ int queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
 	int ret = RESULT_FATAL, rc;
 
 	queue_init(&q, repo, cfg, NULL);
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	copy_opts(&q.opts, opts);
 	q.opts.quiet = 1;	/* the listing only: no "Skipping" lines */
 	q.preview = 1;
@@ -1980,7 +2007,7 @@ int queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
 	}
 	ret = RESULT_OK;
 out:
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	queue_release(&q);
 	return ret;
 }

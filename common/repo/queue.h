@@ -53,6 +53,7 @@
 #include <git2.h>
 
 #include "config.h"
+#include "source.h"
 #include "state.h"
 #include "strbuf.h"
 
@@ -71,6 +72,7 @@ struct queue_opts {
 	int scissors;		/* drop the body above a scissors line, as git am --scissors */
 	/* the follow-ups' trailers to carry (common/mail/review.h), read at the start; NULL: none */
 	const struct review_opts *review;
+	struct source_opts source;	/* how the mail is read; its size limit bounds binary patches */
 };
 
 #define QUEUE_OPTS_INIT { 0 }
@@ -88,15 +90,15 @@ void queue_opts_release(struct queue_opts *opts);
  * branch (a full ref name, which must exist). Refuses when a queue is in
  * progress.
  */
-int queue_start(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock,
+int queue_start(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock,
 		const char *branch, const char *const *args, size_t nargs, const struct queue_opts *opts);
 
 /* --continue (skip 0) and --skip (skip 1). */
 int queue_continue(git_repository *repo, const struct maint_config *cfg,
-		   const struct maint_lock *lock, int skip, int quiet);
+		   const struct state_lock *lock, int skip, int quiet);
 
 /* --abort: the branch back to where it was before the queue, state removed. */
-int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct maint_lock *lock);
+int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock);
 
 /*
  * --show-trailers: what queue_start() would put in each commit's trailer

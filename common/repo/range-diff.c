@@ -689,7 +689,7 @@ static int patch_of_mail(struct range_patch *rp, struct strvec *keep, struct pat
 	raw.len = ref->len;
 	raw.origin = ref->origin;
 	raw.number = ref->number;
-	if (patch_mail_parse(pm, &raw, &mopts) < 0)
+	if (mailinfo_parse(pm, &raw, &mopts) < 0)
 		return error("%s: message %zu cannot be read", ref->origin, ref->number);
 	rp->id = *ref->commit ? strvec_push(keep, ref->commit) : "0000000";
 	rp->author = strvec_pushf(keep, "%s <%s>", pm->author_name.buf, pm->author_email.buf);
@@ -712,7 +712,7 @@ int range_diff_versions(struct strbuf *out, const struct patch_mails *pms,
 	struct patch_mail pm;
 	int ret = 0;
 
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	for (size_t i = 0; i < pv->old_nr && !ret; i++)
 		ret = patch_of_mail(&a[i], &keep, &pm, pms, &pv->old[i]);
 	for (size_t j = 0; j < pv->new_nr && !ret; j++)
@@ -722,7 +722,7 @@ int range_diff_versions(struct strbuf *out, const struct patch_mails *pms,
 			    pv->new_version);
 		ret = range_diff(out, a, pv->old_nr, b, pv->new_nr, creation_factor);
 	}
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	strvec_clear(&keep);
 	free(a);
 	free(b);

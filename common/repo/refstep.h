@@ -65,7 +65,7 @@ struct refstep_move {
 
 struct refstep {
 	git_repository *repo;
-	const struct maint_lock *lock;	/* must be held */
+	const struct state_lock *lock;	/* must be held */
 	const char *name;		/* "publish": crash points <name>-*, messages */
 	const char *point_suffix;	/* NULL, or appended to a second hit of each crash point */
 	const struct refstep_move *moves;

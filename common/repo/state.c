@@ -41,12 +41,12 @@ static long read_pid(int fd)
 	return strtol(buf, NULL, 10);
 }
 
-int maint_lock_acquire(struct maint_lock *lk, git_repository *repo)
+int state_lock_acquire(struct state_lock *lk, git_repository *repo)
 {
-	return maint_lock_acquire_named(lk, repo, "git-maint.lock");
+	return state_lock_acquire_named(lk, repo, "git-maint.lock");
 }
 
-int maint_lock_acquire_named(struct maint_lock *lk, git_repository *repo, const char *name)
+int state_lock_acquire_named(struct state_lock *lk, git_repository *repo, const char *name)
 {
 	char *path = join_path(git_repository_commondir(repo), name);
 	struct strbuf pid = STRBUF_INIT;
@@ -107,7 +107,7 @@ fail:
 	return -1;
 }
 
-void maint_lock_release(struct maint_lock *lk)
+void state_lock_release(struct state_lock *lk)
 {
 	if (lk->fd < 0)
 		return;

@@ -14,7 +14,7 @@
  *
  *	error: another git-maint operation holds <path> (pid N)
  *
- * and maint_lock_acquire() returns 1, which commands turn into exit 75.
+ * and state_lock_acquire() returns 1, which commands turn into exit 75.
  *
  * State. An operation keeps what --continue/--skip/--abort need under
  * $GIT_DIR/maint/<name>/. Every file is written to a temporary name,
@@ -46,26 +46,26 @@
 
 #include "strbuf.h"
 
-struct maint_lock {
+struct state_lock {
 	char *path;
 	int fd;
 };
 
-#define MAINT_LOCK_INIT { NULL, -1 }
+#define STATE_LOCK_INIT { NULL, -1 }
 
 /*
  * Takes the repository lock. 0: held by us; 1: another live process holds
  * it (error reported, naming the path and pid; exit 75); -1: error.
  */
-int maint_lock_acquire(struct maint_lock *lk, git_repository *repo);
+int state_lock_acquire(struct state_lock *lk, git_repository *repo);
 /*
  * The same lock discipline on another file of $GIT_COMMON_DIR, for a
  * command that must not run twice at once but may run under the
  * repository lock's holder (notify, run by publish: "maint-notify.lock").
  */
-int maint_lock_acquire_named(struct maint_lock *lk, git_repository *repo, const char *name);
+int state_lock_acquire_named(struct state_lock *lk, git_repository *repo, const char *name);
 /* Releases and removes the lock file; takes an unlocked lock. */
-void maint_lock_release(struct maint_lock *lk);
+void state_lock_release(struct state_lock *lk);
 
 /*
  * 1 when git's own index.lock exists (another git process is working on

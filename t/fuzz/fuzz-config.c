@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	config_tree_for_branch(&cfg, "main");
 	source_open_buffer(&src, "", 0, "fuzz", 0);
-	source_configure(src, &cfg);
+	source_configure(src, &cfg, NULL);
 	source_close(src);
 	if (!r && cfg.nr && config_read_file(&cfg, path, 1) != -1)
 		abort();

@@ -128,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (len > size)
 		abort();
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	while (mail_header_next(buf, len, &pos, &h) && n++ < 64) {
 		one_header(buf, len, &h, first_of_name(buf, len, &h));
 		if (!clean_value(&value, &h))
@@ -143,6 +143,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    !utf8_valid(pm.author_name.buf, pm.author_name.len) ||
 	    pm.version < 0 || pm.number < 0 || pm.total < 0)
 		abort();
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	return 0;
 }

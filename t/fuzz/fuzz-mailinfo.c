@@ -1,7 +1,7 @@
 /*
  * Fuzz target for the mail core: the bytes are a mailbox; every message
  * goes through the source (mbox splitting, mboxrd, CRLF),
- * patch_mail_parse(), full and fast, with the options chosen by the
+ * mailinfo_parse(), full and fast, with the options chosen by the
  * first byte, and mbox-split's select_scan(), which must agree with the
  * parser on every field it fills whenever it does not hand over, and
  * hand over every message the parser reports as bad. Built by `make
@@ -187,9 +187,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opts.message_id = !!(knobs & 64);
 	opts.quoted_cr = MAILINFO_QUOTED_CR_NOWARN;
 
-	patch_mail_init(&pm);
-	patch_mail_init(&fast);
-	patch_mail_init(&scan);
+	mailinfo_init(&pm);
+	mailinfo_init(&fast);
+	mailinfo_init(&scan);
 	source_open_buffer(&src, (const char *)data, size, "fuzz", flags);
 	source_set_max_size(src, 1 << 20);
 	while ((r = source_next(src, &raw))) {
@@ -198,10 +198,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (r < 0)
 			continue;
-		patch_mail_parse(&pm, &raw, &opts);
+		mailinfo_parse(&pm, &raw, &opts);
 		fopts.headers_and_paths_only = 1;
-		patch_mail_parse(&fast, &raw, &fopts);
-		patch_mail_format_info(&info, &pm);
+		mailinfo_parse(&fast, &raw, &fopts);
+		mailinfo_format_info(&info, &pm);
 		/* invariants: never invalid UTF-8 out, fast and full agree */
 		if (!utf8_valid(pm.author_name.buf, pm.author_name.len) ||
 		    !utf8_valid(pm.subject.buf, pm.subject.len))
@@ -219,13 +219,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sopts.headers_and_paths_only = 1;
 			sopts.quoted_cr = MAILINFO_QUOTED_CR_NOWARN;
 			/* what the scan accepts the parser must not report as bad */
-			if (patch_mail_parse(&fast, &raw, &sopts) < 0 || !same_selection(&scan, &fast, &raw))
+			if (mailinfo_parse(&fast, &raw, &sopts) < 0 || !same_selection(&scan, &fast, &raw))
 				abort();
 		}
 	}
 	source_close(src);
-	patch_mail_release(&pm);
-	patch_mail_release(&fast);
-	patch_mail_release(&scan);
+	mailinfo_release(&pm);
+	mailinfo_release(&fast);
+	mailinfo_release(&scan);
 	return 0;
 }

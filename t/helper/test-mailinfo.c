@@ -1,7 +1,7 @@
 /*
  * test-mailinfo [-k] [-b] [--scissors] [--keep-cr] [-m] [--mboxrd] [--fast] <dir> [<mbox>...]
  *
- * For each message of the inputs (common/mail/source.h) run patch_mail_parse()
+ * For each message of the inputs (common/mail/source.h) run mailinfo_parse()
  * and write what `git mailsplit` + `git mailinfo <msg> <patch>` would give:
  * <dir>/NNNN/info (mailinfo's stdout), <dir>/NNNN/msg and <dir>/NNNN/patch,
  * and <dir>/NNNN/paths: the paths the diff touches, one per line.
@@ -97,7 +97,7 @@ int cmd_main(int argc, const char **argv)
 		if (m)
 			source_set_max_size(src, strtoul(m, NULL, 10));
 	}
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	while ((r = source_next(src, &raw))) {
 		if (r < 0) {
 			ret = 1;
@@ -113,7 +113,7 @@ int cmd_main(int argc, const char **argv)
 			continue;
 		}
 		/* like git mailinfo, write what was extracted even after an error */
-		if (patch_mail_parse(&pm, &raw, &opts) < 0)
+		if (mailinfo_parse(&pm, &raw, &opts) < 0)
 			ret = 1;
 		if (fast) {
 			printf("%zu v%d %d/%d%s <%s> <%s> %s |", raw.number, pm.version, pm.number,
@@ -129,7 +129,7 @@ int cmd_main(int argc, const char **argv)
 		if (mkdir(path.buf, 0777) < 0 && errno != EEXIST)
 			die_errno("cannot create '%s'", path.buf);
 		strbuf_reset(&info);
-		patch_mail_format_info(&info, &pm);
+		mailinfo_format_info(&info, &pm);
 		strbuf_addstr(&path, "/info");
 		if (write_file(path.buf, &info) < 0)
 			ret = 1;
@@ -149,7 +149,7 @@ int cmd_main(int argc, const char **argv)
 		if (write_file(path.buf, &info) < 0)
 			ret = 1;
 	}
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	source_close(src);
 	strbuf_release(&path);
 	strbuf_release(&info);

@@ -50,14 +50,14 @@ int cmd_main(int argc, const char **argv)
 		strbuf_release(&msg);
 	} else if (!strcmp(argv[1], "lock") && argc == 3) {
 		git_repository *repo = repo_open_or_die();
-		struct maint_lock lk = MAINT_LOCK_INIT;
-		int rc = maint_lock_acquire(&lk, repo);
+		struct state_lock lk = STATE_LOCK_INIT;
+		int rc = state_lock_acquire(&lk, repo);
 
 		if (rc)
 			ret = rc > 0 ? EXIT_TEMPFAIL : EXIT_FATAL;
 		else {
 			ret = system(argv[2]) ? 1 : 0;
-			maint_lock_release(&lk);
+			state_lock_release(&lk);
 		}
 		git_repository_free(repo);
 	} else if (!strcmp(argv[1], "state-write") && argc == 4) {

@@ -40,8 +40,6 @@ int cmd_main(int argc, const char **argv)
 
 		if (strbuf_getline(&pw, stdin) == EOF)
 			die("no password on stdin");
-		if (pw.len && pw.buf[pw.len - 1] == '\n')
-			strbuf_setlen(&pw, pw.len - 1);
 		ret = secret_store(&key, pw.buf);
 		strbuf_release(&pw);
 	} else if (!strcmp(argv[1], "forget")) {

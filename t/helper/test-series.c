@@ -61,12 +61,12 @@ static void read_version(struct version *ver, const char *path)
 	strvec_init(&ver->keep);
 	if (source_open(&src, args, 1, 0) < 0)
 		exit(128);
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	while ((rc = source_next(src, &raw)) > 0) {
 		struct range_patch *rp;
 		const char *id = "0000000";
 
-		if (patch_mail_parse(&pm, &raw, &mopts) < 0 || (!pm.number && pm.total))
+		if (mailinfo_parse(&pm, &raw, &mopts) < 0 || (!pm.number && pm.total))
 			continue;
 		if (raw.from_line && raw.from_line_len > 45 && !strncmp(raw.from_line, "From ", 5))
 			id = strvec_pushf(&ver->keep, "%.40s", raw.from_line + 5);
@@ -85,7 +85,7 @@ static void read_version(struct version *ver, const char *path)
 	if (rc < 0)
 		exit(128);
 	source_close(src);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 	strbuf_release(&msg);
 }
 

@@ -8,9 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "gitdir.h"
+#include "hashmap.h"
 #include "parse-options.h"
 #include "quote.h"
 #include "strbuf.h"
@@ -34,6 +37,25 @@ static void strbuf_keeps_nul_bytes(void **state)
 	assert_memory_equal(sb.buf, "aXYZ42-x", 9);
 	strbuf_release(&sb);
 	assert_int_equal(sb.len, 0);
+}
+
+static void strbuf_getline_drops_line_ends(void **state)
+{
+	static const char input[] = "one\ntwo\r\n\nlast";
+	static const char *const lines[] = { "one", "two", "", "last" };
+	struct strbuf sb = STRBUF_INIT;
+	FILE *fp = fmemopen((void *)input, sizeof(input) - 1, "r");
+
+	(void)state;
+	assert_non_null(fp);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		assert_int_equal(strbuf_getline(&sb, fp), 0);
+		assert_string_equal(sb.buf, lines[i]);
+	}
+	assert_int_equal(strbuf_getline(&sb, fp), EOF);
+	assert_int_equal(sb.len, 0);
+	fclose(fp);
+	strbuf_release(&sb);
 }
 
 static void strbuf_addf_grows(void **state)
@@ -195,6 +217,163 @@ static void config_missing_file(void **state)
 	config_release(&cfg);
 }
 
+/* Writes text into the file dir/name. */
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	struct strbuf path = STRBUF_INIT;
+	FILE *fp;
+
+	strbuf_addf(&path, "%s/%s", dir, name);
+	fp = fopen(path.buf, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	strbuf_release(&path);
+}
+
+static void make_repository(const char *dir)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	assert_int_equal(mkdir(dir, 0700), 0);
+	strbuf_addf(&path, "%s/objects", dir);
+	assert_int_equal(mkdir(path.buf, 0700), 0);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/refs", dir);
+	assert_int_equal(mkdir(path.buf, 0700), 0);
+	strbuf_release(&path);
+	write_file(dir, "HEAD", "ref: refs/heads/main\n");
+}
+
+/* Discovers from dir (relative to top) and checks the answer. */
+static void discover_from(const char *top, const char *dir, int want, const char *want_dir,
+			  enum gitdir_how want_how)
+{
+	struct strbuf at = STRBUF_INIT, out = STRBUF_INIT, expect = STRBUF_INIT;
+	enum gitdir_how how;
+
+	strbuf_addf(&at, "%s/%s", top, dir);
+	assert_int_equal(chdir(at.buf), 0);
+	assert_int_equal(gitdir_discover(&out, &how), want);
+	if (!want) {
+		strbuf_addf(&expect, "%s/%s", top, want_dir);
+		assert_string_equal(out.buf, expect.buf);
+		assert_int_equal(how, want_how);
+	} else {
+		assert_int_equal(out.len, 0);
+	}
+	strbuf_release(&at);
+	strbuf_release(&out);
+	strbuf_release(&expect);
+}
+
+static void gitdir_discovers_as_git(void **state)
+{
+	char tmpl[] = "/tmp/test-gitdir-XXXXXX";
+	char *top = realpath(mkdtemp(tmpl), NULL);
+	struct strbuf p = STRBUF_INIT, out = STRBUF_INIT;
+
+	(void)state;
+	assert_non_null(top);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_CEILING_DIRECTORIES");
+	strbuf_addf(&p, "%s/repo", top);
+	assert_int_equal(mkdir(p.buf, 0700), 0);
+	strbuf_addstr(&p, "/.git");
+	make_repository(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/repo/sub", top);
+	assert_int_equal(mkdir(p.buf, 0700), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/bare.git", top);
+	make_repository(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/wt", top);
+	assert_int_equal(mkdir(p.buf, 0700), 0);
+	write_file(p.buf, ".git", "gitdir: ../repo/.git\n");
+
+	discover_from(top, "repo/sub", 0, "repo/.git", GITDIR_DOTGIT);
+	discover_from(top, "bare.git", 0, "bare.git", GITDIR_BARE);
+	discover_from(top, "wt", 0, "wt/../repo/.git", GITDIR_GITFILE);
+	discover_from(top, ".", 1, NULL, GITDIR_DOTGIT);
+
+	/* the walk does not enter a ceiling directory ... */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/repo", top);
+	setenv("GIT_CEILING_DIRECTORIES", p.buf, 1);
+	discover_from(top, "repo/sub", 1, NULL, GITDIR_DOTGIT);
+	/* ... but the current directory is looked at */
+	discover_from(top, "repo", 0, "repo/.git", GITDIR_DOTGIT);
+	unsetenv("GIT_CEILING_DIRECTORIES");
+
+	/* $GIT_DIR wins, and must name a repository */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/bare.git", top);
+	setenv("GIT_DIR", p.buf, 1);
+	discover_from(top, "repo/sub", 0, "bare.git", GITDIR_DOTGIT);
+	setenv("GIT_DIR", top, 1);
+	discover_from(top, "repo/sub", 1, NULL, GITDIR_DOTGIT);
+	unsetenv("GIT_DIR");
+
+	/* a linked worktree's shared files are in its commondir */
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/repo/.git", top);
+	write_file(p.buf, "commondir", "../../bare.git\n");
+	assert_int_equal(chdir(top), 0);
+	assert_int_equal(chdir("wt"), 0);
+	assert_int_equal(gitdir_discover_common(&out), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/wt/../repo/.git/../../bare.git", top);
+	assert_string_equal(out.buf, p.buf);
+
+	assert_int_equal(chdir("/"), 0);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "rm -rf '%s'", top);
+	assert_int_equal(system(p.buf), 0);
+	strbuf_release(&p);
+	strbuf_release(&out);
+	free(top);
+}
+
+static void hashmap_maps_byte_strings(void **state)
+{
+	struct hashmap m = HASHMAP_INIT;
+	struct strbuf key = STRBUF_INIT;
+	int added;
+
+	(void)state;
+	assert_null(hashmap_get(&m, "a", 1));
+	/* keys that are prefixes of each other, and keys holding NUL bytes */
+	*hashmap_put(&m, "ab", 2, &added) = 1;
+	assert_int_equal(added, 1);
+	*hashmap_put(&m, "a", 1, &added) = 2;
+	*hashmap_put(&m, "a\0b", 3, &added) = 3;
+	*hashmap_put(&m, "", 0, &added) = 4;
+	assert_int_equal(*hashmap_put(&m, "ab", 2, &added), 1);
+	assert_int_equal(added, 0);
+	/* enough keys to grow the table several times */
+	for (uint32_t i = 0; i < 10000; i++) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "<%u@example.com>", i);
+		*hashmap_put(&m, key.buf, key.len, NULL) = i + 10;
+	}
+	assert_int_equal(hashmap_count(&m), 10004);
+	for (uint32_t i = 0; i < 10000; i++) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "<%u@example.com>", i);
+		assert_non_null(hashmap_get(&m, key.buf, key.len));
+		assert_int_equal(*hashmap_get(&m, key.buf, key.len), i + 10);
+	}
+	assert_int_equal(*hashmap_get(&m, "a", 1), 2);
+	assert_int_equal(*hashmap_get(&m, "a\0b", 3), 3);
+	assert_int_equal(*hashmap_get(&m, "", 0), 4);
+	assert_null(hashmap_get(&m, "a\0", 2));
+	assert_null(hashmap_get(&m, "<10000@example.com>", 19));
+	hashmap_release(&m);
+	assert_null(hashmap_get(&m, "a", 1));
+	strbuf_release(&key);
+}
+
 static void neutralise_controls_replaces(void **state)
 {
 	char buf[] = "a\x1b]0;x\x07\tb\n\x7f\xc2\x9b" "c\xc3\xa9";
@@ -249,6 +428,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strbuf_keeps_nul_bytes),
+		cmocka_unit_test(strbuf_getline_drops_line_ends),
 		cmocka_unit_test(strbuf_addf_grows),
 		cmocka_unit_test(strbuf_trims),
 		cmocka_unit_test(strvec_pushes),
@@ -257,6 +437,8 @@ int main(void)
 		cmocka_unit_test(config_reads_trees),
 		cmocka_unit_test(config_errors),
 		cmocka_unit_test(config_missing_file),
+		cmocka_unit_test(gitdir_discovers_as_git),
+		cmocka_unit_test(hashmap_maps_byte_strings),
 		cmocka_unit_test(neutralise_controls_replaces),
 		cmocka_unit_test(quote_paths_and_fields),
 	};

@@ -1,7 +1,7 @@
 /*
  * Unit tests of the mail core: RFC 2047, quoted-printable, base64,
  * headers, addresses, Message-IDs, subject cleanup, series numbers,
- * diff paths, the mail source and patch_mail_parse() on hostile input.
+ * diff paths, the mail source and mailinfo_parse() on hostile input.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -539,7 +539,7 @@ static int parse(const char *msg, struct patch_mail *pm, int fast)
 	struct raw_mail raw = { msg, strlen(msg), "unit", 7, NULL, 0, NULL };
 
 	opts.headers_and_paths_only = fast;
-	return patch_mail_parse(pm, &raw, &opts);
+	return mailinfo_parse(pm, &raw, &opts);
 }
 
 static void patch_mail_fields(void **state)
@@ -565,7 +565,7 @@ static void patch_mail_fields(void **state)
 	struct patch_mail pm;
 
 	(void)state;
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	for (int fast = 0; fast < 2; fast++) {
 		assert_int_equal(parse(msg, &pm, fast), 0);
 		assert_string_equal(pm.author_name.buf, "J\303\266rg");
@@ -595,7 +595,7 @@ static void patch_mail_fields(void **state)
 			assert_true(starts_with(pm.patch.buf, "---\ndiff --git"));
 		}
 	}
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 }
 
 static void patch_mail_hostile(void **state)
@@ -604,7 +604,7 @@ static void patch_mail_hostile(void **state)
 	struct strbuf m = STRBUF_INIT;
 
 	(void)state;
-	patch_mail_init(&pm);
+	mailinfo_init(&pm);
 	/* empty */
 	assert_int_equal(parse("", &pm, 0), -1);
 	assert_int_equal(parse("\n \n", &pm, 0), -1);
@@ -632,7 +632,7 @@ static void patch_mail_hostile(void **state)
 	assert_true(utf8_valid(pm.author_name.buf, pm.author_name.len));
 	assert_true(utf8_valid(pm.subject.buf, pm.subject.len));
 	strbuf_release(&m);
-	patch_mail_release(&pm);
+	mailinfo_release(&pm);
 }
 
 int main(void)
