@@ -183,8 +183,8 @@ static void summary(struct strbuf *out, const char *msg)
 /*
  * abbrev: hex digits of the short id. Not git_object_short_id(): proving
  * an id unique lists and stats a loose object directory per commit,
- * which for a thousand mails (and the journal's thousands of loose
- * objects) costs more than the mails; at 12 digits, as the kernel
+ * which for a thousand mails (in a repository of many loose objects)
+ * costs more than the mails; at 12 digits, as the kernel
  * writes them, a collision is not a practical worry.
  */
 static int commit_info_load(struct commit_info *ci, git_commit *c, int abbrev)
@@ -826,7 +826,7 @@ static int open_journal(struct notify *n)
 			return r > 0 ? RESULT_TEMPFAIL : RESULT_FATAL;
 	}
 	if (ident_committer(&committer, n->cfg) == 0 &&
-	    journal_open(&n->journal, n->repo, committer.buf) == 0)
+	    journal_open(&n->journal, n->repo, committer.buf, n->o->send) == 0)
 		ret = 0;
 	strbuf_release(&committer);
 	return ret < 0 ? RESULT_FATAL : RESULT_OK;
@@ -898,7 +898,7 @@ int notify_run(git_repository *repo, const struct maint_config *cfg, const struc
 	 * Two notes trees are looked up once per commit; libgit2 keeps trees of
 	 * up to 4 KiB in its cache, and a notes tree is bigger: without this,
 	 * each lookup would inflate and parse it again. Commits are read once
-	 * each (and a new journal commit per mail would only fill the cache),
+	 * each (and the journal's notes commits would only fill the cache),
 	 * and the cache is bounded (1 MiB), so memory does not grow with the
 	 * number of mails.
 	 */
@@ -917,6 +917,9 @@ int notify_run(git_repository *repo, const struct maint_config *cfg, const struc
 	}
 	if (o->send) {
 		ret = send_all(&n, &commits);
+		/* whatever stopped the run, what went out is in the notes before we go */
+		if (journal_flush(&n.journal) < 0)
+			ret = RESULT_FATAL;
 	} else {
 		mbox_writer_init(&n.mbox, 1, MBOX_O);
 		ret = send_all(&n, &commits);

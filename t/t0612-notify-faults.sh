@@ -115,15 +115,74 @@ test_expect_success 'a crash between the 250 and the journal: the rerun sends th
 		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-sent-3 git maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 3 &&
-	test "$(journal_count rcrash sent)" = 2 &&
+	(cd rcrash && git maint-notify) >dry &&
+	grep "^Message-ID: " dry >journal-knows &&
+	test_line_count = 8 journal-knows &&
 	(cd rcrash && git maint-notify --send -q) &&
 	test "$(smtp_count)" = 11 &&
+	test "$(journal_count rcrash sent)" = 10 &&
 	smtp_message_ids >ids &&
 	sort -u ids >unique &&
 	test_line_count = 10 unique &&
 	sort ids | uniq -d >dup &&
 	sed -n 3p ids >expect &&
 	test_cmp expect dup
+'
+
+test_expect_success 'after that crash the two before it were in the log, and the rerun folded them into the notes' '
+	test_must_be_empty rcrash/.git/maint/notify-journal &&
+	git -C rcrash log --format=%s refs/notes/maint-notify >folds &&
+	cat >expect <<-\EOF &&
+	maint-notify: 8 sent, 0 failed
+	maint-notify: 2 sent, 0 failed
+	EOF
+	test_cmp expect folds
+'
+
+test_expect_success 'a record cut short in the log (a crash while writing it): a warning, and its mail goes again' '
+	fresh_repo rtorn &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rtorn &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-sent-3 git maint-notify --send -q
+	) &&
+	log=rtorn/.git/maint/notify-journal &&
+	size=$(wc -c <$log) &&
+	head -c $((size - 5)) $log >cut &&
+	cp cut $log &&
+	(cd rtorn && git maint-notify --send -q 2>../err) &&
+	echo "warning: the notify journal '"'"'$PWD/rtorn/.git/maint/notify-journal'"'"' ends with a damaged record (cut short by a crash?); its mail may be sent again" >expect &&
+	grep "notify journal" err >actual &&
+	test_cmp expect actual &&
+	test "$(smtp_count)" = 12 &&
+	smtp_message_ids | sort | uniq -d >dup &&
+	smtp_message_ids | sed -n "2p;3p" | sort >expect &&
+	test_cmp expect dup &&
+	test "$(journal_count rtorn sent)" = 10
+'
+
+test_expect_success 'a crash after a fold moved the notes, before the log was emptied: the next run folds nothing twice, sends nothing' '
+	fresh_repo rfold &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rfold &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-folded git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 10 &&
+	test -s rfold/.git/maint/notify-journal &&
+	test "$(journal_count rfold sent)" = 10 &&
+	(cd rfold && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10 &&
+	test_must_be_empty rfold/.git/maint/notify-journal &&
+	git -C rfold rev-list --count refs/notes/maint-notify >commits &&
+	echo 1 >expect &&
+	test_cmp expect commits
 '
 
 # RELIABILITY 27
