@@ -81,7 +81,7 @@ $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
 NET_PROGRAMS := $(B)/bin/git-maint-notify $(B)/bin/git-maint-publish $(B)/t/helper/test-secret \
-	$(B)/bin/git-maint-source--fetch $(B)/t/unit/test-fetch
+	$(B)/bin/git-maint-source--fetch $(B)/t/unit/test-fetch $(B)/t/unit/test-smtp
 $(NET_PROGRAMS): EXTRA_LIBS = $(NET_LIBS)
 
 # main() lives in libmaint.a (common/main.c) and calls the program's cmd_main().

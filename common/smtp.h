@@ -6,10 +6,23 @@
  * <curl/curl.h>; libcurl's errors cross here (CURLOPT_ERRORBUFFER and
  * the server's own reply lines).
  *
- * One struct smtp is one libcurl handle: the connection it opens for the
- * first message (TLS, EHLO, AUTH) is kept for the next ones, so many
- * mails cost one handshake. A connection that a failure left unusable is
- * replaced by a new one on the next message.
+ * libcurl opens the connection for the first message (TCP, TLS, EHLO,
+ * STARTTLS, EHLO, AUTH: CURLOPT_CONNECT_ONLY), so the certificate checks
+ * and the password stay with it; the messages themselves are our own
+ * exchange on that connection (curl_easy_send/recv), kept for the next
+ * ones, so many mails cost one handshake. libcurl's own transfer cannot
+ * do what makes many mails cheap: when the server's EHLO offers
+ * PIPELINING (RFC 2920), MAIL FROM, every RCPT TO and DATA go in one
+ * write and their replies are read in order, then the message: two round
+ * trips per mail, not 3 + recipients. Without PIPELINING, one command at
+ * a time. A message goes to all its recipients or to none: a refused
+ * recipient refuses the message (RSET follows); a server that answered
+ * the grouped DATA with 354 although it refused a recipient is hung up on
+ * before any of the message is sent (a message without its final "." is
+ * never delivered), and the next message opens a new connection, as it
+ * does after any failure that left the connection unusable. Every wait
+ * is bounded by the timeout; what the server sends is bounded (4 KiB a
+ * line, 64 KiB a reply). smtp_free() says QUIT.
  *
  * Security, none of which a setting can turn off:
  *   SMTP_STARTTLS  smtp://, STARTTLS required (CURLUSESSL_ALL): a server
@@ -24,8 +37,9 @@
  * (verbose) goes to stderr through say(), with the AUTH exchange
  * replaced by "<redacted>" and the message data left out.
  *
- * Envelope addresses are passed to libcurl as given: the caller has
- * checked them (compose_check_email()), so none holds a CR, LF or '>'.
+ * Envelope addresses are checked by the caller (compose_check_email()),
+ * and here again as they become commands: one holding a CR, LF, '<'
+ * or '>' refuses its message (SMTP_REFUSED) before anything is sent.
  */
 
 #include <stddef.h>
@@ -67,7 +81,8 @@ struct smtp *smtp_new(const struct smtp_opts *o);
 
 /*
  * Sends msg[0..len) (LF line ends; sent as CRLF, dot-stuffed) from the
- * envelope sender to the recipients. *reply gets the server's last reply
+ * envelope sender to the recipients, connecting first when no connection
+ * is open. *reply gets the server's last reply
  * line ("250 2.0.0 Ok: queued", "550 5.1.1 <x@y>: unknown user"), or
  * libcurl's description of what went wrong when there was none.
  * Nothing is reported: the caller knows which commit the mail was for.

@@ -21,6 +21,11 @@
 # minutes, so a test that dies leaves no server behind. --reject ADDR answers 550 to RCPT TO:<ADDR>; --defer ADDR
 # answers 451 to it once. --no-starttls offers no STARTTLS (AUTH needs
 # TLS, so it is not offered either); --plain: no TLS at all, no AUTH.
+#
+# It offers PIPELINING (RFC 2920), as Postfix, Exim and the big mail
+# services do (aiosmtpd reads commands one after another from what it
+# received, so a group of them works; it just does not say so);
+# --no-pipelining leaves it out.
 import argparse
 import asyncio
 import os
@@ -46,6 +51,7 @@ def parse_args():
     p.add_argument("--defer", action="append", default=[])
     p.add_argument("--no-starttls", action="store_true")
     p.add_argument("--plain", action="store_true")
+    p.add_argument("--no-pipelining", action="store_true")
     p.add_argument("--pid-file")
     p.add_argument("--watch-pid", type=int)
     return p.parse_args()
@@ -90,6 +96,12 @@ class State:
 class Handler:
     def __init__(self, state):
         self.state = state
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        session.host_name = hostname
+        if not self.state.args.no_pipelining:
+            responses.insert(-1, "250-PIPELINING")
+        return responses
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         st = self.state

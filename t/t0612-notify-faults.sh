@@ -208,6 +208,36 @@ test_expect_success '... and is not retried: the rerun sends nothing and exits 0
 	test "$(smtp_count)" = 9
 '
 
+test_expect_success '... the server took DATA for the other recipient: notify hung up before the message, the rest went on a new connection' '
+	cut -d" " -f2- "$SMTP_SPOOL/log" | grep -c "^connect$" >n &&
+	echo 2 >expect &&
+	test_cmp expect n &&
+	grep -A2 "^1 RCPT TO:<author4@example.org>$" "$SMTP_SPOOL/log" >actual &&
+	cat >expect <<-\EOF &&
+	1 RCPT TO:<author4@example.org>
+	1 RCPT TO:<list@example.org>
+	1 DATA
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'a server without PIPELINING: one command at a time, the refused recipient ends its mail (RSET), one connection' '
+	fresh_repo rnopipe &&
+	fresh_spool &&
+	start_smtp_server --no-pipelining --reject author4@example.org &&
+	test_when_finished stop_smtp_server &&
+	(cd rnopipe && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	test "$(smtp_count)" = 9 &&
+	grep "^error: [0-9a-f]*: the server refused the mail: 550 5.1.1 <author4@example.org>" err &&
+	test "$(journal_count rnopipe sent)" = 9 &&
+	cut -d" " -f2- "$SMTP_SPOOL/log" | grep -c "^connect$" >n &&
+	echo 1 >expect &&
+	test_cmp expect n &&
+	grep -A1 "^1 RCPT TO:<author4@example.org>$" "$SMTP_SPOOL/log" >actual &&
+	printf "1 RCPT TO:<author4@example.org>\n1 RSET\n" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success '451 for one recipient: that mail waits (exit 75), the others go; the rerun sends it' '
 	fresh_repo r451 &&
 	fresh_spool &&
