@@ -185,6 +185,103 @@ test_expect_success 'a crash after a fold moved the notes, before the log was em
 	test_cmp expect commits
 '
 
+test_expect_success 'a crash once the third record is on the disk, before anything else: the rerun sends the other 7, no duplicate' '
+	fresh_repo rappend &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rappend &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-appended-3 git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 3 &&
+	test_must_fail git -C rappend rev-parse -q --verify refs/notes/maint-notify &&
+	(cd rappend && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10 &&
+	smtp_message_ids | sort | uniq -d >dup &&
+	test_must_be_empty dup &&
+	test "$(journal_count rappend sent)" = 10 &&
+	test_must_be_empty rappend/.git/maint/notify-journal
+'
+
+test_expect_success 'a crash in a fold once its pack is on the disk, before the notes ref moved: the rerun folds again, sends nothing' '
+	fresh_repo rpack &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rpack &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-packed git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 10 &&
+	test_must_fail git -C rpack rev-parse -q --verify refs/notes/maint-notify &&
+	(cd rpack && git maint-notify) >dry &&
+	test_must_be_empty dry &&
+	(cd rpack && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10 &&
+	test "$(journal_count rpack sent)" = 10 &&
+	git -C rpack log --format=%s refs/notes/maint-notify >folds &&
+	echo "maint-notify: 10 sent, 0 failed" >expect &&
+	test_cmp expect folds &&
+	test_must_be_empty rpack/.git/maint/notify-journal &&
+	git -C rpack fsck --no-progress
+'
+
+test_expect_success 'folds during the run (every 3), a crash at the 8th 250: the notes hold 6, the log 1, the rerun resends only the 8th' '
+	fresh_repo rbatch &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rbatch &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_JOURNAL_FOLD_EVERY=3 \
+			GIT_MAINT_TEST_CRASH_AT=notify-sent-8 git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 8 &&
+	git -C rbatch log --format=%s refs/notes/maint-notify >folds &&
+	printf "maint-notify: 3 sent, 0 failed\nmaint-notify: 3 sent, 0 failed\n" >expect &&
+	test_cmp expect folds &&
+	test "$(journal_count rbatch sent)" = 6 &&
+	(cd rbatch && git maint-notify) >dry &&
+	grep "^Message-ID: " dry >journal-lacks &&
+	test_line_count = 3 journal-lacks &&
+	(cd rbatch && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 11 &&
+	smtp_message_ids >ids &&
+	sort ids | uniq -d >dup &&
+	sed -n 8p ids >expect &&
+	test_cmp expect dup &&
+	test "$(journal_count rbatch sent)" = 10 &&
+	git -C rbatch log --format=%s refs/notes/maint-notify >folds &&
+	printf "maint-notify: 3 sent, 0 failed\nmaint-notify: 1 sent, 0 failed\nmaint-notify: 3 sent, 0 failed\nmaint-notify: 3 sent, 0 failed\n" >expect &&
+	test_cmp expect folds
+'
+
+test_expect_success 'a crash after a fold during the run, before the log was emptied: the rerun sends the other 7, no duplicate' '
+	fresh_repo rmidfold &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rmidfold &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_JOURNAL_FOLD_EVERY=3 \
+			GIT_MAINT_TEST_CRASH_AT=notify-journal-folded git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 3 &&
+	test -s rmidfold/.git/maint/notify-journal &&
+	(cd rmidfold && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10 &&
+	smtp_message_ids | sort | uniq -d >dup &&
+	test_must_be_empty dup &&
+	git -C rmidfold log --format=%s refs/notes/maint-notify >folds &&
+	printf "maint-notify: 7 sent, 0 failed\nmaint-notify: 3 sent, 0 failed\n" >expect &&
+	test_cmp expect folds
+'
+
 # RELIABILITY 27
 test_expect_success '550 for one recipient: that mail refused and recorded, the others go, exit 1' '
 	fresh_repo r550 &&

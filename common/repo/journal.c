@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -300,6 +301,19 @@ out:
 	return fd;
 }
 
+/* JOURNAL_FOLD_EVERY, or what a test asks for, so a few mails can cross folds. */
+static size_t fold_every(void)
+{
+	const char *v = getenv("GIT_MAINT_TEST_JOURNAL_FOLD_EVERY");
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v)
+		return JOURNAL_FOLD_EVERY;
+	n = strtoul(v, &end, 10);
+	return *end || !n ? JOURNAL_FOLD_EVERY : n;
+}
+
 int journal_open(struct journal *j, git_repository *repo, const char *committer, int writable)
 {
 	git_signature *sig = NULL;
@@ -307,6 +321,7 @@ int journal_open(struct journal *j, git_repository *repo, const char *committer,
 	int rc, fd;
 
 	j->repo = repo;
+	j->fold_every = fold_every();
 	if (lg2_check(git_signature_from_buffer(&sig, committer), "bad committer '%s'", committer) < 0)
 		return -1;
 	git_signature_free(sig);
@@ -354,6 +369,7 @@ int journal_write(struct journal *j, const git_oid *commit, const struct journal
 {
 	struct strbuf note = STRBUF_INIT, rec = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1], blob_hex[GIT_OID_HEXSZ + 1];
+	char point[64];
 	git_oid blob;
 	int ret = -1;
 
@@ -371,8 +387,10 @@ int journal_write(struct journal *j, const git_oid *commit, const struct journal
 		error_errno("cannot write the notify journal '%s'", j->log);
 		goto out;
 	}
+	snprintf(point, sizeof(point), "notify-journal-appended-%zu", ++j->appended);
+	crash_point(point);
 	pending_add(j, commit, &blob, &note);
-	ret = j->nr >= JOURNAL_FOLD_EVERY ? journal_flush(j) : 0;
+	ret = j->nr >= j->fold_every ? journal_flush(j) : 0;
 out:
 	strbuf_release(&note);
 	strbuf_release(&rec);
@@ -476,6 +494,7 @@ static int move_ref(struct journal *j, const git_oid *new_tip, const char *reflo
 
 	if (objwrite_flush(j->ow) < 0)
 		return -1;
+	crash_point("notify-journal-packed");
 	if (j->tip)
 		rc = git_reference_create_matching(&ref, j->repo, JOURNAL_REF, new_tip, 1,
 						   git_commit_id(j->tip), reflog);

@@ -52,6 +52,12 @@
  * was not recorded) or that does not match its blob id ends what is read,
  * with a warning, and goes at the next fold.
  *
+ * Crash points (GIT_MAINT_TEST_CRASH_AT, usage.h): "notify-journal-
+ * appended-<n>" once this process's n-th record is on the disk,
+ * "notify-journal-packed" once a fold's objects are and the ref has not
+ * moved, "notify-journal-folded" once the ref moved and the log is not
+ * emptied yet.
+ *
  * Readers that do not write (a dry run) see the notes and the log, and
  * change neither. Writers hold maint-notify.lock (see notify.c), in the
  * common directory, as the log is: every worktree shares one journal.
@@ -93,9 +99,11 @@ struct journal {
 	struct journal_pending *pending;	/* in the log, not yet in the notes */
 	size_t nr, alloc;
 	struct objwrite *ow;	/* the pack of the next fold, once opened */
+	size_t fold_every;	/* JOURNAL_FOLD_EVERY (tests: GIT_MAINT_TEST_JOURNAL_FOLD_EVERY) */
+	size_t appended;	/* records written by this process, for the crash points */
 };
 
-#define JOURNAL_INIT { NULL, NULL, NULL, -1, NULL, NULL, 0, 0, NULL }
+#define JOURNAL_INIT { NULL, NULL, NULL, -1, NULL, NULL, 0, 0, NULL, 0, 0 }
 
 /* Records in the log before a fold into the notes. */
 #define JOURNAL_FOLD_EVERY 256
