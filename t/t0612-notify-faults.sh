@@ -335,6 +335,46 @@ test_expect_success 'a server without PIPELINING: one command at a time, the ref
 	test_cmp expect actual
 '
 
+test_expect_success 'PIPELINING offered only before STARTTLS: not used after it (one command at a time, RSET)' '
+	fresh_repo rpipetls &&
+	fresh_spool &&
+	start_smtp_server --pipelining-before-tls --reject author4@example.org &&
+	test_when_finished stop_smtp_server &&
+	(cd rpipetls && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	test "$(smtp_count)" = 9 &&
+	grep -A1 "^1 RCPT TO:<author4@example.org>$" "$SMTP_SPOOL/log" >actual &&
+	printf "1 RCPT TO:<author4@example.org>\n1 RSET\n" >expect &&
+	test_cmp expect actual
+'
+
+for pipe in "" --no-pipelining
+do
+	test_expect_success "the server refuses one mail after its data (554)${pipe:+, $pipe}: that mail recorded failed, the others go on the same connection, exit 1" '
+		fresh_repo rrefuse &&
+		test_when_finished "rm -rf rrefuse" &&
+		fresh_spool &&
+		start_smtp_server --refuse-after 3 $pipe &&
+		test_when_finished stop_smtp_server &&
+		(cd rrefuse && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+		test "$(smtp_count)" = 9 &&
+		c=$(git -C rrefuse rev-parse --short=12 work-next~6) &&
+		echo "error: $c: the server refused the mail: 554 5.7.1 Message refused: content rejected" >expect &&
+		test_cmp expect err &&
+		git -C rrefuse notes --ref=maint-notify show work-next~6 >note &&
+		grep "^Status: failed$" note &&
+		grep "^Reply: 554 5.7.1 Message refused" note &&
+		test "$(journal_count rrefuse sent)" = 9 &&
+		smtp_header 4 To >actual &&
+		echo "Author 5 <author5@example.org>" >expect &&
+		test_cmp expect actual &&
+		cut -d" " -f2- "$SMTP_SPOOL/log" | grep -c "^connect$" >n &&
+		echo 1 >expect &&
+		test_cmp expect n &&
+		(cd rrefuse && git maint-notify --send -q) &&
+		test "$(smtp_count)" = 9
+	'
+done
+
 test_expect_success '451 for one recipient: that mail waits (exit 75), the others go; the rerun sends it' '
 	fresh_repo r451 &&
 	fresh_spool &&
@@ -363,6 +403,19 @@ test_expect_success 'a server without STARTTLS: refused before AUTH, exit 128, n
 	! grep -e " AUTH" -e " MAIL" "$SMTP_SPOOL/log" &&
 	test "$(smtp_count)" = 0 &&
 	test_must_fail git -C rnotls rev-parse -q --verify refs/notes/maint-notify
+'
+
+test_expect_success 'a reply injected after the 220 to STARTTLS, before the handshake: refused, exit 128, no AUTH, nothing sent' '
+	fresh_repo rinject &&
+	fresh_spool &&
+	start_smtp_server --inject-starttls &&
+	test_when_finished stop_smtp_server &&
+	(cd rinject && smtp_config && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	test_line_count = 1 err &&
+	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: " err &&
+	! grep -e " AUTH" -e " MAIL" "$SMTP_SPOOL/log" &&
+	test "$(smtp_count)" = 0 &&
+	test_must_fail git -C rinject rev-parse -q --verify refs/notes/maint-notify
 '
 
 test_expect_success 'a self-signed certificate: refused, exit 128, no AUTH' '

@@ -114,8 +114,9 @@ static void trace_client_line(struct smtp *s, const char *line, size_t len)
 	}
 	memcpy(s->cmd, line, w);
 	s->cmd[w] = '\0';
-	if (!strcasecmp(s->cmd, "EHLO")) {
-		s->in_ehlo = 1;
+	/* each greeting starts afresh: what a server offered before STARTTLS is forgotten */
+	if (!strcasecmp(s->cmd, "EHLO") || !strcasecmp(s->cmd, "HELO")) {
+		s->in_ehlo = !strcasecmp(s->cmd, "EHLO");
 		s->pipelining = 0;
 	}
 	if (s->verbose)
@@ -287,6 +288,19 @@ static enum smtp_status classify(struct smtp *s, CURLcode rc, struct strbuf *rep
 		if (code >= 400 && rc == CURLE_LOGIN_DENIED)
 			strbuf_addf(reply, " (%s)", s->reply.buf);
 		return SMTP_FATAL;
+	case CURLE_WEIRD_SERVER_REPLY:
+		/*
+		 * More than the 220 before the TLS handshake (libcurl refuses
+		 * it): a reply injected on the way, which must not be taken as
+		 * one said over TLS (RFC 3207, CVE-2021-22947). Not a server
+		 * to retry with.
+		 */
+		if (!strcmp(s->cmd, "STARTTLS")) {
+			strbuf_addstr(reply, "the server sent more than its answer to STARTTLS "
+				      "before the TLS handshake (an injected reply?)");
+			return SMTP_FATAL;
+		}
+		break;
 	default:
 		break;
 	}

@@ -32,6 +32,11 @@
  *                  ::1, "localhost"); smtp_new() refuses any other host
  * The certificate and the host name are always verified, against cainfo
  * (a file or a directory of CA certificates) or the system's store.
+ * Nothing crosses the STARTTLS boundary (RFC 3207): libcurl sends nothing
+ * after STARTTLS before the handshake and refuses a server that sent more
+ * than its 220 before it (an injected reply: SMTP_FATAL); PIPELINING counts
+ * only when the EHLO after the handshake offers it, and we group commands
+ * only on the connection libcurl handed over, after AUTH.
  *
  * The password is handed to libcurl in memory only. The protocol trace
  * (verbose) goes to stderr through say(), with the AUTH exchange
