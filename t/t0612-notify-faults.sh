@@ -40,6 +40,28 @@ journal_count () {
 	done | grep -c "^Status: $2$"
 }
 
+# RELIABILITY 23: writes to the journal's log fail with EIO (t/lib/eio-write.c,
+# as t0451 uses it). LD_PRELOAD splits on spaces: the shim lives outside the trash.
+shim_dir=$(mktemp -d "${TMPDIR:-/tmp}/maint-t0612.XXXXXX")
+shim=$shim_dir/eio-write.so
+cleanup 'rm -rf "$shim_dir"'
+if cc -shared -fPIC -o "$shim" "$MAINT_SRC_DIR/t/lib/eio-write.c" -ldl 2>cc.err
+then
+	test_set_prereq EIO
+fi
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export ASAN_OPTIONS
+
+# eio <path part> <command>...: runs the command with writes there failing.
+eio () {
+	(
+		EIO_WRITE_PATH=$1 LD_PRELOAD=$shim &&
+		export EIO_WRITE_PATH LD_PRELOAD &&
+		shift &&
+		exec "$@"
+	)
+}
+
 # fresh_spool: the next server starts with nothing received
 fresh_spool () {
 	rm -rf "$SMTP_SPOOL"
@@ -280,6 +302,62 @@ test_expect_success 'a crash after a fold during the run, before the log was emp
 	git -C rmidfold log --format=%s refs/notes/maint-notify >folds &&
 	printf "maint-notify: 7 sent, 0 failed\nmaint-notify: 3 sent, 0 failed\n" >expect &&
 	test_cmp expect folds
+'
+
+test_expect_success 'with PIPELINING the next mail'"'"'s commands go before the answer to the data before it' '
+	fresh_repo rflight &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(cd rflight && smtp_config && git maint-notify --send -v >../out 2>../err) &&
+	test "$(smtp_count)" = 10 &&
+	sed -n -e "s/^smtp: > MAIL FROM:.*/MAIL/p" -e "s/^smtp: < 250 2.0.0 Ok: queued .*/queued/p" \
+		-e "s/^Sent .*/Sent/p" err >actual &&
+	{
+		echo MAIL &&
+		for i in 2 3 4 5 6 7 8 9 10
+		do
+			printf "MAIL\nqueued\nSent\n" || return 1
+		done &&
+		printf "queued\nSent\n"
+	} >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'without PIPELINING each mail is answered before the next one starts' '
+	fresh_repo rnoflight &&
+	fresh_spool &&
+	start_smtp_server --no-pipelining &&
+	test_when_finished stop_smtp_server &&
+	(cd rnoflight && smtp_config && git maint-notify --send -v >../out 2>../err) &&
+	test "$(smtp_count)" = 10 &&
+	sed -n -e "s/^smtp: > MAIL FROM:.*/MAIL/p" -e "s/^smtp: < 250 2.0.0 Ok: queued .*/queued/p" \
+		-e "s/^Sent .*/Sent/p" err | paste -d" " - - - | uniq -c >triples &&
+	echo "     10 MAIL queued Sent" >expect &&
+	test_cmp expect triples
+'
+
+test_expect_success EIO 'the journal cannot record the first mail (EIO): the second is not sent, exit 128; the rerun resends only the first' '
+	fresh_repo reio &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd reio &&
+		smtp_config &&
+		test_expect_code 128 eio notify-journal git maint-notify --send -q >../out 2>../err
+	) &&
+	test "$(smtp_count)" = 1 &&
+	echo "error: cannot write the notify journal '"'"'$PWD/reio/.git/maint/notify-journal'"'"': Input/output error" >expect &&
+	test_cmp expect err &&
+	test_must_fail git -C reio rev-parse -q --verify refs/notes/maint-notify &&
+	(cd reio && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 11 &&
+	smtp_message_ids >ids &&
+	sort ids | uniq -d >dup &&
+	sed -n 1p ids >expect &&
+	test_cmp expect dup &&
+	test "$(journal_count reio sent)" = 10
 '
 
 # RELIABILITY 27

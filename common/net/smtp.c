@@ -38,6 +38,10 @@ struct smtp {
 	struct strbuf in;	/* received; what is before in_pos was read */
 	size_t in_pos;
 	struct strbuf out;	/* to send */
+	/* a message whose data went and whose answer is unread (smtp_set_settle()) */
+	smtp_settle_fn settle;
+	void *settle_arg;
+	int in_flight;
 };
 
 static int curl_users;
@@ -530,6 +534,90 @@ static enum smtp_status broken(struct smtp *s, struct strbuf *reply, const struc
 	return SMTP_BROKEN;
 }
 
+/* What the server's answer (code, in reply) to a message's data means; an unusable connection is closed. */
+static enum smtp_status data_answer(struct smtp *s, int code, struct strbuf *reply)
+{
+	enum smtp_status st;
+
+	if (code / 100 == 2)
+		return SMTP_SENT;
+	if (code < 400) {
+		strbuf_addstr(reply, " (the server's answer to the message)");
+		conn_close(s);
+		return SMTP_BROKEN;
+	}
+	st = refusal("DATA", code);
+	if (st == SMTP_BROKEN)
+		conn_close(s);
+	return st;
+}
+
+/* Reads the answer to the message whose data went last. */
+static enum smtp_status read_data_answer(struct smtp *s, struct strbuf *reply)
+{
+	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
+	enum smtp_status st;
+	int code = read_reply(s, &line, &why);
+
+	if (code < 0) {
+		st = broken(s, reply, &why);
+	} else {
+		strbuf_addbuf(reply, &line);
+		st = data_answer(s, code, reply);
+	}
+	strbuf_release(&line);
+	strbuf_release(&why);
+	return st;
+}
+
+void smtp_set_settle(struct smtp *s, smtp_settle_fn fn, void *arg)
+{
+	s->settle = fn;
+	s->settle_arg = arg;
+}
+
+int smtp_settle(struct smtp *s)
+{
+	struct strbuf reply = STRBUF_INIT;
+	enum smtp_status st;
+	int ret;
+
+	if (!s || !s->in_flight)
+		return 0;
+	s->in_flight = 0;
+	if (s->curl) {
+		st = read_data_answer(s, &reply);
+	} else {
+		strbuf_addstr(&reply, "the connection was closed before the server answered");
+		st = SMTP_BROKEN;
+	}
+	ret = s->settle(s->settle_arg, st, reply.buf);
+	strbuf_release(&reply);
+	return ret;
+}
+
+/*
+ * The message before, in flight, is settled once this one's first
+ * commands went (so the server answers both in one round trip), and
+ * before any of this one's data goes: a crash can leave at most one
+ * message accepted and not recorded. SMTP_SENT: settled, go on;
+ * SMTP_FATAL: the caller could not record it (we hang up); SMTP_BROKEN:
+ * it took the connection with it.
+ */
+static enum smtp_status settle_before(struct smtp *s, struct strbuf *reply)
+{
+	if (smtp_settle(s) < 0) {
+		strbuf_addstr(reply, "not sent: what became of the message before it could not be recorded");
+		conn_close(s);
+		return SMTP_FATAL;
+	}
+	if (!s->curl) {
+		strbuf_addstr(reply, "the connection was lost with the message before it");
+		return SMTP_BROKEN;
+	}
+	return SMTP_SENT;
+}
+
 /* Sends the commands of t (MAIL, RCPT..., DATA) from the i-th on: all with PIPELINING, else one. */
 static int send_cmds(struct smtp *s, const struct strvec *cmds, size_t *sent, struct strbuf *why)
 {
@@ -561,8 +649,14 @@ static enum smtp_status envelope(struct smtp *s, const struct strvec *cmds, stru
 	const char *what;
 
 	for (i = 0; i < cmds->nr && (s->pipelining || failed == cmds->nr); i++) {
-		if (sent == i && send_cmds(s, cmds, &sent, &why) < 0)
-			goto broken;
+		if (sent == i) {
+			int r = send_cmds(s, cmds, &sent, &why);
+
+			if (s->in_flight && (st = settle_before(s, reply)) != SMTP_SENT)
+				goto out;
+			if (r < 0)
+				goto broken;
+		}
 		if ((code = read_reply(s, &line, &why)) < 0)
 			goto broken;
 		if (failed == cmds->nr && code / 100 != (i + 1 == cmds->nr ? 3 : 2)) {
@@ -602,11 +696,14 @@ enum smtp_status smtp_send(struct smtp *s, const char *from, const struct strvec
 			   const char *msg, size_t len, struct strbuf *reply)
 {
 	struct strvec cmds = STRVEC_INIT;
-	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
 	enum smtp_status st;
-	int code;
 
 	strbuf_reset(reply);
+	if (s->in_flight && !s->curl && smtp_settle(s) < 0) {
+		strbuf_addstr(reply, "not sent: what became of the message before it could not be recorded");
+		return SMTP_FATAL;
+	}
 	for (size_t i = 0; i <= rcpt->nr; i++) {
 		const char *a = i < rcpt->nr ? rcpt->v[i] : from;
 
@@ -626,25 +723,19 @@ enum smtp_status smtp_send(struct smtp *s, const char *from, const struct strvec
 		goto out;
 	strbuf_reset(&s->out);
 	add_data(&s->out, msg, len);
-	if (conn_send(s, s->out.buf, s->out.len, &why) < 0 ||
-	    (code = read_reply(s, &line, &why)) < 0) {
+	if (conn_send(s, s->out.buf, s->out.len, &why) < 0) {
 		st = broken(s, reply, &why);
 		goto out;
 	}
-	strbuf_addbuf(reply, &line);
-	if (code / 100 == 2)
-		goto out;
-	if (code < 400) {
-		strbuf_addstr(reply, " (the server's answer to the message)");
-		st = broken(s, reply, &why);
+	/* its answer is read with the next message's first commands, or by smtp_settle() */
+	if (s->settle && s->pipelining) {
+		s->in_flight = 1;
+		st = SMTP_IN_FLIGHT;
 		goto out;
 	}
-	st = refusal("DATA", code);
-	if (st == SMTP_BROKEN)
-		conn_close(s);
+	st = read_data_answer(s, reply);
 out:
 	strvec_clear(&cmds);
-	strbuf_release(&line);
 	strbuf_release(&why);
 	return st;
 }
@@ -669,6 +760,7 @@ void smtp_free(struct smtp *s)
 {
 	if (!s)
 		return;
+	smtp_settle(s);
 	conn_quit(s);
 	if (s->pristine)
 		curl_easy_cleanup(s->pristine);

@@ -77,6 +77,7 @@ enum smtp_status {
 	SMTP_DEFERRED,		/* a 4xx for a recipient or the data: try this message later */
 	SMTP_BROKEN,		/* the connection failed, timed out or was closed (421): try later, stop now */
 	SMTP_FATAL,		/* TLS, STARTTLS, AUTH, the sender refused: no message can go this way */
+	SMTP_IN_FLIGHT,		/* the data went; the answer comes to the settle function (below) */
 };
 
 struct smtp;
@@ -95,7 +96,28 @@ struct smtp *smtp_new(const struct smtp_opts *o);
 enum smtp_status smtp_send(struct smtp *s, const char *from, const struct strvec *rcpt,
 			   const char *msg, size_t len, struct strbuf *reply);
 
-/* Says QUIT on an open connection and frees everything; NULL is fine. */
+/*
+ * One round trip per message. With a settle function, and when the
+ * server offers PIPELINING, smtp_send() returns SMTP_IN_FLIGHT once the
+ * message's data went, without waiting for the answer: the next
+ * smtp_send() sends its MAIL, RCPT... and DATA, then reads that answer
+ * and hands it to fn(arg, status, reply) (status as smtp_send() would
+ * have returned it), then reads its own; so the server answers both at
+ * once. fn is called before any of the next message's data goes: a
+ * message is settled (the caller records it) before another can be
+ * accepted, so a crash leaves at most one message accepted and not
+ * recorded, as without pipelining. fn returns 0, or -1 to stop: that
+ * next message is not sent (SMTP_FATAL; the connection is hung up on).
+ * When the message in flight took the connection with it (421, a
+ * reset), the next message is SMTP_BROKEN too.
+ */
+typedef int (*smtp_settle_fn)(void *arg, enum smtp_status st, const char *reply);
+void smtp_set_settle(struct smtp *s, smtp_settle_fn fn, void *arg);
+
+/* Reads the answer to the message in flight, if any, and hands it to fn: fn's result, else 0. */
+int smtp_settle(struct smtp *s);
+
+/* Settles what is in flight, says QUIT on an open connection and frees everything; NULL is fine. */
 void smtp_free(struct smtp *s);
 
 /* 1 when host is a loopback address or "localhost" (the only hosts for SMTP_PLAIN). */
