@@ -26,6 +26,9 @@ mandir = $(prefix)/share/man
 CC ?= cc
 CFLAGS ?= -O2 -g
 
+# `make` with no target builds everything (the first rule below is a check, not the goal)
+.DEFAULT_GOAL := all
+
 # ---- the library's layers ----
 #
 # common/ is grouped by what a part links, one directory and one archive

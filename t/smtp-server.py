@@ -19,8 +19,18 @@
 # fires once. It writes its pid to --pid-file, and exits by itself when
 # the process --watch-pid names (the test script) is gone, or after 30
 # minutes, so a test that dies leaves no server behind. --reject ADDR answers 550 to RCPT TO:<ADDR>; --defer ADDR
-# answers 451 to it once. --no-starttls offers no STARTTLS (AUTH needs
+# answers 451 to it once. --refuse-after K answers 554 to the data of the
+# (K+1)th message (once), which is not spooled; the connection goes on.
+# --inject-starttls sends a second reply right after "220 Ready to start
+# TLS", before the handshake (an attacker's injection, RFC 3207).
+# --no-starttls offers no STARTTLS (AUTH needs
 # TLS, so it is not offered either); --plain: no TLS at all, no AUTH.
+#
+# It offers PIPELINING (RFC 2920), as Postfix, Exim and the big mail
+# services do (aiosmtpd reads commands one after another from what it
+# received, so a group of them works; it just does not say so);
+# --no-pipelining leaves it out; --pipelining-before-tls offers it in the
+# EHLO before STARTTLS only (what counts is the EHLO after it).
 import argparse
 import asyncio
 import os
@@ -44,8 +54,12 @@ def parse_args():
     p.add_argument("--stall-after", type=int)
     p.add_argument("--reject", action="append", default=[])
     p.add_argument("--defer", action="append", default=[])
+    p.add_argument("--refuse-after", type=int)
+    p.add_argument("--inject-starttls", action="store_true")
+    p.add_argument("--pipelining-before-tls", action="store_true")
     p.add_argument("--no-starttls", action="store_true")
     p.add_argument("--plain", action="store_true")
+    p.add_argument("--no-pipelining", action="store_true")
     p.add_argument("--pid-file")
     p.add_argument("--watch-pid", type=int)
     return p.parse_args()
@@ -91,6 +105,14 @@ class Handler:
     def __init__(self, state):
         self.state = state
 
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        session.host_name = hostname
+        args = self.state.args
+        before_tls = server._tls_protocol is None
+        if not args.no_pipelining and (before_tls or not args.pipelining_before_tls):
+            responses.insert(-1, "250-PIPELINING")
+        return responses
+
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         st = self.state
         if address in st.args.reject:
@@ -111,6 +133,8 @@ class Handler:
             return "421 4.3.2 dropped"
         if st.once("stall_after", st.accepted):
             await asyncio.sleep(3600)
+        if st.once("refuse_after", st.accepted):
+            return "554 5.7.1 Message refused: content rejected"
         st.spool(envelope)
         return "250 2.0.0 Ok: queued as %04d" % st.seq
 
@@ -136,6 +160,11 @@ class LoggingSMTP(SMTP):
 
         st = state
         self._smtp_methods = {name: wrap(name, m) for name, m in methods.items()}
+
+    async def push(self, status):
+        await super().push(status)
+        if self.state.args.inject_starttls and status.startswith("220 Ready to start TLS"):
+            await super().push("250 2.0.0 injected before the handshake")
 
     def connection_made(self, transport):
         if self.transport is None:

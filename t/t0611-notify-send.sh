@@ -102,7 +102,10 @@ test_expect_success 'one connection for all ten: STARTTLS, then AUTH, then the m
 	test_cmp expect actual &&
 	grep -c " MAIL FROM:" "$SMTP_SPOOL/log" >n &&
 	echo 10 >expect &&
-	test_cmp expect n
+	test_cmp expect n &&
+	tail -n 1 "$SMTP_SPOOL/log" >last &&
+	echo "1 QUIT" >expect &&
+	test_cmp expect last
 '
 
 test_expect_success 'the journal: one note per commit in refs/notes/maint-notify, with the id and the reply' '

@@ -40,6 +40,28 @@ journal_count () {
 	done | grep -c "^Status: $2$"
 }
 
+# RELIABILITY 23: writes to the journal's log fail with EIO (t/lib/eio-write.c,
+# as t0451 uses it). LD_PRELOAD splits on spaces: the shim lives outside the trash.
+shim_dir=$(mktemp -d "${TMPDIR:-/tmp}/maint-t0612.XXXXXX")
+shim=$shim_dir/eio-write.so
+cleanup 'rm -rf "$shim_dir"'
+if cc -shared -fPIC -o "$shim" "$MAINT_SRC_DIR/t/lib/eio-write.c" -ldl 2>cc.err
+then
+	test_set_prereq EIO
+fi
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export ASAN_OPTIONS
+
+# eio <path part> <command>...: runs the command with writes there failing.
+eio () {
+	(
+		EIO_WRITE_PATH=$1 LD_PRELOAD=$shim &&
+		export EIO_WRITE_PATH LD_PRELOAD &&
+		shift &&
+		exec "$@"
+	)
+}
+
 # fresh_spool: the next server starts with nothing received
 fresh_spool () {
 	rm -rf "$SMTP_SPOOL"
@@ -115,15 +137,227 @@ test_expect_success 'a crash between the 250 and the journal: the rerun sends th
 		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-sent-3 git maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 3 &&
-	test "$(journal_count rcrash sent)" = 2 &&
+	(cd rcrash && git maint-notify) >dry &&
+	grep "^Message-ID: " dry >journal-knows &&
+	test_line_count = 8 journal-knows &&
 	(cd rcrash && git maint-notify --send -q) &&
 	test "$(smtp_count)" = 11 &&
+	test "$(journal_count rcrash sent)" = 10 &&
 	smtp_message_ids >ids &&
 	sort -u ids >unique &&
 	test_line_count = 10 unique &&
 	sort ids | uniq -d >dup &&
 	sed -n 3p ids >expect &&
 	test_cmp expect dup
+'
+
+test_expect_success 'after that crash the two before it were in the log, and the rerun folded them into the notes' '
+	test_must_be_empty rcrash/.git/maint/notify-journal &&
+	git -C rcrash log --format=%s refs/notes/maint-notify >folds &&
+	cat >expect <<-\EOF &&
+	maint-notify: 8 sent, 0 failed
+	maint-notify: 2 sent, 0 failed
+	EOF
+	test_cmp expect folds
+'
+
+test_expect_success 'a record cut short in the log (a crash while writing it): a warning, and its mail goes again' '
+	fresh_repo rtorn &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rtorn &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-sent-3 git maint-notify --send -q
+	) &&
+	log=rtorn/.git/maint/notify-journal &&
+	size=$(wc -c <$log) &&
+	head -c $((size - 5)) $log >cut &&
+	cp cut $log &&
+	(cd rtorn && git maint-notify --send -q 2>../err) &&
+	echo "warning: the notify journal '"'"'$PWD/rtorn/.git/maint/notify-journal'"'"' ends with a damaged record (cut short by a crash?); its mail may be sent again" >expect &&
+	grep "notify journal" err >actual &&
+	test_cmp expect actual &&
+	test "$(smtp_count)" = 12 &&
+	smtp_message_ids | sort | uniq -d >dup &&
+	smtp_message_ids | sed -n "2p;3p" | sort >expect &&
+	test_cmp expect dup &&
+	test "$(journal_count rtorn sent)" = 10
+'
+
+test_expect_success 'a crash after a fold moved the notes, before the log was emptied: the next run folds nothing twice, sends nothing' '
+	fresh_repo rfold &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rfold &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-folded git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 10 &&
+	test -s rfold/.git/maint/notify-journal &&
+	test "$(journal_count rfold sent)" = 10 &&
+	(cd rfold && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10 &&
+	test_must_be_empty rfold/.git/maint/notify-journal &&
+	git -C rfold rev-list --count refs/notes/maint-notify >commits &&
+	echo 1 >expect &&
+	test_cmp expect commits
+'
+
+test_expect_success 'a crash once the third record is on the disk, before anything else: the rerun sends the other 7, no duplicate' '
+	fresh_repo rappend &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rappend &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-appended-3 git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 3 &&
+	test_must_fail git -C rappend rev-parse -q --verify refs/notes/maint-notify &&
+	(cd rappend && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10 &&
+	smtp_message_ids | sort | uniq -d >dup &&
+	test_must_be_empty dup &&
+	test "$(journal_count rappend sent)" = 10 &&
+	test_must_be_empty rappend/.git/maint/notify-journal
+'
+
+test_expect_success 'a crash in a fold once its pack is on the disk, before the notes ref moved: the rerun folds again, sends nothing' '
+	fresh_repo rpack &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rpack &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-packed git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 10 &&
+	test_must_fail git -C rpack rev-parse -q --verify refs/notes/maint-notify &&
+	(cd rpack && git maint-notify) >dry &&
+	test_must_be_empty dry &&
+	(cd rpack && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10 &&
+	test "$(journal_count rpack sent)" = 10 &&
+	git -C rpack log --format=%s refs/notes/maint-notify >folds &&
+	echo "maint-notify: 10 sent, 0 failed" >expect &&
+	test_cmp expect folds &&
+	test_must_be_empty rpack/.git/maint/notify-journal &&
+	git -C rpack fsck --no-progress
+'
+
+test_expect_success 'folds during the run (every 3), a crash at the 8th 250: the notes hold 6, the log 1, the rerun resends only the 8th' '
+	fresh_repo rbatch &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rbatch &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_JOURNAL_FOLD_EVERY=3 \
+			GIT_MAINT_TEST_CRASH_AT=notify-sent-8 git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 8 &&
+	git -C rbatch log --format=%s refs/notes/maint-notify >folds &&
+	printf "maint-notify: 3 sent, 0 failed\nmaint-notify: 3 sent, 0 failed\n" >expect &&
+	test_cmp expect folds &&
+	test "$(journal_count rbatch sent)" = 6 &&
+	(cd rbatch && git maint-notify) >dry &&
+	grep "^Message-ID: " dry >journal-lacks &&
+	test_line_count = 3 journal-lacks &&
+	(cd rbatch && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 11 &&
+	smtp_message_ids >ids &&
+	sort ids | uniq -d >dup &&
+	sed -n 8p ids >expect &&
+	test_cmp expect dup &&
+	test "$(journal_count rbatch sent)" = 10 &&
+	git -C rbatch log --format=%s refs/notes/maint-notify >folds &&
+	printf "maint-notify: 3 sent, 0 failed\nmaint-notify: 1 sent, 0 failed\nmaint-notify: 3 sent, 0 failed\nmaint-notify: 3 sent, 0 failed\n" >expect &&
+	test_cmp expect folds
+'
+
+test_expect_success 'a crash after a fold during the run, before the log was emptied: the rerun sends the other 7, no duplicate' '
+	fresh_repo rmidfold &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd rmidfold &&
+		smtp_config &&
+		test_expect_code 137 env GIT_MAINT_TEST_JOURNAL_FOLD_EVERY=3 \
+			GIT_MAINT_TEST_CRASH_AT=notify-journal-folded git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 3 &&
+	test -s rmidfold/.git/maint/notify-journal &&
+	(cd rmidfold && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10 &&
+	smtp_message_ids | sort | uniq -d >dup &&
+	test_must_be_empty dup &&
+	git -C rmidfold log --format=%s refs/notes/maint-notify >folds &&
+	printf "maint-notify: 7 sent, 0 failed\nmaint-notify: 3 sent, 0 failed\n" >expect &&
+	test_cmp expect folds
+'
+
+test_expect_success 'with PIPELINING the next mail'"'"'s commands go before the answer to the data before it' '
+	fresh_repo rflight &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(cd rflight && smtp_config && git maint-notify --send -v >../out 2>../err) &&
+	test "$(smtp_count)" = 10 &&
+	sed -n -e "s/^smtp: > MAIL FROM:.*/MAIL/p" -e "s/^smtp: < 250 2.0.0 Ok: queued .*/queued/p" \
+		-e "s/^Sent .*/Sent/p" err >actual &&
+	{
+		echo MAIL &&
+		for i in 2 3 4 5 6 7 8 9 10
+		do
+			printf "MAIL\nqueued\nSent\n" || return 1
+		done &&
+		printf "queued\nSent\n"
+	} >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'without PIPELINING each mail is answered before the next one starts' '
+	fresh_repo rnoflight &&
+	fresh_spool &&
+	start_smtp_server --no-pipelining &&
+	test_when_finished stop_smtp_server &&
+	(cd rnoflight && smtp_config && git maint-notify --send -v >../out 2>../err) &&
+	test "$(smtp_count)" = 10 &&
+	sed -n -e "s/^smtp: > MAIL FROM:.*/MAIL/p" -e "s/^smtp: < 250 2.0.0 Ok: queued .*/queued/p" \
+		-e "s/^Sent .*/Sent/p" err | paste -d" " - - - | uniq -c >triples &&
+	echo "     10 MAIL queued Sent" >expect &&
+	test_cmp expect triples
+'
+
+test_expect_success EIO 'the journal cannot record the first mail (EIO): the second is not sent, exit 128; the rerun resends only the first' '
+	fresh_repo reio &&
+	fresh_spool &&
+	start_smtp_server &&
+	test_when_finished stop_smtp_server &&
+	(
+		cd reio &&
+		smtp_config &&
+		test_expect_code 128 eio notify-journal git maint-notify --send -q >../out 2>../err
+	) &&
+	test "$(smtp_count)" = 1 &&
+	echo "error: cannot write the notify journal '"'"'$PWD/reio/.git/maint/notify-journal'"'"': Input/output error" >expect &&
+	test_cmp expect err &&
+	test_must_fail git -C reio rev-parse -q --verify refs/notes/maint-notify &&
+	(cd reio && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 11 &&
+	smtp_message_ids >ids &&
+	sort ids | uniq -d >dup &&
+	sed -n 1p ids >expect &&
+	test_cmp expect dup &&
+	test "$(journal_count reio sent)" = 10
 '
 
 # RELIABILITY 27
@@ -148,6 +382,76 @@ test_expect_success '... and is not retried: the rerun sends nothing and exits 0
 	test_must_be_empty err &&
 	test "$(smtp_count)" = 9
 '
+
+test_expect_success '... the server took DATA for the other recipient: notify hung up before the message, the rest went on a new connection' '
+	cut -d" " -f2- "$SMTP_SPOOL/log" | grep -c "^connect$" >n &&
+	echo 2 >expect &&
+	test_cmp expect n &&
+	grep -A2 "^1 RCPT TO:<author4@example.org>$" "$SMTP_SPOOL/log" >actual &&
+	cat >expect <<-\EOF &&
+	1 RCPT TO:<author4@example.org>
+	1 RCPT TO:<list@example.org>
+	1 DATA
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'a server without PIPELINING: one command at a time, the refused recipient ends its mail (RSET), one connection' '
+	fresh_repo rnopipe &&
+	fresh_spool &&
+	start_smtp_server --no-pipelining --reject author4@example.org &&
+	test_when_finished stop_smtp_server &&
+	(cd rnopipe && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	test "$(smtp_count)" = 9 &&
+	grep "^error: [0-9a-f]*: the server refused the mail: 550 5.1.1 <author4@example.org>" err &&
+	test "$(journal_count rnopipe sent)" = 9 &&
+	cut -d" " -f2- "$SMTP_SPOOL/log" | grep -c "^connect$" >n &&
+	echo 1 >expect &&
+	test_cmp expect n &&
+	grep -A1 "^1 RCPT TO:<author4@example.org>$" "$SMTP_SPOOL/log" >actual &&
+	printf "1 RCPT TO:<author4@example.org>\n1 RSET\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'PIPELINING offered only before STARTTLS: not used after it (one command at a time, RSET)' '
+	fresh_repo rpipetls &&
+	fresh_spool &&
+	start_smtp_server --pipelining-before-tls --reject author4@example.org &&
+	test_when_finished stop_smtp_server &&
+	(cd rpipetls && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	test "$(smtp_count)" = 9 &&
+	grep -A1 "^1 RCPT TO:<author4@example.org>$" "$SMTP_SPOOL/log" >actual &&
+	printf "1 RCPT TO:<author4@example.org>\n1 RSET\n" >expect &&
+	test_cmp expect actual
+'
+
+for pipe in "" --no-pipelining
+do
+	test_expect_success "the server refuses one mail after its data (554)${pipe:+, $pipe}: that mail recorded failed, the others go on the same connection, exit 1" '
+		fresh_repo rrefuse &&
+		test_when_finished "rm -rf rrefuse" &&
+		fresh_spool &&
+		start_smtp_server --refuse-after 3 $pipe &&
+		test_when_finished stop_smtp_server &&
+		(cd rrefuse && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+		test "$(smtp_count)" = 9 &&
+		c=$(git -C rrefuse rev-parse --short=12 work-next~6) &&
+		echo "error: $c: the server refused the mail: 554 5.7.1 Message refused: content rejected" >expect &&
+		test_cmp expect err &&
+		git -C rrefuse notes --ref=maint-notify show work-next~6 >note &&
+		grep "^Status: failed$" note &&
+		grep "^Reply: 554 5.7.1 Message refused" note &&
+		test "$(journal_count rrefuse sent)" = 9 &&
+		smtp_header 4 To >actual &&
+		echo "Author 5 <author5@example.org>" >expect &&
+		test_cmp expect actual &&
+		cut -d" " -f2- "$SMTP_SPOOL/log" | grep -c "^connect$" >n &&
+		echo 1 >expect &&
+		test_cmp expect n &&
+		(cd rrefuse && git maint-notify --send -q) &&
+		test "$(smtp_count)" = 9
+	'
+done
 
 test_expect_success '451 for one recipient: that mail waits (exit 75), the others go; the rerun sends it' '
 	fresh_repo r451 &&
@@ -177,6 +481,19 @@ test_expect_success 'a server without STARTTLS: refused before AUTH, exit 128, n
 	! grep -e " AUTH" -e " MAIL" "$SMTP_SPOOL/log" &&
 	test "$(smtp_count)" = 0 &&
 	test_must_fail git -C rnotls rev-parse -q --verify refs/notes/maint-notify
+'
+
+test_expect_success 'a reply injected after the 220 to STARTTLS, before the handshake: refused, exit 128, no AUTH, nothing sent' '
+	fresh_repo rinject &&
+	fresh_spool &&
+	start_smtp_server --inject-starttls &&
+	test_when_finished stop_smtp_server &&
+	(cd rinject && smtp_config && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	test_line_count = 1 err &&
+	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: " err &&
+	! grep -e " AUTH" -e " MAIL" "$SMTP_SPOOL/log" &&
+	test "$(smtp_count)" = 0 &&
+	test_must_fail git -C rinject rev-parse -q --verify refs/notes/maint-notify
 '
 
 test_expect_success 'a self-signed certificate: refused, exit 128, no AUTH' '

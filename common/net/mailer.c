@@ -222,6 +222,17 @@ fail:
 	return RESULT_FATAL;
 }
 
+void mailer_set_settle(struct mailer *m, smtp_settle_fn fn, void *arg)
+{
+	if (m->smtp)
+		smtp_set_settle(m->smtp, fn, arg);
+}
+
+int mailer_settle(struct mailer *m)
+{
+	return m ? smtp_settle(m->smtp) : 0;
+}
+
 void mailer_close(struct mailer *m)
 {
 	if (!m)

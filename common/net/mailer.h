@@ -92,6 +92,14 @@ int mailer_open(struct mailer **out, const struct mailer_conf *c);
 enum smtp_status mailer_send(struct mailer *m, const char *from, const struct strvec *rcpt,
 			     const char *msg, size_t len, struct strbuf *reply);
 
+/*
+ * Mails over SMTP may be left in flight, their answer handed to fn
+ * later (see smtp_set_settle()); a program's never are.
+ */
+void mailer_set_settle(struct mailer *m, smtp_settle_fn fn, void *arg);
+/* Settles the mail in flight, if any: fn's result, else 0. NULL is fine. */
+int mailer_settle(struct mailer *m);
+
 /* Closes the connection (QUIT), wipes the password; NULL is fine. */
 void mailer_close(struct mailer *m);
 

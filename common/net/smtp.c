@@ -8,23 +8,40 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <curl/curl.h>
+#include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
+/* Bounds on what the server may send: one reply line, all the lines of one reply. */
+#define LINE_MAX_BYTES 4096
+#define REPLY_MAX_BYTES (64 << 10)
+
 struct smtp {
-	CURL *curl;
+	CURL *pristine;		/* set up, never connected: each connection starts as its copy */
+	CURL *curl;		/* the open connection, or NULL */
+	curl_socket_t sock;
 	char errbuf[CURL_ERROR_SIZE];
 	int verbose;
-	/* the message being sent, with CRLF line ends */
-	struct strbuf upload;
-	size_t upload_pos;
-	/* what the server said last, and to which command */
-	struct strbuf reply;
+	long timeout;
+	int pipelining;		/* the last EHLO reply offered PIPELINING */
+	/* the connection's opening, as libcurl's trace shows it */
+	struct strbuf reply;	/* what the server said last */
 	int code;
-	char cmd[12];
+	char cmd[12];		/* to which command */
 	int in_auth;		/* between "AUTH" and its final reply: client lines are secrets */
+	int in_ehlo;		/* between "EHLO" and its final reply */
+	/* the mails, our own exchange on that connection */
+	struct strbuf in;	/* received; what is before in_pos was read */
+	size_t in_pos;
+	struct strbuf out;	/* to send */
+	/* a message whose data went and whose answer is unread (smtp_set_settle()) */
+	smtp_settle_fn settle;
+	void *settle_arg;
+	int in_flight;
 };
 
 static int curl_users;
@@ -66,6 +83,12 @@ static void trace_server_line(struct smtp *s, const char *line, size_t len)
 		strbuf_add(&s->reply, line, len);
 		if (s->code != 334)
 			s->in_auth = 0;
+		/* the keywords after STARTTLS replace those before it: each EHLO starts afresh */
+		if (s->in_ehlo && len >= 14 && !strncasecmp(line + 4, "PIPELINING", 10) &&
+		    (len == 14 || line[14] == ' '))
+			s->pipelining = s->code == 250;
+		if (len == 3 || line[3] == ' ')
+			s->in_ehlo = 0;
 	}
 	if (s->verbose)
 		say(stderr, "smtp: < %.*s", (int)len, line);
@@ -95,6 +118,11 @@ static void trace_client_line(struct smtp *s, const char *line, size_t len)
 	}
 	memcpy(s->cmd, line, w);
 	s->cmd[w] = '\0';
+	/* each greeting starts afresh: what a server offered before STARTTLS is forgotten */
+	if (!strcasecmp(s->cmd, "EHLO") || !strcasecmp(s->cmd, "HELO")) {
+		s->in_ehlo = !strcasecmp(s->cmd, "EHLO");
+		s->pipelining = 0;
+	}
 	if (s->verbose)
 		say(stderr, "smtp: > %.*s", (int)len, line);
 }
@@ -125,21 +153,9 @@ static int debug_cb(CURL *h, curl_infotype type, char *raw, size_t size, void *u
 	return 0;
 }
 
-static size_t read_cb(char *buf, size_t size, size_t nmemb, void *userp)
-{
-	struct smtp *s = userp;
-	size_t n = s->upload.len - s->upload_pos;
-
-	if (n > size * nmemb)
-		n = size * nmemb;
-	memcpy(buf, s->upload.buf + s->upload_pos, n);
-	s->upload_pos += n;
-	return n;
-}
-
 /* ---- setup ---- */
 
-static int set_ca(struct smtp *s, const char *cainfo)
+static int set_ca(CURL *c, const char *cainfo)
 {
 	struct stat st;
 
@@ -147,14 +163,14 @@ static int set_ca(struct smtp *s, const char *cainfo)
 		return 0;
 	if (stat(cainfo, &st) < 0)
 		return error_errno("cannot read the CA certificates '%s'", cainfo);
-	return curl_easy_setopt(s->curl, S_ISDIR(st.st_mode) ? CURLOPT_CAPATH : CURLOPT_CAINFO,
+	return curl_easy_setopt(c, S_ISDIR(st.st_mode) ? CURLOPT_CAPATH : CURLOPT_CAINFO,
 				cainfo) == CURLE_OK ? 0 : -1;
 }
 
 static int setup(struct smtp *s, const struct smtp_opts *o, const char *url)
 {
-	CURL *c = s->curl;
-	long timeout = o->timeout > 0 ? o->timeout : 60;
+	CURL *c = s->pristine;
+	long timeout = s->timeout;
 	int bad = 0;
 
 #define SET(opt, val) (bad |= curl_easy_setopt(c, opt, val) != CURLE_OK)
@@ -169,10 +185,9 @@ static int setup(struct smtp *s, const struct smtp_opts *o, const char *url)
 	SET(CURLOPT_SERVER_RESPONSE_TIMEOUT, timeout);
 	SET(CURLOPT_LOW_SPEED_LIMIT, 1L);
 	SET(CURLOPT_LOW_SPEED_TIME, timeout);
-	SET(CURLOPT_UPLOAD, 1L);
-	SET(CURLOPT_READFUNCTION, read_cb);
-	SET(CURLOPT_READDATA, s);
-	/* verbose always: the debug callback is where the server's replies are read */
+	/* libcurl connects and says EHLO, STARTTLS, EHLO, AUTH; the mails are ours (smtp_send()) */
+	SET(CURLOPT_CONNECT_ONLY, 1L);
+	/* verbose always: the debug callback is where the server's replies to libcurl are read */
 	SET(CURLOPT_VERBOSE, 1L);
 	SET(CURLOPT_DEBUGFUNCTION, debug_cb);
 	SET(CURLOPT_DEBUGDATA, s);
@@ -183,7 +198,7 @@ static int setup(struct smtp *s, const struct smtp_opts *o, const char *url)
 #undef SET
 	if (bad)
 		return error("cannot set up libcurl for '%s'", url);
-	return set_ca(s, o->cainfo);
+	return set_ca(c, o->cainfo);
 }
 
 struct smtp *smtp_new(const struct smtp_opts *o)
@@ -211,14 +226,17 @@ struct smtp *smtp_new(const struct smtp_opts *o)
 		return NULL;
 	}
 	s = xcalloc(1, sizeof(*s));
-	strbuf_init(&s->upload, 0);
 	strbuf_init(&s->reply, 0);
+	strbuf_init(&s->in, 0);
+	strbuf_init(&s->out, 0);
+	s->sock = CURL_SOCKET_BAD;
 	s->verbose = o->verbose;
+	s->timeout = o->timeout > 0 ? o->timeout : 60;
 	strbuf_addf(&url, "%s://%s%s%s:%u/%s", o->security == SMTP_SSL ? "smtps" : "smtp",
 		    v6 ? "[" : "", o->host, v6 ? "]" : "", o->port, o->domain ? o->domain : "");
-	s->curl = curl_easy_init();
-	if (!s->curl || setup(s, o, url.buf) < 0) {
-		if (!s->curl)
+	s->pristine = curl_easy_init();
+	if (!s->pristine || setup(s, o, url.buf) < 0) {
+		if (!s->pristine)
 			error("cannot initialise libcurl");
 		strbuf_release(&url);
 		smtp_free(s);
@@ -228,17 +246,22 @@ struct smtp *smtp_new(const struct smtp_opts *o)
 	return s;
 }
 
-void smtp_free(struct smtp *s)
+/*
+ * Hangs up: shut down first, so that nothing more goes out (a message
+ * without its final "." is never delivered) and nothing libcurl would
+ * say on cleanup can wait for a reply.
+ */
+static void conn_close(struct smtp *s)
 {
-	if (!s)
+	if (!s->curl)
 		return;
-	if (s->curl)
-		curl_easy_cleanup(s->curl);	/* says QUIT on a connection still open */
-	strbuf_release(&s->upload);
-	strbuf_release(&s->reply);
-	free(s);
-	if (!--curl_users)
-		curl_global_cleanup();
+	if (s->sock != CURL_SOCKET_BAD)
+		shutdown(s->sock, SHUT_RDWR);
+	curl_easy_cleanup(s->curl);
+	s->curl = NULL;
+	s->sock = CURL_SOCKET_BAD;
+	strbuf_reset(&s->in);
+	s->in_pos = 0;
 }
 
 /* ---- sending ---- */
@@ -269,6 +292,19 @@ static enum smtp_status classify(struct smtp *s, CURLcode rc, struct strbuf *rep
 		if (code >= 400 && rc == CURLE_LOGIN_DENIED)
 			strbuf_addf(reply, " (%s)", s->reply.buf);
 		return SMTP_FATAL;
+	case CURLE_WEIRD_SERVER_REPLY:
+		/*
+		 * More than the 220 before the TLS handshake (libcurl refuses
+		 * it): a reply injected on the way, which must not be taken as
+		 * one said over TLS (RFC 3207, CVE-2021-22947). Not a server
+		 * to retry with.
+		 */
+		if (!strcmp(s->cmd, "STARTTLS")) {
+			strbuf_addstr(reply, "the server sent more than its answer to STARTTLS "
+				      "before the TLS handshake (an injected reply?)");
+			return SMTP_FATAL;
+		}
+		break;
 	default:
 		break;
 	}
@@ -288,54 +324,450 @@ static enum smtp_status classify(struct smtp *s, CURLcode rc, struct strbuf *rep
 	return SMTP_BROKEN;
 }
 
-enum smtp_status smtp_send(struct smtp *s, const char *from, const struct strvec *rcpt,
-			   const char *msg, size_t len, struct strbuf *reply)
+/* libcurl connects and logs in. SMTP_SENT here means: connected. */
+static enum smtp_status conn_open(struct smtp *s, struct strbuf *reply)
 {
-	struct curl_slist *list = NULL, *l;
-	struct strbuf sb = STRBUF_INIT;
+	curl_socket_t sock = CURL_SOCKET_BAD;
 	enum smtp_status st;
 	CURLcode rc;
-	int bad = 0;
 
-	strbuf_reset(reply);
-	strbuf_reset(&s->upload);
-	strbuf_grow(&s->upload, len + len / 40);
-	for (size_t i = 0; i < len; i++) {
-		if (msg[i] == '\n')
-			strbuf_addch(&s->upload, '\r');
-		strbuf_addch(&s->upload, msg[i]);
+	s->curl = curl_easy_duphandle(s->pristine);
+	if (!s->curl) {
+		strbuf_addstr(reply, "cannot set up libcurl");
+		return SMTP_FATAL;
 	}
-	s->upload_pos = 0;
 	s->errbuf[0] = '\0';
 	s->code = 0;
 	s->cmd[0] = '\0';
-	s->in_auth = 0;
+	s->in_auth = s->in_ehlo = s->pipelining = 0;
 	strbuf_reset(&s->reply);
-	for (size_t i = 0; i < rcpt->nr; i++) {
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "<%s>", rcpt->v[i]);
-		l = curl_slist_append(list, sb.buf);
-		if (!l) {
-			bad = 1;
-			break;
+	rc = curl_easy_perform(s->curl);
+	if (rc == CURLE_OK &&
+	    (curl_easy_getinfo(s->curl, CURLINFO_ACTIVESOCKET, &sock) != CURLE_OK ||
+	     sock == CURL_SOCKET_BAD)) {
+		strbuf_addstr(reply, "libcurl gave no connection");
+		conn_close(s);
+		return SMTP_BROKEN;
+	}
+	st = classify(s, rc, reply);
+	if (st != SMTP_SENT) {
+		conn_close(s);
+		return st;
+	}
+	s->sock = sock;
+	return SMTP_SENT;
+}
+
+/* Waits until the socket can be read (or written), for the timeout at most. */
+static int conn_wait(struct smtp *s, short events, struct strbuf *why)
+{
+	struct pollfd pfd = { s->sock, events, 0 };
+	int rc;
+
+	do
+		rc = poll(&pfd, 1, s->timeout * 1000);
+	while (rc < 0 && errno == EINTR);
+	if (rc < 0) {
+		strbuf_addf(why, "cannot wait for the server: %s", strerror(errno));
+		return -1;
+	}
+	if (!rc) {
+		strbuf_addf(why, "timed out: the server %s nothing for %ld seconds",
+			    events == POLLIN ? "sent" : "took", s->timeout);
+		return -1;
+	}
+	return 0;
+}
+
+static int conn_send(struct smtp *s, const char *buf, size_t len, struct strbuf *why)
+{
+	while (len) {
+		size_t n = 0;
+		CURLcode rc = curl_easy_send(s->curl, buf, len, &n);
+
+		if (rc == CURLE_AGAIN) {
+			if (conn_wait(s, POLLOUT, why) < 0)
+				return -1;
+			continue;
 		}
-		list = l;
+		if (rc != CURLE_OK) {
+			strbuf_addf(why, "the connection broke: %s", curl_easy_strerror(rc));
+			return -1;
+		}
+		buf += n;
+		len -= n;
 	}
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "<%s>", from);
-	bad |= curl_easy_setopt(s->curl, CURLOPT_MAIL_FROM, sb.buf) != CURLE_OK;
-	bad |= curl_easy_setopt(s->curl, CURLOPT_MAIL_RCPT, list) != CURLE_OK;
-	if (bad) {
-		strbuf_addstr(reply, "cannot set up libcurl for the message");
-		st = SMTP_FATAL;
-	} else {
-		rc = curl_easy_perform(s->curl);
-		st = classify(s, rc, reply);
-		if (st == SMTP_SENT)
-			strbuf_addbuf(reply, &s->reply);
+	return 0;
+}
+
+/* More of what the server sent, at the end of s->in. */
+static int conn_recv(struct smtp *s, struct strbuf *why)
+{
+	char buf[16384];
+
+	if (s->in_pos == s->in.len) {
+		strbuf_reset(&s->in);
+		s->in_pos = 0;
+	} else if (s->in_pos > REPLY_MAX_BYTES) {
+		strbuf_remove(&s->in, 0, s->in_pos);
+		s->in_pos = 0;
 	}
-	curl_easy_setopt(s->curl, CURLOPT_MAIL_RCPT, NULL);
-	curl_slist_free_all(list);
-	strbuf_release(&sb);
+	for (;;) {
+		size_t n = 0;
+		CURLcode rc = curl_easy_recv(s->curl, buf, sizeof(buf), &n);
+
+		if (rc == CURLE_AGAIN) {
+			if (conn_wait(s, POLLIN, why) < 0)
+				return -1;
+			continue;
+		}
+		if (rc != CURLE_OK) {
+			strbuf_addf(why, "the connection broke: %s", curl_easy_strerror(rc));
+			return -1;
+		}
+		if (!n) {
+			strbuf_addstr(why, "the server closed the connection");
+			return -1;
+		}
+		strbuf_add(&s->in, buf, n);
+		return 0;
+	}
+}
+
+/* The server's next line, without its CRLF. */
+static int read_line(struct smtp *s, struct strbuf *line, struct strbuf *why)
+{
+	size_t scanned = 0;	/* bytes after in_pos known to hold no LF */
+
+	for (;;) {
+		const char *start = s->in.buf + s->in_pos;
+		size_t avail = s->in.len - s->in_pos;
+		const char *nl = memchr(start + scanned, '\n', avail - scanned);
+
+		if (nl) {
+			size_t len = nl - start;
+
+			strbuf_reset(line);
+			strbuf_add(line, start, len && start[len - 1] == '\r' ? len - 1 : len);
+			s->in_pos += len + 1;
+			return 0;
+		}
+		if (avail > LINE_MAX_BYTES) {
+			strbuf_addstr(why, "the server sent a line too long");
+			return -1;
+		}
+		scanned = avail;
+		if (conn_recv(s, why) < 0)
+			return -1;
+		if (!avail)
+			scanned = 0;
+	}
+}
+
+/*
+ * The server's next reply: its code, with its last line in line; -1 when
+ * there is none (why says what happened).
+ */
+static int read_reply(struct smtp *s, struct strbuf *line, struct strbuf *why)
+{
+	size_t total = 0;
+
+	for (;;) {
+		const char *p;
+
+		if (read_line(s, line, why) < 0)
+			return -1;
+		p = line->buf;
+		if (s->verbose)
+			say(stderr, "smtp: < %s", p);
+		if (line->len < 3 || !isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]) ||
+		    !isdigit((unsigned char)p[2]) || (line->len > 3 && p[3] != ' ' && p[3] != '-')) {
+			strbuf_addstr(why, "the server sent something that is not an SMTP reply");
+			return -1;
+		}
+		if (line->len == 3 || p[3] == ' ')
+			return (p[0] - '0') * 100 + (p[1] - '0') * 10 + (p[2] - '0');
+		total += line->len;
+		if (total > REPLY_MAX_BYTES) {
+			strbuf_addstr(why, "the server sent a reply too long");
+			return -1;
+		}
+	}
+}
+
+/* The message as DATA wants it: CRLF line ends, dot-stuffed, ".\r\n" at the end. */
+static void add_data(struct strbuf *out, const char *msg, size_t len)
+{
+	const char *p = msg, *end = msg + len;
+
+	strbuf_grow(out, len + len / 32 + 8);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *eol = nl ? nl : end;
+
+		if (*p == '.')
+			strbuf_addch(out, '.');
+		strbuf_add(out, p, eol - p);
+		strbuf_addstr(out, "\r\n");
+		p = nl ? nl + 1 : end;
+	}
+	strbuf_addstr(out, ".\r\n");
+}
+
+/* What a failure reply (code >= 400) to cmd means for the message. */
+static enum smtp_status refusal(const char *cmd, int code)
+{
+	if (code == 421)
+		return SMTP_BROKEN;
+	/* a refused sender or AUTH is the setup's problem, not this message's */
+	if (code == 530 || code == 534 || code == 535 || code == 538 || !strcmp(cmd, "MAIL"))
+		return code >= 500 ? SMTP_FATAL : SMTP_BROKEN;
+	return code >= 500 ? SMTP_REFUSED : SMTP_DEFERRED;
+}
+
+/* The connection failed or the server said what it should not: the message waits. */
+static enum smtp_status broken(struct smtp *s, struct strbuf *reply, const struct strbuf *why)
+{
+	if (!reply->len)
+		strbuf_addbuf(reply, why);
+	conn_close(s);
+	return SMTP_BROKEN;
+}
+
+/* What the server's answer (code, in reply) to a message's data means; an unusable connection is closed. */
+static enum smtp_status data_answer(struct smtp *s, int code, struct strbuf *reply)
+{
+	enum smtp_status st;
+
+	if (code / 100 == 2)
+		return SMTP_SENT;
+	if (code < 400) {
+		strbuf_addstr(reply, " (the server's answer to the message)");
+		conn_close(s);
+		return SMTP_BROKEN;
+	}
+	st = refusal("DATA", code);
+	if (st == SMTP_BROKEN)
+		conn_close(s);
 	return st;
+}
+
+/* Reads the answer to the message whose data went last. */
+static enum smtp_status read_data_answer(struct smtp *s, struct strbuf *reply)
+{
+	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
+	enum smtp_status st;
+	int code = read_reply(s, &line, &why);
+
+	if (code < 0) {
+		st = broken(s, reply, &why);
+	} else {
+		strbuf_addbuf(reply, &line);
+		st = data_answer(s, code, reply);
+	}
+	strbuf_release(&line);
+	strbuf_release(&why);
+	return st;
+}
+
+void smtp_set_settle(struct smtp *s, smtp_settle_fn fn, void *arg)
+{
+	s->settle = fn;
+	s->settle_arg = arg;
+}
+
+int smtp_settle(struct smtp *s)
+{
+	struct strbuf reply = STRBUF_INIT;
+	enum smtp_status st;
+	int ret;
+
+	if (!s || !s->in_flight)
+		return 0;
+	s->in_flight = 0;
+	if (s->curl) {
+		st = read_data_answer(s, &reply);
+	} else {
+		strbuf_addstr(&reply, "the connection was closed before the server answered");
+		st = SMTP_BROKEN;
+	}
+	ret = s->settle(s->settle_arg, st, reply.buf);
+	strbuf_release(&reply);
+	return ret;
+}
+
+/*
+ * The message before, in flight, is settled once this one's first
+ * commands went (so the server answers both in one round trip), and
+ * before any of this one's data goes: a crash can leave at most one
+ * message accepted and not recorded. SMTP_SENT: settled, go on;
+ * SMTP_FATAL: the caller could not record it (we hang up); SMTP_BROKEN:
+ * it took the connection with it.
+ */
+static enum smtp_status settle_before(struct smtp *s, struct strbuf *reply)
+{
+	if (smtp_settle(s) < 0) {
+		strbuf_addstr(reply, "not sent: what became of the message before it could not be recorded");
+		conn_close(s);
+		return SMTP_FATAL;
+	}
+	if (!s->curl) {
+		strbuf_addstr(reply, "the connection was lost with the message before it");
+		return SMTP_BROKEN;
+	}
+	return SMTP_SENT;
+}
+
+/* Sends the commands of t (MAIL, RCPT..., DATA) from the i-th on: all with PIPELINING, else one. */
+static int send_cmds(struct smtp *s, const struct strvec *cmds, size_t *sent, struct strbuf *why)
+{
+	size_t upto = s->pipelining ? cmds->nr : *sent + 1;
+
+	strbuf_reset(&s->out);
+	for (; *sent < upto; (*sent)++) {
+		if (s->verbose)
+			say(stderr, "smtp: > %s", cmds->v[*sent]);
+		strbuf_addf(&s->out, "%s\r\n", cmds->v[*sent]);
+	}
+	return conn_send(s, s->out.buf, s->out.len, why);
+}
+
+/*
+ * MAIL, RCPT..., DATA (cmds): SMTP_SENT once DATA has its 354. With
+ * PIPELINING (RFC 2920) they go in one write and every reply is read;
+ * else one at a time, up to the first refusal. A refusal leaves the
+ * connection ready for the next message (RSET); but a server that took
+ * DATA although it refused a recipient waits for the message, which must
+ * not go to the others alone: only hanging up ends that.
+ */
+static enum smtp_status envelope(struct smtp *s, const struct strvec *cmds, struct strbuf *reply)
+{
+	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
+	size_t i, sent = 0, failed = cmds->nr;
+	int code = 0, fail_code = 0;
+	enum smtp_status st = SMTP_SENT;
+	const char *what;
+
+	for (i = 0; i < cmds->nr && (s->pipelining || failed == cmds->nr); i++) {
+		if (sent == i) {
+			int r = send_cmds(s, cmds, &sent, &why);
+
+			if (s->in_flight && (st = settle_before(s, reply)) != SMTP_SENT)
+				goto out;
+			if (r < 0)
+				goto broken;
+		}
+		if ((code = read_reply(s, &line, &why)) < 0)
+			goto broken;
+		if (failed == cmds->nr && code / 100 != (i + 1 == cmds->nr ? 3 : 2)) {
+			failed = i;
+			fail_code = code;
+			strbuf_addbuf(reply, &line);
+		}
+	}
+	if (failed == cmds->nr)
+		goto out;
+	what = !failed ? "MAIL" : failed + 1 < cmds->nr ? "RCPT" : "DATA";
+	if (fail_code < 400) {
+		strbuf_addf(&why, " (the server's answer to %s)", what);
+		strbuf_addbuf(reply, &why);
+		goto broken;
+	}
+	st = refusal(what, fail_code);
+	if (st == SMTP_BROKEN || (i == cmds->nr && code == 354)) {
+		conn_close(s);
+	} else if (failed) {
+		strbuf_reset(&why);
+		if (s->verbose)
+			say(stderr, "smtp: > RSET");
+		if (conn_send(s, "RSET\r\n", 6, &why) < 0 || read_reply(s, &line, &why) != 250)
+			conn_close(s);
+	}
+	goto out;
+broken:
+	st = broken(s, reply, &why);
+out:
+	strbuf_release(&line);
+	strbuf_release(&why);
+	return st;
+}
+
+enum smtp_status smtp_send(struct smtp *s, const char *from, const struct strvec *rcpt,
+			   const char *msg, size_t len, struct strbuf *reply)
+{
+	struct strvec cmds = STRVEC_INIT;
+	struct strbuf why = STRBUF_INIT;
+	enum smtp_status st;
+
+	strbuf_reset(reply);
+	if (s->in_flight && !s->curl && smtp_settle(s) < 0) {
+		strbuf_addstr(reply, "not sent: what became of the message before it could not be recorded");
+		return SMTP_FATAL;
+	}
+	for (size_t i = 0; i <= rcpt->nr; i++) {
+		const char *a = i < rcpt->nr ? rcpt->v[i] : from;
+
+		if (strpbrk(a, "\r\n<>")) {
+			strbuf_addf(reply, "the envelope address '%s' could inject a command", a);
+			return SMTP_REFUSED;
+		}
+	}
+	if (!s->curl && (st = conn_open(s, reply)) != SMTP_SENT)
+		return st;
+	strvec_pushf(&cmds, "MAIL FROM:<%s>", from);
+	for (size_t i = 0; i < rcpt->nr; i++)
+		strvec_pushf(&cmds, "RCPT TO:<%s>", rcpt->v[i]);
+	strvec_push(&cmds, "DATA");
+	st = envelope(s, &cmds, reply);
+	if (st != SMTP_SENT)
+		goto out;
+	strbuf_reset(&s->out);
+	add_data(&s->out, msg, len);
+	if (conn_send(s, s->out.buf, s->out.len, &why) < 0) {
+		st = broken(s, reply, &why);
+		goto out;
+	}
+	/* its answer is read with the next message's first commands, or by smtp_settle() */
+	if (s->settle && s->pipelining) {
+		s->in_flight = 1;
+		st = SMTP_IN_FLIGHT;
+		goto out;
+	}
+	st = read_data_answer(s, reply);
+out:
+	strvec_clear(&cmds);
+	strbuf_release(&why);
+	return st;
+}
+
+/* QUIT on a connection between messages (libcurl does not say it on one that is CONNECT_ONLY). */
+static void conn_quit(struct smtp *s)
+{
+	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
+
+	if (!s->curl)
+		return;
+	if (s->verbose)
+		say(stderr, "smtp: > QUIT");
+	if (conn_send(s, "QUIT\r\n", 6, &why) == 0)
+		read_reply(s, &line, &why);
+	conn_close(s);
+	strbuf_release(&line);
+	strbuf_release(&why);
+}
+
+void smtp_free(struct smtp *s)
+{
+	if (!s)
+		return;
+	smtp_settle(s);
+	conn_quit(s);
+	if (s->pristine)
+		curl_easy_cleanup(s->pristine);
+	strbuf_release(&s->reply);
+	strbuf_release(&s->in);
+	strbuf_release(&s->out);
+	free(s);
+	if (!--curl_users)
+		curl_global_cleanup();
 }

@@ -6,10 +6,23 @@
  * <curl/curl.h>; libcurl's errors cross here (CURLOPT_ERRORBUFFER and
  * the server's own reply lines).
  *
- * One struct smtp is one libcurl handle: the connection it opens for the
- * first message (TLS, EHLO, AUTH) is kept for the next ones, so many
- * mails cost one handshake. A connection that a failure left unusable is
- * replaced by a new one on the next message.
+ * libcurl opens the connection for the first message (TCP, TLS, EHLO,
+ * STARTTLS, EHLO, AUTH: CURLOPT_CONNECT_ONLY), so the certificate checks
+ * and the password stay with it; the messages themselves are our own
+ * exchange on that connection (curl_easy_send/recv), kept for the next
+ * ones, so many mails cost one handshake. libcurl's own transfer cannot
+ * do what makes many mails cheap: when the server's EHLO offers
+ * PIPELINING (RFC 2920), MAIL FROM, every RCPT TO and DATA go in one
+ * write and their replies are read in order, then the message: two round
+ * trips per mail, not 3 + recipients. Without PIPELINING, one command at
+ * a time. A message goes to all its recipients or to none: a refused
+ * recipient refuses the message (RSET follows); a server that answered
+ * the grouped DATA with 354 although it refused a recipient is hung up on
+ * before any of the message is sent (a message without its final "." is
+ * never delivered), and the next message opens a new connection, as it
+ * does after any failure that left the connection unusable. Every wait
+ * is bounded by the timeout; what the server sends is bounded (4 KiB a
+ * line, 64 KiB a reply). smtp_free() says QUIT.
  *
  * Security, none of which a setting can turn off:
  *   SMTP_STARTTLS  smtp://, STARTTLS required (CURLUSESSL_ALL): a server
@@ -19,13 +32,19 @@
  *                  ::1, "localhost"); smtp_new() refuses any other host
  * The certificate and the host name are always verified, against cainfo
  * (a file or a directory of CA certificates) or the system's store.
+ * Nothing crosses the STARTTLS boundary (RFC 3207): libcurl sends nothing
+ * after STARTTLS before the handshake and refuses a server that sent more
+ * than its 220 before it (an injected reply: SMTP_FATAL); PIPELINING counts
+ * only when the EHLO after the handshake offers it, and we group commands
+ * only on the connection libcurl handed over, after AUTH.
  *
  * The password is handed to libcurl in memory only. The protocol trace
  * (verbose) goes to stderr through say(), with the AUTH exchange
  * replaced by "<redacted>" and the message data left out.
  *
- * Envelope addresses are passed to libcurl as given: the caller has
- * checked them (compose_check_email()), so none holds a CR, LF or '>'.
+ * Envelope addresses are checked by the caller (compose_check_email()),
+ * and here again as they become commands: one holding a CR, LF, '<'
+ * or '>' refuses its message (SMTP_REFUSED) before anything is sent.
  */
 
 #include <stddef.h>
@@ -58,6 +77,7 @@ enum smtp_status {
 	SMTP_DEFERRED,		/* a 4xx for a recipient or the data: try this message later */
 	SMTP_BROKEN,		/* the connection failed, timed out or was closed (421): try later, stop now */
 	SMTP_FATAL,		/* TLS, STARTTLS, AUTH, the sender refused: no message can go this way */
+	SMTP_IN_FLIGHT,		/* the data went; the answer comes to the settle function (below) */
 };
 
 struct smtp;
@@ -67,7 +87,8 @@ struct smtp *smtp_new(const struct smtp_opts *o);
 
 /*
  * Sends msg[0..len) (LF line ends; sent as CRLF, dot-stuffed) from the
- * envelope sender to the recipients. *reply gets the server's last reply
+ * envelope sender to the recipients, connecting first when no connection
+ * is open. *reply gets the server's last reply
  * line ("250 2.0.0 Ok: queued", "550 5.1.1 <x@y>: unknown user"), or
  * libcurl's description of what went wrong when there was none.
  * Nothing is reported: the caller knows which commit the mail was for.
@@ -75,7 +96,28 @@ struct smtp *smtp_new(const struct smtp_opts *o);
 enum smtp_status smtp_send(struct smtp *s, const char *from, const struct strvec *rcpt,
 			   const char *msg, size_t len, struct strbuf *reply);
 
-/* Says QUIT on an open connection and frees everything; NULL is fine. */
+/*
+ * One round trip per message. With a settle function, and when the
+ * server offers PIPELINING, smtp_send() returns SMTP_IN_FLIGHT once the
+ * message's data went, without waiting for the answer: the next
+ * smtp_send() sends its MAIL, RCPT... and DATA, then reads that answer
+ * and hands it to fn(arg, status, reply) (status as smtp_send() would
+ * have returned it), then reads its own; so the server answers both at
+ * once. fn is called before any of the next message's data goes: a
+ * message is settled (the caller records it) before another can be
+ * accepted, so a crash leaves at most one message accepted and not
+ * recorded, as without pipelining. fn returns 0, or -1 to stop: that
+ * next message is not sent (SMTP_FATAL; the connection is hung up on).
+ * When the message in flight took the connection with it (421, a
+ * reset), the next message is SMTP_BROKEN too.
+ */
+typedef int (*smtp_settle_fn)(void *arg, enum smtp_status st, const char *reply);
+void smtp_set_settle(struct smtp *s, smtp_settle_fn fn, void *arg);
+
+/* Reads the answer to the message in flight, if any, and hands it to fn: fn's result, else 0. */
+int smtp_settle(struct smtp *s);
+
+/* Settles what is in flight, says QUIT on an open connection and frees everything; NULL is fine. */
 void smtp_free(struct smtp *s);
 
 /* 1 when host is a loopback address or "localhost" (the only hosts for SMTP_PLAIN). */

@@ -29,11 +29,38 @@
  * the depth the tree already has), so a write costs the same for the
  * thousandth note as for the first.
  *
- * Each journal_write() is one notes commit and one update of the ref
- * (with an old-value check, so a writer that is not us is noticed),
- * made right after the server accepted the mail: a crash in between can
- * cost at most that one mail being sent again, with the same
- * Message-ID (see compose_message_id()).
+ * Writing. A notes commit per mail would cost more than the mail itself
+ * (four objects and a ref update each). So journal_write() appends the
+ * note to a log, $GIT_COMMON_DIR/maint/notify-journal, with one write()
+ * and an fdatasync() before it returns: made right after the server
+ * accepted the mail, it makes that mail's record last through a crash of
+ * the process or of the machine. A crash in between can cost at most that
+ * one mail being sent again, with the same Message-ID (see
+ * compose_message_id()). Every JOURNAL_FOLD_EVERY records, at
+ * journal_flush() and when a writer opens the journal, the log is folded
+ * into the notes: one pack (objwrite.h: fsync'ed), one notes commit and
+ * one update of the ref (with an old-value check, so a writer that is not
+ * us is noticed), and only then is the log emptied. A crash during a fold
+ * leaves the log whole; folding it again is harmless (the same notes). So
+ * the log never holds more than JOURNAL_FOLD_EVERY records and memory
+ * does not grow with the number of mails; refs/notes/maint-notify (which
+ * travels; the log does not) lacks nothing after a run that ended, and
+ * after a crash only what the log holds until the next writer starts.
+ *
+ * Each record in the log is "<commit id> <blob id of the note> <length>\n"
+ * and the note. A record cut short (a crash while it was written: its mail
+ * was not recorded) or that does not match its blob id ends what is read,
+ * with a warning, and goes at the next fold.
+ *
+ * Crash points (GIT_MAINT_TEST_CRASH_AT, usage.h): "notify-journal-
+ * appended-<n>" once this process's n-th record is on the disk,
+ * "notify-journal-packed" once a fold's objects are and the ref has not
+ * moved, "notify-journal-folded" once the ref moved and the log is not
+ * emptied yet.
+ *
+ * Readers that do not write (a dry run) see the notes and the log, and
+ * change neither. Writers hold maint-notify.lock (see notify.c), in the
+ * common directory, as the log is: every worktree shares one journal.
  */
 
 #include <git2.h>
@@ -61,22 +88,42 @@ struct journal_entry {
 
 void journal_entry_release(struct journal_entry *e);
 
+struct journal_pending;
+
 struct journal {
 	git_repository *repo;
-	git_signature *sig;	/* author and committer of the notes commits */
+	char *committer;	/* of the notes commits */
 	git_commit *tip;	/* the notes commit at JOURNAL_REF, or NULL */
+	int fd;			/* the log, open for appending; -1 when read-only */
+	char *log;		/* its path, for messages */
+	struct journal_pending *pending;	/* in the log, not yet in the notes */
+	size_t nr, alloc;
+	struct objwrite *ow;	/* the pack of the next fold, once opened */
+	size_t fold_every;	/* JOURNAL_FOLD_EVERY (tests: GIT_MAINT_TEST_JOURNAL_FOLD_EVERY) */
+	size_t appended;	/* records written by this process, for the crash points */
 };
 
-#define JOURNAL_INIT { NULL, NULL, NULL }
+#define JOURNAL_INIT { NULL, NULL, NULL, -1, NULL, NULL, 0, 0, NULL, 0, 0 }
 
-/* committer: "Name <email> <when> <tz>" (ident_committer()). -1 reported. */
-int journal_open(struct journal *j, git_repository *repo, const char *committer);
+/* Records in the log before a fold into the notes. */
+#define JOURNAL_FOLD_EVERY 256
+
+/*
+ * committer: "Name <email> <when> <tz>" (ident_committer()). writable:
+ * the caller holds the notify lock and will journal_write(); a log left
+ * by an earlier run is folded now. Else the log is only read. -1 reported.
+ */
+int journal_open(struct journal *j, git_repository *repo, const char *committer, int writable);
+/* Frees everything; what is in the log and not folded stays there for the next writer. */
 void journal_release(struct journal *j);
 
 /* Reads commit's note into e (released first). 0 found, 1 none, -1 reported. */
 int journal_read(struct journal *j, const git_oid *commit, struct journal_entry *e);
 
-/* Writes e as commit's note and moves JOURNAL_REF. -1 reported. */
+/* Records e as commit's note: in the log, synced (see above). -1 reported. */
 int journal_write(struct journal *j, const git_oid *commit, const struct journal_entry *e);
+
+/* Folds the log into the notes and empties it. -1 reported (the log is kept). */
+int journal_flush(struct journal *j);
 
 #endif

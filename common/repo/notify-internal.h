@@ -48,9 +48,17 @@ struct notify {
 	} *remotes;
 	size_t nremotes;
 	int abbrev;		/* core.abbrev, else 12 */
+	/* the mail whose data went and whose answer is to come (smtp_set_settle()) */
+	struct notify_in_flight {
+		git_oid id;
+		char short_id[GIT_OID_HEXSZ + 1];
+		struct strbuf subject, to;	/* for the "Sent" line */
+		struct journal_entry e;		/* its record but for Status and Reply */
+	} flight;
 	/* what happened */
 	size_t sent, refused, pending;
 	int broken;		/* the server went away: the rest waits */
+	int settle_failed;	/* a mail's outcome could not be recorded: stop */
 };
 
 struct oid_list {

@@ -183,8 +183,8 @@ static void summary(struct strbuf *out, const char *msg)
 /*
  * abbrev: hex digits of the short id. Not git_object_short_id(): proving
  * an id unique lists and stats a loose object directory per commit,
- * which for a thousand mails (and the journal's thousands of loose
- * objects) costs more than the mails; at 12 digits, as the kernel
+ * which for a thousand mails (in a repository of many loose objects)
+ * costs more than the mails; at 12 digits, as the kernel
  * writes them, a collision is not a practical worry.
  */
 static int commit_info_load(struct commit_info *ci, git_commit *c, int abbrev)
@@ -592,27 +592,41 @@ static void format_addrs(struct strvec *out, const struct compose_addrs *l)
 	}
 }
 
+/* og's record for the journal, but for its status and the server's reply. */
+static void entry_of(struct notify *n, const struct outgoing *og, struct journal_entry *e)
+{
+	journal_entry_release(e);
+	strbuf_addbuf(&e->kind, &og->kind);
+	strbuf_addbuf(&e->message_id, &og->message_id);
+	strbuf_addbuf(&e->subject, &og->subject);
+	format_addrs(&e->to, &og->mail.to);
+	format_addrs(&e->cc, &og->mail.cc);
+	for (size_t i = 0; i < og->mail.references.nr; i++) {
+		if (i)
+			strbuf_addch(&e->references, ' ');
+		strbuf_addstr(&e->references, og->mail.references.v[i]);
+	}
+	compose_date(&e->date, og->mail.date, og->mail.tz);
+	strbuf_addbuf(&e->server, &n->server);
+}
+
+static int write_entry(struct notify *n, const git_oid *id, struct journal_entry *e,
+		       enum journal_status status, const char *reply)
+{
+	e->status = status;
+	strbuf_reset(&e->reply);
+	strbuf_addstr(&e->reply, reply);
+	return journal_write(&n->journal, id, e);
+}
+
 static int record_result(struct notify *n, const struct commit_info *ci, const struct outgoing *og,
 			 enum journal_status status, const char *reply)
 {
 	struct journal_entry e = JOURNAL_ENTRY_INIT;
 	int ret;
 
-	e.status = status;
-	strbuf_addbuf(&e.kind, &og->kind);
-	strbuf_addbuf(&e.message_id, &og->message_id);
-	strbuf_addbuf(&e.subject, &og->subject);
-	format_addrs(&e.to, &og->mail.to);
-	format_addrs(&e.cc, &og->mail.cc);
-	for (size_t i = 0; i < og->mail.references.nr; i++) {
-		if (i)
-			strbuf_addch(&e.references, ' ');
-		strbuf_addstr(&e.references, og->mail.references.v[i]);
-	}
-	compose_date(&e.date, og->mail.date, og->mail.tz);
-	strbuf_addbuf(&e.server, &n->server);
-	strbuf_addstr(&e.reply, reply);
-	ret = journal_write(&n->journal, &ci->id, &e);
+	entry_of(n, og, &e);
+	ret = write_entry(n, &ci->id, &e, status, reply);
 	journal_entry_release(&e);
 	return ret;
 }
@@ -625,58 +639,121 @@ static void envelope(const struct outgoing *og, struct strvec *rcpt)
 		strvec_push(rcpt, og->mail.cc.v[i].email);
 }
 
-/* Sends msg; 0 or -1 (fatal, reported). */
-static int send_one(struct notify *n, const struct commit_info *ci, const struct outgoing *og,
-		    const struct strbuf *msg)
+/*
+ * What became of a mail given to the server (id, its record e but for
+ * status and reply, what to call it in messages): said, counted,
+ * recorded. 0 or -1 (fatal, reported).
+ */
+static int outcome(struct notify *n, const git_oid *id, const char *short_id, const char *subject,
+		   const char *to, struct journal_entry *e, enum smtp_status st, const char *reply)
 {
-	struct strvec rcpt = STRVEC_INIT;
-	struct strbuf reply = STRBUF_INIT, point = STRBUF_INIT;
-	const char *from = n->mc.envelope_sender ? n->mc.envelope_sender : n->me.email;
-	enum smtp_status st;
+	struct strbuf point = STRBUF_INIT;
 	int ret = 0;
 
-	/* the password and the handle only when there is a mail to send */
-	if (!n->mailer && mailer_open(&n->mailer, &n->mc) != RESULT_OK)
-		return -1;
-	envelope(og, &rcpt);
-	st = mailer_send(n->mailer, from, &rcpt, msg->buf, msg->len, &reply);
 	switch (st) {
 	case SMTP_SENT:
 		/* a crash here, before the journal has it: the rerun sends this one mail again */
 		strbuf_addf(&point, "notify-sent-%zu", n->sent + 1);
 		crash_point(point.buf);
-		if (record_result(n, ci, og, JOURNAL_SENT, reply.buf) < 0) {
+		if (write_entry(n, id, e, JOURNAL_SENT, reply) < 0) {
 			ret = -1;
 			break;
 		}
 		n->sent++;
 		if (!n->o->quiet)
-			say(stderr, "Sent %s %s (to %s)", ci->short_id, ci->subject.buf, og->mail.to.v[0].email);
+			say(stderr, "Sent %s %s (to %s)", short_id, subject, to);
 		break;
 	case SMTP_REFUSED:
-		error("%s: the server refused the mail: %s", ci->short_id, reply.buf);
+		error("%s: the server refused the mail: %s", short_id, reply);
 		n->refused++;
-		ret = record_result(n, ci, og, JOURNAL_FAILED, reply.buf);
+		ret = write_entry(n, id, e, JOURNAL_FAILED, reply);
 		break;
 	case SMTP_DEFERRED:
-		error("%s: the server deferred the mail: %s", ci->short_id, reply.buf);
+		error("%s: the server deferred the mail: %s", short_id, reply);
 		n->pending++;
 		break;
 	case SMTP_BROKEN:
-		error("%s: not sent: %s", ci->short_id, reply.buf);
+		error("%s: not sent: %s", short_id, reply);
 		n->pending++;
 		n->broken = 1;
 		break;
 	case SMTP_FATAL:
-		ret = error("cannot send through %s: %s", n->server.buf, reply.buf);
-		if (starts_with(reply.buf, "530") && !n->mc.user)
+		ret = error("cannot send through %s: %s", n->server.buf, reply);
+		if (starts_with(reply, "530") && !n->mc.user)
 			advise("the server wants AUTH: set sendemail.smtpUser (or smtp.user) and store\n"
 			       "the password with 'git maint-notify --store-password'");
 		break;
+	case SMTP_IN_FLIGHT:
+		ret = error("BUG: a mail in flight has no outcome yet");
+		break;
+	}
+	strbuf_release(&point);
+	return ret;
+}
+
+/* The answer to the mail in flight (smtp_settle_fn): its outcome. */
+static int settled(void *arg, enum smtp_status st, const char *reply)
+{
+	struct notify *n = arg;
+	struct notify_in_flight *f = &n->flight;
+
+	if (outcome(n, &f->id, f->short_id, f->subject.buf, f->to.buf, &f->e, st, reply) < 0) {
+		n->settle_failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static void in_flight_release(struct notify_in_flight *f)
+{
+	strbuf_release(&f->subject);
+	strbuf_release(&f->to);
+	journal_entry_release(&f->e);
+}
+
+/*
+ * Sends msg; 0 or -1 (fatal, reported). With PIPELINING its answer
+ * comes with the next mail's first commands (settled() records it then),
+ * or at the end of the run (send_all()).
+ */
+static int send_one(struct notify *n, const struct commit_info *ci, const struct outgoing *og,
+		    const struct strbuf *msg)
+{
+	struct strvec rcpt = STRVEC_INIT;
+	struct strbuf reply = STRBUF_INIT;
+	struct journal_entry e = JOURNAL_ENTRY_INIT;
+	const char *from = n->mc.envelope_sender ? n->mc.envelope_sender : n->me.email;
+	enum smtp_status st;
+	int ret = 0;
+
+	/* the password and the handle only when there is a mail to send */
+	if (!n->mailer) {
+		if (mailer_open(&n->mailer, &n->mc) != RESULT_OK)
+			return -1;
+		mailer_set_settle(n->mailer, settled, n);
+	}
+	envelope(og, &rcpt);
+	st = mailer_send(n->mailer, from, &rcpt, msg->buf, msg->len, &reply);
+	if (st == SMTP_IN_FLIGHT) {
+		struct notify_in_flight *f = &n->flight;
+
+		git_oid_cpy(&f->id, &ci->id);
+		memcpy(f->short_id, ci->short_id, sizeof(f->short_id));
+		strbuf_reset(&f->subject);
+		strbuf_addbuf(&f->subject, &ci->subject);
+		strbuf_reset(&f->to);
+		strbuf_addstr(&f->to, og->mail.to.v[0].email);
+		entry_of(n, og, &f->e);
+	} else if (st == SMTP_FATAL && n->settle_failed) {
+		ret = -1;	/* the mail before could not be recorded: said, and this one did not go */
+	} else {
+		entry_of(n, og, &e);
+		ret = outcome(n, &ci->id, ci->short_id, ci->subject.buf, og->mail.to.v[0].email, &e,
+			      st, reply.buf);
 	}
 	strvec_clear(&rcpt);
 	strbuf_release(&reply);
-	strbuf_release(&point);
+	journal_entry_release(&e);
 	return ret;
 }
 
@@ -826,7 +903,7 @@ static int open_journal(struct notify *n)
 			return r > 0 ? RESULT_TEMPFAIL : RESULT_FATAL;
 	}
 	if (ident_committer(&committer, n->cfg) == 0 &&
-	    journal_open(&n->journal, n->repo, committer.buf) == 0)
+	    journal_open(&n->journal, n->repo, committer.buf, n->o->send) == 0)
 		ret = 0;
 	strbuf_release(&committer);
 	return ret < 0 ? RESULT_FATAL : RESULT_OK;
@@ -846,6 +923,7 @@ static void release(struct notify *n)
 	mailer_close(n->mailer);
 	mailer_conf_release(&n->mc);
 	strbuf_release(&n->server);
+	in_flight_release(&n->flight);
 	journal_release(&n->journal);
 	notify_remotes_release(n);
 	state_lock_release(&n->lock);
@@ -864,10 +942,14 @@ static int result(const struct notify *n)
 static int send_all(struct notify *n, const struct oid_list *commits)
 {
 	size_t i;
+	int fatal = 0;
 
-	for (i = 0; i < commits->nr && !n->broken; i++)
+	for (i = 0; i < commits->nr && !n->broken && !fatal; i++)
 		if (notify_commit(n, &commits->v[i]) < 0)
-			return RESULT_FATAL;
+			fatal = 1;
+	/* the last mail's answer, whatever stopped the run, before the journal is folded */
+	if (mailer_settle(n->mailer) < 0 || fatal)
+		return RESULT_FATAL;
 	/* the server went away: what was not tried waits for the next run */
 	for (; i < commits->nr; i++) {
 		struct journal_entry je = JOURNAL_ENTRY_INIT;
@@ -890,7 +972,8 @@ int notify_run(git_repository *repo, const struct maint_config *cfg, const struc
 			    .ourselves = STRVEC_INIT, .exclude = STRVEC_INIT,
 			    .extra_cc = COMPOSE_ADDRS_INIT, .tmpl = STRBUF_INIT,
 			    .revert_tmpl = STRBUF_INIT, .mc = MAILER_CONF_INIT, .server = STRBUF_INIT,
-			    .journal = JOURNAL_INIT };
+			    .journal = JOURNAL_INIT,
+			    .flight = { .subject = STRBUF_INIT, .to = STRBUF_INIT, .e = JOURNAL_ENTRY_INIT } };
 	struct oid_list commits = { NULL, 0, 0 };
 	int ret = RESULT_FATAL, r;
 
@@ -898,7 +981,7 @@ int notify_run(git_repository *repo, const struct maint_config *cfg, const struc
 	 * Two notes trees are looked up once per commit; libgit2 keeps trees of
 	 * up to 4 KiB in its cache, and a notes tree is bigger: without this,
 	 * each lookup would inflate and parse it again. Commits are read once
-	 * each (and a new journal commit per mail would only fill the cache),
+	 * each (and the journal's notes commits would only fill the cache),
 	 * and the cache is bounded (1 MiB), so memory does not grow with the
 	 * number of mails.
 	 */
@@ -917,6 +1000,9 @@ int notify_run(git_repository *repo, const struct maint_config *cfg, const struc
 	}
 	if (o->send) {
 		ret = send_all(&n, &commits);
+		/* whatever stopped the run, what went out is in the notes before we go */
+		if (journal_flush(&n.journal) < 0)
+			ret = RESULT_FATAL;
 	} else {
 		mbox_writer_init(&n.mbox, 1, MBOX_O);
 		ret = send_all(&n, &commits);
