@@ -10,7 +10,9 @@
 #                             (FUZZ_TIME=<seconds> each, or FUZZ_RUNS=<inputs> each;
 #                             FUZZ=<names> for some of them)
 #   make install prefix=...   programs into $(prefix)/bin (parts of commands into
-#                             $(prefix)/libexec/git-maint), man pages into $(prefix)/share/man
+#                             $(prefix)/libexec/git-maint), man pages into $(prefix)/share/man,
+#                             bash and zsh completion into $(prefix)/share/bash-completion
+#                             and $(prefix)/share/zsh/site-functions
 #
 # Everything built goes under .build/ (SANITIZE builds under .build/san-<list>/).
 
@@ -18,7 +20,11 @@ prefix ?= $(HOME)/.local
 bindir = $(prefix)/bin
 # programs that are parts of a command, not commands (git-maint-<cmd>--<part>)
 libexecdir = $(prefix)/libexec/git-maint
-mandir = $(prefix)/share/man
+datarootdir = $(prefix)/share
+mandir = $(datarootdir)/man
+# shell completion, where bash-completion and zsh look for it (see contrib/completion/)
+bashcompdir = $(datarootdir)/bash-completion/completions
+zshcompdir = $(datarootdir)/zsh/site-functions
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -58,15 +64,24 @@ HELPER_SRC := $(sort $(wildcard t/helper/test-*.c))
 HELPER_PROGRAMS := $(patsubst t/helper/%.c,$(B)/t/helper/%,$(HELPER_SRC))
 PERF_SRC := $(sort $(wildcard t/perf/*.c))
 PERF_PROGRAMS := $(patsubst t/perf/%.c,$(B)/t/perf/%,$(PERF_SRC))
+# zsh: one _git-maint-<command> per command, from one template
+ZSH_COMPLETION := $(patsubst $(B)/bin/%,$(B)/completion/zsh/_%,$(COMMAND_PROGRAMS))
 DOC_SRC := $(sort $(wildcard Documentation/git-maint*.adoc))
 MAN_PAGES := $(foreach d,$(DOC_SRC),$(B)/man/$(if $(filter git-maint.adoc,$(notdir $d)),man7,man1)/$(basename $(notdir $d)).$(if $(filter git-maint.adoc,$(notdir $d)),7,1))
 
-.PHONY: all lib programs doc check unit demo bench install deps clean fuzz fuzz-build FORCE
+.PHONY: all lib programs doc completion check unit demo bench install deps clean fuzz fuzz-build FORCE
 .DELETE_ON_ERROR:
 
-all: programs $(UNIT_PROGRAMS) $(HELPER_PROGRAMS) $(PERF_PROGRAMS)
+all: programs completion $(UNIT_PROGRAMS) $(HELPER_PROGRAMS) $(PERF_PROGRAMS)
 lib: $(LIB)
 programs: $(PROGRAMS)
+completion: $(ZSH_COMPLETION)
+
+# The command's name, and its description from the NAME line of its man page.
+$(B)/completion/zsh/_git-maint-%: contrib/completion/git-maint.zsh Documentation/git-maint-%.adoc
+	@mkdir -p $(dir $@)
+	desc=$$(sed -n '/^== NAME/{n;s/^[^ ]* - //;s/[\\&|]/\\&/g;p;q;}' Documentation/git-maint-$*.adoc) && \
+	sed -e 's|@CMD@|$*|g' -e "s|@DESC@|$$desc|" $< >$@+ && mv $@+ $@
 
 $(B)/common/%.o: common/%.c
 	@mkdir -p $(dir $@)
@@ -181,15 +196,21 @@ fuzz: deps
 		sh t/fuzz/run.sh '$(FUZZ_B)' "$$t" $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_TIME)) || exit 1; \
 	done
 
-install: programs doc
+install: programs doc completion
 	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(libexecdir)' \
-		'$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7'
+		'$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7' \
+		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)'
 	$(if $(COMMAND_PROGRAMS),install -m 755 $(COMMAND_PROGRAMS) '$(DESTDIR)$(bindir)')
 	$(if $(PART_PROGRAMS),install -m 755 $(PART_PROGRAMS) '$(DESTDIR)$(libexecdir)')
 	for m in $(MAN_PAGES); do \
 		case $$m in *.7) d=man7;; *) d=man1;; esac; \
 		install -m 644 $$m '$(DESTDIR)$(mandir)'/$$d || exit 1; \
 	done
+	install -m 644 contrib/completion/git-maint.bash '$(DESTDIR)$(bashcompdir)/git-maint'
+	for p in $(notdir $(COMMAND_PROGRAMS)); do \
+		ln -sf git-maint '$(DESTDIR)$(bashcompdir)'/$$p || exit 1; \
+	done
+	install -m 644 $(ZSH_COMPLETION) '$(DESTDIR)$(zshcompdir)'
 
 clean:
 	rm -rf .build t/trash\ directory.* t/test-results t/perf/out demo
