@@ -35,7 +35,7 @@ test_expect_success 'the man pages are built' '
 '
 
 test_expect_success 'make install puts programs and man pages under prefix' '
-	make -s -C "$MAINT_SRC_DIR" install prefix="$PWD/inst" >out 2>&1 &&
+	maint_install "$PWD/inst" >out 2>&1 &&
 	test -f inst/share/man/man7/git-maint.7 &&
 	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
 	do

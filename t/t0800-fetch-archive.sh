@@ -115,7 +115,7 @@ test_expect_success 'the commands load no network library; their fetcher does' '
 '
 
 test_expect_success 'an installed mbox-split finds its fetcher in libexec, out of PATH' '
-	make -s -C "$MAINT_SRC_DIR" install prefix="$PWD/inst" >out 2>&1 &&
+	maint_install "$PWD/inst" >out 2>&1 &&
 	test -x inst/libexec/git-maint/git-maint-source--fetch &&
 	printf "%s\n" "$V2_COVER" "$V2_P1" "$V2_P2" >expect &&
 	(cd r && PATH="$TRASH_DIRECTORY/inst/bin:/usr/bin:/bin" &&

@@ -58,8 +58,7 @@ static int header_line(const char *p, size_t l)
 	};
 
 	for (size_t i = 0; i < sizeof(starts) / sizeof(*starts); i++)
-		if (l >= strlen(starts[i]) && !memcmp(p, starts[i], strlen(starts[i])) &&
-		    !memchr(p, '@', l))
+		if (l >= strlen(starts[i]) && !memcmp(p, starts[i], strlen(starts[i])))
 			return 1;
 	return 0;
 }
