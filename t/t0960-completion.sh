@@ -3,7 +3,6 @@
 test_description='bash and zsh completion of the git maint-* commands (contrib/completion), through git'"'"'s own completion'
 
 . ./test-lib.sh
-. "$MAINT_TEST_DIR/lib-install.sh"
 
 GIT_COMPLETION=/usr/share/bash-completion/completions/git
 if test -f "$GIT_COMPLETION" && command -v bash >/dev/null
@@ -220,7 +219,7 @@ test_expect_success BASH_COMPLETION 'the dashed program: git-maint-queue --con<T
 '
 
 test_expect_success BASH_COMPLETION,BASH_COMPLETION_PKG 'make install: bash-completion finds it by itself, for git maint-queue and git-maint-queue' '
-	install_to "$PWD/pfx" &&
+	maint_install "$PWD/pfx" >install.out 2>&1 &&
 	test -f pfx/share/bash-completion/completions/git-maint &&
 	test "$(readlink pfx/share/bash-completion/completions/git-maint-queue)" = git-maint &&
 	echo "--continue " >expect &&
@@ -237,7 +236,7 @@ test_expect_success BASH_COMPLETION,BASH_COMPLETION_PKG 'make install: bash-comp
 test_expect_success BASH_COMPLETION,BASH_COMPLETION_PKG 'prefix=~/.local: found in the bash-completion user directory' '
 	home=$(mktemp -d /tmp/maint-home.XXXXXX) &&
 	test_when_finished "rm -rf \"$home\"" &&
-	install_to "$home/.local" &&
+	maint_install "$home/.local" >install.out 2>&1 &&
 	branches >expect &&
 	complete_in_r "git maint-dry-apply --onto " COMPLETION_LAZY=1 HOME="$home" \
 		PATH="$home/.local/bin:$PATH" >actual &&
@@ -305,7 +304,7 @@ zsh_expect () {
 }
 
 test_expect_success ZSH 'zsh: git maint-queue --con<TAB> becomes --continue' '
-	{ test -f pfx/share/zsh/site-functions/_git-maint-queue || install_to "$PWD/pfx"; } &&
+	{ test -f pfx/share/zsh/site-functions/_git-maint-queue || maint_install "$PWD/pfx" >install.out 2>&1; } &&
 	test_when_finished zsh_stop &&
 	zsh_start &&
 	zsh_type "git maint-queue --con" Tab &&
