@@ -1,6 +1,6 @@
 # git-maint: one non-recursive Makefile.
 #
-#   make                      build libmaint.a and the git-maint-* programs
+#   make                      build the library's layers and the git-maint-* programs
 #   make check                install missing build/test packages, build, run all tests
 #   make check SANITIZE=address,undefined
 #   GIT_TEST_CHAIN_LINT=0 make check   without the && chain check (t/test-lib.sh)
@@ -28,18 +28,88 @@ zshcompdir = $(datarootdir)/zsh/site-functions
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-PKGS = libgit2 inih zlib libcrypto
-# libcurl and libsecret (with GLib) only for the programs that talk SMTP, fetch mail
-# (git-maint-source--fetch) or talk to the Secret Service: the others neither link nor load them
-NET_PKGS = libcurl libsecret-1
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) $(NET_PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-NET_LIBS := $(shell pkg-config --libs $(NET_PKGS) 2>/dev/null)
-CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE \
-	-Icommon $(PKG_CFLAGS) $(CFLAGS)
-# --as-needed: a program that calls no libgit2 (describe-contains) does not load it
+# ---- the library's layers ----
+#
+# common/ is grouped by what a part links, one directory and one archive
+# (libmaint-<layer>.a) per layer:
+#
+#   base      libc: messages, strings, options, the INI config (inih),
+#             running programs, SHA-1 for checksums (OpenSSL)
+#   mail      base: mail sources, parsing, classification, selection,
+#             writers, the patch parser, composing mail (zlib)
+#   net       mail, base: SMTP, HTTP, IMAP (libcurl), the Secret
+#             Service (libsecret), archives and the fetcher
+#   repo      net, mail, base: libgit2: repository, objects, apply,
+#             the guarded step, queue, publish, push, notify
+#   describe  base, and repo for its libgit2 part only: commit-graph,
+#             commit store, peel cache, refs from files, describe
+#
+# A layer's code includes and calls its own layer and those it uses,
+# never a layer above: each layer is compiled with only those include
+# directories and each program is linked with only the archives it
+# names, highest first, so an include or a call up is a build error.
+LAYERS = base mail net repo describe
+base_USES =
+mail_USES = base
+net_USES = mail base
+repo_USES = net mail base
+describe_USES = repo base
+# The libraries (pkg-config names) a layer's code calls; describe takes
+# only git_oid from <git2.h>.
+base_PKGS = inih libcrypto
+mail_PKGS = zlib
+net_PKGS = libcurl libsecret-1
+repo_PKGS = libgit2
+describe_PKGS =
+describe_HEADERS = libgit2
+
+# Each program and the layers it links; every other library stays out of
+# it (t/t0001 checks with ldd).
+mbox-split_LAYERS = mail base
+dry-apply_LAYERS = repo mail base
+queue_LAYERS = repo mail base
+notify_LAYERS = repo net mail base
+publish_LAYERS = repo net mail base
+source--fetch_LAYERS = net mail base
+describe-contains_LAYERS = describe base
+describe-contains--libgit2_LAYERS = describe repo base
+# tests, helpers, benchmarks and fuzz targets link every layer
+ALL_LAYERS = describe repo net mail base
+
+# One pkg-config check per library; a missing one names its Debian
+# package (contrib/install-deps.sh installs them all).
+PKG_NAMES = libgit2 inih zlib libcrypto libcurl libsecret-1 cmocka
+deb_libgit2 = libgit2-dev
+deb_inih = libinih-dev
+deb_zlib = zlib1g-dev
+deb_libcrypto = libssl-dev
+deb_libcurl = libcurl4-openssl-dev
+deb_libsecret-1 = libsecret-1-dev
+deb_cmocka = libcmocka-dev
+$(foreach p,$(PKG_NAMES),$(eval pkg_cflags_$(p) := $(shell pkg-config --cflags $(p) 2>/dev/null)))
+$(foreach p,$(PKG_NAMES),$(eval pkg_libs_$(p) := $(shell pkg-config --libs $(p) 2>/dev/null)))
+check_pkgs = @missing=; for p in $(foreach p,$(1),$(p):$(deb_$(p))); do \
+		pkg-config --exists "$${p%%:*}" || missing="$$missing $${p\#*:}"; done; \
+	test -z "$$missing" || { echo "error: pkg-config does not find what this needs; install:$$missing" \
+		"(or run 'sh contrib/install-deps.sh' for everything the build and tests need)" >&2; exit 1; }
+.PHONY: $(addprefix pkgs-,$(LAYERS) test)
+$(addprefix pkgs-,$(LAYERS)): pkgs-%:
+	$(call check_pkgs,$(call layers_pkgs,$(call layer_closure,$*)) $($*_HEADERS))
+pkgs-test:
+	$(call check_pkgs,$(PKG_NAMES))
+
+# A layer and those it uses; their libraries; the flags to compile it.
+layer_closure = $(1) $($(1)_USES)
+layers_pkgs = $(sort $(foreach l,$(1),$($(l)_PKGS)))
+layer_cflags = $(foreach l,$(call layer_closure,$(1)),-Icommon/$(l)) \
+	$(foreach p,$(sort $(call layers_pkgs,$(call layer_closure,$(1))) $($(1)_HEADERS)),$(pkg_cflags_$(p)))
+# What a program built from the layers $(1) links, in order, and with.
+layers_archives = $(foreach l,$(1),$(B)/libmaint-$(l).a)
+layers_libs = $(foreach p,$(call layers_pkgs,$(1)),$(pkg_libs_$(p)))
+
+ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE $(CFLAGS)
+# --as-needed: a program loads only the libraries it calls
 ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS)
 
 ifdef SANITIZE
@@ -51,10 +121,16 @@ B = .build
 endif
 comma := ,
 
-LIB_SRC := $(sort $(wildcard common/*.c))
+STRAY := $(wildcard common/*.c common/*.h)
+ifneq ($(STRAY),)
+$(error $(STRAY): every part of common/ belongs to a layer: move it to common/<layer>/ (see LAYERS))
+endif
+LIB_SRC := $(sort $(foreach l,$(LAYERS),$(wildcard common/$(l)/*.c)))
 LIB_OBJ := $(patsubst common/%.c,$(B)/common/%.o,$(LIB_SRC))
-LIB := $(B)/libmaint.a
+LIBS := $(call layers_archives,$(LAYERS))
 CMD_SRC := $(sort $(wildcard cmd/*.c))
+# cmd/<command>/: code shared by git-maint-<command> and its parts git-maint-<command>--<part>
+CMD_SHARED_SRC := $(sort $(wildcard cmd/*/*.c))
 PROGRAMS := $(patsubst cmd/%.c,$(B)/bin/git-maint-%,$(CMD_SRC))
 PART_PROGRAMS := $(foreach p,$(PROGRAMS),$(if $(findstring --,$(notdir $(p))),$(p)))
 COMMAND_PROGRAMS := $(filter-out $(PART_PROGRAMS),$(PROGRAMS))
@@ -71,9 +147,10 @@ MAN_PAGES := $(foreach d,$(DOC_SRC),$(B)/man/$(if $(filter git-maint.adoc,$(notd
 
 .PHONY: all lib programs doc completion check unit demo bench install deps clean fuzz fuzz-build FORCE
 .DELETE_ON_ERROR:
+.SECONDEXPANSION:
 
 all: programs completion $(UNIT_PROGRAMS) $(HELPER_PROGRAMS) $(PERF_PROGRAMS)
-lib: $(LIB)
+lib: $(LIBS)
 programs: $(PROGRAMS)
 completion: $(ZSH_COMPLETION)
 
@@ -83,43 +160,52 @@ $(B)/completion/zsh/_git-maint-%: contrib/completion/git-maint.zsh Documentation
 	desc=$$(sed -n '/^== NAME/{n;s/^[^ ]* - //;s/[\\&|]/\\&/g;p;q;}' Documentation/git-maint-$*.adoc) && \
 	sed -e 's|@CMD@|$*|g' -e "s|@DESC@|$$desc|" $< >$@+ && mv $@+ $@
 
-$(B)/common/%.o: common/%.c
+define layer_rules
+$(1)_OBJ := $$(filter $$(B)/common/$(1)/%,$$(LIB_OBJ))
+$$(B)/common/$(1)/%.o: common/$(1)/%.c | pkgs-$(1)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ALL_CFLAGS) $$(call layer_cflags,$(1)) -MMD -MP -c -o $$@ $$<
+$$(B)/libmaint-$(1).a: $$($(1)_OBJ)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call layer_rules,$(l))))
+
+# A program's layers: git-maint-<cmd>--<part> and cmd/<cmd>/ take <cmd>'s unless they name their own.
+prog_layers = $(or $($(1)_LAYERS),$($(firstword $(subst --, ,$(1)))_LAYERS),$(error $(1): which layers does it link? (<name>_LAYERS in the Makefile)))
+prog_cflags = $(foreach l,$(call prog_layers,$(1)),$(call layer_cflags,$(l)))
+prog_shared = $(patsubst cmd/%.c,$(B)/cmd/%.o,$(wildcard cmd/$(firstword $(subst --, ,$(1)))/*.c))
+
+$(B)/cmd/%.o: cmd/%.c | $$(addprefix pkgs-,$$(call prog_layers,$$(firstword $$(subst /, ,$$*))))
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(call prog_cflags,$(firstword $(subst /, ,$*))) -Icmd/$(firstword $(subst --, ,$(firstword $(subst /, ,$*)))) -MMD -MP -c -o $@ $<
 
-$(B)/cmd/%.o: cmd/%.c
+# main() lives in the base layer (common/base/main.c) and calls the program's cmd_main().
+$(B)/bin/git-maint-%: $(B)/cmd/%.o $$(call prog_shared,$$*) $$(call layers_archives,$$(call prog_layers,$$*))
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(call layers_archives,$(call prog_layers,$*)) \
+		$(call layers_libs,$(call prog_layers,$*))
 
-$(LIB): $(LIB_OBJ)
-	@rm -f $@
-	$(AR) rcs $@ $^
-
-NET_PROGRAMS := $(B)/bin/git-maint-notify $(B)/bin/git-maint-publish $(B)/t/helper/test-secret \
-	$(B)/bin/git-maint-source--fetch $(B)/t/unit/test-fetch
-$(NET_PROGRAMS): EXTRA_LIBS = $(NET_LIBS)
-
-# main() lives in libmaint.a (common/main.c) and calls the program's cmd_main().
-$(B)/bin/git-maint-%: $(B)/cmd/%.o $(LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(EXTRA_LIBS) $(PKG_LIBS)
+TEST_CFLAGS = $(foreach l,$(LAYERS),-Icommon/$(l)) $(foreach p,$(PKG_NAMES),$(pkg_cflags_$(p)))
+TEST_LIBS = $(call layers_archives,$(ALL_LAYERS)) $(call layers_libs,$(ALL_LAYERS))
 
 # Unit tests have their own main() (cmocka), so main.o is left out of their link.
-$(B)/t/unit/%: t/unit/%.c $(LIB)
+$(B)/t/unit/%: t/unit/%.c $(LIBS) | pkgs-test
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(EXTRA_LIBS) $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS) \
+		$(pkg_libs_cmocka)
 
 # test-objwrite fails libgit2's hash as sha1dc does on an attack (see the test).
 $(B)/t/unit/test-objwrite: ALL_LDFLAGS += -Wl,--wrap=git_odb_hash
 
 # Test helpers are small programs with a cmd_main(), like the commands.
-$(B)/t/helper/%: t/helper/%.c $(LIB)
+$(B)/t/helper/%: t/helper/%.c $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(EXTRA_LIBS) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS)
 
-$(B)/t/perf/%: t/perf/%.c $(LIB)
+$(B)/t/perf/%: t/perf/%.c $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS)
 
 doc: $(MAN_PAGES)
 $(B)/man/man1/%.1: Documentation/%.adoc
@@ -164,12 +250,12 @@ FUZZ_CC = clang
 FUZZ_B = .build/fuzz
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE \
-	-Icommon $(PKG_CFLAGS) -g -O2 $(FUZZ_SAN)
+	$(TEST_CFLAGS) -g -O2 $(FUZZ_SAN)
 FUZZ_SRC := $(sort $(wildcard t/fuzz/fuzz-*.c))
 FUZZ_NAMES := $(patsubst t/fuzz/fuzz-%.c,%,$(FUZZ_SRC))
 FUZZ_TARGETS := $(patsubst %,$(FUZZ_B)/fuzz-%,$(FUZZ_NAMES))
 FUZZ_LIB_OBJ := $(patsubst common/%.c,$(FUZZ_B)/common/%.o,$(LIB_SRC))
-# (main.o stays in the archive unused: libFuzzer brings its own main())
+# (one archive of every layer; main.o stays in it unused: libFuzzer brings its own main())
 FUZZ_LIB := $(FUZZ_B)/libmaint.a
 FUZZ_TIME ?= 60
 FUZZ ?= $(FUZZ_NAMES)
@@ -188,7 +274,8 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(FUZZ_B)/fuzz-%: t/fuzz/fuzz-%.c $(FUZZ_LIB)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(FUZZ_LIB) $(PKG_LIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(FUZZ_LIB) \
+		$(call layers_libs,$(ALL_LAYERS))
 
 fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-build
@@ -216,5 +303,6 @@ clean:
 	rm -rf .build t/trash\ directory.* t/test-results t/perf/out demo
 
 -include $(LIB_OBJ:.o=.d) $(patsubst $(B)/bin/git-maint-%,$(B)/cmd/%.d,$(PROGRAMS))
+-include $(patsubst cmd/%.c,$(B)/cmd/%.d,$(CMD_SHARED_SRC))
 -include $(UNIT_PROGRAMS:=.d) $(HELPER_PROGRAMS:=.d) $(PERF_PROGRAMS:=.d)
 -include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_TARGETS:=.d)

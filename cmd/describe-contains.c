@@ -35,15 +35,20 @@ struct front {
 	 * fatal, "libgit2" hands everything over.
 	 */
 	const char *test_path;
+	struct strvec given;	/* our command line as given, without the program */
+	int nargs;		/* commit arguments in it */
 };
 
-/* argv for the libgit2 program: its path, the options, then "--" and args. */
-static void full_argv(struct strvec *out, const struct front *f, int argc, const char **argv)
+/*
+ * argv for the libgit2 program: its path, --answered=<n> when we answered
+ * the first n commit arguments, then our own command line unchanged (the
+ * two programs parse it with one option table).
+ */
+static void full_argv(struct strvec *out, const struct front *f, int answered)
 {
 	char self[4096];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char *slash;
-	int i;
 
 	/* Next to us (the build), then where make install puts it, then PATH. */
 	if (len > 0) {
@@ -60,12 +65,10 @@ static void full_argv(struct strvec *out, const struct front *f, int argc, const
 	}
 	if (!out->nr || access(out->v[0], X_OK))
 		strvec_clear(out), strvec_push(out, FULL_PROGRAM);	/* from PATH */
-	dc_options_to_argv(out, f->o);
-	if (!f->o->use_stdin) {
-		strvec_push(out, "--");
-		for (i = 0; i < argc; i++)
-			strvec_push(out, argv[i]);
-	}
+	if (answered)
+		strvec_pushf(out, "--answered=%d", answered);
+	for (size_t i = 0; i < f->given.nr; i++)
+		strvec_push(out, f->given.v[i]);
 }
 
 static void refuse_if_testing(const struct front *f, const char *what)
@@ -80,7 +83,7 @@ static void NORETURN exec_full(void *ctx, int argc, const char **argv)
 	struct strvec args = STRVEC_INIT;
 
 	refuse_if_testing(f, argc ? argv[0] : "HEAD");
-	full_argv(&args, f, argc, argv);
+	full_argv(&args, f, f->nargs - argc);
 	execvp(args.v[0], (char *const *)args.v);
 	die_errno("cannot run '%s'", args.v[0]);
 }
@@ -96,7 +99,7 @@ static int pipe_to_full(void *ctx, const char *line)
 	FILE *to;
 
 	refuse_if_testing(f, line);
-	full_argv(&args, f, 0, NULL);
+	full_argv(&args, f, 0);
 	if (pipe(fds) < 0)
 		die_errno("cannot create a pipe");
 	pid = fork();
@@ -131,13 +134,16 @@ int cmd_main(int argc, const char **argv)
 {
 	struct dc_options o = DC_OPTIONS_INIT;
 	struct describe_options dopts = { 0 };
-	struct front f = { &o, getenv("GIT_MAINT_TEST_DESCRIBE_PATH") };
+	struct front f = { &o, getenv("GIT_MAINT_TEST_DESCRIBE_PATH"), STRVEC_INIT, 0 };
 	const struct dc_fallback fb = { exec_full, pipe_to_full, &f };
 	struct repo_files *files = NULL;
 	struct describer *d = NULL;
 	int ret;
 
+	for (int i = 1; i < argc; i++)
+		strvec_push(&f.given, argv[i]);
 	argc = dc_parse_options(&o, argc, argv);
+	f.nargs = argc;
 	dc_describe_options(&dopts, &o);
 	if ((f.test_path && !strcmp(f.test_path, "libgit2")) || repo_files_open(&files) ||
 	    describer_new_files(&d, files, &dopts)) {
@@ -150,5 +156,6 @@ int cmd_main(int argc, const char **argv)
 	describer_free(d);
 	repo_files_free(files);
 	dc_options_release(&o);
+	strvec_clear(&f.given);
 	return ret;
 }

@@ -6,7 +6,7 @@
  * changes: no ref, reflog, index, work tree file or object.
  */
 #include "apply.h"
-#include "config.h"
+#include "config-git.h"
 #include "fetch.h"
 #include "mailinfo.h"
 #include "parse-options.h"
@@ -68,7 +68,7 @@ static void series_clear(struct series *s)
 }
 
 /*
- * Reads the patches of the inputs (common/patch-mails.h: cover letters,
+ * Reads the patches of the inputs (common/mail/patch-mails.h: cover letters,
  * replies, duplicates and other mail are stepped over, one line each);
  * dies (128) on input that cannot be read, exits 1 on a message that
  * cannot apply (undecodable, or over mbox.max-message-size).

@@ -5,8 +5,8 @@
  * mbox (or mboxrd), into a directory of numbered files like git
  * mailsplit, or as one line per message.
  *
- * The selection rules are in common/select.h, the two passes over the
- * input in common/mail-split.h, the writers in common/mbox-write.h.
+ * The selection rules are in common/mail/select.h, the two passes over the
+ * input in common/mail/mail-split.h, the writers in common/mail/mbox-write.h.
  */
 
 #include <errno.h>

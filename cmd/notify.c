@@ -5,13 +5,13 @@
  * (or program) git send-email is configured with, and a journal in
  * refs/notes/maint-notify keeps a rerun from sending anything twice.
  *
- * The engine is common/notify.h; delivery and the password
- * common/mailer.h.
+ * The engine is common/repo/notify.h; delivery and the password
+ * common/net/mailer.h.
  */
 
 #include <string.h>
 
-#include "config.h"
+#include "config-git.h"
 #include "mailer.h"
 #include "notify.h"
 #include "parse-options.h"

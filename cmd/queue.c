@@ -1,9 +1,9 @@
 /*
  * git-maint-queue: apply a series of patch mails to a branch the way
  * `git am -s` would, in memory, moving the branch once; resumable with
- * --continue, --skip and --abort. The engine is common/queue.c.
+ * --continue, --skip and --abort. The engine is common/repo/queue.c.
  */
-#include "config.h"
+#include "config-git.h"
 #include "fetch.h"
 #include "parse-options.h"
 #include "queue.h"
@@ -240,14 +240,14 @@ int cmd_main(int argc, const char **argv)
 			goto cleanup;
 		}
 		fill_opts(&qopts, &c, &cfg, tree);
-		rc = queue_start(repo, &cfg, ref, argv + 1, argc - 1, &qopts);
+		rc = queue_start(repo, &cfg, &lock, ref, argv + 1, argc - 1, &qopts);
 		break;
 	case ACTION_CONTINUE:
 	case ACTION_SKIP:
-		rc = queue_continue(repo, &cfg, c.action == ACTION_SKIP, c.quiet);
+		rc = queue_continue(repo, &cfg, &lock, c.action == ACTION_SKIP, c.quiet);
 		break;
 	default:
-		rc = queue_abort(repo, &cfg);
+		rc = queue_abort(repo, &cfg, &lock);
 		break;
 	}
 	ret = result_exit_code(rc);

@@ -1,6 +1,6 @@
 /*
  * git-maint-source--fetch: the part of every command that reads mail
- * which reaches the network (see common/fetch.h): run by them for one
+ * which reaches the network (see common/mail/fetch.h): run by them for one
  * argument that names mail elsewhere (a Message-ID, an archive URL, an
  * IMAP folder), it writes the messages to the file descriptor it is
  * given and lists them on standard output. A program of its own so

@@ -4,7 +4,7 @@ test_description='the build and conventions every command shares'
 
 test_expect_success 'every config key is documented in git-maint(7)' '
 	sed -n "s/^	{ \"\([a-z]*\)\", [01], \"\([a-z0-9-]*\)\".*/\1.\2/p" \
-		"$MAINT_SRC_DIR/common/config.c" >keys &&
+		"$MAINT_SRC_DIR/common/base/config.c" >keys &&
 	test_line_count -gt 20 keys &&
 	while read key
 	do
@@ -17,17 +17,54 @@ test_expect_success 'every config key is documented in git-maint(7)' '
 	done <keys
 '
 
-test_expect_success 'libcurl and libsecret are loaded only by the programs that need them' '
-	for p in describe-contains mbox-split dry-apply queue
+test_expect_success 'mbox-split and describe-contains load neither libgit2 nor libcurl nor libsecret' '
+	for p in describe-contains mbox-split
 	do
 		ldd "$MAINT_BUILD_DIR/bin/git-maint-$p" >libs &&
-		! grep -e libcurl -e libsecret -e libglib libs || return 1
-	done &&
-	ldd "$MAINT_BUILD_DIR/bin/git-maint-notify" >libs &&
-	grep libcurl libs &&
-	grep libsecret libs &&
-	ldd "$MAINT_BUILD_DIR/bin/git-maint-publish" >libs &&
-	grep libsecret libs
+		! grep -e libgit2 -e libcurl -e libsecret -e libglib libs || return 1
+	done
+'
+
+test_expect_success 'each program links only the libraries of the layers it uses' '
+	cat >expect <<-\EOF &&
+	describe-contains:
+	describe-contains--libgit2: libgit2
+	dry-apply: libcrypto libgit2 libinih libz
+	mbox-split: libinih
+	notify: libcrypto libcurl libgit2 libinih libsecret-1 libz
+	publish: libcrypto libgit2 libinih libsecret-1 libz
+	queue: libcrypto libgit2 libinih libz
+	source--fetch: libcrypto libcurl libinih libsecret-1 libz
+	EOF
+	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
+	do
+		printf "%s:" "${p##*/git-maint-}" &&
+		readelf -d "$p" >dyn &&
+		sed -n "s/.*(NEEDED).*\[\(lib[^.]*\)\..*/\1/p" dyn >needed &&
+		grep -x -e libgit2 -e libcurl -e libsecret-1 -e libinih -e libcrypto -e libz needed |
+		sort | sed "s/^/ /" | tr -d "\n" &&
+		echo || return 1
+	done >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'no layer of common/ calls a layer above it' '
+	# each layer and those it may use, as the Makefile has them
+	sed -n "s/^\([a-z]*\)_USES = *\(.*\)/\1 \2/p" "$MAINT_SRC_DIR/Makefile" >uses &&
+	test_line_count = 5 uses &&
+	while read layer used
+	do
+		nm -g --defined-only "$MAINT_BUILD_DIR/libmaint-$layer.a" >syms &&
+		awk -v l=$layer "NF == 3 { print \$3, l }" syms || return 1
+	done <uses | sort >defined &&
+	while read layer used
+	do
+		nm -u "$MAINT_BUILD_DIR/libmaint-$layer.a" >syms &&
+		awk "NF == 2 { print \$2 }" syms | sort -u >undefined &&
+		join undefined defined >calls &&
+		awk -v ok=" $layer $used " "index(ok, \" \" \$2 \" \") == 0" calls >up &&
+		test_must_be_empty up || return 1
+	done <uses
 '
 
 test_expect_success 'the man pages are built' '

@@ -2,7 +2,7 @@
 test_description='object ids: git'"'"'s, computed with collision detection
 
 The ids of the objects queue writes come from libgit2'"'"'s SHA-1 (sha1dc),
-as git'"'"'s do (common/sha1.h). t/t0002/ holds a real SHA-1 collision,
+as git'"'"'s do (objwrite_hash(), common/repo/objwrite.h). t/t0002/ holds a real SHA-1 collision,
 the first 320 bytes of the SHAttered PDFs. No published collision is
 aligned to git'"'"'s object header ("blob <size>\0" is hashed before the
 content), so git takes the two files as two blobs with different ids,

@@ -107,6 +107,28 @@ do
 	done
 done
 
+# --abort moves the branch and the notes back in a step of its own.
+for abort_point in queue-abort-before-ref queue-abort-after-ref
+do
+	test_expect_success "--abort killed at $abort_point: --abort again restores the original tip" '
+		git checkout -q -B ab-$abort_point base &&
+		git notes --ref=maint list >notes-before &&
+		git rev-parse -q --verify refs/notes/maint >notes-ref-before &&
+		crash ab-$abort_point queue-after-ref &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=$abort_point git maint-queue --abort &&
+		git maint-queue --abort >out &&
+		grep "is back at $(git rev-parse base)" out &&
+		test "$(git rev-parse HEAD)" = "$(git rev-parse base)" &&
+		git rev-parse -q --verify refs/notes/maint >notes-ref-after &&
+		test_cmp notes-ref-before notes-ref-after &&
+		git status --porcelain --untracked-files=no >status &&
+		test_must_be_empty status &&
+		test_path_is_missing n1 &&
+		test_path_is_missing .git/maint/queue &&
+		git checkout -q --detach base
+	'
+done
+
 test_expect_success 'killed after reading: the original tip is in the state and the reflog' '
 	git branch -f r1 base &&
 	crash r1 queue-before-ref &&

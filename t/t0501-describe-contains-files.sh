@@ -151,6 +151,19 @@ test_expect_success 'arguments after one left to libgit2 are answered there, in 
 	test_cmp expect actual
 '
 
+test_expect_success 'the command line is handed over as given: options after commits, -- before them' '
+	set -- v1.0 v1.1~2 v1.2 &&
+	git describe --contains --match "v1*" --exclude "v1.3*" "$@" >expect &&
+	git-maint-describe-contains v1.0 --match "v1*" --no-cache --exclude="v1.3*" -- v1.1~2 v1.2 >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'an option value that looks like -- is handed over as the value it was' '
+	git describe --contains --all v1.0 v1.1~2 >expect &&
+	git-maint-describe-contains --exclude -- --all v1.0 v1.1~2 >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success '--stdin: lines from the first one left to libgit2 on are piped there' '
 	git rev-list --all >commits &&
 	{ head -n 5 commits && echo v1.1~2 && tail -n +6 commits; } >in &&

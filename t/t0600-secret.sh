@@ -1,6 +1,6 @@
 #!/bin/sh
 
-test_description='common/secret.c on a real Secret Service, as git-credential-libsecret stores passwords'
+test_description='common/net/secret.c on a real Secret Service, as git-credential-libsecret stores passwords'
 
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-keyring.sh"

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the apply engine (common/apply.c) against a small tree
+ * Fuzz target for the apply engine (common/repo/apply.c) against a small tree
  * (t/fuzz/fuzz-repo.h). The input is a knobs byte, then parts cut at NUL
  * bytes: the first is the content of the file "f" of the base tree, the
  * next ones (at most four) patch texts applied one after the other in

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for git-maint's INI reader (common/config.c over inih):
+ * Fuzz target for git-maint's INI reader (common/base/config.c over inih):
  * the bytes are a config file, read with config_read_file() through a
  * memory file. Whatever the file, reading either fails with an error or
  * gives entries that are each a known key with a valid UTF-8 value

@@ -1,7 +1,7 @@
 /*
- * Fuzz target for every date parser: parse_date() (common/ident.c: mail
+ * Fuzz target for every date parser: parse_date() (common/mail/ident.c: mail
  * Date headers and GIT_*_DATE, what goes into commits) and
- * select_parse_date() (common/select.c: --since/--until and the dates
+ * select_parse_date() (common/mail/select.c: --since/--until and the dates
  * mbox-split sorts by). The bytes, cut at the first NUL, are the text;
  * TZ is UTC. Checks, besides the sanitizers (integer overflow is UB):
  *  - a date parse_date() accepts is one git fsck accepts in a commit:

@@ -1,6 +1,6 @@
 /*
- * Fuzz target for header parsing and RFC 2047 (common/mail.c and the
- * header half of common/mailinfo.c): the bytes are a header block. Every
+ * Fuzz target for header parsing and RFC 2047 (common/mail/mail.c and the
+ * header half of common/mail/mailinfo.c): the bytes are a header block. Every
  * header is found, unfolded, decoded, parsed as an address list, an
  * address and Message-IDs, and given to the From/Subject readers of
  * mailinfo, checking that

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for mbox splitting (common/source.c): the bytes after the
+ * Fuzz target for mbox splitting (common/mail/source.c): the bytes after the
  * first are a mailbox, read from memory (source_open_buffer) and, as
  * the first byte picks, as a regular file (mapped) and from a pipe on
  * standard input (the stream window), with the flags and the size

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the body decoders of common/mail.c: base64 and
+ * Fuzz target for the body decoders of common/mail/mail.c: base64 and
  * quoted-printable (strict and git mailinfo's lenient ones), MIME
  * parameters and charset conversion. The first byte picks a charset for
  * the conversions; the rest is decoded every way, checking that

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for the diff parser (common/patch.c): the bytes after the
+ * Fuzz target for the diff parser (common/mail/patch.c): the bytes after the
  * first are patch text, parsed with the -p value the first byte picks.
  * A parse that succeeds must give what patch.h promises:
  *  - every line points into the parser's copy of the input and hunk

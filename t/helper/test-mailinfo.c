@@ -1,7 +1,7 @@
 /*
  * test-mailinfo [-k] [-b] [--scissors] [--keep-cr] [-m] [--mboxrd] [--fast] <dir> [<mbox>...]
  *
- * For each message of the inputs (common/source.h) run patch_mail_parse()
+ * For each message of the inputs (common/mail/source.h) run patch_mail_parse()
  * and write what `git mailsplit` + `git mailinfo <msg> <patch>` would give:
  * <dir>/NNNN/info (mailinfo's stdout), <dir>/NNNN/msg and <dir>/NNNN/patch,
  * and <dir>/NNNN/paths: the paths the diff touches, one per line.

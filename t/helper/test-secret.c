@@ -1,5 +1,5 @@
 /*
- * test-secret: drives common/secret.c, so the tests can check it against
+ * test-secret: drives common/net/secret.c, so the tests can check it against
  * secret-tool and git's attribute layout on a real Secret Service.
  *
  *   test-secret lookup <protocol> <server> <port> [<user>]   prints "<user>\n<password>\n"

@@ -1,5 +1,5 @@
 /*
- * Unit tests of parse_date() (common/date.c): dates a commit cannot
+ * Unit tests of parse_date() (common/base/date.c): dates a commit cannot
  * hold are refused, not wrapped or overflowed (RELIABILITY 42; the
  * inputs the date fuzz target found are in t/fuzz/regressions/date/).
  */

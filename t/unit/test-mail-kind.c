@@ -1,4 +1,4 @@
-/* Unit tests of the mail core's classification (common/mail-kind.h). */
+/* Unit tests of the mail core's classification (common/mail/mail-kind.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /*
- * Unit tests of object ids (common/sha1.c) and the object batch
- * (common/objwrite.c): ids are git's, computed by libgit2's collision
+ * Unit tests of object ids (objwrite_hash()) and the object batch
+ * (common/repo/objwrite.c): ids are git's, computed by libgit2's collision
  * detecting SHA-1, and content libgit2 refuses to hash is refused.
  *
  * No published collision can reach git_odb_hash() (every attack's blocks
@@ -25,7 +25,6 @@
 
 #include "objwrite.h"
 #include "repo.h"
-#include "sha1.h"
 #include "strbuf.h"
 
 int __real_git_odb_hash(git_oid *out, const void *data, size_t len, git_object_t type);
@@ -79,7 +78,7 @@ static void ids_are_gits(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		assert_int_equal(sha1_object(&oid, cases[i].type, cases[i].data, cases[i].len), 0);
+		assert_int_equal(objwrite_hash(&oid, cases[i].type, cases[i].data, cases[i].len), 0);
 		assert_string_equal(git_oid_tostr(hex, sizeof(hex), &oid), cases[i].id);
 	}
 }
@@ -89,7 +88,7 @@ static int hash_attack(void *arg)
 	git_oid oid;
 
 	(void)arg;
-	return sha1_object(&oid, GIT_OBJECT_BLOB, "COLLIDE here", 12);
+	return objwrite_hash(&oid, GIT_OBJECT_BLOB, "COLLIDE here", 12);
 }
 
 static void collision_is_refused(void **state)

@@ -1,4 +1,4 @@
-/* Unit tests of the diff parser (common/patch.c). */
+/* Unit tests of the diff parser (common/mail/patch.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,0 +1,50 @@
+#ifndef RUN_COMMAND_H
+#define RUN_COMMAND_H
+
+/*
+ * Running another program: never through a shell, never with a secret
+ * in its arguments or environment (what it must know goes through its
+ * standard input, a pipe). For user-configured shell commands see
+ * common/base/hook.h.
+ *
+ * The programs git-maint runs this way: git-maint-notify (from publish)
+ * and `git credential fill|approve|reject`, git's credential protocol,
+ * the one use of the git program (it is how the user's configured
+ * credential helpers are asked; it does no repository work).
+ */
+
+#include <stddef.h>
+
+#include "strbuf.h"
+
+/*
+ * Runs argv[0] (searched on PATH unless it holds a '/') with argv,
+ * input[0..len) on its standard input (none when input is NULL: /dev/null),
+ * its standard output appended to out (inherited when out is NULL), its
+ * standard error inherited. Input and output are interleaved, so neither
+ * size is limited.
+ *
+ * Returns the exit status (0..255; 127 when the program was not found,
+ * reported), 128+n when it was killed by signal n, or -1 (reported) when
+ * it could not be started.
+ */
+int run_command(const char *const *argv, const char *input, size_t len, struct strbuf *out);
+
+/*
+ * Finds a git-maint program: on PATH first (as git finds git-maint-*),
+ * else next to the running program (/proc/self/exe), so an unpacked
+ * build works without PATH. 0 with the path in out, -1 (nothing
+ * reported) when there is none.
+ */
+int find_program(struct strbuf *out, const char *name);
+
+/*
+ * Finds a part of a git-maint command (a git-maint-<cmd>--<part>
+ * program, which make install puts in libexec/git-maint): next to the
+ * running program (the build), then in ../libexec/git-maint/ from it,
+ * then on PATH. 0 with the path in out, -1 (nothing reported) when
+ * there is none.
+ */
+int find_part_program(struct strbuf *out, const char *name);
+
+#endif

@@ -1,0 +1,149 @@
+#ifndef SELECT_H
+#define SELECT_H
+
+/*
+ * Choosing messages out of a mailbox by what their patches touch, who
+ * wrote them, their subject and date; keeping threads together and only
+ * the newest version of each series; putting them in thread and n/m
+ * order. Used by mbox-split (and by whatever else selects mail).
+ *
+ * The flow: mail_index_add() every parsed message (in input order; the
+ * index keeps a few strings per message, never the bodies), then
+ * mail_index_select() once, which sets each entry's out_pos and returns
+ * the selected entries in output order.
+ *
+ * Selection rules:
+ *   - a message matches when it passes every given selector: --touches
+ *     (a patch touching a path under any of the prefixes or matching any
+ *     glob, old or new name of a rename), --author / --subject (extended
+ *     regexes, any of them), --since / --until (its Date header);
+ *     with no selector, every message matches;
+ *   - what each message is (patch, cover letter, reply, duplicate,
+ *     other), its thread and its series come from the mail core
+ *     (common/mail/mail-kind.h): an unthreaded series is one thread, a
+ *     duplicate is never selected (the first copy wins);
+ *   - whole threads (linked by Message-ID, In-Reply-To and References)
+ *     are selected when one of their messages matches, unless no_threads;
+ *   - series versions: series ("[PATCH vN k/m]" patches and cover
+ *     letter, by one author, sharing a cover or patch subject) older
+ *     than the newest full posting in the mailbox are dropped (the
+ *     newest is selected in their place), and so is a patch a partial
+ *     reroll replaces (the reroll takes its place), unless all_versions;
+ *   - patches_only keeps only the mail core's patches;
+ *   - one warning (unless quiet) per incomplete series of a selected
+ *     thread, naming the missing numbers as ranges.
+ * Output order: threads in order of first appearance; inside a thread
+ * by version, then patch number (cover letter 0 first), each reply after
+ * what it replies to, a partial reroll where the patch it replaces was. input_order keeps the mailbox's order instead.
+ */
+
+#include <regex.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "mail-kind.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+struct patch_mail;
+
+struct mail_entry {
+	size_t number;		/* position in the input (raw_mail.number) */
+	size_t len;		/* raw message size, to check a second read */
+	char *from_line;	/* the mbox From_ line, or NULL */
+	char *origin;		/* input it came from (shared string, not owned) */
+	char *message_id, *clean_subject, *author_email;
+	/* "" unless the index keeps strings (select_opts.keep_strings) */
+	char *in_reply_to, *subject, *author_name, *date;
+	struct strvec paths;	/* kept only when the index keeps paths (listing) */
+	time_t when;		/* parsed Date, 0 when none or unparsable */
+	int version, k, total;	/* [PATCH v2 3/5]: 2, 3, 5 */
+	unsigned has_patch:1, is_reply:1, matched:1, superseded:1;
+	/* set by mail_index_select(), from the mail core's classification (common/mail/mail-kind.h) */
+	enum mail_kind kind;
+	size_t thread;		/* thread number */
+	size_t series;		/* its series, else that of the message it answers; MAIL_NONE */
+	size_t parent;		/* the entry it answers, MAIL_NONE */
+	size_t replaced_by;	/* the partial reroll's patch that replaces it, MAIL_NONE */
+	off_t spool_off;	/* where a spooled copy starts, -1 when not spooled */
+	long long file_off;	/* where it starts in its input file (raw_mail.offset), -1 when unknown */
+	size_t out_pos;		/* 1-based position in the output, 0 when not selected */
+};
+
+#define NO_NODE ((size_t)-1)
+
+struct select_opts {
+	struct strvec touches;
+	struct strvec authors, subjects;	/* regex sources */
+	int ignore_case;
+	time_t since, until;	/* 0: unset */
+	int patches_only, all_versions, no_threads, input_order;
+	int quiet;		/* no warnings about incomplete series */
+	int keep_paths;		/* keep each entry's paths (for %p in listings) */
+	int keep_strings;	/* keep in_reply_to, subject, author_name, date (listings) */
+};
+#define SELECT_OPTS_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT }
+
+struct mail_index;
+
+/* Compiles the regexes; -1 (error reported) on a bad one. */
+int mail_index_new(struct mail_index **out, const struct select_opts *opts);
+void mail_index_free(struct mail_index *idx);
+
+/* Adds a parsed message; from_line may be NULL. Returns the entry (owned by the index). */
+struct mail_entry *mail_index_add(struct mail_index *idx, const struct patch_mail *pm,
+				  size_t number, size_t len, const char *origin,
+				  const char *from_line, size_t from_line_len);
+size_t mail_index_count(const struct mail_index *idx);
+/* The entry added n-th (0-based, input order). */
+struct mail_entry *mail_index_at(struct mail_index *idx, size_t n);
+
+/*
+ * Decides the selection: sets out_pos on every entry, warns (unless
+ * quiet) about series with a missing patch, and returns the number
+ * selected; *order gets the selected entries in output order (an array
+ * owned by the index).
+ */
+size_t mail_index_select(struct mail_index *idx, struct mail_entry ***order);
+
+/*
+ * The fast path for selection: fills what selection by paths, threads,
+ * series and subject needs (author_name/author_email from the From
+ * header, raw_subject, subject, message_id, in_reply_to, references,
+ * version/number/total, is_reply, has_patch, paths; not date, message,
+ * patch, to, cc) by reading only the header block and the lines of the
+ * diff, without copying the body (message and patch serve as scratch
+ * buffers, kept between calls, and are left empty). The values are the
+ * parser's (the last of a repeated id header, From and Subject through
+ * mailinfo_header_from/subject()). Returns 1 when done; 0 when the
+ * message needs patch_mail_parse(), pm then being in an unspecified
+ * state: MIME, other charsets than UTF-8, a base64 or quoted-printable
+ * line the parser finds bad, a CR in the decoded text, a repeated From
+ * or Subject, a bad encoded word or invalid UTF-8 in them, an encoded
+ * word in Date, Message-ID or Content-*, a NUL byte or CR before the
+ * diff, in-body From:/Subject:/Date: lines, a diff without "diff --git"
+ * -- everything the parser reports as bad or warns about, so that the
+ * two report the same (t/fuzz/fuzz-mailinfo.c checks it).
+ *
+ * The paths are read from each file's header (its "diff --git" line up to
+ * its first "@@"), so they are the parser's on a well-formed diff; on a
+ * malformed one the two read the garbage differently: file names before
+ * the first "diff --git" or after a hunk's end (a plain "--- a/x" /
+ * "+++ b/x" pair pasted next to a git diff, say) are seen by the parser
+ * only, and a hunk longer than its count hides the next file header
+ * from the parser only. t/fuzz/fuzz-mailinfo.c checks the rest.
+ */
+struct raw_mail;
+int select_scan(struct patch_mail *pm, const struct raw_mail *raw);
+
+/* Does path match a --touches pattern (a path prefix, or a glob)? */
+int select_path_matches(const char *pattern, const char *path);
+
+/*
+ * Dates: RFC 2822 ("Fri, 17 Aug 2012 10:31:02 +0800"), ISO 8601
+ * ("2012-08-17", "2012-08-17 10:31[:02]", with 'T' too; UTC unless
+ * a zone follows) or "@<seconds>". -1 when unparsable.
+ */
+int select_parse_date(const char *s, time_t *out);
+
+#endif

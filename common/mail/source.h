@@ -1,0 +1,121 @@
+#ifndef SOURCE_H
+#define SOURCE_H
+
+/*
+ * The one mail input loop every git-maint command uses (the idea of
+ * mblaze's blaze822_loop): the command hands over its arguments, the
+ * source yields one raw message at a time.
+ *
+ * Arguments are paths, "-" (standard input) or Maildir folders; no
+ * arguments means standard input. An argument that is no path (stat()
+ * fails) but names mail elsewhere (a Message-ID, an archive URL, an
+ * IMAP folder: common/mail/fetch.h) is read from what fetch_get() gives for
+ * it: its messages in order, origin the argument as given, no From_
+ * line, no offset. Commands call fetch_prepare() first, so that the
+ * network is asked before anything changes and only once (fetch_get()
+ * fetches what was not prepared, in a program that did not call it: a
+ * test helper). For each local argument:
+ *
+ *   - a directory is a Maildir: the files of cur/ and new/, sorted by
+ *     name the way git mailsplit sorts them (runs of digits compare as
+ *     numbers), each file one message;
+ *   - a file (or stdin) whose first non-blank line is an mbox "From "
+ *     separator is an mbox, split with git mailsplit's rule: a line
+ *     "From <anything> ...h:mm:ss YYYY..." (its last colon with digits
+ *     around it, then a number over 90: the year) starts a new message;
+ *     any other line starting with "From " is body text; a Maildir file
+ *     that starts with a "From " line has it removed;
+ *   - any other file is a single message (git mailsplit -b).
+ *
+ * Like git mailsplit (without --keep-cr), CRLF line ends are turned
+ * into LF unless SOURCE_KEEP_CR is given. With SOURCE_MBOXRD, one '>'
+ * is removed from every line matching /^>+From /.
+ *
+ * Memory: regular files are mapped (pages already handed out are given
+ * back every 8 MiB), stdin and pipes are read in 64 KiB chunks; a
+ * message is copied only when it must be rewritten (CRLF, mboxrd), so
+ * memory stays bounded by the largest message, not the mailbox. A
+ * message larger than the maximum size (source_set_max_size, default
+ * SOURCE_MAX_SIZE_DEFAULT, config mbox.max-message-size) is an error:
+ * "<origin>: message N exceeds max size (M bytes)".
+ *
+ * Errors are reported once with error() and give -1; a source that
+ * returned -1 may be continued with source_next() (the bad input is
+ * skipped: the message too large, the rest of an unreadable file, a
+ * missing file) or closed. A message skipped this way still counts in
+ * the numbering, so message numbers are the same on every pass over the
+ * same input. An empty input (or only blank lines) has no message.
+ */
+
+#include <stddef.h>
+
+struct mail_source;
+
+struct raw_mail {
+	const char *buf;	/* the message bytes (From_ line removed), valid until the next source_next() */
+	size_t len;
+	const char *origin;	/* the file/folder name as given, "-" for stdin */
+	size_t number;		/* 1-based position across all inputs, used in every error message */
+	const char *from_line;	/* the mbox "From " separator line without newline, or NULL */
+	size_t from_line_len;
+	const char *file;	/* the Maildir file name (origin/cur/...), else NULL */
+	/*
+	 * Where buf starts in the file origin (or file) names, when buf is
+	 * a byte-for-byte copy of it (a mapped regular file, nothing
+	 * rewritten); else -1. Lets a second pass pread() a message back
+	 * instead of splitting the file again.
+	 */
+	long long offset;
+};
+
+#define SOURCE_MBOXRD	(1u << 0)	/* unescape >From lines (mboxrd) */
+#define SOURCE_KEEP_CR	(1u << 1)	/* keep CRLF line ends (git mailsplit --keep-cr) */
+#define SOURCE_STRICT	(1u << 2)	/* a file that is not an mbox is an error, not one message */
+
+#define SOURCE_MAX_SIZE_DEFAULT ((size_t)256 << 20)
+
+/*
+ * Prepares to read args[0..nargs) in order (nargs 0: stdin). Nothing is
+ * opened yet; errors about a missing file come from source_next().
+ */
+int source_open(struct mail_source **out, const char *const *args, size_t nargs, unsigned flags);
+/*
+ * A source over a buffer already in memory (tests, fuzzing), treated like
+ * one file named origin. buf must stay valid until source_close().
+ */
+int source_open_buffer(struct mail_source **out, const char *buf, size_t len,
+		       const char *origin, unsigned flags);
+/* 0 = no limit. */
+void source_set_max_size(struct mail_source *src, size_t max);
+/*
+ * Applies mbox.max-message-size (bytes, 0 = no limit) from cfg when it is
+ * set. Returns -1 with an error naming file:line when it is not a number.
+ */
+struct maint_config;
+int source_configure(struct mail_source *src, const struct maint_config *cfg);
+/*
+ * The limit mbox.max-message-size sets in cfg: SOURCE_MAX_SIZE_DEFAULT
+ * when unset, SIZE_MAX for 0 (no limit). Also the bound on what a
+ * message's binary patches may inflate to (patch.h, apply.h). -1 with an
+ * error naming file:line when it is not a number.
+ */
+int source_config_max_size(const struct maint_config *cfg, size_t *out);
+
+/* 1 = got one, 0 = end, -1 = error reported (the bad input is skipped; may call again). */
+int source_next(struct mail_source *src, struct raw_mail *out);
+/*
+ * How many messages source_next() skipped so far for being over the
+ * size limit (each one returned -1), so a caller can tell a message
+ * refused by policy from an input it could not read.
+ */
+size_t source_oversized(const struct mail_source *src);
+/* Takes NULL. */
+void source_close(struct mail_source *src);
+
+/*
+ * git mailsplit's separator test: does line[0..len) (with its '\n' when it has one, as git reads it)
+ * look like an mbox "From " line?
+ */
+int mbox_is_from_line(const char *line, size_t len);
+
+#endif

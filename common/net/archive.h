@@ -1,0 +1,109 @@
+#ifndef ARCHIVE_H
+#define ARCHIVE_H
+
+/*
+ * A series fetched from a public-inbox archive (lore-style
+ * https://<host>/<list>/<msgid>/), by the Message-ID of any of its
+ * messages: the three steps common/mail/fetch.c strings together.
+ *
+ * 1. What the argument names (archive_ref_parse()):
+ *      <msgid>  id:<msgid>  id:<<msgid>>        with the archive URL configured
+ *                                               (archive.url), never a guessed host
+ *      https://host/list/<msgid>/[T/|t/|raw|t.mbox.gz]
+ *      http://...                               the same, with a warning
+ *    A Message-ID is printable ASCII without blanks, '<' or '>' (at most
+ *    998 bytes, the longest header line RFC 5322 allows), never "." or
+ *    "..". It is put into URLs escaped as public-inbox escapes it, and is
+ *    never used as a file name (the cache names files by a hash).
+ *
+ * 2. The thread (archive_fetch_thread()): <list>/<msgid>/t.mbox.gz over
+ *    common/net/http.h, gunzipped with zlib as it arrives and written to a
+ *    file descriptor, so memory does not grow with the thread. The
+ *    uncompressed thread is bounded (archive.max-size, default
+ *    ARCHIVE_MAX_SIZE_DEFAULT): a gzip bomb is refused once it passes
+ *    the bound, never inflated whole. The result is public-inbox's
+ *    mboxrd.
+ *
+ * 3. The series (archive_pick()): the thread is read and classified by
+ *    the mail core as the commands classify any mailbox
+ *    (common/mail/mail-kind.h: patch, cover letter, follow-up, duplicate by
+ *    Message-ID, thread), and what is kept is the series the Message-ID
+ *    belongs to (a follow-up counts for what it answers), as `b4 am`
+ *    takes it: the cover letter and patches of the newest version the
+ *    thread holds, or of the version asked for; for a number that
+ *    version lacks, the newest older version's patch with the same n (a
+ *    partial reroll: v2 of 3/5 sent alone keeps v1's 1, 2, 4 and 5, and
+ *    v1's cover letter). Follow-ups are left out; the first copy of a
+ *    message wins. Patches still missing are not reported here but by
+ *    the mail core when the command reads what is kept, once. The
+ *    versions of the series are the patches and cover letters of the
+ *    anchor's thread (the mail core's: linked by replies, or one
+ *    unthreaded series), whoever sent them: a cover letter comes from
+ *    the sender while each patch carries its own author, and
+ *    public-inbox also files unrelated messages that share a subject
+ *    under the thread, which are not linked.
+ */
+
+#include <stddef.h>
+
+#include "strbuf.h"
+
+#define ARCHIVE_MAX_SIZE_DEFAULT ((size_t)1 << 30)
+
+struct archive_ref {
+	char *msgid;		/* without <> */
+	char *base;		/* the list's URL, ending in '/' */
+	char *thread_url;	/* base + escaped msgid + "/t.mbox.gz" */
+};
+#define ARCHIVE_REF_INIT { NULL, NULL, NULL }
+
+/*
+ * Parses arg (see 1.); default_base is archive.url or NULL. Returns 0,
+ * or -1 with the error reported (a bare Message-ID and no archive
+ * configured, a Message-ID we will not put in a URL, a URL naming no
+ * message). Warns once about a plain http:// URL.
+ */
+int archive_ref_parse(struct archive_ref *ref, const char *arg, const char *default_base);
+void archive_ref_release(struct archive_ref *ref);
+
+/* Appends msgid escaped for a public-inbox URL path. */
+void archive_escape_msgid(struct strbuf *out, const char *msgid);
+
+struct archive_fetch_opts {
+	const char *cainfo;	/* archive.cainfo */
+	long timeout;		/* archive.timeout (seconds), 0: the default */
+	size_t max_size;	/* uncompressed thread bound, 0: ARCHIVE_MAX_SIZE_DEFAULT */
+	int quiet;
+};
+
+/*
+ * Fetches ref's thread and writes it, uncompressed, to the file
+ * open_out() gives (called at the first byte, so that a failure before
+ * any arrives creates nothing; it returns an fd, or -1 having reported
+ * why). *got_fd is the fd or -1. Results are http_get()'s: RESULT_NO
+ * (reported here: the archive has no such message), RESULT_TEMPFAIL,
+ * RESULT_FATAL (including a damaged or oversized gzip stream).
+ */
+int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fetch_opts *opts,
+			 int (*open_out)(void *data), void *data, int *got_fd);
+
+struct fetched_input;
+
+struct archive_pick_opts {
+	const char *what;	/* the argument, for messages */
+	int version;		/* 0: the newest */
+	int all_versions;	/* every version of the series */
+	size_t max_message_size;	/* mbox.max-message-size, 0: the source's default */
+};
+
+/*
+ * Picks ref->msgid's series out of the thread buf[0..len) (mboxrd) and
+ * appends the spans of its messages, in order (cover letter, then
+ * patches by number), to in. RESULT_OK; RESULT_FATAL (reported) when
+ * the Message-ID is not in the thread or the version asked for is not
+ * there. A thread without a patch gives no span and a warning.
+ */
+int archive_pick(const struct archive_ref *ref, const char *buf, size_t len,
+		 const struct archive_pick_opts *opts, struct fetched_input *in);
+
+#endif

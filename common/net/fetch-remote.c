@@ -1,0 +1,442 @@
+/*
+ * What git-maint-source--fetch does for one argument (see fetch-remote.h):
+ * the cache of archive threads, and the fetchers.
+ */
+#include "fetch-remote.h"
+#include "archive.h"
+#include "config.h"
+#include "imap.h"
+#include "secret.h"
+#include "sha1.h"
+#include "source.h"
+#include "strbuf.h"
+#include "usage.h"
+#include "wrapper.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- configuration ---- */
+
+struct fetch_config {
+	struct maint_config cfg;
+	const char *archive_url, *cainfo;
+	long timeout, expire;
+	const char *imap_cainfo;
+	long imap_timeout;
+	size_t max_size, max_message_size;
+};
+
+/* A number from the INI files (checked to be one when read), or def. */
+static long config_number(const struct maint_config *cfg, const char *section, const char *key,
+			  long def)
+{
+	const char *v = config_get(cfg, section, NULL, key);
+
+	return v ? strtol(v, NULL, 10) : def;
+}
+
+static int load_config(struct fetch_config *fc)
+{
+	long n;
+
+	if (config_load_ini(&fc->cfg) < 0)
+		return -1;
+	fc->archive_url = config_get(&fc->cfg, "archive", NULL, "url");
+	fc->cainfo = config_get(&fc->cfg, "archive", NULL, "cainfo");
+	fc->timeout = config_number(&fc->cfg, "archive", "timeout", 0);
+	fc->imap_cainfo = config_get(&fc->cfg, "imap", NULL, "cainfo");
+	fc->imap_timeout = config_number(&fc->cfg, "imap", "timeout", 0);
+	fc->expire = config_number(&fc->cfg, "archive", "cache-expire", FETCH_CACHE_EXPIRE_DEFAULT);
+	n = config_number(&fc->cfg, "archive", "max-size", -1);
+	fc->max_size = n < 0 ? ARCHIVE_MAX_SIZE_DEFAULT : n ? (size_t)n : (size_t)-1;
+	n = config_number(&fc->cfg, "mbox", "max-message-size", -1);
+	fc->max_message_size = n < 0 ? 0 : n ? (size_t)n : (size_t)-1;
+	return 0;
+}
+
+/* ---- the cache: $GIT_COMMON_DIR/maint/cache/archive/<name> ---- */
+
+struct cache {
+	int dfd;		/* the directory, or -1 */
+	char *name;		/* the thread's file */
+	char *tmp;		/* the temporary file while it is written, or NULL */
+};
+
+#define CACHE_NOT_YET 1
+#define CACHE_NO_REPOSITORY 2
+
+/*
+ * Opens the cache directory (creating it when create), never through a
+ * symbolic link: 0 and c->dfd; CACHE_NOT_YET (not created yet);
+ * CACHE_NO_REPOSITORY (outside a repository, nowhere to cache); -1
+ * (reported) when it cannot be used.
+ */
+static int cache_open_dir(struct cache *c, int create)
+{
+	static const char *const parts[] = { "maint", "cache", "archive" };
+	struct strbuf gitdir = STRBUF_INIT;
+	int fd;
+
+	if (config_find_gitdir(&gitdir) < 0) {
+		strbuf_release(&gitdir);
+		return CACHE_NO_REPOSITORY;
+	}
+	fd = open(gitdir.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		int ret = error_errno("cannot open '%s'", gitdir.buf);
+		strbuf_release(&gitdir);
+		return ret;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+		int next;
+
+		if (create && mkdirat(fd, parts[i], 0700) < 0 && errno != EEXIST) {
+			error_errno("cannot create '%s/%s'", gitdir.buf, parts[i]);
+			close(fd);
+			strbuf_release(&gitdir);
+			return -1;
+		}
+		next = openat(fd, parts[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		strbuf_addf(&gitdir, "/%s", parts[i]);
+		close(fd);
+		if (next < 0) {
+			int ret = errno == ENOENT && !create ? CACHE_NOT_YET :
+				error_errno("cannot use '%s' as a cache directory", gitdir.buf);
+			strbuf_release(&gitdir);
+			return ret;
+		}
+		fd = next;
+	}
+	strbuf_release(&gitdir);
+	c->dfd = fd;
+	return 0;
+}
+
+/*
+ * The file name for a thread: a readable part of the Message-ID (only
+ * [A-Za-z0-9._@+-], never first a '.') and the SHA-1 of the thread's
+ * URL, which alone tells threads apart.
+ */
+static int cache_name(struct cache *c, const struct archive_ref *ref)
+{
+	struct sha1 h = SHA1_INIT;
+	unsigned char digest[SHA1_RAWSZ];
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	for (const char *p = ref->msgid; *p && sb.len < 40; p++) {
+		int ch = (unsigned char)*p;
+		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			 (ch >= '0' && ch <= '9') || strchr("._@+-", ch);
+
+		strbuf_addch(&sb, !ok || (!sb.len && ch == '.') ? '_' : ch);
+	}
+	if (sha1_start(&h) < 0 || sha1_update(&h, ref->thread_url, strlen(ref->thread_url)) < 0 ||
+	    sha1_finish(&h, digest) < 0) {
+		ret = -1;
+	} else {
+		strbuf_addch(&sb, '-');
+		for (size_t i = 0; i < SHA1_RAWSZ; i++)
+			strbuf_addf(&sb, "%02x", digest[i]);
+		strbuf_addstr(&sb, ".mbox");
+		c->name = strbuf_detach(&sb, NULL);
+	}
+	sha1_release(&h);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static void cache_release(struct cache *c)
+{
+	if (c->tmp && c->dfd >= 0)
+		unlinkat(c->dfd, c->tmp, 0);
+	if (c->dfd >= 0)
+		close(c->dfd);
+	free(c->name);
+	free(c->tmp);
+	c->dfd = -1;
+	c->name = c->tmp = NULL;
+}
+
+/* Moves the temporary file into place, for good: fsync, rename, fsync of the directory. */
+static int cache_commit(struct cache *c, int fd)
+{
+	if (fsync(fd) < 0 || renameat(c->dfd, c->tmp, c->dfd, c->name) < 0 || fsync(c->dfd) < 0)
+		return error_errno("cannot write '%s' into the cache", c->name);
+	free(c->tmp);
+	c->tmp = NULL;
+	return 0;
+}
+
+/* ---- an archive thread ---- */
+
+struct thread_out {
+	struct cache *cache;	/* NULL: not cached */
+	const char *arg;
+};
+
+/* A file for the thread as it arrives: in the cache, else an unnamed temporary file. */
+static int thread_open_out(void *data)
+{
+	struct thread_out *o = data;
+	struct cache *c = o->cache;
+	struct strbuf sb = STRBUF_INIT;
+	const char *tmpdir;
+	int fd;
+
+	if (c && c->dfd < 0 && cache_open_dir(c, 1))
+		return -1;	/* it was there, or could be, when the fetch began */
+	if (c) {
+		for (int tries = 0; tries < 2; tries++) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, ".tmp-%ld-%s", (long)getpid(), c->name);
+			fd = openat(c->dfd, sb.buf, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+			if (fd >= 0 || errno != EEXIST)
+				break;
+			unlinkat(c->dfd, sb.buf, 0);	/* left by a run killed under our pid */
+		}
+		if (fd < 0) {
+			error_errno("cannot write '%s' into the cache", sb.buf);
+			strbuf_release(&sb);
+			return -1;
+		}
+		c->tmp = strbuf_detach(&sb, NULL);
+		return fd;
+	}
+	tmpdir = getenv("TMPDIR");
+	strbuf_addf(&sb, "%s/git-maint-thread-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	fd = mkostemp(sb.buf, O_CLOEXEC);
+	if (fd < 0)
+		error_errno("cannot create a temporary file for '%s'", o->arg);
+	else
+		unlink(sb.buf);	/* the descriptor is all we need */
+	strbuf_release(&sb);
+	return fd;
+}
+
+/*
+ * The cached copy of the thread: 0 with *fd (and *fresh when it is
+ * younger than the expiry), 1 when there is none, -1 on error.
+ */
+static int cache_lookup(struct cache *c, long expire, int *fd, int *fresh, time_t *when)
+{
+	struct stat st;
+	time_t now = time(NULL);
+
+	*fd = openat(c->dfd, c->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0)
+		return errno == ENOENT ? 1 : error_errno("cannot read '%s' from the cache", c->name);
+	if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(*fd);
+		*fd = -1;
+		return error("cannot read '%s' from the cache: not a file", c->name);
+	}
+	*when = st.st_mtime;
+	*fresh = st.st_mtime <= now && now - st.st_mtime < expire * 60;
+	return 0;
+}
+
+static void warn_stale(const char *arg, time_t when)
+{
+	char date[64];
+	struct tm tm;
+
+	if (!localtime_r(&when, &tm) || !strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm))
+		strcpy(date, "earlier");
+	warning("'%s': using the copy of the thread fetched %s", arg, date);
+}
+
+/* Lists the spans of in (already in the output file) in manifest. */
+static void list_spans(const struct fetched_input *in, struct strbuf *manifest)
+{
+	if (in->mboxrd)
+		strbuf_addstr(manifest, "mboxrd\n");
+	for (size_t i = 0; i < in->nr; i++)
+		strbuf_addf(manifest, "%zu %zu\n", in->spans[i].off, in->spans[i].len);
+}
+
+/* Copies the spans of in to out_fd, one after another, and lists them in manifest. */
+static int write_spans(const struct fetched_input *in, int out_fd, struct strbuf *manifest)
+{
+	size_t at = 0;
+
+	if (in->mboxrd)
+		strbuf_addstr(manifest, "mboxrd\n");
+	for (size_t i = 0; i < in->nr; i++) {
+		const struct fetched_span *s = &in->spans[i];
+
+		if (write_in_full(out_fd, in->data + s->off, s->len) < 0)
+			return error_errno("cannot write the mail of '%s'", in->arg);
+		strbuf_addf(manifest, "%zu %zu\n", at, s->len);
+		at += s->len;
+	}
+	return 0;
+}
+
+static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, int out_fd,
+			 struct strbuf *manifest)
+{
+	struct fetch_config fc = { MAINT_CONFIG_INIT };
+	struct archive_ref ref = ARCHIVE_REF_INIT;
+	struct archive_fetch_opts ao = { NULL };
+	struct archive_pick_opts po = { in->arg };
+	struct cache c = { -1, NULL, NULL };
+	struct thread_out out = { NULL, in->arg };
+	int fd = -1, stale = -1, fresh = 0, ret = RESULT_FATAL, rc;
+	time_t when = 0;
+
+	if (load_config(&fc) < 0 || archive_ref_parse(&ref, in->arg, fc.archive_url) < 0)
+		goto out;
+	if (o->cache) {
+		if (cache_name(&c, &ref) < 0 || (rc = cache_open_dir(&c, 0)) < 0)
+			goto out;
+		if (!rc && cache_lookup(&c, fc.expire, &fd, &fresh, &when) < 0)
+			goto out;
+		if (fd >= 0 && (o->refresh || !fresh)) {
+			stale = o->refresh ? (close(fd), -1) : fd;
+			fd = -1;
+		}
+		if (rc != CACHE_NO_REPOSITORY)
+			out.cache = &c;
+	}
+	if (fd < 0) {
+		ao.cainfo = fc.cainfo;
+		ao.timeout = fc.timeout;
+		ao.max_size = fc.max_size;
+		ao.quiet = o->quiet;
+		rc = archive_fetch_thread(&ref, &ao, thread_open_out, &out, &fd);
+		if (rc == RESULT_OK && out.cache && cache_commit(&c, fd) < 0)
+			rc = RESULT_FATAL;
+		if (rc != RESULT_OK) {
+			if (fd >= 0)
+				close(fd);
+			fd = -1;
+			if (rc != RESULT_TEMPFAIL || stale < 0) {
+				ret = rc;
+				goto out;
+			}
+			warn_stale(in->arg, when);
+			fd = stale;
+			stale = -1;
+		}
+	}
+	rc = fetched_input_map(in, fd);
+	fd = -1;
+	if (rc < 0)
+		goto out;
+	in->mboxrd = 1;
+	po.version = o->series_version;
+	po.all_versions = o->all_versions;
+	po.max_message_size = fc.max_message_size;
+	ret = archive_pick(&ref, in->data, in->len, &po, in);
+	if (ret == RESULT_OK && write_spans(in, out_fd, manifest) < 0)
+		ret = RESULT_FATAL;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (stale >= 0)
+		close(stale);
+	fetched_input_unmap(in);
+	cache_release(&c);
+	archive_ref_release(&ref);
+	config_release(&fc.cfg);
+	return ret;
+}
+
+/* ---- an IMAP folder ---- */
+
+/* The password for u, as git-credential-libsecret keeps it: *user is u's user, else the item's. */
+static int imap_password(const struct imap_url *u, const char *what, char **password, char **user)
+{
+	struct secret_key key = { NULL };
+	struct strbuf hint = STRBUF_INIT;
+	char *found = NULL;
+	int rc;
+
+	key.protocol = u->starttls ? "imap" : "imaps";
+	key.server = u->host;
+	key.port = u->port;
+	key.user = u->user;
+	rc = secret_lookup(&key, password, &found);
+	if (rc == RESULT_NO) {
+		error("'%s': no password for %s://%s%s%s in the Secret Service", what, key.protocol,
+		      u->user ? u->user : "", u->user ? "@" : "", u->host);
+		strbuf_addf(&hint, "secret-tool store --label='Git: %s://%s/' protocol %s server %s",
+			    key.protocol, u->host, key.protocol, u->host);
+		if (u->port)
+			strbuf_addf(&hint, " port %u", u->port);
+		strbuf_addf(&hint, " user %s", u->user ? u->user : "<user>");
+		advise("store it where git's credential helper (libsecret) keeps it, e.g.\n  %s",
+		       hint.buf);
+		strbuf_release(&hint);
+		return RESULT_FATAL;
+	}
+	if (rc != RESULT_OK)
+		return RESULT_FATAL;
+	*user = xstrdup(u->user ? u->user : found ? found : "");
+	free(found);
+	if (!**user) {
+		secret_free(*password);
+		*password = NULL;
+		return error("'%s': no user in the URL or in the Secret Service", what);
+	}
+	return RESULT_OK;
+}
+
+static int fetch_imap(struct fetched_input *in, const struct fetch_opts *o, int out_fd,
+		      struct strbuf *manifest)
+{
+	struct fetch_config fc = { MAINT_CONFIG_INIT };
+	struct imap_url u = IMAP_URL_INIT;
+	struct imap_opts io = { NULL };
+	char *password = NULL, *user = NULL;
+	int ret = RESULT_FATAL;
+
+	if (load_config(&fc) < 0 || imap_url_parse(&u, in->arg) < 0 ||
+	    (ret = imap_password(&u, in->arg, &password, &user)) != RESULT_OK)
+		goto out;
+	io.cainfo = fc.imap_cainfo;
+	io.timeout = fc.imap_timeout;
+	io.max_message_size = fc.max_message_size == (size_t)-1 ? 0 :
+			      fc.max_message_size ? fc.max_message_size : SOURCE_MAX_SIZE_DEFAULT;
+	io.quiet = o->quiet;
+	io.what = in->arg;
+	ret = imap_read_folder(&u, user, password, &io, out_fd, in);
+	if (ret == RESULT_OK)
+		list_spans(in, manifest);
+out:
+	secret_free(password);
+	free(user);
+	imap_url_release(&u);
+	config_release(&fc.cfg);
+	return ret;
+}
+
+/* ---- one argument ---- */
+
+int fetch_remote(const char *arg, const struct fetch_opts *opts, int out_fd, struct strbuf *manifest)
+{
+	struct fetched_input in = { (char *)arg };
+	int ret;
+
+	switch (fetch_arg_kind(arg)) {
+	case FETCH_ARCHIVE:
+		ret = fetch_archive(&in, opts, out_fd, manifest);
+		break;
+	case FETCH_IMAP:
+		ret = fetch_imap(&in, opts, out_fd, manifest);
+		break;
+	default:
+		ret = error("'%s' is neither a Message-ID nor a URL to fetch mail from", arg);
+		break;
+	}
+	free(in.spans);
+	return ret < 0 ? RESULT_FATAL : ret;
+}

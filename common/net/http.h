@@ -1,0 +1,58 @@
+#ifndef HTTP_H
+#define HTTP_H
+
+/*
+ * One HTTP(S) GET through libcurl: what the mail sources fetch from an
+ * archive (common/net/archive.h). libcurl's errors cross here and only here
+ * (CURLOPT_ERRORBUFFER); commands never see <curl/curl.h>.
+ *
+ * Policy, not options:
+ *   - TLS is verified (peer and host name) against the system's CAs or
+ *     the file cainfo names; nothing turns that off. TLS 1.2 at least.
+ *   - Only http and https; redirects are followed (at most 5) and only
+ *     to https, or to http when the URL asked for was http already.
+ *   - A connection that does not come up within timeout seconds, or a
+ *     transfer that moves no byte for timeout seconds, is abandoned.
+ *   - The body goes to the caller's write function as it arrives, so
+ *     memory does not grow with it; a status of 400 or above sends none.
+ *   - Progress (bytes) on stderr through common/base/progress.h when it is a
+ *     terminal and not quiet.
+ *
+ * Results (enum maint_result):
+ *   RESULT_OK        2xx, the whole body delivered
+ *   RESULT_NO        404 or 410: there is no such thing (nothing reported,
+ *                    the caller knows what was looked for)
+ *   RESULT_TEMPFAIL  the host is unreachable or unknown, the connection
+ *                    broke or timed out, 5xx or 429: safe to retry
+ *                    (reported: "cannot fetch '<url>': <why>")
+ *   RESULT_FATAL     TLS verification failed, a malformed URL, another
+ *                    status, or the write function stopped the transfer
+ *                    (then it reported why; nothing more is said)
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct http_opts {
+	const char *cainfo;		/* CA bundle, NULL: the system's */
+	long timeout;			/* seconds; 0: HTTP_TIMEOUT_DEFAULT */
+	const char *progress_title;	/* NULL: no progress */
+	int quiet;
+};
+#define HTTP_OPTS_INIT { NULL, 0, NULL, 0 }
+#define HTTP_TIMEOUT_DEFAULT 60
+
+/* Takes the body in pieces; returns 0 to go on, -1 (having reported why) to stop. */
+typedef int http_write_fn(void *data, const char *buf, size_t len);
+
+/* GETs url (http:// or https://), body to write(data, ...). */
+int http_get(const char *url, const struct http_opts *opts, http_write_fn *write, void *data);
+
+/*
+ * Is this CURLcode worth trying again later (the network or the
+ * server's load, not us: unreachable, timed out, connection broken)?
+ * For common/net/imap.c, which classifies libcurl's errors the same way.
+ */
+int curl_code_is_transient(int code);
+
+#endif

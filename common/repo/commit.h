@@ -1,0 +1,85 @@
+#ifndef COMMIT_H
+#define COMMIT_H
+
+/*
+ * Commit messages and commit objects as `git am` makes them.
+ *
+ * git am builds a message from what git mailinfo extracted: the subject,
+ * a blank line, the body, cleaned like `git stripspace` (trailing blanks
+ * of each line removed, runs of blank lines squeezed to one, blank lines
+ * at the start and end removed, a final newline). With -s it appends
+ * "Signed-off-by: <committer>" using the trailer rules of `git
+ * interpret-trailers`: when the message already ends in a trailer block
+ * the line joins it, otherwise a blank line separates it; when the
+ * block's last trailer is already that sign-off nothing is added (an
+ * identical sign-off earlier in the block does not stop a new one, as in
+ * git am).
+ *
+ * The trailer block is found as git does: the last paragraph after the
+ * title, all of whose lines are "Token: value" (or continuation lines
+ * starting with blanks), or which holds a git-generated line
+ * ("Signed-off-by: ", "(cherry picked from commit ") and is at least 25%
+ * trailers. Lines starting with '#' and a "# --- >8 ---" cut line are
+ * ignored at the end, as git's default comment character. As in git,
+ * the trailer configuration counts (struct trailer_conf): the separators
+ * (trailer.separators, default ":") and the configured tokens
+ * (trailer.<token>.*, and trailer.<token>.key), which, like the
+ * git-generated lines, make a paragraph that is 25% trailers a trailer
+ * block.
+ */
+
+#include <git2.h>
+
+#include "objwrite.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+/* git's trailer configuration, as far as it decides what a trailer block is. */
+struct trailer_conf {
+	char *separators;	/* trailer.separators; NULL: ":" */
+	struct strvec tokens;	/* each trailer.<token>.* token, and each trailer.<token>.key */
+};
+
+#define TRAILER_CONF_INIT { NULL, STRVEC_INIT }
+
+/* Reads trailer.* from repo's git configuration into tc (TRAILER_CONF_INIT or released). */
+int trailer_conf_load(struct trailer_conf *tc, git_repository *repo);
+void trailer_conf_release(struct trailer_conf *tc);
+
+/* git stripspace without comment stripping, in place. */
+void msg_stripspace(struct strbuf *sb);
+
+/* The message git am makes: subject, blank line, body, stripspace()d. */
+void msg_from_mail(struct strbuf *out, const char *subject, size_t subject_len,
+		   const char *body, size_t body_len);
+
+/*
+ * Where the trailer block of msg[0..len) starts and ends (byte offsets),
+ * as `git interpret-trailers` finds it; start == end when there is none.
+ * tc may be NULL (git's defaults).
+ */
+void msg_trailer_block(const char *msg, size_t len, const struct trailer_conf *tc, size_t *start,
+		       size_t *end);
+
+/*
+ * Appends the trailer line ("Signed-off-by: A U Thor <a@example.com>",
+ * without newline) as git's append_signoff() does: no-op when it is
+ * already the last trailer. tc may be NULL.
+ */
+void msg_append_trailer(struct strbuf *msg, const struct trailer_conf *tc, const char *line);
+
+/*
+ * Writes a commit object: tree, parent (NULL for a root commit), author
+ * and committer lines ("Name <email> when tz"), message. The message must
+ * be valid UTF-8 without NUL bytes (else -1, reported). With ow (an open
+ * batch, common/repo/objwrite.h) the object goes straight into it; without,
+ * through the repository's object database.
+ */
+int commit_write(git_oid *out, git_repository *repo, struct objwrite *ow, const git_oid *tree,
+		 const git_oid *parent, const char *author, const char *committer,
+		 const struct strbuf *msg);
+
+/* The first line of msg (for reflog messages): length up to the first newline. */
+size_t msg_first_line_len(const char *msg, size_t len);
+
+#endif

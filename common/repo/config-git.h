@@ -1,0 +1,22 @@
+#ifndef CONFIG_GIT_H
+#define CONFIG_GIT_H
+
+/*
+ * The git side of configuration (config.h): config_load() reads the INI
+ * files and git's own config, the latter through libgit2, and hands git's
+ * variables to the config as name/value pairs, so that what reads them
+ * (config_git_string() and the rest) needs no libgit2.
+ */
+
+#include <git2.h>
+
+#include "config.h"
+
+/*
+ * Reads the INI files (config.h) and, when repo is not NULL, its git
+ * config (else the global git config; none at all is fine). Returns -1
+ * with one error line (file:line: problem) on failure.
+ */
+int config_load(struct maint_config *cfg, git_repository *repo);
+
+#endif

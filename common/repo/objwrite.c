@@ -1,0 +1,516 @@
+#include "objwrite.h"
+#include "repo.h"
+#include "sha1.h"
+#include "strbuf.h"
+#include "usage.h"
+#include "wrapper.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <git2/sys/odb_backend.h>
+
+/*
+ * The in-memory store: an object database backend holding the objects
+ * written since the last flush (id, type, bytes), in an open-addressing
+ * table, plus their order of arrival for the pack. libgit2's own mempack
+ * is not used: its dump packs whole commits with everything they reach
+ * (old objects included) and leaves out objects no commit reaches yet
+ * (notes blobs before their notes commit).
+ */
+struct memobj {
+	git_oid oid;
+	git_object_t type;
+	size_t len;
+	char data[];
+};
+
+struct memstore {
+	git_odb_backend parent;
+	struct memobj **slots;	/* capacity a power of two, NULL = empty */
+	size_t cap, nr;
+	struct memobj **order;	/* in arrival order */
+	size_t order_nr, order_alloc;
+	size_t bytes;		/* their contents */
+};
+
+static size_t slot_of(const struct memstore *ms, const git_oid *oid)
+{
+	size_t h;
+
+	memcpy(&h, oid->id, sizeof(h));
+	return h & (ms->cap - 1);
+}
+
+static struct memobj *store_find(const struct memstore *ms, const git_oid *oid)
+{
+	size_t i;
+
+	if (!ms->cap)
+		return NULL;
+	for (i = slot_of(ms, oid); ms->slots[i]; i = (i + 1) & (ms->cap - 1))
+		if (git_oid_equal(&ms->slots[i]->oid, oid))
+			return ms->slots[i];
+	return NULL;
+}
+
+static void store_put(struct memstore *ms, struct memobj *o)
+{
+	size_t i;
+
+	if ((ms->nr + 1) * 2 > ms->cap) {
+		struct memobj **old = ms->slots;
+		size_t oldcap = ms->cap;
+
+		ms->cap = ms->cap ? ms->cap * 2 : 1024;
+		ms->slots = xcalloc(ms->cap, sizeof(*ms->slots));
+		for (size_t j = 0; j < oldcap; j++)
+			if (old[j]) {
+				for (i = slot_of(ms, &old[j]->oid); ms->slots[i]; i = (i + 1) & (ms->cap - 1))
+					;
+				ms->slots[i] = old[j];
+			}
+		free(old);
+	}
+	for (i = slot_of(ms, &o->oid); ms->slots[i]; i = (i + 1) & (ms->cap - 1))
+		;
+	ms->slots[i] = o;
+	ms->nr++;
+	ALLOC_GROW(ms->order, ms->order_nr + 1, ms->order_alloc);
+	ms->order[ms->order_nr++] = o;
+	ms->bytes += o->len;
+}
+
+static void store_clear(struct memstore *ms)
+{
+	for (size_t i = 0; i < ms->order_nr; i++)
+		free(ms->order[i]);
+	free(ms->slots);
+	free(ms->order);
+	ms->slots = NULL;
+	ms->order = NULL;
+	ms->cap = ms->nr = ms->order_nr = ms->order_alloc = 0;
+	ms->bytes = 0;
+}
+
+static int ms_read(void **buf, size_t *len, git_object_t *type, git_odb_backend *b, const git_oid *oid)
+{
+	struct memobj *o = store_find((struct memstore *)b, oid);
+
+	if (!o)
+		return GIT_ENOTFOUND;
+	*buf = git_odb_backend_data_alloc(b, o->len + 1);
+	if (!*buf)
+		return -1;
+	memcpy(*buf, o->data, o->len);
+	((char *)*buf)[o->len] = '\0';
+	*len = o->len;
+	*type = o->type;
+	return 0;
+}
+
+static int ms_read_header(size_t *len, git_object_t *type, git_odb_backend *b, const git_oid *oid)
+{
+	struct memobj *o = store_find((struct memstore *)b, oid);
+
+	if (!o)
+		return GIT_ENOTFOUND;
+	*len = o->len;
+	*type = o->type;
+	return 0;
+}
+
+static int ms_exists(git_odb_backend *b, const git_oid *oid)
+{
+	return store_find((struct memstore *)b, oid) != NULL;
+}
+
+static int ms_write(git_odb_backend *b, const git_oid *oid, const void *data, size_t len,
+		    git_object_t type)
+{
+	struct memstore *ms = (struct memstore *)b;
+	struct memobj *o;
+
+	if (store_find(ms, oid))
+		return 0;
+	o = xmalloc(st_add(sizeof(*o), len));
+	git_oid_cpy(&o->oid, oid);
+	o->type = type;
+	o->len = len;
+	memcpy(o->data, data, len);
+	store_put(ms, o);
+	return 0;
+}
+
+int objwrite_hash(git_oid *out, git_object_t type, const void *data, size_t len)
+{
+	return lg2_check(git_odb_hash(out, data, len, type), "cannot hash %s object",
+			 git_object_type2string(type));
+}
+
+int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len,
+		 git_object_t type)
+{
+	if (objwrite_hash(out, type, data, len) < 0)
+		return -1;
+	/* Present already (in the batch or in a pack or loose file we know of): nothing to write. */
+	if (git_odb_exists_ext(ow->odb, out, GIT_ODB_LOOKUP_NO_REFRESH) == 1)
+		return 0;
+	return ms_write(&ow->store->parent, out, data, len, type);
+}
+
+size_t objwrite_pending(const struct objwrite *ow)
+{
+	return ow->store ? ow->store->bytes : 0;
+}
+
+int objwrite_object(struct objwrite *ow, git_repository *repo, git_oid *out, const void *data,
+		    size_t len, git_object_t type)
+{
+	git_odb *odb = NULL;
+	int ret;
+
+	if (ow)
+		return objwrite_put(ow, out, data, len, type);
+	if (lg2_check(git_repository_odb(&odb, repo), "cannot open object database") < 0)
+		return -1;
+	ret = lg2_check(git_odb_write(out, odb, data, len, type), "cannot write object");
+	git_odb_free(odb);
+	return ret;
+}
+
+static void ms_free(git_odb_backend *b)
+{
+	struct memstore *ms = (struct memstore *)b;
+
+	store_clear(ms);
+	free(ms);
+}
+
+int objwrite_begin(struct objwrite *ow, git_repository *repo)
+{
+	struct memstore *ms;
+
+	ow->repo = repo;
+	/* Packs reach the disk before a ref names them, as git does. */
+	if (lg2_check(git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1), "cannot enable fsync") < 0)
+		return -1;
+	if (lg2_check(git_repository_odb(&ow->odb, repo), "cannot open object database") < 0)
+		return -1;
+	ms = xcalloc(1, sizeof(*ms));
+	ms->parent.version = GIT_ODB_BACKEND_VERSION;
+	ms->parent.read = ms_read;
+	ms->parent.read_header = ms_read_header;
+	ms->parent.write = ms_write;
+	ms->parent.exists = ms_exists;
+	ms->parent.free = ms_free;
+	if (lg2_check(git_odb_add_backend(ow->odb, &ms->parent, 999),
+		      "cannot add in-memory object store") < 0) {
+		free(ms);
+		git_odb_free(ow->odb);
+		ow->odb = NULL;
+		return -1;
+	}
+	ow->store = ms;
+	return 0;
+}
+
+/* ---- the pack writer ---- */
+
+/* One object's place in the pack, for the index. */
+struct packed {
+	git_oid oid;
+	uint32_t crc;
+	uint64_t offset;
+};
+
+struct packfile {
+	int fd;
+	char *path;
+	struct strbuf buf;	/* written out (and hashed) in large pieces */
+	uint64_t offset;	/* bytes before buf */
+	struct sha1 sha;
+};
+
+static int pack_drain(struct packfile *pf)
+{
+	if (!pf->buf.len)
+		return 0;
+	if (sha1_update(&pf->sha, pf->buf.buf, pf->buf.len) < 0)
+		return -1;
+	if (write_in_full(pf->fd, pf->buf.buf, pf->buf.len) < 0)
+		return error_errno("cannot write '%s'", pf->path);
+	pf->offset += pf->buf.len;
+	strbuf_setlen(&pf->buf, 0);
+	return 0;
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static void add_be32(struct strbuf *sb, uint32_t v)
+{
+	unsigned char b[4];
+
+	put_be32(b, v);
+	strbuf_add(sb, b, 4);
+}
+
+static int pack_type(git_object_t type)
+{
+	/* The pack's type numbers are git's object type numbers (commit 1 .. tag 4). */
+	return (int)type;
+}
+
+/* Appends one object, whole (no delta), compressed at zlib's fastest level. */
+static int pack_object(struct packfile *pf, z_stream *zs, const struct memobj *o, struct packed *pk)
+{
+	unsigned char hdr[16];
+	size_t n = 0, len = o->len, start;
+	uLong bound;
+	int rc;
+
+	if (o->len > (size_t)UINT32_MAX / 2)
+		return error("cannot pack an object of %zu bytes", o->len);
+
+	hdr[n++] = (pack_type(o->type) << 4) | (len & 15);
+	len >>= 4;
+	while (len) {
+		hdr[n - 1] |= 0x80;
+		hdr[n++] = len & 0x7f;
+		len >>= 7;
+	}
+	if (pf->buf.len >= (1 << 20) && pack_drain(pf) < 0)
+		return -1;
+	git_oid_cpy(&pk->oid, &o->oid);
+	pk->offset = pf->offset + pf->buf.len;
+	start = pf->buf.len;
+	strbuf_add(&pf->buf, hdr, n);
+	bound = deflateBound(zs, (uLong)o->len);
+	strbuf_grow(&pf->buf, bound);
+	if (deflateReset(zs) != Z_OK)
+		return error("cannot compress an object: %s", zs->msg ? zs->msg : "zlib error");
+	zs->next_in = (Bytef *)o->data;
+	zs->avail_in = (uInt)o->len;
+	zs->next_out = (Bytef *)pf->buf.buf + pf->buf.len;
+	zs->avail_out = (uInt)bound;
+	rc = deflate(zs, Z_FINISH);
+	if (rc != Z_STREAM_END)
+		return error("cannot compress an object: %s", zs->msg ? zs->msg : "zlib error");
+	strbuf_setlen(&pf->buf, pf->buf.len + (bound - zs->avail_out));
+	pk->crc = crc32(0, (const Bytef *)pf->buf.buf + start, (uInt)(pf->buf.len - start));
+	return 0;
+}
+
+static int cmp_packed(const void *a, const void *b)
+{
+	return git_oid_cmp(&((const struct packed *)a)->oid, &((const struct packed *)b)->oid);
+}
+
+/* The version 2 index of a pack (sorted ids, CRCs, offsets), with its own checksum. */
+static int build_idx(struct strbuf *idx, struct packed *pk, size_t nr,
+		     const unsigned char *pack_sum, struct sha1 *sha)
+{
+	static const unsigned char magic[] = { 0xff, 't', 'O', 'c', 0, 0, 0, 2 };
+	unsigned char sum[SHA1_RAWSZ];
+	uint32_t fan[256] = { 0 };
+	size_t large = 0;
+
+	qsort(pk, nr, sizeof(*pk), cmp_packed);
+	strbuf_add(idx, magic, sizeof(magic));
+	for (size_t i = 0; i < nr; i++)
+		fan[pk[i].oid.id[0]]++;
+	for (size_t i = 1; i < 256; i++)
+		fan[i] += fan[i - 1];
+	for (size_t i = 0; i < 256; i++)
+		add_be32(idx, fan[i]);
+	for (size_t i = 0; i < nr; i++)
+		strbuf_add(idx, pk[i].oid.id, GIT_OID_RAWSZ);
+	for (size_t i = 0; i < nr; i++)
+		add_be32(idx, pk[i].crc);
+	for (size_t i = 0; i < nr; i++) {
+		if (pk[i].offset < 0x80000000u)
+			add_be32(idx, (uint32_t)pk[i].offset);
+		else
+			add_be32(idx, 0x80000000u | (uint32_t)large++);
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (pk[i].offset >= 0x80000000u) {
+			add_be32(idx, (uint32_t)(pk[i].offset >> 32));
+			add_be32(idx, (uint32_t)pk[i].offset);
+		}
+	strbuf_add(idx, pack_sum, SHA1_RAWSZ);
+	if (sha1_start(sha) < 0 || sha1_update(sha, idx->buf, idx->len) < 0 ||
+	    sha1_finish(sha, sum) < 0)
+		return -1;
+	strbuf_add(idx, sum, SHA1_RAWSZ);
+	return 0;
+}
+
+/* Creates a temporary file in dir; -1 (reported) on failure. */
+static int tmp_file(const char *dir, const char *kind, char **path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int fd;
+
+	strbuf_addf(&sb, "%s/tmp_%s_XXXXXX", dir, kind);
+	fd = mkstemp(sb.buf);
+	if (fd < 0) {
+		error_errno("cannot create a temporary file in '%s'", dir);
+		strbuf_release(&sb);
+		*path = NULL;
+		return -1;
+	}
+	*path = strbuf_detach(&sb, NULL);
+	return fd;
+}
+
+static int finish_file(int fd, const char *path)
+{
+	if (fchmod(fd, 0444) < 0)
+		return error_errno("cannot make '%s' read-only", path);
+	if (fsync(fd) < 0)
+		return error_errno("cannot sync '%s'", path);
+	return 0;
+}
+
+/*
+ * Writes the objects of the store as one pack and its index into dir
+ * (objects/pack), under temporary names first, synced, then renamed
+ * (the pack before its index, as git does): a pack only shows once
+ * complete. idx_out: the final index path.
+ */
+static int write_pack(struct objwrite *ow, const char *dir, struct strbuf *idx_out)
+{
+	struct memstore *ms = ow->store;
+	struct packfile pf = { -1, NULL, STRBUF_INIT, 0, SHA1_INIT };
+	struct packed *pk = xcalloc(ms->order_nr, sizeof(*pk));
+	struct strbuf idx = STRBUF_INIT, final = STRBUF_INIT;
+	unsigned char head[12] = { 'P', 'A', 'C', 'K', 0, 0, 0, 2 };
+	unsigned char sum[SHA1_RAWSZ];
+	char hex[GIT_OID_HEXSZ + 1];
+	char *idx_tmp = NULL;
+	int idx_fd = -1, zinit = 0, ret = -1;
+	z_stream zs;
+	git_oid name;
+
+	memset(&zs, 0, sizeof(zs));
+	if (deflateInit(&zs, Z_BEST_SPEED) != Z_OK) {
+		error("cannot compress objects: zlib error");
+		goto out;
+	}
+	zinit = 1;
+	pf.fd = tmp_file(dir, "pack", &pf.path);
+	if (pf.fd < 0 || sha1_start(&pf.sha) < 0)
+		goto out;
+	put_be32(head + 8, (uint32_t)ms->order_nr);
+	strbuf_add(&pf.buf, head, sizeof(head));
+	for (size_t i = 0; i < ms->order_nr; i++)
+		if (pack_object(&pf, &zs, ms->order[i], &pk[i]) < 0)
+			goto out;
+	if (pack_drain(&pf) < 0 || sha1_finish(&pf.sha, sum) < 0)
+		goto out;
+	if (write_in_full(pf.fd, sum, sizeof(sum)) < 0) {
+		error_errno("cannot write '%s'", pf.path);
+		goto out;
+	}
+	if (finish_file(pf.fd, pf.path) < 0 || build_idx(&idx, pk, ms->order_nr, sum, &pf.sha) < 0)
+		goto out;
+	idx_fd = tmp_file(dir, "idx", &idx_tmp);
+	if (idx_fd < 0)
+		goto out;
+	if (write_in_full(idx_fd, idx.buf, idx.len) < 0) {
+		error_errno("cannot write '%s'", idx_tmp);
+		goto out;
+	}
+	if (finish_file(idx_fd, idx_tmp) < 0)
+		goto out;
+	memcpy(name.id, sum, GIT_OID_RAWSZ);
+	git_oid_tostr(hex, sizeof(hex), &name);
+	strbuf_addf(&final, "%s/pack-%s.pack", dir, hex);
+	if (rename(pf.path, final.buf) < 0) {
+		error_errno("cannot rename '%s' to '%s'", pf.path, final.buf);
+		goto out;
+	}
+	free(pf.path);
+	pf.path = NULL;
+	strbuf_addf(idx_out, "%s/pack-%s.idx", dir, hex);
+	if (rename(idx_tmp, idx_out->buf) < 0) {
+		error_errno("cannot rename '%s' to '%s'", idx_tmp, idx_out->buf);
+		goto out;
+	}
+	free(idx_tmp);
+	idx_tmp = NULL;
+	ret = fsync_dir(dir);
+out:
+	if (zinit)
+		deflateEnd(&zs);
+	if (pf.fd >= 0)
+		close(pf.fd);
+	if (idx_fd >= 0)
+		close(idx_fd);
+	if (pf.path)
+		unlink(pf.path);
+	if (idx_tmp)
+		unlink(idx_tmp);
+	free(pf.path);
+	free(idx_tmp);
+	sha1_release(&pf.sha);
+	strbuf_release(&pf.buf);
+	strbuf_release(&idx);
+	strbuf_release(&final);
+	free(pk);
+	return ret;
+}
+
+int objwrite_flush(struct objwrite *ow)
+{
+	struct memstore *ms = ow->store;
+	git_odb_backend *one = NULL;
+	struct strbuf dir = STRBUF_INIT, idx = STRBUF_INIT;
+	int ret = -1;
+
+	if (!ms || !ms->order_nr)
+		return 0;
+	strbuf_addf(&dir, "%sobjects/pack", git_repository_commondir(ow->repo));
+	if (write_pack(ow, dir.buf, &idx) < 0)
+		goto out;
+	/*
+	 * Register the new pack with the object database at once: libgit2
+	 * notices new packs by the directory's mtime, which may not have
+	 * changed within the same second.
+	 */
+	if (lg2_check(git_odb_backend_one_pack(&one, idx.buf), "cannot open new pack '%s'", idx.buf) < 0)
+		goto out;
+	if (lg2_check(git_odb_add_backend(ow->odb, one, 500), "cannot open new pack '%s'", idx.buf) < 0) {
+		one->free(one);
+		goto out;
+	}
+	store_clear(ms);
+	ret = 0;
+out:
+	strbuf_release(&dir);
+	strbuf_release(&idx);
+	return ret;
+}
+
+void objwrite_end(struct objwrite *ow)
+{
+	/* The store stays in the object database (libgit2 cannot remove a backend), empty. */
+	if (ow->store)
+		store_clear(ow->store);
+	git_odb_free(ow->odb);
+	ow->odb = NULL;
+	ow->store = NULL;
+	sha1_release(&ow->sha);
+}

@@ -1,0 +1,110 @@
+#ifndef PUSH_H
+#define PUSH_H
+
+/*
+ * Pushing one branch to one remote with libgit2, never forced, watched.
+ *
+ * The push runs in a child process (a "push worker", forked, not a new
+ * program) that talks to the parent over a socket: libgit2 1.5 has no
+ * timeout of its own on its transports (GIT_OPT_SET_SERVER_CONNECT_TIMEOUT
+ * came with 1.7), and a server that accepts the connection and never
+ * answers would otherwise hang us in recv() for ever, over git://, http(s)
+ * or ssh alike. The worker reports each step and each sign of progress
+ * (pack building, bytes sent, the server's sideband messages); when it
+ * stays silent for opts->timeout seconds the parent kills it and the push
+ * has timed out. While the worker waits for the user's credential helper
+ * (which may prompt on the terminal) the clock is stopped.
+ *
+ * Two phases, so that a caller can look at the remote before it changes
+ * anything here:
+ *
+ *   push_connect()  connects for push (authenticating) and returns the
+ *                   remote's value of the branch, if it has one
+ *   push_update()   pushes the branch (refspec "<ref>:<ref>", never with
+ *                   '+'); the new value must be what the local ref holds
+ *
+ * A push succeeded only when the server reported the ref as updated
+ * through libgit2's push_update_reference callback: a 0 from
+ * git_remote_upload() is not proof. After a success the remote-tracking
+ * ref (refs/remotes/<remote>/<branch>, when the remote's fetch refspec
+ * maps it) is updated as git push does.
+ *
+ * Credentials as the user's git has them (common/repo/credential.h): the
+ * ssh-agent and ~/.ssh keys for ssh; for http(s) the Secret Service item
+ * git-credential-libsecret keeps, else `git credential fill`.
+ *
+ * Nothing is reported here: each failure is returned as an outcome and a
+ * reason, for the caller to report naming the remote.
+ */
+
+#include <git2.h>
+
+#include "strbuf.h"
+
+enum push_outcome {
+	PUSH_OK,		/* the remote holds the new value */
+	PUSH_REJECTED,		/* refused: not a fast-forward, or by the server (a hook) */
+	PUSH_UNREACHABLE,	/* could not connect, connection lost, server error */
+	PUSH_TIMEOUT,		/* the remote stayed silent for the timeout */
+	PUSH_AUTH,		/* authentication failed or no credentials */
+	PUSH_FAILED,		/* anything else (bad URL, certificate, libgit2) */
+};
+
+struct push_opts {
+	const char *remote;	/* the remote's name */
+	const char *ref;	/* "refs/heads/usb-next", the same name there */
+	int timeout;		/* seconds of silence before giving up; 0: none */
+	int use_http_path;	/* git's credential.useHttpPath */
+	int quiet;		/* no progress meter */
+};
+
+struct push_result {
+	enum push_outcome outcome;
+	struct strbuf reason;	/* libgit2's or the server's words, one line */
+	git_oid remote_old;	/* the remote's value of the ref before the push */
+	int has_remote_old;	/* 0: the remote had no such ref */
+	char *url;		/* the push URL, for messages */
+};
+
+#define PUSH_RESULT_INIT { PUSH_OK, STRBUF_INIT, { { 0 } }, 0, NULL }
+
+void push_result_release(struct push_result *res);
+
+/* The result (usage.h) an outcome stands for: PUSH_REJECTED RESULT_NO, and so on. */
+int push_outcome_result(enum push_outcome outcome);
+
+/* "rejected", "unreachable", "timed out", "authentication failed", "failed". */
+const char *push_outcome_name(enum push_outcome outcome);
+
+/*
+ * The URL a push to remote goes to (remote.<name>.pushurl, else .url),
+ * read from the configuration: 0 with *url set (caller frees), 1 when
+ * there is no such remote (nothing reported), -1 (reported) on error.
+ * (git_remote_lookup() of libgit2 1.5 leaks its regex match data, so the
+ * parent process does not call it; the push worker, which ends with
+ * _exit(), does.)
+ */
+int push_remote_url(git_repository *repo, const char *remote, char **url);
+
+struct push_conn;
+
+/*
+ * Starts the worker and connects. 0 with *out set and res->remote_old /
+ * res->has_remote_old filled in; -1 with res->outcome and res->reason set
+ * (nothing reported) and *out NULL. res->url is set in both cases when
+ * the remote exists.
+ */
+int push_connect(struct push_conn **out, git_repository *repo, const struct push_opts *opts,
+		 struct push_result *res);
+
+/*
+ * Pushes: the local ref must hold new. 0 when the remote took it
+ * (res->outcome PUSH_OK); -1 with res->outcome and res->reason set.
+ * Ends the worker either way.
+ */
+int push_update(struct push_conn *conn, const git_oid *new, struct push_result *res);
+
+/* Ends a worker that push_update() did not (disconnects without pushing). NULL is fine. */
+void push_close(struct push_conn *conn);
+
+#endif
