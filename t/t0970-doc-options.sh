@@ -101,6 +101,24 @@ do
 	'
 done
 
+# man(1) formats for the terminal; a warning from troff or tbl (a line it
+# cannot break, a table wider than the screen) is printed above the page.
+if command -v man >/dev/null && command -v groff >/dev/null
+then
+	test_set_prereq MAN
+fi
+
+test_expect_success MAN 'every page reads in 80 columns without a formatter warning' '
+	ls "$MAINT_BUILD_DIR"/man/man1/git-maint-*.1 "$MAINT_BUILD_DIR"/man/man7/git-maint.7 >pages &&
+	test_line_count = $(($(echo $COMMANDS | wc -w) + 1)) pages &&
+	while read page
+	do
+		MANWIDTH=80 man -l "$page" >page.txt 2>err &&
+		test_must_be_empty err &&
+		grep "^NAME\$" page.txt || return 1
+	done <pages
+'
+
 test_expect_success 'git-maint(7): -h of every command is its usage, on stdout, exit 129' '
 	for cmd in $COMMANDS
 	do
