@@ -1,6 +1,6 @@
 #!/bin/sh
 
-test_description='bash and zsh completion of the git maint-* commands (contrib/completion), through git'"'"'s own completion'
+test_description='make install as a maintainer meets it: git maint-<cmd> --help shows the installed man page, -h the usage, an unknown option a git-style error; bash and zsh completion of the git maint-* commands (contrib/completion), through git'"'"'s own completion'
 
 . ./test-lib.sh
 
@@ -12,6 +12,10 @@ fi
 if test -f /usr/share/bash-completion/bash_completion
 then
 	test_set_prereq BASH_COMPLETION_PKG
+fi
+if command -v man >/dev/null && command -v groff >/dev/null
+then
+	test_set_prereq MAN
 fi
 if command -v zsh >/dev/null && command -v tmux >/dev/null
 then
@@ -42,6 +46,101 @@ test_expect_success 'setup: the article'"'"'s branches, two remotes, a tag' '
 		git remote add origin https://example.org/usb.git &&
 		git remote add backup /srv/backup.git
 	)
+'
+
+# in_pfx <command>...: as a maintainer runs it after make install
+# prefix=pfx with pfx/bin on PATH: man finds the pages from PATH
+# (pfx/bin -> pfx/share/man), not from the MANPATH of the tests
+in_pfx () {
+	(
+		cd r &&
+		unset MANPATH &&
+		PATH="$TRASH_DIRECTORY/pfx/bin:$PATH" MANPAGER=cat MANWIDTH=80 "$@"
+	)
+}
+
+COMMANDS="describe-contains dry-apply mbox-split notify publish queue"
+
+test_expect_success 'make install: the programs, their parts, the man pages' '
+	maint_install "$PWD/pfx" >install.out 2>&1 &&
+	for c in $COMMANDS
+	do
+		test -x "pfx/bin/git-maint-$c" &&
+		test -f "pfx/share/man/man1/git-maint-$c.1" || return 1
+	done &&
+	test -f pfx/share/man/man7/git-maint.7 &&
+	test -x pfx/libexec/git-maint/git-maint-source--fetch &&
+	! test -e pfx/bin/git-maint-source--fetch
+'
+
+test_expect_success MAN 'git maint-queue --help: the installed man page, as git shows git-<cmd>'"'"'s' '
+	in_pfx git maint-queue --help >out 2>err &&
+	test_must_be_empty err &&
+	head -n 1 out >first &&
+	grep "^GIT-MAINT-QUEUE(1) " first &&
+	grep "^       git-maint-queue - apply a series of patch mails" out &&
+	in_pfx git help maint-queue >again 2>err &&
+	test_must_be_empty err &&
+	test_cmp out again
+'
+
+test_expect_success MAN 'git-maint-<cmd> --help (the dashed program) and git help git-maint: the man pages' '
+	for c in $COMMANDS
+	do
+		in_pfx "git-maint-$c" --help >out 2>err &&
+		test_must_be_empty err &&
+		grep "^NAME\$" out &&
+		grep "^       git-maint-$c - " out || return 1
+	done &&
+	in_pfx git help git-maint >out 2>err &&
+	test_must_be_empty err &&
+	grep "^GIT-MAINT(7) " out
+'
+
+test_expect_success 'git maint-queue -h: the usage on stdout, exit 129, nothing changed' '
+	(cd r && repo_state) >before &&
+	test_expect_code 129 in_pfx git maint-queue -h >out 2>err &&
+	test_must_be_empty err &&
+	head -n 2 out >actual &&
+	cat >expect <<-\EOF &&
+	usage: git maint-queue [<options>] <branch> [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...
+	   or: git maint-queue (--continue | --skip | --abort | --show-current)
+	EOF
+	test_cmp expect actual &&
+	grep "^    --continue  *go on after fixing the patch or the build\$" out &&
+	(cd r && repo_state) >after &&
+	test_cmp before after
+'
+
+test_expect_success 'an unknown option: git'"'"'s error, then the usage on stderr, exit 129, nothing changed' '
+	(cd r && repo_state) >before &&
+	for c in $COMMANDS
+	do
+		test_expect_code 129 in_pfx git maint-$c --frobnicate usb-next >out 2>err &&
+		test_must_be_empty out &&
+		head -n 1 err >actual &&
+		echo "error: unknown option '"'"'frobnicate'"'"'" >expect &&
+		test_cmp expect actual &&
+		sed -n 2p err | grep "^usage: git maint-$c " || return 1
+	done &&
+	(cd r && repo_state) >after &&
+	test_cmp before after
+'
+
+test_expect_success 'an unknown switch, a value where none goes, a missing value: one line, exit 129' '
+	test_expect_code 129 in_pfx git maint-queue -Z usb-next >out 2>err &&
+	test_must_be_empty out &&
+	head -n 1 err >actual &&
+	echo "error: unknown switch '"'"'Z'"'"'" >expect &&
+	test_cmp expect actual &&
+	test_expect_code 129 in_pfx git maint-queue --signoff=yes usb-next >out 2>err &&
+	head -n 1 err >actual &&
+	echo "error: option '"'"'--signoff'"'"' takes no value" >expect &&
+	test_cmp expect actual &&
+	test_expect_code 129 in_pfx git maint-queue --fuzz >out 2>err &&
+	head -n 1 err >actual &&
+	echo "error: option '"'"'--fuzz'"'"' requires a value" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success BASH_COMPLETION 'complete -p: git, and each dashed program, through git'"'"'s wrapper' '
