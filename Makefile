@@ -149,6 +149,17 @@ MAN_PAGES := $(foreach d,$(DOC_SRC),$(B)/man/$(if $(filter git-maint.adoc,$(notd
 .DELETE_ON_ERROR:
 .SECONDEXPANSION:
 
+# As git's Makefile: one short line per file built ("    CC common/base/usage.o");
+# V=1 shows the whole commands, make -s nothing.
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),s)
+ifneq ($(V),1)
+QUIET_CC = @echo '   ' CC $@;
+QUIET_AR = @echo '   ' AR $@;
+QUIET_LINK = @echo '   ' LINK $@;
+QUIET_GEN = @echo '   ' GEN $@;
+endif
+endif
+
 all: programs completion $(UNIT_PROGRAMS) $(HELPER_PROGRAMS) $(PERF_PROGRAMS)
 lib: $(LIBS)
 programs: $(PROGRAMS)
@@ -157,17 +168,17 @@ completion: $(ZSH_COMPLETION)
 # The command's name, and its description from the NAME line of its man page.
 $(B)/completion/zsh/_git-maint-%: contrib/completion/git-maint.zsh Documentation/git-maint-%.adoc
 	@mkdir -p $(dir $@)
-	desc=$$(sed -n '/^== NAME/{n;s/^[^ ]* - //;s/[\\&|]/\\&/g;p;q;}' Documentation/git-maint-$*.adoc) && \
+	$(QUIET_GEN)desc=$$(sed -n '/^== NAME/{n;s/^[^ ]* - //;s/[\\&|]/\\&/g;p;q;}' Documentation/git-maint-$*.adoc) && \
 	sed -e 's|@CMD@|$*|g' -e "s|@DESC@|$$desc|" $< >$@+ && mv $@+ $@
 
 define layer_rules
 $(1)_OBJ := $$(filter $$(B)/common/$(1)/%,$$(LIB_OBJ))
 $$(B)/common/$(1)/%.o: common/$(1)/%.c | pkgs-$(1)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(ALL_CFLAGS) $$(call layer_cflags,$(1)) -MMD -MP -c -o $$@ $$<
+	$$(QUIET_CC)$$(CC) $$(ALL_CFLAGS) $$(call layer_cflags,$(1)) -MMD -MP -c -o $$@ $$<
 $$(B)/libmaint-$(1).a: $$($(1)_OBJ)
 	@rm -f $$@
-	$$(AR) rcs $$@ $$^
+	$$(QUIET_AR)$$(AR) rcs $$@ $$^
 endef
 $(foreach l,$(LAYERS),$(eval $(call layer_rules,$(l))))
 
@@ -178,12 +189,17 @@ prog_shared = $(patsubst cmd/%.c,$(B)/cmd/%.o,$(wildcard cmd/$(firstword $(subst
 
 $(B)/cmd/%.o: cmd/%.c | $$(addprefix pkgs-,$$(call prog_layers,$$(firstword $$(subst /, ,$$*))))
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(call prog_cflags,$(firstword $(subst /, ,$*))) -Icmd/$(firstword $(subst --, ,$(firstword $(subst /, ,$*)))) -MMD -MP -c -o $@ $<
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(call prog_cflags,$(firstword $(subst /, ,$*))) -Icmd/$(firstword $(subst --, ,$(firstword $(subst /, ,$*)))) -MMD -MP -c -o $@ $<
+
+# The programs' objects are kept: as intermediate files make would delete them
+# after each link ("rm .build/cmd/queue.o ...") and build and link every
+# program again next time.
+.SECONDARY: $(patsubst cmd/%.c,$(B)/cmd/%.o,$(wildcard cmd/*.c cmd/*/*.c))
 
 # main() lives in the base layer (common/base/main.c) and calls the program's cmd_main().
 $(B)/bin/git-maint-%: $(B)/cmd/%.o $$(call prog_shared,$$*) $$(call layers_archives,$$(call prog_layers,$$*))
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(call layers_archives,$(call prog_layers,$*)) \
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(call layers_archives,$(call prog_layers,$*)) \
 		$(call layers_libs,$(call prog_layers,$*))
 
 TEST_CFLAGS = $(foreach l,$(LAYERS),-Icommon/$(l)) $(foreach p,$(PKG_NAMES),$(pkg_cflags_$(p)))
@@ -192,7 +208,7 @@ TEST_LIBS = $(call layers_archives,$(ALL_LAYERS)) $(call layers_libs,$(ALL_LAYER
 # Unit tests have their own main() (cmocka), so main.o is left out of their link.
 $(B)/t/unit/%: t/unit/%.c $(LIBS) | pkgs-test
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS) \
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS) \
 		$(pkg_libs_cmocka)
 
 # test-objwrite fails libgit2's hash as sha1dc does on an attack (see the test).
@@ -201,19 +217,19 @@ $(B)/t/unit/test-objwrite: ALL_LDFLAGS += -Wl,--wrap=git_odb_hash
 # Test helpers are small programs with a cmd_main(), like the commands.
 $(B)/t/helper/%: t/helper/%.c $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS)
 
 $(B)/t/perf/%: t/perf/%.c $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS)
 
 doc: $(MAN_PAGES)
 $(B)/man/man1/%.1: Documentation/%.adoc
 	@mkdir -p $(dir $@)
-	asciidoctor -b manpage -a manversion=git-maint -a manmanual='git-maint Manual' -o $@ $<
+	$(QUIET_GEN)asciidoctor -b manpage -a manversion=git-maint -a manmanual='git-maint Manual' -o $@ $<
 $(B)/man/man7/%.7: Documentation/%.adoc
 	@mkdir -p $(dir $@)
-	asciidoctor -b manpage -a manversion=git-maint -a manmanual='git-maint Manual' -o $@ $<
+	$(QUIET_GEN)asciidoctor -b manpage -a manversion=git-maint -a manmanual='git-maint Manual' -o $@ $<
 
 # Installs the Debian packages the build and tests need, when any is missing.
 deps:
