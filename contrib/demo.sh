@@ -1,8 +1,10 @@
 #!/bin/sh
 # The maintainer's loop of "Ask a kernel developer: maintainer workflow"
-# (Greg Kroah-Hartman, 2012; /work/shared/seeds/000-article.md), end to end
-# on a generated demo tree. Run by `make demo` once the programs are built;
-# by hand: MAINT_BUILD_DIR=.build sh contrib/demo.sh
+# (Greg Kroah-Hartman, 2012), end to end
+# on a generated demo tree. Run by `make demo`, or by hand as
+# `sh contrib/demo.sh`, which first installs what is missing (Debian) and
+# builds, as make demo does; with MAINT_BUILD_DIR=<dir> it uses the programs
+# built there and builds nothing.
 #
 # Generates $DEMO_DIR (default ./demo) with t/perf/gen-repo.sh --size=demo:
 #   repo/    a driver tree (drivers/usb, drivers/net, fs, ...) with the
@@ -30,7 +32,13 @@
 # A step that exits with another code than expected stops the demo (exit 1).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
-: "${MAINT_BUILD_DIR:=$top/.build}"
+if [ -z "$MAINT_BUILD_DIR" ]; then
+	# Run by hand (sh contrib/demo.sh), perhaps on a fresh machine without
+	# even make: first what make demo does (install-deps.sh brings make).
+	sh "$top/contrib/install-deps.sh"
+	make -C "$top" --no-print-directory programs doc
+	MAINT_BUILD_DIR=$top/.build
+fi
 for p in mbox-split dry-apply queue publish notify describe-contains; do
 	if ! test -x "$MAINT_BUILD_DIR/bin/git-maint-$p"; then
 		echo "demo: $MAINT_BUILD_DIR/bin/git-maint-$p is not built; run 'make demo'" >&2
@@ -71,6 +79,21 @@ step () {
 		echo "demo: step '$1' exited $rc, expected $want" >&2
 		exit 1
 	fi
+}
+
+# mail_headers <file>...: To, Cc, Subject and In-Reply-To of each mail as a
+# mail reader shows them: folded lines joined, RFC 2047 words decoded
+mail_headers () {
+	python3 -c '
+import email, email.policy, sys
+for f in sys.argv[1:]:
+    with open(f, "rb") as fp:
+        m = email.message_from_binary_file(fp, policy=email.policy.default)
+    for h in ("To", "Cc", "Subject", "In-Reply-To"):
+        if m[h] is not None:
+            print("%s: %s" % (h, m[h]))
+    print()
+' "$@"
 }
 
 # --- servers: started below, stopped whatever happens ---------------------------
@@ -223,9 +246,9 @@ step "Publish: usb-next fast-forwarded, pushed to origin then backup, each autho
 	'git maint-publish'
 step "Both remotes have usb-next at work-next" \
 	'git rev-parse --short work-next && git ls-remote origin usb-next && git ls-remote backup usb-next'
-step "What the SMTP sink received: one mail per commit, to its author, in reply to the patch" \
-	'for f in ../smtp-spool/*.eml; do tr -d "\r" <$f | sed -n "/^$/q;/^\(To\|Cc\|Subject\|In-Reply-To\):/p"; echo; done'
-step "One of them whole" \
+step "What the SMTP sink received: one mail per commit, to its author, in reply to the patch (headers as a mail reader shows them)" \
+	'mail_headers ../smtp-spool/*.eml'
+step "One of them whole, as sent" \
 	'tr -d "\r" <../smtp-spool/0001.eml'
 step "Publishing again sends nothing twice: every mail is in refs/notes/maint-notify" \
 	'git maint-publish && ls ../smtp-spool | grep -c "\.eml$"'
@@ -252,3 +275,5 @@ step "Which release (rc tags aside) holds each of the last 3 commits touching dr
 
 printf '\n%sDone.%s The tree is in %s/repo, the mailboxes and the mails received in %s.\n' \
 	"$bold" "$plain" "$demo" "$demo"
+printf 'To try the commands there yourself:\n    export PATH="%s/bin:$PATH"; cd "%s/repo"\n' \
+	"$MAINT_BUILD_DIR" "$demo"

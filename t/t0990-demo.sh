@@ -139,6 +139,35 @@ test_expect_success 'describe-contains on the demo release tags answers as git d
 	grep "^v6.2-rc1^2~5\$" actual
 '
 
+test_expect_success 'the mails received are shown as a mail reader shows them: whole subjects, names decoded' '
+	grep "^Subject: Re: \[PATCH 1/2\] usb/endpoint: Set release callback in the struct device_type instead of in the device itself directly\$" out &&
+	grep "^To: Uwe Kleine-König <u.kleine-koenig@pengutronix.de>\$" out &&
+	! grep "=?UTF-8?" out
+'
+
+test_expect_success 'the end says where everything is and how to try the commands there' '
+	sed -n "/^Done\. /,\$p" out >end &&
+	cat >expect <<-EOF &&
+	Done. The tree is in $PWD/demo/repo, the mailboxes and the mails received in $PWD/demo.
+	To try the commands there yourself:
+	    export PATH="$MAINT_BUILD_DIR/bin:\$PATH"; cd "$PWD/demo/repo"
+	EOF
+	test_cmp expect end
+'
+
+# (by hand the demo uses the programs in .build, not the sanitizer build under test)
+test_expect_success !SANITIZE 'sh contrib/demo.sh by hand: what make demo does first (packages, then make), then the demo' '
+	mkdir stub &&
+	printf "#!/bin/sh\necho \"\$*\" >>\"%s/make.args\"\n" "$PWD" >stub/make &&
+	chmod +x stub/make &&
+	test_expect_code 1 env -u MAINT_BUILD_DIR PATH="$PWD/stub:$PATH" DEMO_DIR="$PWD/notdemo-byhand" \
+		sh -c "mkdir notdemo-byhand && sh \"\$1\"" - "$MAINT_SRC_DIR/contrib/demo.sh" >out4 2>err4 &&
+	echo "-C $MAINT_SRC_DIR --no-print-directory programs doc" >expect &&
+	test_cmp expect make.args &&
+	echo "demo: '"'"'$PWD/notdemo-byhand'"'"' exists and is not a demo directory; remove it or set DEMO_DIR" >expect &&
+	test_cmp expect err4
+'
+
 test_expect_success 'a step that fails stops the demo (exit 1) and still stops every server' '
 	mkdir -p broken/bin &&
 	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
