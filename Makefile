@@ -16,6 +16,9 @@
 #
 # Everything built goes under .build/ (SANITIZE builds under .build/san-<list>/).
 
+# `make` alone builds everything (the pkgs-<layer> rules below come first)
+.DEFAULT_GOAL := all
+
 prefix ?= $(HOME)/.local
 bindir = $(prefix)/bin
 # programs that are parts of a command, not commands (git-maint-<cmd>--<part>)
