@@ -143,6 +143,51 @@ test_expect_success 'an unknown switch, a value where none goes, a missing value
 	test_cmp expect actual
 '
 
+# on_terminal <command>...: runs it with standard input a terminal (a pty)
+# on which Ctrl-D is already typed: a read there ends at once
+on_terminal () {
+	python3 -c '
+import os, subprocess, sys
+master, slave = os.openpty()
+os.write(master, b"\x04")
+sys.exit(subprocess.run(sys.argv[1:], stdin=slave).returncode)
+' "$@"
+}
+
+test_expect_success 'no mailbox named, standard input a terminal: a hint that mail is read from it' '
+	(cd r && repo_state) >before &&
+	test_expect_code 1 on_terminal git maint-mbox-split >out 2>err &&
+	cat >expect <<-\EOF &&
+	hint: reading mail from standard input, the terminal: end it with Ctrl-D
+	hint: (or name a mailbox, a Maildir, a Message-ID or an archive URL)
+	warning: no messages found in standard input
+	EOF
+	test_cmp expect err &&
+	test_must_be_empty out &&
+	echo | test_expect_code 1 git maint-mbox-split 2>err &&
+	echo "warning: no messages found in standard input" >expect &&
+	test_cmp expect err &&
+	(cd r && repo_state) >after &&
+	test_cmp before after
+'
+
+test_expect_success 'git maint-queue <mailbox>, the branch forgotten: the error, and a hint that the branch comes first' '
+	(cd r && repo_state) >before &&
+	echo >mbox &&
+	test_expect_code 128 sh -c "cd r && git maint-queue ../mbox" >out 2>err &&
+	cat >expect <<-\EOF &&
+	error: no such branch '"'"'../mbox'"'"'
+	hint: '"'"'../mbox'"'"' is a file; the branch comes first: git maint-queue <branch> ../mbox
+	EOF
+	test_cmp expect err &&
+	test_must_be_empty out &&
+	test_expect_code 128 sh -c "cd r && git maint-queue usb-nxet ../mbox" 2>err &&
+	echo "error: no such branch '"'"'usb-nxet'"'"'" >expect &&
+	test_cmp expect err &&
+	(cd r && repo_state) >after &&
+	test_cmp before after
+'
+
 test_expect_success BASH_COMPLETION 'complete -p: git, and each dashed program, through git'"'"'s wrapper' '
 	bash -c ". $GIT_COMPLETION && . \"$MAINT_SRC_DIR/contrib/completion/git-maint.bash\" &&
 		complete -p git git-maint-queue git-maint-mbox-split git-maint-dry-apply \
