@@ -36,7 +36,7 @@ if [ -z "$MAINT_BUILD_DIR" ]; then
 	# Run by hand (sh contrib/demo.sh), perhaps on a fresh machine without
 	# even make: first what make demo does (install-deps.sh brings make).
 	sh "$top/contrib/install-deps.sh"
-	make -C "$top" --no-print-directory programs doc
+	make -C "$top" --no-print-directory -j"$(nproc 2>/dev/null || echo 1)" programs doc
 	MAINT_BUILD_DIR=$top/.build
 fi
 for p in mbox-split dry-apply queue publish notify describe-contains; do
@@ -275,5 +275,5 @@ step "Which release (rc tags aside) holds each of the last 3 commits touching dr
 
 printf '\n%sDone.%s The tree is in %s/repo, the mailboxes and the mails received in %s.\n' \
 	"$bold" "$plain" "$demo" "$demo"
-printf 'To try the commands there yourself:\n    export PATH="%s/bin:$PATH"; cd "%s/repo"\n' \
+printf 'To try the commands there yourself (the demo'"'"'s git and mail servers are stopped now:\npublish and notify there cannot reach them; run the demo again for that):\n    export PATH="%s/bin:$PATH"; cd "%s/repo"\n' \
 	"$MAINT_BUILD_DIR" "$demo"

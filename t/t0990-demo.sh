@@ -149,7 +149,8 @@ test_expect_success 'the end says where everything is and how to try the command
 	sed -n "/^Done\. /,\$p" out >end &&
 	cat >expect <<-EOF &&
 	Done. The tree is in $PWD/demo/repo, the mailboxes and the mails received in $PWD/demo.
-	To try the commands there yourself:
+	To try the commands there yourself (the demo'"'"'s git and mail servers are stopped now:
+	publish and notify there cannot reach them; run the demo again for that):
 	    export PATH="$MAINT_BUILD_DIR/bin:\$PATH"; cd "$PWD/demo/repo"
 	EOF
 	test_cmp expect end
@@ -162,7 +163,7 @@ test_expect_success !SANITIZE 'sh contrib/demo.sh by hand: what make demo does f
 	chmod +x stub/make &&
 	test_expect_code 1 env -u MAINT_BUILD_DIR PATH="$PWD/stub:$PATH" DEMO_DIR="$PWD/notdemo-byhand" \
 		sh -c "mkdir notdemo-byhand && sh \"\$1\"" - "$MAINT_SRC_DIR/contrib/demo.sh" >out4 2>err4 &&
-	echo "-C $MAINT_SRC_DIR --no-print-directory programs doc" >expect &&
+	echo "-C $MAINT_SRC_DIR --no-print-directory -j$(nproc) programs doc" >expect &&
 	test_cmp expect make.args &&
 	echo "demo: '"'"'$PWD/notdemo-byhand'"'"' exists and is not a demo directory; remove it or set DEMO_DIR" >expect &&
 	test_cmp expect err4
