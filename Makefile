@@ -10,18 +10,24 @@
 #                             (FUZZ_TIME=<seconds> each, or FUZZ_RUNS=<inputs> each;
 #                             FUZZ=<names> for some of them)
 #   make install prefix=...   programs into $(prefix)/bin (parts of commands into
-#                             $(prefix)/libexec/git-maint), man pages into $(prefix)/share/man
+#                             $(prefix)/libexec/git-maint), man pages into $(prefix)/share/man,
+#                             bash and zsh completion into $(prefix)/share/bash-completion
+#                             and $(prefix)/share/zsh/site-functions
 #
 # Everything built goes under .build/ (SANITIZE builds under .build/san-<list>/).
 
-# `make` alone builds everything (the pkgs-* checks below come first in the file)
+# `make` alone builds everything (the pkgs-<layer> rules below come first)
 .DEFAULT_GOAL := all
 
 prefix ?= $(HOME)/.local
 bindir = $(prefix)/bin
 # programs that are parts of a command, not commands (git-maint-<cmd>--<part>)
 libexecdir = $(prefix)/libexec/git-maint
-mandir = $(prefix)/share/man
+datarootdir = $(prefix)/share
+mandir = $(datarootdir)/man
+# shell completion, where bash-completion and zsh look for it (see contrib/completion/)
+bashcompdir = $(datarootdir)/bash-completion/completions
+zshcompdir = $(datarootdir)/zsh/site-functions
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -141,25 +147,45 @@ HELPER_SRC := $(sort $(wildcard t/helper/test-*.c))
 HELPER_PROGRAMS := $(patsubst t/helper/%.c,$(B)/t/helper/%,$(HELPER_SRC))
 PERF_SRC := $(sort $(wildcard t/perf/*.c))
 PERF_PROGRAMS := $(patsubst t/perf/%.c,$(B)/t/perf/%,$(PERF_SRC))
+# zsh: one _git-maint-<command> per command, from one template
+ZSH_COMPLETION := $(patsubst $(B)/bin/%,$(B)/completion/zsh/_%,$(COMMAND_PROGRAMS))
 DOC_SRC := $(sort $(wildcard Documentation/git-maint*.adoc))
 MAN_PAGES := $(foreach d,$(DOC_SRC),$(B)/man/$(if $(filter git-maint.adoc,$(notdir $d)),man7,man1)/$(basename $(notdir $d)).$(if $(filter git-maint.adoc,$(notdir $d)),7,1))
 
-.PHONY: all lib programs doc check unit demo bench install deps clean fuzz fuzz-build FORCE
+.PHONY: all lib programs doc completion check unit demo bench install deps clean fuzz fuzz-build FORCE
 .DELETE_ON_ERROR:
 .SECONDEXPANSION:
 
-all: programs $(UNIT_PROGRAMS) $(HELPER_PROGRAMS) $(PERF_PROGRAMS)
+# As git's Makefile: one short line per file built ("    CC common/base/usage.o");
+# V=1 shows the whole commands, make -s nothing.
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),s)
+ifneq ($(V),1)
+QUIET_CC = @echo '   ' CC $@;
+QUIET_AR = @echo '   ' AR $@;
+QUIET_LINK = @echo '   ' LINK $@;
+QUIET_GEN = @echo '   ' GEN $@;
+endif
+endif
+
+all: programs completion $(UNIT_PROGRAMS) $(HELPER_PROGRAMS) $(PERF_PROGRAMS)
 lib: $(LIBS)
 programs: $(PROGRAMS)
+completion: $(ZSH_COMPLETION)
+
+# The command's name, and its description from the NAME line of its man page.
+$(B)/completion/zsh/_git-maint-%: contrib/completion/git-maint.zsh Documentation/git-maint-%.adoc
+	@mkdir -p $(dir $@)
+	$(QUIET_GEN)desc=$$(sed -n '/^== NAME/{n;s/^[^ ]* - //;s/[\\&|]/\\&/g;p;q;}' Documentation/git-maint-$*.adoc) && \
+	sed -e 's|@CMD@|$*|g' -e "s|@DESC@|$$desc|" $< >$@+ && mv $@+ $@
 
 define layer_rules
 $(1)_OBJ := $$(filter $$(B)/common/$(1)/%,$$(LIB_OBJ))
 $$(B)/common/$(1)/%.o: common/$(1)/%.c | pkgs-$(1)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(ALL_CFLAGS) $$(call layer_cflags,$(1)) -MMD -MP -c -o $$@ $$<
+	$$(QUIET_CC)$$(CC) $$(ALL_CFLAGS) $$(call layer_cflags,$(1)) -MMD -MP -c -o $$@ $$<
 $$(B)/libmaint-$(1).a: $$($(1)_OBJ)
 	@rm -f $$@
-	$$(AR) rcs $$@ $$^
+	$$(QUIET_AR)$$(AR) rcs $$@ $$^
 endef
 $(foreach l,$(LAYERS),$(eval $(call layer_rules,$(l))))
 
@@ -170,12 +196,17 @@ prog_shared = $(patsubst cmd/%.c,$(B)/cmd/%.o,$(wildcard cmd/$(firstword $(subst
 
 $(B)/cmd/%.o: cmd/%.c | $$(addprefix pkgs-,$$(call prog_layers,$$(firstword $$(subst /, ,$$*))))
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(call prog_cflags,$(firstword $(subst /, ,$*))) -Icmd/$(firstword $(subst --, ,$(firstword $(subst /, ,$*)))) -MMD -MP -c -o $@ $<
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(call prog_cflags,$(firstword $(subst /, ,$*))) -Icmd/$(firstword $(subst --, ,$(firstword $(subst /, ,$*)))) -MMD -MP -c -o $@ $<
+
+# The programs' objects are kept: as intermediate files make would delete them
+# after each link ("rm .build/cmd/queue.o ...") and build and link every
+# program again next time.
+.SECONDARY: $(patsubst cmd/%.c,$(B)/cmd/%.o,$(wildcard cmd/*.c cmd/*/*.c))
 
 # main() lives in the base layer (common/base/main.c) and calls the program's cmd_main().
 $(B)/bin/git-maint-%: $(B)/cmd/%.o $$(call prog_shared,$$*) $$(call layers_archives,$$(call prog_layers,$$*))
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(call layers_archives,$(call prog_layers,$*)) \
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(call layers_archives,$(call prog_layers,$*)) \
 		$(call layers_libs,$(call prog_layers,$*))
 
 TEST_CFLAGS = $(foreach l,$(LAYERS),-Icommon/$(l)) $(foreach p,$(PKG_NAMES),$(pkg_cflags_$(p)))
@@ -184,7 +215,7 @@ TEST_LIBS = $(call layers_archives,$(ALL_LAYERS)) $(call layers_libs,$(ALL_LAYER
 # Unit tests have their own main() (cmocka), so main.o is left out of their link.
 $(B)/t/unit/%: t/unit/%.c $(LIBS) | pkgs-test
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS) \
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Wno-unused-parameter -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS) \
 		$(pkg_libs_cmocka)
 
 # test-objwrite fails libgit2's hash as sha1dc does on an attack (see the test).
@@ -193,29 +224,34 @@ $(B)/t/unit/test-objwrite: ALL_LDFLAGS += -Wl,--wrap=git_odb_hash
 # Test helpers are small programs with a cmd_main(), like the commands.
 $(B)/t/helper/%: t/helper/%.c $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS)
 
 $(B)/t/perf/%: t/perf/%.c $(LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -MMD -MP $(ALL_LDFLAGS) -o $@ $< $(TEST_LIBS)
 
 doc: $(MAN_PAGES)
+	@:
 $(B)/man/man1/%.1: Documentation/%.adoc
 	@mkdir -p $(dir $@)
-	asciidoctor -b manpage -a manversion=git-maint -a manmanual='git-maint Manual' -o $@ $<
+	$(QUIET_GEN)asciidoctor -b manpage -a manversion=git-maint -a manmanual='git-maint Manual' -o $@ $<
 $(B)/man/man7/%.7: Documentation/%.adoc
 	@mkdir -p $(dir $@)
-	asciidoctor -b manpage -a manversion=git-maint -a manmanual='git-maint Manual' -o $@ $<
+	$(QUIET_GEN)asciidoctor -b manpage -a manversion=git-maint -a manmanual='git-maint Manual' -o $@ $<
 
 # Installs the Debian packages the build and tests need, when any is missing.
 deps:
 	@sh contrib/install-deps.sh
 
+# The unit tests print the errors they provoke ("error: buf: message 2 exceeds
+# max size"); --merge keeps them off the terminal, where they read as failures
+# (PROVE_OPTS=-v shows them, or run the program: .build/t/unit/test-mail).
 check: deps
 	@$(MAKE) --no-print-directory all doc $(if $(HAVE_LIBFUZZER),fuzz-build)
-	@cd t && MAINT_BUILD_DIR='$(CURDIR)/$(B)' MAINT_FUZZ_DIR='$(CURDIR)/$(FUZZ_B)' \
-		MAINT_SANITIZE='$(SANITIZE)' prove --timer -j2 $(PROVE_OPTS) \
-		$(patsubst %,../%,$(UNIT_PROGRAMS)) $(if $(T),$(T),t[0-9]*.sh)
+	@cd t && export MAINT_BUILD_DIR='$(CURDIR)/$(B)' MAINT_FUZZ_DIR='$(CURDIR)/$(FUZZ_B)' \
+		MAINT_SANITIZE='$(SANITIZE)' && \
+		prove --timer --merge $(PROVE_OPTS) $(patsubst %,../%,$(UNIT_PROGRAMS)) && \
+		prove --timer -j2 $(PROVE_OPTS) $(if $(T),$(T),t[0-9]*.sh)
 
 unit: $(UNIT_PROGRAMS)
 	@cd t && MAINT_BUILD_DIR='$(CURDIR)/$(B)' prove $(patsubst %,../%,$(UNIT_PROGRAMS))
@@ -256,17 +292,18 @@ HAVE_LIBFUZZER = $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long 
 	$(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null && echo yes)
 
 fuzz-build: $(FUZZ_TARGETS)
+	@:
 
 $(FUZZ_B)/common/%.o: common/%.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(QUIET_AR)$(AR) rcs $@ $^
 
 $(FUZZ_B)/fuzz-%: t/fuzz/fuzz-%.c $(FUZZ_LIB)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(FUZZ_LIB) \
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -MMD -MP -o $@ $< $(FUZZ_LIB) \
 		$(call layers_libs,$(ALL_LAYERS))
 
 fuzz: deps
@@ -275,15 +312,21 @@ fuzz: deps
 		sh t/fuzz/run.sh '$(FUZZ_B)' "$$t" $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_TIME)) || exit 1; \
 	done
 
-install: programs doc
+install: programs doc completion
 	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(libexecdir)' \
-		'$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7'
+		'$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7' \
+		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)'
 	$(if $(COMMAND_PROGRAMS),install -m 755 $(COMMAND_PROGRAMS) '$(DESTDIR)$(bindir)')
 	$(if $(PART_PROGRAMS),install -m 755 $(PART_PROGRAMS) '$(DESTDIR)$(libexecdir)')
 	for m in $(MAN_PAGES); do \
 		case $$m in *.7) d=man7;; *) d=man1;; esac; \
 		install -m 644 $$m '$(DESTDIR)$(mandir)'/$$d || exit 1; \
 	done
+	install -m 644 contrib/completion/git-maint.bash '$(DESTDIR)$(bashcompdir)/git-maint'
+	for p in $(notdir $(COMMAND_PROGRAMS)); do \
+		ln -sf git-maint '$(DESTDIR)$(bashcompdir)'/$$p || exit 1; \
+	done
+	install -m 644 $(ZSH_COMPLETION) '$(DESTDIR)$(zshcompdir)'
 
 clean:
 	rm -rf .build t/trash\ directory.* t/test-results t/perf/out demo

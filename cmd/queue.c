@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const queue_usage[] = {
@@ -109,8 +110,15 @@ static char *resolve_branch(git_repository *repo, const struct maint_config *cfg
 	if (!branch)
 		branch = xstrdup(work ? work : name);
 	rc = branch_exists(repo, branch);
-	if (!rc)
+	if (!rc) {
+		struct stat st;
+
 		error("no such branch '%s'", branch);
+		/* "git maint-queue ../s1": the mailbox given, the branch forgotten */
+		if (!work && !stat(name, &st))
+			advise("'%s' is a %s; the branch comes first: git maint-queue <branch> %s",
+			       name, S_ISDIR(st.st_mode) ? "directory" : "file", name);
+	}
 	if (rc <= 0) {
 		free(branch);
 		branch = NULL;

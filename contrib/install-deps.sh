@@ -8,12 +8,14 @@
 # with its libFuzzer runtime (t0103), a web server for git http-backend (lighttpd, t0720),
 # an ssh server (openssh-server, t0730), msmtp (notify through a program),
 # git send-email with its Perl SMTP modules (the oracle of t/perf/p0600),
-# a public-inbox archive (public-inbox, t0800) and an IMAP server (dovecot-imapd, t0810).
+# a public-inbox archive (public-inbox, t0800) and an IMAP server (dovecot-imapd, t0810);
+# bash-completion, zsh and tmux for the completion tests (t0960).
 packages="build-essential pkg-config git libgit2-dev libcurl4-openssl-dev
 libsecret-1-dev libinih-dev libssl-dev asciidoctor sharness libcmocka-dev patch time
 man-db python3 python3-aiosmtpd gnome-keyring dbus dbus-daemon libsecret-tools openssl perl
 clang libclang-rt-14-dev lighttpd openssh-server msmtp git-email libauthen-sasl-perl
-libio-socket-ssl-perl libmailtools-perl public-inbox zlib1g-dev dovecot-imapd"
+libio-socket-ssl-perl libmailtools-perl public-inbox zlib1g-dev dovecot-imapd
+bash-completion zsh tmux"
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
 	echo "git-maint: not a Debian system; install the equivalents of:" >&2

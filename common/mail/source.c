@@ -759,6 +759,13 @@ static int start_input(struct mail_source *src)
 		return sniff(src);
 	}
 	if (!strcmp(arg, "-")) {
+		/*
+		 * A command run with no mailbox waits for mail on the
+		 * terminal; say so, or it looks hung (as git shortlog does).
+		 */
+		if (isatty(0))
+			advise("reading mail from standard input, the terminal: end it with Ctrl-D\n"
+			       "(or name a mailbox, a Maildir, a Message-ID or an archive URL)");
 		if (open_window(src, "-", 0) < 0)
 			return -1;
 		return sniff(src);

@@ -1,0 +1,190 @@
+#!/bin/sh
+
+test_description='git maint-publish with the real git-maint-notify: pushed to a git daemon and a backup, the authors mailed through an SMTP server (STARTTLS, AUTH, the password in gnome-keyring), exactly once across reruns and a kill -9'
+
+. ./test-lib.sh
+. "$MAINT_TEST_DIR/lib-keyring.sh"
+. "$MAINT_TEST_DIR/lib-smtp.sh"
+. "$MAINT_TEST_DIR/lib-publish.sh"
+. "$MAINT_TEST_DIR/lib-git-server.sh"
+
+cleanup stop_smtp_server
+
+# mails_for <n> <author name> <author email> <subject>...: an mbox of
+# <n> patches as their author sends them (git format-patch, threaded),
+# each adding a line to drivers/usb/<subject>.c, made on top of usb-next.
+mails_for () {
+	n=$1 name=$2 email=$3 &&
+	shift 3 &&
+	rm -rf scratch &&
+	git clone -q -b usb-next r scratch &&
+	(
+		cd scratch &&
+		mkdir -p drivers/usb &&
+		for s in "$@"
+		do
+			echo "$s" >"drivers/usb/$s.c" &&
+			git add "drivers/usb/$s.c" &&
+			test_tick &&
+			GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email git commit -q -s -m "usb: $s" || return 1
+		done &&
+		git format-patch -q --stdout --thread=shallow --to="C O Mitter <committer@example.com>" \
+			--cc=linux-usb@vger.kernel.org -$n HEAD
+	)
+}
+
+# The Message-IDs of the patch mails of an mbox, in order.
+patch_ids () {
+	git maint-mbox-split --patches-only --format="<%m>" "$@"
+}
+
+# The In-Reply-To (or any header) of each mail the server received, in order.
+received () {
+	for f in "$SMTP_SPOOL"/*.eml
+	do
+		tr -d "\r" <"$f" | sed -n "/^\$/q;s/^$1: //p" || return 1
+	done
+}
+
+test_expect_success 'setup: SMTP server with STARTTLS and AUTH, its password in the keyring' '
+	start_keyring &&
+	start_smtp_server &&
+	keyring_store "$SMTP_PASSWORD" protocol smtp server 127.0.0.1 port "$SMTP_PORT" user "$SMTP_USER"
+'
+
+test_expect_success 'setup: origin served by git daemon, a bare backup, the article'"'"'s branches' '
+	mkdir srv &&
+	make_bare_server_repo srv/origin.git &&
+	make_bare_server_repo backup.git &&
+	start_git_daemon "$PWD/srv" &&
+	setup_article_repo r &&
+	git -C r remote add origin "$DAEMON_URL/origin.git" &&
+	git -C r remote add backup "$PWD/backup.git" &&
+	git -C r push -q origin usb-next &&
+	git -C r push -q backup usb-next &&
+	git -C r fetch -q origin &&
+	git -C r fetch -q backup &&
+	cat >r/.git/maint.ini <<-EOF &&
+	[tree "usb"]
+		public = usb-next
+		work = work-next
+		remote = origin
+		backup = backup
+		url = $DAEMON_URL/origin.git
+	EOF
+	(cd r && smtp_config)
+'
+
+test_expect_success 'setup: three patches from two authors queued on work-next' '
+	mails_for 2 "Lan Tianyu" tianyu.lan@intel.com endpoint quirks >lan.mbox &&
+	mails_for 1 "Johan Hovold" johan@kernel.org serial >johan.mbox &&
+	git -C r maint-queue -q usb-next ../lan.mbox ../johan.mbox &&
+	test "$(git -C r rev-list --count usb-next..work-next)" = 3
+'
+
+test_expect_success 'publish: pushed to both remotes, then each author mailed in the patch'"'"'s thread' '
+	tip=$(git -C r rev-parse work-next) &&
+	git -C r maint-publish >out 2>err &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
+	test "$(remote_tip backup.git usb-next)" = "$tip" &&
+	test "$(git -C r rev-parse usb-next)" = "$tip" &&
+	grep "^origin: usb-next " out &&
+	grep "^backup: usb-next " out &&
+	test "$(grep -c "^Sent [0-9a-f]* usb: " err)" = 3 &&
+	test "$(smtp_count)" = 3 &&
+	patch_ids lan.mbox johan.mbox >expect &&
+	received In-Reply-To >actual &&
+	test_cmp expect actual &&
+	cat >expect <<-\EOF &&
+	MAIL FROM:<committer@example.com>
+	RCPT TO:<tianyu.lan@intel.com>
+	RCPT TO:<linux-usb@vger.kernel.org>
+	EOF
+	test_cmp expect "$SMTP_SPOOL/0001.env" &&
+	grep "^RCPT TO:<johan@kernel.org>\$" "$SMTP_SPOOL/0003.env" &&
+	test "$(smtp_header 3 Subject)" = "Re: [PATCH] usb: serial" &&
+	test_path_is_missing r/.git/maint/publish
+'
+
+test_expect_success 'the mails went over STARTTLS, after AUTH with the keyring'"'"'s password' '
+	grep "^1 STARTTLS" "$SMTP_SPOOL/log" &&
+	grep "^1 tls\$" "$SMTP_SPOOL/log" &&
+	grep "^1 AUTH " "$SMTP_SPOOL/log" &&
+	test "$(grep -c " connect\$" "$SMTP_SPOOL/log")" = 1 &&
+	sed -n "/ STARTTLS\$/,\$p" "$SMTP_SPOOL/log" | grep " AUTH " &&
+	! grep -r "$SMTP_PASSWORD" r/.git out err
+'
+
+test_expect_success 'the journal has one entry per commit' '
+	git -C r rev-list usb-next~3..usb-next >commits &&
+	while read c
+	do
+		git -C r notes --ref=maint-notify show $c >note &&
+		grep -i "sent" note || return 1
+	done <commits
+'
+
+test_expect_success 'publish again: nothing pushed, nothing mailed twice' '
+	git -C r maint-publish >out 2>err &&
+	grep "up to date" out &&
+	test "$(smtp_count)" = 3
+'
+
+test_expect_success 'notify run by hand after publish: nothing mailed twice' '
+	git -C r maint-notify --send --after-push origin --after-push backup usb-next~3..usb-next 2>err &&
+	test "$(smtp_count)" = 3
+'
+
+test_expect_success 'kill -9 between the pushes and notify: both remotes have it, no mail yet' '
+	mails_for 2 "Alan Stern" stern@rowland.harvard.edu hub hcd >alan.mbox &&
+	git -C r maint-queue -q usb-next ../alan.mbox &&
+	tip=$(git -C r rev-parse work-next) &&
+	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=publish-before-notify \
+		git -C r maint-publish >out 2>err &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
+	test "$(remote_tip backup.git usb-next)" = "$tip" &&
+	test "$(smtp_count)" = 3 &&
+	grep "^notify 1\$" r/.git/maint/publish/state
+'
+
+test_expect_success '--continue: the two mails go out, once, the state is gone' '
+	git -C r maint-publish --continue >out 2>err &&
+	test "$(smtp_count)" = 5 &&
+	patch_ids lan.mbox johan.mbox alan.mbox >expect &&
+	received In-Reply-To >actual &&
+	test_cmp expect actual &&
+	received Message-ID | sort | uniq -d >dups &&
+	test_must_be_empty dups &&
+	test_path_is_missing r/.git/maint/publish
+'
+
+test_expect_success 'kill -9 after notify sent, before publish recorded it: --continue mails nobody twice' '
+	mails_for 1 "Uwe Kleine-König" u.kleine-koenig@pengutronix.de gadget >uwe.mbox &&
+	git -C r maint-queue -q usb-next ../uwe.mbox &&
+	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=publish-after-notify \
+		git -C r maint-publish >out 2>err &&
+	test "$(smtp_count)" = 6 &&
+	test_path_is_file r/.git/maint/publish/state &&
+	git -C r maint-publish --continue >out 2>err &&
+	test "$(smtp_count)" = 6 &&
+	test_path_is_missing r/.git/maint/publish &&
+	test "$(smtp_header 6 To)" = "=?UTF-8?q?Uwe_Kleine-K=C3=B6nig?= <u.kleine-koenig@pengutronix.de>"
+'
+
+test_expect_success 'kill -9 inside notify, after the server took a mail, before the journal: only that mail again, same Message-ID' '
+	mails_for 2 "Hayes Wang" hayeswang@realtek.com lpm phy >hayes.mbox &&
+	git -C r maint-queue -q usb-next ../hayes.mbox &&
+	# notify dies, publish sees it killed: exit 128, the commits published
+	test_expect_code 128 env GIT_MAINT_TEST_CRASH_AT=notify-sent-1 \
+		git -C r maint-publish >out 2>err &&
+	grep "^error: git-maint-notify failed" err &&
+	test "$(smtp_count)" = 7 &&
+	git -C r maint-publish --continue >out 2>err &&
+	test "$(smtp_count)" = 9 &&
+	received Message-ID | sort | uniq -d >dups &&
+	test_line_count = 1 dups &&
+	test "$(sed -n "s/^Message-ID: //p" "$SMTP_SPOOL/0007.eml" | tr -d "\r")" = "$(cat dups)" &&
+	test "$(sed -n "s/^Message-ID: //p" "$SMTP_SPOOL/0008.eml" | tr -d "\r")" = "$(cat dups)"
+'
+
+test_done
