@@ -46,16 +46,19 @@ struct dry_apply_opts {
 	int range_diff, creation_factor;
 };
 
-/* One patch mail of the series. */
+/* One patch mail of the series; its diff is read again when it is applied. */
 struct item {
 	char *subject;
 	size_t number;		/* message number in the input */
-	struct patch_set ps;
-	char *error;		/* the diff could not be parsed */
 	struct strbuf trailers;	/* what the follow-ups give it, one line each (review_format()) */
 };
 
+/*
+ * The series: the patches stay in pms's spool and are read, parsed and
+ * applied one at a time, so memory does not grow with the mailbox.
+ */
 struct series {
+	struct patch_mails pms;	/* items[i] is pms.v[i] */
 	struct item *items;
 	size_t nr, alloc;
 	struct strbuf skipped;	/* " (1 cover letter skipped)" */
@@ -67,11 +70,10 @@ static void series_clear(struct series *s)
 {
 	for (size_t i = 0; i < s->nr; i++) {
 		free(s->items[i].subject);
-		free(s->items[i].error);
-		patch_set_dispose(&s->items[i].ps);
 		strbuf_release(&s->items[i].trailers);
 	}
 	free(s->items);
+	patch_mails_release(&s->pms);
 	strbuf_release(&s->skipped);
 	strbuf_release(&s->unplaced);
 	strbuf_release(&s->porcelain);
@@ -135,12 +137,11 @@ static int show_range_diffs(const struct patch_mails *pms, const struct dry_appl
 static void read_series(struct series *s, const char **args, int nargs,
 			const struct dry_apply_opts *o, const struct maint_config *cfg)
 {
-	struct patch_mails pms = PATCH_MAILS_INIT;
+	struct patch_mails *pms = &s->pms;
 	struct patch_mails_opts pmo = { 0 };
 	struct patch_mail pm;
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
-	struct strbuf err = STRBUF_INIT, origin = STRBUF_INIT;
-	struct patch_set ps = PATCH_SET_INIT;
+	struct strbuf buf = STRBUF_INIT;
 	int rc;
 
 	pmo.source_flags = o->mboxrd ? SOURCE_MBOXRD : 0;
@@ -149,64 +150,81 @@ static void read_series(struct series *s, const char **args, int nargs,
 	pmo.quiet = o->quiet;
 	pmo.review = &o->review;
 	pmo.versions = o->range_diff;
-	if ((rc = patch_mails_read(&pms, args, nargs, &pmo)) != RESULT_OK)
+	if ((rc = patch_mails_read(pms, args, nargs, &pmo)) != RESULT_OK)
 		exit(result_exit_code(rc));
 	if (o->range_diff)
-		exit(show_range_diffs(&pms, o) < 0 ? EXIT_NO : EXIT_OK);
+		exit(show_range_diffs(pms, o) < 0 ? EXIT_NO : EXIT_OK);
 	fflush(stdout);
-	patch_mails_skipped(&pms, &s->skipped);
+	patch_mails_skipped(pms, &s->skipped);
 	patch_mail_init(&pm);
-	for (size_t i = 0; i < pms.nr; i++) {
-		struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
-		struct raw_mail raw = { 0 };
+	for (size_t i = 0; i < pms->nr; i++) {
+		struct raw_mail raw;
 		struct item *it;
 
-		raw.buf = pms.bytes.buf + pms.v[i].off;
-		raw.len = pms.v[i].len;
-		raw.origin = pms.v[i].origin;
-		raw.number = pms.v[i].number;
-		/* Mail we cannot decode cannot apply (RELIABILITY 10-12). */
+		if (patch_mails_get(pms, &pms->v[i], &buf, &raw) < 0)
+			exit(EXIT_FATAL);
+		/* Mail we cannot decode cannot apply (RELIABILITY 10-12): said before any verdict. */
 		if (patch_mail_parse(&pm, &raw, &mopts) < 0)
 			exit(EXIT_NO);
-		strbuf_reset(&origin);
-		strbuf_addf(&origin, "%s: message %zu", raw.origin, raw.number);
-		popts.origin = origin.buf;
-		popts.p_value = o->p_value;
-		popts.max_binary = o->max_size;
-		strbuf_reset(&err);
-		patch_set_dispose(&ps);
-		if (!pm.patch.len || patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0) {
-			/* Say so when the mail holds a diff format we refuse. */
-			struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
-
-			strbuf_addbuf(&body, &pm.message);
-			strbuf_addbuf(&body, &pm.patch);
-			if (patch_find_unsupported(body.buf, body.len, &why)) {
-				strbuf_reset(&err);
-				strbuf_addf(&err, "%s: %s", origin.buf, why.buf);
-			} else if (!err.len) {
-				strbuf_addf(&err, "%s: no patch found", origin.buf);
-			}
-			strbuf_release(&body);
-			strbuf_release(&why);
-		}
 		ALLOC_GROW(s->items, s->nr + 1, s->alloc);
 		it = &s->items[s->nr++];
 		memset(it, 0, sizeof(*it));
 		strbuf_init(&it->trailers, 0);
 		it->number = raw.number;
 		it->subject = xstrdup(pm.subject.buf);
-		if (err.len)
-			it->error = strbuf_detach(&err, NULL);
-		else
-			it->ps = ps;	/* moved */
-		memset(&ps, 0, sizeof(ps));
 	}
-	add_review(s, &pms);
-	patch_mails_release(&pms);
+	add_review(s, pms);
 	patch_mail_release(&pm);
-	strbuf_release(&err);
-	strbuf_release(&origin);
+	strbuf_release(&buf);
+}
+
+/* What item i's diff needs, read again per patch (one message at a time). */
+struct reader {
+	struct strbuf buf, origin;
+	struct patch_mail pm;
+};
+
+/*
+ * The diff of patch i into ps, or why it has none into err. The mail was
+ * read once already (read_series()), so it is parsed quietly. -1 when the
+ * spool cannot be read (reported).
+ */
+static int item_patch(const struct series *s, size_t i, const struct dry_apply_opts *o,
+		      struct reader *rd, struct patch_set *ps, struct strbuf *err)
+{
+	static const struct mailinfo_opts mopts = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
+	struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
+	struct patch_mail *pm = &rd->pm;
+	struct raw_mail raw;
+
+	strbuf_reset(err);
+	if (patch_mails_get(&s->pms, &s->pms.v[i], &rd->buf, &raw) < 0)
+		return -1;
+	strbuf_reset(&rd->origin);
+	strbuf_addf(&rd->origin, "%s: message %zu", raw.origin, raw.number);
+	if (patch_mail_parse(pm, &raw, &mopts) < 0) {
+		strbuf_addf(err, "%s: cannot be read", rd->origin.buf);
+		return 0;
+	}
+	popts.origin = rd->origin.buf;
+	popts.p_value = o->p_value;
+	popts.max_binary = o->max_size;
+	if (!pm->patch.len || patch_parse(ps, pm->patch.buf, pm->patch.len, &popts, err) < 0) {
+		/* Say so when the mail holds a diff format we refuse. */
+		struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
+
+		strbuf_addbuf(&body, &pm->message);
+		strbuf_addbuf(&body, &pm->patch);
+		if (patch_find_unsupported(body.buf, body.len, &why)) {
+			strbuf_reset(err);
+			strbuf_addf(err, "%s: %s", rd->origin.buf, why.buf);
+		} else if (!err->len) {
+			strbuf_addf(err, "%s: no patch found", rd->origin.buf);
+		}
+		strbuf_release(&body);
+		strbuf_release(&why);
+	}
+	return 0;
 }
 
 struct target {
@@ -246,7 +264,9 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 {
 	struct apply_opts aopts = APPLY_OPTS_INIT;
 	struct apply_session *sess;
-	struct strbuf prefix = STRBUF_INIT;
+	struct strbuf prefix = STRBUF_INIT, err = STRBUF_INIT;
+	struct reader rd = { STRBUF_INIT, STRBUF_INIT };
+	struct patch_set ps = PATCH_SET_INIT;
 	int ret = 0;
 
 	aopts.fuzz = o->fuzz;
@@ -255,6 +275,7 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 	aopts.max_binary = o->max_size;
 	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
 		return -1;
+	patch_mail_init(&rd.pm);
 	if (!o->porcelain && !o->quiet)
 		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", s->nr, s->nr == 1 ? "" : "es",
 			    t->name, o->each ? " (each alone)" : "", s->skipped.buf);
@@ -262,9 +283,14 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 		const struct item *it = &s->items[i];
 		struct apply_result res = APPLY_RESULT_INIT;
 
-		if (it->error)
-			apply_result_set_error(&res, it->error);
-		else if (apply_patch(sess, &it->ps, &res) < 0) {
+		patch_set_dispose(&ps);
+		if (item_patch(s, i, o, &rd, &ps, &err) < 0) {
+			ret = -1;
+			break;
+		}
+		if (err.len)
+			apply_result_set_error(&res, err.buf);
+		else if (apply_patch(sess, &ps, &res) < 0) {
 			apply_result_dispose(&res);
 			ret = -1;
 			break;
@@ -297,6 +323,11 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 		write_report(out);
 	}
 	apply_session_free(sess);
+	patch_set_dispose(&ps);
+	patch_mail_release(&rd.pm);
+	strbuf_release(&rd.buf);
+	strbuf_release(&rd.origin);
+	strbuf_release(&err);
 	strbuf_release(&prefix);
 	return ret;
 }
@@ -347,7 +378,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_FETCH(&fo),
 		OPT_END()
 	};
-	struct series s = { NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct series s = { PATCH_MAILS_INIT, NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct target *targets = NULL;
 	size_t nt;
 	git_repository *repo;
