@@ -50,15 +50,20 @@ struct dry_apply_opts {
 struct item {
 	char *subject;
 	size_t number;		/* message number in the input */
+	off_t diff_off;		/* its diff as the mail parser gave it, in series.diffs */
+	size_t diff_len;
 	struct strbuf trailers;	/* what the follow-ups give it, one line each (review_format()) */
 };
 
 /*
- * The series: the patches stay in pms's spool and are read, parsed and
- * applied one at a time, so memory does not grow with the mailbox.
+ * The series: the patches stay in pms's spool, their decoded diffs in
+ * diffs, and are read, parsed and applied one at a time, so memory does
+ * not grow with the mailbox. The diffs are kept so that a mail is
+ * decoded once, not once more per target.
  */
 struct series {
 	struct patch_mails pms;	/* items[i] is pms.v[i] */
+	struct spool diffs;
 	struct item *items;
 	size_t nr, alloc;
 	struct strbuf skipped;	/* " (1 cover letter skipped)" */
@@ -74,6 +79,7 @@ static void series_clear(struct series *s)
 	}
 	free(s->items);
 	patch_mails_release(&s->pms);
+	spool_close(&s->diffs);
 	strbuf_release(&s->skipped);
 	strbuf_release(&s->unplaced);
 	strbuf_release(&s->porcelain);
@@ -170,6 +176,9 @@ static void read_series(struct series *s, const char **args, int nargs,
 		it = &s->items[s->nr++];
 		memset(it, 0, sizeof(*it));
 		strbuf_init(&it->trailers, 0);
+		if (spool_add(&s->diffs, pm.patch.buf, pm.patch.len, &it->diff_off) < 0)
+			exit(EXIT_FATAL);
+		it->diff_len = pm.patch.len;
 		it->number = raw.number;
 		it->subject = xstrdup(pm.subject.buf);
 	}
@@ -185,45 +194,46 @@ struct reader {
 };
 
 /*
- * The diff of patch i into ps, or why it has none into err. The mail was
- * read once already (read_series()), so it is parsed quietly. -1 when the
- * spool cannot be read (reported).
+ * The diff of patch i into ps, or why it has none into err. The mail is
+ * decoded again (quietly: read_series() reported it) only to say why a
+ * diff cannot be parsed. -1 when a temporary file cannot be read
+ * (reported).
  */
-static int item_patch(const struct series *s, size_t i, const struct dry_apply_opts *o,
+static int item_patch(struct series *s, size_t i, const struct dry_apply_opts *o,
 		      struct reader *rd, struct patch_set *ps, struct strbuf *err)
 {
 	static const struct mailinfo_opts mopts = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
 	struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
+	const struct item *it = &s->items[i];
 	struct patch_mail *pm = &rd->pm;
+	struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
 	struct raw_mail raw;
 
 	strbuf_reset(err);
-	if (patch_mails_get(&s->pms, &s->pms.v[i], &rd->buf, &raw) < 0)
+	if (spool_read(&s->diffs, it->diff_off, it->diff_len, &rd->buf) < 0)
 		return -1;
 	strbuf_reset(&rd->origin);
-	strbuf_addf(&rd->origin, "%s: message %zu", raw.origin, raw.number);
-	if (patch_mail_parse(pm, &raw, &mopts) < 0) {
-		strbuf_addf(err, "%s: cannot be read", rd->origin.buf);
-		return 0;
-	}
+	strbuf_addf(&rd->origin, "%s: message %zu", s->pms.v[i].origin, it->number);
 	popts.origin = rd->origin.buf;
 	popts.p_value = o->p_value;
 	popts.max_binary = o->max_size;
-	if (!pm->patch.len || patch_parse(ps, pm->patch.buf, pm->patch.len, &popts, err) < 0) {
-		/* Say so when the mail holds a diff format we refuse. */
-		struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
-
+	if (rd->buf.len && !patch_parse(ps, rd->buf.buf, rd->buf.len, &popts, err))
+		return 0;
+	/* Say so when the mail holds a diff format we refuse. */
+	if (patch_mails_get(&s->pms, &s->pms.v[i], &rd->buf, &raw) < 0)
+		return -1;
+	if (!patch_mail_parse(pm, &raw, &mopts)) {
 		strbuf_addbuf(&body, &pm->message);
 		strbuf_addbuf(&body, &pm->patch);
-		if (patch_find_unsupported(body.buf, body.len, &why)) {
-			strbuf_reset(err);
-			strbuf_addf(err, "%s: %s", rd->origin.buf, why.buf);
-		} else if (!err->len) {
-			strbuf_addf(err, "%s: no patch found", rd->origin.buf);
-		}
-		strbuf_release(&body);
-		strbuf_release(&why);
 	}
+	if (patch_find_unsupported(body.buf, body.len, &why)) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: %s", rd->origin.buf, why.buf);
+	} else if (!err->len) {
+		strbuf_addf(err, "%s: no patch found", rd->origin.buf);
+	}
+	strbuf_release(&body);
+	strbuf_release(&why);
 	return 0;
 }
 
@@ -259,7 +269,7 @@ static void write_report(struct strbuf *out)
 }
 
 /* Checks the series against one target, printing into out. */
-static int check_target(git_repository *repo, struct target *t, const struct series *s,
+static int check_target(git_repository *repo, struct target *t, struct series *s,
 			const struct dry_apply_opts *o, struct strbuf *out, int first)
 {
 	struct apply_opts aopts = APPLY_OPTS_INIT;
@@ -378,7 +388,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_FETCH(&fo),
 		OPT_END()
 	};
-	struct series s = { PATCH_MAILS_INIT, NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct series s = { PATCH_MAILS_INIT, SPOOL_INIT, NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct target *targets = NULL;
 	size_t nt;
 	git_repository *repo;
