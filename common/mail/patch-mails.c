@@ -172,7 +172,7 @@ static int any_trailer(const struct read_state *rs, const struct patch_mails *pm
 	struct strbuf text = STRBUF_INIT;
 	int found = 0;
 
-	for (size_t i = 0; i < rs->nr && found >= 0 && !found; i++) {
+	for (size_t i = 0; i < rs->nr && !found; i++) {
 		if (mail_kinds_at(rs->mk, i)->kind != MAIL_FOLLOWUP)
 			continue;
 		if (patch_mails_get(pms, &rs->refs[i], buf, NULL) < 0) {
