@@ -46,16 +46,24 @@ struct dry_apply_opts {
 	int range_diff, creation_factor;
 };
 
-/* One patch mail of the series. */
+/* One patch mail of the series; its diff is read again when it is applied. */
 struct item {
 	char *subject;
 	size_t number;		/* message number in the input */
-	struct patch_set ps;
-	char *error;		/* the diff could not be parsed */
+	off_t diff_off;		/* its diff as the mail parser gave it, in series.diffs */
+	size_t diff_len;
 	struct strbuf trailers;	/* what the follow-ups give it, one line each (review_format()) */
 };
 
+/*
+ * The series: the patches stay in pms's spool, their decoded diffs in
+ * diffs, and are read, parsed and applied one at a time, so memory does
+ * not grow with the mailbox. The diffs are kept so that a mail is
+ * decoded once, not once more per target.
+ */
 struct series {
+	struct patch_mails pms;	/* items[i] is pms.v[i] */
+	struct spool diffs;
 	struct item *items;
 	size_t nr, alloc;
 	struct strbuf skipped;	/* " (1 cover letter skipped)" */
@@ -67,11 +75,11 @@ static void series_clear(struct series *s)
 {
 	for (size_t i = 0; i < s->nr; i++) {
 		free(s->items[i].subject);
-		free(s->items[i].error);
-		patch_set_dispose(&s->items[i].ps);
 		strbuf_release(&s->items[i].trailers);
 	}
 	free(s->items);
+	patch_mails_release(&s->pms);
+	spool_close(&s->diffs);
 	strbuf_release(&s->skipped);
 	strbuf_release(&s->unplaced);
 	strbuf_release(&s->porcelain);
@@ -135,12 +143,11 @@ static int show_range_diffs(const struct patch_mails *pms, const struct dry_appl
 static void read_series(struct series *s, const char **args, int nargs,
 			const struct dry_apply_opts *o, const struct maint_config *cfg)
 {
-	struct patch_mails pms = PATCH_MAILS_INIT;
+	struct patch_mails *pms = &s->pms;
 	struct patch_mails_opts pmo = { 0 };
 	struct patch_mail pm;
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
-	struct strbuf err = STRBUF_INIT, origin = STRBUF_INIT;
-	struct patch_set ps = PATCH_SET_INIT;
+	struct strbuf buf = STRBUF_INIT;
 	int rc;
 
 	pmo.source = &o->source;
@@ -149,64 +156,85 @@ static void read_series(struct series *s, const char **args, int nargs,
 	pmo.quiet = o->quiet;
 	pmo.review = &o->review;
 	pmo.versions = o->range_diff;
-	if ((rc = patch_mails_read(&pms, args, nargs, &pmo)) != RESULT_OK)
+	if ((rc = patch_mails_read(pms, args, nargs, &pmo)) != RESULT_OK)
 		exit(result_exit_code(rc));
 	if (o->range_diff)
-		exit(show_range_diffs(&pms, o) < 0 ? EXIT_NO : EXIT_OK);
+		exit(show_range_diffs(pms, o) < 0 ? EXIT_NO : EXIT_OK);
 	fflush(stdout);
-	patch_mails_skipped(&pms, &s->skipped);
+	patch_mails_skipped(pms, &s->skipped);
 	mailinfo_init(&pm);
-	for (size_t i = 0; i < pms.nr; i++) {
-		struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
-		struct raw_mail raw = { 0 };
+	for (size_t i = 0; i < pms->nr; i++) {
+		struct raw_mail raw;
 		struct item *it;
 
-		raw.buf = pms.bytes.buf + pms.v[i].off;
-		raw.len = pms.v[i].len;
-		raw.origin = pms.v[i].origin;
-		raw.number = pms.v[i].number;
-		/* Mail we cannot decode cannot apply (RELIABILITY 10-12). */
+		if (patch_mails_get(pms, &pms->v[i], &buf, &raw) < 0)
+			exit(EXIT_FATAL);
+		/* Mail we cannot decode cannot apply (RELIABILITY 10-12): said before any verdict. */
 		if (mailinfo_parse(&pm, &raw, &mopts) < 0)
 			exit(EXIT_NO);
-		strbuf_reset(&origin);
-		strbuf_addf(&origin, "%s: message %zu", raw.origin, raw.number);
-		popts.origin = origin.buf;
-		popts.p_value = o->p_value;
-		popts.max_binary = o->max_size;
-		strbuf_reset(&err);
-		patch_set_dispose(&ps);
-		if (!pm.patch.len || patch_parse(&ps, pm.patch.buf, pm.patch.len, &popts, &err) < 0) {
-			/* Say so when the mail holds a diff format we refuse. */
-			struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
-
-			strbuf_addbuf(&body, &pm.message);
-			strbuf_addbuf(&body, &pm.patch);
-			if (patch_find_unsupported(body.buf, body.len, &why)) {
-				strbuf_reset(&err);
-				strbuf_addf(&err, "%s: %s", origin.buf, why.buf);
-			} else if (!err.len) {
-				strbuf_addf(&err, "%s: no patch found", origin.buf);
-			}
-			strbuf_release(&body);
-			strbuf_release(&why);
-		}
 		ALLOC_GROW(s->items, s->nr + 1, s->alloc);
 		it = &s->items[s->nr++];
 		memset(it, 0, sizeof(*it));
 		strbuf_init(&it->trailers, 0);
+		if (spool_add(&s->diffs, pm.patch.buf, pm.patch.len, &it->diff_off) < 0)
+			exit(EXIT_FATAL);
+		it->diff_len = pm.patch.len;
 		it->number = raw.number;
 		it->subject = xstrdup(pm.subject.buf);
-		if (err.len)
-			it->error = strbuf_detach(&err, NULL);
-		else
-			it->ps = ps;	/* moved */
-		memset(&ps, 0, sizeof(ps));
 	}
-	add_review(s, &pms);
-	patch_mails_release(&pms);
+	add_review(s, pms);
 	mailinfo_release(&pm);
-	strbuf_release(&err);
-	strbuf_release(&origin);
+	strbuf_release(&buf);
+}
+
+/* What item i's diff needs, read again per patch (one message at a time). */
+struct reader {
+	struct strbuf buf, origin;
+	struct patch_mail pm;
+};
+
+/*
+ * The diff of patch i into ps, or why it has none into err. The mail is
+ * decoded again (quietly: read_series() reported it) only to say why a
+ * diff cannot be parsed. -1 when a temporary file cannot be read
+ * (reported).
+ */
+static int item_patch(struct series *s, size_t i, const struct dry_apply_opts *o,
+		      struct reader *rd, struct patch_set *ps, struct strbuf *err)
+{
+	static const struct mailinfo_opts mopts = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
+	struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
+	const struct item *it = &s->items[i];
+	struct patch_mail *pm = &rd->pm;
+	struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
+	struct raw_mail raw;
+
+	strbuf_reset(err);
+	if (spool_read(&s->diffs, it->diff_off, it->diff_len, &rd->buf) < 0)
+		return -1;
+	strbuf_reset(&rd->origin);
+	strbuf_addf(&rd->origin, "%s: message %zu", s->pms.v[i].origin, it->number);
+	popts.origin = rd->origin.buf;
+	popts.p_value = o->p_value;
+	popts.max_binary = o->max_size;
+	if (rd->buf.len && !patch_parse(ps, rd->buf.buf, rd->buf.len, &popts, err))
+		return 0;
+	/* Say so when the mail holds a diff format we refuse. */
+	if (patch_mails_get(&s->pms, &s->pms.v[i], &rd->buf, &raw) < 0)
+		return -1;
+	if (!mailinfo_parse(pm, &raw, &mopts)) {
+		strbuf_addbuf(&body, &pm->message);
+		strbuf_addbuf(&body, &pm->patch);
+	}
+	if (patch_find_unsupported(body.buf, body.len, &why)) {
+		strbuf_reset(err);
+		strbuf_addf(err, "%s: %s", rd->origin.buf, why.buf);
+	} else if (!err->len) {
+		strbuf_addf(err, "%s: no patch found", rd->origin.buf);
+	}
+	strbuf_release(&body);
+	strbuf_release(&why);
+	return 0;
 }
 
 struct target {
@@ -241,12 +269,14 @@ static void write_report(struct strbuf *out)
 }
 
 /* Checks the series against one target, printing into out. */
-static int check_target(git_repository *repo, struct target *t, const struct series *s,
+static int check_target(git_repository *repo, struct target *t, struct series *s,
 			const struct dry_apply_opts *o, struct strbuf *out, int first)
 {
 	struct apply_opts aopts = APPLY_OPTS_INIT;
 	struct apply_session *sess;
-	struct strbuf prefix = STRBUF_INIT;
+	struct strbuf prefix = STRBUF_INIT, err = STRBUF_INIT;
+	struct reader rd = { STRBUF_INIT, STRBUF_INIT };
+	struct patch_set ps = PATCH_SET_INIT;
 	int ret = 0;
 
 	aopts.fuzz = o->fuzz;
@@ -255,6 +285,7 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 	aopts.max_binary = o->max_size;
 	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
 		return -1;
+	mailinfo_init(&rd.pm);
 	if (!o->porcelain && !o->quiet)
 		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", s->nr, s->nr == 1 ? "" : "es",
 			    t->name, o->each ? " (each alone)" : "", s->skipped.buf);
@@ -262,9 +293,14 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 		const struct item *it = &s->items[i];
 		struct apply_result res = APPLY_RESULT_INIT;
 
-		if (it->error)
-			apply_result_set_error(&res, it->error);
-		else if (apply_patch(sess, &it->ps, &res) < 0) {
+		patch_set_dispose(&ps);
+		if (item_patch(s, i, o, &rd, &ps, &err) < 0) {
+			ret = -1;
+			break;
+		}
+		if (err.len)
+			apply_result_set_error(&res, err.buf);
+		else if (apply_patch(sess, &ps, &res) < 0) {
 			apply_result_dispose(&res);
 			ret = -1;
 			break;
@@ -297,6 +333,11 @@ static int check_target(git_repository *repo, struct target *t, const struct ser
 		write_report(out);
 	}
 	apply_session_free(sess);
+	patch_set_dispose(&ps);
+	mailinfo_release(&rd.pm);
+	strbuf_release(&rd.buf);
+	strbuf_release(&rd.origin);
+	strbuf_release(&err);
 	strbuf_release(&prefix);
 	return ret;
 }
@@ -347,7 +388,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_FETCH(&fo),
 		OPT_END()
 	};
-	struct series s = { NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct series s = { PATCH_MAILS_INIT, SPOOL_INIT, NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct target *targets = NULL;
 	size_t nt;
 	git_repository *repo;

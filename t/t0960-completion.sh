@@ -104,7 +104,7 @@ test_expect_success 'git maint-queue -h: the usage on stdout, exit 129, nothing 
 	head -n 2 out >actual &&
 	cat >expect <<-\EOF &&
 	usage: git maint-queue [<options>] <branch> [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...
-	   or: git maint-queue (--continue | --skip | --abort | --show-current)
+	   or: git maint-queue --show-trailers [<options>] <branch> [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...
 	EOF
 	test_cmp expect actual &&
 	grep "^    --continue  *go on after fixing the patch or the build\$" out &&
@@ -240,9 +240,13 @@ test_expect_success BASH_COMPLETION 'git maint-queue --no-<TAB>: the options tha
 	--no-3way 
 	--no-build-each 
 	--no-cache 
+	--no-input-mboxrd 
+	--no-keep-cr 
 	--no-refresh 
 	--no-scissors 
 	--no-signoff 
+	--no-sloppy-trailers 
+	--no-trailers 
 	EOF
 	complete_in_r "git maint-queue --no-" >actual &&
 	test_cmp expect actual

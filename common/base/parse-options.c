@@ -45,7 +45,8 @@ static void print_usage(FILE *fp, const char *const *usagestr, const struct opti
 		if (o->long_name)
 			strbuf_addf(&line, "--%s%s", (o->flags & PARSE_OPT_NONEG) ||
 				    o->type == OPTION_INTEGER ? "" :
-				    (o->type == OPTION_BOOL ? "[no-]" : ""), o->long_name);
+				    (o->type == OPTION_BOOL || o->type == OPTION_CALLBACK ? "[no-]" : ""),
+				    o->long_name);
 		if (o->argh && !(o->flags & PARSE_OPT_NOARG)) {
 			if (o->flags & PARSE_OPT_OPTARG)
 				strbuf_addf(&line, "[=<%s>]", o->argh);

@@ -13,7 +13,8 @@
 
 /* Every message as read: where its bytes are, what it says of itself. */
 struct read_state {
-	struct strbuf all;
+	struct spool *spool;	/* the bytes of the messages that may be needed again */
+	int store_all;		/* the follow-ups are read again (review): every message */
 	struct patch_mail_ref *refs;
 	size_t nr, alloc;
 	unsigned char *bad;
@@ -55,7 +56,13 @@ static void from_line_commit(char out[41], const struct raw_mail *raw)
 	out[40] = '\0';
 }
 
-static void add_message(struct read_state *rs, const struct raw_mail *raw, struct patch_mail *pm)
+/*
+ * Reads raw's facts into rs; its bytes go to the spool when they may be
+ * needed again: a patch (or a mail that might be one: a refused diff, an
+ * unreadable mail) may be applied or compared, and with a review every
+ * message is parsed again. -1 when the spool cannot be written (reported).
+ */
+static int add_message(struct read_state *rs, const struct raw_mail *raw, struct patch_mail *pm)
 {
 	static const struct mailinfo_opts mopts = {
 		.quoted_cr = MAILINFO_QUOTED_CR_WARN, .headers_and_paths_only = 1, .quiet = 1,
@@ -66,13 +73,12 @@ static void add_message(struct read_state *rs, const struct raw_mail *raw, struc
 
 	ALLOC_GROW(rs->refs, rs->nr + 1, rs->alloc);
 	rs->bad = xrealloc(rs->bad, rs->alloc);
-	rs->refs[rs->nr].off = rs->all.len;
+	rs->refs[rs->nr].off = -1;
 	rs->refs[rs->nr].len = raw->len;
 	rs->refs[rs->nr].number = raw->number;
 	rs->refs[rs->nr].origin = raw->origin;
 	from_line_commit(rs->refs[rs->nr].commit, raw);
 	rs->bad[rs->nr] = bad;
-	strbuf_add(&rs->all, raw->buf, raw->len);
 	strvec_push(&rs->subjects, pm->raw_subject.buf);
 	strvec_push(&rs->clean, pm->subject.buf);
 	if (pm->date.len && select_parse_date(pm->date.buf, &when) < 0)
@@ -85,8 +91,12 @@ static void add_message(struct read_state *rs, const struct raw_mail *raw, struc
 		mail_facts_from(&f, pm, when);
 		f.has_patch = refused;
 	}
+	if ((bad || f.has_patch || rs->store_all) &&
+	    spool_add(rs->spool, raw->buf, raw->len, &rs->refs[rs->nr].off) < 0)
+		return -1;
 	mail_kinds_add(rs->mk, &f);
 	rs->nr++;
+	return 0;
 }
 
 static void keep(struct patch_mails *pms, const struct read_state *rs, size_t i)
@@ -95,7 +105,7 @@ static void keep(struct patch_mails *pms, const struct read_state *rs, size_t i)
 
 	ALLOC_GROW(pms->v, pms->nr + 1, pms->alloc);
 	r = &pms->v[pms->nr++];
-	*r = rs->refs[i];	/* its bytes stay where they were read: rs->all becomes pms->bytes */
+	*r = rs->refs[i];	/* its bytes stay in the spool, which becomes pms's */
 	r->index = i;
 }
 
@@ -155,7 +165,8 @@ static void choose(struct patch_mails *pms, const struct read_state *rs,
 }
 
 /* The follow-ups' trailers, read first: a mailbox without any needs no more. */
-static int any_trailer(const struct read_state *rs, const struct strbuf *bytes)
+static int any_trailer(const struct read_state *rs, const struct patch_mails *pms,
+		       struct strbuf *buf)
 {
 	struct trailer_list tl = TRAILER_LIST_INIT;
 	struct strbuf text = STRBUF_INIT;
@@ -164,8 +175,12 @@ static int any_trailer(const struct read_state *rs, const struct strbuf *bytes)
 	for (size_t i = 0; i < rs->nr && !found; i++) {
 		if (mail_kinds_at(rs->mk, i)->kind != MAIL_FOLLOWUP)
 			continue;
+		if (patch_mails_get(pms, &rs->refs[i], buf, NULL) < 0) {
+			found = -1;
+			break;
+		}
 		strbuf_reset(&text);
-		if (trailers_reply_text(&text, bytes->buf + rs->refs[i].off, rs->refs[i].len) < 0)
+		if (trailers_reply_text(&text, buf->buf, buf->len) < 0)
 			continue;
 		trailers_from_reply(&tl, text.buf, text.len);
 		found = tl.nr > 0;
@@ -176,8 +191,9 @@ static int any_trailer(const struct read_state *rs, const struct strbuf *bytes)
 }
 
 /*
- * What the follow-ups give each patch kept (common/mail/review.h). -1 on a
- * hashing failure (reported).
+ * What the follow-ups give each patch kept (common/mail/review.h), every
+ * message read back from the spool one at a time. -1 on a hashing or
+ * spool read failure (reported).
  */
 static int collect_review(struct patch_mails *pms, const struct read_state *rs,
 			  const struct patch_mails_opts *opts)
@@ -186,22 +202,23 @@ static int collect_review(struct patch_mails *pms, const struct read_state *rs,
 	static const struct mailinfo_opts heads = {
 		.quoted_cr = MAILINFO_QUOTED_CR_WARN, .headers_and_paths_only = 1, .quiet = 1,
 	};
-	int reviewed = any_trailer(rs, &pms->bytes), ret = 0;
+	struct strbuf buf = STRBUF_INIT;
+	int reviewed = any_trailer(rs, pms, &buf), ret = 0;
 	size_t *applied = xmalloc(st_mult(pms->nr + 1, sizeof(size_t)));
 	struct patch_mail pm;
 
 	pms->review = review_new();
 	mailinfo_init(&pm);
-	for (size_t i = 0; i < rs->nr; i++) {
+	for (size_t i = 0; i < rs->nr && reviewed >= 0; i++) {
 		const struct mail_class *c = mail_kinds_at(rs->mk, i);
 		size_t family = c->series != MAIL_NONE ? mail_kinds_series(rs->mk, c->series)->family : MAIL_NONE;
-		struct raw_mail raw = { 0 };
+		struct raw_mail raw;
 		struct review_msg m;
 
-		raw.buf = pms->bytes.buf + rs->refs[i].off;
-		raw.len = rs->refs[i].len;
-		raw.origin = rs->refs[i].origin;
-		raw.number = rs->refs[i].number;
+		if (patch_mails_get(pms, &rs->refs[i], &buf, &raw) < 0) {
+			reviewed = -1;
+			break;
+		}
 		/* without trailers in the follow-ups, a message's kind and place are all it takes */
 		mailinfo_parse(&pm, &raw, reviewed && c->kind == MAIL_PATCH ? &full : &heads);
 		if (!reviewed)
@@ -213,8 +230,12 @@ static int collect_review(struct patch_mails *pms, const struct read_state *rs,
 	}
 	for (size_t j = 0; j < pms->nr; j++)
 		applied[j] = pms->v[j].index;
-	review_collect(pms->review, applied, pms->nr, opts->review);
+	if (reviewed < 0)
+		ret = -1;
+	else
+		review_collect(pms->review, applied, pms->nr, opts->review);
 	mailinfo_release(&pm);
+	strbuf_release(&buf);
 	free(applied);
 	return ret;
 }
@@ -337,7 +358,7 @@ static void warn_incomplete(const struct read_state *rs)
 int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t nargs,
 		     const struct patch_mails_opts *opts)
 {
-	struct read_state rs = { STRBUF_INIT, NULL, 0, 0, NULL, STRVEC_INIT, STRVEC_INIT, NULL };
+	struct read_state rs = { &pms->spool, !!opts->review, NULL, 0, 0, NULL, STRVEC_INIT, STRVEC_INIT, NULL };
 	struct mail_source *src;
 	struct patch_mail pm;
 	struct raw_mail raw;
@@ -356,19 +377,16 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 			ret = source_oversized(src) ? RESULT_NO : RESULT_FATAL;
 			break;
 		}
-		add_message(&rs, &raw, &pm);
+		if (add_message(&rs, &raw, &pm) < 0) {
+			ret = RESULT_FATAL;
+			break;
+		}
 	}
 	source_close(src);
 	mailinfo_release(&pm);
 	if (!ret) {
 		mail_kinds_run(rs.mk);
 		choose(pms, &rs, opts);
-		{
-			struct strbuf tmp = pms->bytes;	/* the read bytes move, not copied */
-
-			pms->bytes = rs.all;
-			rs.all = tmp;
-		}
 		if (!opts->quiet)
 			warn_incomplete(&rs);
 		if (opts->review && collect_review(pms, &rs, opts) < 0)
@@ -376,7 +394,6 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 		if (opts->versions)
 			find_versions(pms, &rs);
 	}
-	strbuf_release(&rs.all);
 	free(rs.refs);
 	free(rs.bad);
 	strvec_clear(&rs.subjects);
@@ -406,8 +423,28 @@ void patch_mails_release(struct patch_mails *pms)
 		free(pms->versions[i].subject);
 	}
 	free(pms->versions);
-	strbuf_release(&pms->bytes);
+	spool_close(&pms->spool);
 	free(pms->v);
 	memset(pms, 0, sizeof(*pms));
-	strbuf_init(&pms->bytes, 0);
+	pms->spool.fd = -1;
+}
+
+int patch_mails_get(const struct patch_mails *pms, const struct patch_mail_ref *ref,
+		    struct strbuf *buf, struct raw_mail *raw)
+{
+	/* spool_read() only preads: a copy of the handle reads the same file */
+	struct spool spool = pms->spool;
+
+	if (ref->off < 0)
+		BUG("message %zu of '%s' was not kept", ref->number, ref->origin);
+	if (spool_read(&spool, ref->off, ref->len, buf) < 0)
+		return -1;
+	if (raw) {
+		memset(raw, 0, sizeof(*raw));
+		raw->buf = buf->buf;
+		raw->len = buf->len;
+		raw->origin = ref->origin;
+		raw->number = ref->number;
+	}
+	return 0;
 }

@@ -25,18 +25,31 @@
  * pms->v[i]. A mailbox whose follow-ups carry no trailer costs nothing
  * more; one that does costs a full parse and a patch id per patch.
  *
- * Memory: the bytes of every mail read, once (the caller applies the
- * patches among them from memory, as git am would from its split).
+ * Memory: what the index of the inputs says of each message (its kind,
+ * place, subject, ids), never the mail itself. The bytes of every message
+ * that may be applied or compared (a patch, a mail with a refused diff,
+ * an unreadable mail) go to an unlinked temporary file
+ * (common/base/spool.h) as they are read, files and pipes alike, and are
+ * read back one at a time with patch_mails_get(); with opts->review every
+ * message does, since the follow-ups are read again; other mail is not
+ * stored at all. So a caller that takes the patches one at a time holds
+ * the index plus the message it is at (and the one the source is
+ * reading), whatever the size of the mailbox.
  */
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "mail-kind.h"
 #include "review.h"
+#include "spool.h"
 #include "strbuf.h"
 
+struct raw_mail;
+
 struct patch_mail_ref {
-	size_t off, len;	/* in bytes */
+	off_t off;		/* in the spool (patch_mails_get()); -1: not stored */
+	size_t len;		/* in bytes */
 	size_t index;		/* the message's place in the inputs, 0-based (the mail core's numbering) */
 	char commit[41];	/* the commit id of its "From <id>" line (git format-patch's), else "" */
 	size_t number;		/* the message's number in the inputs (source numbering) */
@@ -58,7 +71,7 @@ struct patch_mails_versions {
 };
 
 struct patch_mails {
-	struct strbuf bytes;		/* every mail read, one after another; v points into it */
+	struct spool spool;		/* the bytes of the messages that may be needed again */
 	struct patch_mail_ref *v;	/* in the order to apply them */
 	size_t nr, alloc;
 	size_t counts[MAIL_KIND_NR];	/* messages of each kind read */
@@ -67,7 +80,7 @@ struct patch_mails {
 	struct patch_mails_versions *versions;	/* with opts->versions, per series that has two */
 	size_t versions_nr;
 };
-#define PATCH_MAILS_INIT { STRBUF_INIT }
+#define PATCH_MAILS_INIT { SPOOL_INIT }
 
 /* Options of patch_mails_read(). */
 struct maint_config;
@@ -99,6 +112,16 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
  * when nothing was skipped.
  */
 void patch_mails_skipped(const struct patch_mails *pms, struct strbuf *out);
+
+/*
+ * Replaces buf with the bytes of ref (one of pms->v, or of an older
+ * version's patches, pms->versions[].old) and, when raw is not NULL, sets
+ * raw to them (buf, len, origin, number; no From_ line, no offset) for
+ * mailinfo_parse(). raw->buf is valid until buf changes. -1 when the
+ * temporary file cannot be read (reported).
+ */
+int patch_mails_get(const struct patch_mails *pms, const struct patch_mail_ref *ref,
+		    struct strbuf *buf, struct raw_mail *raw);
 
 void patch_mails_release(struct patch_mails *pms);
 

@@ -126,9 +126,9 @@ int source_opt_max_size(const struct option *opt, const char *arg, int unset);
 	OPT_GROUP("Input"), \
 	OPT_BOOL(0, "input-mboxrd", &(o)->input_mboxrd, "the input is mboxrd: unquote >From lines"), \
 	OPT_BOOL(0, "keep-cr", &(o)->keep_cr, "keep CR of CRLF line ends, like git mailsplit --keep-cr"), \
-	OPT_CALLBACK(0, "max-message-size", &(o)->max_size, "bytes", \
-		     "largest message accepted (default mbox.max-message-size or 256 MiB; 0: no limit)", \
-		     source_opt_max_size)
+	{ OPTION_CALLBACK, 0, "max-message-size", &(o)->max_size, "bytes", \
+	  "largest message accepted (default mbox.max-message-size or 256 MiB; 0: no limit)", \
+	  PARSE_OPT_NONEG, source_opt_max_size }
 
 /* The SOURCE_* flags of the options (o may be NULL). */
 unsigned source_opts_flags(const struct source_opts *o);

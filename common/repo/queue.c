@@ -1459,6 +1459,7 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 {
 	struct patch_mails pms = PATCH_MAILS_INIT;
 	struct patch_mails_opts popts = { 0 };
+	struct strbuf buf = STRBUF_INIT;
 	int rc;
 
 	popts.source = &q->opts.source;
@@ -1477,12 +1478,19 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 	if (nargs <= 1)
 		q->source = xstrdup(nargs ? args[0] : "-");
 	q->numbers = xcalloc(pms.nr + 1, sizeof(*q->numbers));
+	/* one at a time from the spool: the mailbox itself is never in memory */
 	for (size_t i = 0; i < pms.nr; i++) {
-		strbuf_addf(&q->mails, "%zu\n", pms.v[i].len);
-		strbuf_add(&q->mails, pms.bytes.buf + pms.v[i].off, pms.v[i].len);
+		if (patch_mails_get(&pms, &pms.v[i], &buf, NULL) < 0) {
+			strbuf_release(&buf);
+			patch_mails_release(&pms);
+			return RESULT_FATAL;
+		}
+		strbuf_addf(&q->mails, "%zu\n", buf.len);
+		strbuf_addbuf(&q->mails, &buf);
 		strbuf_addch(&q->mails, '\n');
 		q->numbers[i] = pms.v[i].number;
 	}
+	strbuf_release(&buf);
 	patch_mails_skipped(&pms, &q->skipped);
 	take_review(q, &pms);
 	patch_mails_release(&pms);

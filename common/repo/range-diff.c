@@ -682,14 +682,15 @@ static int patch_of_mail(struct range_patch *rp, struct strvec *keep, struct pat
 			 const struct patch_mails *pms, const struct patch_mail_ref *ref)
 {
 	static const struct mailinfo_opts mopts = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
-	struct raw_mail raw = { 0 };
-	struct strbuf msg = STRBUF_INIT;
+	struct raw_mail raw;
+	struct strbuf msg = STRBUF_INIT, buf = STRBUF_INIT;
+	int rc;
 
-	raw.buf = pms->bytes.buf + ref->off;
-	raw.len = ref->len;
-	raw.origin = ref->origin;
-	raw.number = ref->number;
-	if (mailinfo_parse(pm, &raw, &mopts) < 0)
+	if (patch_mails_get(pms, ref, &buf, &raw) < 0)
+		return -1;
+	rc = mailinfo_parse(pm, &raw, &mopts);
+	strbuf_release(&buf);
+	if (rc < 0)
 		return error("%s: message %zu cannot be read", ref->origin, ref->number);
 	rp->id = *ref->commit ? strvec_push(keep, ref->commit) : "0000000";
 	rp->author = strvec_pushf(keep, "%s <%s>", pm->author_name.buf, pm->author_email.buf);

@@ -1,0 +1,84 @@
+#!/bin/sh
+
+test_description='dry-apply and queue: the mail is not held in memory
+
+patch_mails_read() keeps the patches in an unlinked temporary file and
+gives them back one at a time (common/mail/patch-mails.h), so dry-apply
+holds the index of the mailbox plus the patch it is at, from a file or
+from a pipe: its peak memory stays far below the size of a mailbox of
+large messages. The bound is on memory, never on time; the sanitizers
+keep freed memory in quarantine, so these tests do not run under them.'
+
+. ./test-lib.sh
+
+# 96 patches rewriting one 700 KB file whole: a mailbox over 100 MB whose
+# patches all apply, while the tree they change stays at one such file.
+test_expect_success 'setup: a mailbox of 96 patches of 1.5 MB each' '
+	git init -q repo &&
+	(
+		cd repo &&
+		seq 1 70000 >big &&
+		git add big &&
+		git commit -q -m base &&
+		git branch base &&
+		for k in $(test_seq 1 96)
+		do
+			seq $k 70000 | sed "s/\$/ v$k/" >big &&
+			git commit -q -a -m "rewrite big, take $k" || return 1
+		done &&
+		git tag tip &&
+		git format-patch -q --stdout base >../large.mbox &&
+		git format-patch -q --stdout base..tip~93 >../three.mbox
+	) &&
+	test $(wc -c <large.mbox) -gt 100000000
+'
+
+test_expect_success !SANITIZE 'dry-apply on a mailbox file over 100 MB: memory stays bounded' '
+	(cd repo && /usr/bin/time -f "%M" -o ../rss git maint-dry-apply -q --onto base ../large.mbox >../out) &&
+	echo "base: all 96 patches apply" >expect &&
+	test_cmp expect out &&
+	test $(tail -n 1 rss) -lt 49152
+'
+
+test_expect_success !SANITIZE 'dry-apply on a mailbox over 100 MB from a pipe: memory stays bounded' '
+	(cd repo && cat ../large.mbox | /usr/bin/time -f "%M" -o ../rss git maint-dry-apply -q --onto base - >../out) &&
+	echo "base: all 96 patches apply" >expect &&
+	test_cmp expect out &&
+	test $(tail -n 1 rss) -lt 49152
+'
+
+test_expect_success 'dry-apply from a pipe reports what it does from the file' '
+	(cd repo && git maint-dry-apply --onto base ../large.mbox >../expect) &&
+	(cd repo && cat ../large.mbox | git maint-dry-apply --onto base >../actual) &&
+	test_cmp expect actual
+'
+
+test_expect_success 'queue from a pipe commits what git am commits' '
+	(
+		cd repo &&
+		git checkout -q -B am base &&
+		git am -q ../three.mbox &&
+		git checkout -q -B queued base &&
+		cat ../three.mbox | git maint-queue -q queued - &&
+		git log --format=%T am >../expect &&
+		git log --format=%T queued >../actual
+	) &&
+	test_cmp expect actual
+'
+
+test_expect_success 'dry-apply without a usable TMPDIR fails before any verdict, changing nothing' '
+	(
+		cd repo &&
+		git checkout -q base &&
+		repo_state >../state.before &&
+		TMPDIR=$(pwd)/../no-such-dir test_expect_code 128 \
+			git maint-dry-apply --onto base ../large.mbox >../out 2>../err &&
+		repo_state >../state.after
+	) &&
+	test_must_be_empty out &&
+	grep "^error: cannot create a temporary file in .*no-such-dir.*: No such file or directory\$" err &&
+	test_line_count = 1 err &&
+	test_cmp state.before state.after
+'
+
+test_done
