@@ -95,3 +95,24 @@ void quote_field(struct strbuf *out, const char *s, size_t len)
 	strbuf_add(out, s, len);
 	strbuf_setlen(out, start + neutralise_field(out->buf + start, len));
 }
+
+int url_unquote(struct strbuf *out, const char *s, size_t len, unsigned flags)
+{
+	for (size_t i = 0; i < len; i++) {
+		int c = (unsigned char)s[i];
+
+		if (c == '%') {
+			int hi = i + 2 < len ? hex_digit(s[i + 1]) : -1;
+			int lo = i + 2 < len ? hex_digit(s[i + 2]) : -1;
+
+			if (hi < 0 || lo < 0)
+				return -1;
+			c = hi * 16 + lo;
+			i += 2;
+		}
+		if (!c || ((flags & URL_NO_CONTROLS) && (c < 0x20 || c == 0x7f)))
+			return -1;
+		strbuf_addch(out, c);
+	}
+	return 0;
+}

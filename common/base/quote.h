@@ -32,4 +32,14 @@ void quote_path(struct strbuf *out, const char *path, size_t len, unsigned flags
 /* Appends s[0..len) to out with its control characters replaced by '?'. */
 void quote_field(struct strbuf *out, const char *s, size_t len);
 
+/* url_unquote() flags */
+#define URL_NO_CONTROLS 1	/* refuse a decoded control character (CR, LF ... DEL), not only NUL */
+
+/*
+ * Appends the percent-decoded s[0..len) (a URL's path part) to out; -1
+ * on a bad escape or a decoded NUL (or control character, with
+ * URL_NO_CONTROLS): what it names would not be what the URL says.
+ */
+int url_unquote(struct strbuf *out, const char *s, size_t len, unsigned flags);
+
 #endif

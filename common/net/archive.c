@@ -6,6 +6,7 @@
 #include "http.h"
 #include "mail-kind.h"
 #include "mailinfo.h"
+#include "quote.h"
 #include "select.h"
 #include "source.h"
 #include "usage.h"
@@ -86,28 +87,6 @@ static int set_ref(struct archive_ref *ref, const char *msgid, size_t len, const
 	return 0;
 }
 
-/* Percent-decodes s[0..len) into out; -1 on a bad escape or a NUL. */
-static int url_decode(struct strbuf *out, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		int c = (unsigned char)s[i];
-
-		if (c == '%') {
-			int hi = i + 2 < len ? hex_digit(s[i + 1]) : -1;
-			int lo = i + 2 < len ? hex_digit(s[i + 2]) : -1;
-
-			if (hi < 0 || lo < 0)
-				return -1;
-			c = hi * 16 + lo;
-			i += 2;
-		}
-		if (!c)
-			return -1;
-		strbuf_addch(out, c);
-	}
-	return 0;
-}
-
 /* https://host/list/<msgid>/[T/|t/|raw|t.mbox.gz] */
 static int parse_url(struct archive_ref *ref, const char *arg)
 {
@@ -137,7 +116,7 @@ static int parse_url(struct archive_ref *ref, const char *arg)
 		goto out;
 	}
 	last = slash + 1;
-	if (url_decode(&id, last, strlen(last)) < 0) {
+	if (url_unquote(&id, last, strlen(last), 0) < 0) {
 		error("'%s' is not a Message-ID we can look up", arg);
 		goto out;
 	}

@@ -5,6 +5,7 @@
 #include "fetch.h"
 #include "http.h"
 #include "progress.h"
+#include "quote.h"
 #include "select.h"
 #include "usage.h"
 #include "utf8.h"
@@ -25,27 +26,6 @@
 #define IMAP_BATCH 100
 
 /* ---- the URL ---- */
-
-static int url_decode(struct strbuf *out, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		int c = (unsigned char)s[i];
-
-		if (c == '%') {
-			int hi = i + 2 < len ? hex_digit(s[i + 1]) : -1;
-			int lo = i + 2 < len ? hex_digit(s[i + 2]) : -1;
-
-			if (hi < 0 || lo < 0)
-				return -1;
-			c = hi * 16 + lo;
-			i += 2;
-		}
-		if (c < 0x20 || c == 0x7f)
-			return -1;	/* NUL, CR, LF ... would change the commands we send */
-		strbuf_addch(out, c);
-	}
-	return 0;
-}
 
 static int host_ok(const char *h, size_t len)
 {
@@ -77,8 +57,8 @@ static int parse_query(struct imap_url *u, const char *q, const char *url)
 
 		strbuf_reset(&key);
 		strbuf_reset(&val);
-		if (url_decode(&key, q, eq ? (size_t)(eq - q) : len) < 0 ||
-		    (eq && url_decode(&val, eq + 1, len - (eq + 1 - q)) < 0))
+		if (url_unquote(&key, q, eq ? (size_t)(eq - q) : len, URL_NO_CONTROLS) < 0 ||
+		    (eq && url_unquote(&val, eq + 1, len - (eq + 1 - q), URL_NO_CONTROLS) < 0))
 			ret = error("'%s': a bad escape in the query", url);
 		else if (!strcmp(key.buf, "unseen") && !eq)
 			u->unseen = 1;
@@ -114,7 +94,7 @@ int imap_url_parse(struct imap_url *u, const char *url)
 	auth_end = p + strcspn(p, "/?#");
 	at = memrchr(p, '@', auth_end - p);
 	if (at) {
-		if (url_decode(&sb, p, at - p) < 0 || !sb.len)
+		if (url_unquote(&sb, p, at - p, URL_NO_CONTROLS) < 0 || !sb.len)
 			goto bad;
 		u->user = strbuf_detach(&sb, NULL);
 	}
@@ -143,7 +123,7 @@ int imap_url_parse(struct imap_url *u, const char *url)
 		p++;
 	path_end = p + strcspn(p, "?#");
 	strbuf_reset(&sb);
-	if (url_decode(&sb, p, path_end - p) < 0 || !utf8_valid(sb.buf, sb.len))
+	if (url_unquote(&sb, p, path_end - p, URL_NO_CONTROLS) < 0 || !utf8_valid(sb.buf, sb.len))
 		goto bad;
 	while (sb.len && sb.buf[sb.len - 1] == '/')
 		strbuf_setlen(&sb, sb.len - 1);

@@ -424,6 +424,31 @@ static void quote_paths_and_fields(void **state)
 	strbuf_release(&sb);
 }
 
+static void url_unquote_escapes(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(url_unquote(&sb, "a%40b%2Fc%c3%a4", 15, 0), 0);
+	assert_string_equal(sb.buf, "a@b/c\303\244");
+	strbuf_reset(&sb);
+	/* a bad or cut escape, a NUL: refused */
+	assert_int_equal(url_unquote(&sb, "a%4", 3, 0), -1);
+	strbuf_reset(&sb);
+	assert_int_equal(url_unquote(&sb, "a%zz", 4, 0), -1);
+	strbuf_reset(&sb);
+	assert_int_equal(url_unquote(&sb, "a%00b", 5, 0), -1);
+	strbuf_reset(&sb);
+	/* a control character: only where asked */
+	assert_int_equal(url_unquote(&sb, "a%0Db", 5, 0), 0);
+	assert_string_equal(sb.buf, "a\rb");
+	strbuf_reset(&sb);
+	assert_int_equal(url_unquote(&sb, "a%0Db", 5, URL_NO_CONTROLS), -1);
+	strbuf_reset(&sb);
+	assert_int_equal(url_unquote(&sb, "a%7F", 4, URL_NO_CONTROLS), -1);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -441,6 +466,7 @@ int main(void)
 		cmocka_unit_test(hashmap_maps_byte_strings),
 		cmocka_unit_test(neutralise_controls_replaces),
 		cmocka_unit_test(quote_paths_and_fields),
+		cmocka_unit_test(url_unquote_escapes),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
