@@ -275,6 +275,25 @@ test_expect_success 'the fast path (mbox output) selects what the full parser (l
 	done
 '
 
+# The header block ends at the first line that is no header; one starting
+# with a CR is the message's first line, as git mailinfo reads it, not a
+# CRLF blank line followed by a diff.
+test_expect_success 'a line starting with CR after the headers is message text, not the diff' '
+	{
+		echo "From 1234567890abcdef1234567890abcdef12345678 Mon Sep 17 00:00:00 2001" &&
+		echo "From: A U Thor <author@example.com>" &&
+		echo "Subject: [PATCH] cr" &&
+		printf "\rdiff --git a/cr.c b/cr.c\nnew file mode 100644\nindex 0000000..e69de29\n"
+	} >cr-mbox &&
+	sed 1d cr-mbox >cr-mail &&
+	git mailinfo cr-msg cr-patch <cr-mail >/dev/null &&
+	test_must_be_empty cr-patch &&
+	test_expect_code 1 git-maint-mbox-split --touches cr.c cr-mbox >out &&
+	test_must_be_empty out &&
+	test_expect_code 1 git-maint-mbox-split --touches cr.c --format=%s cr-mbox >out &&
+	test_must_be_empty out
+'
+
 test_expect_success 'every option is documented in the manual' '
 	command_options git-maint-mbox-split >options &&
 	test_line_count -gt 15 options &&

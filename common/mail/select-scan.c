@@ -366,7 +366,8 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 	}
 	/* The body: after the blank line that ends the headers. */
 	body = buf + pos;
-	if (body < end && *body == '\r')
+	/* only a CR before the '\n' is part of the blank line; a CR starting a line is text */
+	if (end - body > 1 && body[0] == '\r' && body[1] == '\n')
 		body++;
 	if (body < end && *body == '\n') {
 		body++;
