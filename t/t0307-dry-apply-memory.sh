@@ -11,9 +11,9 @@ keep freed memory in quarantine, so these tests do not run under them.'
 
 . ./test-lib.sh
 
-# 96 patches rewriting one 700 KB file whole: a mailbox over 100 MB whose
+# 48 patches rewriting one 700 KB file whole: a mailbox over 64 MB whose
 # patches all apply, while the tree they change stays at one such file.
-test_expect_success 'setup: a mailbox of 96 patches of 1.5 MB each' '
+test_expect_success 'setup: a mailbox of 48 patches of 1.5 MB each' '
 	git init -q repo &&
 	(
 		cd repo &&
@@ -21,28 +21,28 @@ test_expect_success 'setup: a mailbox of 96 patches of 1.5 MB each' '
 		git add big &&
 		git commit -q -m base &&
 		git branch base &&
-		for k in $(test_seq 1 96)
+		for k in $(test_seq 1 48)
 		do
 			seq $k 70000 | sed "s/\$/ v$k/" >big &&
 			git commit -q -a -m "rewrite big, take $k" || return 1
 		done &&
 		git tag tip &&
 		git format-patch -q --stdout base >../large.mbox &&
-		git format-patch -q --stdout base..tip~93 >../three.mbox
+		git format-patch -q --stdout base..tip~45 >../three.mbox
 	) &&
-	test $(wc -c <large.mbox) -gt 100000000
+	test $(wc -c <large.mbox) -gt 67108864
 '
 
-test_expect_success !SANITIZE 'dry-apply on a mailbox file over 100 MB: memory stays bounded' '
+test_expect_success !SANITIZE 'dry-apply on a mailbox file over 64 MB: memory stays bounded' '
 	(cd repo && /usr/bin/time -f "%M" -o ../rss git maint-dry-apply -q --onto base ../large.mbox >../out) &&
-	echo "base: all 96 patches apply" >expect &&
+	echo "base: all 48 patches apply" >expect &&
 	test_cmp expect out &&
 	test $(tail -n 1 rss) -lt 49152
 '
 
-test_expect_success !SANITIZE 'dry-apply on a mailbox over 100 MB from a pipe: memory stays bounded' '
+test_expect_success !SANITIZE 'dry-apply on a mailbox over 64 MB from a pipe: memory stays bounded' '
 	(cd repo && cat ../large.mbox | /usr/bin/time -f "%M" -o ../rss git maint-dry-apply -q --onto base - >../out) &&
-	echo "base: all 96 patches apply" >expect &&
+	echo "base: all 48 patches apply" >expect &&
 	test_cmp expect out &&
 	test $(tail -n 1 rss) -lt 49152
 '
