@@ -1,5 +1,19 @@
 # Helpers for the mail core tests (t01xx).
 
+# git_overread_fixup <message> <info>: git 2.39's mailinfo reads past
+# the end of a From: line that ends in a comment and a CR (kept by
+# mailsplit --keep-cr; valgrind shows the invalid read), and its Author
+# line may then carry heap bytes after the comment, which ones depending
+# on the paths in its environment. The corpus has one such line, ending
+# in "(trailing)": the oracle's Author line is cut there, as ours is.
+git_overread_fixup () {
+	if grep -q "^From: .*(trailing)$(printf '\r')\$" "$1"
+	then
+		sed "1s/^\(Author: .*(trailing)\).*/\1/" "$2" >"$2.cut" &&
+		mv "$2.cut" "$2"
+	fi
+}
+
 # compare_with_git <name> [<mailinfo options>] -- [<mailsplit options>] <mbox>
 #
 # Splits <mbox> with git mailsplit and runs git mailinfo on every message,
@@ -30,6 +44,7 @@ compare_with_git () {
 		n=$(printf %04d $i) &&
 		{ git mailinfo $mi_opts "git-$name/$n.msg" "git-$name/$n.patch" \
 			<"git-$name/$n" >"git-$name/$n.info" 2>/dev/null || :; } &&
+		git_overread_fixup "git-$name/$n" "git-$name/$n.info" &&
 		test_cmp "git-$name/$n.info" "ours-$name/$n/info" &&
 		test_cmp "git-$name/$n.msg" "ours-$name/$n/msg" &&
 		test_cmp "git-$name/$n.patch" "ours-$name/$n/patch" &&

@@ -134,8 +134,7 @@ test_expect_success 'setup: a file and a patch that needs offsets and fuzz' '
 	git init -q fuzz &&
 	(
 		cd fuzz &&
-		test_seq () { i=$1; while test $i -le $2; do echo "line $i"; i=$((i + 1)); done; } &&
-		test_seq 1 60 >f &&
+		test_seq 1 60 | sed "s/^/line /" >f &&
 		git add f &&
 		test_tick &&
 		git commit -q -m base &&

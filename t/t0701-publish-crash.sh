@@ -62,15 +62,6 @@ crash () {
 	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT="$1" git -C r maint-publish -q
 }
 
-test_seq () {
-	i=1
-	while test $i -le $1
-	do
-		echo $i
-		i=$((i + 1))
-	done
-}
-
 test_expect_success 'killed after the merge objects are written: nothing to resume, a rerun publishes' '
 	setup_case &&
 	old=$(git -C r rev-parse usb-next) &&

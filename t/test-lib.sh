@@ -125,6 +125,23 @@ command_options () {
 	"$1" --git-completion-helper | tr ' ' '\n' | sed -n 's/^\(--[^=]*\)=*$/\1/p'
 }
 
+# test_seq [<first>] <last>: the numbers first (default 1) to last, one
+# a line, as git's test-lib has it. Replaces sharness's, which wants both
+# and forks expr for every number.
+test_seq () {
+	case $# in
+	1) set 1 "$1" ;;
+	2) ;;
+	*) echo "bug in the test script: test_seq needs 1 or 2 arguments" >&2; return 1 ;;
+	esac
+	test_seq_i=$1
+	while test "$test_seq_i" -le "$2"
+	do
+		echo "$test_seq_i"
+		test_seq_i=$((test_seq_i + 1))
+	done
+}
+
 # test_line_count <op> <n> <file>: as in git's test-lib.
 test_line_count () {
 	if test $# != 3
