@@ -47,9 +47,9 @@ dir_case () {
 file_cases () {
 	cut -d" " -f3 "$1" | git -C gen hash-object -w --stdin-paths >blob-ids &&
 	paste -d" " "$1" blob-ids |
-	while read -r case path file blob
+	while read -r name path file blob
 	do
-		fi_commit "$case" "add $path" &&
+		fi_commit "$name" "add $path" &&
 		printf "M 100644 %s %s\n" "$blob" "$path" || return 1
 	done
 }
