@@ -62,7 +62,7 @@ file_cases () {
 fsck_oracle () {
 	git -C gen for-each-ref --format="%(objectname) %(refname:short)" refs/heads/ >case-commits &&
 	git -C gen log --raw -r -t --no-abbrev --no-renames --format="C %H %T" ^base --branches >case-objects &&
-	test_must_fail fsck -C gen >gen-fsck 2>&1 &&
+	test_must_fail quick_fsck -C gen >gen-fsck 2>&1 &&
 	awk '
 	FILENAME == ARGV[1] { name[$1] = $2; next }
 	FILENAME == ARGV[2] && /^C / { c = name[$2]; brings[c, $3] = 1; cases[c] = 1; next }
@@ -89,7 +89,7 @@ fsck_oracle () {
 
 # git fsck, less its commit-graph and multi-pack-index checks (processes
 # of their own; these repositories have neither file).
-fsck () {
+quick_fsck () {
 	git -c core.commitGraph=false -c core.multiPackIndex=false "$@" fsck --no-progress --no-dangling
 }
 
@@ -109,7 +109,7 @@ git_clean () {
 	am_tree=$(git -C oracle rev-parse HEAD^{tree}) &&
 	if test "$am_tree" != "$(git -C gen rev-parse "$1^{tree}")"
 	then
-		fsck -C oracle >fsck.out 2>&1 &&
+		quick_fsck -C oracle >fsck.out 2>&1 &&
 		test_must_be_empty fsck.out
 	fi
 }
@@ -131,7 +131,7 @@ refused () {
 		git maint-queue --abort >/dev/null
 	) &&
 	grep -F "$2" err &&
-	(cd repo && repo_state && fsck 2>&1) | grep -v ORIG_HEAD >state.after &&
+	(cd repo && repo_state && quick_fsck 2>&1) | grep -v ORIG_HEAD >state.after &&
 	test_cmp state.kept state.after ||
 	{ rm -f state.kept && return 1; }
 }
@@ -143,7 +143,7 @@ applied () {
 		cd repo &&
 		git checkout -q -B try main &&
 		git maint-queue -q try ../"$1" &&
-		fsck >../fsck.out 2>&1 &&
+		quick_fsck >../fsck.out 2>&1 &&
 		git checkout -q main
 	) &&
 	test_must_be_empty fsck.out
