@@ -264,8 +264,9 @@ check: deps
 	cd t && export MAINT_BUILD_DIR='$(CURDIR)/$(B)' MAINT_FUZZ_DIR='$(CURDIR)/$(FUZZ_B)' \
 		MAINT_SANITIZE='$(SANITIZE)' && \
 		prove --timer --merge $(PROVE_OPTS) $(patsubst %,../%,$(UNIT_PROGRAMS)) && \
-		prove --timer -j$(TEST_JOBS) $(PROVE_OPTS) $(if $(T),$(T),t[0-9]*.sh) \
-			$(if $(TEST_ROOT),:: --root='$(TEST_ROOT)')
+		{ prove --timer -j$(TEST_JOBS) $(PROVE_OPTS) $(if $(T),$(T),t[0-9]*.sh) \
+			$(if $(TEST_ROOT),:: --root='$(TEST_ROOT)') || \
+		{ echo "the failed tests' trash directories are in $(or $(TEST_ROOT),t/)" >&2; exit 1; }; }
 
 unit: $(UNIT_PROGRAMS)
 	@cd t && MAINT_BUILD_DIR='$(CURDIR)/$(B)' prove $(patsubst %,../%,$(UNIT_PROGRAMS))

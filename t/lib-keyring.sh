@@ -15,6 +15,7 @@
 if test -z "$MAINT_TEST_DBUS"
 then
 	cd "$MAINT_TEST_DIR" &&
+	eval "set -- $maint_test_args" &&
 	MAINT_TEST_DBUS=1 exec dbus-run-session -- "${SHELL_PATH:-/bin/sh}" "./${0##*/}" "$@"
 fi
 
