@@ -16,7 +16,7 @@ if test -z "$MAINT_TEST_DBUS"
 then
 	cd "$MAINT_TEST_DIR" &&
 	eval "set -- $maint_test_args" &&
-	MAINT_TEST_DBUS=1 exec dbus-run-session -- "${SHELL_PATH:-/bin/sh}" "./${0##*/}" "$@"
+	MAINT_TEST_DBUS=1 exec dbus-run-session --dbus-daemon="$MAINT_TEST_DIR/lib/dbus-daemon-quiet" -- "${SHELL_PATH:-/bin/sh}" "./${0##*/}" "$@"
 fi
 
 start_keyring () {
@@ -72,5 +72,5 @@ run_without_secret_service () {
 	  </policy>
 	</busconfig>
 	CONF
-	dbus-run-session --config-file="$SHARNESS_TRASH_DIRECTORY/bare-session.conf" -- "$@"
+	dbus-run-session --dbus-daemon="$MAINT_TEST_DIR/lib/dbus-daemon-quiet" --config-file="$SHARNESS_TRASH_DIRECTORY/bare-session.conf" -- "$@"
 }
