@@ -14,7 +14,25 @@
 
 if test -z "$MAINT_TEST_DBUS"
 then
+	# sharness has taken its options off "$@" by now: give them back from
+	# what it parsed, or the re-run loses --root (make check's TEST_ROOT,
+	# in memory: its trash directory would land on disk under t/) and -v,
+	# -d, -i. The first run's trash directory goes: the re-run makes its own.
+	set --
+	test -n "$debug" && set -- "$@" --debug
+	test -n "$immediate" && set -- "$@" --immediate
+	test -n "$verbose" && set -- "$@" --verbose
+	test -n "$quiet" && set -- "$@" --quiet
+	test -z "$color" && set -- "$@" --no-color
+	if test -n "$maint_chain_lint"
+	then
+		set -- "$@" --chain-lint
+	else
+		set -- "$@" --no-chain-lint
+	fi
+	test -n "$root" && set -- "$@" --root="$root"
 	cd "$MAINT_TEST_DIR" &&
+	rm -rf "$SHARNESS_TRASH_DIRECTORY" &&
 	MAINT_TEST_DBUS=1 exec dbus-run-session -- "${SHELL_PATH:-/bin/sh}" "./${0##*/}" "$@"
 fi
 
@@ -36,8 +54,8 @@ wait_for_secret_service () {
 		org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null |
 		grep -q "boolean true"
 	do
-		test $i -lt 100 || return 1
-		sleep 0.1
+		test $i -lt 500 || return 1
+		sleep 0.02
 		i=$((i + 1))
 	done
 }
