@@ -23,6 +23,9 @@
 #   start_silent_server           accepts connections and never answers;
 #                                 sets SILENT_PORT and SILENT_PID
 #   stop_server <pid>             stops one of them (bounded wait)
+#   wait_for_port_closed <port>...
+#                                 waits (bounded) until nothing accepts on
+#                                 the ports
 #   stop_git_servers              stops every server this script started
 #                                 (also run when the script exits, pass or fail)
 #   make_bare_server_repo <path>  a bare repository with
@@ -38,6 +41,19 @@
 : "${TRASH_DIRECTORY:=$SHARNESS_TRASH_DIRECTORY}"
 
 GIT_SERVER_PIDS="$TRASH_DIRECTORY/.git-server-pids"
+
+# python3 resolved once, through a version manager's shim (pyenv) if there
+# is one: the shim costs a quarter of a second a call, and the servers,
+# ports and clients here call python3 often. The same interpreter runs;
+# a symbolic link to it comes first in PATH (background jobs and scripts'
+# "#!/usr/bin/env python3" lines see it too, which a shell function
+# would not give them).
+maint_python3=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+if test -x "$maint_python3" && mkdir -p "$TRASH_DIRECTORY/.python3-bin" &&
+	ln -sf "$maint_python3" "$TRASH_DIRECTORY/.python3-bin/python3"
+then
+	PATH="$TRASH_DIRECTORY/.python3-bin:$PATH"
+fi
 
 free_port () {
 	python3 -c 'import socket
@@ -68,6 +84,27 @@ wait_for_port () {
 	EOF
 }
 
+# wait_for_port_closed <port>...: 0 once nothing accepts on any of the
+# ports (a stopped server's listeners gone), 1 after 10 s.
+wait_for_port_closed () {
+	python3 - "$@" <<-\EOF
+	import socket, sys, time
+	ports = [int(p) for p in sys.argv[1:]]
+	end = time.monotonic() + 10
+	while time.monotonic() < end:
+	    for port in ports:
+	        try:
+	            socket.create_connection(("127.0.0.1", port), 0.5).close()
+	            break
+	        except OSError:
+	            pass
+	    else:
+	        sys.exit(0)
+	    time.sleep(0.02)
+	sys.exit(1)
+	EOF
+}
+
 register_server () {
 	echo "$1" >>"$GIT_SERVER_PIDS"
 }
@@ -75,9 +112,9 @@ register_server () {
 stop_server () {
 	kill "$1" 2>/dev/null
 	n=0
-	while kill -0 "$1" 2>/dev/null && test $n -lt 100
+	while kill -0 "$1" 2>/dev/null && test $n -lt 500
 	do
-		sleep 0.1
+		sleep 0.02
 		n=$((n + 1))
 	done
 	kill -9 "$1" 2>/dev/null
@@ -238,7 +275,9 @@ start_ssh_server () {
 
 # Takes connections and holds them without a byte: a server that hangs.
 start_silent_server () {
-	rm -f "$TRASH_DIRECTORY/silent.port" &&
+	# not "rm ... && python3 ... &": that puts the whole list in the
+	# background, and $! is then a subshell, not the server to stop
+	rm -f "$TRASH_DIRECTORY/silent.port" || return 1
 	python3 - "$TRASH_DIRECTORY/silent.port" <<-\EOF >/dev/null 2>&1 5>&- 6>&- 7>&- 8>&- 9>&- &
 	import socket, sys, time
 	s = socket.socket()
@@ -256,9 +295,9 @@ start_silent_server () {
 	SILENT_PID=$! &&
 	register_server "$SILENT_PID" &&
 	n=0 &&
-	while ! test -f "$TRASH_DIRECTORY/silent.port" && test $n -lt 100
+	while ! test -f "$TRASH_DIRECTORY/silent.port" && test $n -lt 500
 	do
-		sleep 0.1
+		sleep 0.02
 		n=$((n + 1))
 	done &&
 	SILENT_PORT=$(cat "$TRASH_DIRECTORY/silent.port")
