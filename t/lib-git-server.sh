@@ -178,6 +178,9 @@ start_git_daemon () {
 	return 1
 }
 
+# lighttpd delays its answer to a wrong password (auth.delay-invalid-creds,
+# a brake on guessing); the tests check what a refusal says, not its
+# timing, and the brake cost t0720 a second a refusal: off.
 start_http_server () {
 	dir=$1 user=$2 password=$3
 	mkdir -p "$TRASH_DIRECTORY/httpd/docroot" &&
@@ -192,6 +195,7 @@ start_http_server () {
 		server.port = $port
 		server.document-root = "$TRASH_DIRECTORY/httpd/docroot"
 		server.errorlog = "$TRASH_DIRECTORY/httpd/error.log"
+		server.feature-flags = ( "auth.delay-invalid-creds" => "disable" )
 		alias.url = ( "/git" => "/usr/lib/git-core/git-http-backend" )
 		\$HTTP["url"] =~ "^/git" {
 			cgi.assign = ( "" => "" )
