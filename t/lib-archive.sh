@@ -80,6 +80,7 @@ archive_deliver () {
 }
 
 start_archive () {
+	use_resolved_python3
 	scheme=http listen_opts=
 	if test "$1" = https
 	then
@@ -116,6 +117,7 @@ stop_archive () {
 # serving the files under <dir> as they are (a hostile "archive"); sets
 # STATIC_URL (http://127.0.0.1:<port>) and STATIC_PID.
 start_static_server () {
+	use_resolved_python3
 	tries=0
 	while test $tries -lt 5
 	do

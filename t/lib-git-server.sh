@@ -44,16 +44,21 @@ GIT_SERVER_PIDS="$TRASH_DIRECTORY/.git-server-pids"
 
 # python3 resolved once, through a version manager's shim (pyenv) if there
 # is one: the shim costs a quarter of a second a call, and the servers,
-# ports and clients here call python3 often. The same interpreter runs;
-# a symbolic link to it comes first in PATH (background jobs and scripts'
-# "#!/usr/bin/env python3" lines see it too, which a shell function
-# would not give them).
-maint_python3=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
-if test -x "$maint_python3" && mkdir -p "$TRASH_DIRECTORY/.python3-bin" &&
-	ln -sf "$maint_python3" "$TRASH_DIRECTORY/.python3-bin/python3"
-then
-	PATH="$TRASH_DIRECTORY/.python3-bin:$PATH"
-fi
+# ports and clients here call python3 often. The same interpreter runs; a
+# symbolic link to it comes first in PATH (background jobs and scripts'
+# "#!/usr/bin/env python3" lines see it too, which a shell function would
+# not give them). Done on the first start_* (not in a $(...) subshell,
+# whose PATH would not last), so scripts that start no server pay nothing.
+use_resolved_python3 () {
+	test -z "$maint_python3" || return 0
+	maint_python3=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+	if test -x "$maint_python3" && mkdir -p "$TRASH_DIRECTORY/.python3-bin" &&
+		ln -sf "$maint_python3" "$TRASH_DIRECTORY/.python3-bin/python3"
+	then
+		PATH="$TRASH_DIRECTORY/.python3-bin:$PATH"
+	fi
+	return 0
+}
 
 free_port () {
 	python3 -c 'import socket
@@ -155,6 +160,7 @@ make_bare_server_repo () {
 }
 
 start_git_daemon () {
+	use_resolved_python3
 	tries=0
 	while test $tries -lt 5
 	do
@@ -182,6 +188,7 @@ start_git_daemon () {
 # a brake on guessing); the tests check what a refusal says, not its
 # timing, and the brake cost t0720 a second a refusal: off.
 start_http_server () {
+	use_resolved_python3
 	dir=$1 user=$2 password=$3
 	mkdir -p "$TRASH_DIRECTORY/httpd/docroot" &&
 	printf '%s:%s\n' "$user" "$password" >"$TRASH_DIRECTORY/httpd/users" &&
@@ -238,6 +245,7 @@ then
 fi
 
 start_ssh_server () {
+	use_resolved_python3
 	d="$TRASH_DIRECTORY/sshd"
 	mkdir -p "$d" "$HOME/.ssh" &&
 	rm -f "$d/host_key" "$d/host_key.pub" &&
@@ -279,6 +287,7 @@ start_ssh_server () {
 
 # Takes connections and holds them without a byte: a server that hangs.
 start_silent_server () {
+	use_resolved_python3
 	# not "rm ... && python3 ... &": that puts the whole list in the
 	# background, and $! is then a subshell, not the server to stop
 	rm -f "$TRASH_DIRECTORY/silent.port" || return 1

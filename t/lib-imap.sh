@@ -99,6 +99,7 @@ imap_write_config () {
 }
 
 start_imap () {
+	use_resolved_python3
 	if test "$(id -u)" = 0
 	then
 		user=dovecot group=$(id -gn dovecot) run_as="setpriv --reuid=dovecot --regid=$group --init-groups"
@@ -143,6 +144,7 @@ stop_imap () {
 
 # python's imaplib, the test's own IMAP client
 imap_client () {
+	use_resolved_python3
 	python3 - "$IMAP_PORT" "$IMAP_CA" "$IMAP_USER" "$IMAP_PASSWORD" "$@" <<-\EOF
 	import imaplib, ssl, sys
 	port, ca, user, pw, what = sys.argv[1:6]
@@ -190,6 +192,7 @@ imap_flags () {
 }
 
 start_no_starttls_server () {
+	use_resolved_python3
 	# not "rm ... && python3 ... &": that puts the whole list in the
 	# background, and $! is then a subshell, not the server to stop
 	rm -f "$TRASH_DIRECTORY/no-starttls.port" || return 1
