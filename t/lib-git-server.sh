@@ -23,6 +23,9 @@
 #   start_silent_server           accepts connections and never answers;
 #                                 sets SILENT_PORT and SILENT_PID
 #   stop_server <pid>             stops one of them (bounded wait)
+#   wait_for_port_closed <port>...
+#                                 waits (bounded) until nothing accepts on
+#                                 the ports
 #   stop_git_servers              stops every server this script started
 #                                 (also run when the script exits, pass or fail)
 #   make_bare_server_repo <path>  a bare repository with
@@ -38,6 +41,24 @@
 : "${TRASH_DIRECTORY:=$SHARNESS_TRASH_DIRECTORY}"
 
 GIT_SERVER_PIDS="$TRASH_DIRECTORY/.git-server-pids"
+
+# python3 resolved once, through a version manager's shim (pyenv) if there
+# is one: the shim costs a quarter of a second a call, and the servers,
+# ports and clients here call python3 often. The same interpreter runs; a
+# symbolic link to it comes first in PATH (background jobs and scripts'
+# "#!/usr/bin/env python3" lines see it too, which a shell function would
+# not give them). Done on the first start_* (not in a $(...) subshell,
+# whose PATH would not last), so scripts that start no server pay nothing.
+use_resolved_python3 () {
+	test -z "$maint_python3" || return 0
+	maint_python3=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+	if test -x "$maint_python3" && mkdir -p "$TRASH_DIRECTORY/.python3-bin" &&
+		ln -sf "$maint_python3" "$TRASH_DIRECTORY/.python3-bin/python3"
+	then
+		PATH="$TRASH_DIRECTORY/.python3-bin:$PATH"
+	fi
+	return 0
+}
 
 free_port () {
 	python3 -c 'import socket
@@ -68,6 +89,27 @@ wait_for_port () {
 	EOF
 }
 
+# wait_for_port_closed <port>...: 0 once nothing accepts on any of the
+# ports (a stopped server's listeners gone), 1 after 10 s.
+wait_for_port_closed () {
+	python3 - "$@" <<-\EOF
+	import socket, sys, time
+	ports = [int(p) for p in sys.argv[1:]]
+	end = time.monotonic() + 10
+	while time.monotonic() < end:
+	    for port in ports:
+	        try:
+	            socket.create_connection(("127.0.0.1", port), 0.5).close()
+	            break
+	        except OSError:
+	            pass
+	    else:
+	        sys.exit(0)
+	    time.sleep(0.02)
+	sys.exit(1)
+	EOF
+}
+
 register_server () {
 	echo "$1" >>"$GIT_SERVER_PIDS"
 }
@@ -75,9 +117,9 @@ register_server () {
 stop_server () {
 	kill "$1" 2>/dev/null
 	n=0
-	while kill -0 "$1" 2>/dev/null && test $n -lt 100
+	while kill -0 "$1" 2>/dev/null && test $n -lt 500
 	do
-		sleep 0.1
+		sleep 0.02
 		n=$((n + 1))
 	done
 	kill -9 "$1" 2>/dev/null
@@ -118,6 +160,7 @@ make_bare_server_repo () {
 }
 
 start_git_daemon () {
+	use_resolved_python3
 	tries=0
 	while test $tries -lt 5
 	do
@@ -141,7 +184,11 @@ start_git_daemon () {
 	return 1
 }
 
+# lighttpd delays its answer to a wrong password (auth.delay-invalid-creds,
+# a brake on guessing); the tests check what a refusal says, not its
+# timing, and the brake cost t0720 a second a refusal: off.
 start_http_server () {
+	use_resolved_python3
 	dir=$1 user=$2 password=$3
 	mkdir -p "$TRASH_DIRECTORY/httpd/docroot" &&
 	printf '%s:%s\n' "$user" "$password" >"$TRASH_DIRECTORY/httpd/users" &&
@@ -155,6 +202,7 @@ start_http_server () {
 		server.port = $port
 		server.document-root = "$TRASH_DIRECTORY/httpd/docroot"
 		server.errorlog = "$TRASH_DIRECTORY/httpd/error.log"
+		server.feature-flags = ( "auth.delay-invalid-creds" => "disable" )
 		alias.url = ( "/git" => "/usr/lib/git-core/git-http-backend" )
 		\$HTTP["url"] =~ "^/git" {
 			cgi.assign = ( "" => "" )
@@ -197,6 +245,7 @@ then
 fi
 
 start_ssh_server () {
+	use_resolved_python3
 	d="$TRASH_DIRECTORY/sshd"
 	mkdir -p "$d" "$HOME/.ssh" &&
 	rm -f "$d/host_key" "$d/host_key.pub" &&
@@ -238,7 +287,10 @@ start_ssh_server () {
 
 # Takes connections and holds them without a byte: a server that hangs.
 start_silent_server () {
-	rm -f "$TRASH_DIRECTORY/silent.port" &&
+	use_resolved_python3
+	# not "rm ... && python3 ... &": that puts the whole list in the
+	# background, and $! is then a subshell, not the server to stop
+	rm -f "$TRASH_DIRECTORY/silent.port" || return 1
 	python3 - "$TRASH_DIRECTORY/silent.port" <<-\EOF >/dev/null 2>&1 5>&- 6>&- 7>&- 8>&- 9>&- &
 	import socket, sys, time
 	s = socket.socket()
@@ -256,9 +308,9 @@ start_silent_server () {
 	SILENT_PID=$! &&
 	register_server "$SILENT_PID" &&
 	n=0 &&
-	while ! test -f "$TRASH_DIRECTORY/silent.port" && test $n -lt 100
+	while ! test -f "$TRASH_DIRECTORY/silent.port" && test $n -lt 500
 	do
-		sleep 0.1
+		sleep 0.02
 		n=$((n + 1))
 	done &&
 	SILENT_PORT=$(cat "$TRASH_DIRECTORY/silent.port")

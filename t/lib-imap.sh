@@ -12,10 +12,14 @@
 #                         a fake IMAP server that offers no STARTTLS and
 #                         logs every line it gets to no-starttls.log; sets
 #                         NO_TLS_PORT
-#   stop_imap             stops it (bounded wait)
-#   imap_append <folder> <flags> <file>...
+#   stop_imap             stops it: returns once neither port accepts
+#                         (bounded wait; dovecot's master holds its
+#                         listeners for a fixed second of grace for its
+#                         log process, then exits)
+#   imap_append <folder> <flags> <file>... [-- <folder> <flags> <file>...]...
 #                         appends each file (one message) to <folder> with
-#                         the flags ("" or "\Seen ..."), creating the folder
+#                         the flags ("" or "\Seen ..."), creating the folder;
+#                         several groups, separated by "--", in one login
 #   imap_flags <folder>   prints "<uid> <flags>" for each message, read
 #                         with EXAMINE (which changes no flag)
 #
@@ -24,6 +28,12 @@
 # trash directory's server files are handed to that user. Without
 # dovecot the DOVECOT prerequisite is not set. The servers go when the
 # script ends (lib-git-server.sh's cleanup).
+#
+# Dovecot's brakes on password guessing are off (the 2 s delay of a failed
+# login, and the per-IP penalty that then delays every login from
+# 127.0.0.1 by up to 15 s): the tests check what a refused login says,
+# not how long it takes, and with the brakes on one wrong password costs
+# the later tests of the script a dozen seconds.
 
 . "$MAINT_TEST_DIR/lib-git-server.sh"
 . "$MAINT_TEST_DIR/lib-tls.sh"
@@ -56,6 +66,7 @@ imap_write_config () {
 	first_valid_uid = 1
 	mail_location = maildir:~/Maildir
 	auth_mechanisms = plain login
+	auth_failure_delay = 0
 	passdb {
 	  driver = passwd-file
 	  args = scheme=PLAIN $IMAP_DIR/passwd
@@ -76,6 +87,9 @@ imap_write_config () {
 	}
 	service anvil {
 	  chroot =
+	  unix_listener anvil-auth-penalty {
+	    mode = 0
+	  }
 	}
 	namespace inbox {
 	  inbox = yes
@@ -85,6 +99,7 @@ imap_write_config () {
 }
 
 start_imap () {
+	use_resolved_python3
 	if test "$(id -u)" = 0
 	then
 		user=dovecot group=$(id -gn dovecot) run_as="setpriv --reuid=dovecot --regid=$group --init-groups"
@@ -123,30 +138,40 @@ start_imap () {
 }
 
 stop_imap () {
-	stop_server "$IMAP_PID"
+	kill "$IMAP_PID" 2>/dev/null
+	wait_for_port_closed "$IMAP_PORT" "$IMAP_PLAIN_PORT"
 }
 
 # python's imaplib, the test's own IMAP client
 imap_client () {
+	use_resolved_python3
 	python3 - "$IMAP_PORT" "$IMAP_CA" "$IMAP_USER" "$IMAP_PASSWORD" "$@" <<-\EOF
 	import imaplib, ssl, sys
-	port, ca, user, pw, what, folder = sys.argv[1:7]
+	port, ca, user, pw, what = sys.argv[1:6]
+	args = sys.argv[6:]
 	ctx = ssl.create_default_context(cafile=ca)
 	m = imaplib.IMAP4_SSL("127.0.0.1", int(port), ssl_context=ctx)
 	m.login(user, pw)
 	if what == "append":
-	    flags = sys.argv[7]
-	    m.create(folder)
-	    for path in sys.argv[8:]:
-	        with open(path, "rb") as f:
-	            data = f.read()
-	        if data.startswith(b"From "):
-	            data = data.split(b"\n", 1)[1]
-	        data = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
-	        typ, _ = m.append(folder, flags or None, None, data)
-	        if typ != "OK":
-	            sys.exit("append failed")
+	    groups = [[]]
+	    for a in args:
+	        if a == "--":
+	            groups.append([])
+	        else:
+	            groups[-1].append(a)
+	    for folder, flags, *paths in groups:
+	        m.create(folder)
+	        for path in paths:
+	            with open(path, "rb") as f:
+	                data = f.read()
+	            if data.startswith(b"From "):
+	                data = data.split(b"\n", 1)[1]
+	            data = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+	            typ, _ = m.append(folder, flags or None, None, data)
+	            if typ != "OK":
+	                sys.exit("append failed")
 	elif what == "flags":
+	    folder = args[0]
 	    typ, _ = m.select(folder, readonly=True)
 	    if typ != "OK":
 	        sys.exit("no folder " + folder)
@@ -167,7 +192,10 @@ imap_flags () {
 }
 
 start_no_starttls_server () {
-	rm -f "$TRASH_DIRECTORY/no-starttls.port" &&
+	use_resolved_python3
+	# not "rm ... && python3 ... &": that puts the whole list in the
+	# background, and $! is then a subshell, not the server to stop
+	rm -f "$TRASH_DIRECTORY/no-starttls.port" || return 1
 	python3 - "$TRASH_DIRECTORY/no-starttls" <<-\EOF >/dev/null 2>&1 5>&- 6>&- 7>&- 8>&- 9>&- &
 	import os, socket, sys
 	base = sys.argv[1]
@@ -197,9 +225,9 @@ start_no_starttls_server () {
 	EOF
 	register_server $! &&
 	n=0 &&
-	while ! test -f "$TRASH_DIRECTORY/no-starttls.port" && test $n -lt 100
+	while ! test -f "$TRASH_DIRECTORY/no-starttls.port" && test $n -lt 500
 	do
-		sleep 0.1
+		sleep 0.02
 		n=$((n + 1))
 	done &&
 	NO_TLS_PORT=$(cat "$TRASH_DIRECTORY/no-starttls.port")

@@ -14,8 +14,12 @@
 
 if test -z "$MAINT_TEST_DBUS"
 then
+	# The first run's trash directory goes: the re-run makes its own (and
+	# gets the script's arguments, which sharness took off "$@", back).
 	cd "$MAINT_TEST_DIR" &&
-	MAINT_TEST_DBUS=1 exec dbus-run-session -- "${SHELL_PATH:-/bin/sh}" "./${0##*/}" "$@"
+	rm -rf "$SHARNESS_TRASH_DIRECTORY" &&
+	eval "set -- $maint_test_args" &&
+	MAINT_TEST_DBUS=1 exec dbus-run-session --dbus-daemon="$MAINT_TEST_DIR/lib/dbus-daemon-quiet" -- "${SHELL_PATH:-/bin/sh}" "./${0##*/}" "$@"
 fi
 
 start_keyring () {
@@ -36,8 +40,8 @@ wait_for_secret_service () {
 		org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null |
 		grep -q "boolean true"
 	do
-		test $i -lt 100 || return 1
-		sleep 0.1
+		test $i -lt 500 || return 1
+		sleep 0.02
 		i=$((i + 1))
 	done
 }
@@ -71,5 +75,5 @@ run_without_secret_service () {
 	  </policy>
 	</busconfig>
 	CONF
-	dbus-run-session --config-file="$SHARNESS_TRASH_DIRECTORY/bare-session.conf" -- "$@"
+	dbus-run-session --dbus-daemon="$MAINT_TEST_DIR/lib/dbus-daemon-quiet" --config-file="$SHARNESS_TRASH_DIRECTORY/bare-session.conf" -- "$@"
 }

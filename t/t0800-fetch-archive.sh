@@ -80,8 +80,74 @@ test_expect_success 'setup: a series v1, a reply, and v2 in the same thread, in 
 	V2_P1=$(mid v2/v2-0001-*.patch) &&
 	V2_P2=$(mid v2/v2-0002-*.patch) &&
 	cat v1/*.patch reply.eml v2/*.patch >thread.mbox &&
+	# the fixtures of later tests, delivered with the thread in one go
+	# (a delivery costs half a second): a series that lacks a patch
+	(
+		cd r &&
+		git checkout -q -b three main &&
+		for w in two three four
+		do
+			sed -i s/$w/$w-x/ frob.c &&
+			test_tick &&
+			git commit -q -a -m "frob: $w" || exit 1
+		done &&
+		git checkout -q main &&
+		GIT_COMMITTER_EMAIL=three@example.com \
+		git format-patch -q --thread=shallow --cover-letter -o ../three main..three
+	) &&
+	rm three/0002-*.patch &&
+	cat three/*.patch >three.mbox &&
+	# a partial reroll
+	(
+		cd r &&
+		git checkout -q -b pr main &&
+		for w in two four six
+		do
+			sed -i s/$w/$w-y/ frob.c &&
+			test_tick &&
+			git commit -q -a -m "frob: $w" || exit 1
+		done &&
+		GIT_COMMITTER_EMAIL=pr@example.com \
+		git format-patch -q --thread=shallow --cover-letter -o ../pr main..pr &&
+		git checkout -q -b pr2 pr~2 &&
+		sed -i s/four/four-y/ frob.c &&
+		test_tick &&
+		git commit -q -a -m "frob: four, reworded" &&
+		GIT_COMMITTER_EMAIL=pr2@example.com \
+		git format-patch -q -v2 --thread --in-reply-to="<$(mid ../pr/0002-*.patch)>" -o ../pr2 -1 &&
+		git checkout -q main
+	) &&
+	sed -i "s/^Subject: \[PATCH v2\]/Subject: [PATCH v2 2\/3]/" pr2/*.patch &&
+	cat pr/*.patch pr2/*.patch >pr.mbox &&
+	# hostile Message-IDs
+	HOSTILE_IDS="../../../../../escaped@example.com a/../../b/c@example.com %2e%2e@example.com" &&
+	for id in $HOSTILE_IDS
+	do
+		cat <<-EOF || return 1
+		From hostile Mon Sep 17 00:00:00 2001
+		From: Eve <eve@example.com>
+		To: git@example.com
+		Subject: [PATCH] frob: hostile
+		Message-ID: <$id>
+		Date: Fri, 1 Apr 2005 13:00:00 +0000
+
+		---
+		 frob.c | 2 +-
+		 1 file changed, 1 insertion(+), 1 deletion(-)
+
+		diff --git a/frob.c b/frob.c
+		--- a/frob.c
+		+++ b/frob.c
+		@@ -1,3 +1,3 @@
+		 one
+		-two
+		+TWO
+		 three
+		EOF
+	done >hostile.mbox &&
 	archive_init git &&
-	archive_deliver git thread.mbox &&
+	cat thread.mbox three.mbox pr.mbox hostile.mbox >all.mbox &&
+	archive_deliver git all.mbox &&
 	start_archive https &&
 	archive_config r
 '
@@ -192,22 +258,6 @@ test_expect_success '--series-version=1 takes v1; a version the thread lacks is 
 '
 
 test_expect_success 'a series that lacks a patch: taken, and the mail core says once what is missing' '
-	(
-		cd r &&
-		git checkout -q -b three main &&
-		for w in two three four
-		do
-			sed -i s/$w/$w-x/ frob.c &&
-			test_tick &&
-			git commit -q -a -m "frob: $w" || exit 1
-		done &&
-		git checkout -q main &&
-		GIT_COMMITTER_EMAIL=three@example.com \
-		git format-patch -q --thread=shallow --cover-letter -o ../three main..three
-	) &&
-	rm three/0002-*.patch &&
-	cat three/*.patch >three.mbox &&
-	archive_deliver git three.mbox &&
 	git -C r maint-mbox-split --format=%k "<$(mid three/0000-cover-letter.patch)>" >actual 2>err &&
 	printf "%s\n" 0 1 3 >expect &&
 	test_cmp expect actual &&
@@ -219,28 +269,6 @@ test_expect_success 'a series that lacks a patch: taken, and the mail core says 
 '
 
 test_expect_success 'a partial reroll: v2 of patch 2/3 answering v1 2/3 replaces that patch only, under v1'"'"'s cover' '
-	(
-		cd r &&
-		git checkout -q -b pr main &&
-		for w in two four six
-		do
-			sed -i s/$w/$w-y/ frob.c &&
-			test_tick &&
-			git commit -q -a -m "frob: $w" || exit 1
-		done &&
-		GIT_COMMITTER_EMAIL=pr@example.com \
-		git format-patch -q --thread=shallow --cover-letter -o ../pr main..pr &&
-		git checkout -q -b pr2 pr~2 &&
-		sed -i s/four/four-y/ frob.c &&
-		test_tick &&
-		git commit -q -a -m "frob: four, reworded" &&
-		GIT_COMMITTER_EMAIL=pr2@example.com \
-		git format-patch -q -v2 --thread --in-reply-to="<$(mid ../pr/0002-*.patch)>" -o ../pr2 -1 &&
-		git checkout -q main
-	) &&
-	sed -i "s/^Subject: \[PATCH v2\]/Subject: [PATCH v2 2\/3]/" pr2/*.patch &&
-	cat pr/*.patch pr2/*.patch >pr.mbox &&
-	archive_deliver git pr.mbox &&
 	git -C r maint-dry-apply "<$(mid pr/0001-*.patch)>" >out &&
 	grep "^Patch" out >actual &&
 	cat >expect <<-EOF &&
@@ -275,30 +303,8 @@ test_expect_success 'a Message-ID the archive does not have: exit 128 naming it,
 '
 
 test_expect_success 'hostile Message-IDs: looked up escaped, cached under safe names, never as paths' '
-	for id in "../../../../../escaped@example.com" "a/../../b/c@example.com" "%2e%2e@example.com"
+	for id in $HOSTILE_IDS
 	do
-		cat >hostile.eml <<-EOF &&
-		From hostile Mon Sep 17 00:00:00 2001
-		From: Eve <eve@example.com>
-		To: git@example.com
-		Subject: [PATCH] frob: hostile
-		Message-ID: <$id>
-		Date: Fri, 1 Apr 2005 13:00:00 +0000
-
-		---
-		 frob.c | 2 +-
-		 1 file changed, 1 insertion(+), 1 deletion(-)
-
-		diff --git a/frob.c b/frob.c
-		--- a/frob.c
-		+++ b/frob.c
-		@@ -1,3 +1,3 @@
-		 one
-		-two
-		+TWO
-		 three
-		EOF
-		archive_deliver git hostile.eml &&
 		echo "$id" >expect &&
 		git -C r maint-mbox-split --format=%m "id:$id" >actual &&
 		test_cmp expect actual || return 1
@@ -388,7 +394,22 @@ test_expect_success 'plain http: accepted with a warning' '
 
 test_expect_success 'a gzip bomb is refused at the size bound, nothing cached' '
 	mkdir -p bomb/git/bomb@example.com &&
-	head -c 67108864 /dev/zero | gzip -9 >bomb/git/bomb@example.com/t.mbox.gz &&
+	# 64 MB of zeros, gzipped, without compressing 64 MB (half a second):
+	# after a full flush every further MB of zeros deflates to the same
+	# bytes, so the stream is the first MB, 63 copies of the second, an
+	# empty final block and the trailer (CRC-32 and size of the 64 MB)
+	python3 - >bomb/git/bomb@example.com/t.mbox.gz <<-\EOF &&
+	import struct, sys, zlib
+	mb = bytes(1 << 20)
+	c = zlib.compressobj(9, zlib.DEFLATED, 31)
+	first = c.compress(mb) + c.flush(zlib.Z_FULL_FLUSH)
+	block = c.compress(mb) + c.flush(zlib.Z_FULL_FLUSH)
+	crc = 0
+	for _ in range(64):
+	    crc = zlib.crc32(mb, crc)
+	sys.stdout.buffer.write(first + block * 63 + b"\x03\x00" +
+	                        struct.pack("<II", crc, 64 << 20))
+	EOF
 	start_static_server "$PWD/bomb" &&
 	git clone -q r bombed &&
 	archive_config bombed "$STATIC_URL/git/" &&

@@ -47,10 +47,10 @@ test_expect_success 'setup: a series of three in INBOX/TODO, the first read, a r
 
 	Fine.
 	EOF
-	imap_append INBOX/TODO "\\Seen" p/0001-*.patch &&
-	imap_append INBOX/TODO "" p/0002-*.patch p/0003-*.patch &&
-	imap_append INBOX/TODO "\\Seen" reply.eml &&
-	imap_append INBOX/Series "" p/*.patch &&
+	imap_append INBOX/TODO "\\Seen" p/0001-*.patch -- \
+		INBOX/TODO "" p/0002-*.patch p/0003-*.patch -- \
+		INBOX/TODO "\\Seen" reply.eml -- \
+		INBOX/Series "" p/*.patch &&
 	cat p/*.patch >series.mbox &&
 	keyring_store "$IMAP_PASSWORD" protocol imaps server 127.0.0.1 port "$IMAP_PORT" user "$IMAP_USER" &&
 	imap_config r &&

@@ -45,6 +45,16 @@ export TZ GIT_CONFIG_NOSYSTEM GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
 chain_lint=t
 test "${GIT_TEST_CHAIN_LINT:-1}" = 0 && chain_lint=
 
+# The script's arguments, quoted for eval: sharness consumes "$@", and a
+# library that runs the script again (lib-keyring.sh, under its own
+# D-Bus session) must pass them on (--root, -v, -i, ...).
+maint_test_args=
+for maint_test_arg
+do
+	maint_test_args="$maint_test_args '$(printf '%s' "$maint_test_arg" | sed "s/'/'\\\\''/g")'"
+done
+unset maint_test_arg
+
 . /usr/share/sharness/sharness.sh
 
 # sharness has parsed the options (--chain-lint, --no-chain-lint). Its own
