@@ -23,10 +23,12 @@ do
 
 	# !SANITIZE: the targets are always built with ASan and UBSan; the
 	# sanitizer pass of the suite (.ci/run) would run the same binaries again.
+	# The session: the seeds (one run each), then 500 inputs of its own.
 	test_expect_success "FUZZ_$target,!SANITIZE" "fuzz-$target: the regressions pass, a short session finds nothing" '
+		seeds=$(ls "$MAINT_SRC_DIR/t/fuzz/corpus/'"$target"'" 2>/dev/null | wc -l) &&
 		{
 			FUZZ_WORK="$PWD/work" sh "$MAINT_SRC_DIR/t/fuzz/run.sh" "$MAINT_FUZZ_DIR" '"$target"' \
-				-runs=3000 -seed=1 >log 2>&1 ||
+				-runs=$((seeds + 500)) -seed=1 >log 2>&1 ||
 			{ tail -n 40 log; false; }
 		}
 	'

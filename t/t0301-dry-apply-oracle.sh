@@ -72,24 +72,21 @@ do
 			cd series$seed &&
 			for p in ../patches'$seed'/*.patch
 			do
-				rm -f .git/oracle-index &&
 				GIT_INDEX_FILE=.git/oracle-index git read-tree base &&
 				if GIT_INDEX_FILE=.git/oracle-index git apply --cached "$p" 2>/dev/null
 				then
-					echo "$(basename $p) ok $(GIT_INDEX_FILE=.git/oracle-index git write-tree)"
+					echo "${p##*/} ok $(GIT_INDEX_FILE=.git/oracle-index git write-tree)"
 				else
-					echo "$(basename $p) failed"
-				fi
+					echo "${p##*/} failed"
+				fi || return 1
 			done >../expect &&
-			for p in ../patches'$seed'/*.patch
-			do
-				if test-apply --write-tree base "$p" >out
-				then
-					echo "$(basename $p) ok $(sed -n "s/^tree //p" out)"
-				else
-					echo "$(basename $p) failed"
-				fi
-			done >../actual
+			# one run per patch, in one process
+			test_might_fail test-apply --each=1 --write-tree base ../patches'$seed'/*.patch >out &&
+			awk -F"\t" "
+				\$1 == \"run\" { n = split(\$3, part, \"/\"); name = part[n] }
+				\$1 == \"patch\" { verdict = \$3 }
+				/^tree / { print name, verdict (verdict == \"ok\" ? \" \" substr(\$0, 6) : \"\") }
+			" out >../actual
 		) &&
 		test_cmp expect actual &&
 		grep -q failed actual &&
@@ -121,13 +118,14 @@ test_expect_success 'mutated patches give a verdict, never a crash' '
 	python3 "$MAINT_TEST_DIR/t0301/mutate.py" 7 150 mutated patches1/*.patch &&
 	(
 		cd series1 &&
-		for p in ../mutated/*.patch
-		do
-			test-apply -3 --fuzz=2 base "$p" "$p" >/dev/null 2>&1
-			rc=$?
-			test $rc -le 1 || { echo "exit $rc on $p"; return 1; }
-		done
-	)
+		# each patch applied twice, in a run of its own; the runs in one
+		# process (mutated.out names the run a crash stopped at)
+		pairs=$(for p in ../mutated/*.patch; do echo "$p $p"; done) &&
+		{ test-apply -3 --fuzz=2 --each=2 base $pairs >../mutated.out 2>&1; echo $? >../rc; }
+	) &&
+	test $(cat rc) -le 1 &&
+	test $(grep -c "^run	" mutated.out) = 150 &&
+	test $(grep -c "^patch	2	" mutated.out) = 150
 '
 
 test_expect_success 'setup: a file and a patch that needs offsets and fuzz' '
