@@ -1,6 +1,7 @@
 /*
  * A write() fault injector for tests (RELIABILITY 23), loaded with
- * LD_PRELOAD: a write to a file whose path contains $EIO_WRITE_PATH
+ * LD_PRELOAD: a write to a file whose path has $EIO_WRITE_PATH as whole
+ * components (see fails())
  * fails with EIO, as a failing disk would make it. Built by the test
  * that uses it (t0451), not part of the product.
  */
@@ -28,7 +29,18 @@ static int fails(int fd)
 	if (n <= 0)
 		return 0;
 	path[n] = '\0';
-	return strstr(path, want) != NULL;
+	/*
+	 * Whole components only ("f3" is .../f3 or .../f3/..., "maint/queue"
+	 * .../maint/queue/...): a substring would also hit a random temporary
+	 * name like .git/objects/pack/tmp_pack_f3Xa1b and fail the wrong write.
+	 */
+	for (const char *p = path; (p = strstr(p, want)); p++) {
+		size_t len = strlen(want);
+
+		if ((p == path || p[-1] == '/') && (p[len] == '\0' || p[len] == '/'))
+			return 1;
+	}
+	return 0;
 }
 
 ssize_t write(int fd, const void *buf, size_t count)
