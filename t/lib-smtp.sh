@@ -147,10 +147,14 @@ smtp_header () {
 		END { if (on) print val }'
 }
 
+# one awk for all the messages (the fault tests ask after every run)
 smtp_message_ids () {
+	set --
 	for f in "$SMTP_SPOOL"/*.eml
 	do
-		test -f "$f" || continue
-		tr -d '\r' <"$f" | sed -n '/^$/q;s/^Message-ID: //p'
+		test -f "$f" && set -- "$@" "$f"
 	done
+	test $# = 0 ||
+	awk 'FNR == 1 { head = 1 }
+		head { gsub(/\r/, ""); if ($0 == "") head = 0; else if (sub(/^Message-ID: /, "")) print }' "$@"
 }
