@@ -132,8 +132,11 @@ smtp_config () {
 	git config sendemail.smtpSSLCertPath "$SMTP_TLS/ca.crt"
 }
 
+# a glob, not ls | grep: asked after nearly every run (status 1 for none, as grep -c)
 smtp_count () {
-	ls "$SMTP_SPOOL" | grep -c '\.eml$'
+	set -- "$SMTP_SPOOL"/*.eml
+	test -e "$1" || { echo 0; return 1; }
+	echo $#
 }
 
 smtp_header () {
