@@ -17,22 +17,40 @@ fresh_repo () {
 	cp -R "${2:-template-smtp}" "$1"
 }
 
+# make_template: in one git fast-import, the objects and refs test_commit
+# base, ten "git commit" by ten authors on work-next and a "git notes
+# --ref=maint add" for each would make (the same ids: same dates, as
+# test_tick gives them), then HEAD on work-next, checked out.
 make_template () {
 	git init -q template &&
 	(
 		cd template &&
-		test_commit base &&
-		git branch usb-next &&
-		git checkout -q -b work-next &&
-		for i in 1 2 3 4 5 6 7 8 9 10
-		do
-			test_tick &&
-			GIT_AUTHOR_NAME="Author $i" GIT_AUTHOR_EMAIL=author$i@example.org \
-				git commit -q --allow-empty -m "usb: patch $i" &&
-			printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH %d/10] usb: patch %d\nCc: list@example.org\n" \
-				$i $i $i $i $i >../note &&
-			git notes --ref=maint add -F ../note HEAD || return 1
-		done
+		t=1112911993 &&
+		me="$GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>" &&
+		committer="$GIT_COMMITTER_NAME <$GIT_COMMITTER_EMAIL>" &&
+		{
+			printf "blob\nmark :1\ndata 5\nbase\n" &&
+			printf "commit refs/heads/main\nmark :2\nauthor %s %d -0700\ncommitter %s %d -0700\ndata 5\nbase\nM 100644 :1 base.t\n" \
+				"$me" $t "$committer" $t &&
+			printf "reset refs/tags/base\nfrom :2\nreset refs/heads/usb-next\nfrom :2\n" &&
+			for i in 1 2 3 4 5 6 7 8 9 10
+			do
+				t=$((t + 60)) &&
+				msg="usb: patch $i" &&
+				note=$(printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH %d/10] usb: patch %d\nCc: list@example.org" \
+					$i $i $i $i $i) &&
+				printf "commit refs/heads/work-next\nmark :%d\nauthor Author %d <author%d@example.org> %d -0700\ncommitter %s %d -0700\ndata %d\n%s\n" \
+					$((i + 2)) $i $i $t "$committer" $t $((${#msg} + 1)) "$msg" &&
+				if test $i = 1
+				then
+					printf "from :2\n"
+				fi &&
+				printf "commit refs/notes/maint\nauthor %s %d -0700\ncommitter %s %d -0700\ndata 31\nNotes added by 'git notes add'\nN inline :%d\ndata %d\n%s\n" \
+					"$me" $t "$committer" $t $((i + 2)) $((${#note} + 1)) "$note" || return 1
+			done
+		} | git fast-import --quiet &&
+		git symbolic-ref HEAD refs/heads/work-next &&
+		git reset -q --hard
 	)
 }
 
