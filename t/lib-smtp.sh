@@ -9,8 +9,16 @@
 #   start_smtp_server [<opts>]    starts the server (spool $SMTP_SPOOL, port $SMTP_PORT);
 #                                 opts are t/smtp-server.py's (--fail-after 3, --reject a@b,
 #                                 --no-starttls, --plain, --cert/--key to override ...);
-#                                 stop it with test_when_finished stop_smtp_server
+#                                 stop it with test_when_finished stop_smtp_server;
+#                                 $SMTP_CLOSED_PORT is a port it holds where
+#                                 nothing listens (connecting there is refused)
 #   stop_smtp_server
+#   smtp_mode [<opts>]            from its next connection on, the running server
+#                                 behaves as if started with <opts> too (modes armed
+#                                 afresh): one server per script, told per test how
+#                                 to misbehave (its control file, $SMTP_SPOOL/control)
+#   smtp_reset [<opts>]           empties the spool (no mail, log connections counted
+#                                 from 1 again), then smtp_mode <opts>
 #   smtp_config                   git config sendemail.* for that server (STARTTLS,
 #                                 user $SMTP_USER, the test CA)
 #   smtp_count                    how many messages the server accepted
@@ -57,12 +65,13 @@ smtp_make_ca () {
 
 start_smtp_server () {
 	smtp_make_ca &&
-	rm -f "$TRASH_DIRECTORY/smtp-port" "$TRASH_DIRECTORY/smtp-pid" &&
+	rm -f "$TRASH_DIRECTORY/smtp-port" "$TRASH_DIRECTORY/smtp-pid" "$TRASH_DIRECTORY/smtp-closed-port" &&
 	mkdir -p "$SMTP_SPOOL" &&
 	printf '%s\n' "$SMTP_PASSWORD" >"$TRASH_DIRECTORY/smtp-password" || return 1
 	# alone in its list: "a && b &" would put a in the background too
 	"$SMTP_PYTHON" "$MAINT_TEST_DIR/smtp-server.py" --spool "$SMTP_SPOOL" \
 		--port-file "$TRASH_DIRECTORY/smtp-port" --pid-file "$TRASH_DIRECTORY/smtp-pid" \
+		--closed-port-file "$TRASH_DIRECTORY/smtp-closed-port" \
 		--watch-pid $$ \
 		--cert "$SMTP_TLS/server.crt" --key "$SMTP_TLS/server.key" \
 		--user "$SMTP_USER" --password-file "$TRASH_DIRECTORY/smtp-password" \
@@ -71,17 +80,31 @@ start_smtp_server () {
 	i=0
 	while ! test -s "$TRASH_DIRECTORY/smtp-port"
 	do
-		if test $i -ge 200 || ! kill -0 $! 2>/dev/null
+		if test $i -ge 1000 || ! kill -0 $! 2>/dev/null
 		then
 			echo "the SMTP server did not start:" >&2
 			cat "$TRASH_DIRECTORY/smtp-server.out" >&2
 			return 1
 		fi
-		sleep 0.1
+		sleep 0.02
 		i=$((i + 1))
 	done
 	SMTP_PORT=$(cat "$TRASH_DIRECTORY/smtp-port") &&
+	SMTP_CLOSED_PORT=$(cat "$TRASH_DIRECTORY/smtp-closed-port") &&
 	SMTP_PID=$(cat "$TRASH_DIRECTORY/smtp-pid")
+}
+
+# One argument a line; written aside and renamed, so the server never
+# reads half of it.
+smtp_mode () {
+	mkdir -p "$SMTP_SPOOL" &&
+	printf '%s\n' "$@" >"$SMTP_SPOOL/control.tmp" &&
+	mv -f "$SMTP_SPOOL/control.tmp" "$SMTP_SPOOL/control"
+}
+
+smtp_reset () {
+	rm -rf "$SMTP_SPOOL" &&
+	smtp_mode "$@"
 }
 
 # Stops the server (the python process itself: with an EXIT trap set, the
@@ -91,9 +114,9 @@ stop_smtp_server () {
 	then
 		kill $SMTP_PID 2>/dev/null
 		i=0
-		while kill -0 $SMTP_PID 2>/dev/null && test $i -lt 100
+		while kill -0 $SMTP_PID 2>/dev/null && test $i -lt 500
 		do
-			sleep 0.1
+			sleep 0.02
 			i=$((i + 1))
 		done
 		SMTP_PID=
@@ -109,8 +132,11 @@ smtp_config () {
 	git config sendemail.smtpSSLCertPath "$SMTP_TLS/ca.crt"
 }
 
+# a glob, not ls | grep: asked after nearly every run (status 1 for none, as grep -c)
 smtp_count () {
-	ls "$SMTP_SPOOL" | grep -c '\.eml$'
+	set -- "$SMTP_SPOOL"/*.eml
+	test -e "$1" || { echo 0; return 1; }
+	echo $#
 }
 
 smtp_header () {
@@ -124,10 +150,14 @@ smtp_header () {
 		END { if (on) print val }'
 }
 
+# one awk for all the messages (the fault tests ask after every run)
 smtp_message_ids () {
+	set --
 	for f in "$SMTP_SPOOL"/*.eml
 	do
-		test -f "$f" || continue
-		tr -d '\r' <"$f" | sed -n '/^$/q;s/^Message-ID: //p'
+		test -f "$f" && set -- "$@" "$f"
 	done
+	test $# = 0 ||
+	awk 'FNR == 1 { head = 1 }
+		head { gsub(/\r/, ""); if ($0 == "") head = 0; else if (sub(/^Message-ID: /, "")) print }' "$@"
 }

@@ -11,11 +11,19 @@
 #   NNNN.env   the envelope: "MAIL FROM:<x>" then one "RCPT TO:<y>" per line
 #   log        one line per command: "<connection> <COMMAND> <argument>"
 #              (AUTH shows its mechanism only), "<connection> connect",
-#              "<connection> tls" once STARTTLS is done
+#              "<connection> tls" once STARTTLS is done; connections are
+#              numbered from 1 in each log
+#
+# The spool may be emptied (removed) between connections: the next one
+# starts a new log, counted from 1, and file numbers go on after what is
+# left in it. --closed-port-file names a file to write a second port to:
+# one this server holds bound but does not listen on, so connecting there
+# is refused (a port where no server answers, that no one else takes).
 #
 # Modes (for fault tests): --fail-after K answers 421 to the data of the
 # (K+1)th message and closes the connection; --drop-after K drops the
-# connection instead of answering; --stall-after K never answers; each
+# connection instead of answering; --stall-after K does not answer until
+# the control file (below) changes, then answers 421 and closes; each
 # fires once. It writes its pid to --pid-file, and exits by itself when
 # the process --watch-pid names (the test script) is gone, or after 30
 # minutes, so a test that dies leaves no server behind. --reject ADDR answers 550 to RCPT TO:<ADDR>; --defer ADDR
@@ -31,19 +39,29 @@
 # received, so a group of them works; it just does not say so);
 # --no-pipelining leaves it out; --pipelining-before-tls offers it in the
 # EHLO before STARTTLS only (what counts is the EHLO after it).
+#
+# One server can play all of these in turn (a test script starts one, not
+# one per test): at each connection it reads "control" in the spool, one
+# argument per line, and serves that connection as if those arguments
+# followed its command line (modes, --cert/--key, --plain ...). When the
+# control file changes (or goes), the modes are armed afresh: "fires once"
+# counts from there. A control file it cannot parse is reported in the log
+# ("0 control: <error>") and on stderr, and the command line alone serves.
 import argparse
 import asyncio
 import os
+import socket
 import ssl
 import sys
 
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 
-def parse_args():
-    p = argparse.ArgumentParser()
+def make_parser(exit_on_error=True):
+    p = argparse.ArgumentParser(exit_on_error=exit_on_error)
     p.add_argument("--spool", required=True)
     p.add_argument("--port-file", required=True)
+    p.add_argument("--closed-port-file")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--cert")
     p.add_argument("--key")
@@ -62,23 +80,18 @@ def parse_args():
     p.add_argument("--no-pipelining", action="store_true")
     p.add_argument("--pid-file")
     p.add_argument("--watch-pid", type=int)
-    return p.parse_args()
+    return p
 
 
-class State:
-    def __init__(self, args):
+class Modes:
+    """The arguments one control file gives, and what its modes have done."""
+
+    def __init__(self, args, control):
         self.args = args
-        self.accepted = 0       # by this server, for the modes
-        # file numbers go on after what an earlier server of the test spooled
-        self.seq = len([n for n in os.listdir(args.spool) if n.endswith(".eml")])
-        self.connections = 0
+        self.control = control  # what the control file was: see State.read_control
+        self.accepted = 0       # under these modes
         self.fired = set()
         self.deferred = set()
-        self.log = open(os.path.join(args.spool, "log"), "a", buffering=1)
-        self.password = None
-        if args.password_file:
-            with open(args.password_file, "rb") as f:
-                self.password = f.read().rstrip(b"\n")
 
     def once(self, mode, count):
         """True when mode is set, count mails were accepted, and it has not fired yet."""
@@ -88,8 +101,85 @@ class State:
         self.fired.add(mode)
         return True
 
-    def spool(self, envelope):
-        self.accepted += 1
+
+class State:
+    def __init__(self, argv):
+        self.argv = argv
+        args = make_parser().parse_args(argv)
+        self.parser = make_parser(exit_on_error=False)
+        self.args = args
+        self.control_path = os.path.join(args.spool, "control")
+        self.log_path = os.path.join(args.spool, "log")
+        self.modes = Modes(args, None)
+        self.seq = 0
+        self.connections = 0
+        self.log = None
+        self.tls = {}
+        self.password = None
+        self.open_log()
+        if args.password_file:
+            with open(args.password_file, "rb") as f:
+                self.password = f.read().rstrip(b"\n")
+
+    def read_control(self):
+        """The control file's identity and arguments (None, [] when there is none)."""
+        try:
+            with open(self.control_path, "rb") as f:
+                st = os.fstat(f.fileno())
+                data = f.read()
+        except FileNotFoundError:
+            return None, []
+        return (st.st_ino, st.st_mtime_ns, data), [a for a in data.decode().splitlines() if a]
+
+    def control_changed(self, modes):
+        return self.read_control()[0] != modes.control
+
+    def open_log(self):
+        """The log of the spool as it is now: a new one (connections from 1) if it was emptied."""
+        os.makedirs(self.args.spool, exist_ok=True)
+        try:
+            if os.stat(self.log_path).st_ino == os.fstat(self.log.fileno()).st_ino:
+                return
+        except (FileNotFoundError, AttributeError):
+            pass
+        if self.log:
+            self.log.close()
+        self.log = open(self.log_path, "a", buffering=1)
+        self.connections = 0
+
+    def connect(self):
+        """A new connection: its number and the modes that serve it."""
+        self.open_log()
+        numbers = [int(n[:4]) for n in os.listdir(self.args.spool)
+                   if n.endswith(".eml") and n[:4].isdigit()]
+        self.seq = max(numbers, default=0)
+        self.connections += 1
+        control, extra = self.read_control()
+        if control != self.modes.control:
+            try:
+                args = self.parser.parse_args(self.argv + extra)
+            except (argparse.ArgumentError, SystemExit) as e:
+                self.write("0 control: %s\n" % e)
+                print("smtp-server: bad control file: %s" % e, file=sys.stderr)
+                args = self.args
+            self.modes = Modes(args, control)
+        return self.connections, self.modes
+
+    def write(self, line):
+        self.log.write(line)
+
+    def tls_context(self, args):
+        if args.plain or args.no_starttls:
+            return None
+        key = (args.cert, args.key)
+        if key not in self.tls:
+            tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            tls.load_cert_chain(args.cert, args.key)
+            self.tls[key] = tls
+        return self.tls[key]
+
+    def spool(self, modes, envelope):
+        modes.accepted += 1
         self.seq += 1
         base = os.path.join(self.args.spool, "%04d" % self.seq)
         lines = ["MAIL FROM:<%s>" % envelope.mail_from]
@@ -102,51 +192,56 @@ class State:
 
 
 class Handler:
-    def __init__(self, state):
+    def __init__(self, state, modes):
         self.state = state
+        self.modes = modes
 
     async def handle_EHLO(self, server, session, envelope, hostname, responses):
         session.host_name = hostname
-        args = self.state.args
+        args = self.modes.args
         before_tls = server._tls_protocol is None
         if not args.no_pipelining and (before_tls or not args.pipelining_before_tls):
             responses.insert(-1, "250-PIPELINING")
         return responses
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        st = self.state
-        if address in st.args.reject:
+        m = self.modes
+        if address in m.args.reject:
             return "550 5.1.1 <%s>: Recipient address rejected: User unknown" % address
-        if address in st.args.defer and address not in st.deferred:
-            st.deferred.add(address)
+        if address in m.args.defer and address not in m.deferred:
+            m.deferred.add(address)
             return "451 4.7.1 <%s>: Recipient address deferred: try again later" % address
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
-        st = self.state
-        if st.once("fail_after", st.accepted):
+        st, m = self.state, self.modes
+        if m.once("fail_after", m.accepted):
             asyncio.get_event_loop().call_soon(server.transport.close)
             return "421 4.3.2 Service shutting down, closing transmission channel"
-        if st.once("drop_after", st.accepted):
+        if m.once("drop_after", m.accepted):
             server.transport.abort()
             return "421 4.3.2 dropped"
-        if st.once("stall_after", st.accepted):
-            await asyncio.sleep(3600)
-        if st.once("refuse_after", st.accepted):
+        if m.once("stall_after", m.accepted):
+            # until the test says (a client that gives up cancels this)
+            while not st.control_changed(m):
+                await asyncio.sleep(0.05)
+            asyncio.get_event_loop().call_soon(server.transport.close)
+            return "421 4.3.2 stalled, closing transmission channel"
+        if m.once("refuse_after", m.accepted):
             return "554 5.7.1 Message refused: content rejected"
-        st.spool(envelope)
+        st.spool(m, envelope)
         return "250 2.0.0 Ok: queued as %04d" % st.seq
 
 
 class LoggingSMTP(SMTP):
     """aiosmtpd's server, logging each command it handles and each connection."""
 
-    def __init__(self, state, *a, **kw):
+    def __init__(self, state, conn, modes, *a, **kw):
         super().__init__(*a, **kw)
         self.state = state
-        state.connections += 1
-        self.conn = state.connections
+        self.conn = conn
+        self.modes = modes
         methods = self._smtp_methods
 
         def wrap(name, method):
@@ -154,50 +249,54 @@ class LoggingSMTP(SMTP):
                 shown = arg
                 if name == "AUTH" and arg:
                     shown = arg.split()[0]
-                st.log.write("%d %s%s\n" % (self.conn, name, " " + shown if shown else ""))
+                state.write("%d %s%s\n" % (self.conn, name, " " + shown if shown else ""))
                 return await method(arg)
             return logged
 
-        st = state
         self._smtp_methods = {name: wrap(name, m) for name, m in methods.items()}
 
     async def push(self, status):
         await super().push(status)
-        if self.state.args.inject_starttls and status.startswith("220 Ready to start TLS"):
+        if self.modes.args.inject_starttls and status.startswith("220 Ready to start TLS"):
             await super().push("250 2.0.0 injected before the handshake")
 
     def connection_made(self, transport):
         if self.transport is None:
-            self.state.log.write("%d connect\n" % self.conn)
+            self.state.write("%d connect\n" % self.conn)
         else:
-            self.state.log.write("%d tls\n" % self.conn)
+            self.state.write("%d tls\n" % self.conn)
         super().connection_made(transport)
 
 
 def main():
-    args = parse_args()
-    state = State(args)
+    state = State(sys.argv[1:])
+    args = state.args
 
     def authenticator(server, session, envelope, mechanism, auth_data):
+        user = server.modes.args.user
         ok = (isinstance(auth_data, LoginPassword) and state.password is not None and
-              auth_data.login.decode() == args.user and auth_data.password == state.password)
+              auth_data.login.decode() == user and auth_data.password == state.password)
         return AuthResult(success=ok, handled=False)
 
-    tls = None
-    if not args.plain and not args.no_starttls:
-        tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        tls.load_cert_chain(args.cert, args.key)
-
     def factory():
-        return LoggingSMTP(state, Handler(state), hostname="smtp.test", tls_context=tls,
-                           require_starttls=tls is not None,
-                           auth_required=not args.plain, auth_require_tls=not args.plain,
+        conn, modes = state.connect()
+        a = modes.args
+        tls = state.tls_context(a)
+        return LoggingSMTP(state, conn, modes, Handler(state, modes), hostname="smtp.test",
+                           tls_context=tls, require_starttls=tls is not None,
+                           auth_required=not a.plain, auth_require_tls=not a.plain,
                            authenticator=authenticator)
 
+    state.tls_context(args)  # a bad certificate fails now, not at the first connection
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     server = loop.run_until_complete(loop.create_server(factory, host=args.host, port=0))
     port = server.sockets[0].getsockname()[1]
+    if args.closed_port_file:
+        closed = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        closed.bind((args.host, 0))
+        with open(args.closed_port_file, "w") as f:
+            f.write("%d\n" % closed.getsockname()[1])
     if args.pid_file:
         with open(args.pid_file, "w") as f:
             f.write("%d\n" % os.getpid())

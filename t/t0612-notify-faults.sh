@@ -8,36 +8,57 @@ test_description='git maint-notify --send when the server refuses, drops, stalls
 
 GIT_COMMITTER_DATE="1112354055 +0200"
 
-# fresh_repo <name>: a copy of the template: ten commits by ten authors, each with a record
+cleanup stop_smtp_server
+
+# fresh_repo <name> [<template>]: a copy of a template: ten commits by ten
+# authors, each with a record; template-smtp (the default) is configured
+# for the script's server (smtp_config), template is not
 fresh_repo () {
-	cp -R template "$1"
+	cp -R "${2:-template-smtp}" "$1"
 }
 
+# make_template: in one git fast-import, the objects and refs test_commit
+# base, ten "git commit" by ten authors on work-next and a "git notes
+# --ref=maint add" for each would make (the same ids: same dates, as
+# test_tick gives them), then HEAD on work-next, checked out.
 make_template () {
 	git init -q template &&
 	(
 		cd template &&
-		test_commit base &&
-		git branch usb-next &&
-		git checkout -q -b work-next &&
-		for i in 1 2 3 4 5 6 7 8 9 10
-		do
-			test_tick &&
-			GIT_AUTHOR_NAME="Author $i" GIT_AUTHOR_EMAIL=author$i@example.org \
-				git commit -q --allow-empty -m "usb: patch $i" &&
-			printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH %d/10] usb: patch %d\nCc: list@example.org\n" \
-				$i $i $i $i $i >../note &&
-			git notes --ref=maint add -F ../note HEAD || return 1
-		done
+		t=1112911993 &&
+		me="$GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>" &&
+		committer="$GIT_COMMITTER_NAME <$GIT_COMMITTER_EMAIL>" &&
+		{
+			printf "blob\nmark :1\ndata 5\nbase\n" &&
+			printf "commit refs/heads/main\nmark :2\nauthor %s %d -0700\ncommitter %s %d -0700\ndata 5\nbase\nM 100644 :1 base.t\n" \
+				"$me" $t "$committer" $t &&
+			printf "reset refs/tags/base\nfrom :2\nreset refs/heads/usb-next\nfrom :2\n" &&
+			for i in 1 2 3 4 5 6 7 8 9 10
+			do
+				t=$((t + 60)) &&
+				msg="usb: patch $i" &&
+				note=$(printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH %d/10] usb: patch %d\nCc: list@example.org" \
+					$i $i $i $i $i) &&
+				printf "commit refs/heads/work-next\nmark :%d\nauthor Author %d <author%d@example.org> %d -0700\ncommitter %s %d -0700\ndata %d\n%s\n" \
+					$((i + 2)) $i $i $t "$committer" $t $((${#msg} + 1)) "$msg" &&
+				if test $i = 1
+				then
+					printf "from :2\n"
+				fi &&
+				printf "commit refs/notes/maint\nauthor %s %d -0700\ncommitter %s %d -0700\ndata 31\nNotes added by 'git notes add'\nN inline :%d\ndata %d\n%s\n" \
+					"$me" $t "$committer" $t $((i + 2)) $((${#note} + 1)) "$note" || return 1
+			done
+		} | git fast-import --quiet &&
+		git symbolic-ref HEAD refs/heads/work-next &&
+		git reset -q --hard
 	)
 }
 
 # journal_count <repo> <status>: how many notes say Status: <status>
+# (all the notes in one cat-file, which ends each with a newline of its own)
 journal_count () {
-	git -C "$1" notes --ref=maint-notify list 2>/dev/null | while read note commit
-	do
-		git -C "$1" notes --ref=maint-notify show $commit
-	done | grep -c "^Status: $2$"
+	git -C "$1" notes --ref=maint-notify list 2>/dev/null | cut -d" " -f1 |
+	git -C "$1" cat-file --batch | grep -c "^Status: $2$"
 }
 
 # RELIABILITY 23: writes to the journal's log fail with EIO (t/lib/eio-write.c,
@@ -62,25 +83,23 @@ eio () {
 	)
 }
 
-# fresh_spool: the next server starts with nothing received
-fresh_spool () {
-	rm -rf "$SMTP_SPOOL"
-}
-
-test_expect_success 'setup: keyring with the SMTP password, a repository to copy' '
+# One server for the script: each test empties its spool and tells it how
+# to misbehave (smtp_reset <opts>, t/lib-smtp.sh).
+test_expect_success 'setup: keyring with the SMTP password, the server, a repository to copy' '
 	make_template &&
 	start_keyring &&
 	keyring_store "$SMTP_PASSWORD" protocol smtp server 127.0.0.1 user "$SMTP_USER" &&
-	keyring_store "$SMTP_PASSWORD" protocol smtp server localhost user "$SMTP_USER"
+	keyring_store "$SMTP_PASSWORD" protocol smtp server localhost user "$SMTP_USER" &&
+	start_smtp_server &&
+	cp -R template template-smtp &&
+	(cd template-smtp && smtp_config)
 '
 
 # RELIABILITY 26
 test_expect_success '421 after 3 of 10: exit 75, 3 recorded, 7 left' '
 	fresh_repo r421 &&
-	fresh_spool &&
-	start_smtp_server --fail-after 3 &&
-	test_when_finished stop_smtp_server &&
-	(cd r421 && smtp_config && test_expect_code 75 git maint-notify --send >../out 2>../err) &&
+	smtp_reset --fail-after 3 &&
+	(cd r421 && test_expect_code 75 git maint-notify --send >../out 2>../err) &&
 	test "$(smtp_count)" = 3 &&
 	test "$(journal_count r421 sent)" = 3 &&
 	grep "^error: [0-9a-f]*: not sent: 421 4.3.2 Service shutting down" err &&
@@ -96,10 +115,8 @@ test_expect_success '421 after 3 of 10: exit 75, 3 recorded, 7 left' '
 
 test_expect_success 'the connection dropped after 3 of 10: exit 75, a rerun sends exactly the other 7' '
 	fresh_repo rdrop &&
-	fresh_spool &&
-	start_smtp_server --drop-after 3 &&
-	test_when_finished stop_smtp_server &&
-	(cd rdrop && smtp_config && test_expect_code 75 git maint-notify --send >../out 2>../err) &&
+	smtp_reset --drop-after 3 &&
+	(cd rdrop && test_expect_code 75 git maint-notify --send >../out 2>../err) &&
 	test "$(smtp_count)" = 3 &&
 	test "$(journal_count rdrop sent)" = 3 &&
 	grep "^error: [0-9a-f]*: not sent: " err &&
@@ -112,13 +129,10 @@ test_expect_success 'the connection dropped after 3 of 10: exit 75, a rerun send
 
 test_expect_success 'a server that stops answering: timeout, exit 75, the rest waits' '
 	fresh_repo rstall &&
-	fresh_spool &&
-	start_smtp_server --stall-after 3 &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset --stall-after 3 &&
 	(
 		cd rstall &&
-		smtp_config &&
-		printf "[smtp]\n\ttimeout = 2\n" >.git/maint.ini &&
+		printf "[smtp]\n\ttimeout = 1\n" >.git/maint.ini &&
 		test_expect_code 75 git maint-notify --send >../out 2>../err
 	) &&
 	test "$(smtp_count)" = 3 &&
@@ -128,12 +142,9 @@ test_expect_success 'a server that stops answering: timeout, exit 75, the rest w
 
 test_expect_success 'a crash between the 250 and the journal: the rerun sends that one mail again, same Message-ID' '
 	fresh_repo rcrash &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset &&
 	(
 		cd rcrash &&
-		smtp_config &&
 		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-sent-3 git maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 3 &&
@@ -163,12 +174,9 @@ test_expect_success 'after that crash the two before it were in the log, and the
 
 test_expect_success 'a record cut short in the log (a crash while writing it): a warning, and its mail goes again' '
 	fresh_repo rtorn &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset &&
 	(
 		cd rtorn &&
-		smtp_config &&
 		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-sent-3 git maint-notify --send -q
 	) &&
 	log=rtorn/.git/maint/notify-journal &&
@@ -188,12 +196,9 @@ test_expect_success 'a record cut short in the log (a crash while writing it): a
 
 test_expect_success 'a crash after a fold moved the notes, before the log was emptied: the next run folds nothing twice, sends nothing' '
 	fresh_repo rfold &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset &&
 	(
 		cd rfold &&
-		smtp_config &&
 		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-folded git maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 10 &&
@@ -209,12 +214,9 @@ test_expect_success 'a crash after a fold moved the notes, before the log was em
 
 test_expect_success 'a crash once the third record is on the disk, before anything else: the rerun sends the other 7, no duplicate' '
 	fresh_repo rappend &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset &&
 	(
 		cd rappend &&
-		smtp_config &&
 		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-appended-3 git maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 3 &&
@@ -229,12 +231,9 @@ test_expect_success 'a crash once the third record is on the disk, before anythi
 
 test_expect_success 'a crash in a fold once its pack is on the disk, before the notes ref moved: the rerun folds again, sends nothing' '
 	fresh_repo rpack &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset &&
 	(
 		cd rpack &&
-		smtp_config &&
 		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-packed git maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 10 &&
@@ -253,12 +252,9 @@ test_expect_success 'a crash in a fold once its pack is on the disk, before the 
 
 test_expect_success 'folds during the run (every 3), a crash at the 8th 250: the notes hold 6, the log 1, the rerun resends only the 8th' '
 	fresh_repo rbatch &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset &&
 	(
 		cd rbatch &&
-		smtp_config &&
 		test_expect_code 137 env GIT_MAINT_TEST_JOURNAL_FOLD_EVERY=3 \
 			GIT_MAINT_TEST_CRASH_AT=notify-sent-8 git maint-notify --send -q
 	) &&
@@ -284,12 +280,9 @@ test_expect_success 'folds during the run (every 3), a crash at the 8th 250: the
 
 test_expect_success 'a crash after a fold during the run, before the log was emptied: the rerun sends the other 7, no duplicate' '
 	fresh_repo rmidfold &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset &&
 	(
 		cd rmidfold &&
-		smtp_config &&
 		test_expect_code 137 env GIT_MAINT_TEST_JOURNAL_FOLD_EVERY=3 \
 			GIT_MAINT_TEST_CRASH_AT=notify-journal-folded git maint-notify --send -q
 	) &&
@@ -306,10 +299,8 @@ test_expect_success 'a crash after a fold during the run, before the log was emp
 
 test_expect_success 'with PIPELINING the next mail'"'"'s commands go before the answer to the data before it' '
 	fresh_repo rflight &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
-	(cd rflight && smtp_config && git maint-notify --send -v >../out 2>../err) &&
+	smtp_reset &&
+	(cd rflight && git maint-notify --send -v >../out 2>../err) &&
 	test "$(smtp_count)" = 10 &&
 	sed -n -e "s/^smtp: > MAIL FROM:.*/MAIL/p" -e "s/^smtp: < 250 2.0.0 Ok: queued .*/queued/p" \
 		-e "s/^Sent .*/Sent/p" err >actual &&
@@ -326,10 +317,8 @@ test_expect_success 'with PIPELINING the next mail'"'"'s commands go before the 
 
 test_expect_success 'without PIPELINING each mail is answered before the next one starts' '
 	fresh_repo rnoflight &&
-	fresh_spool &&
-	start_smtp_server --no-pipelining &&
-	test_when_finished stop_smtp_server &&
-	(cd rnoflight && smtp_config && git maint-notify --send -v >../out 2>../err) &&
+	smtp_reset --no-pipelining &&
+	(cd rnoflight && git maint-notify --send -v >../out 2>../err) &&
 	test "$(smtp_count)" = 10 &&
 	sed -n -e "s/^smtp: > MAIL FROM:.*/MAIL/p" -e "s/^smtp: < 250 2.0.0 Ok: queued .*/queued/p" \
 		-e "s/^Sent .*/Sent/p" err | paste -d" " - - - | uniq -c >triples &&
@@ -339,12 +328,9 @@ test_expect_success 'without PIPELINING each mail is answered before the next on
 
 test_expect_success EIO 'the journal cannot record the first mail (EIO): the second is not sent, exit 128; the rerun resends only the first' '
 	fresh_repo reio &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset &&
 	(
 		cd reio &&
-		smtp_config &&
 		test_expect_code 128 eio notify-journal git maint-notify --send -q >../out 2>../err
 	) &&
 	test "$(smtp_count)" = 1 &&
@@ -363,10 +349,8 @@ test_expect_success EIO 'the journal cannot record the first mail (EIO): the sec
 # RELIABILITY 27
 test_expect_success '550 for one recipient: that mail refused and recorded, the others go, exit 1' '
 	fresh_repo r550 &&
-	fresh_spool &&
-	start_smtp_server --reject author4@example.org &&
-	test_when_finished stop_smtp_server &&
-	(cd r550 && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	smtp_reset --reject author4@example.org &&
+	(cd r550 && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
 	test "$(smtp_count)" = 9 &&
 	c=$(git -C r550 rev-parse --short=12 work-next~6) &&
 	echo "error: $c: the server refused the mail: 550 5.1.1 <author4@example.org>: Recipient address rejected: User unknown" >expect &&
@@ -398,10 +382,8 @@ test_expect_success '... the server took DATA for the other recipient: notify hu
 
 test_expect_success 'a server without PIPELINING: one command at a time, the refused recipient ends its mail (RSET), one connection' '
 	fresh_repo rnopipe &&
-	fresh_spool &&
-	start_smtp_server --no-pipelining --reject author4@example.org &&
-	test_when_finished stop_smtp_server &&
-	(cd rnopipe && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	smtp_reset --no-pipelining --reject author4@example.org &&
+	(cd rnopipe && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
 	test "$(smtp_count)" = 9 &&
 	grep "^error: [0-9a-f]*: the server refused the mail: 550 5.1.1 <author4@example.org>" err &&
 	test "$(journal_count rnopipe sent)" = 9 &&
@@ -415,10 +397,8 @@ test_expect_success 'a server without PIPELINING: one command at a time, the ref
 
 test_expect_success 'PIPELINING offered only before STARTTLS: not used after it (one command at a time, RSET)' '
 	fresh_repo rpipetls &&
-	fresh_spool &&
-	start_smtp_server --pipelining-before-tls --reject author4@example.org &&
-	test_when_finished stop_smtp_server &&
-	(cd rpipetls && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	smtp_reset --pipelining-before-tls --reject author4@example.org &&
+	(cd rpipetls && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
 	test "$(smtp_count)" = 9 &&
 	grep -A1 "^1 RCPT TO:<author4@example.org>$" "$SMTP_SPOOL/log" >actual &&
 	printf "1 RCPT TO:<author4@example.org>\n1 RSET\n" >expect &&
@@ -430,10 +410,8 @@ do
 	test_expect_success "the server refuses one mail after its data (554)${pipe:+, $pipe}: that mail recorded failed, the others go on the same connection, exit 1" '
 		fresh_repo rrefuse &&
 		test_when_finished "rm -rf rrefuse" &&
-		fresh_spool &&
-		start_smtp_server --refuse-after 3 $pipe &&
-		test_when_finished stop_smtp_server &&
-		(cd rrefuse && smtp_config && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+		smtp_reset --refuse-after 3 $pipe &&
+		(cd rrefuse && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
 		test "$(smtp_count)" = 9 &&
 		c=$(git -C rrefuse rev-parse --short=12 work-next~6) &&
 		echo "error: $c: the server refused the mail: 554 5.7.1 Message refused: content rejected" >expect &&
@@ -455,10 +433,8 @@ done
 
 test_expect_success '451 for one recipient: that mail waits (exit 75), the others go; the rerun sends it' '
 	fresh_repo r451 &&
-	fresh_spool &&
-	start_smtp_server --defer author2@example.org &&
-	test_when_finished stop_smtp_server &&
-	(cd r451 && smtp_config && test_expect_code 75 git maint-notify --send -q >../out 2>../err) &&
+	smtp_reset --defer author2@example.org &&
+	(cd r451 && test_expect_code 75 git maint-notify --send -q >../out 2>../err) &&
 	test "$(smtp_count)" = 9 &&
 	grep "^error: [0-9a-f]*: the server deferred the mail: 451 4.7.1 <author2@example.org>" err &&
 	test_must_fail git -C r451 notes --ref=maint-notify show work-next~8 &&
@@ -472,10 +448,8 @@ test_expect_success '451 for one recipient: that mail waits (exit 75), the other
 # RELIABILITY 28
 test_expect_success 'a server without STARTTLS: refused before AUTH, exit 128, nothing sent or recorded' '
 	fresh_repo rnotls &&
-	fresh_spool &&
-	start_smtp_server --no-starttls &&
-	test_when_finished stop_smtp_server &&
-	(cd rnotls && smtp_config && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	smtp_reset --no-starttls &&
+	(cd rnotls && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
 	echo "error: cannot send through smtp://127.0.0.1:$SMTP_PORT: the server does not offer STARTTLS" >expect &&
 	test_cmp expect err &&
 	! grep -e " AUTH" -e " MAIL" "$SMTP_SPOOL/log" &&
@@ -485,10 +459,8 @@ test_expect_success 'a server without STARTTLS: refused before AUTH, exit 128, n
 
 test_expect_success 'a reply injected after the 220 to STARTTLS, before the handshake: refused, exit 128, no AUTH, nothing sent' '
 	fresh_repo rinject &&
-	fresh_spool &&
-	start_smtp_server --inject-starttls &&
-	test_when_finished stop_smtp_server &&
-	(cd rinject && smtp_config && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	smtp_reset --inject-starttls &&
+	(cd rinject && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
 	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: " err &&
 	! grep -e " AUTH" -e " MAIL" "$SMTP_SPOOL/log" &&
@@ -498,10 +470,8 @@ test_expect_success 'a reply injected after the 220 to STARTTLS, before the hand
 
 test_expect_success 'a self-signed certificate: refused, exit 128, no AUTH' '
 	fresh_repo rself &&
-	fresh_spool &&
-	start_smtp_server --cert "$SMTP_TLS/self.crt" --key "$SMTP_TLS/self.key" &&
-	test_when_finished stop_smtp_server &&
-	(cd rself && smtp_config && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	smtp_reset --cert "$SMTP_TLS/self.crt" --key "$SMTP_TLS/self.key" &&
+	(cd rself && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
 	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*certificate" err &&
 	! grep " AUTH" "$SMTP_SPOOL/log" &&
@@ -510,10 +480,8 @@ test_expect_success 'a self-signed certificate: refused, exit 128, no AUTH' '
 
 test_expect_success 'a certificate for another name: refused, exit 128, no AUTH' '
 	fresh_repo rwrong &&
-	fresh_spool &&
-	start_smtp_server --cert "$SMTP_TLS/wrong.crt" --key "$SMTP_TLS/wrong.key" &&
-	test_when_finished stop_smtp_server &&
-	(cd rwrong && smtp_config && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	smtp_reset --cert "$SMTP_TLS/wrong.crt" --key "$SMTP_TLS/wrong.key" &&
+	(cd rwrong && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
 	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*127.0.0.1" err &&
 	! grep " AUTH" "$SMTP_SPOOL/log" &&
@@ -522,19 +490,15 @@ test_expect_success 'a certificate for another name: refused, exit 128, no AUTH'
 
 test_expect_success 'the name the certificate holds: localhost works' '
 	fresh_repo rlocal &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
-	(cd rlocal && smtp_config && git config sendemail.smtpServer localhost && git maint-notify --send -q) &&
+	smtp_reset &&
+	(cd rlocal && git config sendemail.smtpServer localhost && git maint-notify --send -q) &&
 	test "$(smtp_count)" = 10
 '
 
 test_expect_success 'TLS from the first byte (smtpEncryption ssl) to a STARTTLS server fails cleanly' '
 	fresh_repo rssl &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
-	(cd rssl && smtp_config && git config sendemail.smtpEncryption ssl &&
+	smtp_reset &&
+	(cd rssl && git config sendemail.smtpEncryption ssl &&
 	 printf "[smtp]\n\ttimeout = 2\n" >.git/maint.ini &&
 	 test_expect_code 128 git maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
@@ -543,7 +507,7 @@ test_expect_success 'TLS from the first byte (smtpEncryption ssl) to a STARTTLS 
 '
 
 test_expect_success 'plain SMTP to a host that is not loopback: refused before connecting, exit 128' '
-	fresh_repo rplain &&
+	fresh_repo rplain template &&
 	(
 		cd rplain &&
 		git config sendemail.smtpServer mail.example.com &&
@@ -555,9 +519,7 @@ test_expect_success 'plain SMTP to a host that is not loopback: refused before c
 '
 
 test_expect_success 'plain SMTP to a loopback server, when configured so, works' '
-	fresh_spool &&
-	start_smtp_server --plain &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset --plain &&
 	(
 		cd rplain &&
 		git config sendemail.smtpServer 127.0.0.1 &&
@@ -569,7 +531,7 @@ test_expect_success 'plain SMTP to a loopback server, when configured so, works'
 '
 
 test_expect_success 'an empty smtpSSLCertPath (send-email: do not verify) is an error, nothing sent' '
-	fresh_repo rnoverify &&
+	fresh_repo rnoverify template &&
 	(
 		cd rnoverify &&
 		git config sendemail.smtpServer 127.0.0.1 &&
@@ -581,12 +543,9 @@ test_expect_success 'an empty smtpSSLCertPath (send-email: do not verify) is an 
 
 test_expect_success 'a wrong password: exit 128 naming AUTH, nothing sent, nothing recorded' '
 	fresh_repo rauth &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset &&
 	(
 		cd rauth &&
-		smtp_config &&
 		git config sendemail.smtpUser other@example.org &&
 		keyring_store wrong-password protocol smtp server 127.0.0.1 user other@example.org &&
 		test_expect_code 128 git maint-notify --send >../out 2>../err
@@ -599,13 +558,9 @@ test_expect_success 'a wrong password: exit 128 naming AUTH, nothing sent, nothi
 
 test_expect_success 'no server listening: exit 75, nothing recorded' '
 	fresh_repo rdown &&
-	start_smtp_server &&
-	port=$SMTP_PORT &&
-	stop_smtp_server &&
 	(
 		cd rdown &&
-		smtp_config &&
-		git config sendemail.smtpServerPort $port &&
+		git config sendemail.smtpServerPort $SMTP_CLOSED_PORT &&
 		test_expect_code 75 git maint-notify --send >../out 2>../err
 	) &&
 	grep "^error: [0-9a-f]*: not sent: .*[Cc]onnect" err &&
@@ -614,12 +569,9 @@ test_expect_success 'no server listening: exit 75, nothing recorded' '
 
 test_expect_success 'another notify running in the repository: exit 75, nothing sent' '
 	fresh_repo rlock &&
-	fresh_spool &&
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
+	smtp_reset &&
 	(
 		cd rlock &&
-		smtp_config &&
 		test_expect_code 75 flock .git/maint-notify.lock -c "git maint-notify --send" >../out 2>../err
 	) &&
 	grep "^error: another git-maint operation holds .*maint-notify.lock" err &&
@@ -627,11 +579,8 @@ test_expect_success 'another notify running in the repository: exit 75, nothing 
 '
 
 test_expect_success 'the repository lock (held by publish) does not stop notify' '
-	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
 	(
 		cd rlock &&
-		smtp_config &&
 		flock .git/git-maint.lock -c "git maint-notify --send -q"
 	) &&
 	test "$(smtp_count)" = 10

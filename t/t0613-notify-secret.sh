@@ -88,12 +88,12 @@ test_expect_success 'nothing left to send: no keyring needed (a rerun without a 
 '
 
 # RELIABILITY 30: argv, environment, output, trace, repository
+# The server holds the mail at DATA (--stall-after 0) until the test has
+# looked, then answers 421: exit 75, without waiting for the timeout.
 test_expect_success 'the password is never in the process arguments or environment while it sends' '
-	stop_smtp_server &&
-	start_smtp_server --stall-after 0 &&
+	smtp_mode --stall-after 0 &&
 	(
 		cd repo &&
-		smtp_config &&
 		printf "%s\n" "$SMTP_PASSWORD" | git maint-notify --store-password &&
 		test_tick &&
 		GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.org git commit -q --allow-empty -m "usb: patch 4" &&
@@ -108,6 +108,7 @@ test_expect_success 'the password is never in the process arguments or environme
 		notify=$(pgrep -f -n "git-maint-notify --send") &&
 		tr "\0" "\n" </proc/$notify/cmdline >../cmdline &&
 		tr "\0" "\n" </proc/$notify/environ >../environ &&
+		smtp_mode &&
 		{ wait $pid; test $? = 75; }
 	) &&
 	grep "^--send$" cmdline &&

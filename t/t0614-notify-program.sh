@@ -7,6 +7,8 @@ test_description='git maint-notify --send through a sendmail-like program: msmtp
 
 GIT_COMMITTER_DATE="1112354055 +0200"
 
+cleanup stop_smtp_server
+
 test_expect_success 'setup: three commits with records, a fake sendmail that keeps what it gets' '
 	git init -q repo &&
 	(
@@ -154,7 +156,6 @@ test_expect_success 'no password is looked up for a program, and none is in its 
 
 test_expect_success 'msmtp delivers to the real server (STARTTLS, AUTH with its own password)' '
 	start_smtp_server &&
-	test_when_finished stop_smtp_server &&
 	cat >msmtprc <<-EOF &&
 	account test
 	host 127.0.0.1
@@ -192,9 +193,7 @@ test_expect_success 'msmtp delivers to the real server (STARTTLS, AUTH with its 
 '
 
 test_expect_success 'msmtp and a recipient the server refuses: that mail refused (exit 1), recorded' '
-	start_smtp_server --reject eve@example.org &&
-	test_when_finished stop_smtp_server &&
-	sed -i "s/^port .*/port $SMTP_PORT/" msmtprc &&
+	smtp_mode --reject eve@example.org &&
 	(
 		cd repo &&
 		test_tick &&
