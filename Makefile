@@ -4,6 +4,8 @@
 #   make check                install missing build/test packages, build, run all tests
 #   make check SANITIZE=address,undefined
 #   GIT_TEST_CHAIN_LINT=0 make check   without the && chain check (t/test-lib.sh)
+#   make check T='t04*.sh'    some of the test scripts (TEST_JOBS=<n> at once, default 4;
+#                             trash directories under TEST_ROOT, default in /dev/shm)
 #   make demo                 build a demo repository and mailbox, run the suite on it
 #   make bench                run the benchmarks in t/perf/ against git's own tools
 #   make fuzz                 build the libFuzzer targets (t/fuzz/) and run each for a while
