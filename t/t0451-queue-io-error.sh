@@ -2,19 +2,8 @@
 test_description='git maint-queue when the disk fails a write (EIO): exit 128 naming the file, nothing lost'
 . ./test-lib.sh
 
-# RELIABILITY 23: an LD_PRELOAD shim (t/lib/eio-write.c) makes write()
-# and writev() fail with EIO on files whose path contains
-# $EIO_WRITE_PATH. Under ASan the shim comes before its runtime.
-# LD_PRELOAD splits on spaces, so the shim lives outside the trash directory.
-shim_dir=$(mktemp -d "${TMPDIR:-/tmp}/maint-t0451.XXXXXX")
-shim=$shim_dir/eio-write.so
-cleanup 'rm -rf "$shim_dir"'
-if cc -shared -fPIC -o "$shim" "$MAINT_SRC_DIR/t/lib/eio-write.c" -ldl 2>cc.err
-then
-	test_set_prereq EIO
-fi
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
-export ASAN_OPTIONS
+# RELIABILITY 23: writes fail with EIO where the test says (lib-eio.sh).
+. "$MAINT_TEST_DIR/lib-eio.sh"
 
 # What the user sees: refs, HEAD, index entries, status, work tree bytes.
 # (--abort after a moved ref appends to reflogs and may leave the objects
@@ -25,16 +14,6 @@ visible_state () {
 	git ls-files -s &&
 	git status --porcelain=v1 &&
 	sha1sum f1 f2 f3 f4
-}
-
-# eio <path part> <command>...: runs the command with writes there failing.
-eio () {
-	(
-		EIO_WRITE_PATH=$1 LD_PRELOAD=$shim &&
-		export EIO_WRITE_PATH LD_PRELOAD &&
-		shift &&
-		exec "$@"
-	)
 }
 
 test_expect_success EIO 'setup: a branch and a 3-patch series' '

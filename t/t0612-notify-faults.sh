@@ -61,27 +61,8 @@ journal_count () {
 	git -C "$1" cat-file --batch | grep -c "^Status: $2$"
 }
 
-# RELIABILITY 23: writes to the journal's log fail with EIO (t/lib/eio-write.c,
-# as t0451 uses it). LD_PRELOAD splits on spaces: the shim lives outside the trash.
-shim_dir=$(mktemp -d "${TMPDIR:-/tmp}/maint-t0612.XXXXXX")
-shim=$shim_dir/eio-write.so
-cleanup 'rm -rf "$shim_dir"'
-if cc -shared -fPIC -o "$shim" "$MAINT_SRC_DIR/t/lib/eio-write.c" -ldl 2>cc.err
-then
-	test_set_prereq EIO
-fi
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
-export ASAN_OPTIONS
-
-# eio <path part> <command>...: runs the command with writes there failing.
-eio () {
-	(
-		EIO_WRITE_PATH=$1 LD_PRELOAD=$shim &&
-		export EIO_WRITE_PATH LD_PRELOAD &&
-		shift &&
-		exec "$@"
-	)
-}
+# RELIABILITY 23: writes to the journal's log fail with EIO (lib-eio.sh).
+. "$MAINT_TEST_DIR/lib-eio.sh"
 
 # One server for the script: each test empties its spool and tells it how
 # to misbehave (smtp_reset <opts>, t/lib-smtp.sh).
