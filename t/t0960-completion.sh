@@ -467,7 +467,7 @@ test_expect_success ZSH 'zsh: git maint-<TAB> lists the commands with their man 
 	zsh_expect "^maint-dry-apply  *-- check whether a series of patch mails applies"
 '
 
-test_expect_success ZSH 'zsh: branches for the queue and --onto, remotes for --after-push, options' '
+test_expect_success ZSH 'zsh: branches for the queue and --onto, remotes for --after-push, tags and refs for describe-contains, options' '
 	test_when_finished zsh_stop &&
 	zsh_start &&
 	zsh_type "git maint-queue " Tab &&
@@ -476,6 +476,10 @@ test_expect_success ZSH 'zsh: branches for the queue and --onto, remotes for --a
 	zsh_expect "^% git maint-dry-apply --onto work-linus *\$" &&
 	zsh_type "git maint-notify --after-push " Tab &&
 	zsh_expect "^backup  *origin" &&
+	zsh_type "git maint-describe-contains --match v6" Tab &&
+	zsh_expect "^% git maint-describe-contains --match v6.1 *\$" &&
+	zsh_type "git maint-describe-contains usb-l" Tab &&
+	zsh_expect "^% git maint-describe-contains usb-linus *\$" &&
 	zsh_type "git-maint-queue --sig" Tab &&
 	zsh_expect "^% git-maint-queue --signoff *\$"
 '

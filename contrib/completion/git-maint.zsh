@@ -46,11 +46,17 @@ __git_maint_value_action () {
 	esac
 }
 
-__git_maint_branches () {
-	local -a b
-	b=(${(f)"$(git for-each-ref --format='%(refname:short)' refs/heads 2>/dev/null)"})
-	_wanted branches expl branch compadd -a b
+# __git_maint_refnames <tag> <description> <ref prefix>...: the short
+# names of the refs under those prefixes, offered under that tag
+__git_maint_refnames () {
+	local tag=$1 descr=$2
+	local -a n
+	shift 2
+	n=(${(f)"$(git for-each-ref --format='%(refname:short)' "$@" 2>/dev/null)"})
+	_wanted $tag expl $descr compadd -a n
 }
+
+__git_maint_branches () { __git_maint_refnames branches branch refs/heads }
 
 __git_maint_remotes () {
 	local -a r
@@ -58,17 +64,9 @@ __git_maint_remotes () {
 	_wanted remotes expl remote compadd -a r
 }
 
-__git_maint_tags () {
-	local -a t
-	t=(${(f)"$(git for-each-ref --format='%(refname:short)' refs/tags 2>/dev/null)"})
-	_wanted tags expl tag compadd -a t
-}
+__git_maint_tags () { __git_maint_refnames tags tag refs/tags }
 
-__git_maint_refs () {
-	local -a r
-	r=(${(f)"$(git for-each-ref --format='%(refname:short)' refs/heads refs/tags refs/remotes 2>/dev/null)"})
-	_wanted refs expl 'commit' compadd -a r
-}
+__git_maint_refs () { __git_maint_refnames refs commit refs/heads refs/tags refs/remotes }
 
 for name in $helper; do
 	case $name in
