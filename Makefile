@@ -50,20 +50,25 @@ CFLAGS ?= -O2 -g
 #   net       mail, base: SMTP, HTTP, IMAP (libcurl), the Secret
 #             Service (libsecret), archives and the fetcher
 #   repo      net, mail, base: libgit2: repository, objects, apply,
-#             the guarded step, queue, publish, push, notify, range-diff
+#             the guarded step, push, notes, state, range-diff
 #   describe  base, and repo for its libgit2 part only: commit-graph,
 #             commit store, peel cache, refs from files, describe
+#   engine    every layer below: one engine per command, the steps it
+#             takes in order (mbox-split, dry-apply, queue, notify,
+#             publish, describe-contains); cmd/<name>.c parses the
+#             options, calls its engine and exits with what it returns
 #
 # A layer's code includes and calls its own layer and those it uses,
 # never a layer above: each layer is compiled with only those include
 # directories and each program is linked with only the archives it
 # names, highest first, so an include or a call up is a build error.
-LAYERS = base mail net repo describe
+LAYERS = base mail net repo describe engine
 base_USES =
 mail_USES = base
 net_USES = mail base
 repo_USES = net mail base
 describe_USES = repo base
+engine_USES = describe repo net mail base
 # The libraries (pkg-config names) a layer's code calls; describe takes
 # only git_oid from <git2.h>.
 base_PKGS = inih libcrypto
@@ -71,20 +76,21 @@ mail_PKGS = zlib
 net_PKGS = libcurl libsecret-1
 repo_PKGS = libgit2
 describe_PKGS =
+engine_PKGS =
 describe_HEADERS = libgit2
 
 # Each program and the layers it links; every other library stays out of
 # it (t/t0001 checks with ldd).
-mbox-split_LAYERS = mail base
-dry-apply_LAYERS = repo mail base
-queue_LAYERS = repo mail base
-notify_LAYERS = repo net mail base
-publish_LAYERS = repo net mail base
+mbox-split_LAYERS = engine mail base
+dry-apply_LAYERS = engine repo mail base
+queue_LAYERS = engine repo mail base
+notify_LAYERS = engine repo net mail base
+publish_LAYERS = engine repo net mail base
 source--fetch_LAYERS = net mail base
-describe-contains_LAYERS = describe base
-describe-contains--libgit2_LAYERS = describe repo base
+describe-contains_LAYERS = engine describe base
+describe-contains--libgit2_LAYERS = engine describe repo base
 # tests, helpers, benchmarks and fuzz targets link every layer
-ALL_LAYERS = describe repo net mail base
+ALL_LAYERS = engine describe repo net mail base
 
 # One pkg-config check per library; a missing one names its Debian
 # package (contrib/install-deps.sh installs them all).

@@ -5,7 +5,7 @@
  * (or program) git send-email is configured with, and a journal in
  * refs/notes/maint-notify keeps a rerun from sending anything twice.
  *
- * The engine is common/repo/notify.h; delivery and the password
+ * The engine is common/engine/notify.h; delivery and the password
  * common/net/mailer.h.
  */
 

@@ -3,7 +3,7 @@
  * public branch (usb-next) to the work branch (work-next) by a
  * fast-forward or a merge made in memory, pushes it to every remote,
  * then has git-maint-notify tell the authors; resumable with --continue.
- * The engine is common/repo/publish.c.
+ * The engine is common/engine/publish.c.
  */
 #include "config-git.h"
 #include "parse-options.h"

@@ -1,7 +1,7 @@
 /*
  * git-maint-queue: apply a series of patch mails to a branch the way
  * `git am -s` would, in memory, moving the branch once; resumable with
- * --continue, --skip and --abort. The engine is common/repo/queue.c.
+ * --continue, --skip and --abort. The engine is common/engine/queue.c.
  */
 #include "config-git.h"
 #include "fetch.h"

@@ -234,7 +234,7 @@ test_expect_success 'queue: a branch moved by another writer is not overwritten 
 	test_path_is_file .git/maint/queue/state
 '
 
-# BUG (common/repo/queue.c, queue_abort): when the branch moved, --abort warns
+# BUG (common/engine/queue.c, queue_abort): when the branch moved, --abort warns
 # "not resetting it" and then still prints "'race' is back at <orig>".
 test_expect_success 'queue: --abort after the race does not claim the branch is back (22)' '
 	git maint-queue --abort >out 2>err &&
@@ -259,7 +259,7 @@ test_expect_success 'queue: --continue after the branch was deleted is refused n
 	test_must_fail git rev-parse -q --verify r20
 '
 
-# BUG (common/repo/queue.c, queue_abort): --abort fails the same way and keeps
+# BUG (common/engine/queue.c, queue_abort): --abort fails the same way and keeps
 # the state, so no queue can run until .git/maint/queue is removed by hand.
 test_expect_success 'queue: --abort after the branch was deleted clears the state (20)' '
 	git maint-queue --abort &&

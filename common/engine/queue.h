@@ -10,7 +10,7 @@
  * work tree for the changed paths when the branch is checked out
  * (common/repo/worktree.h, from the post-images still in memory), and records
  * each commit's mail in refs/notes/maint. The pre-images of a series are
- * read ahead by a second thread (common/repo/prefetch.h).
+ * read ahead by a second thread (common/engine/prefetch.h).
  *
  * Resumable state lives in $GIT_DIR/maint/queue/ (common/repo/state.h):
  *

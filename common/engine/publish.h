@@ -7,7 +7,7 @@
  * (usb-next), then to every remote, then to the authors:
  *
  *   1. plan: the commits public..work, checked as configured
- *      (common/repo/precheck.h: sign-offs, Fixes: tags) and built when asked
+ *      (common/engine/precheck.h: sign-offs, Fixes: tags) and built when asked
  *      (the tree's build command, in the work tree, the work branch
  *      checked out): a failure stops with nothing changed (RESULT_NO).
  *      Then a fast-forward when the public branch is an ancestor of the
@@ -67,7 +67,7 @@ struct publish_opts {
 	int dry_run;
 	int quiet;
 	int timeout;		/* seconds a remote may stay silent */
-	int check_signoff;	/* common/repo/precheck.h */
+	int check_signoff;	/* common/engine/precheck.h */
 	int check_fixes;
 	const char *build_cmd;	/* run in the work tree before anything changes, or NULL */
 };
