@@ -6,7 +6,7 @@
  * mailsplit, or as one line per message.
  *
  * The selection rules are in common/mail/select.h, the two passes over the
- * input in common/mail/mail-split.h, the writers in common/mail/mbox-write.h.
+ * input in common/engine/mbox-split.h, the writers in common/mail/mbox-write.h.
  */
 
 #include <errno.h>
@@ -17,7 +17,7 @@
 
 #include "config.h"
 #include "fetch.h"
-#include "mail-split.h"
+#include "mbox-split.h"
 #include "mbox-write.h"
 #include "parse-options.h"
 #include "review.h"
@@ -69,7 +69,7 @@ static void list_entries(const char *format, struct mail_entry **order, size_t n
 }
 
 /* --show-trailers: the listing with what queue would carry (queue.trailers counts). */
-static void list_with_trailers(struct mail_split *ms, const char *format, struct mail_entry **order,
+static void list_with_trailers(struct mbox_split *ms, const char *format, struct mail_entry **order,
 			       size_t n)
 {
 	struct maint_config cfg = MAINT_CONFIG_INIT;
@@ -79,7 +79,7 @@ static void list_with_trailers(struct mail_split *ms, const char *format, struct
 
 	if (config_load_ini(&cfg) < 0 || review_opts_config(&ro, &cfg) < 0)
 		exit(EXIT_FATAL);
-	if (mail_split_review(ms, order, n, &ro, &rv, &applied_as) < 0)
+	if (mbox_split_review(ms, order, n, &ro, &rv, &applied_as) < 0)
 		die("cannot read the mail again");
 	list_entries(format, order, n, rv, applied_as);
 	if (review_unplaced(rv)->nr) {
@@ -128,7 +128,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_FETCH(&fo),
 		OPT_END()
 	};
-	struct mail_split ms = { 0 };
+	struct mbox_split ms = { 0 };
 	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct mbox_writer w;
 	struct outdir od = OUTDIR_INIT;
@@ -172,7 +172,7 @@ int cmd_main(int argc, const char **argv)
 	ms.dir = &od;
 	if (select_index_new(&ms.idx, &o.sel) < 0)
 		exit(EXIT_USAGE);
-	mail_split_init(&ms);
+	mbox_split_init(&ms);
 	if (o.outdir && outdir_open(&od, o.outdir) < 0)
 		die("cannot write into '%s'", o.outdir);
 	mbox_writer_init(&w, 1, o.mboxrd ? MBOX_RD : MBOX_O);
@@ -181,17 +181,17 @@ int cmd_main(int argc, const char **argv)
 		 !o.sel.touches.nr && !o.sel.authors.nr && !o.sel.subjects.nr && !o.since && !o.until;
 	if (stream) {
 		/* nothing to choose or reorder */
-		if (mail_split_stream(&ms, &n) < 0)
+		if (mbox_split_stream(&ms, &n) < 0)
 			die("cannot split the mail");
 	} else {
-		if (mail_split_index(&ms) < 0)
+		if (mbox_split_index(&ms) < 0)
 			die("cannot read the mail");
 		n = select_choose(ms.idx, &order);
 		if (o.list && o.show_trailers)
 			list_with_trailers(&ms, o.format, order, n);
 		else if (o.list)
 			list_entries(o.format, order, n, NULL, NULL);
-		else if (mail_split_write(&ms, order, n) < 0)
+		else if (mbox_split_write(&ms, order, n) < 0)
 			die("cannot write the selected mail");
 	}
 	if (mbox_writer_finish(&w) < 0)
@@ -210,7 +210,7 @@ int cmd_main(int argc, const char **argv)
 	 */
 	ret = ms.errors ? EXIT_FATAL : ms.bad || ms.oversized || !n ? EXIT_NO : EXIT_OK;
 	outdir_close(&od);
-	mail_split_release(&ms);
+	mbox_split_release(&ms);
 	select_index_free(ms.idx);
 	config_release(&cfg);
 	strvec_clear(&o.sel.touches);

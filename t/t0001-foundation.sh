@@ -67,6 +67,27 @@ test_expect_success 'no layer of common/ calls a layer above it' '
 	done <uses
 '
 
+test_expect_success 'every command has its engine in common/engine/ and links it' '
+	for c in "$MAINT_SRC_DIR"/cmd/*.c
+	do
+		name=${c##*/} && name=${name%.c} &&
+		case $name in *--*) continue ;; esac &&
+		test -f "$MAINT_SRC_DIR/common/engine/$name.h" &&
+		test -f "$MAINT_SRC_DIR/common/engine/$name.c" &&
+		grep -q "^$name"_LAYERS" = engine " "$MAINT_SRC_DIR/Makefile" || {
+			echo "$name: no engine in common/engine/" &&
+			return 1
+		}
+	done
+'
+
+test_expect_success 'the engine floor: every layer but engine is used by it, none uses it' '
+	sed -n "s/^engine_USES = *//p" "$MAINT_SRC_DIR/Makefile" >engine-uses &&
+	echo "describe repo net mail base" >expect &&
+	test_cmp expect engine-uses &&
+	! grep "^[a-z]*_USES = .*engine" "$MAINT_SRC_DIR/Makefile"
+'
+
 test_expect_success 'the man pages are built' '
 	test -s "$MAINT_BUILD_DIR/man/man7/git-maint.7"
 '

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mail-split.h"
+#include "mbox-split.h"
 #include "mailinfo.h"
 #include "review.h"
 #include "source.h"
@@ -29,7 +29,7 @@ static int inputs_rereadable(const char *const *args, size_t nargs)
 	return 1;
 }
 
-void mail_split_init(struct mail_split *ms)
+void mbox_split_init(struct mbox_split *ms)
 {
 	ms->rereadable = inputs_rereadable(ms->args, ms->nargs);
 	ms->spool.fd = -1;
@@ -39,12 +39,12 @@ void mail_split_init(struct mail_split *ms)
 	ms->oversized = 0;
 }
 
-void mail_split_release(struct mail_split *ms)
+void mbox_split_release(struct mbox_split *ms)
 {
 	spool_close(&ms->spool);
 }
 
-static int open_source(struct mail_split *ms, struct mail_source **src)
+static int open_source(struct mbox_split *ms, struct mail_source **src)
 {
 	if (source_open(src, ms->args, ms->nargs, source_opts_flags(ms->source)) < 0)
 		return -1;
@@ -57,7 +57,7 @@ static int open_source(struct mail_split *ms, struct mail_source **src)
 }
 
 /* source_next() failed: a message over the size limit, or an input error. */
-static void count_error(struct mail_split *ms, struct mail_source *src)
+static void count_error(struct mbox_split *ms, struct mail_source *src)
 {
 	if (source_oversized(src) > ms->oversized)
 		ms->oversized++;
@@ -66,7 +66,7 @@ static void count_error(struct mail_split *ms, struct mail_source *src)
 }
 
 /* Writes one message as the pos-th of the output; from_line may be NULL. */
-static int write_one(struct mail_split *ms, size_t pos, const char *from_line,
+static int write_one(struct mbox_split *ms, size_t pos, const char *from_line,
 		     const char *buf, size_t len)
 {
 	struct strbuf from = STRBUF_INIT;
@@ -91,7 +91,7 @@ static int write_one(struct mail_split *ms, size_t pos, const char *from_line,
 	return rc;
 }
 
-int mail_split_index(struct mail_split *ms)
+int mbox_split_index(struct mbox_split *ms)
 {
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
 	struct mail_source *src;
@@ -134,7 +134,7 @@ int mail_split_index(struct mail_split *ms)
  * reads each back with pread(), in output order. Returns 1 when done,
  * 0 when some message is not such a range (nothing written), -1 on error.
  */
-static int write_from_files(struct mail_split *ms, struct mail_entry **order, size_t n)
+static int write_from_files(struct mbox_split *ms, struct mail_entry **order, size_t n)
 {
 	struct strbuf buf = STRBUF_INIT;
 	const char *open_origin = NULL;
@@ -187,7 +187,7 @@ static int write_from_files(struct mail_split *ms, struct mail_entry **order, si
  * Reads the inputs again: each chosen message is written at once when
  * direct (files, or output in input order), else spooled.
  */
-static int reread_inputs(struct mail_split *ms, int direct)
+static int reread_inputs(struct mbox_split *ms, int direct)
 {
 	size_t next = 0, count = select_index_count(ms->idx), last = 0, i;
 	struct mail_source *src;
@@ -223,7 +223,7 @@ static int reread_inputs(struct mail_split *ms, int direct)
 	return ret;
 }
 
-static int write_spooled(struct mail_split *ms, struct mail_entry **order, size_t n)
+static int write_spooled(struct mbox_split *ms, struct mail_entry **order, size_t n)
 {
 	struct strbuf buf = STRBUF_INIT;
 	size_t i;
@@ -248,7 +248,7 @@ static int in_input_order(struct mail_entry **order, size_t n)
 	return 1;
 }
 
-int mail_split_write(struct mail_split *ms, struct mail_entry **order, size_t n)
+int mbox_split_write(struct mbox_split *ms, struct mail_entry **order, size_t n)
 {
 	int rc;
 
@@ -266,7 +266,7 @@ int mail_split_write(struct mail_split *ms, struct mail_entry **order, size_t n)
 	return write_spooled(ms, order, n);
 }
 
-int mail_split_stream(struct mail_split *ms, size_t *written)
+int mbox_split_stream(struct mbox_split *ms, size_t *written)
 {
 	struct strbuf from = STRBUF_INIT;
 	struct mail_source *src;
@@ -318,7 +318,7 @@ static void review_entry(struct review *rv, struct patch_mail *pm, const struct 
 }
 
 /* Every entry into rv, in index order, read again from the inputs or the spool. */
-static int review_all(struct mail_split *ms, struct review *rv)
+static int review_all(struct mbox_split *ms, struct review *rv)
 {
 	size_t count = select_index_count(ms->idx), next = 0;
 	struct mail_source *src = NULL;
@@ -370,7 +370,7 @@ static size_t entry_index(struct select_index *idx, size_t count, const struct m
 	return lo;
 }
 
-int mail_split_review(struct mail_split *ms, struct mail_entry **order, size_t n,
+int mbox_split_review(struct mbox_split *ms, struct mail_entry **order, size_t n,
 		      const struct review_opts *opts, struct review **out, size_t **applied_as)
 {
 	size_t *applied = xmalloc(st_mult(n + 1, sizeof(size_t))), napplied = 0, count;

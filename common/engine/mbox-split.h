@@ -1,5 +1,5 @@
-#ifndef MAIL_SPLIT_H
-#define MAIL_SPLIT_H
+#ifndef MBOX_SPLIT_H
+#define MBOX_SPLIT_H
 
 /*
  * The passes of mbox-split: read mail through the source, index it for
@@ -31,7 +31,7 @@
 struct maint_config;
 struct source_opts;
 
-struct mail_split {
+struct mbox_split {
 	/* set by the caller */
 	const char *const *args;	/* inputs as for source_open(); they must outlive the index */
 	size_t nargs;
@@ -51,13 +51,13 @@ struct mail_split {
 };
 
 /* Prepares ms after the caller's fields are set. */
-void mail_split_init(struct mail_split *ms);
-void mail_split_release(struct mail_split *ms);
+void mbox_split_init(struct mbox_split *ms);
+void mbox_split_release(struct mbox_split *ms);
 
 /* Pass 1: every message into ms->idx. */
-int mail_split_index(struct mail_split *ms);
+int mbox_split_index(struct mbox_split *ms);
 /* Pass 2: writes the n entries of order (from select_choose()). */
-int mail_split_write(struct mail_split *ms, struct mail_entry **order, size_t n);
+int mbox_split_write(struct mbox_split *ms, struct mail_entry **order, size_t n);
 /*
  * For a listing that shows trailers: every indexed message read again
  * and given to a new review (common/mail/review.h) in index order, the
@@ -68,13 +68,13 @@ int mail_split_write(struct mail_split *ms, struct mail_entry **order, size_t n)
  */
 struct review;
 struct review_opts;
-int mail_split_review(struct mail_split *ms, struct mail_entry **order, size_t n,
+int mbox_split_review(struct mbox_split *ms, struct mail_entry **order, size_t n,
 		      const struct review_opts *opts, struct review **out, size_t **applied_as);
 
 /*
  * Nothing to choose or reorder: one pass writing every message as read,
  * without parsing; *written gets their number.
  */
-int mail_split_stream(struct mail_split *ms, size_t *written);
+int mbox_split_stream(struct mbox_split *ms, size_t *written);
 
 #endif

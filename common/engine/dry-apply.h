@@ -1,0 +1,59 @@
+#ifndef DRY_APPLY_H
+#define DRY_APPLY_H
+
+/*
+ * The dry-apply engine behind git-maint-dry-apply(1): does a series of
+ * patch mails apply, and to which branch? The patches are read once
+ * (common/mail/patch-mails.h: cover letters, replies, duplicates and
+ * other mail stepped over, one line each) and kept in a spool, then
+ * applied in memory (common/repo/apply.h), cumulatively or each alone,
+ * to the tip of every target; the report uses GNU patch's words, or
+ * tab-separated records with --porcelain. Nothing in the repository
+ * changes: no ref, reflog, index, work tree file or object.
+ *
+ * Memory does not grow with the mailbox: each patch is read, parsed and
+ * applied one at a time; its decoded diff is spooled so a mail is
+ * decoded once, not once more per target.
+ */
+
+#include <git2.h>
+
+#include "config.h"
+#include "range-diff.h"
+#include "review.h"
+#include "source.h"
+#include "strvec.h"
+
+struct dry_apply_opts {
+	struct strvec onto;	/* the targets; none: the current branch (or HEAD) */
+	int each;		/* each patch alone against the target, not cumulatively */
+	int porcelain;
+	int three_way;
+	int fuzz;
+	int p_value;		/* -p<n>; -1: the patch's own (1) */
+	int verbose;
+	int quiet;
+	struct source_opts source;
+	size_t max_size;	/* the message size limit: messages, and binary data in one */
+	struct review_opts review;
+	int range_diff, creation_factor;
+};
+
+#define DRY_APPLY_OPTS_INIT { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT, \
+			      0, RANGE_DIFF_CREATION_FACTOR }
+
+void dry_apply_opts_release(struct dry_apply_opts *o);
+
+/*
+ * Checks the mails of args[0..nargs) (common/mail/source.h rules)
+ * against each target of o->onto (the current branch when empty: it is
+ * added), printing the report to stdout. Returns the exit code: 0 when
+ * the series applies to some target, 1 when to none (or no patch was
+ * found, reported); dies (128) on input or a repository that cannot be
+ * read, exits 1 on a message that cannot apply (undecodable, over the
+ * size limit).
+ */
+int dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args, int nargs,
+	      struct dry_apply_opts *o);
+
+#endif
