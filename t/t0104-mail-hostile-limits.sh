@@ -322,7 +322,7 @@ test_expect_success 'a path with a newline: one error line in the report, nothin
 		test_cmp ../expect ../out &&
 		grep -v "^hint: " ../err >../err.lines &&
 		cat >../expect <<-EOF &&
-		patch 1: line 17: invalid path ${SQ}n?1?x${SQ}: control character or backslash in path
+		../forge.mbox: message 1: line 17: invalid path ${SQ}n?1?x${SQ}: control character or backslash in path
 		error: patch 1 does not apply to ${SQ}forge${SQ}: x?]0;owned??[31m
 		EOF
 		test_cmp ../expect ../err.lines &&

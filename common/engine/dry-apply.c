@@ -6,12 +6,10 @@
 #include "dry-apply.h"
 #include "apply.h"
 #include "mailinfo.h"
-#include "patch-mails.h"
-#include "patch.h"
 #include "quote.h"
 #include "range-diff.h"
 #include "repo.h"
-#include "spool.h"
+#include "series-walk.h"
 #include "strbuf.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -21,26 +19,14 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One patch mail of the series; its diff is read again when it is applied. */
-struct item {
-	char *subject;
-	size_t number;		/* message number in the input */
-	off_t diff_off;		/* its diff as the mail parser gave it, in series.diffs */
-	size_t diff_len;
-	struct strbuf trailers;	/* what the follow-ups give it, one line each (review_format()) */
-};
-
 /*
- * The series: the patches stay in pms's spool, their decoded diffs in
- * diffs, and are read, parsed and applied one at a time, so memory does
- * not grow with the mailbox. The diffs are kept so that a mail is
- * decoded once, not once more per target.
+ * The series (common/engine/series-walk.h): the patches stay in the
+ * walk's spool and are read, parsed and applied one at a time, so memory
+ * does not grow with the mailbox.
  */
 struct series {
-	struct patch_mails pms;	/* items[i] is pms.v[i] */
-	struct spool diffs;
-	struct item *items;
-	size_t nr, alloc;
+	struct walk w;
+	struct strbuf *trailers;	/* per patch: what the follow-ups give it (review_format()) */
 	struct strbuf skipped;	/* " (1 cover letter skipped)" */
 	struct strbuf unplaced;	/* trailers of patches the newest version dropped */
 	struct strbuf porcelain;	/* the trailer records */
@@ -48,13 +34,10 @@ struct series {
 
 static void series_clear(struct series *s)
 {
-	for (size_t i = 0; i < s->nr; i++) {
-		free(s->items[i].subject);
-		strbuf_release(&s->items[i].trailers);
-	}
-	free(s->items);
-	patch_mails_release(&s->pms);
-	spool_close(&s->diffs);
+	for (size_t i = 0; s->trailers && i < s->w.nr; i++)
+		strbuf_release(&s->trailers[i]);
+	free(s->trailers);
+	walk_release(&s->w);
 	strbuf_release(&s->skipped);
 	strbuf_release(&s->unplaced);
 	strbuf_release(&s->porcelain);
@@ -77,17 +60,20 @@ static void porcelain_trailers(struct strbuf *out, const struct review_list *rl,
 }
 
 /* The trailers of the series' patches, for the report. */
-static void add_review(struct series *s, const struct patch_mails *pms)
+static void add_review(struct series *s)
 {
+	const struct review *rv = s->w.pms.review;
 	char n[32];
 
-	for (size_t i = 0; i < s->nr; i++) {
+	s->trailers = xcalloc(s->w.nr + 1, sizeof(*s->trailers));
+	for (size_t i = 0; i < s->w.nr; i++) {
+		strbuf_init(&s->trailers[i], 0);
 		snprintf(n, sizeof(n), "%zu", i + 1);
-		review_format(&s->items[i].trailers, review_for(pms->review, i), "    ");
-		porcelain_trailers(&s->porcelain, review_for(pms->review, i), n);
+		review_format(&s->trailers[i], review_for(rv, i), "    ");
+		porcelain_trailers(&s->porcelain, review_for(rv, i), n);
 	}
-	review_format(&s->unplaced, review_unplaced(pms->review), "    ");
-	porcelain_trailers(&s->porcelain, review_unplaced(pms->review), "-");
+	review_format(&s->unplaced, review_unplaced(rv), "    ");
+	porcelain_trailers(&s->porcelain, review_unplaced(rv), "-");
 }
 
 /* --range-diff: each series' two newest versions; 0 when there was one. */
@@ -110,106 +96,30 @@ static int show_range_diffs(const struct patch_mails *pms, const struct dry_appl
 }
 
 /*
- * Reads the patches of the inputs (common/mail/patch-mails.h: cover letters,
- * replies, duplicates and other mail are stepped over, one line each);
- * dies (128) on input that cannot be read, exits 1 on a message that
- * cannot apply (undecodable, or over the size limit).
+ * Reads the patches of the inputs (common/engine/series-walk.h: cover
+ * letters, replies, duplicates and other mail are stepped over, one line
+ * each); dies (128) on input that cannot be read, exits 1 on a message
+ * over the size limit.
  */
 static void read_series(struct series *s, const char **args, int nargs,
 			const struct dry_apply_opts *o, const struct maint_config *cfg)
 {
-	struct patch_mails *pms = &s->pms;
-	struct patch_mails_opts pmo = { 0 };
-	struct patch_mail pm;
-	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
-	struct strbuf buf = STRBUF_INIT;
+	struct walk_read_opts wo = { 0 };
 	int rc;
 
-	pmo.source = &o->source;
-	pmo.cfg = cfg;
-	pmo.say = o->quiet || o->porcelain || o->range_diff ? NULL : stdout;
-	pmo.quiet = o->quiet;
-	pmo.review = &o->review;
-	pmo.versions = o->range_diff;
-	if ((rc = patch_mails_read(pms, args, nargs, &pmo)) != RESULT_OK)
+	wo.source = &o->source;
+	wo.cfg = cfg;
+	wo.say = o->quiet || o->porcelain || o->range_diff ? NULL : stdout;
+	wo.quiet = o->quiet;
+	wo.review = &o->review;
+	wo.versions = o->range_diff;
+	if ((rc = walk_read(&s->w, (const char *const *)args, nargs, &wo)) != RESULT_OK)
 		exit(result_exit_code(rc));
 	if (o->range_diff)
-		exit(show_range_diffs(pms, o) < 0 ? EXIT_NO : EXIT_OK);
+		exit(show_range_diffs(&s->w.pms, o) < 0 ? EXIT_NO : EXIT_OK);
 	fflush(stdout);
-	patch_mails_skipped(pms, &s->skipped);
-	mailinfo_init(&pm);
-	for (size_t i = 0; i < pms->nr; i++) {
-		struct raw_mail raw;
-		struct item *it;
-
-		if (patch_mails_get(pms, &pms->v[i], &buf, &raw) < 0)
-			exit(EXIT_FATAL);
-		/* Mail we cannot decode cannot apply (RELIABILITY 10-12): said before any verdict. */
-		if (mailinfo_parse(&pm, &raw, &mopts) < 0)
-			exit(EXIT_NO);
-		ALLOC_GROW(s->items, s->nr + 1, s->alloc);
-		it = &s->items[s->nr++];
-		memset(it, 0, sizeof(*it));
-		strbuf_init(&it->trailers, 0);
-		if (spool_add(&s->diffs, pm.patch.buf, pm.patch.len, &it->diff_off) < 0)
-			exit(EXIT_FATAL);
-		it->diff_len = pm.patch.len;
-		it->number = raw.number;
-		it->subject = xstrdup(pm.subject.buf);
-	}
-	add_review(s, pms);
-	mailinfo_release(&pm);
-	strbuf_release(&buf);
-}
-
-/* What item i's diff needs, read again per patch (one message at a time). */
-struct reader {
-	struct strbuf buf, origin;
-	struct patch_mail pm;
-};
-
-/*
- * The diff of patch i into ps, or why it has none into err. The mail is
- * decoded again (quietly: read_series() reported it) only to say why a
- * diff cannot be parsed. -1 when a temporary file cannot be read
- * (reported).
- */
-static int item_patch(struct series *s, size_t i, const struct dry_apply_opts *o,
-		      struct reader *rd, struct patch_set *ps, struct strbuf *err)
-{
-	static const struct mailinfo_opts mopts = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
-	struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
-	const struct item *it = &s->items[i];
-	struct patch_mail *pm = &rd->pm;
-	struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
-	struct raw_mail raw;
-
-	strbuf_reset(err);
-	if (spool_read(&s->diffs, it->diff_off, it->diff_len, &rd->buf) < 0)
-		return -1;
-	strbuf_reset(&rd->origin);
-	strbuf_addf(&rd->origin, "%s: message %zu", s->pms.v[i].origin, it->number);
-	popts.origin = rd->origin.buf;
-	popts.p_value = o->p_value;
-	popts.max_binary = o->max_size;
-	if (rd->buf.len && !patch_parse(ps, rd->buf.buf, rd->buf.len, &popts, err))
-		return 0;
-	/* Say so when the mail holds a diff format we refuse. */
-	if (patch_mails_get(&s->pms, &s->pms.v[i], &rd->buf, &raw) < 0)
-		return -1;
-	if (!mailinfo_parse(pm, &raw, &mopts)) {
-		strbuf_addbuf(&body, &pm->message);
-		strbuf_addbuf(&body, &pm->patch);
-	}
-	if (patch_find_unsupported(body.buf, body.len, &why)) {
-		strbuf_reset(err);
-		strbuf_addf(err, "%s: %s", rd->origin.buf, why.buf);
-	} else if (!err->len) {
-		strbuf_addf(err, "%s: no patch found", rd->origin.buf);
-	}
-	strbuf_release(&body);
-	strbuf_release(&why);
-	return 0;
+	patch_mails_skipped(&s->w.pms, &s->skipped);
+	add_review(s);
 }
 
 struct target {
@@ -243,16 +153,68 @@ static void write_report(struct strbuf *out)
 	strbuf_reset(out);
 }
 
+/* One target's walk: its report goes to out. */
+struct check {
+	struct series *s;
+	struct target *t;
+	const struct dry_apply_opts *o;
+	struct strbuf *out;
+	int first;		/* the first target: the trailers are shown under it */
+};
+
+static int check_mail(void *data, size_t i, struct strbuf *scratch, const char **buf, size_t *len)
+{
+	struct check *c = data;
+
+	if (walk_get(&c->s->w, i, scratch) < 0)
+		return -1;
+	*buf = scratch->buf;
+	*len = scratch->len;
+	return 0;
+}
+
+/* Patch p's verdict on the target, reported. */
+static int check_report(void *data, struct walk_patch *p)
+{
+	struct check *c = data;
+	const struct dry_apply_opts *o = c->o;
+	struct strbuf *out = c->out;
+	const char *subject = p->decoded ? p->pm.subject.buf : "";
+	struct strbuf prefix = STRBUF_INIT;
+
+	if (p->res.ok)
+		c->t->applied++;
+	else if (!c->t->first_failed)
+		c->t->first_failed = p->i + 1;
+	strbuf_addf(&prefix, "%s\t%zu\t", c->t->name, p->i + 1);
+	if (o->porcelain) {
+		strbuf_addf(out, "patch\t%s%s\t", prefix.buf, p->res.ok ? "ok" : "failed");
+		apply_quote_field(out, subject, strlen(subject));
+		strbuf_addch(out, '\n');
+		apply_result_print(out, &p->res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
+	} else if (!o->quiet) {
+		strbuf_addf(out, "Patch %zu/%zu: ", p->i + 1, c->s->w.nr);
+		quote_field(out, subject, strlen(subject));
+		strbuf_addch(out, '\n');
+		apply_result_print(out, &p->res, APPLY_PRINT_HUMAN, NULL, o->verbose);
+		if (c->first)
+			strbuf_addbuf(out, &c->s->trailers[p->i]);
+	}
+	write_report(out);
+	strbuf_release(&prefix);
+	return 0;
+}
+
 /* Checks the series against one target, printing into out. */
 static int check_target(git_repository *repo, struct target *t, struct series *s,
 			const struct dry_apply_opts *o, struct strbuf *out, int first)
 {
+	static const struct walk_hooks hooks = { check_mail, NULL, check_report };
 	struct apply_opts aopts = APPLY_OPTS_INIT;
 	struct apply_session *sess;
-	struct strbuf prefix = STRBUF_INIT, err = STRBUF_INIT;
-	struct reader rd = { STRBUF_INIT, STRBUF_INIT };
-	struct patch_set ps = PATCH_SET_INIT;
-	int ret = 0;
+	struct check c = { s, t, o, out, first };
+	struct walk_run r = WALK_RUN_INIT(NULL);
+	int ret;
 
 	aopts.fuzz = o->fuzz;
 	aopts.three_way = o->three_way;
@@ -260,60 +222,22 @@ static int check_target(git_repository *repo, struct target *t, struct series *s
 	aopts.max_binary = o->max_size;
 	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
 		return -1;
-	mailinfo_init(&rd.pm);
 	if (!o->porcelain && !o->quiet)
-		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", s->nr, s->nr == 1 ? "" : "es",
+		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", s->w.nr, s->w.nr == 1 ? "" : "es",
 			    t->name, o->each ? " (each alone)" : "", s->skipped.buf);
-	for (size_t i = 0; i < s->nr; i++) {
-		const struct item *it = &s->items[i];
-		struct apply_result res = APPLY_RESULT_INIT;
-
-		patch_set_dispose(&ps);
-		if (item_patch(s, i, o, &rd, &ps, &err) < 0) {
-			ret = -1;
-			break;
-		}
-		if (err.len)
-			apply_result_set_error(&res, err.buf);
-		else if (apply_patch(sess, &ps, &res) < 0) {
-			apply_result_dispose(&res);
-			ret = -1;
-			break;
-		}
-		if (res.ok)
-			t->applied++;
-		else if (!t->first_failed)
-			t->first_failed = i + 1;
-		strbuf_reset(&prefix);
-		strbuf_addf(&prefix, "%s\t%zu\t", t->name, i + 1);
-		if (o->porcelain) {
-			strbuf_addf(out, "patch\t%s%s\t", prefix.buf, res.ok ? "ok" : "failed");
-			apply_quote_field(out, it->subject, strlen(it->subject));
-			strbuf_addch(out, '\n');
-			apply_result_print(out, &res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
-		} else if (!o->quiet) {
-			strbuf_addf(out, "Patch %zu/%zu: ", i + 1, s->nr);
-			quote_field(out, it->subject, strlen(it->subject));
-			strbuf_addch(out, '\n');
-			apply_result_print(out, &res, APPLY_PRINT_HUMAN, NULL, o->verbose);
-			if (first)
-				strbuf_addbuf(out, &it->trailers);
-		}
-		apply_result_dispose(&res);
-		write_report(out);
-	}
-	if (first && !o->porcelain && !o->quiet && s->unplaced.len) {
+	r.session = sess;
+	r.p_value = o->p_value;
+	r.max_binary = o->max_size;
+	r.quiet = !first;
+	r.hooks = &hooks;
+	r.data = &c;
+	ret = walk_run(&r, s->w.v, 0, s->w.nr);
+	if (!ret && first && !o->porcelain && !o->quiet && s->unplaced.len) {
 		strbuf_addstr(out, "Not carried (given to patches the newest version dropped):\n");
 		strbuf_addbuf(out, &s->unplaced);
 		write_report(out);
 	}
 	apply_session_free(sess);
-	patch_set_dispose(&ps);
-	mailinfo_release(&rd.pm);
-	strbuf_release(&rd.buf);
-	strbuf_release(&rd.origin);
-	strbuf_release(&err);
-	strbuf_release(&prefix);
 	return ret;
 }
 
@@ -346,7 +270,7 @@ void dry_apply_opts_release(struct dry_apply_opts *o)
 int dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args, int nargs,
 	      struct dry_apply_opts *o)
 {
-	struct series s = { PATCH_MAILS_INIT, SPOOL_INIT, NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct series s = { WALK_INIT, NULL, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct target *targets = NULL;
 	size_t nt;
 	struct strbuf out = STRBUF_INIT;
@@ -366,7 +290,7 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 			die("cannot check against '%s'", o->onto.v[i]);
 
 	read_series(&s, args, nargs, o, cfg);
-	if (!s.nr) {
+	if (!s.w.nr) {
 		error("no patches found");
 		goto cleanup;
 	}
@@ -377,16 +301,16 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	for (size_t i = 0; i < nt; i++) {
 		if (check_target(repo, &targets[i], &s, o, &out, !i) < 0)
 			die("cannot check the series against '%s'", targets[i].name);
-		if (targets[i].applied == s.nr)
+		if (targets[i].applied == s.w.nr)
 			any_ok = 1;
 	}
 	for (size_t i = 0; i < nt; i++)
-		print_summary(&out, &targets[i], s.nr, o);
+		print_summary(&out, &targets[i], s.w.nr, o);
 	if (nt > 1 && !o->porcelain) {
 		if (any_ok) {
 			strbuf_addstr(&out, "The series applies to:");
 			for (size_t i = 0; i < nt; i++)
-				if (targets[i].applied == s.nr)
+				if (targets[i].applied == s.w.nr)
 					strbuf_addf(&out, " %s", targets[i].name);
 			strbuf_addch(&out, '\n');
 		} else {

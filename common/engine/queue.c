@@ -13,6 +13,7 @@
 #include "refstep.h"
 #include "repo.h"
 #include "review.h"
+#include "series-walk.h"
 #include "source.h"
 #include "state.h"
 #include "usage.h"
@@ -1145,16 +1146,16 @@ static int land(struct queue *q, const git_oid *tip, size_t next, int then_build
 
 /* What run_series() works with, patch after patch. */
 struct series {
+	struct queue *q;
 	struct apply_session *session;
 	struct prefetch *pf;
 	struct apply_opts aopts;
-	struct mailinfo_opts mopts;
-	struct patch_mail pm;
+	struct walk_mail *mails;	/* the stored mails, as the walker takes them */
 	git_oid tip;			/* the last commit made */
 	int skip_check_first;		/* the check of patch q->next was dealt with (we stopped at it) */
+	int each;			/* each patch lands (and is built) on its own */
 	size_t since_flush, flush_every;
-	struct strbuf edited;		/* the stopped patch as the user left it */
-	struct strbuf err, report;
+	struct strbuf report;
 };
 
 static int read_ahead(void *data, const char *path, const git_oid *oid, struct strbuf *out)
@@ -1187,19 +1188,21 @@ static int series_begin(struct queue *q, struct series *s, int skip_check_first)
 	git_oid tree;
 
 	memset(s, 0, sizeof(*s));
+	s->q = q;
 	s->aopts = (struct apply_opts)APPLY_OPTS_INIT;
-	s->mopts = (struct mailinfo_opts)MAILINFO_OPTS_INIT;
-	mailinfo_init(&s->pm);
-	strbuf_init(&s->edited, 0);
-	strbuf_init(&s->err, 0);
 	strbuf_init(&s->report, 0);
 	git_oid_cpy(&s->tip, &q->tip);
 	s->skip_check_first = skip_check_first;
+	s->each = q->opts.build_each && q->opts.build_cmd;
 	if (test_flush && atoi(test_flush) > 0)
 		s->flush_every = atoi(test_flush);	/* tests: several flushes in a short series */
 	s->aopts.fuzz = q->opts.fuzz;
 	s->aopts.three_way = q->opts.three_way;
-	s->mopts.scissors = q->opts.scissors;
+	s->mails = xcalloc(q->nr + 1, sizeof(*s->mails));
+	for (size_t k = 1; k <= q->nr; k++) {
+		s->mails[k - 1].origin = mail_origin(q);
+		s->mails[k - 1].number = q->numbers ? q->numbers[k - 1] : k;
+	}
 	/* Binary patches are held to the message size limit (apply.h). */
 	if (source_opts_max_size(&q->opts.source, q->cfg, &s->aopts.max_binary) < 0 ||
 	    commit_tree_id(q->repo, &s->tip, &tree) < 0 ||
@@ -1225,35 +1228,12 @@ static void series_end(struct queue *q, struct series *s)
 	series_stop_reading(s);
 	q->session = NULL;
 	apply_session_free(s->session);
-	mailinfo_release(&s->pm);
-	strbuf_release(&s->edited);
-	strbuf_release(&s->err);
+	free(s->mails);
 	strbuf_release(&s->report);
 }
 
-/* Patch k's mail as s->pm: 0, or a stop. */
-static int read_patch_mail(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
-{
-	struct raw_mail raw = { 0 };
-
-	raw.buf = buf;
-	raw.len = len;
-	raw.origin = mail_origin(q);
-	raw.number = q->numbers ? q->numbers[k - 1] : k;
-	if (mailinfo_parse(&s->pm, &raw, &s->mopts) < 0)
-		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
-	if (!s->pm.has_patch) {
-		/* only a mail edited while stopped gets here: read_series() kept patches only */
-		error("patch %zu is empty: %s", k, s->pm.subject.buf);
-		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
-	}
-	if (!q->opts.quiet)
-		strvec_push(&q->applying, s->pm.subject.buf);
-	return 0;
-}
-
 /* The tree's check command on patch k's mail: 0 (passed, or failed with a warning), or a stop. */
-static int check_patch(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+static int check_patch(struct queue *q, struct series *s, const struct walk_patch *p, size_t k)
 {
 	const char *wd = git_repository_workdir(q->repo);
 	struct strbuf env = STRBUF_INIT;
@@ -1266,23 +1246,51 @@ static int check_patch(struct queue *q, struct series *s, size_t k, const char *
 	strbuf_addf(&env, "GIT_MAINT_PATCH=%zu", k);
 	envv[0] = env.buf;
 	envv[1] = NULL;
-	rc = hook_run(q->opts.check_cmd, wd ? wd : git_repository_path(q->repo), buf, len, envv);
+	rc = hook_run(q->opts.check_cmd, wd ? wd : git_repository_path(q->repo), p->buf, p->len, envv);
 	strbuf_release(&env);
 	if (rc < 0)
 		return -1;
 	if (rc && q->opts.check_stop) {
-		error("check failed for patch %zu (exit %d): %s", k, rc, s->pm.subject.buf);
-		return stop_at(q, k, STOP_CHECK, &s->tip, buf, len);
+		error("check failed for patch %zu (exit %d): %s", k, rc, p->pm.subject.buf);
+		return stop_at(q, k, STOP_CHECK, &s->tip, p->buf, p->len);
 	}
 	if (rc)
-		warning("check failed for patch %zu (exit %d): %s", k, rc, s->pm.subject.buf);
+		warning("check failed for patch %zu (exit %d): %s", k, rc, p->pm.subject.buf);
 	return 0;
 }
 
-/* Why patch k did not apply, as git am says it; then the stop (and -3's conflicts). */
-static int apply_failed(struct queue *q, struct series *s, size_t k, const struct apply_result *res,
-			const char *buf, size_t len)
+/* The walker's hooks (common/engine/series-walk.h): patch k is the walk's p->i + 1. */
+static int queue_mail(void *data, size_t i, struct strbuf *scratch, const char **buf, size_t *len)
 {
+	struct series *s = data;
+
+	mail_bytes(s->q, i + 1, scratch, buf, len);
+	return 0;
+}
+
+/* Patch k decoded: 0 (said, checked), or a stop. */
+static int queue_before(void *data, struct walk_patch *p)
+{
+	struct series *s = data;
+	struct queue *q = s->q;
+	size_t k = p->i + 1;
+
+	if (!p->decoded)
+		return stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len);
+	if (!p->pm.has_patch) {
+		/* only a mail edited while stopped gets here: read_series() kept patches only */
+		error("patch %zu is empty: %s", k, p->pm.subject.buf);
+		return stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len);
+	}
+	if (!q->opts.quiet)
+		strvec_push(&q->applying, p->pm.subject.buf);
+	return check_patch(q, s, p, k);
+}
+
+/* Why patch k did not apply, as git am says it; then the stop (and -3's conflicts). */
+static int apply_failed(struct queue *q, struct series *s, const struct walk_patch *p, size_t k)
+{
+	const struct apply_result *res = &p->res;
 	int ret;
 
 	flush_applying(q);
@@ -1294,40 +1302,12 @@ static int apply_failed(struct queue *q, struct series *s, size_t k, const struc
 	for (size_t i = 0; i < res->nr; i++)
 		if (res->files[i].conflict)
 			say(stderr, "CONFLICT (content): Merge conflict in %s", res->files[i].new_path);
-	error("patch %zu does not apply to '%s': %s", k, short_branch(q), s->pm.subject.buf);
-	ret = stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
+	error("patch %zu does not apply to '%s': %s", k, short_branch(q), p->pm.subject.buf);
+	ret = stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len);
 	if (ret == RESULT_NO && res->conflicts > 0 && q->sync && write_conflicts(q, s->session, res) < 0)
 		ret = -1;
 	return ret;
 }
-
-/* Patch k's diff applied to the session: 0, or a stop. */
-static int apply_patch_mail(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
-{
-	struct patch_set ps = PATCH_SET_INIT;
-	struct apply_result res = APPLY_RESULT_INIT;
-	struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
-	char origin[64];
-	int ret = 0;
-
-	snprintf(origin, sizeof(origin), "patch %zu", k);
-	strbuf_reset(&s->err);
-	popts.origin = origin;
-	popts.max_binary = s->aopts.max_binary;
-	if (q->opts.three_way)
-		apply_session_set_label(s->session, s->pm.subject.buf);
-	if (patch_parse(&ps, s->pm.patch.buf, s->pm.patch.len, &popts, &s->err) < 0)
-		apply_result_set_error(&res, s->err.buf);
-	else if (apply_patch(s->session, &ps, &res) < 0)
-		ret = -1;
-	patch_set_dispose(&ps);
-	prefetch_passed(s->pf, k);
-	if (!ret && !res.ok)
-		ret = apply_failed(q, s, k, &res, buf, len);
-	apply_result_dispose(&res);
-	return ret;
-}
-
 /*
  * The commit git am makes of pm on parent with tree, and its note (the
  * mail it came from) in the batch: 0, 1 when the mail has no author to
@@ -1366,16 +1346,16 @@ out:
 }
 
 /* Patch k as a commit on s->tip: 0, or a stop. */
-static int commit_series_patch(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+static int commit_series_patch(struct queue *q, struct series *s, const struct walk_patch *p, size_t k)
 {
 	git_oid tree, commit;
 	int rc;
 
 	if (apply_session_write_tree(&tree, s->session, &q->ow) < 0)
-		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
-	rc = commit_patch(q, &s->pm, k, buf, len, &tree, &s->tip, &commit);
+		return stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len);
+	rc = commit_patch(q, &p->pm, k, p->buf, p->len, &tree, &s->tip, &commit);
 	if (rc)
-		return rc > 0 ? stop_at(q, k, STOP_PATCH, &s->tip, buf, len) : -1;
+		return rc > 0 ? stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len) : -1;
 	git_oid_cpy(&s->tip, &commit);
 	return 0;
 }
@@ -1396,21 +1376,20 @@ static int bound_memory(struct queue *q, struct series *s)
 	return 0;
 }
 
-/* Patch k: read, checked, applied, committed. 0, or a stop or an error. */
-static int queue_patch(struct queue *q, struct series *s, size_t k)
+/* Patch k applied or not: committed (and landed, with build-each), or a stop. */
+static int queue_after(void *data, struct walk_patch *p)
 {
-	const char *buf;
-	size_t len;
+	struct series *s = data;
+	struct queue *q = s->q;
+	size_t k = p->i + 1;
 	int rc;
 
-	strbuf_reset(&s->edited);
-	mail_bytes(q, k, &s->edited, &buf, &len);
-	if ((rc = read_patch_mail(q, s, k, buf, len)) ||
-	    (rc = check_patch(q, s, k, buf, len)) ||
-	    (rc = apply_patch_mail(q, s, k, buf, len)) ||
-	    (rc = commit_series_patch(q, s, k, buf, len)))
+	prefetch_passed(s->pf, k);
+	if (!p->res.ok)
+		return apply_failed(q, s, p, k);
+	if ((rc = commit_series_patch(q, s, p, k)) || (rc = bound_memory(q, s)))
 		return rc;
-	return bound_memory(q, s);
+	return s->each ? land(q, &s->tip, k + 1, 1) : 0;
 }
 
 /*
@@ -1421,14 +1400,18 @@ static int queue_patch(struct queue *q, struct series *s, size_t k)
  */
 static int run_series(struct queue *q, int skip_check_first)
 {
-	int each = q->opts.build_each && q->opts.build_cmd;
+	static const struct walk_hooks hooks = { queue_mail, queue_before, queue_after };
+	struct walk_run r = WALK_RUN_INIT(NULL);
 	struct series s;
 	int ret = series_begin(q, &s, skip_check_first);
 
-	for (size_t k = q->next; !ret && k <= q->last; k++) {
-		ret = queue_patch(q, &s, k);
-		if (!ret && each)
-			ret = land(q, &s.tip, k + 1, 1);
+	if (!ret) {
+		r.session = s.session;
+		r.mopts.scissors = q->opts.scissors;
+		r.max_binary = s.aopts.max_binary;
+		r.hooks = &hooks;
+		r.data = &s;
+		ret = walk_run(&r, s.mails, q->next - 1, q->last);
 	}
 	if (!ret) {
 		series_stop_reading(&s);
