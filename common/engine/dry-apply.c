@@ -113,6 +113,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	wo.quiet = o->quiet;
 	wo.review = &o->review;
 	wo.versions = o->range_diff;
+	wo.series = &o->series;
 	if ((rc = walk_read(&s->w, (const char *const *)args, nargs, &wo)) != RESULT_OK)
 		exit(result_exit_code(rc));
 	if (o->range_diff)
@@ -125,8 +126,11 @@ static void read_series(struct series *s, const char **args, int nargs,
 struct target {
 	const char *name;
 	git_oid tree;
+	int takes_all;		/* every series so far applies to it */
+	size_t applied_all, patches_all;	/* over the series so far, for the "target" record */
+	/* the series at hand */
 	size_t applied;
-	size_t first_failed;	/* 1-based index of the first patch that failed, 0 if none */
+	size_t first_failed;	/* 1 + the place in the walk of the first patch that failed, 0 if none */
 };
 
 static int resolve_target(git_repository *repo, const char *rev, struct target *t)
@@ -138,6 +142,7 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
 	git_oid_cpy(&t->tree, git_commit_tree_id(c));
 	git_commit_free(c);
 	t->name = rev;
+	t->takes_all = 1;
 	return 0;
 }
 
@@ -153,7 +158,7 @@ static void write_report(struct strbuf *out)
 	strbuf_reset(out);
 }
 
-/* One target's walk: its report goes to out. */
+/* One series' walk on one target: its report goes to out. */
 struct check {
 	struct series *s;
 	struct target *t;
@@ -161,6 +166,14 @@ struct check {
 	struct strbuf *out;
 	int first;		/* the first target: the trailers are shown under it */
 };
+
+/* "3/11": patch i's own numbers. */
+static const char *patch_name(const struct series *s, size_t i, struct strbuf *buf)
+{
+	strbuf_reset(buf);
+	patch_mails_name(buf, &s->w.pms.v[i]);
+	return buf->buf;
+}
 
 static int check_mail(void *data, size_t i, struct strbuf *scratch, const char **buf, size_t *len)
 {
@@ -180,20 +193,21 @@ static int check_report(void *data, struct walk_patch *p)
 	const struct dry_apply_opts *o = c->o;
 	struct strbuf *out = c->out;
 	const char *subject = p->decoded ? p->pm.subject.buf : "";
-	struct strbuf prefix = STRBUF_INIT;
+	struct strbuf prefix = STRBUF_INIT, name = STRBUF_INIT;
 
 	if (p->res.ok)
 		c->t->applied++;
 	else if (!c->t->first_failed)
 		c->t->first_failed = p->i + 1;
+	patch_name(c->s, p->i, &name);
 	strbuf_addf(&prefix, "%s\t%zu\t", c->t->name, p->i + 1);
 	if (o->porcelain) {
 		strbuf_addf(out, "patch\t%s%s\t", prefix.buf, p->res.ok ? "ok" : "failed");
 		apply_quote_field(out, subject, strlen(subject));
-		strbuf_addch(out, '\n');
+		strbuf_addf(out, "\t%zu\t%s\t\n", p->mail->series + 1, name.buf);
 		apply_result_print(out, &p->res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
 	} else if (!o->quiet) {
-		strbuf_addf(out, "Patch %zu/%zu: ", p->i + 1, c->s->w.nr);
+		strbuf_addf(out, "Patch %s: ", name.buf);
 		quote_field(out, subject, strlen(subject));
 		strbuf_addch(out, '\n');
 		apply_result_print(out, &p->res, APPLY_PRINT_HUMAN, NULL, o->verbose);
@@ -202,20 +216,23 @@ static int check_report(void *data, struct walk_patch *p)
 	}
 	write_report(out);
 	strbuf_release(&prefix);
+	strbuf_release(&name);
 	return 0;
 }
 
-/* Checks the series against one target, printing into out. */
-static int check_target(git_repository *repo, struct target *t, struct series *s,
+/* Checks series u against one target, printing into out. */
+static int check_target(git_repository *repo, struct target *t, struct series *s, size_t u,
 			const struct dry_apply_opts *o, struct strbuf *out, int first)
 {
 	static const struct walk_hooks hooks = { check_mail, NULL, check_report };
+	const struct patch_series *ps = &s->w.pms.series[u];
 	struct apply_opts aopts = APPLY_OPTS_INIT;
 	struct apply_session *sess;
 	struct check c = { s, t, o, out, first };
 	struct walk_run r = WALK_RUN_INIT(NULL);
 	int ret;
 
+	t->applied = t->first_failed = 0;
 	aopts.fuzz = o->fuzz;
 	aopts.three_way = o->three_way;
 	aopts.check_only = o->each;
@@ -223,32 +240,41 @@ static int check_target(git_repository *repo, struct target *t, struct series *s
 	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
 		return -1;
 	if (!o->porcelain && !o->quiet)
-		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", s->w.nr, s->w.nr == 1 ? "" : "es",
-			    t->name, o->each ? " (each alone)" : "", s->skipped.buf);
+		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", ps->nr, ps->nr == 1 ? "" : "es",
+			    t->name, o->each ? " (each alone)" : "",
+			    s->w.pms.series_nr == 1 ? s->skipped.buf : "");
 	r.session = sess;
 	r.p_value = o->p_value;
 	r.max_binary = o->max_size;
 	r.quiet = !first;
 	r.hooks = &hooks;
 	r.data = &c;
-	ret = walk_run(&r, s->w.v, 0, s->w.nr);
-	if (!ret && first && !o->porcelain && !o->quiet && s->unplaced.len) {
-		strbuf_addstr(out, "Not carried (given to patches the newest version dropped):\n");
-		strbuf_addbuf(out, &s->unplaced);
-		write_report(out);
-	}
+	ret = walk_run(&r, s->w.v, ps->first, ps->first + ps->nr);
 	apply_session_free(sess);
+	t->takes_all &= t->applied == ps->nr;
+	t->applied_all += t->applied;
+	t->patches_all += ps->nr;
 	return ret;
 }
 
-static void print_summary(struct strbuf *out, const struct target *t, size_t total,
-			  const struct dry_apply_opts *o)
+/* Target t's verdict on series u: a "series" record, or a line for people. */
+static void print_summary(struct strbuf *out, const struct target *t, const struct series *s,
+			  size_t u, const struct dry_apply_opts *o)
 {
+	const struct patch_series *ps = &s->w.pms.series[u];
+	size_t total = ps->nr;
 	int ok = t->applied == total;
+	struct strbuf name = STRBUF_INIT;
 
+	if (t->first_failed)
+		patch_name(s, t->first_failed - 1, &name);
 	if (o->porcelain) {
-		strbuf_addf(out, "target\t%s\t%s\t%zu\t%zu\n", t->name, ok ? "ok" : "failed",
-			    t->applied, total);
+		strbuf_addf(out, "series\t%zu\t%s\t%s\t%zu\t%zu\t%s\t%d\t", u + 1, t->name, ok ? "ok" : "failed",
+			    t->applied, total, ok ? "-" : name.buf, 0);
+		apply_quote_field(out, ps->message_id, strlen(ps->message_id));
+		strbuf_addch(out, '\t');
+		apply_quote_field(out, ps->subject, strlen(ps->subject));
+		strbuf_addch(out, '\n');
 	} else if (ok && total == 1) {
 		strbuf_addf(out, "%s: the patch applies\n", t->name);
 	} else if (ok) {
@@ -256,14 +282,111 @@ static void print_summary(struct strbuf *out, const struct target *t, size_t tot
 	} else if (total == 1) {
 		strbuf_addf(out, "%s: the patch does not apply\n", t->name);
 	} else {
-		strbuf_addf(out, "%s: %zu of %zu patch%s apply; patch %zu is the first that does not\n",
-			    t->name, t->applied, total, total == 1 ? "" : "es", t->first_failed);
+		strbuf_addf(out, "%s: %zu of %zu patches apply; patch %s is the first that does not\n",
+			    t->name, t->applied, total, name.buf);
 	}
+	strbuf_release(&name);
+}
+
+/*
+ * "Series 2/12: <subject> (v2, 3 patches, missing 2 of 3) <message-id>",
+ * before a series' report when the input holds several.
+ */
+static void series_heading(struct strbuf *out, const struct series *s, size_t u)
+{
+	const struct patch_series *ps = &s->w.pms.series[u];
+
+	strbuf_addf(out, "Series %zu/%zu: ", u + 1, s->w.pms.series_nr);
+	quote_field(out, ps->subject, strlen(ps->subject));
+	strbuf_addf(out, " (v%d, %zu patch%s", ps->version > 0 ? ps->version : 1, ps->nr,
+		    ps->nr == 1 ? "" : "es");
+	if (ps->missing)
+		strbuf_addf(out, ", %zu of %d missing", ps->missing, ps->total);
+	strbuf_addstr(out, ")");
+	if (*ps->message_id) {
+		strbuf_addstr(out, " <");
+		quote_field(out, ps->message_id, strlen(ps->message_id));
+		strbuf_addch(out, '>');
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* The trailers given to patches the newest version dropped. */
+static void not_carried(struct strbuf *out, const struct series *s, const struct dry_apply_opts *o)
+{
+	if (o->porcelain || o->quiet || !s->unplaced.len)
+		return;
+	strbuf_addstr(out, "Not carried (given to patches the newest version dropped):\n");
+	strbuf_addbuf(out, &s->unplaced);
+}
+
+/* "The series applies to: a b", or to none; prefix "Series 2" when there are several. */
+static void applies_to(struct strbuf *out, const char *what, const struct target *t, size_t nt,
+		       const size_t *takes)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nt; i++)
+		n += takes[i];
+	if (!n) {
+		strbuf_addf(out, "%s applies to none of the targets\n", what);
+		return;
+	}
+	strbuf_addf(out, "%s applies to:", what);
+	for (size_t i = 0; i < nt; i++)
+		if (takes[i])
+			strbuf_addf(out, " %s", t[i].name);
+	strbuf_addch(out, '\n');
+}
+
+/* The report on series u: each target's walk, then its verdicts. 1 when some target takes it. */
+static int check_series(git_repository *repo, struct target *targets, size_t nt, struct series *s,
+			size_t u, const struct dry_apply_opts *o, struct strbuf *out, struct strbuf *verdicts)
+{
+	int several = s->w.pms.series_nr > 1, human = !o->porcelain;
+	size_t *takes = xcalloc(nt, sizeof(*takes)), n = 0;
+	char what[64];
+
+	if (several && human) {
+		if (u && !o->quiet)
+			strbuf_addch(out, '\n');
+		series_heading(out, s, u);
+	}
+	for (size_t i = 0; i < nt; i++) {
+		if (check_target(repo, &targets[i], s, u, o, out, !i) < 0)
+			die("cannot check the series against '%s'", targets[i].name);
+		if (!i && !several)
+			not_carried(out, s, o);
+		takes[i] = targets[i].applied == s->w.pms.series[u].nr;
+		n += takes[i];
+		if (several || o->porcelain)
+			print_summary(out, &targets[i], s, u, o);
+		else
+			print_summary(verdicts, &targets[i], s, u, o);
+	}
+	if (several && human) {
+		snprintf(what, sizeof(what), "Series %zu", u + 1);
+		if (!o->quiet)
+			applies_to(out, what, targets, nt, takes);
+		strbuf_addf(verdicts, "  %zu:", u + 1);
+		for (size_t i = 0; i < nt; i++)
+			if (takes[i])
+				strbuf_addf(verdicts, " %s", targets[i].name);
+		strbuf_addf(verdicts, "%s: ", n ? "" : " none");
+		quote_field(verdicts, s->w.pms.series[u].subject, strlen(s->w.pms.series[u].subject));
+		strbuf_addch(verdicts, '\n');
+	} else if (human && nt > 1) {
+		applies_to(verdicts, "The series", targets, nt, takes);
+	}
+	write_report(out);
+	free(takes);
+	return n > 0;
 }
 
 void dry_apply_opts_release(struct dry_apply_opts *o)
 {
 	strvec_clear(&o->onto);
+	strvec_clear(&o->series);
 	review_opts_release(&o->review);
 }
 
@@ -272,10 +395,10 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 {
 	struct series s = { WALK_INIT, NULL, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct target *targets = NULL;
-	size_t nt;
-	struct strbuf out = STRBUF_INIT;
+	size_t nt, taken = 0;
+	struct strbuf out = STRBUF_INIT, verdicts = STRBUF_INIT;
 	char *current = NULL;
-	int any_ok = 0, ret = EXIT_NO;
+	int ret = EXIT_NO;
 
 	/* Blobs are only read, as git reads them: without re-hashing each. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
@@ -297,30 +420,26 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	if (o->porcelain) {
 		strbuf_addbuf(&out, &s.porcelain);
 		write_report(&out);
-	}
-	for (size_t i = 0; i < nt; i++) {
-		if (check_target(repo, &targets[i], &s, o, &out, !i) < 0)
-			die("cannot check the series against '%s'", targets[i].name);
-		if (targets[i].applied == s.w.nr)
-			any_ok = 1;
-	}
-	for (size_t i = 0; i < nt; i++)
-		print_summary(&out, &targets[i], s.w.nr, o);
-	if (nt > 1 && !o->porcelain) {
-		if (any_ok) {
-			strbuf_addstr(&out, "The series applies to:");
-			for (size_t i = 0; i < nt; i++)
-				if (targets[i].applied == s.w.nr)
-					strbuf_addf(&out, " %s", targets[i].name);
+	} else if (s.w.pms.series_nr > 1) {
+		strbuf_addf(&out, "%zu series, %zu patches%s\n", s.w.pms.series_nr, s.w.nr, s.skipped.buf);
+		if (!o->quiet)
 			strbuf_addch(&out, '\n');
-		} else {
-			strbuf_addstr(&out, "The series applies to none of the targets\n");
-		}
 	}
+	for (size_t u = 0; u < s.w.pms.series_nr; u++)
+		taken += check_series(repo, targets, nt, &s, u, o, &out, &verdicts);
+	if (s.w.pms.series_nr > 1)
+		not_carried(&out, &s, o);
+	for (size_t i = 0; o->porcelain && i < nt; i++)
+		strbuf_addf(&out, "target\t%s\t%s\t%zu\t%zu\n", targets[i].name,
+			    targets[i].takes_all ? "ok" : "failed", targets[i].applied_all, targets[i].patches_all);
+	if (s.w.pms.series_nr > 1 && !o->porcelain)
+		strbuf_addf(&out, "%sVerdicts, series by series:\n", o->quiet ? "" : "\n");
+	strbuf_addbuf(&out, &verdicts);
 	write_report(&out);
-	ret = any_ok ? EXIT_OK : EXIT_NO;
+	ret = taken == s.w.pms.series_nr ? EXIT_OK : EXIT_NO;
 cleanup:
 	strbuf_release(&out);
+	strbuf_release(&verdicts);
 	series_clear(&s);
 	free(targets);
 	free(current);

@@ -26,6 +26,7 @@
 
 struct dry_apply_opts {
 	struct strvec onto;	/* the targets; none: the current branch (or HEAD) */
+	struct strvec series;	/* --series: only these (numbers or Message-IDs); none: all */
 	int each;		/* each patch alone against the target, not cumulatively */
 	int porcelain;
 	int three_way;
@@ -39,7 +40,7 @@ struct dry_apply_opts {
 	int range_diff, creation_factor;
 };
 
-#define DRY_APPLY_OPTS_INIT { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT, \
+#define DRY_APPLY_OPTS_INIT { STRVEC_INIT, STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT, \
 			      0, RANGE_DIFF_CREATION_FACTOR }
 
 void dry_apply_opts_release(struct dry_apply_opts *o);

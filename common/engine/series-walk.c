@@ -21,6 +21,7 @@ int walk_read(struct walk *w, const char *const *args, size_t nargs, const struc
 	pmo.review = o->review;
 	pmo.trailers = o->trailers;
 	pmo.versions = o->versions;
+	pmo.series = o->series;
 	if ((rc = patch_mails_read(&w->pms, args, nargs, &pmo)) != RESULT_OK)
 		return rc;
 	w->nr = w->pms.nr;
@@ -28,6 +29,9 @@ int walk_read(struct walk *w, const char *const *args, size_t nargs, const struc
 	for (size_t i = 0; i < w->nr; i++) {
 		w->v[i].number = w->pms.v[i].number;
 		w->v[i].origin = w->pms.v[i].origin;
+		w->v[i].series = w->pms.v[i].series;
+		w->v[i].k = w->pms.v[i].k;
+		w->v[i].total = w->pms.v[i].total;
 	}
 	return RESULT_OK;
 }

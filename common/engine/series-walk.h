@@ -7,11 +7,13 @@
  * what differs between them (the report, the commit, the stop) is in
  * their hooks.
  *
- * Reading (walk_read()): the patches of the inputs in the order to apply
- * them (common/mail/patch-mails.h: cover letters, replies, duplicates,
- * other mail and superseded patches stepped over, one line each), with
- * what the follow-ups give each of them (common/mail/review.h). Each
- * patch is a struct walk_mail: where it came from and its own numbers.
+ * Reading (walk_read()): the patches of the inputs as the series they
+ * belong to, each in the order of its own numbers (common/mail/patch-mails.h:
+ * cover letters, replies, duplicates, other mail and superseded patches
+ * stepped over, one line each), with what the follow-ups give each of
+ * them (common/mail/review.h); only the series named, when some are. Each
+ * patch is a struct walk_mail: where it came from, its series and its
+ * own numbers, which name it in every message ("patch 3/11").
  *
  * Walking (walk_run()): for each patch of a list, in order:
  *   1. its mail's bytes, from the engine (hooks->mail: dry-apply reads
@@ -48,6 +50,8 @@ struct trailer_conf;
 struct walk_mail {
 	size_t number;		/* its message number in its input (source.h numbering) */
 	const char *origin;	/* its input, for messages ("-" for standard input) */
+	size_t series;		/* its series, 0-based (walk.pms.series) */
+	int k, total;		/* its own numbers: [PATCH 03/11] is 3, 11 */
 };
 
 /* The patches of the inputs, read once (walk_read()). */
@@ -66,6 +70,7 @@ struct walk_read_opts {
 	const struct review_opts *review;	/* collect the follow-ups' trailers; NULL: not */
 	const struct trailer_conf *trailers;	/* a patch's trailer block; NULL: git's defaults */
 	int versions;		/* find the series with two versions (patch_mails.versions) */
+	const struct strvec *series;	/* only these series (patch_mails_opts.series); NULL: all */
 };
 
 /*
