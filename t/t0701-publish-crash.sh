@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-publish killed at every step of the guarded step, the pushes and the hand-off to notify'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-publish.sh"

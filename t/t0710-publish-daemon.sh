@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-publish to a real git daemon (receive-pack) and a bare backup: per-remote results, --continue, nothing forced'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-publish.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='git maint-publish with the real git-maint-notify: pushed to a git daemon and a backup, the authors mailed through an SMTP server (STARTTLS, AUTH, the password in gnome-keyring), exactly once across reruns and a kill -9'
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The notify engine's first half (see notify.h, notify-internal.h): which
  * commits, the branch and tree they are announced as, and what the
