@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # A maintainer's week of mail: a tree with the article's branches and a
 # TODO mailbox holding several series, as a list delivers them, for the
 # tests of series as units (t0210-t0213). Source lib-threads.sh first.
@@ -29,12 +30,10 @@
 #      List-Id added), after the rest
 #   K  "[PATCH] ext4: fix a leak": not USB
 #
-# Series are numbered as the commands number them (the newest posting's
-# place): A 1, B 2, C 3 (v2 starts after D and E? no: C's v2 thread
-# comes after J, before D), see todo_order below.
-#
-# Message-IDs: msgid <file> as in lib-threads.sh; the cover letters'
-# files are kept in todo/<series>/.
+# The commands number the series A 1, B 2, C 3, D 4, E 5, F 6, G 7, H 8,
+# K 9. Every mail is kept in todo/ (todo/<series>/ as format-patch wrote
+# it, todo/<series>-r<n>.mail the replies); msgid <file> (lib-threads.sh)
+# gives its Message-ID.
 
 # todo_series <name> <base> <author> <email> <file> <line> <subject>...:
 # one commit per subject on branch tmp/<name> from <base>, by that

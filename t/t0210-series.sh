@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='series as units: a mailbox of several series checked and queued series by series'
 . ./test-lib.sh
 SQ="'"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The series walker (see series-walk.h): reading the patches of the
  * inputs, and the one loop that takes each from its mail to a verdict.

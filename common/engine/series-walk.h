@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef SERIES_WALK_H
 #define SERIES_WALK_H
 
