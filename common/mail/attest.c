@@ -265,15 +265,37 @@ void attest_format(struct strbuf *out, const struct attest_verdict *v)
 	}
 }
 
-int attest_refuses(enum attest_policy p, const struct attest_verdict *v, struct strbuf *why)
+void attest_mark(struct strbuf *out, enum attest_policy p, const struct attest_verdict *v)
 {
-	if (p != ATTEST_HARDFAIL || v->verdict == 'G')
-		return 0;
+	if (p == ATTEST_OFF || (p == ATTEST_CHECK && v->verdict == 'N'))
+		return;
+	strbuf_addstr(out, " [");
+	attest_format(out, v);
+	strbuf_addch(out, ']');
+}
+
+int attest_apply_policy(enum attest_policy p, const struct attest_verdict *v, const char *what)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = RESULT_OK;
+
+	if (p < ATTEST_SOFTFAIL || v->verdict == 'G')
+		return RESULT_OK;
 	if (v->verdict == 'N')
-		strbuf_addstr(why, "not signed");
+		strbuf_addstr(&why, "not signed");
 	else
-		attest_format(why, v);
-	return v->tempfail ? -1 : 1;
+		attest_format(&why, v);
+	if (p == ATTEST_SOFTFAIL) {
+		warning("%s: %s", what, why.buf);
+	} else if (v->tempfail) {
+		error("%s: %s; cannot check it now (attest.policy hardfail)", what, why.buf);
+		ret = RESULT_TEMPFAIL;
+	} else {
+		error("%s: %s (attest.policy hardfail)", what, why.buf);
+		ret = RESULT_NO;
+	}
+	strbuf_release(&why);
+	return ret;
 }
 
 /* ---- configuration ---- */
@@ -319,6 +341,13 @@ static char *data_dir(const char *sub)
 	else
 		return NULL;
 	return strbuf_detach(&sb, NULL);
+}
+
+void attest_conf_init(struct attest_conf *c)
+{
+	struct attest_conf blank = ATTEST_CONF_INIT;
+
+	*c = blank;
 }
 
 int attest_conf_load(struct attest_conf *c, const struct maint_config *cfg, const char *policy_arg)

@@ -122,6 +122,8 @@ struct attest_conf {
 };
 #define ATTEST_CONF_INIT { ATTEST_CHECK, NULL, 5, STRVEC_INIT, NULL, NULL, NULL }
 #define ATTEST_TIMEOUT_DEFAULT 5
+/* ATTEST_CONF_INIT for a conf in memory that was not initialised so. */
+void attest_conf_init(struct attest_conf *c);
 
 /* "off", "check", "softfail", "hardfail": 0, or -1 when s is none of them. */
 int attest_policy_parse(const char *s, enum attest_policy *out);
@@ -168,11 +170,20 @@ int attest_check(struct attest *a, const struct raw_mail *raw, struct attest_ver
 void attest_format(struct strbuf *out, const struct attest_verdict *v);
 
 /*
- * Does the policy stop on v? 1 under hardfail for anything but G; its
- * message for the user (why) is appended to why. Under hardfail a U
- * that is only a DNS failure gives -1 instead: try later (exit 75).
+ * The mark a patch's line gets (" [G ed25519/dev@example.org]"),
+ * appended to out: under check for a signed message only, under
+ * softfail and hardfail for every message (" [N]"), under off never.
  */
-int attest_refuses(enum attest_policy p, const struct attest_verdict *v, struct strbuf *why);
+void attest_mark(struct strbuf *out, enum attest_policy p, const struct attest_verdict *v);
+
+/*
+ * What the policy makes of the verdict v of the message what names
+ * ("message 3 ([PATCH 1/2] subject)"): RESULT_OK; under softfail, a
+ * warning for anything but G, RESULT_OK; under hardfail, an error for
+ * anything but G and RESULT_NO, or RESULT_TEMPFAIL when only DNS could
+ * not answer (exit 75: try later).
+ */
+int attest_apply_policy(enum attest_policy p, const struct attest_verdict *v, const char *what);
 
 /* ---- the parts (attest-dkim.c, attest-patatt.c); used by attest.c ---- */
 
