@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 # A DNS server for t0122 on 127.0.0.1:53 (run in a network namespace of
 # the test's own): serves TXT records from a DKIM key file (lines
 # "<name> <record>"), NXDOMAIN for other names; "silent" answers nothing.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Signed test mail and the oracles that check it (t0120, t0416):
 # patatt (Debian's, ed25519) signs and validates developer signatures,
 # dkimpy (python3-dkim) signs and verifies DKIM (RSA and ed25519),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='attestation: patatt and DKIM signatures checked per message, patatt validate and dkimpy as the oracles'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-attest.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='attestation shown: mbox-split --format %G? %GS, dry-apply report and porcelain, trailers marked by the reply verdict, policies'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-attest.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='attestation: DKIM keys from DNS through the system resolver, timeouts, exit 75 when DNS is down
 
 Each test runs the programs in network and mount namespaces of their own

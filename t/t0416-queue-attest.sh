@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue --attest: verdicts on the Applying: lines, hardfail refuses an altered patch with nothing committed, softfail warns'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-attest.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * DKIM signatures (see attest.h), verified by libopendkim: this file
  * hands it the message (CRLF line ends, as on the wire) and the keys, and

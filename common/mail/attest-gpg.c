@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * OpenPGP developer signatures through gpg, as git verifies signed
  * commits: gpg.program (default "gpg") with --status-fd, its status lines

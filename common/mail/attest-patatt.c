@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * patatt developer signatures (X-Developer-Signature v1, see attest.h):
  * the header canonicalisation patatt applies, the body git mailinfo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Attestation (see attest.h): the message as both parts see it, the
  * verdict they make together, the per-run cache, the configuration and

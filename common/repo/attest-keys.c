@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Attestation keys from a ref's tree (see attest-keys.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef ATTEST_KEYS_H
 #define ATTEST_KEYS_H
 

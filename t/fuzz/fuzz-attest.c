@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fuzz target for attestation (common/mail/attest.h): the bytes are a
  * message, checked with DKIM keys from an empty key file and a keyring

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-attest: the verdicts of common/mail/attest.h for each message of
  * the inputs (source.h rules), one line per message:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # p0410: what checking signatures costs queue. The 2,000-patch series of
 # p0400, every message signed by patatt (ed25519) and by DKIM (dkimpy,
 # RSA 2048, relaxed/simple, keys from a file: no DNS), queued with
