@@ -51,6 +51,8 @@ if [ ! -s "$signed" ] || [ "$signed" -ot "$corpus/series.mbox" ]; then
 	with open(out, "wb") as f:
 	    for name in sorted(os.listdir(os.path.join(work, "split"))):
 	        msg = open(os.path.join(work, "split", name), "rb").read()
+	        if msg.startswith(b"From "):
+	            msg = msg.split(b"\n", 1)[1]	# git mailsplit keeps the From_ line
 	        sig = dkim.sign(msg, b"rsa", b"example.org", key, canonicalize=(b"relaxed", b"simple"),
 	                        include_headers=[b"from", b"subject", b"date", b"message-id"])
 	        f.write(b"From git-maint Mon Sep 17 00:00:00 2001\n" + sig + msg)
