@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Signed test mail and the oracles that check it (t0120, t0416):
+# Signed test mail and the oracles that check it (t0120-t0122, t0416);
+# a script that sources it is skipped where patatt or dkimpy is missing:
 # patatt (Debian's, ed25519) signs and validates developer signatures,
 # dkimpy (python3-dkim) signs and verifies DKIM (RSA and ed25519),
 # opendkim-testmsg signs RSA DKIM as opendkim does. Debian's python3 runs
@@ -10,6 +11,22 @@ ATTEST_PY=/usr/bin/python3
 command -v patatt >/dev/null && $ATTEST_PY -c "import dkim, nacl" 2>/dev/null &&
 test_set_prereq PATATT
 command -v opendkim-testmsg >/dev/null && test_set_prereq OPENDKIM_TESTMSG
+if ! test_have_prereq PATATT
+then
+	skip_all='patatt or python3-dkim missing (contrib/install-deps.sh installs them)'
+	test_done
+fi
+
+# attest_mbox <out> <mail>...: an mbox of the mails
+attest_mbox () {
+	out=$1 &&
+	shift &&
+	for m in "$@"
+	do
+		echo "From git-maint Mon Sep 17 00:00:00 2001" &&
+		cat "$m" || return 1
+	done >"$out"
+}
 
 # attest_setup: a developer dev@example.org with a patatt ed25519 key
 # "test" (its public key in patatt's keyring under ~/.local/share), DKIM

@@ -4,17 +4,6 @@ test_description='attestation: patatt and DKIM signatures checked per message, p
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-attest.sh"
 
-if ! test_have_prereq PATATT
-then
-	skip_all='patatt or python3-dkim missing (contrib/install-deps.sh installs them)'
-	test_expect_success 'every case against patatt validate and dkimpy (the table of the closing note)' '
-	oracle_table $(cut -d" " -f1 cases) >table &&
-	test_cmp cases table
-'
-
-test_done
-fi
-
 test_expect_success 'setup: keys, a series, each patch signed by patatt and by DKIM' '
 	attest_setup &&
 	attest_mail 1 >plain.eml &&

@@ -4,22 +4,6 @@ test_description='attestation shown: mbox-split --format %G? %GS, dry-apply repo
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-attest.sh"
 
-if ! test_have_prereq PATATT
-then
-	skip_all='patatt or python3-dkim missing (contrib/install-deps.sh installs them)'
-	test_done
-fi
-
-# mbox <out> <mail>...: an mbox of the mails
-mbox () {
-	out=$1 &&
-	shift &&
-	for m in "$@"
-	do
-		echo "From git-maint Mon Sep 17 00:00:00 2001" &&
-		cat "$m" || return 1
-	done >"$out"
-}
 
 test_expect_success 'setup: a signed series, an altered copy, a signed review' '
 	attest_setup &&
@@ -39,9 +23,9 @@ test_expect_success 'setup: a signed series, an altered copy, a signed review' '
 	Reviewed-by: Rev Iewer <rev@example.org>
 	EOF
 	dkim_sign rsa reply.eml reply.signed &&
-	mbox good.mbox p1.signed p2.signed reply.signed &&
-	mbox bad.mbox p1.signed p2.altered &&
-	mbox plain.mbox p1.eml p2.eml &&
+	attest_mbox good.mbox p1.signed p2.signed reply.signed &&
+	attest_mbox bad.mbox p1.signed p2.altered &&
+	attest_mbox plain.mbox p1.eml p2.eml &&
 	mkdir -p .config/git-maint &&
 	printf "[attest]\n\tdkim-keys = %s\n" "$PWD/dkim-keys" >.config/git-maint/config
 '

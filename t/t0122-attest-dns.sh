@@ -10,11 +10,6 @@ configuration is not touched.'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-attest.sh"
 
-if ! test_have_prereq PATATT
-then
-	skip_all='patatt or python3-dkim missing (contrib/install-deps.sh installs them)'
-	test_done
-fi
 if ! unshare -mn true 2>/dev/null || ! $ATTEST_PY -c "import dns.message" 2>/dev/null
 then
 	skip_all='needs unshare -mn (root) and python3-dnspython'
@@ -51,11 +46,7 @@ test_expect_success 'setup: patches signed by DKIM only, keys published in the t
 	attest_mail 2 >p2.eml &&
 	dkim_sign ed p1.eml p1.signed &&
 	dkim_sign rsa p2.eml p2.signed &&
-	for m in p1.signed p2.signed
-	do
-		echo "From git-maint Mon Sep 17 00:00:00 2001" &&
-		cat $m || return 1
-	done >series.mbox &&
+	attest_mbox series.mbox p1.signed p2.signed &&
 	git -C repo branch -q base HEAD~2 &&
 	git -C repo checkout -q -b work base
 '

@@ -4,21 +4,6 @@ test_description='git maint-queue --attest: verdicts on the Applying: lines, har
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-attest.sh"
 
-if ! test_have_prereq PATATT
-then
-	skip_all='patatt or python3-dkim missing (contrib/install-deps.sh installs them)'
-	test_done
-fi
-
-mbox () {
-	out=$1 &&
-	shift &&
-	for m in "$@"
-	do
-		echo "From git-maint Mon Sep 17 00:00:00 2001" &&
-		cat "$m" || return 1
-	done >"$out"
-}
 
 test_expect_success 'setup: a series signed by patatt and DKIM, one copy altered, one unsigned' '
 	attest_setup &&
@@ -28,9 +13,9 @@ test_expect_success 'setup: a series signed by patatt and DKIM, one copy altered
 	patatt_sign p2.eml p2.patatt &&
 	dkim_sign ed p2.patatt p2.signed &&
 	sed "s/^+two$/+evil/" p2.signed >p2.altered &&
-	mbox good.mbox p1.signed p2.signed &&
-	mbox bad.mbox p1.signed p2.altered &&
-	mbox unsigned.mbox p1.signed p2.eml &&
+	attest_mbox good.mbox p1.signed p2.signed &&
+	attest_mbox bad.mbox p1.signed p2.altered &&
+	attest_mbox unsigned.mbox p1.signed p2.eml &&
 	mkdir -p .config/git-maint &&
 	printf "[attest]\n\tdkim-keys = %s\n" "$PWD/dkim-keys" >.config/git-maint/config &&
 	git -C repo branch -q base HEAD~2 &&
