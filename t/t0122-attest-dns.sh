@@ -30,7 +30,9 @@ in_netns () {
 			rm -f dns.ready &&
 			$ATTEST_PY "$MAINT_TEST_DIR/dns-server.py" "$1" dkim-keys dns.ready dns.log &
 			pid=$! &&
-			for i in $(seq 100); do test -f dns.ready && break; sleep 0.05; done
+			# python starts slowly on a loaded machine: up to 30 s
+			for i in $(seq 600); do test -f dns.ready && break; sleep 0.05; done
+			test -f dns.ready || { kill $pid; exit 99; }
 		fi
 		sh -c "$2"
 		rc=$?

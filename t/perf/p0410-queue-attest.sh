@@ -3,7 +3,9 @@
 # p0410: what checking signatures costs queue. The 2,000-patch series of
 # p0400, every message signed by patatt (ed25519) and by DKIM (dkimpy,
 # RSA 2048, relaxed/simple, keys from a file: no DNS), queued with
-# `--attest=off` and with `--attest=check` on two clones of the corpus;
+# `--attest=off` and with `--attest=check` on two clones of the corpus
+# (without -q: check computes a verdict where it shows one, on the
+# "Applying:" lines);
 # `git am` on the same series, measured in the same run, for scale.
 #
 #   sh t/perf/p0410-queue-attest.sh [<patches>]     (default 2000)
@@ -81,8 +83,13 @@ measure () {
 }
 
 measure am "$work/am" git am -q -s "$signed"
-measure off "$work/off" "$MAINT_BUILD_DIR/bin/git-maint-queue" -q -s --attest=off target "$signed"
-measure check "$work/check" "$MAINT_BUILD_DIR/bin/git-maint-queue" -q -s --attest=check target "$signed"
+# not -q: under check a verdict is computed where it is shown, on the Applying: lines
+measure off "$work/off" "$MAINT_BUILD_DIR/bin/git-maint-queue" -s --attest=off target "$signed"
+measure check "$work/check" "$MAINT_BUILD_DIR/bin/git-maint-queue" -s --attest=check target "$signed"
+grep -q "^Applying: .* \[[GBU] " "$work/check.out" || {
+	echo "p0410: queue --attest=check showed no verdict" >&2
+	exit 1
+}
 
 for who in off check; do
 	if [ "$(git -C "$work/am" rev-parse target)" != "$(git -C "$work/$who" rev-parse target)" ]; then
