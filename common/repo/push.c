@@ -1,5 +1,5 @@
 #include "push.h"
-#include "credential.h"
+#include "push-credential.h"
 #include "progress.h"
 #include "repo.h"
 #include "usage.h"
@@ -83,7 +83,7 @@ struct worker {
 	int fd;
 	const struct push_opts *opts;
 	git_repository *repo;
-	struct credential_ctx cred;
+	struct push_credential cred;
 	long long last_beat;
 	int reported;		/* the server reported our ref */
 	struct strbuf status;	/* its reason when it refused the ref */
@@ -126,7 +126,7 @@ static int cb_credentials(git_credential **out, const char *url, const char *use
 {
 	struct worker *w = payload;
 
-	return credential_acquire(out, url, user, types, &w->cred);
+	return push_credential_acquire(out, url, user, types, &w->cred);
 }
 
 static void cb_waiting(void *data, int waiting)
@@ -264,9 +264,12 @@ static enum push_outcome classify(struct worker *w, int rc, struct strbuf *reaso
 
 static void NORETURN fail(struct worker *w, enum push_outcome o, const char *reason)
 {
+	struct strbuf line = STRBUF_INIT;
+
+	strbuf_addstr(&line, reason);
 	if (o == PUSH_AUTH)
-		credential_done(&w->cred, 0);
-	send_line(w, "fail %d %s", (int)o, reason);
+		push_credential_done(&w->cred, 0, &line);
+	send_line(w, "fail %d %s", (int)o, line.buf);
 	_exit(0);
 }
 
@@ -340,13 +343,13 @@ static void upload(struct worker *w, git_remote *remote, git_remote_callbacks *c
 	/* The remote has it; the remote-tracking ref follows, as after git push. */
 	if (git_remote_update_tips(remote, cb, 0, GIT_REMOTE_DOWNLOAD_TAGS_UNSPECIFIED, NULL) < 0)
 		lg2_check(-1, "cannot update the remote-tracking ref of '%s'", w->opts->remote);
-	credential_done(&w->cred, 1);
+	push_credential_done(&w->cred, 1, NULL);
 	strbuf_release(&spec);
 }
 
 static void NORETURN worker_main(int fd, git_repository *repo, const struct push_opts *opts)
 {
-	struct worker w = { fd, opts, repo, CREDENTIAL_CTX_INIT, 0, 0, STRBUF_INIT, 0, STRBUF_INIT };
+	struct worker w = { fd, opts, repo, PUSH_CREDENTIAL_INIT, 0, 0, STRBUF_INIT, 0, STRBUF_INIT };
 	git_remote_callbacks cb = GIT_REMOTE_CALLBACKS_INIT;
 	git_remote *remote = NULL;
 	struct strbuf cmd = STRBUF_INIT;
@@ -354,7 +357,7 @@ static void NORETURN worker_main(int fd, git_repository *repo, const struct push
 	int rc;
 
 	signal(SIGPIPE, SIG_IGN);
-	w.cred.use_http_path = opts->use_http_path;
+	w.cred.cfg = opts->cfg;
 	w.cred.waiting = cb_waiting;
 	w.cred.data = &w;
 	rc = git_remote_lookup(&remote, repo, opts->remote);
