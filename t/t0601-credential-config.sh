@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='which of git'"'"'s credential.<url>.* settings apply to a URL: git credential fill is the oracle'
 

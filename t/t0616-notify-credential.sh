@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='git maint-notify --send on a box reached over ssh: no D-Bus, no desktop; the SMTP password from sendemail.smtpPass, git credential helpers (what git send-email stored), or the terminal; 535 rejects it; it never leaks'
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Credentials for libgit2's transports (see push-credential.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PUSH_CREDENTIAL_H
 #define PUSH_CREDENTIAL_H
 

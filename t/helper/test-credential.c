@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-credential: which of git's credential settings common/net/credential.c
  * takes as applying to a URL, so the tests can hold it against git's own

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 # pty-run.py [--expect <text> --send <line>]... -- <command> [<arg>...]
 #
 # Runs the command on a new pseudo-terminal, its controlling terminal
