@@ -53,15 +53,15 @@ test_expect_success 'mbox-split and describe-contains load neither libgit2 nor l
 
 # The programs that read patches check their signatures (attestation,
 # common/mail/attest.h): libopendkim and the resolver come with the mail
-# layer's readers; publish links them through queue's engine, which it
-# asks whether a queue is in progress.
+# layer's readers; notify and publish link them through queue's engine,
+# which they ask whether a queue is in progress.
 test_expect_success 'each program links only the libraries of the layers it uses' '
 	cat >expect <<-\EOF &&
 	describe-contains:
 	describe-contains--libgit2: libgit2
 	dry-apply: libcrypto libgit2 libinih libopendkim libresolv libz
 	mbox-split: libcrypto libinih libopendkim libresolv
-	notify: libcrypto libcurl libgit2 libinih libsecret-1 libz
+	notify: libcrypto libcurl libgit2 libinih libopendkim libresolv libsecret-1 libz
 	publish: libcrypto libgit2 libinih libopendkim libresolv libsecret-1 libz
 	queue: libcrypto libgit2 libinih libopendkim libresolv libz
 	source--fetch: libcrypto libcurl libinih libsecret-1 libz
