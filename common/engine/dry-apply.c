@@ -6,6 +6,8 @@
  */
 #include "dry-apply.h"
 #include "apply.h"
+#include "attest-keys.h"
+#include "attest.h"
 #include "mailinfo.h"
 #include "quote.h"
 #include "range-diff.h"
@@ -20,6 +22,13 @@
 #include <string.h>
 #include <unistd.h>
 
+/* A patch's attestation, as its line and its porcelain record show it. */
+struct patch_attest {
+	char *mark;		/* attest_mark() (" [G ed25519/dev@example.org]"), maybe "" */
+	char verdict;		/* 0 when not shown */
+	char *signer, *why;	/* the deciding signature's, when shown */
+};
+
 /*
  * The series (common/engine/series-walk.h): the patches stay in the
  * walk's spool and are read, parsed and applied one at a time, so memory
@@ -30,7 +39,10 @@ struct series {
 	struct strbuf *trailers;	/* per patch: what the follow-ups give it (review_format()) */
 	struct strbuf skipped;	/* " (1 cover letter skipped)" */
 	struct strbuf unplaced;	/* trailers of patches the newest version dropped */
-	struct strbuf porcelain;	/* the trailer records */
+	struct strbuf porcelain;	/* the attest and trailer records */
+	struct patch_attest *att;	/* per patch; NULL under --attest=off */
+	struct attest_conf ac;
+	struct attest *attest;	/* NULL under --attest=off */
 };
 
 static void series_clear(struct series *s)
@@ -38,6 +50,14 @@ static void series_clear(struct series *s)
 	for (size_t i = 0; s->trailers && i < s->w.nr; i++)
 		strbuf_release(&s->trailers[i]);
 	free(s->trailers);
+	for (size_t i = 0; s->att && i < s->w.nr; i++) {
+		free(s->att[i].mark);
+		free(s->att[i].signer);
+		free(s->att[i].why);
+	}
+	free(s->att);
+	attest_free(s->attest);
+	attest_conf_release(&s->ac);
 	walk_release(&s->w);
 	strbuf_release(&s->skipped);
 	strbuf_release(&s->unplaced);
@@ -60,12 +80,29 @@ static void porcelain_trailers(struct strbuf *out, const struct review_list *rl,
 	}
 }
 
+/* "attest<TAB><n><TAB><verdict><TAB><signer><TAB><why>" of the patches that show one. */
+static void porcelain_attest(struct series *s)
+{
+	for (size_t i = 0; s->att && i < s->w.nr; i++) {
+		const struct patch_attest *a = &s->att[i];
+
+		if (!a->verdict)
+			continue;
+		strbuf_addf(&s->porcelain, "attest\t%zu\t%c\t", i + 1, a->verdict);
+		apply_quote_field(&s->porcelain, a->signer, strlen(a->signer));
+		strbuf_addch(&s->porcelain, '\t');
+		apply_quote_field(&s->porcelain, a->why, strlen(a->why));
+		strbuf_addch(&s->porcelain, '\n');
+	}
+}
+
 /* The trailers of the series' patches, for the report. */
 static void add_review(struct series *s)
 {
 	const struct review *rv = s->w.pms.review;
 	char n[32];
 
+	porcelain_attest(s);
 	s->trailers = xcalloc(s->w.nr + 1, sizeof(*s->trailers));
 	for (size_t i = 0; i < s->w.nr; i++) {
 		strbuf_init(&s->trailers[i], 0);
@@ -97,6 +134,61 @@ static int show_range_diffs(const struct patch_mails *pms, const struct dry_appl
 }
 
 /*
+ * Every patch's attestation: checked, marked, and judged by the policy
+ * (every patch is, so that hardfail names each one it refuses). Exits
+ * 1, or 75 when only DNS could not answer, when the policy refuses the
+ * series; 128 on a mail that cannot be read again.
+ */
+static void attest_series(struct series *s)
+{
+	static const struct mailinfo_opts heads = {
+		.quoted_cr = MAILINFO_QUOTED_CR_WARN, .headers_and_paths_only = 1, .quiet = 1,
+	};
+	struct attest_verdict v = ATTEST_VERDICT_INIT;
+	struct strbuf buf = STRBUF_INIT, mark = STRBUF_INIT, what = STRBUF_INIT;
+	struct patch_mail pm;
+	int refused = RESULT_OK;
+
+	mailinfo_init(&pm);
+	s->att = xcalloc(s->w.nr + 1, sizeof(*s->att));
+	for (size_t i = 0; i < s->w.nr; i++) {
+		struct patch_attest *a = &s->att[i];
+		struct raw_mail raw;
+		int rc;
+
+		if (patch_mails_get(&s->w.pms, &s->w.pms.v[i], &buf, &raw) < 0)
+			exit(EXIT_FATAL);
+		attest_check(s->attest, &raw, &v);
+		strbuf_reset(&mark);
+		attest_mark(&mark, s->ac.policy, &v);
+		if (mark.len) {
+			const struct attest_sig *d = v.decider < v.nr ? &v.sigs[v.decider] : NULL;
+
+			a->verdict = v.verdict;
+			a->signer = xstrdup(d ? d->signer : "");
+			a->why = xstrdup(d ? d->why : "");
+		}
+		a->mark = xstrdup(mark.buf);
+		if (s->ac.policy < ATTEST_SOFTFAIL)
+			continue;
+		/* the subject names the patch in the policy's warning or error */
+		mailinfo_parse(&pm, &raw, &heads);
+		strbuf_reset(&what);
+		strbuf_addf(&what, "message %zu (%s)", raw.number, pm.subject.buf);
+		rc = attest_apply_policy(s->ac.policy, &v, what.buf);
+		if (rc == RESULT_NO || (rc == RESULT_TEMPFAIL && refused == RESULT_OK))
+			refused = rc;
+	}
+	mailinfo_release(&pm);
+	attest_verdict_release(&v);
+	strbuf_release(&buf);
+	strbuf_release(&mark);
+	strbuf_release(&what);
+	if (refused != RESULT_OK)
+		exit(result_exit_code(refused));
+}
+
+/*
  * Reads the patches of the inputs (common/engine/series-walk.h: cover
  * letters, replies, duplicates and other mail are stepped over, one line
  * each); dies (128) on input that cannot be read, exits 1 on a message
@@ -115,10 +207,13 @@ static void read_series(struct series *s, const char **args, int nargs,
 	wo.review = &o->review;
 	wo.versions = o->range_diff;
 	wo.series = &o->series;
+	wo.attest = s->attest;
 	if ((rc = walk_read(&s->w, (const char *const *)args, nargs, &wo)) != RESULT_OK)
 		exit(result_exit_code(rc));
 	if (o->range_diff)
 		exit(show_range_diffs(&s->w.pms, o) < 0 ? EXIT_NO : EXIT_OK);
+	if (s->attest)
+		attest_series(s);
 	fflush(stdout);
 	patch_mails_skipped(&s->w.pms, &s->skipped);
 	add_review(s);
@@ -210,6 +305,7 @@ static int check_report(void *data, struct walk_patch *p)
 	} else if (!o->quiet) {
 		strbuf_addf(out, "Patch %s: ", name.buf);
 		quote_field(out, subject, strlen(subject));
+		strbuf_addstr(out, c->s->att ? c->s->att[p->i].mark : "");
 		strbuf_addch(out, '\n');
 		apply_result_print(out, &p->res, APPLY_PRINT_HUMAN, NULL, o->verbose);
 		if (c->first)
@@ -394,7 +490,7 @@ void dry_apply_opts_release(struct dry_apply_opts *o)
 int dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args, int nargs,
 	      struct dry_apply_opts *o)
 {
-	struct series s = { WALK_INIT, NULL, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct series s = { WALK_INIT, NULL, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL, ATTEST_CONF_INIT, NULL };
 	struct target *targets = NULL;
 	size_t nt, taken = 0;
 	struct strbuf out = STRBUF_INIT, verdicts = STRBUF_INIT;
@@ -413,6 +509,12 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 		if (resolve_target(repo, o->onto.v[i], &targets[i]) < 0)
 			die("cannot check against '%s'", o->onto.v[i]);
 
+	if (attest_conf_load(&s.ac, cfg, o->attest) < 0)
+		exit(EXIT_FATAL);
+	s.ac.read_ref = attest_keys_read_ref;
+	s.ac.ref_ctx = repo;
+	if (s.ac.policy != ATTEST_OFF && !(s.attest = attest_new(&s.ac)))
+		exit(EXIT_FATAL);
 	read_series(&s, args, nargs, o, cfg);
 	if (!s.w.nr) {
 		error("no patches found");

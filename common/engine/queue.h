@@ -77,6 +77,12 @@ struct queue_opts {
 	struct source_opts source;	/* how the mail is read; its size limit bounds binary patches */
 	/* --series: the series to queue (numbers or Message-IDs); NULL or none: the input's only one */
 	const struct strvec *series;
+	/*
+	 * --attest=<policy> (common/mail/attest.h); NULL: attest.policy.
+	 * Every patch is judged before anything is applied; "Applying:"
+	 * lines and carried trailers show the verdicts.
+	 */
+	const char *attest;
 };
 
 #define QUEUE_OPTS_INIT { 0 }

@@ -23,6 +23,7 @@ int walk_read(struct walk *w, const char *const *args, size_t nargs, const struc
 	pmo.trailers = o->trailers;
 	pmo.versions = o->versions;
 	pmo.series = o->series;
+	pmo.attest = o->attest;
 	if ((rc = patch_mails_read(&w->pms, args, nargs, &pmo)) != RESULT_OK)
 		return rc;
 	w->nr = w->pms.nr;

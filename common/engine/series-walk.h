@@ -42,6 +42,7 @@
 #include "patch.h"
 #include "strbuf.h"
 
+struct attest;
 struct maint_config;
 struct review_opts;
 struct source_opts;
@@ -72,6 +73,7 @@ struct walk_read_opts {
 	const struct trailer_conf *trailers;	/* a patch's trailer block; NULL: git's defaults */
 	int versions;		/* find the series with two versions (patch_mails.versions) */
 	const struct strvec *series;	/* only these series (patch_mails_opts.series); NULL: all */
+	struct attest *attest;	/* with review: the follow-ups' signatures checked (patch_mails_opts.attest) */
 };
 
 /*

@@ -110,6 +110,7 @@ struct patch_mails {
 #define PATCH_MAILS_INIT { SPOOL_INIT }
 
 /* Options of patch_mails_read(). */
+struct attest;
 struct maint_config;
 struct review_opts;
 struct trailer_conf;
@@ -124,6 +125,8 @@ struct patch_mails_opts {
 	int versions;		/* find the series with two versions (patch_mails.versions) */
 	/* keep these series only: "<n>" (1-based), a Message-ID ("<id>", "id", "id:<id>"), "all"; NULL: all */
 	const struct strvec *series;
+	/* with review: check the follow-ups' signatures, shown by their trailers; may be NULL */
+	struct attest *attest;
 };
 
 /*
