@@ -73,11 +73,14 @@ static void explain_no_diff(const struct walk_patch *p, const char *origin, stru
 	strbuf_release(&why);
 }
 
-/* Patch p's diff applied to the session, the verdict in p->res. -1 on an error of our own. */
-static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origin)
+/*
+ * Patch p's diff, parsed into ps, applied to the session, the verdict in
+ * p->res (which points into ps: the caller disposes of ps after reading
+ * it). -1 on an error of our own.
+ */
+static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origin, struct patch_set *ps)
 {
 	struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
-	struct patch_set ps = PATCH_SET_INIT;
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
@@ -85,14 +88,13 @@ static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origi
 	popts.p_value = r->p_value;
 	popts.max_binary = r->max_binary;
 	if (p->decoded && p->pm.patch.len &&
-	    !patch_parse(&ps, p->pm.patch.buf, p->pm.patch.len, &popts, &err)) {
+	    !patch_parse(ps, p->pm.patch.buf, p->pm.patch.len, &popts, &err)) {
 		apply_session_set_label(r->session, p->pm.subject.buf);
-		ret = apply_patch(r->session, &ps, &p->res);
+		ret = apply_patch(r->session, ps, &p->res);
 	} else {
 		explain_no_diff(p, origin, &err);
 		apply_result_set_error(&p->res, err.buf);
 	}
-	patch_set_dispose(&ps);
 	strbuf_release(&err);
 	return ret;
 }
@@ -103,6 +105,7 @@ static int walk_one(struct walk_run *r, const struct walk_mail *v, size_t i, str
 {
 	struct raw_mail raw = { 0 };
 	struct mailinfo_opts mopts = r->mopts;
+	struct patch_set ps = PATCH_SET_INIT;
 	int rc;
 
 	p->i = i;
@@ -121,9 +124,11 @@ static int walk_one(struct walk_run *r, const struct walk_mail *v, size_t i, str
 	p->decoded = mailinfo_parse(&p->pm, &raw, &mopts) == 0;
 	if (r->hooks->before && (rc = r->hooks->before(r->data, p)))
 		return rc;
-	if (apply_one(r, p, origin->buf) < 0)
-		return -1;
-	return r->hooks->after(r->data, p);
+	rc = apply_one(r, p, origin->buf, &ps);
+	if (!rc)
+		rc = r->hooks->after(r->data, p);
+	patch_set_dispose(&ps);
+	return rc;
 }
 
 int walk_run(struct walk_run *r, const struct walk_mail *v, size_t first, size_t end)
