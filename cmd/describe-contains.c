@@ -85,6 +85,7 @@ static void NORETURN exec_full(void *ctx, int argc, const char **argv)
 
 	refuse_if_testing(f, argc ? argv[0] : "HEAD");
 	full_argv(&args, f, f->nargs - argc);
+	report_flush();
 	execvp(args.v[0], (char *const *)args.v);
 	die_errno("cannot run '%s'", args.v[0]);
 }
@@ -103,6 +104,7 @@ static int pipe_to_full(void *ctx, const char *line)
 	full_argv(&args, f, 0);
 	if (pipe(fds) < 0)
 		die_errno("cannot create a pipe");
+	report_flush();
 	pid = fork();
 	if (pid < 0)
 		die_errno("cannot fork");

@@ -180,13 +180,14 @@ int cmd_main(int argc, const char **argv)
 
 	stream = !o.list && !o.sel.patches_only && o.sel.all_versions && o.sel.input_order &&
 		 !o.sel.touches.nr && !o.sel.authors.nr && !o.sel.subjects.nr && !o.since && !o.until;
+	/* the engine reported why it failed: that error is the fatal one (usage.h) */
 	if (stream) {
 		/* nothing to choose or reorder */
 		if (mbox_split_stream(&ms, &n) < 0)
-			die("cannot split the mail");
+			exit(EXIT_FATAL);
 	} else {
 		if (mbox_split_index(&ms) < 0)
-			die("cannot read the mail");
+			exit(EXIT_FATAL);
 		n = select_choose(ms.idx, &order);
 		if (o.list && o.show_trailers)
 			list_with_trailers(&ms, o.format, order, n);

@@ -71,14 +71,14 @@ test_expect_success 'no session bus: exit 128 naming the cause, no prompt' '
 		</dev/null >out 2>err &&
 	test_must_be_empty out &&
 	test_line_count = 1 err &&
-	grep "^error: cannot look up the password for smtp://mail.example.com in the Secret Service: .*D-Bus" err
+	grep "^fatal: cannot look up the password for smtp://mail.example.com in the Secret Service: .*D-Bus" err
 '
 
 test_expect_success 'a bus without a Secret Service: exit 128 naming the cause' '
 	test_expect_code 128 run_without_secret_service \
 		test-secret lookup smtp mail.example.com 587 </dev/null >out 2>err &&
 	test_must_be_empty out &&
-	grep "^error: cannot look up the password for smtp://mail.example.com in the Secret Service: .*org.freedesktop.secrets" err
+	grep "^fatal: cannot look up the password for smtp://mail.example.com in the Secret Service: .*org.freedesktop.secrets" err
 '
 
 test_done

@@ -32,7 +32,7 @@ test_expect_success 'no session bus: exit 128 naming the cause, nothing sent, no
 	(cd repo && test_expect_code 128 run_without_bus git maint-notify --send </dev/null >../out 2>../err) &&
 	test_must_be_empty out &&
 	test_line_count = 1 err &&
-	grep "^error: cannot look up the password for smtp://127.0.0.1 in the Secret Service: .*D-Bus" err &&
+	grep "^fatal: cannot look up the password for smtp://127.0.0.1 in the Secret Service: .*D-Bus" err &&
 	test "$(smtp_count)" = 0 &&
 	test_must_fail git -C repo rev-parse -q --verify refs/notes/maint-notify
 '
@@ -40,14 +40,14 @@ test_expect_success 'no session bus: exit 128 naming the cause, nothing sent, no
 test_expect_success 'a bus without a Secret Service: exit 128 naming the cause, nothing sent' '
 	(cd repo && test_expect_code 128 run_without_secret_service git maint-notify --send </dev/null >../out 2>../err) &&
 	test_must_be_empty out &&
-	grep "^error: cannot look up the password for smtp://127.0.0.1 in the Secret Service: .*org.freedesktop.secrets" err &&
+	grep "^fatal: cannot look up the password for smtp://127.0.0.1 in the Secret Service: .*org.freedesktop.secrets" err &&
 	test "$(smtp_count)" = 0
 '
 
 test_expect_success 'no password stored: exit 128 with a hint, nothing sent, no fallback' '
 	(cd repo && test_expect_code 128 git maint-notify --send </dev/null >../out 2>../err) &&
 	cat >expect <<-EOF &&
-	error: no password for '"'"'$SMTP_USER'"'"' at smtp://127.0.0.1:$SMTP_PORT in the Secret Service
+	fatal: no password for '"'"'$SMTP_USER'"'"' at smtp://127.0.0.1:$SMTP_PORT in the Secret Service
 	hint: store one with '"'"'git maint-notify --store-password'"'"'
 	EOF
 	test_cmp expect err &&
@@ -60,7 +60,7 @@ test_expect_success 'a password in the config files is not used either' '
 	(cd repo && test_expect_code 128 git maint-notify --send </dev/null >../out 2>../err) &&
 	grep "^warning: .*maint.ini:2: a password in a config file is ignored" err &&
 	grep "^warning: sendemail.smtpPass is ignored" err &&
-	grep "^error: no password for" err &&
+	grep "^fatal: no password for" err &&
 	test "$(smtp_count)" = 0 &&
 	rm repo/.git/maint.ini &&
 	git -C repo config --unset sendemail.smtpPass
@@ -139,13 +139,13 @@ test_expect_success '--store-password without a user configured: exit 128' '
 		echo pw | test_expect_code 128 git maint-notify --store-password 2>../err &&
 		git config sendemail.smtpUser "$SMTP_USER"
 	) &&
-	echo "error: no SMTP user configured: set sendemail.smtpUser or smtp.user" >expect &&
+	echo "fatal: no SMTP user configured: set sendemail.smtpUser or smtp.user" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success '--store-password with an empty input: exit 128, nothing stored' '
 	(cd repo && test_expect_code 128 git maint-notify --store-password </dev/null 2>../err) &&
-	echo "error: no password given" >expect &&
+	echo "fatal: no password given" >expect &&
 	test_cmp expect err &&
 	test_must_fail keyring_lookup protocol smtp server 127.0.0.1 port "$SMTP_PORT" user "$SMTP_USER"
 '
@@ -167,7 +167,7 @@ test_expect_success 'a locked keyring: exit 128 naming it, no prompt, nothing se
 		GIT_AUTHOR_NAME=Lou GIT_AUTHOR_EMAIL=lou@example.org git commit -q --allow-empty -m "usb: patch 5" &&
 		test_expect_code 128 env -u DISPLAY -u WAYLAND_DISPLAY git maint-notify --send </dev/null >../out 2>../err
 	) &&
-	echo "error: the Secret Service holds the password for smtp://127.0.0.1 in a locked collection; unlock it and try again" >expect &&
+	echo "fatal: the Secret Service holds the password for smtp://127.0.0.1 in a locked collection; unlock it and try again" >expect &&
 	test_cmp expect err &&
 	test "$(smtp_count)" = "$before"
 '

@@ -66,6 +66,7 @@ static void print_usage(FILE *fp, const char *const *usagestr, const struct opti
 
 void usage_with_options(const char *const *usagestr, const struct option *opts)
 {
+	report_flush();	/* the error that led here comes first */
 	print_usage(stderr, usagestr, opts);
 	exit(EXIT_USAGE);
 }

@@ -87,6 +87,7 @@ int run_command(const char *const *argv, const char *input, size_t len, struct s
 		goto fail;
 	}
 	fflush(NULL);
+	report_flush();
 	pid = fork();
 	if (pid < 0) {
 		error_errno("cannot run '%s'", argv[0]);

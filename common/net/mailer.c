@@ -417,6 +417,7 @@ static int read_password(struct strbuf *pw, const struct mailer_conf *c)
 		struct strbuf where = STRBUF_INIT;
 
 		mailer_describe(&where, c);
+		report_flush();
 		fprintf(stderr, "Password for '%s' at %s: ", c->user, where.buf);
 		fflush(stderr);
 		strbuf_release(&where);
