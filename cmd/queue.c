@@ -119,6 +119,8 @@ static char *resolve_branch(git_repository *repo, const struct maint_config *cfg
 		if (!work && !stat(name, &st))
 			advise("'%s' is a %s; the branch comes first: git maint-queue <branch> %s",
 			       name, S_ISDIR(st.st_mode) ? "directory" : "file", name);
+		else
+			repo_advise_similar_branches(repo, branch);
 	}
 	if (rc <= 0) {
 		free(branch);

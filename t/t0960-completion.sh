@@ -183,7 +183,11 @@ test_expect_success 'git maint-queue <mailbox>, the branch forgotten: the error,
 	test_cmp expect err &&
 	test_must_be_empty out &&
 	test_expect_code 128 sh -c "cd r && git maint-queue usb-nxet ../mbox" 2>err &&
-	echo "fatal: no such branch '"'"'usb-nxet'"'"'" >expect &&
+	cat >expect <<-\EOF &&
+	fatal: no such branch '"'"'usb-nxet'"'"'
+	hint: the most similar branch is
+	hint: 	usb-next
+	EOF
 	test_cmp expect err &&
 	(cd r && repo_state) >after &&
 	test_cmp before after
