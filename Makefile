@@ -34,6 +34,8 @@ mandir = $(datarootdir)/man
 # shell completion, where bash-completion and zsh look for it (see contrib/completion/)
 bashcompdir = $(datarootdir)/bash-completion/completions
 zshcompdir = $(datarootdir)/zsh/site-functions
+# the prompt helper (contrib/completion/git-maint-prompt.sh), to source from a shell's rc file
+sharedir = $(datarootdir)/git-maint
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -360,7 +362,7 @@ fuzz: deps
 install: programs doc completion
 	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(libexecdir)' \
 		'$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7' \
-		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)'
+		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)' '$(DESTDIR)$(sharedir)'
 	$(if $(COMMAND_PROGRAMS),install -m 755 $(COMMAND_PROGRAMS) '$(DESTDIR)$(bindir)')
 	$(if $(PART_PROGRAMS),install -m 755 $(PART_PROGRAMS) '$(DESTDIR)$(libexecdir)')
 	for m in $(MAN_PAGES); do \
@@ -372,16 +374,17 @@ install: programs doc completion
 		ln -sf git-maint '$(DESTDIR)$(bashcompdir)'/$$p || exit 1; \
 	done
 	install -m 644 $(ZSH_COMPLETION) '$(DESTDIR)$(zshcompdir)'
+	install -m 644 contrib/completion/git-maint-prompt.sh '$(DESTDIR)$(sharedir)'
 
-# Every file install puts there, and libexec/git-maint, which is ours;
+# Every file install puts there, and libexec/git-maint and share/git-maint, which are ours;
 # the directories shared with other software stay.
 uninstall:
 	rm -f $(foreach p,$(notdir $(COMMAND_PROGRAMS)),'$(DESTDIR)$(bindir)/$(p)' \
 		'$(DESTDIR)$(bashcompdir)/$(p)' '$(DESTDIR)$(zshcompdir)/_$(p)') \
 		$(foreach p,$(notdir $(PART_PROGRAMS)),'$(DESTDIR)$(libexecdir)/$(p)') \
 		$(foreach m,$(MAN_PAGES),'$(DESTDIR)$(mandir)/$(patsubst .%,man%,$(suffix $(m)))/$(notdir $(m))') \
-		'$(DESTDIR)$(bashcompdir)/git-maint'
-	rmdir '$(DESTDIR)$(libexecdir)' 2>/dev/null || :
+		'$(DESTDIR)$(bashcompdir)/git-maint' '$(DESTDIR)$(sharedir)/git-maint-prompt.sh'
+	rmdir '$(DESTDIR)$(libexecdir)' '$(DESTDIR)$(sharedir)' 2>/dev/null || :
 
 clean:
 	rm -rf .build t/trash\ directory.* t/test-results t/perf/out demo

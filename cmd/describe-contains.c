@@ -14,6 +14,7 @@
  * exec, the rest of standard input through a pipe.
  */
 #include "describe-cmd.h"
+#include "in-progress.h"
 #include "repo-files.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -148,6 +149,7 @@ int cmd_main(int argc, const char **argv)
 	for (int i = 1; i < argc; i++)
 		strvec_push(&f.given, argv[i]);
 	argc = dc_parse_options(&o, argc, argv);
+	in_progress_announce(NULL, 0);
 	f.nargs = argc;
 	dc_describe_options(&dopts, &o);
 	if ((f.test_path && !strcmp(f.test_path, "libgit2")) || repo_files_open(&files) ||

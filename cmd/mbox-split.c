@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "fetch.h"
+#include "in-progress.h"
 #include "mbox-split.h"
 #include "mbox-write.h"
 #include "parse-options.h"
@@ -158,6 +159,7 @@ int cmd_main(int argc, const char **argv)
 	o.sel.keep_strings = o.list;
 
 	fo.quiet = o.quiet;
+	in_progress_announce(NULL, o.quiet);
 	fo.all_versions = o.sel.all_versions;
 	if ((ret = fetch_prepare(argv, argc, &fo)) != RESULT_OK)
 		exit(result_exit_code(ret));

@@ -139,7 +139,8 @@ test_expect_success 'make uninstall removes every file make install put there' '
 	maint_make uninstall prefix="$PWD/inst-u" >out 2>&1 &&
 	find inst-u ! -type d >left &&
 	test_must_be_empty left &&
-	test_path_is_missing inst-u/libexec/git-maint
+	test_path_is_missing inst-u/libexec/git-maint &&
+	test_path_is_missing inst-u/share/git-maint
 '
 
 test_expect_success 'every compile of the build is given CPPFLAGS' '
