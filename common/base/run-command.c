@@ -126,6 +126,59 @@ fail:
 	return -1;
 }
 
+int start_command(struct child_process *cp, const char *const *argv, const char *const *unset)
+{
+	int in[2], out[2];
+
+	if (pipe2(in, O_CLOEXEC) < 0)
+		return error_errno("cannot run '%s'", argv[0]);
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		close(in[0]);
+		close(in[1]);
+		return error_errno("cannot run '%s'", argv[0]);
+	}
+	fflush(NULL);
+	cp->pid = fork();
+	if (cp->pid < 0) {
+		error_errno("cannot run '%s'", argv[0]);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		return -1;
+	}
+	if (!cp->pid) {
+		for (size_t i = 0; unset && unset[i]; i++)
+			unsetenv(unset[i]);
+		child(argv, in[0], out[1]);
+	}
+	close(in[0]);
+	close(out[1]);
+	cp->in = in[1];
+	cp->out = out[0];
+	return 0;
+}
+
+int finish_command(struct child_process *cp)
+{
+	int status;
+
+	if (cp->in >= 0)
+		close(cp->in);
+	if (cp->out >= 0)
+		close(cp->out);
+	cp->in = cp->out = -1;
+	if (cp->pid <= 0)
+		return -1;
+	while (waitpid(cp->pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error_errno("cannot wait for a child process");
+	cp->pid = -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 255;
+}
+
 static int executable(const char *path)
 {
 	struct stat st;

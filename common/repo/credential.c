@@ -180,6 +180,10 @@ static int http_credential(git_credential **out, struct credential_ctx *c, const
 		strbuf_addf(&c->why, "cannot read the URL '%s'", url);
 		return -1;
 	}
+	/* a new connection after a lost one: what the server took before */
+	if (c->user && c->password)
+		return lg2_check(git_credential_userpass_plaintext_new(out, c->user, c->password),
+				 "cannot make a credential");
 	rc = from_secret(c, port);
 	if (rc != RESULT_OK && from_helper(c) < 0)
 		return -1;
@@ -259,6 +263,12 @@ int credential_acquire(git_credential **out, const char *url, const char *userna
 	strbuf_addf(&c->why, "no kind of credential we have is accepted by %s", url);
 	c->failed = 1;
 	return GIT_EAUTH;
+}
+
+void credential_reconnect(struct credential_ctx *c)
+{
+	c->calls = 0;
+	c->next_key = 0;
 }
 
 void credential_done(struct credential_ctx *c, int ok)

@@ -64,6 +64,13 @@ struct credential_ctx {
 int credential_acquire(git_credential **out, const char *url, const char *username_from_url,
 		       unsigned int allowed_types, void *payload);
 
+/*
+ * A new connection to the same server, the first one lost: it asks
+ * again, which is no refusal; it is given what the server took before
+ * (for ssh, the agent and keys are tried again).
+ */
+void credential_reconnect(struct credential_ctx *c);
+
 /* After the push: approve (ok 1) or reject (ok 0) a helper's credential, as git does. */
 void credential_done(struct credential_ctx *c, int ok);
 
