@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "push.h"
-#include "credential.h"
+#include "push-credential.h"
 #include "progress.h"
 #include "pushpack.h"
 #include "refstep.h"
@@ -89,7 +89,7 @@ struct worker {
 	int fd;
 	const struct push_opts *opts;
 	git_repository *repo;
-	struct credential_ctx cred;
+	struct push_credential cred;
 	long long last_beat;
 	struct strbuf remote_line;	/* a line of the server's messages, being received */
 	git_remote *remote;
@@ -136,7 +136,7 @@ static int cb_credentials(git_credential **out, const char *url, const char *use
 {
 	struct worker *w = payload;
 
-	return credential_acquire(out, url, user, types, &w->cred);
+	return push_credential_acquire(out, url, user, types, &w->cred);
 }
 
 static void cb_waiting(void *data, int waiting)
@@ -228,9 +228,12 @@ static enum push_outcome classify(struct worker *w, int rc, struct strbuf *reaso
 
 static void NORETURN fail(struct worker *w, enum push_outcome o, const char *reason)
 {
+	struct strbuf line = STRBUF_INIT;
+
+	strbuf_addstr(&line, reason);
 	if (o == PUSH_AUTH)
-		credential_done(&w->cred, 0);
-	send_line(w, "fail %d %s", (int)o, reason);
+		push_credential_done(&w->cred, 0, &line);
+	send_line(w, "fail %d %s", (int)o, line.buf);
 	_exit(0);
 }
 
@@ -339,7 +342,7 @@ static int reconnect(struct worker *w, const git_oid *want, int *stale)
 	memcpy(old, ids, n * sizeof(*old));
 	sendpack_free(w->sp);
 	w->sp = NULL;
-	credential_reconnect(&w->cred);
+	push_credential_reconnect(&w->cred);
 	connect_remote(w);
 	if (w->has_adv && git_oid_equal(&w->adv, want)) {
 		free(old);
@@ -403,18 +406,18 @@ static void upload(struct worker *w, const char *hex)
 		fail(w, starts_with(rep.reason.buf, "unpack failed") ? PUSH_SERVER : PUSH_REJECTED,
 		     rep.reason.buf);
 	sendpack_report_release(&rep);
-	credential_done(&w->cred, 1);
+	push_credential_done(&w->cred, 1, NULL);
 }
 
 static void NORETURN worker_main(int fd, git_repository *repo, const struct push_opts *opts)
 {
-	struct worker w = { fd, opts, repo, CREDENTIAL_CTX_INIT, 0, STRBUF_INIT };
+	struct worker w = { fd, opts, repo, PUSH_CREDENTIAL_INIT, 0, STRBUF_INIT };
 	struct strbuf cmd = STRBUF_INIT;
 	const char *hex;
 	int rc;
 
 	signal(SIGPIPE, SIG_IGN);
-	w.cred.use_http_path = opts->use_http_path;
+	w.cred.cfg = opts->cfg;
 	w.cred.waiting = cb_waiting;
 	w.cred.data = &w;
 	rc = git_remote_lookup(&w.remote, repo, opts->remote);
