@@ -29,7 +29,7 @@
 struct fetch_config {
 	struct maint_config cfg;
 	const char *archive_url, *cainfo;
-	long timeout, expire;
+	long timeout, max_time, expire;
 	const char *imap_cainfo;
 	long imap_timeout;
 	size_t max_size, max_message_size;
@@ -53,6 +53,7 @@ static int load_config(struct fetch_config *fc)
 	fc->archive_url = config_get(&fc->cfg, "archive", NULL, "url");
 	fc->cainfo = config_get(&fc->cfg, "archive", NULL, "cainfo");
 	fc->timeout = config_number(&fc->cfg, "archive", "timeout", 0);
+	fc->max_time = config_number(&fc->cfg, "archive", "max-time", 0);
 	fc->imap_cainfo = config_get(&fc->cfg, "imap", NULL, "cainfo");
 	fc->imap_timeout = config_number(&fc->cfg, "imap", "timeout", 0);
 	fc->expire = config_number(&fc->cfg, "archive", "cache-expire", FETCH_CACHE_EXPIRE_DEFAULT);
@@ -322,6 +323,7 @@ static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, i
 	if (fd < 0) {
 		ao.cainfo = fc.cainfo;
 		ao.timeout = fc.timeout;
+		ao.max_time = fc.max_time;
 		ao.max_size = fc.max_size;
 		ao.quiet = o->quiet;
 		rc = archive_fetch_thread(&ref, &ao, thread_open_out, &out, &fd);

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+test_description='archives without end: bounds in bytes and in time (RELIABILITY 54)
+
+A server that sends empty gzip members for ever, drips a thread that
+never ends, or sends headers without end is stopped at a bound, with
+one line saying which, the documented exit code, and nothing cached or
+changed.'
+. ./test-lib.sh
+. "$MAINT_TEST_DIR/lib-archive.sh"
+
+# hostile_config <repo> <url> [<key = value>...]: maint.ini naming the archive
+hostile_config () {
+	repo=$1 url=$2 &&
+	shift 2 &&
+	printf "[archive]\n\turl = %s\n" "$url" >"$repo/.git/maint.ini" &&
+	for kv in "$@"
+	do
+		printf "\t%s\n" "$kv" >>"$repo/.git/maint.ini" || return 1
+	done
+}
+
+# state <repo>: what must not change when a fetch fails
+state () {
+	git -C "$1" for-each-ref &&
+	git -C "$1" status --porcelain &&
+	find "$1/.git/maint" -type f 2>/dev/null | LC_ALL=C sort
+}
+
+test_expect_success 'setup: a repository' '
+	git init -q r &&
+	(cd r && test_commit base)
+'
+
+test_expect_success 'endless empty gzip members, fast: refused at archive.max-size as sent, exit 128, nothing kept' '
+	start_hostile_http empty-members &&
+	hostile_config r "$HOSTILE_URL/git/" "max-size = 1048576" &&
+	state r >before &&
+	test_expect_code 128 git -C r maint-mbox-split "<endless@example.com>" >out 2>err &&
+	grep "^error: '"'"'$HOSTILE_URL/git/endless@example.com/t.mbox.gz'"'"': the server sent over 1053696 bytes (archive.max-size); refused$" err &&
+	test $(grep -c "^error:" err) = 1 &&
+	test_must_be_empty out &&
+	state r >after &&
+	test_cmp before after &&
+	stop_server "$HOSTILE_PID"
+'
+
+test_expect_success 'endless empty gzip members, slowly: the stall timeout fires on mail, not bytes, exit 75' '
+	start_hostile_http empty-members 0.05 &&
+	hostile_config r "$HOSTILE_URL/git/" "timeout = 1" &&
+	state r >before &&
+	test_expect_code 75 git -C r maint-mbox-split "<endless@example.com>" >out 2>err &&
+	grep "^error: cannot fetch '"'"'$HOSTILE_URL/git/endless@example.com/t.mbox.gz'"'"': no mail came out of what the server sent for 1 seconds (archive.timeout)$" err &&
+	test $(grep -c "^error:" err) = 1 &&
+	test_must_be_empty out &&
+	state r >after &&
+	test_cmp before after &&
+	stop_server "$HOSTILE_PID"
+'
+
+test_expect_success 'a thread that drips for ever: archive.max-time ends it, exit 75, nothing kept' '
+	start_hostile_http drip &&
+	hostile_config r "$HOSTILE_URL/git/" "timeout = 30" "max-time = 2" &&
+	state r >before &&
+	test_expect_code 75 git -C r maint-mbox-split "<drip@example.com>" >out 2>err &&
+	grep "^error: cannot fetch '"'"'$HOSTILE_URL/git/drip@example.com/t.mbox.gz'"'"': Operation timed out after .* milliseconds with .* bytes received$" err &&
+	test_must_be_empty out &&
+	state r >after &&
+	test_cmp before after &&
+	stop_server "$HOSTILE_PID"
+'
+
+for mode in big-header many-headers
+do
+	test_expect_success "response headers without end ($mode): refused, exit 128 (not a retry)" '
+		start_hostile_http '$mode' &&
+		hostile_config r "$HOSTILE_URL/git/" &&
+		state r >before &&
+		test_expect_code 128 git -C r maint-mbox-split "<headers@example.com>" >out 2>err &&
+		grep "^error: cannot fetch '"'"'$HOSTILE_URL/git/headers@example.com/t.mbox.gz'"'"': the server'"'"'s response headers are over 65536 bytes; refused$" err &&
+		test $(grep -c "^error:" err) = 1 &&
+		test_must_be_empty out &&
+		state r >after &&
+		test_cmp before after &&
+		stop_server "$HOSTILE_PID"
+	'
+done
+
+test_done
