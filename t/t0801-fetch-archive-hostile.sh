@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-test_description='archives without end: bounds in bytes and in time (RELIABILITY 54)
+test_description='archives without end: bounds in bytes, in time and on the cache (RELIABILITY 54)
 
 A server that sends empty gzip members for ever, drips a thread that
 never ends, or sends headers without end is stopped at a bound, with
 one line saying which, the documented exit code, and nothing cached or
-changed.'
+changed; the cache of threads stays under archive.cache-max-size,
+oldest out first.'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-archive.sh"
 
@@ -18,6 +19,10 @@ hostile_config () {
 	do
 		printf "\t%s\n" "$kv" >>"$repo/.git/maint.ini" || return 1
 	done
+}
+
+cache_files () {
+	find "$1/.git/maint/cache" -type f 2>/dev/null | LC_ALL=C sort
 }
 
 # state <repo>: what must not change when a fetch fails
@@ -85,5 +90,43 @@ do
 		stop_server "$HOSTILE_PID"
 	'
 done
+
+test_expect_success 'the cache stays under archive.cache-max-size: the threads fetched longest ago go first' '
+	for t in one two three
+	do
+		mkdir -p static/git/$t@example.com &&
+		{
+			printf "From %s@example.com Mon Sep 17 00:00:00 2001\n" $t &&
+			printf "From: A U Thor <author@example.com>\n" &&
+			printf "Message-ID: <%s@example.com>\n" $t &&
+			printf "Subject: [PATCH] thread %s\n\n---\n" $t &&
+			printf "diff --git a/%s b/%s\nnew file mode 100644\n" $t $t &&
+			printf -- "--- /dev/null\n+++ b/%s\n@@ -0,0 +1,4000 @@\n" $t &&
+			seq 1 4000 | sed "s/^/+$t: /" &&
+			printf -- "-- \n2.1\n\n"
+		} | gzip -1 >static/git/$t@example.com/t.mbox.gz || return 1
+	done &&
+	start_static_server "$PWD/static" &&
+	one=$(gzip -dc static/git/one@example.com/t.mbox.gz | wc -c) &&
+	hostile_config r "$STATIC_URL/git/" "cache-max-size = $((one * 2 + one / 2))" &&
+	git -C r maint-mbox-split --format=%m "<one@example.com>" >out 2>/dev/null &&
+	echo one@example.com >expect &&
+	test_cmp expect out &&
+	cache_files r >files &&
+	test_line_count = 1 files &&
+	touch -d "2 hours ago" $(cat files) &&
+	git -C r maint-mbox-split --format=%m "<two@example.com>" >out 2>/dev/null &&
+	touch -d "1 hour ago" $(cache_files r | grep /two@) &&
+	git -C r maint-mbox-split --format=%m "<three@example.com>" >out 2>/dev/null &&
+	echo three@example.com >expect &&
+	test_cmp expect out &&
+	cache_files r | sed "s,.*/,,; s,-.*,," >names &&
+	printf "%s\n" three@example.com two@example.com >expect &&
+	test_cmp expect names &&
+	git -C r maint-mbox-split --format=%m "<one@example.com>" >out 2>/dev/null &&
+	cache_files r | sed "s,.*/,,; s,-.*,," >names &&
+	printf "%s\n" one@example.com three@example.com >expect &&
+	test_cmp expect names
+'
 
 test_done
