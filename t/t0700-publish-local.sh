@@ -27,7 +27,7 @@ test_expect_success '--dry-run prints the plan and changes nothing' '
 	  $tip usb: b
 	Update: fast-forward $base..$tip
 	Push: origin
-	Notify: git-maint-notify --send --after-push origin $(git -C r rev-parse usb-next)..$(git -C r rev-parse work-next)
+	Notify: git-maint-notify --send --revert --after-push origin $(git -C r rev-parse usb-next)..$(git -C r rev-parse work-next)
 	EOF
 	test_cmp expect out &&
 	repo_state_of r >after &&
@@ -50,7 +50,7 @@ test_expect_success 'a fast-forward: usb-next moved with a reflog line, pushed, 
 	test "$(git -C r symbolic-ref HEAD)" = refs/heads/work-next &&
 	git -C r status --porcelain=v1 >status.after &&
 	test_cmp status.before status.after &&
-	echo "--send --after-push origin $before..$tip" >expect &&
+	echo "--send --revert --after-push origin $before..$tip" >expect &&
 	test_cmp expect notify.log &&
 	test_path_is_missing r/.git/maint/publish &&
 	test_path_is_missing r/.git/git-maint.lock
