@@ -42,8 +42,8 @@ test_expect_success 'endless empty gzip members, fast: refused at archive.max-si
 	hostile_config r "$HOSTILE_URL/git/" "max-size = 1048576" &&
 	state r >before &&
 	test_expect_code 128 git -C r maint-mbox-split "<endless@example.com>" >out 2>err &&
-	grep "^error: '"'"'$HOSTILE_URL/git/endless@example.com/t.mbox.gz'"'"': the server sent over 1053696 bytes (archive.max-size); refused$" err &&
-	test $(grep -c "^error:" err) = 1 &&
+	grep "^fatal: '"'"'$HOSTILE_URL/git/endless@example.com/t.mbox.gz'"'"': the server sent over 1053696 bytes (archive.max-size); refused$" err &&
+	test $(grep -c "^fatal:" err) = 1 &&
 	test_must_be_empty out &&
 	state r >after &&
 	test_cmp before after &&
@@ -69,6 +69,7 @@ test_expect_success 'a thread that drips for ever: archive.max-time ends it, exi
 	state r >before &&
 	test_expect_code 75 git -C r maint-mbox-split "<drip@example.com>" >out 2>err &&
 	grep "^error: cannot fetch '"'"'$HOSTILE_URL/git/drip@example.com/t.mbox.gz'"'"': Operation timed out after .* milliseconds with .* bytes received$" err &&
+	test $(grep -c "^error:" err) = 1 &&
 	test_must_be_empty out &&
 	state r >after &&
 	test_cmp before after &&
@@ -82,8 +83,8 @@ do
 		hostile_config r "$HOSTILE_URL/git/" &&
 		state r >before &&
 		test_expect_code 128 git -C r maint-mbox-split "<headers@example.com>" >out 2>err &&
-		grep "^error: cannot fetch '"'"'$HOSTILE_URL/git/headers@example.com/t.mbox.gz'"'"': the server'"'"'s response headers are over 65536 bytes; refused$" err &&
-		test $(grep -c "^error:" err) = 1 &&
+		grep "^fatal: cannot fetch '"'"'$HOSTILE_URL/git/headers@example.com/t.mbox.gz'"'"': the server'"'"'s response headers are over 65536 bytes; refused$" err &&
+		test $(grep -c "^fatal:" err) = 1 &&
 		test_must_be_empty out &&
 		state r >after &&
 		test_cmp before after &&
