@@ -25,7 +25,7 @@ test_expect_success 'no password anywhere: authentication failed naming the remo
 	origin_before=$(remote_tip srv/origin.git usb-next) &&
 	test_expect_code 128 git -C r maint-publish >out 2>err &&
 	grep "^error: push to .origin.: authentication failed (no credentials for http://127.0.0.1:$HTTP_PORT" err &&
-	grep "^error: nothing was changed: .usb-next. stays at" err &&
+	grep "^fatal: nothing was changed: .usb-next. stays at" err &&
 	repo_state_of r >after &&
 	test_cmp before after &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$origin_before" &&
@@ -52,7 +52,7 @@ test_expect_success 'a wrong password in the Secret Service: one refusal, exit 1
 	test_expect_code 128 git -C r maint-publish >out 2>err &&
 	cat >expect <<-EOF &&
 	error: push to '"'"'origin'"'"': authentication failed (the Secret Service'"'"'s credential for $HTTP_URL/origin.git was refused; the password was removed from the Secret Service)
-	error: nothing was changed: '"'"'usb-next'"'"' stays at $(git -C r rev-parse usb-next)
+	fatal: nothing was changed: '"'"'usb-next'"'"' stays at $(git -C r rev-parse usb-next)
 	EOF
 	test_cmp expect err &&
 	repo_state_of r >after &&

@@ -178,7 +178,7 @@ test_expect_success 'kill -9 inside notify, after the server took a mail, before
 	# notify dies, publish sees it killed: exit 128, the commits published
 	test_expect_code 128 env GIT_MAINT_TEST_CRASH_AT=notify-sent-1 \
 		git -C r maint-publish >out 2>err &&
-	grep "^error: git-maint-notify failed" err &&
+	grep "^fatal: git-maint-notify failed" err &&
 	test "$(smtp_count)" = 7 &&
 	git -C r maint-publish --continue >out 2>err &&
 	test "$(smtp_count)" = 9 &&

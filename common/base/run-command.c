@@ -123,6 +123,7 @@ int run_command_opts(const struct run_opts *o)
 		goto fail;
 	}
 	fflush(NULL);
+	report_flush();
 	pid = fork();
 	if (pid < 0) {
 		error_errno("cannot run '%s'", name);

@@ -611,6 +611,7 @@ static int start_worker(struct push_conn *c, git_repository *repo, const struct 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return error_errno("cannot create a socket pair");
 	fflush(NULL);
+	report_flush();
 	c->pid = fork();
 	if (c->pid < 0) {
 		close(sv[0]);
