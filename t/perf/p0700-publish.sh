@@ -121,7 +121,7 @@ cleanup () { :; }
 test_set_prereq () { :; }
 die () { :; }
 . "$top/t/lib-git-server.sh"
-trap 'stop_git_servers' EXIT
+trap 'code=$?; set +e; stop_git_servers; exit $code' EXIT
 start_git_daemon "$run/srv"
 start_http_server "$run/srv" maint "$PASSWORD"
 
