@@ -269,9 +269,17 @@ TEST_ROOT ?= $(shell test -d /dev/shm -a -w /dev/shm && \
 # a script waits on its servers and pipes about 40% of its time (on two
 # cores: 93 s at -j2, 75 s at -j3, 65 s at -j4).
 TEST_JOBS ?= 4
+# python3 resolved once for every script: a link to the interpreter that
+# "python3" runs, in $(B)/t/python, which t/test-lib.sh puts first in
+# PATH (a version manager's shim, pyenv's, costs half a second a call).
+TEST_PYTHON_DIR = $(CURDIR)/$(B)/t/python
 check: deps
 	@$(MAKE) --no-print-directory all doc $(if $(HAVE_LIBFUZZER),fuzz-build)
 	@$(if $(TEST_ROOT),mkdir -p '$(TEST_ROOT)' &&) \
+	rm -rf '$(TEST_PYTHON_DIR)' && \
+	if py=$$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && test -x "$$py"; then \
+		mkdir -p '$(TEST_PYTHON_DIR)' && ln -s "$$py" '$(TEST_PYTHON_DIR)/python3' && \
+		export MAINT_TEST_PYTHON_DIR='$(TEST_PYTHON_DIR)'; fi && \
 	cd t && export MAINT_BUILD_DIR='$(CURDIR)/$(B)' MAINT_FUZZ_DIR='$(CURDIR)/$(FUZZ_B)' \
 		MAINT_SANITIZE='$(SANITIZE)' && \
 		prove --timer --merge $(PROVE_OPTS) $(patsubst %,../%,$(UNIT_PROGRAMS)) && \
