@@ -131,8 +131,10 @@ export GIT_CEILING_DIRECTORIES
 
 # sharness sets HOME to the trash directory; give git an identity there
 # too, for libgit2 (which reads user.* from config, not the environment),
-# written as git config --global writes it.
-printf '[user]\n\tname = %s\n\temail = %s\n[init]\n\tdefaultBranch = main\n' \
+# written as git config --global writes it. git commit, am, merge and
+# fetch start a "git maintenance run --auto" each, which finds nothing
+# to do in repositories this small: off (a process each).
+printf '[user]\n\tname = %s\n\temail = %s\n[init]\n\tdefaultBranch = main\n[maintenance]\n\tauto = false\n' \
 	"$GIT_COMMITTER_NAME" "$GIT_COMMITTER_EMAIL" >"$HOME/.gitconfig"
 
 # test_tick: advance the pinned dates by one minute, as git's test-lib does.
@@ -161,15 +163,14 @@ test_commit () {
 	git tag "$1"
 }
 
-# Snapshot of everything a read-only command must leave alone:
-# refs, reflogs, index, HEAD, objects and work tree contents.
+# Snapshot of everything a read-only command must leave alone: a checksum
+# of every file under .git but our own .git/maint (refs, packed-refs,
+# reflogs, HEAD, the index, objects) and the work tree's status. (The
+# refs, HEAD and the index as git lists them add nothing the files do
+# not show, for three more gits a snapshot.)
 repo_state () {
 	{
-		git for-each-ref --format='%(refname) %(objectname)' &&
-		git symbolic-ref -q HEAD || git rev-parse HEAD
-		find .git -path .git/maint -prune -o -type f -print | LC_ALL=C sort |
-			xargs sha1sum &&
-		git ls-files -s &&
+		find .git -path .git/maint -prune -o -type f -exec sha1sum {} + | LC_ALL=C sort -k2 &&
 		git status --porcelain=v1 --ignored
 	} 2>&1
 }
