@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # git-maint: one non-recursive Makefile.
 #
 #   make                      build the library's layers and the git-maint-* programs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * git maint-dry-apply: does this series of patch mails apply, and to
  * which branch? Options here; the engine (common/engine/dry-apply.h)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * git maint-mbox-split: pick messages out of mailboxes by the paths their
  * patches touch, their author, subject or date, keeping threads together

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * git maint-notify: tell each author that their patch was applied, in the
  * thread of their mail, exactly once. Without --send the mails are an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * git-maint-queue: apply a series of patch mails to a branch the way
  * `git am -s` would, in memory, moving the branch once; resumable with

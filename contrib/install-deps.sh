@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Installs the Debian packages git-maint needs to build and test, if any
 # is missing. Elsewhere prints the list and stops.
 #

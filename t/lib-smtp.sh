@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # A real SMTP server for the tests: t/smtp-server.py (Debian's
 # python3-aiosmtpd, run by /usr/bin/python3) on 127.0.0.1, on a port the
 # kernel picks, with STARTTLS (a throwaway CA made with openssl) and AUTH

@@ -1,6 +1,9 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='the build and conventions every command shares'
 . ./test-lib.sh
+
+git -C "$MAINT_SRC_DIR" rev-parse --git-dir >/dev/null 2>&1 && test_set_prereq GITCHECKOUT
 
 test_expect_success 'every config key is documented in git-maint(7)' '
 	sed -n "s/^	{ \"\([a-z]*\)\", [01], \"\([a-z0-9-]*\)\".*/\1.\2/p" \
@@ -15,6 +18,29 @@ test_expect_success 'every config key is documented in git-maint(7)' '
 			{ echo "undocumented: $key"; false; }
 		} || return 1
 	done <keys
+'
+
+# Source files: what git tracks that is code (C, shell, python, awk, the
+# Makefile, anything run through #!), not the fuzz inputs. The SPDX line
+# is in the first three lines (after #! and zsh's #compdef/#description).
+test_expect_success GITCHECKOUT 'every source file carries the SPDX line of COPYING (GPL-2.0-only)' '
+	grep -q "Version 2, June 1991" "$MAINT_SRC_DIR/COPYING" &&
+	git -C "$MAINT_SRC_DIR" ls-files -- ":!:t/fuzz/corpus/" ":!:t/fuzz/regressions/" >tracked &&
+	while read f
+	do
+		case $f in
+		*.c|*.h|*.sh|*.py|*.bash|*.zsh|*.awk|Makefile) ;;
+		*) test "$(head -c2 "$MAINT_SRC_DIR/$f")" = "#!" || continue ;;
+		esac &&
+		echo "$f" || return 1
+	done <tracked >sources &&
+	test_line_count -gt 250 sources &&
+	while read f
+	do
+		head -3 "$MAINT_SRC_DIR/$f" | grep -q "SPDX-License-Identifier: GPL-2.0-only" ||
+		echo "$f"
+	done <sources >lacking &&
+	test_must_be_empty lacking
 '
 
 test_expect_success 'mbox-split and describe-contains load neither libgit2 nor libcurl nor libsecret' '

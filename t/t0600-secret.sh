@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='common/net/secret.c on a real Secret Service, as git-credential-libsecret stores passwords'
 

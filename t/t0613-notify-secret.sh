@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='git maint-notify: the SMTP password from a real Secret Service (missing bus, service, item; locked), and where it must never be (RELIABILITY 29, 30)'
 

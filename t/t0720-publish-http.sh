@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-publish over http: git http-backend behind lighttpd with basic auth, the password from the Secret Service or a credential helper'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-keyring.sh"

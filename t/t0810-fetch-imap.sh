@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='mail from an IMAP folder: dovecot on loopback over TLS, the password from the Secret Service as git keeps it, unseen only, flags untouched'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-keyring.sh"

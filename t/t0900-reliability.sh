@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='RELIABILITY.md cases the command tests left open
 
 Each test checks the exit code, the one stderr line that names the file,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Sourced by every t/tNNNN-*.sh: pins the environment, puts the built
 # programs first on PATH, then loads Debian's sharness.
 #

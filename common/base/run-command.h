@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef RUN_COMMAND_H
 #define RUN_COMMAND_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The dry-apply engine (see dry-apply.h): reads the series, applies it in
  * memory to each target's tip and reports in GNU patch's words or as

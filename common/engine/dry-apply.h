@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef DRY_APPLY_H
 #define DRY_APPLY_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef MBOX_SPLIT_H
 #define MBOX_SPLIT_H
 

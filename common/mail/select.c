@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What git-maint-source--fetch does for one argument (see fetch-remote.h):
  * the cache of archive threads, and the fetchers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * An IMAP folder through libcurl (see imap.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Delivery settings, the password, and the transport (see mailer.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The Secret Service through libsecret, as git-credential-libsecret uses
  * it (secret.h). The only file that includes <libsecret/secret.h>.

@@ -1,5 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "push.h"
 #include "credential.h"
+#include "refstep.h"
 #include "progress.h"
 #include "repo.h"
 #include "usage.h"
@@ -337,9 +339,6 @@ static void upload(struct worker *w, git_remote *remote, git_remote_callbacks *c
 		fail(w, PUSH_FAILED, "the server did not report the update of the branch");
 	if (w->status.len)
 		fail(w, PUSH_REJECTED, w->status.buf);
-	/* The remote has it; the remote-tracking ref follows, as after git push. */
-	if (git_remote_update_tips(remote, cb, 0, GIT_REMOTE_DOWNLOAD_TAGS_UNSPECIFIED, NULL) < 0)
-		lg2_check(-1, "cannot update the remote-tracking ref of '%s'", w->opts->remote);
 	credential_done(&w->cred, 1);
 	strbuf_release(&spec);
 }
@@ -642,4 +641,76 @@ void push_close(struct push_conn *c)
 	if (c->pid > 0 && send(c->fd, "stop\n", 5, MSG_NOSIGNAL) > 0)
 		end_worker(c, 0);
 	conn_free(c);
+}
+
+/* ---- the remote-tracking ref ---- */
+
+int push_tracking_ref(const struct maint_config *cfg, const char *remote, const char *ref,
+		      struct strbuf *out)
+{
+	struct strvec specs = STRVEC_INIT;
+	struct strbuf key = STRBUF_INIT;
+	int ret = 1;
+
+	strbuf_addf(&key, "remote.%s.fetch", remote);
+	config_git_strings(cfg, key.buf, &specs);
+	for (size_t i = 0; i < specs.nr && ret == 1; i++) {
+		git_refspec *spec = NULL;
+		git_buf buf = GIT_BUF_INIT;
+
+		/* a negative refspec ("^refs/heads/x") maps nothing */
+		if (specs.v[i][0] == '^' || git_refspec_parse(&spec, specs.v[i], 1) < 0)
+			continue;
+		if (git_refspec_src_matches(spec, ref)) {
+			if (lg2_check(git_refspec_transform(&buf, spec, ref),
+				      "cannot map '%s' by '%s'", ref, specs.v[i]) < 0) {
+				ret = -1;
+			} else {
+				strbuf_reset(out);
+				strbuf_addstr(out, buf.ptr);
+				ret = 0;
+			}
+		}
+		git_buf_dispose(&buf);
+		git_refspec_free(spec);
+	}
+	strvec_clear(&specs);
+	strbuf_release(&key);
+	return ret;
+}
+
+int push_track(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock,
+	       const char *remote, const char *ref, const git_oid *oid)
+{
+	struct strbuf tracking = STRBUF_INIT, suffix = STRBUF_INIT;
+	struct refstep_move move = { 0 };
+	struct refstep step = { 0 };
+	int rc, ret = 0;
+
+	rc = push_tracking_ref(cfg, remote, ref, &tracking);
+	if (rc)
+		goto out;
+	if (refstep_read(repo, tracking.buf, &move.old, &move.has_old) < 0) {
+		ret = -1;
+		goto out;
+	}
+	if (move.has_old && git_oid_equal(&move.old, oid))
+		goto out;
+	move.ref = tracking.buf;
+	git_oid_cpy(&move.new, oid);
+	move.reflog = "update by push";
+	strbuf_addf(&suffix, ":%s", remote);
+	step.repo = repo;
+	step.lock = lock;
+	step.name = "push";
+	step.point_suffix = suffix.buf;
+	step.moves = &move;
+	step.nr = 1;
+	ret = refstep_run(&step);
+out:
+	if (rc < 0)
+		ret = -1;
+	strbuf_release(&tracking);
+	strbuf_release(&suffix);
+	return ret;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-secret: drives common/net/secret.c, so the tests can check it against
  * secret-tool and git's attribute layout on a real Secret Service.
