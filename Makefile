@@ -274,9 +274,14 @@ TEST_JOBS ?= 4
 # "python3" runs, in $(B)/t/python, which t/test-lib.sh puts first in
 # PATH (a version manager's shim, pyenv's, costs half a second a call).
 TEST_PYTHON_DIR = $(CURDIR)/$(B)/t/python
+# The run's cache of generated fixtures (t/test-lib.sh's test_cache): a
+# directory of the run's own, removed at its end.
+TEST_CACHE = $(or $(TEST_ROOT),$(CURDIR)/t)/cache
 check: deps
 	@$(MAKE) --no-print-directory all doc $(if $(HAVE_LIBFUZZER),fuzz-build)
 	@$(if $(TEST_ROOT),mkdir -p '$(TEST_ROOT)' &&) \
+	cache='$(TEST_CACHE)'.$$$$ && trap 'rm -rf "$$cache"' EXIT && \
+	export MAINT_TEST_CACHE="$$cache" && \
 	rm -rf '$(TEST_PYTHON_DIR)' && \
 	if py=$$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && test -x "$$py"; then \
 		mkdir -p '$(TEST_PYTHON_DIR)' && ln -s "$$py" '$(TEST_PYTHON_DIR)/python3' && \
@@ -364,7 +369,7 @@ install: programs doc completion
 	install -m 644 $(ZSH_COMPLETION) '$(DESTDIR)$(zshcompdir)'
 
 clean:
-	rm -rf .build t/trash\ directory.* t/test-results t/perf/out demo
+	rm -rf .build t/trash\ directory.* t/test-results t/cache.* t/perf/out demo
 
 -include $(LIB_OBJ:.o=.d) $(patsubst $(B)/bin/git-maint-%,$(B)/cmd/%.d,$(PROGRAMS))
 -include $(patsubst cmd/%.c,$(B)/cmd/%.d,$(CMD_SHARED_SRC))

@@ -110,6 +110,50 @@ chain_lint=
 TRASH_DIRECTORY=$SHARNESS_TRASH_DIRECTORY
 export TRASH_DIRECTORY
 
+# The run's cache of generated fixtures (certificates, keys, corpora),
+# made once for every script of a make check (which sets
+# MAINT_TEST_CACHE, a directory of that run's own, and removes it at the
+# end), or once for a script run by hand.
+: "${MAINT_TEST_CACHE:=$TRASH_DIRECTORY/.cache}"
+export MAINT_TEST_CACHE
+
+# test_cache <name> <file>... -- <command>...: sets TEST_CACHE to the
+# cache's entry <name>, which <command> made, run in that new directory,
+# the first time a script of the run asked for it (under a lock: the
+# others wait for it). The entry's name ends with a checksum of <file>...
+# (the generator, its data): a generator changed during a run makes a new
+# entry. Tests only read an entry: they copy from it what they use
+# (a certificate's key goes to a server that runs as another user as a
+# copy of its own).
+test_cache () {
+	TEST_CACHE=$1 &&
+	shift &&
+	test_cache_sum=$(
+		while test "$1" != --
+		do
+			cat "$1" && shift || exit 1
+		done | cksum
+	) &&
+	while test $# -gt 1 && test "$1" != --
+	do
+		shift
+	done &&
+	shift &&
+	TEST_CACHE="$MAINT_TEST_CACHE/$TEST_CACHE-${test_cache_sum%% *}" &&
+	test -d "$TEST_CACHE" && return 0
+	mkdir -p "$MAINT_TEST_CACHE" &&
+	(
+		flock 9 &&
+		if ! test -d "$TEST_CACHE"
+		then
+			rm -rf "$TEST_CACHE.new" &&
+			mkdir "$TEST_CACHE.new" &&
+			(cd "$TEST_CACHE.new" && "$@") &&
+			mv "$TEST_CACHE.new" "$TEST_CACHE"
+		fi
+	) 9>"$TEST_CACHE.lock"
+}
+
 # After sharness, which sets LC_ALL=C: a maintainer runs in UTF-8, and so
 # do the tests (iconv, wildmatch and setlocale() behave differently in C).
 LC_ALL=C.UTF-8
