@@ -277,6 +277,16 @@ TEST_PYTHON_DIR = $(CURDIR)/$(B)/t/python
 # The run's cache of generated fixtures (t/test-lib.sh's test_cache): a
 # directory of the run's own, removed at its end.
 TEST_CACHE = $(or $(TEST_ROOT),$(CURDIR)/t)/cache
+# The scripts to run (T, or all), the slowest first: started last, one of
+# them would run on alone at the end while the cores wait. By CPU time
+# (perf stat), slowest first; a script not listed runs after these.
+TEST_SLOW = t0960-completion.sh t0305-apply-protected-names.sh t0800-fetch-archive.sh \
+	t0500-describe-contains.sh t0810-fetch-imap.sh t0103-fuzz.sh t0307-dry-apply-memory.sh \
+	t0990-demo.sh t0900-reliability.sh t0612-notify-faults.sh t0104-mail-hostile-limits.sh \
+	t0301-dry-apply-oracle.sh t0410-queue-am.sh t0501-describe-contains-files.sh
+TEST_SCRIPTS = $(patsubst t/%,%,$(sort $(wildcard $(addprefix t/,$(or $(T),t[0-9]*.sh)))))
+TEST_ORDER = $(foreach s,$(TEST_SLOW),$(filter $(s),$(TEST_SCRIPTS))) \
+	$(filter-out $(TEST_SLOW),$(TEST_SCRIPTS))
 check: deps
 	@$(MAKE) --no-print-directory all doc $(if $(HAVE_LIBFUZZER),fuzz-build)
 	@$(if $(TEST_ROOT),mkdir -p '$(TEST_ROOT)' &&) \
@@ -289,7 +299,7 @@ check: deps
 	cd t && export MAINT_BUILD_DIR='$(CURDIR)/$(B)' MAINT_FUZZ_DIR='$(CURDIR)/$(FUZZ_B)' \
 		MAINT_SANITIZE='$(SANITIZE)' && \
 		prove --timer --merge $(PROVE_OPTS) $(patsubst %,../%,$(UNIT_PROGRAMS)) && \
-		{ prove --timer -j$(TEST_JOBS) $(PROVE_OPTS) $(if $(T),$(T),t[0-9]*.sh) \
+		{ prove --timer -j$(TEST_JOBS) $(PROVE_OPTS) $(or $(strip $(TEST_ORDER)),$(T)) \
 			$(if $(TEST_ROOT),:: --root='$(TEST_ROOT)') || \
 		{ echo "the failed tests' trash directories are in $(or $(TEST_ROOT),t/)" >&2; exit 1; }; }
 
