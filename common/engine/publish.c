@@ -635,7 +635,7 @@ static void fill_push_opts(struct publish *p, struct push_opts *o, const char *r
 	o->remote = remote;
 	o->ref = p->public;
 	o->timeout = p->timeout;
-	o->use_http_path = config_git_bool(p->cfg, "credential.useHttpPath", 0);
+	o->cfg = p->cfg;
 	o->quiet = p->quiet;
 }
 

@@ -603,6 +603,8 @@ static int connect_login(struct imap_conn *ic, const struct imap_url *u, const c
 		goto out;
 	}
 	rc = curl_easy_perform(ic->c);
+	if (o->login)
+		*o->login = rc == CURLE_LOGIN_DENIED ? -1 : rc == CURLE_OK;
 	if (rc == CURLE_LOGIN_DENIED) {
 		error("'%s': the server refused the login of '%s'", ic->what, user);
 	} else if (rc != CURLE_OK) {

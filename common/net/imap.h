@@ -63,6 +63,7 @@ struct imap_opts {
 	size_t max_message_size;	/* 0: no limit */
 	int quiet;		/* no progress */
 	const char *what;	/* the source as given, for messages */
+	int *login;		/* when not NULL: set to 1 when the server took the login, -1 when it refused it */
 };
 #define IMAP_TIMEOUT_DEFAULT 60
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "push.h"
-#include "credential.h"
+#include "push-credential.h"
 #include "refstep.h"
 #include "progress.h"
 #include "repo.h"
@@ -85,7 +85,7 @@ struct worker {
 	int fd;
 	const struct push_opts *opts;
 	git_repository *repo;
-	struct credential_ctx cred;
+	struct push_credential cred;
 	long long last_beat;
 	int reported;		/* the server reported our ref */
 	struct strbuf status;	/* its reason when it refused the ref */
@@ -128,7 +128,7 @@ static int cb_credentials(git_credential **out, const char *url, const char *use
 {
 	struct worker *w = payload;
 
-	return credential_acquire(out, url, user, types, &w->cred);
+	return push_credential_acquire(out, url, user, types, &w->cred);
 }
 
 static void cb_waiting(void *data, int waiting)
@@ -266,9 +266,12 @@ static enum push_outcome classify(struct worker *w, int rc, struct strbuf *reaso
 
 static void NORETURN fail(struct worker *w, enum push_outcome o, const char *reason)
 {
+	struct strbuf line = STRBUF_INIT;
+
+	strbuf_addstr(&line, reason);
 	if (o == PUSH_AUTH)
-		credential_done(&w->cred, 0);
-	send_line(w, "fail %d %s", (int)o, reason);
+		push_credential_done(&w->cred, 0, &line);
+	send_line(w, "fail %d %s", (int)o, line.buf);
 	_exit(0);
 }
 
@@ -339,13 +342,13 @@ static void upload(struct worker *w, git_remote *remote, git_remote_callbacks *c
 		fail(w, PUSH_FAILED, "the server did not report the update of the branch");
 	if (w->status.len)
 		fail(w, PUSH_REJECTED, w->status.buf);
-	credential_done(&w->cred, 1);
+	push_credential_done(&w->cred, 1, NULL);
 	strbuf_release(&spec);
 }
 
 static void NORETURN worker_main(int fd, git_repository *repo, const struct push_opts *opts)
 {
-	struct worker w = { fd, opts, repo, CREDENTIAL_CTX_INIT, 0, 0, STRBUF_INIT, 0, STRBUF_INIT };
+	struct worker w = { fd, opts, repo, PUSH_CREDENTIAL_INIT, 0, 0, STRBUF_INIT, 0, STRBUF_INIT };
 	git_remote_callbacks cb = GIT_REMOTE_CALLBACKS_INIT;
 	git_remote *remote = NULL;
 	struct strbuf cmd = STRBUF_INIT;
@@ -353,7 +356,7 @@ static void NORETURN worker_main(int fd, git_repository *repo, const struct push
 	int rc;
 
 	signal(SIGPIPE, SIG_IGN);
-	w.cred.use_http_path = opts->use_http_path;
+	w.cred.cfg = opts->cfg;
 	w.cred.waiting = cb_waiting;
 	w.cred.data = &w;
 	rc = git_remote_lookup(&remote, repo, opts->remote);

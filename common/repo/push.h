@@ -30,9 +30,10 @@
  * touched here: push_track() moves it, once the caller has recorded the
  * push (the one ref a push changes here, through refstep.h).
  *
- * Credentials as the user's git has them (common/repo/credential.h): the
- * ssh-agent and ~/.ssh keys for ssh; for http(s) the Secret Service item
- * git-credential-libsecret keeps, else `git credential fill`.
+ * Credentials as the user's git has them (common/repo/push-credential.h):
+ * the ssh-agent and ~/.ssh keys for ssh; for http(s) git's credential
+ * helpers, else the Secret Service item git-credential-libsecret keeps,
+ * else git's prompt (common/net/credential.h).
  *
  * Nothing is reported here: each failure is returned as an outcome and a
  * reason, for the caller to report naming the remote.
@@ -57,7 +58,7 @@ struct push_opts {
 	const char *remote;	/* the remote's name */
 	const char *ref;	/* "refs/heads/usb-next", the same name there */
 	int timeout;		/* seconds of silence before giving up; 0: none */
-	int use_http_path;	/* git's credential.useHttpPath */
+	const struct maint_config *cfg;	/* git's credential.* settings (common/net/credential.h) */
 	int quiet;		/* no progress meter */
 };
 
