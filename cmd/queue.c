@@ -303,8 +303,11 @@ int cmd_main(int argc, const char **argv)
 		ret = result_exit_code(rc);
 		goto cleanup;
 	}
-	/* and a Makefile given for a mailbox is refused before we say a word */
-	if (c.action == ACTION_START && source_check_format(argv + 1, argc - 1) < 0)
+	/*
+	 * and a Makefile given for a mailbox is refused before we say a word;
+	 * so is a bare diff, as git am does: a commit needs an author
+	 */
+	if (c.action == ACTION_START && source_check_format(argv + 1, argc - 1, SOURCE_MAIL_ONLY) < 0)
 		goto cleanup;
 	if (c.action == ACTION_TRAILERS) {
 		ret = show_trailers(repo, &cfg, &c, branch, tree, argv + 1, argc - 1);

@@ -91,6 +91,22 @@ test_expect_success 'a mail that starts with its header (no From_ line) is mail,
 	test_cmp expect subject
 '
 
+test_expect_success 'a bare diff is a patch, as patch(1) takes it: dry-apply checks it, queue refuses it as git am does' '
+	sed -n "/^diff --git/,/^-- \$/p" patch.mbox | sed "\$d" >bare.diff &&
+	grep "^diff --git" bare.diff &&
+	test_expect_code 128 git -C r am "$HOME/bare.diff" 2>err &&
+	grep "^Patch format detection failed" err &&
+	test_path_is_missing r/.git/rebase-apply &&
+	(cd r && git maint-dry-apply -q --onto base "$HOME/bare.diff") >out &&
+	echo "base: the patch applies" >expect &&
+	test_cmp expect out &&
+	git -C r rev-parse work-next usb-next >before &&
+	(cd r && refused "'\''$HOME/bare.diff'\''" git maint-queue usb-next "$HOME/bare.diff") &&
+	test_path_is_missing r/.git/maint/queue &&
+	git -C r rev-parse work-next usb-next >after &&
+	test_cmp before after
+'
+
 test_expect_success 'an empty file is no mail, not an error (as before)' '
 	>empty &&
 	test_expect_code 1 git maint-mbox-split empty >out 2>err &&

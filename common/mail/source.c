@@ -141,8 +141,33 @@ static int is_header_field(const char *p, size_t len)
 	return i > 0 && i < len && p[i] == ':';
 }
 
-int source_looks_like_mail(const char *buf, size_t len)
+/*
+ * A patch without a mail around it, as patch(1) and git apply take it:
+ * a line starting a diff ("diff ", "Index: ", or "--- " with "+++ " on
+ * the next line) somewhere in buf[0..len), after any leading text.
+ */
+static int looks_like_bare_patch(const char *buf, size_t len)
 {
+	size_t pos = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) : len, n = end - pos;
+		const char *p = buf + pos;
+
+		if ((n >= 5 && !memcmp(p, "diff ", 5)) || (n >= 7 && !memcmp(p, "Index: ", 7)))
+			return 1;
+		if (n >= 4 && !memcmp(p, "--- ", 4) && end + 5 <= len && !memcmp(buf + end + 1, "+++ ", 4))
+			return 1;
+		pos = end + 1;
+	}
+	return 0;
+}
+
+int source_looks_like_mail(const char *buf, size_t len, unsigned flags)
+{
+	int bare = !(flags & SOURCE_MAIL_ONLY);
+
 	size_t pos = 0, fields = 0;
 	int cut = 0;
 
@@ -164,9 +189,9 @@ int source_looks_like_mail(const char *buf, size_t len)
 			break;	/* the blank line ending the header */
 		if (buf[pos] == ' ' || buf[pos] == '\t') {
 			if (!fields)
-				return 0;
+				return bare && looks_like_bare_patch(buf, len);
 		} else if (!is_header_field(buf + pos, end - pos)) {
-			return 0;
+			return bare && looks_like_bare_patch(buf, len);
 		}
 		fields++;
 		pos = end + 1;
@@ -181,7 +206,7 @@ static int not_mail(const char *origin)
 		     strcmp(origin, "-") ? "'" : "");
 }
 
-int source_check_format(const char *const *args, size_t nargs)
+int source_check_format(const char *const *args, size_t nargs, unsigned flags)
 {
 	char *buf = xmalloc(SOURCE_DETECT_BYTES + 1);
 	int ret = 0;
@@ -198,7 +223,7 @@ int source_check_format(const char *const *args, size_t nargs)
 			continue;	/* source_next() reports it */
 		n = read_in_full(fd, buf, SOURCE_DETECT_BYTES + 1);
 		close(fd);
-		if (n >= 0 && !source_looks_like_mail(buf, (size_t)n))
+		if (n >= 0 && !source_looks_like_mail(buf, (size_t)n, flags))
 			ret = not_mail(args[i]);
 	}
 	free(buf);
@@ -209,7 +234,7 @@ int source_open(struct mail_source **out, const char *const *args, size_t nargs,
 {
 	struct mail_source *src;
 
-	if (source_check_format(args, nargs) < 0)
+	if (source_check_format(args, nargs, flags) < 0)
 		return -1;
 	src = xcalloc(1, sizeof(*src));
 
@@ -495,7 +520,7 @@ static int sniff(struct mail_source *src)
 		return error("'%s' is not an mbox", src->origin);
 	if (src->kind == INPUT_SINGLE &&
 	    (ensure(src, SOURCE_DETECT_BYTES + 1) < 0 ||
-	     !source_looks_like_mail(src->data + src->pos, src->len - src->pos)))
+	     !source_looks_like_mail(src->data + src->pos, src->len - src->pos, src->flags)))
 		return not_mail(src->origin);
 	return 0;
 }

@@ -27,7 +27,8 @@
  *     any other line starting with "From " is body text; a Maildir file
  *     that starts with a "From " line has it removed;
  *   - any other file is a single message (git mailsplit -b), if it
- *     looks like one: git am's format detection (source_looks_like_mail()).
+ *     looks like one: git am's format detection (source_looks_like_mail()), or is a
+ *     patch without a mail around it, as patch(1) takes.
  *     Input that is neither (a Makefile, a binary file) is refused:
  *     "patch format detection failed: '<file>' is neither a mailbox nor
  *     a mail". source_open() looks at the start of every regular file
@@ -80,6 +81,7 @@ struct raw_mail {
 #define SOURCE_MBOXRD	(1u << 0)	/* unescape >From lines (mboxrd) */
 #define SOURCE_KEEP_CR	(1u << 1)	/* keep CRLF line ends (git mailsplit --keep-cr) */
 #define SOURCE_STRICT	(1u << 2)	/* a file that is not an mbox is an error, not one message */
+#define SOURCE_MAIL_ONLY (1u << 3)	/* a patch without a mail around it is refused too, as git am does */
 
 #define SOURCE_MAX_SIZE_DEFAULT ((size_t)256 << 20)
 
@@ -91,17 +93,21 @@ struct raw_mail {
  * buf[0..len), past blank lines, is empty, starts with "From " (an mbox)
  * or with a mail header: header fields ("Name: value", the name
  * printable ASCII without ':') and their continuation lines up to the
- * first blank line, or to SOURCE_DETECT_BYTES. 0 otherwise.
+ * first blank line, or to SOURCE_DETECT_BYTES. Also 1 for a patch
+ * without a mail around it, which patch(1) takes and dry-apply stands in
+ * for: a line starting "diff ", "Index: " or "--- " then "+++ " in the
+ * first SOURCE_DETECT_BYTES (a Makefile or a binary file has none),
+ * unless flags has SOURCE_MAIL_ONLY. 0 otherwise.
  */
-int source_looks_like_mail(const char *buf, size_t len);
+int source_looks_like_mail(const char *buf, size_t len, unsigned flags);
 
 /*
  * What source_open() checks first: each regular file of args[0..nargs)
- * looks like mail (source_looks_like_mail() on its start). -1, reported,
- * for the first that does not. For a command that says something before
- * it opens its source.
+ * looks like mail (source_looks_like_mail() on its start, with flags).
+ * -1, reported, for the first that does not. For a command that says
+ * something before it opens its source.
  */
-int source_check_format(const char *const *args, size_t nargs);
+int source_check_format(const char *const *args, size_t nargs, unsigned flags);
 
 /*
  * Prepares to read args[0..nargs) in order (nargs 0: stdin). Only the
