@@ -46,7 +46,8 @@ int cmd_main(int argc, const char **argv)
 		OPT_END()
 	};
 	git_repository *repo;
-	int nargs, ret;
+	enum maint_result ret;
+	int nargs;
 
 	nargs = parse_options(argc, argv, options, dry_apply_usage, 0);
 	if (o.fuzz < 0)
@@ -69,5 +70,5 @@ int cmd_main(int argc, const char **argv)
 	config_release(&cfg);
 	git_repository_free(repo);
 	fetch_release();
-	return ret;
+	return result_exit_code(ret);
 }

@@ -47,7 +47,7 @@ static int password_action(int action)
 	struct mailer_conf mc = MAILER_CONF_INIT;
 	git_repository *repo = NULL;
 	struct strbuf gitdir = STRBUF_INIT;
-	int ret = RESULT_FATAL;
+	enum maint_result ret = RESULT_FATAL;
 
 	/* sendemail.* may be in the repository's config; a repository is not required */
 	if (!gitdir_discover(&gitdir, NULL) && repo_open(&repo) < 0)

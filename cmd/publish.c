@@ -246,7 +246,8 @@ int cmd_main(int argc, const char **argv)
 	struct publish_opts popts = PUBLISH_OPTS_INIT;
 	git_repository *repo = NULL;
 	char *refs[2] = { NULL, NULL }, *head = NULL;
-	int ret = EXIT_FATAL, rc;
+	enum maint_result rc;
+	int ret = EXIT_FATAL;
 
 	argc = parse_options(argc, argv, options, publish_usage, 0);
 	if (c.action != ACTION_START && (argc || c.dry_run))
@@ -260,8 +261,8 @@ int cmd_main(int argc, const char **argv)
 	if (config_load(&cfg, repo) < 0)
 		goto cleanup;
 	rc = state_lock_acquire(&lock, repo);
-	if (rc) {
-		ret = rc > 0 ? EXIT_TEMPFAIL : EXIT_FATAL;
+	if (rc != RESULT_OK) {
+		ret = result_exit_code(rc);
 		goto cleanup;
 	}
 	switch (c.action) {

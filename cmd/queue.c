@@ -183,7 +183,7 @@ static int show_trailers(git_repository *repo, const struct maint_config *cfg, s
 {
 	struct queue_opts qopts = QUEUE_OPTS_INIT;
 	struct strbuf out = STRBUF_INIT;
-	int rc;
+	enum maint_result rc;
 
 	if (!tree)
 		tree = config_tree_for_branch(cfg, branch);
@@ -231,7 +231,8 @@ int cmd_main(int argc, const char **argv)
 	git_repository *repo = NULL;
 	char *branch = NULL, *ref = NULL;
 	const char *tree = NULL;
-	int ret = EXIT_FATAL, rc;
+	enum maint_result rc;
+	int ret = EXIT_FATAL;
 
 	argc = parse_options(argc, argv, options, queue_usage, 0);
 	if ((c.action == ACTION_START || c.action == ACTION_TRAILERS) && argc < 1)
@@ -272,8 +273,8 @@ int cmd_main(int argc, const char **argv)
 		goto cleanup;
 	}
 	rc = state_lock_acquire(&lock, repo);
-	if (rc) {
-		ret = rc > 0 ? EXIT_TEMPFAIL : EXIT_FATAL;
+	if (rc != RESULT_OK) {
+		ret = result_exit_code(rc);
 		goto cleanup;
 	}
 	switch (c.action) {

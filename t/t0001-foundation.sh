@@ -88,6 +88,31 @@ test_expect_success 'the engine floor: every layer but engine is used by it, non
 	! grep "^[a-z]*_USES = .*engine" "$MAINT_SRC_DIR/Makefile"
 '
 
+test_expect_success 'results are a type: what decides ok / no / try later returns enum maint_result' '
+	# a function returning RESULT_NO or RESULT_TEMPFAIL is declared so, never "int"
+	for f in "$MAINT_SRC_DIR"/common/*/*.c "$MAINT_SRC_DIR"/cmd/*.c
+	do
+		awk -v f="${f#$MAINT_SRC_DIR/}" "
+			/^(static )?int [a-z_0-9]+\\(/ { fn = \$0; sub(/\\(.*/, \"\", fn); sub(/.* /, \"\", fn) }
+			/^}/ { fn = \"\" }
+			fn != \"\" && /(return |[^=!<>]= )RESULT_(NO|TEMPFAIL)/ { print f \": \" fn; fn = \"\" }
+		" "$f" || return 1
+	done >untyped &&
+	test_must_be_empty untyped
+'
+
+test_expect_success 'results become exit codes, and child exit codes results, in one place each' '
+	# usage.c maps both ways; nothing else names exit 75 or reads a child git-maint exit code
+	(cd "$MAINT_SRC_DIR" && grep -rn -e "EXIT_TEMPFAIL" -e "== 75" cmd common) >mapped &&
+	{ grep -v "^common/base/usage\.[ch]:" mapped >by-hand || :; } &&
+	test_must_be_empty by-hand &&
+	(cd "$MAINT_SRC_DIR" && grep -rn "WEXITSTATUS" cmd common) >children &&
+	# the primitives that return a program'"'"'s own exit code, and sendmail'"'"'s sysexits
+	{ grep -v -e "^common/base/run-command\.c:" -e "^common/base/hook\.c:" \
+		-e "^common/net/mailer\.c:" -e "result_from_exit_code(WEXITSTATUS" children >by-hand || :; } &&
+	test_must_be_empty by-hand
+'
+
 test_expect_success 'the man pages are built' '
 	test -s "$MAINT_BUILD_DIR/man/man7/git-maint.7"
 '

@@ -116,7 +116,7 @@ void advise(const char *fmt, ...)
 	fflush(stderr);
 }
 
-int result_exit_code(int result)
+int result_exit_code(enum maint_result result)
 {
 	switch (result) {
 	case RESULT_OK:
@@ -127,6 +127,29 @@ int result_exit_code(int result)
 		return EXIT_TEMPFAIL;
 	default:
 		return EXIT_FATAL;
+	}
+}
+
+enum maint_result result_worse(enum maint_result a, enum maint_result b)
+{
+	static const int rank[] = { 0, 2, 1 };	/* OK, NO, TEMPFAIL */
+
+	if (a < 0 || b < 0)
+		return RESULT_FATAL;
+	return rank[a] >= rank[b] ? a : b;
+}
+
+enum maint_result result_from_exit_code(int code)
+{
+	switch (code) {
+	case EXIT_OK:
+		return RESULT_OK;
+	case EXIT_NO:
+		return RESULT_NO;
+	case EXIT_TEMPFAIL:
+		return RESULT_TEMPFAIL;
+	default:
+		return RESULT_FATAL;
 	}
 }
 
@@ -188,6 +211,27 @@ int error_errno(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	report_errno("error: ", err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("fatal: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int fatal_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report_errno("fatal: ", err, fmt, ap);
 	va_end(ap);
 	return -1;
 }

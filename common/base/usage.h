@@ -10,7 +10,9 @@
  * output.
  *
  * common/ functions report with error() and return its -1; only
- * commands call die().
+ * commands call die(). Where git's own command dies and a test holds our
+ * words to git's (describe-contains), common/ reports with fatal() and
+ * returns its -1: "fatal: ", as die() says it, without the exit.
  */
 
 #include <stdarg.h>
@@ -26,9 +28,12 @@ enum maint_exit {
 };
 
 /*
- * What an engine in common/ returns when "it worked" and "it failed" are
- * not enough. Commands turn it into an exit code with result_exit_code(),
- * the one place where results become exit codes.
+ * What a function in common/ returns when "it worked" and "it failed" are
+ * not enough: every function that decides ok / no / try later / fatal is
+ * declared to return this type, never a plain int whose 1 could mean two
+ * things. Commands turn it into an exit code with result_exit_code(), the
+ * one place where results become exit codes; result_from_exit_code() is
+ * the one place where a child's exit code becomes a result again.
  */
 enum maint_result {
 	RESULT_FATAL = -1,	/* reported with error(): exit 128 */
@@ -38,7 +43,22 @@ enum maint_result {
 };
 
 /* RESULT_* (any negative value counting as RESULT_FATAL) to EXIT_*. */
-int result_exit_code(int result);
+int result_exit_code(enum maint_result result);
+
+/*
+ * The result a child git-maint program (or any program keeping our exit
+ * codes) reported with its exit code: 0 RESULT_OK, 1 RESULT_NO, 75
+ * RESULT_TEMPFAIL, anything else (128, a signal as run_command() gives it,
+ * -1 for a child that could not run) RESULT_FATAL.
+ */
+enum maint_result result_from_exit_code(int code);
+
+/*
+ * The worse of two results, for a run of several tries (one per remote,
+ * one per input): RESULT_FATAL, then RESULT_NO (refused: retrying will
+ * not help), then RESULT_TEMPFAIL, then RESULT_OK.
+ */
+enum maint_result result_worse(enum maint_result a, enum maint_result b);
 
 #define NORETURN __attribute__((noreturn))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -96,6 +116,9 @@ NORETURN PRINTF(1, 2) void die_errno(const char *fmt, ...);
 NORETURN PRINTF(2, 3) void die_code(int code, const char *fmt, ...);
 PRINTF(1, 2) int error(const char *fmt, ...);
 PRINTF(1, 2) int error_errno(const char *fmt, ...);
+/* die()'s message for common/: "fatal: ...", returns -1 (the caller ends the command). */
+PRINTF(1, 2) int fatal(const char *fmt, ...);
+PRINTF(1, 2) int fatal_errno(const char *fmt, ...);
 PRINTF(1, 2) void warning(const char *fmt, ...);
 
 /* A bug in git-maint itself: aborts so sanitizers and core dumps see it. */

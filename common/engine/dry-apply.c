@@ -90,40 +90,46 @@ static void add_review(struct series *s, const struct patch_mails *pms)
 	porcelain_trailers(&s->porcelain, review_unplaced(pms->review), "-");
 }
 
-/* --range-diff: each series' two newest versions; 0 when there was one. */
-static int show_range_diffs(const struct patch_mails *pms, const struct dry_apply_opts *o)
+/*
+ * --range-diff: each series' two newest versions. RESULT_NO when the
+ * input has no series with two versions (reported).
+ */
+static enum maint_result show_range_diffs(const struct patch_mails *pms,
+					  const struct dry_apply_opts *o)
 {
 	struct strbuf out = STRBUF_INIT;
+	enum maint_result ret = RESULT_FATAL;
 
 	for (size_t i = 0; i < pms->versions_nr; i++) {
 		if (i)
 			strbuf_addch(&out, '\n');
 		if (range_diff_versions(&out, pms, &pms->versions[i], o->creation_factor) < 0)
-			exit(EXIT_FATAL);
+			goto out;
 	}
 	strbuf_setlen(&out, neutralise_controls(out.buf, out.len));
-	write_or_die(1, out.buf, out.len);
+	if (write_or_error(1, out.buf, out.len) < 0)
+		goto out;
+	if (!pms->versions_nr) {
+		error("no series with two versions in the input");
+		ret = RESULT_NO;
+		goto out;
+	}
+	ret = RESULT_OK;
+out:
 	strbuf_release(&out);
-	if (!pms->versions_nr)
-		return error("no series with two versions in the input");
-	return 0;
+	return ret;
 }
 
 /*
  * Reads the patches of the inputs (common/mail/patch-mails.h: cover letters,
- * replies, duplicates and other mail are stepped over, one line each);
- * dies (128) on input that cannot be read, exits 1 on a message that
- * cannot apply (undecodable, or over the size limit).
+ * replies, duplicates and other mail are stepped over, one line each).
+ * RESULT_FATAL (reported) on input that cannot be read, RESULT_NO on a
+ * message over the size limit.
  */
-static void read_series(struct series *s, const char **args, int nargs,
-			const struct dry_apply_opts *o, const struct maint_config *cfg)
+static enum maint_result read_series(struct series *s, const char **args, int nargs,
+				     const struct dry_apply_opts *o, const struct maint_config *cfg)
 {
-	struct patch_mails *pms = &s->pms;
 	struct patch_mails_opts pmo = { 0 };
-	struct patch_mail pm;
-	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
-	struct strbuf buf = STRBUF_INIT;
-	int rc;
 
 	pmo.source = &o->source;
 	pmo.cfg = cfg;
@@ -131,10 +137,22 @@ static void read_series(struct series *s, const char **args, int nargs,
 	pmo.quiet = o->quiet;
 	pmo.review = &o->review;
 	pmo.versions = o->range_diff;
-	if ((rc = patch_mails_read(pms, args, nargs, &pmo)) != RESULT_OK)
-		exit(result_exit_code(rc));
-	if (o->range_diff)
-		exit(show_range_diffs(pms, o) < 0 ? EXIT_NO : EXIT_OK);
+	return patch_mails_read(&s->pms, args, nargs, &pmo);
+}
+
+/*
+ * The patches read, decoded once: their diffs into the spool, the rest
+ * into s->items. RESULT_NO on a mail that cannot be decoded: it cannot
+ * apply (reliability cases 10-12), said before any verdict.
+ */
+static enum maint_result decode_series(struct series *s)
+{
+	struct patch_mails *pms = &s->pms;
+	struct patch_mail pm;
+	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
+	struct strbuf buf = STRBUF_INIT;
+	enum maint_result ret = RESULT_FATAL;
+
 	fflush(stdout);
 	patch_mails_skipped(pms, &s->skipped);
 	mailinfo_init(&pm);
@@ -143,23 +161,27 @@ static void read_series(struct series *s, const char **args, int nargs,
 		struct item *it;
 
 		if (patch_mails_get(pms, &pms->v[i], &buf, &raw) < 0)
-			exit(EXIT_FATAL);
-		/* Mail we cannot decode cannot apply (RELIABILITY 10-12): said before any verdict. */
-		if (mailinfo_parse(&pm, &raw, &mopts) < 0)
-			exit(EXIT_NO);
+			goto out;
+		if (mailinfo_parse(&pm, &raw, &mopts) < 0) {
+			ret = RESULT_NO;
+			goto out;
+		}
 		ALLOC_GROW(s->items, s->nr + 1, s->alloc);
 		it = &s->items[s->nr++];
 		memset(it, 0, sizeof(*it));
 		strbuf_init(&it->trailers, 0);
 		if (spool_add(&s->diffs, pm.patch.buf, pm.patch.len, &it->diff_off) < 0)
-			exit(EXIT_FATAL);
+			goto out;
 		it->diff_len = pm.patch.len;
 		it->number = raw.number;
 		it->subject = xstrdup(pm.subject.buf);
 	}
 	add_review(s, pms);
+	ret = RESULT_OK;
+out:
 	mailinfo_release(&pm);
 	strbuf_release(&buf);
+	return ret;
 }
 
 /* What item i's diff needs, read again per patch (one message at a time). */
@@ -235,15 +257,19 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
  * Writes out to stdout and empties it. Text from the mail in it was
  * quoted where it was added (quote.h); this last pass makes sure that no
  * control character reaches the terminal, as report() and say() do.
+ * -1 when it cannot be written (reported but for EPIPE).
  */
-static void write_report(struct strbuf *out)
+static int write_report(struct strbuf *out)
 {
+	int ret;
+
 	strbuf_setlen(out, neutralise_controls(out->buf, out->len));
-	write_or_die(1, out->buf, out->len);
+	ret = write_or_error(1, out->buf, out->len);
 	strbuf_reset(out);
+	return ret;
 }
 
-/* Checks the series against one target, printing into out. */
+/* Checks the series against one target, printing into out: 0, or -1 (reported). */
 static int check_target(git_repository *repo, struct target *t, struct series *s,
 			const struct dry_apply_opts *o, struct strbuf *out, int first)
 {
@@ -259,7 +285,7 @@ static int check_target(git_repository *repo, struct target *t, struct series *s
 	aopts.check_only = o->each;
 	aopts.max_binary = o->max_size;
 	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
-		return -1;
+		return fatal("cannot check the series against '%s'", t->name);
 	mailinfo_init(&rd.pm);
 	if (!o->porcelain && !o->quiet)
 		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", s->nr, s->nr == 1 ? "" : "es",
@@ -270,14 +296,14 @@ static int check_target(git_repository *repo, struct target *t, struct series *s
 
 		patch_set_dispose(&ps);
 		if (item_patch(s, i, o, &rd, &ps, &err) < 0) {
-			ret = -1;
+			ret = fatal("cannot check the series against '%s'", t->name);
 			break;
 		}
 		if (err.len)
 			apply_result_set_error(&res, err.buf);
 		else if (apply_patch(sess, &ps, &res) < 0) {
 			apply_result_dispose(&res);
-			ret = -1;
+			ret = fatal("cannot check the series against '%s'", t->name);
 			break;
 		}
 		if (res.ok)
@@ -300,12 +326,15 @@ static int check_target(git_repository *repo, struct target *t, struct series *s
 				strbuf_addbuf(out, &it->trailers);
 		}
 		apply_result_dispose(&res);
-		write_report(out);
+		if (write_report(out) < 0) {
+			ret = -1;
+			break;
+		}
 	}
-	if (first && !o->porcelain && !o->quiet && s->unplaced.len) {
+	if (!ret && first && !o->porcelain && !o->quiet && s->unplaced.len) {
 		strbuf_addstr(out, "Not carried (given to patches the newest version dropped):\n");
 		strbuf_addbuf(out, &s->unplaced);
-		write_report(out);
+		ret = write_report(out);
 	}
 	apply_session_free(sess);
 	patch_set_dispose(&ps);
@@ -343,15 +372,16 @@ void dry_apply_opts_release(struct dry_apply_opts *o)
 	review_opts_release(&o->review);
 }
 
-int dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args, int nargs,
-	      struct dry_apply_opts *o)
+enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args,
+			     int nargs, struct dry_apply_opts *o)
 {
 	struct series s = { PATCH_MAILS_INIT, SPOOL_INIT, NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct target *targets = NULL;
 	size_t nt;
 	struct strbuf out = STRBUF_INIT;
 	char *current = NULL;
-	int any_ok = 0, ret = EXIT_NO;
+	enum maint_result ret = RESULT_FATAL;
+	int any_ok = 0;
 
 	/* Blobs are only read, as git reads them: without re-hashing each. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
@@ -362,21 +392,33 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	nt = o->onto.nr;
 	targets = xcalloc(nt, sizeof(*targets));
 	for (size_t i = 0; i < nt; i++)
-		if (resolve_target(repo, o->onto.v[i], &targets[i]) < 0)
-			die("cannot check against '%s'", o->onto.v[i]);
+		if (resolve_target(repo, o->onto.v[i], &targets[i]) < 0) {
+			fatal("cannot check against '%s'", o->onto.v[i]);
+			goto cleanup;
+		}
 
-	read_series(&s, args, nargs, o, cfg);
+	if ((ret = read_series(&s, args, nargs, o, cfg)) != RESULT_OK)
+		goto cleanup;
+	if (o->range_diff) {
+		ret = show_range_diffs(&s.pms, o);
+		goto cleanup;
+	}
+	if ((ret = decode_series(&s)) != RESULT_OK)
+		goto cleanup;
+	ret = RESULT_FATAL;
 	if (!s.nr) {
 		error("no patches found");
+		ret = RESULT_NO;
 		goto cleanup;
 	}
 	if (o->porcelain) {
 		strbuf_addbuf(&out, &s.porcelain);
-		write_report(&out);
+		if (write_report(&out) < 0)
+			goto cleanup;
 	}
 	for (size_t i = 0; i < nt; i++) {
 		if (check_target(repo, &targets[i], &s, o, &out, !i) < 0)
-			die("cannot check the series against '%s'", targets[i].name);
+			goto cleanup;
 		if (targets[i].applied == s.nr)
 			any_ok = 1;
 	}
@@ -393,8 +435,9 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 			strbuf_addstr(&out, "The series applies to none of the targets\n");
 		}
 	}
-	write_report(&out);
-	ret = any_ok ? EXIT_OK : EXIT_NO;
+	if (write_report(&out) < 0)
+		goto cleanup;
+	ret = any_ok ? RESULT_OK : RESULT_NO;
 cleanup:
 	strbuf_release(&out);
 	series_clear(&s);

@@ -23,6 +23,7 @@
 #include "review.h"
 #include "source.h"
 #include "strvec.h"
+#include "usage.h"
 
 struct dry_apply_opts {
 	struct strvec onto;	/* the targets; none: the current branch (or HEAD) */
@@ -47,13 +48,14 @@ void dry_apply_opts_release(struct dry_apply_opts *o);
 /*
  * Checks the mails of args[0..nargs) (common/mail/source.h rules)
  * against each target of o->onto (the current branch when empty: it is
- * added), printing the report to stdout. Returns the exit code: 0 when
- * the series applies to some target, 1 when to none (or no patch was
- * found, reported); dies (128) on input or a repository that cannot be
- * read, exits 1 on a message that cannot apply (undecodable, over the
- * size limit).
+ * added), printing the report to stdout. RESULT_OK when the series
+ * applies to some target; RESULT_NO when to none, when no patch was found
+ * (reported), or a message cannot apply (undecodable, over the size
+ * limit: reported); RESULT_FATAL (reported) on input or a repository that
+ * cannot be read. With o->range_diff, the range-diffs instead:
+ * RESULT_NO when there is no series with two versions.
  */
-int dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args, int nargs,
-	      struct dry_apply_opts *o);
+enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args,
+			     int nargs, struct dry_apply_opts *o);
 
 #endif

@@ -891,22 +891,22 @@ static int setup(struct notify *n)
 }
 
 /* The journal, read once the lock (when sending) is ours. */
-static int open_journal(struct notify *n)
+static enum maint_result open_journal(struct notify *n)
 {
 	struct strbuf committer = STRBUF_INIT;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	if (n->o->send) {
-		int r = state_lock_acquire_named(&n->lock, n->repo, "maint-notify.lock");
+		enum maint_result r = state_lock_acquire_named(&n->lock, n->repo, "maint-notify.lock");
 
-		if (r)
-			return r > 0 ? RESULT_TEMPFAIL : RESULT_FATAL;
+		if (r != RESULT_OK)
+			return r;
 	}
 	if (ident_committer(&committer, n->cfg) == 0 &&
 	    journal_open(&n->journal, n->repo, committer.buf, n->o->send) == 0)
-		ret = 0;
+		ret = RESULT_OK;
 	strbuf_release(&committer);
-	return ret < 0 ? RESULT_FATAL : RESULT_OK;
+	return ret;
 }
 
 static void release(struct notify *n)
@@ -929,7 +929,7 @@ static void release(struct notify *n)
 	state_lock_release(&n->lock);
 }
 
-static int result(const struct notify *n)
+static enum maint_result result(const struct notify *n)
 {
 	if (n->pending) {
 		advise("%zu mail%s waiting: run again later to send %s", n->pending,
@@ -939,7 +939,7 @@ static int result(const struct notify *n)
 	return n->refused ? RESULT_NO : RESULT_OK;
 }
 
-static int send_all(struct notify *n, const struct oid_list *commits)
+static enum maint_result send_all(struct notify *n, const struct oid_list *commits)
 {
 	size_t i;
 	int fatal = 0;
@@ -966,7 +966,8 @@ static int send_all(struct notify *n, const struct oid_list *commits)
 	return result(n);
 }
 
-int notify_run(git_repository *repo, const struct maint_config *cfg, const struct notify_opts *o)
+enum maint_result notify_run(git_repository *repo, const struct maint_config *cfg,
+			     const struct notify_opts *o)
 {
 	struct notify n = { .repo = repo, .cfg = cfg, .o = o, .lock = STATE_LOCK_INIT,
 			    .ourselves = STRVEC_INIT, .exclude = STRVEC_INIT,
@@ -975,7 +976,7 @@ int notify_run(git_repository *repo, const struct maint_config *cfg, const struc
 			    .journal = JOURNAL_INIT,
 			    .flight = { .subject = STRBUF_INIT, .to = STRBUF_INIT, .e = JOURNAL_ENTRY_INIT } };
 	struct oid_list commits = { NULL, 0, 0 };
-	int ret = RESULT_FATAL, r;
+	enum maint_result ret = RESULT_FATAL, r;
 
 	/*
 	 * Two notes trees are looked up once per commit; libgit2 keeps trees of

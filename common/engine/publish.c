@@ -257,7 +257,7 @@ out:
 	return ret;
 }
 
-static int report_conflicts(struct publish *p, git_index *index)
+static enum maint_result report_conflicts(struct publish *p, git_index *index)
 {
 	git_index_conflict_iterator *it = NULL;
 	const git_index_entry *anc, *ours, *theirs;
@@ -316,12 +316,12 @@ out:
  * The merge, in memory: every object it makes (merged blobs, trees, the
  * commit) goes into the open object batch, on disk only at the step.
  */
-static int plan_merge(struct publish *p)
+static enum maint_result plan_merge(struct publish *p)
 {
 	git_commit *ours = NULL, *theirs = NULL;
 	git_index *index = NULL;
 	git_merge_options mopts = GIT_MERGE_OPTIONS_INIT;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	if (lg2_check(git_commit_lookup(&ours, p->repo, &p->before), "cannot read '%s'",
 		      short_ref(p->public)) < 0 ||
@@ -343,10 +343,10 @@ out:
 	return ret;
 }
 
-static int run_checks(struct publish *p)
+static enum maint_result run_checks(struct publish *p)
 {
 	struct trailer_conf tc = TRAILER_CONF_INIT;
-	int ret;
+	enum maint_result ret;
 
 	if (!p->checks.signoff && !p->checks.fixes)
 		return RESULT_OK;
@@ -365,13 +365,14 @@ static int run_checks(struct publish *p)
 }
 
 /* The tree's build command, in the work tree where the work branch is checked out. */
-static int run_build(struct publish *p)
+static enum maint_result run_build(struct publish *p)
 {
 	struct strbuf env = STRBUF_INIT;
 	const char *envv[2];
 	const char *dir = git_repository_workdir(p->repo);
 	char *head = repo_current_branch(p->repo);
-	int rc, ret = RESULT_FATAL;
+	enum maint_result ret = RESULT_FATAL;
+	int rc;
 
 	if (!dir || !head || strcmp(head, short_ref(p->work))) {
 		error("--build runs in the work tree of '%s'; check it out first", short_ref(p->work));
@@ -413,8 +414,9 @@ static int refuse_checked_out(struct publish *p)
 	return 0;
 }
 
-static int plan(struct publish *p)
+static enum maint_result plan(struct publish *p)
 {
+	enum maint_result checked;
 	int rc;
 
 	if (read_branch(p, p->work, &p->work_tip) < 0 || read_branch(p, p->public, &p->before) < 0 ||
@@ -423,9 +425,9 @@ static int plan(struct publish *p)
 	git_oid_cpy(&p->after, &p->before);
 	if (list_commits(p) < 0)
 		return -1;
-	rc = run_checks(p);
-	if (rc)
-		return rc;
+	checked = run_checks(p);
+	if (checked != RESULT_OK)
+		return checked;
 	if (!p->nr) {
 		p->kind = KIND_UP_TO_DATE;
 		return 0;
@@ -588,17 +590,7 @@ static void say_step(struct publish *p)
 
 /* ---- the remotes ---- */
 
-/* The worst of two results: fatal, then refused, then temporary. */
-static int worse(int a, int b)
-{
-	static const int rank[] = { 0, 2, 1 };	/* OK, NO, TEMPFAIL */
-
-	if (a < 0 || b < 0)
-		return RESULT_FATAL;
-	return rank[a] >= rank[b] ? a : b;
-}
-
-static int push_failed(const char *remote, const struct push_result *res)
+static enum maint_result push_failed(const char *remote, const struct push_result *res)
 {
 	error("push to '%s': %s (%s)", remote, push_outcome_name(res->outcome), res->reason.buf);
 	return push_outcome_result(res->outcome);
@@ -611,8 +603,8 @@ static int remote_behind(struct publish *p, const struct push_result *res)
 	       git_graph_descendant_of(p->repo, &p->after, &res->remote_old) == 1;
 }
 
-static int refuse_moved_on(struct publish *p, const char *remote, const struct push_result *res,
-			   int changed)
+static enum maint_result refuse_moved_on(struct publish *p, const char *remote,
+					 const struct push_result *res, int changed)
 {
 	char h[GIT_OID_HEXSZ + 1];
 
@@ -654,8 +646,8 @@ static int mark_pushed(struct publish *p, const char *remote)
  * One remote: connected (conn and res already, for the first remote of
  * a new publish, else here), checked, pushed, recorded.
  */
-static int push_one(struct publish *p, const char *remote, struct push_conn *conn,
-		    struct push_result *res)
+static enum maint_result push_one(struct publish *p, const char *remote, struct push_conn *conn,
+				  struct push_result *res)
 {
 	struct push_opts o = { 0 };
 	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
@@ -684,13 +676,14 @@ static int push_one(struct publish *p, const char *remote, struct push_conn *con
 }
 
 /* Every remote not yet pushed to, in order; conn/first_res for the first one when connected. */
-static int push_all(struct publish *p, struct push_conn *conn, struct push_result *first_res)
+static enum maint_result push_all(struct publish *p, struct push_conn *conn,
+				  struct push_result *first_res)
 {
-	int ret = RESULT_OK;
+	enum maint_result ret = RESULT_OK;
 
 	for (size_t i = 0; i < p->remotes.nr; i++) {
 		struct push_result res = PUSH_RESULT_INIT;
-		int rc;
+		enum maint_result rc;
 
 		if (strvec_contains(&p->pushed, p->remotes.v[i]))
 			continue;
@@ -701,7 +694,7 @@ static int push_all(struct publish *p, struct push_conn *conn, struct push_resul
 			rc = push_one(p, p->remotes.v[i], NULL, &res);
 		}
 		push_result_release(&res);
-		ret = worse(ret, rc);
+		ret = result_worse(ret, rc);
 	}
 	if (ret == RESULT_TEMPFAIL)
 		advise("once the remotes can be reached, 'git maint-publish --continue' pushes to "
@@ -717,11 +710,12 @@ static int push_all(struct publish *p, struct push_conn *conn, struct push_resul
  * to run, so a publish killed meanwhile runs it again, and notify's
  * journal sends only what is missing.
  */
-static int run_notify(struct publish *p)
+static enum maint_result run_notify(struct publish *p)
 {
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf prog = STRBUF_INIT;
-	int rc, ret;
+	enum maint_result ret;
+	int rc;		/* the exit code of git-maint-notify */
 
 	notify_argv(&argv, p);
 	if (find_program(&prog, argv.v[0]) < 0) {
@@ -740,26 +734,24 @@ static int run_notify(struct publish *p)
 	fflush(stdout);
 	rc = run_command(argv.v, NULL, 0, NULL);
 	strvec_clear(&argv);
-	if (state_lock_acquire(p->lock, p->repo)) {
+	if (state_lock_acquire(p->lock, p->repo) != RESULT_OK) {
 		error("lost the repository lock while git-maint-notify ran");
 		return RESULT_TEMPFAIL;
 	}
 	crash_point("publish-after-notify");
-	switch (rc) {
-	case 0:
-	case 1:		/* mails refused for good: notify's journal says which */
+	ret = result_from_exit_code(rc);
+	switch (ret) {
+	case RESULT_OK:
+	case RESULT_NO:		/* mails refused for good: notify's journal says which */
 		p->notify = 0;
-		ret = rc ? RESULT_NO : RESULT_OK;
 		break;
-	case 75:
+	case RESULT_TEMPFAIL:
 		advise("'git maint-publish --continue' runs git-maint-notify again for the mails still missing");
-		ret = RESULT_TEMPFAIL;
 		break;
-	default:
+	case RESULT_FATAL:
 		if (rc >= 0)
 			error("git-maint-notify failed (exit %d); the commits are published", rc);
 		advise("fix the cause and run 'git maint-publish --continue' to notify the authors");
-		ret = RESULT_FATAL;
 		break;
 	}
 	if (!p->notify && save_state(p, NULL) < 0)
@@ -768,9 +760,10 @@ static int run_notify(struct publish *p)
 }
 
 /* After the pushes: notify when every remote has the commits. */
-static int push_and_notify(struct publish *p, struct push_conn *conn, struct push_result *first_res)
+static enum maint_result push_and_notify(struct publish *p, struct push_conn *conn,
+					 struct push_result *first_res)
 {
-	int ret = push_all(p, conn, first_res);
+	enum maint_result ret = push_all(p, conn, first_res);
 
 	if (ret != RESULT_OK)
 		return ret;
@@ -826,7 +819,7 @@ static int all_done(const struct publish *p)
 	return !wants_notify(p);
 }
 
-static int finish(struct publish *p, int ret)
+static enum maint_result finish(struct publish *p, enum maint_result ret)
 {
 	if (ret >= 0 && all_done(p) && state_dir_exists(p->dir) && state_dir_remove(p->dir) < 0)
 		return RESULT_FATAL;
@@ -838,11 +831,12 @@ static int finish(struct publish *p, int ret)
  * hold nothing the new tip lacks. On success *conn stays connected for
  * the push that follows the step.
  */
-static int check_first_remote(struct publish *p, struct push_conn **conn, struct push_result *res)
+static enum maint_result check_first_remote(struct publish *p, struct push_conn **conn,
+					    struct push_result *res)
 {
 	struct push_opts o = { 0 };
 	const char *remote = p->remotes.v[0];
-	int ret;
+	enum maint_result ret;
 
 	fill_push_opts(p, &o, remote);
 	if (push_connect(conn, p->repo, &o, res) < 0) {
@@ -859,13 +853,13 @@ static int check_first_remote(struct publish *p, struct push_conn **conn, struct
 	return RESULT_OK;
 }
 
-int publish_start(git_repository *repo, const struct maint_config *cfg,
-		  struct state_lock *lock, const struct publish_opts *opts)
+enum maint_result publish_start(git_repository *repo, const struct maint_config *cfg,
+				struct state_lock *lock, const struct publish_opts *opts)
 {
 	struct publish p;
 	struct push_conn *conn = NULL;
 	struct push_result res = PUSH_RESULT_INIT;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	publish_init(&p, repo, cfg, lock);
 	copy_opts(&p, opts);
@@ -888,7 +882,7 @@ int publish_start(git_repository *repo, const struct maint_config *cfg,
 	ret = check_first_remote(&p, &conn, &res);
 	if (ret)
 		goto out;
-	ret = -1;
+	ret = RESULT_FATAL;
 	if (p.kind == KIND_UP_TO_DATE ? save_state(&p, NULL) : run_step(&p, 0)) {
 		int exists;
 		git_oid cur;
@@ -909,11 +903,11 @@ out:
 	return ret;
 }
 
-int publish_continue(git_repository *repo, const struct maint_config *cfg,
-		     struct state_lock *lock, int quiet)
+enum maint_result publish_continue(git_repository *repo, const struct maint_config *cfg,
+				   struct state_lock *lock, int quiet)
 {
 	struct publish p;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	publish_init(&p, repo, cfg, lock);
 	if (!state_dir_exists(p.dir)) {
@@ -964,17 +958,17 @@ out:
 	strbuf_release(&sb);
 }
 
-int publish_abort(git_repository *repo)
+enum maint_result publish_abort(git_repository *repo)
 {
 	char *dir = state_dir_path(repo, "publish");
-	int ret = 0;
+	enum maint_result ret = RESULT_OK;
 
 	if (!state_dir_exists(dir)) {
 		ret = error("no publish in progress");
 	} else {
 		advise_dropped_mails(dir);
 		if (state_dir_remove(dir) < 0)
-			ret = -1;
+			ret = RESULT_FATAL;
 	}
 	free(dir);
 	return ret;

@@ -732,16 +732,17 @@ static int finish_step(struct queue *q)
  * the queue goes on at patch next_after. RESULT_TEMPFAIL when git's
  * index is locked, nothing written.
  */
-static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
+static enum maint_result do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 {
 	struct queue_step st = { .q = q, .paths = STRVEC_INIT };
 	struct strbuf reflog = STRBUF_INIT;
 	char suffix[32];
 	git_oid notes_new;
-	int changed = 0, ret = -1;
+	enum maint_result ret = RESULT_FATAL;
+	int changed = 0;
 
 	if (git_oid_equal(new_tip, &q->tip))
-		return 0;
+		return RESULT_OK;
 	/*
 	 * The work tree is looked at before anything is written (the new
 	 * objects are readable from memory): a refusal leaves no trace.
@@ -1058,10 +1059,10 @@ out:
 }
 
 /* Stops at patch k: what has been committed so far lands, the mail is kept. */
-static int stop_at(struct queue *q, size_t k, enum stop_reason why, const git_oid *tip,
-		   const char *raw, size_t len)
+static enum maint_result stop_at(struct queue *q, size_t k, enum stop_reason why,
+				 const git_oid *tip, const char *raw, size_t len)
 {
-	int rc = do_step(q, tip, k);
+	enum maint_result rc = do_step(q, tip, k);
 
 	if (rc)
 		return rc;
@@ -1073,7 +1074,7 @@ static int stop_at(struct queue *q, size_t k, enum stop_reason why, const git_oi
 	return RESULT_NO;
 }
 
-static int run_build(struct queue *q)
+static enum maint_result run_build(struct queue *q)
 {
 	const char *wd = git_repository_workdir(q->repo);
 	struct strbuf env = STRBUF_INIT;
@@ -1092,16 +1093,16 @@ static int run_build(struct queue *q)
 	rc = hook_run(q->opts.build_cmd, wd, NULL, 0, envv);
 	strbuf_release(&env);
 	if (rc < 0)
-		return -1;
+		return RESULT_FATAL;
 	if (rc) {
 		error("build failed (exit %d): %s", rc, q->opts.build_cmd);
-		return 1;
+		return RESULT_NO;
 	}
-	return 0;
+	return RESULT_OK;
 }
 
 /* The build failed: the queue stops after the patches that landed. */
-static int build_stop(struct queue *q)
+static enum maint_result build_stop(struct queue *q)
 {
 	q->stopped = STOP_BUILD;
 	if (save_state(q, NULL) < 0)
@@ -1114,20 +1115,20 @@ static int build_stop(struct queue *q)
 }
 
 /* Runs the build command, when there is one: RESULT_OK, RESULT_NO (stopped) or -1. */
-static int build(struct queue *q)
+static enum maint_result build(struct queue *q)
 {
-	int rc = run_build(q);
+	enum maint_result rc = run_build(q);
 
-	return rc <= 0 ? rc : build_stop(q);
+	return rc == RESULT_NO ? build_stop(q) : rc;
 }
 
 /*
  * Lands the patches committed so far (the branch at tip) and goes on at
  * patch next; then builds when each step is built.
  */
-static int land(struct queue *q, const git_oid *tip, size_t next, int then_build)
+static enum maint_result land(struct queue *q, const git_oid *tip, size_t next, int then_build)
 {
-	int rc = do_step(q, tip, next);
+	enum maint_result rc = do_step(q, tip, next);
 
 	if (rc)
 		return rc;
@@ -1232,7 +1233,8 @@ static void series_end(struct queue *q, struct series *s)
 }
 
 /* Patch k's mail as s->pm: 0, or a stop. */
-static int read_patch_mail(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+static enum maint_result read_patch_mail(struct queue *q, struct series *s, size_t k,
+					 const char *buf, size_t len)
 {
 	struct raw_mail raw = { 0 };
 
@@ -1253,7 +1255,8 @@ static int read_patch_mail(struct queue *q, struct series *s, size_t k, const ch
 }
 
 /* The tree's check command on patch k's mail: 0 (passed, or failed with a warning), or a stop. */
-static int check_patch(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+static enum maint_result check_patch(struct queue *q, struct series *s, size_t k, const char *buf,
+				     size_t len)
 {
 	const char *wd = git_repository_workdir(q->repo);
 	struct strbuf env = STRBUF_INIT;
@@ -1280,10 +1283,10 @@ static int check_patch(struct queue *q, struct series *s, size_t k, const char *
 }
 
 /* Why patch k did not apply, as git am says it; then the stop (and -3's conflicts). */
-static int apply_failed(struct queue *q, struct series *s, size_t k, const struct apply_result *res,
-			const char *buf, size_t len)
+static enum maint_result apply_failed(struct queue *q, struct series *s, size_t k,
+				      const struct apply_result *res, const char *buf, size_t len)
 {
-	int ret;
+	enum maint_result ret;
 
 	flush_applying(q);
 	strbuf_reset(&s->report);
@@ -1302,13 +1305,14 @@ static int apply_failed(struct queue *q, struct series *s, size_t k, const struc
 }
 
 /* Patch k's diff applied to the session: 0, or a stop. */
-static int apply_patch_mail(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+static enum maint_result apply_patch_mail(struct queue *q, struct series *s, size_t k,
+					  const char *buf, size_t len)
 {
 	struct patch_set ps = PATCH_SET_INIT;
 	struct apply_result res = APPLY_RESULT_INIT;
 	struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
 	char origin[64];
-	int ret = 0;
+	enum maint_result ret = RESULT_OK;
 
 	snprintf(origin, sizeof(origin), "patch %zu", k);
 	strbuf_reset(&s->err);
@@ -1319,7 +1323,7 @@ static int apply_patch_mail(struct queue *q, struct series *s, size_t k, const c
 	if (patch_parse(&ps, s->pm.patch.buf, s->pm.patch.len, &popts, &s->err) < 0)
 		apply_result_set_error(&res, s->err.buf);
 	else if (apply_patch(s->session, &ps, &res) < 0)
-		ret = -1;
+		ret = RESULT_FATAL;
 	patch_set_dispose(&ps);
 	prefetch_passed(s->pf, k);
 	if (!ret && !res.ok)
@@ -1330,19 +1334,20 @@ static int apply_patch_mail(struct queue *q, struct series *s, size_t k, const c
 
 /*
  * The commit git am makes of pm on parent with tree, and its note (the
- * mail it came from) in the batch: 0, 1 when the mail has no author to
- * give it (reported), -1.
+ * mail it came from) in the batch: RESULT_OK, RESULT_NO when the mail has
+ * no author to give it (reported), RESULT_FATAL.
  */
-static int commit_patch(struct queue *q, const struct patch_mail *pm, size_t k, const char *buf,
-			size_t len, const git_oid *tree, const git_oid *parent, git_oid *commit)
+static enum maint_result commit_patch(struct queue *q, const struct patch_mail *pm, size_t k,
+				      const char *buf, size_t len, const git_oid *tree,
+				      const git_oid *parent, git_oid *commit)
 {
 	struct strbuf msg = STRBUF_INIT, author = STRBUF_INIT, note = STRBUF_INIT;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	if (!pm->has_author || !pm->author_email.len) {
 		flush_applying(q);
 		error("patch %zu has no valid author e-mail address", k);
-		ret = 1;
+		ret = RESULT_NO;
 		goto out;
 	}
 	if (ident_author_from_mail(&author, pm->author_name.buf, pm->author_email.buf,
@@ -1357,7 +1362,7 @@ static int commit_patch(struct queue *q, const struct patch_mail *pm, size_t k, 
 	q->step_last = k;
 	strbuf_reset(&q->step_subject);
 	strbuf_add(&q->step_subject, msg.buf, msg_first_line_len(msg.buf, msg.len));
-	ret = 0;
+	ret = RESULT_OK;
 out:
 	strbuf_release(&msg);
 	strbuf_release(&author);
@@ -1366,16 +1371,17 @@ out:
 }
 
 /* Patch k as a commit on s->tip: 0, or a stop. */
-static int commit_series_patch(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+static enum maint_result commit_series_patch(struct queue *q, struct series *s, size_t k,
+					     const char *buf, size_t len)
 {
 	git_oid tree, commit;
-	int rc;
+	enum maint_result rc;
 
 	if (apply_session_write_tree(&tree, s->session, &q->ow) < 0)
 		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
 	rc = commit_patch(q, &s->pm, k, buf, len, &tree, &s->tip, &commit);
 	if (rc)
-		return rc > 0 ? stop_at(q, k, STOP_PATCH, &s->tip, buf, len) : -1;
+		return rc == RESULT_NO ? stop_at(q, k, STOP_PATCH, &s->tip, buf, len) : rc;
 	git_oid_cpy(&s->tip, &commit);
 	return 0;
 }
@@ -1397,11 +1403,11 @@ static int bound_memory(struct queue *q, struct series *s)
 }
 
 /* Patch k: read, checked, applied, committed. 0, or a stop or an error. */
-static int queue_patch(struct queue *q, struct series *s, size_t k)
+static enum maint_result queue_patch(struct queue *q, struct series *s, size_t k)
 {
 	const char *buf;
 	size_t len;
-	int rc;
+	enum maint_result rc;
 
 	strbuf_reset(&s->edited);
 	mail_bytes(q, k, &s->edited, &buf, &len);
@@ -1419,11 +1425,11 @@ static int queue_patch(struct queue *q, struct series *s, size_t k)
  * landed (and built); RESULT_NO when the queue stopped at a patch, a
  * check or a build (state kept); RESULT_TEMPFAIL; -1.
  */
-static int run_series(struct queue *q, int skip_check_first)
+static enum maint_result run_series(struct queue *q, int skip_check_first)
 {
 	int each = q->opts.build_each && q->opts.build_cmd;
 	struct series s;
-	int ret = series_begin(q, &s, skip_check_first);
+	enum maint_result ret = series_begin(q, &s, skip_check_first);
 
 	for (size_t k = q->next; !ret && k <= q->last; k++) {
 		ret = queue_patch(q, &s, k);
@@ -1455,12 +1461,12 @@ int queue_in_progress(git_repository *repo)
  * one line each, and are not stored. RESULT_OK; RESULT_NO when a message is
  * over mbox.max-message-size (reported: nothing queued); RESULT_FATAL.
  */
-static int read_series(struct queue *q, const char *const *args, size_t nargs)
+static enum maint_result read_series(struct queue *q, const char *const *args, size_t nargs)
 {
 	struct patch_mails pms = PATCH_MAILS_INIT;
 	struct patch_mails_opts popts = { 0 };
 	struct strbuf buf = STRBUF_INIT;
-	int rc;
+	enum maint_result rc;
 
 	popts.source = &q->opts.source;
 	popts.cfg = q->cfg;
@@ -1540,11 +1546,11 @@ static void say_done(struct queue *q)
 	}
 }
 
-static int finish(struct queue *q, int ret)
+static enum maint_result finish(struct queue *q, enum maint_result ret)
 {
-	if (ret == 0) {
+	if (ret == RESULT_OK) {
 		if (state_dir_remove(q->dir) < 0)
-			return -1;
+			return RESULT_FATAL;
 		say_done(q);
 	} else if (q->fresh && ret != RESULT_NO) {
 		/* Nothing was moved: leave no state behind, the user simply runs again. */
@@ -1553,17 +1559,19 @@ static int finish(struct queue *q, int ret)
 	return ret;
 }
 
-int queue_start(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock,
-		const char *branch, const char *const *args, size_t nargs, const struct queue_opts *opts)
+enum maint_result queue_start(git_repository *repo, const struct maint_config *cfg,
+			      const struct state_lock *lock, const char *branch,
+			      const char *const *args, size_t nargs, const struct queue_opts *opts)
 {
 	struct queue q;
-	int ret = -1, sync, rc;
+	enum maint_result ret = RESULT_FATAL, rc;
+	int sync;
 
 	queue_init(&q, repo, cfg, lock);
-	rc = queue_state_exists(&q);
-	if (rc < 0)
+	sync = queue_state_exists(&q);
+	if (sync < 0)
 		goto out;
-	if (rc) {
+	if (sync) {
 		error("a queue is in progress ('%s'); use 'git maint-queue --continue', "
 		      "'--skip' or '--abort'", q.dir);
 		goto out;
@@ -1590,9 +1598,8 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const stru
 	if (trailer_conf_load(&q.trailers, repo) < 0)
 		goto out;
 	rc = read_series(&q, args, nargs);
-	if (rc) {
-		if (rc > 0)
-			ret = RESULT_NO;
+	if (rc != RESULT_OK) {
+		ret = rc;
 		goto out;
 	}
 	if (!q.nr) {
@@ -1647,8 +1654,11 @@ static int recheck_sync(struct queue *q)
 	return 0;
 }
 
-/* The user resolved the stopped patch in the index: commit that. 1 when there is nothing to commit. */
-static int commit_resolved(struct queue *q)
+/*
+ * The user resolved the stopped patch in the index: commit that.
+ * RESULT_NO when there is nothing to commit.
+ */
+static enum maint_result commit_resolved(struct queue *q)
 {
 	git_index *index = NULL;
 	git_oid tree, head_tree, commit;
@@ -1658,7 +1668,7 @@ static int commit_resolved(struct queue *q)
 	struct raw_mail raw = { 0 };
 	const char *buf;
 	size_t len;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	mailinfo_init(&pm);
 	mopts.scissors = q->opts.scissors;
@@ -1673,7 +1683,7 @@ static int commit_resolved(struct queue *q)
 	    commit_tree_id(q->repo, &q->tip, &head_tree) < 0)
 		goto out;
 	if (git_oid_equal(&tree, &head_tree)) {
-		ret = 1;
+		ret = RESULT_NO;
 		goto out;
 	}
 	mail_bytes(q, q->next, &edited, &buf, &len);
@@ -1697,11 +1707,12 @@ out:
 	return ret;
 }
 
-int queue_continue(git_repository *repo, const struct maint_config *cfg,
-		   const struct state_lock *lock, int skip, int quiet)
+enum maint_result queue_continue(git_repository *repo, const struct maint_config *cfg,
+				 const struct state_lock *lock, int skip, int quiet)
 {
 	struct queue q;
-	int ret = -1, skip_check = 0, rc;
+	enum maint_result ret = RESULT_FATAL;
+	int skip_check = 0, rc;
 	struct strbuf edited = STRBUF_INIT;
 
 	queue_init(&q, repo, cfg, lock);
@@ -1732,7 +1743,7 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg,
 		if (save_state(&q, NULL) < 0)
 			goto out;
 		if (q.next > q.last) {
-			ret = finish(&q, 0);
+			ret = finish(&q, RESULT_OK);
 			goto out;
 		}
 		ret = finish(&q, run_series(&q, 0));
@@ -1745,11 +1756,11 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg,
 			q.next++;
 			q.stopped = STOP_NONE;
 		} else if (q.sync) {
-			int rc = commit_resolved(&q);
+			enum maint_result resolved = commit_resolved(&q);
 
-			if (rc < 0)
+			if (resolved < 0)
 				goto out;
-			if (rc == 0) {
+			if (resolved == RESULT_OK) {
 				q.stopped = STOP_NONE;
 				if (forget_conflicts(&q, 0) < 0)
 					goto out;
@@ -1770,7 +1781,7 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg,
 		goto out;
 	}
 	if (q.next > q.last) {
-		ret = finish(&q, q.opts.build_each ? 0 : build(&q));
+		ret = finish(&q, q.opts.build_each ? RESULT_OK : build(&q));
 		goto out;
 	}
 	ret = finish(&q, run_series(&q, skip_check));
@@ -1843,12 +1854,14 @@ static int abort_notes(struct queue *q, struct refstep_move *m)
 	return 1;
 }
 
-int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock)
+enum maint_result queue_abort(git_repository *repo, const struct maint_config *cfg,
+			      const struct state_lock *lock)
 {
 	struct queue q;
 	struct abort_step a = { .q = &q };
 	const git_oid *from;
-	int ret = -1, exists, ours = 0, resync = 0, rc;
+	enum maint_result ret = RESULT_FATAL;
+	int exists, ours = 0, resync = 0, rc;
 
 	queue_init(&q, repo, cfg, lock);
 	rc = state_dir_exists(q.dir);
@@ -1980,13 +1993,13 @@ static int preview_patch(struct queue *q, struct patch_mail *pm, size_t k, struc
 	return 0;
 }
 
-int queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
-			const char *const *args, size_t nargs, const struct queue_opts *opts,
-			struct strbuf *out)
+enum maint_result queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
+				      const char *const *args, size_t nargs,
+				      const struct queue_opts *opts, struct strbuf *out)
 {
 	struct patch_mail pm;
 	struct queue q;
-	int ret = RESULT_FATAL, rc;
+	enum maint_result ret = RESULT_FATAL, rc;
 
 	queue_init(&q, repo, cfg, NULL);
 	mailinfo_init(&pm);
@@ -1997,8 +2010,8 @@ int queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
 	    (q.opts.signoff && ident_committer_name_email(&q.signer, cfg) < 0))
 		goto out;
 	rc = read_series(&q, args, nargs);
-	if (rc) {
-		ret = rc > 0 ? RESULT_NO : RESULT_FATAL;
+	if (rc != RESULT_OK) {
+		ret = rc;
 		goto out;
 	}
 	if (!q.nr) {

@@ -217,12 +217,13 @@ static int gunzip_write(void *data, const char *buf, size_t len)
 	return 0;
 }
 
-int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fetch_opts *opts,
-			 int (*open_out)(void *data), void *data, int *got_fd)
+enum maint_result archive_fetch_thread(const struct archive_ref *ref,
+				       const struct archive_fetch_opts *opts,
+				       int (*open_out)(void *data), void *data, int *got_fd)
 {
 	struct http_opts ho = HTTP_OPTS_INIT;
 	struct gunzip *g = xcalloc(1, sizeof(*g));
-	int ret;
+	enum maint_result ret;
 
 	g->fd = -1;
 	g->max = opts->max_size ? opts->max_size : ARCHIVE_MAX_SIZE_DEFAULT;
@@ -449,12 +450,13 @@ static void add_all_versions(struct pick *p, const struct pick_msg *anchor, stru
 			fetched_input_add(in, p->v[i].off, p->v[i].len);
 }
 
-int archive_pick(const struct archive_ref *ref, const char *buf, size_t len,
-		 const struct archive_pick_opts *o, struct fetched_input *in)
+enum maint_result archive_pick(const struct archive_ref *ref, const char *buf, size_t len,
+			       const struct archive_pick_opts *o, struct fetched_input *in)
 {
 	struct pick p = { NULL, 0, 0 };
 	struct pick_msg *anchor;
-	int version, total, ret = RESULT_FATAL;
+	enum maint_result ret = RESULT_FATAL;
+	int version, total;
 
 	read_thread(&p, buf, len, o);
 	anchor = find_id(&p, ref->msgid);

@@ -47,6 +47,7 @@
 #include <stddef.h>
 
 #include "strbuf.h"
+#include "usage.h"
 
 #define ARCHIVE_MAX_SIZE_DEFAULT ((size_t)1 << 30)
 
@@ -84,8 +85,9 @@ struct archive_fetch_opts {
  * (reported here: the archive has no such message), RESULT_TEMPFAIL,
  * RESULT_FATAL (including a damaged or oversized gzip stream).
  */
-int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fetch_opts *opts,
-			 int (*open_out)(void *data), void *data, int *got_fd);
+enum maint_result archive_fetch_thread(const struct archive_ref *ref,
+				       const struct archive_fetch_opts *opts,
+				       int (*open_out)(void *data), void *data, int *got_fd);
 
 struct fetched_input;
 
@@ -103,7 +105,7 @@ struct archive_pick_opts {
  * the Message-ID is not in the thread or the version asked for is not
  * there. A thread without a patch gives no span and a warning.
  */
-int archive_pick(const struct archive_ref *ref, const char *buf, size_t len,
-		 const struct archive_pick_opts *opts, struct fetched_input *in);
+enum maint_result archive_pick(const struct archive_ref *ref, const char *buf, size_t len,
+			       const struct archive_pick_opts *opts, struct fetched_input *in);
 
 #endif

@@ -292,8 +292,8 @@ static int write_spans(const struct fetched_input *in, int out_fd, struct strbuf
 	return 0;
 }
 
-static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, int out_fd,
-			 struct strbuf *manifest)
+static enum maint_result fetch_archive(struct fetched_input *in, const struct fetch_opts *o,
+				       int out_fd, struct strbuf *manifest)
 {
 	struct fetch_config fc = { MAINT_CONFIG_INIT };
 	struct archive_ref ref = ARCHIVE_REF_INIT;
@@ -301,7 +301,8 @@ static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, i
 	struct archive_pick_opts po = { in->arg };
 	struct cache c = { -1, NULL, NULL };
 	struct thread_out out = { NULL, in->arg };
-	int fd = -1, stale = -1, fresh = 0, ret = RESULT_FATAL, rc;
+	enum maint_result ret = RESULT_FATAL, got;
+	int fd = -1, stale = -1, fresh = 0, rc;
 	time_t when = 0;
 
 	if (load_config(&fc) < 0 || archive_ref_parse(&ref, in->arg, fc.archive_url) < 0)
@@ -323,15 +324,15 @@ static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, i
 		ao.timeout = fc.timeout;
 		ao.max_size = fc.max_size;
 		ao.quiet = o->quiet;
-		rc = archive_fetch_thread(&ref, &ao, thread_open_out, &out, &fd);
-		if (rc == RESULT_OK && out.cache && cache_commit(&c, fd) < 0)
-			rc = RESULT_FATAL;
-		if (rc != RESULT_OK) {
+		got = archive_fetch_thread(&ref, &ao, thread_open_out, &out, &fd);
+		if (got == RESULT_OK && out.cache && cache_commit(&c, fd) < 0)
+			got = RESULT_FATAL;
+		if (got != RESULT_OK) {
 			if (fd >= 0)
 				close(fd);
 			fd = -1;
-			if (rc != RESULT_TEMPFAIL || stale < 0) {
-				ret = rc;
+			if (got != RESULT_TEMPFAIL || stale < 0) {
+				ret = got;
 				goto out;
 			}
 			warn_stale(in->arg, when);
@@ -365,12 +366,13 @@ out:
 /* ---- an IMAP folder ---- */
 
 /* The password for u, as git-credential-libsecret keeps it: *user is u's user, else the item's. */
-static int imap_password(const struct imap_url *u, const char *what, char **password, char **user)
+static enum maint_result imap_password(const struct imap_url *u, const char *what, char **password,
+				       char **user)
 {
 	struct secret_key key = { NULL };
 	struct strbuf hint = STRBUF_INIT;
 	char *found = NULL;
-	int rc;
+	enum maint_result rc;
 
 	key.protocol = u->starttls ? "imap" : "imaps";
 	key.server = u->host;
@@ -402,14 +404,14 @@ static int imap_password(const struct imap_url *u, const char *what, char **pass
 	return RESULT_OK;
 }
 
-static int fetch_imap(struct fetched_input *in, const struct fetch_opts *o, int out_fd,
-		      struct strbuf *manifest)
+static enum maint_result fetch_imap(struct fetched_input *in, const struct fetch_opts *o,
+				    int out_fd, struct strbuf *manifest)
 {
 	struct fetch_config fc = { MAINT_CONFIG_INIT };
 	struct imap_url u = IMAP_URL_INIT;
 	struct imap_opts io = { NULL };
 	char *password = NULL, *user = NULL;
-	int ret = RESULT_FATAL;
+	enum maint_result ret = RESULT_FATAL;
 
 	if (load_config(&fc) < 0 || imap_url_parse(&u, in->arg) < 0 ||
 	    (ret = imap_password(&u, in->arg, &password, &user)) != RESULT_OK)
@@ -433,10 +435,11 @@ out:
 
 /* ---- one argument ---- */
 
-int fetch_remote(const char *arg, const struct fetch_opts *opts, int out_fd, struct strbuf *manifest)
+enum maint_result fetch_remote(const char *arg, const struct fetch_opts *opts, int out_fd,
+			       struct strbuf *manifest)
 {
 	struct fetched_input in = { (char *)arg };
-	int ret;
+	enum maint_result ret;
 
 	switch (fetch_arg_kind(arg)) {
 	case FETCH_ARCHIVE:

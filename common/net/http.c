@@ -95,8 +95,8 @@ static int setup(CURL *c, const char *url, const struct http_opts *o, char *errb
 }
 
 /* The result of a finished transfer, reported unless RESULT_OK or RESULT_NO. */
-static int result_of(CURL *c, CURLcode rc, const char *url, const char *errbuf,
-		     const struct transfer *t)
+static enum maint_result result_of(CURL *c, CURLcode rc, const char *url, const char *errbuf,
+				   const struct transfer *t)
 {
 	long status = 0;
 
@@ -115,13 +115,14 @@ static int result_of(CURL *c, CURLcode rc, const char *url, const char *errbuf,
 	return curl_code_is_transient(rc) ? RESULT_TEMPFAIL : RESULT_FATAL;
 }
 
-int http_get(const char *url, const struct http_opts *opts, http_write_fn *write, void *data)
+enum maint_result http_get(const char *url, const struct http_opts *opts, http_write_fn *write,
+			   void *data)
 {
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct transfer t = { write, data, 0, NULL, opts->progress_title, opts->quiet };
 	CURL *c;
 	CURLcode rc;
-	int ret;
+	enum maint_result ret;
 
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return error("cannot initialise libcurl");

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "usage.h"
+
 struct http_opts {
 	const char *cainfo;		/* CA bundle, NULL: the system's */
 	long timeout;			/* seconds; 0: HTTP_TIMEOUT_DEFAULT */
@@ -46,7 +48,8 @@ struct http_opts {
 typedef int http_write_fn(void *data, const char *buf, size_t len);
 
 /* GETs url (http:// or https://), body to write(data, ...). */
-int http_get(const char *url, const struct http_opts *opts, http_write_fn *write, void *data);
+enum maint_result http_get(const char *url, const struct http_opts *opts, http_write_fn *write,
+			   void *data);
 
 /*
  * Is this CURLcode worth trying again later (the network or the

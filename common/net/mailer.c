@@ -173,7 +173,7 @@ static void secret_key_for(struct secret_key *k, const struct mailer_conf *c)
 
 /* ---- opening ---- */
 
-int mailer_open(struct mailer **out, const struct mailer_conf *c)
+enum maint_result mailer_open(struct mailer **out, const struct mailer_conf *c)
 {
 	struct mailer *m = xcalloc(1, sizeof(*m));
 	struct smtp_opts o = { 0 };
@@ -184,7 +184,7 @@ int mailer_open(struct mailer **out, const struct mailer_conf *c)
 	if (!mailer_conf_is_program(c)) {
 		if (c->user) {
 			struct secret_key k;
-			int r;
+			enum maint_result r;
 
 			secret_key_for(&k, c);
 			r = secret_lookup(&k, &password, NULL);
@@ -444,11 +444,11 @@ static int check_password_setting(const struct mailer_conf *c)
 	return 0;
 }
 
-int mailer_store_password(const struct mailer_conf *c)
+enum maint_result mailer_store_password(const struct mailer_conf *c)
 {
 	struct strbuf pw = STRBUF_INIT;
 	struct secret_key k;
-	int ret = RESULT_FATAL;
+	enum maint_result ret = RESULT_FATAL;
 
 	if (check_password_setting(c) < 0)
 		return RESULT_FATAL;
@@ -462,7 +462,7 @@ int mailer_store_password(const struct mailer_conf *c)
 	return ret;
 }
 
-int mailer_forget_password(const struct mailer_conf *c)
+enum maint_result mailer_forget_password(const struct mailer_conf *c)
 {
 	struct secret_key k;
 

@@ -53,7 +53,7 @@ static char *key_label(const struct secret_key *key)
 	return strbuf_detach(&sb, NULL);
 }
 
-static int gerror_report(GError *err, const char *what, const struct secret_key *key)
+static enum maint_result gerror_report(GError *err, const char *what, const struct secret_key *key)
 {
 	error("cannot %s the password for %s://%s in the Secret Service: %s", what, key->protocol,
 	      key->server, err ? err->message : "unknown error");
@@ -107,7 +107,7 @@ static SecretItem *pick_item(GList *items, unsigned port)
 	return port ? NULL : any;
 }
 
-int secret_lookup(const struct secret_key *key, char **password, char **user_out)
+enum maint_result secret_lookup(const struct secret_key *key, char **password, char **user_out)
 {
 	SecretService *service;
 	GHashTable *attrs;
@@ -117,7 +117,7 @@ int secret_lookup(const struct secret_key *key, char **password, char **user_out
 	SecretValue *value;
 	const char *text;
 	size_t len;
-	int ret = RESULT_NO;
+	enum maint_result ret = RESULT_NO;
 
 	*password = NULL;
 	if (user_out)
@@ -172,7 +172,7 @@ out:
 	return ret;
 }
 
-int secret_store(const struct secret_key *key, const char *password)
+enum maint_result secret_store(const struct secret_key *key, const char *password)
 {
 	GHashTable *attrs;
 	GError *err = NULL;
@@ -193,7 +193,7 @@ int secret_store(const struct secret_key *key, const char *password)
 	return RESULT_OK;
 }
 
-int secret_forget(const struct secret_key *key)
+enum maint_result secret_forget(const struct secret_key *key)
 {
 	GHashTable *attrs;
 	GError *err = NULL;

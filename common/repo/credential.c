@@ -67,11 +67,11 @@ static char *bare_host(const char *host)
 	return xstrdup(host);
 }
 
-static int from_secret(struct credential_ctx *c, unsigned port)
+static enum maint_result from_secret(struct credential_ctx *c, unsigned port)
 {
 	struct secret_key key = { 0 };
 	char *server, *password = NULL, *user = NULL;
-	int rc;
+	enum maint_result rc;
 
 	/* No session bus: no Secret Service to ask, and nothing to complain about. */
 	if (!getenv("DBUS_SESSION_BUS_ADDRESS"))
@@ -173,7 +173,7 @@ static int from_helper(struct credential_ctx *c)
 static int http_credential(git_credential **out, struct credential_ctx *c, const char *url)
 {
 	unsigned port = 0;
-	int rc;
+	enum maint_result rc;
 
 	if (!c->protocol && parse_url(c, url, &port) < 0) {
 		strbuf_addf(&c->why, "cannot read the URL '%s'", url);

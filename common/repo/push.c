@@ -47,7 +47,7 @@ const char *push_outcome_name(enum push_outcome o)
 	return o < ARRAY_SIZE(outcome_names) ? outcome_names[o] : "failed";
 }
 
-int push_outcome_result(enum push_outcome o)
+enum maint_result push_outcome_result(enum push_outcome o)
 {
 	switch (o) {
 	case PUSH_OK:

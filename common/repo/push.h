@@ -40,6 +40,7 @@
 #include <git2.h>
 
 #include "strbuf.h"
+#include "usage.h"
 
 enum push_outcome {
 	PUSH_OK,		/* the remote holds the new value */
@@ -71,7 +72,7 @@ struct push_result {
 void push_result_release(struct push_result *res);
 
 /* The result (usage.h) an outcome stands for: PUSH_REJECTED RESULT_NO, and so on. */
-int push_outcome_result(enum push_outcome outcome);
+enum maint_result push_outcome_result(enum push_outcome outcome);
 
 /* "rejected", "unreachable", "timed out", "authentication failed", "failed". */
 const char *push_outcome_name(enum push_outcome outcome);

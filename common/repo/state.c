@@ -41,12 +41,13 @@ static long read_pid(int fd)
 	return strtol(buf, NULL, 10);
 }
 
-int state_lock_acquire(struct state_lock *lk, git_repository *repo)
+enum maint_result state_lock_acquire(struct state_lock *lk, git_repository *repo)
 {
 	return state_lock_acquire_named(lk, repo, "git-maint.lock");
 }
 
-int state_lock_acquire_named(struct state_lock *lk, git_repository *repo, const char *name)
+enum maint_result state_lock_acquire_named(struct state_lock *lk, git_repository *repo,
+					   const char *name)
 {
 	char *path = join_path(git_repository_commondir(repo), name);
 	struct strbuf pid = STRBUF_INIT;
@@ -73,7 +74,7 @@ int state_lock_acquire_named(struct state_lock *lk, git_repository *repo, const 
 				error("another git-maint operation holds %s", path);
 			close(fd);
 			free(path);
-			return 1;
+			return RESULT_TEMPFAIL;
 		}
 		/* The holder before us may have removed the file while we waited for it. */
 		if (fstat(fd, &st_fd) < 0 || stat(path, &st_path) < 0 ||
@@ -96,7 +97,7 @@ int state_lock_acquire_named(struct state_lock *lk, git_repository *repo, const 
 		strbuf_release(&pid);
 		lk->path = path;
 		lk->fd = fd;
-		return 0;
+		return RESULT_OK;
 	}
 	error("cannot lock '%s': it keeps being replaced", path);
 fail:
@@ -104,7 +105,7 @@ fail:
 		close(fd);
 	strbuf_release(&pid);
 	free(path);
-	return -1;
+	return RESULT_FATAL;
 }
 
 void state_lock_release(struct state_lock *lk)

@@ -14,7 +14,7 @@
  *
  *	error: another git-maint operation holds <path> (pid N)
  *
- * and state_lock_acquire() returns 1, which commands turn into exit 75.
+ * and state_lock_acquire() returns RESULT_TEMPFAIL (exit 75).
  *
  * State. An operation keeps what --continue/--skip/--abort need under
  * $GIT_DIR/maint/<name>/. Every file is written to a temporary name,
@@ -45,6 +45,7 @@
 #include <git2.h>
 
 #include "strbuf.h"
+#include "usage.h"
 
 struct state_lock {
 	char *path;
@@ -54,16 +55,18 @@ struct state_lock {
 #define STATE_LOCK_INIT { NULL, -1 }
 
 /*
- * Takes the repository lock. 0: held by us; 1: another live process holds
- * it (error reported, naming the path and pid; exit 75); -1: error.
+ * Takes the repository lock. RESULT_OK: held by us; RESULT_TEMPFAIL:
+ * another live process holds it (error reported, naming the path and
+ * pid); RESULT_FATAL: error (reported).
  */
-int state_lock_acquire(struct state_lock *lk, git_repository *repo);
+enum maint_result state_lock_acquire(struct state_lock *lk, git_repository *repo);
 /*
  * The same lock discipline on another file of $GIT_COMMON_DIR, for a
  * command that must not run twice at once but may run under the
  * repository lock's holder (notify, run by publish: "maint-notify.lock").
  */
-int state_lock_acquire_named(struct state_lock *lk, git_repository *repo, const char *name);
+enum maint_result state_lock_acquire_named(struct state_lock *lk, git_repository *repo,
+					   const char *name);
 /* Releases and removes the lock file; takes an unlocked lock. */
 void state_lock_release(struct state_lock *lk);
 

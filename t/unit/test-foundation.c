@@ -388,6 +388,15 @@ static void neutralise_controls_replaces(void **state)
 	assert_int_equal(result_exit_code(RESULT_TEMPFAIL), EXIT_TEMPFAIL);
 	assert_int_equal(result_exit_code(RESULT_FATAL), EXIT_FATAL);
 	assert_int_equal(result_exit_code(-7), EXIT_FATAL);
+	/* and back: a child's exit code is the result it reported */
+	assert_int_equal(result_from_exit_code(EXIT_OK), RESULT_OK);
+	assert_int_equal(result_from_exit_code(EXIT_NO), RESULT_NO);
+	assert_int_equal(result_from_exit_code(EXIT_TEMPFAIL), RESULT_TEMPFAIL);
+	assert_int_equal(result_from_exit_code(EXIT_FATAL), RESULT_FATAL);
+	assert_int_equal(result_from_exit_code(128 + 9), RESULT_FATAL);
+	assert_int_equal(result_from_exit_code(-1), RESULT_FATAL);
+	for (int r = RESULT_FATAL; r <= RESULT_TEMPFAIL; r++)
+		assert_int_equal(result_from_exit_code(result_exit_code(r)), r);
 }
 
 static void quote_paths_and_fields(void **state)
