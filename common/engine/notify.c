@@ -903,7 +903,7 @@ static enum maint_result open_journal(struct notify *n)
 			return r;
 	}
 	if (ident_committer(&committer, n->cfg) == 0 &&
-	    journal_open(&n->journal, n->repo, committer.buf, n->o->send) == 0)
+	    journal_open(&n->journal, n->repo, committer.buf, n->o->send ? &n->lock : NULL) == 0)
 		ret = RESULT_OK;
 	strbuf_release(&committer);
 	return ret;

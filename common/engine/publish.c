@@ -628,6 +628,7 @@ static void fill_push_opts(struct publish *p, struct push_opts *o, const char *r
 	o->timeout = p->timeout;
 	o->use_http_path = config_git_bool(p->cfg, "credential.useHttpPath", 0);
 	o->quiet = p->quiet;
+	o->lock = p->lock;
 }
 
 static int mark_pushed(struct publish *p, const char *remote)

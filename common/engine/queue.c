@@ -1619,14 +1619,8 @@ enum maint_result queue_start(git_repository *repo, const struct maint_config *c
 		state_dir_remove(q.dir);
 		goto out;
 	}
-	if (q.sync) {
-		git_reference *r = NULL;
-
-		if (lg2_check(git_reference_create(&r, repo, "ORIG_HEAD", &q.orig, 1,
-						   "maint-queue: start"), "cannot write ORIG_HEAD") < 0)
-			goto out;
-		git_reference_free(r);
-	}
+	if (q.sync && refstep_record(repo, lock, "ORIG_HEAD", &q.orig, "maint-queue: start") < 0)
+		goto out;
 	crash_point("queue-after-read");
 	if (!q.opts.quiet)
 		printf("Queueing %zu patch%s on '%s'%s\n", q.nr, q.nr == 1 ? "" : "es", short_branch(&q),

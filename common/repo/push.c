@@ -1,6 +1,7 @@
 #include "push.h"
 #include "credential.h"
 #include "progress.h"
+#include "refstep.h"
 #include "repo.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -312,6 +313,28 @@ static void read_command(struct worker *w, struct strbuf *cmd)
 	}
 }
 
+/*
+ * The remote-tracking ref follows what the remote now holds, as after git
+ * push: the first fetch refspec of the remote that maps the branch names
+ * it. A failure is reported; the push itself stands.
+ */
+static void update_tracking(struct worker *w, git_remote *remote, const git_oid *oid)
+{
+	for (size_t i = 0; i < git_remote_refspec_count(remote); i++) {
+		const git_refspec *spec = git_remote_get_refspec(remote, i);
+		git_buf name = GIT_BUF_INIT;
+
+		if (git_refspec_direction(spec) != GIT_DIRECTION_FETCH ||
+		    !git_refspec_src_matches(spec, w->opts->ref))
+			continue;
+		if (!lg2_check(git_refspec_transform(&name, spec, w->opts->ref),
+			       "cannot name the remote-tracking ref of '%s'", w->opts->remote))
+			refstep_record(w->repo, w->opts->lock, name.ptr, oid, "update by push");
+		git_buf_dispose(&name);
+		return;
+	}
+}
+
 static void upload(struct worker *w, git_remote *remote, git_remote_callbacks *cb, const char *hex)
 {
 	git_push_options popts = GIT_PUSH_OPTIONS_INIT;
@@ -337,9 +360,7 @@ static void upload(struct worker *w, git_remote *remote, git_remote_callbacks *c
 		fail(w, PUSH_FAILED, "the server did not report the update of the branch");
 	if (w->status.len)
 		fail(w, PUSH_REJECTED, w->status.buf);
-	/* The remote has it; the remote-tracking ref follows, as after git push. */
-	if (git_remote_update_tips(remote, cb, 0, GIT_REMOTE_DOWNLOAD_TAGS_UNSPECIFIED, NULL) < 0)
-		lg2_check(-1, "cannot update the remote-tracking ref of '%s'", w->opts->remote);
+	update_tracking(w, remote, &want);
 	credential_done(&w->cred, 1);
 	strbuf_release(&spec);
 }

@@ -27,7 +27,7 @@
  * through libgit2's push_update_reference callback: a 0 from
  * git_remote_upload() is not proof. After a success the remote-tracking
  * ref (refs/remotes/<remote>/<branch>, when the remote's fetch refspec
- * maps it) is updated as git push does.
+ * maps it) is set as git push sets it, by refstep_record() (refstep.h).
  *
  * Credentials as the user's git has them (common/repo/credential.h): the
  * ssh-agent and ~/.ssh keys for ssh; for http(s) the Secret Service item
@@ -39,6 +39,7 @@
 
 #include <git2.h>
 
+#include "state.h"
 #include "strbuf.h"
 #include "usage.h"
 
@@ -57,6 +58,7 @@ struct push_opts {
 	int timeout;		/* seconds of silence before giving up; 0: none */
 	int use_http_path;	/* git's credential.useHttpPath */
 	int quiet;		/* no progress meter */
+	const struct state_lock *lock;	/* the repository lock, held (for the remote-tracking ref) */
 };
 
 struct push_result {
