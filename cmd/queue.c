@@ -280,7 +280,7 @@ int cmd_main(int argc, const char **argv)
 	switch (c.action) {
 	case ACTION_START:
 		if (strcmp(branch, argv[0]) && !c.quiet)
-			printf("'%s' is queued on its work branch '%s'\n", argv[0], branch);
+			say(stdout, "'%s' is queued on its work branch '%s'", argv[0], branch);
 		ref = branch_ref(branch);
 		if (!tree)
 			tree = config_tree_for_branch(&cfg, branch);

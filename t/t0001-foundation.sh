@@ -113,6 +113,14 @@ test_expect_success 'results become exit codes, and child exit codes results, in
 	test_must_be_empty by-hand
 '
 
+test_expect_success 'engines report through the message path: no printf to stdout' '
+	# say() for running commentary, the command'"'"'s own output through its buffer
+	(cd "$MAINT_SRC_DIR" &&
+	 { grep -rn -e "[^a-z_]printf(" -e "[^a-z_]puts(" -e "putchar(" -e "fprintf(stdout" \
+		common/engine || :; }) >raw &&
+	test_must_be_empty raw
+'
+
 test_expect_success 'the man pages are built' '
 	test -s "$MAINT_BUILD_DIR/man/man7/git-maint.7"
 '

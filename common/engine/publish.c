@@ -456,7 +456,7 @@ static void print_commits(struct publish *p, FILE *fp)
 		char h[GIT_OID_HEXSZ + 1];
 
 		if (git_commit_lookup(&c, p->repo, &p->commits[i]) < 0) {
-			fprintf(fp, "  %s\n", abbrev(h, &p->commits[i]));
+			say(fp, "  %s", abbrev(h, &p->commits[i]));
 			continue;
 		}
 		say(fp, "  %s %s", abbrev(h, &p->commits[i]), git_commit_summary(c));
@@ -482,47 +482,55 @@ static int wants_notify(const struct publish *p)
 	return p->notify && !git_oid_equal(&p->before, &p->after);
 }
 
+/* " a b c" of words, or " none". */
+static void add_words_of(struct strbuf *out, const struct strvec *words)
+{
+	for (size_t i = 0; i < words->nr; i++)
+		strbuf_addf(out, " %s", words->v[i]);
+	if (!words->nr)
+		strbuf_addstr(out, " none");
+}
+
+/* --dry-run: the plan is the command's output, on stdout. */
 static void print_plan(struct publish *p)
 {
 	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf words = STRBUF_INIT;
 
-	printf("Would publish '%s' to '%s'%s%s%s\n", short_ref(p->work), short_ref(p->public),
-	       p->tree ? " (tree '" : "", p->tree ? p->tree : "", p->tree ? "')" : "");
-	printf("Commits: %zu\n", p->nr);
+	say(stdout, "Would publish '%s' to '%s'%s%s%s", short_ref(p->work), short_ref(p->public),
+	    p->tree ? " (tree '" : "", p->tree ? p->tree : "", p->tree ? "')" : "");
+	say(stdout, "Commits: %zu", p->nr);
 	print_commits(p, stdout);
 	switch (p->kind) {
 	case KIND_UP_TO_DATE:
-		printf("Update: none, '%s' is up to date\n", short_ref(p->public));
+		say(stdout, "Update: none, '%s' is up to date", short_ref(p->public));
 		break;
 	case KIND_FAST_FORWARD:
-		printf("Update: fast-forward %s..%s\n", abbrev(a, &p->before), abbrev(b, &p->after));
+		say(stdout, "Update: fast-forward %s..%s", abbrev(a, &p->before), abbrev(b, &p->after));
 		break;
 	case KIND_MERGE:
-		printf("Update: merge commit of '%s' into '%s' (no conflicts)\n", short_ref(p->work),
-		       short_ref(p->public));
+		say(stdout, "Update: merge commit of '%s' into '%s' (no conflicts)", short_ref(p->work),
+		    short_ref(p->public));
 		break;
 	}
 	if (p->checks.signoff || p->checks.fixes)
-		printf("Checks: %s%s%s passed\n", p->checks.signoff ? "signoff" : "",
-		       p->checks.signoff && p->checks.fixes ? ", " : "", p->checks.fixes ? "fixes" : "");
+		say(stdout, "Checks: %s%s%s passed", p->checks.signoff ? "signoff" : "",
+		    p->checks.signoff && p->checks.fixes ? ", " : "", p->checks.fixes ? "fixes" : "");
 	if (p->build_cmd)
-		printf("Build: %s (not run with --dry-run)\n", p->build_cmd);
-	printf("Push:");
-	for (size_t i = 0; i < p->remotes.nr; i++)
-		printf(" %s", p->remotes.v[i]);
-	printf("%s\n", p->remotes.nr ? "" : " none");
+		say(stdout, "Build: %s (not run with --dry-run)", p->build_cmd);
+	add_words_of(&words, &p->remotes);
+	say(stdout, "Push:%s", words.buf);
 	if (wants_notify(p)) {
-		struct strvec argv = STRVEC_INIT;
-
 		notify_argv(&argv, p);
-		printf("Notify:");
-		for (size_t i = 0; i < argv.nr; i++)
-			printf(" %s", argv.v[i]);
-		printf("\n");
-		strvec_clear(&argv);
+		strbuf_reset(&words);
+		add_words_of(&words, &argv);
+		say(stdout, "Notify:%s", words.buf);
 	} else {
-		printf("Notify: no\n");
+		say(stdout, "Notify: no");
 	}
+	strvec_clear(&argv);
+	strbuf_release(&words);
 }
 
 /* ---- the step ---- */
@@ -567,6 +575,7 @@ static int run_step(struct publish *p, int finishing)
 	return finishing ? refstep_finish(&step) : refstep_run(&step);
 }
 
+/* What happened to the public branch, on stdout as git merge says it. */
 static void say_step(struct publish *p)
 {
 	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
@@ -575,15 +584,15 @@ static void say_step(struct publish *p)
 		return;
 	switch (p->kind) {
 	case KIND_UP_TO_DATE:
-		printf("'%s' is up to date with '%s'\n", short_ref(p->public), short_ref(p->work));
+		say(stdout, "'%s' is up to date with '%s'", short_ref(p->public), short_ref(p->work));
 		break;
 	case KIND_FAST_FORWARD:
-		printf("%s: fast-forward %s..%s (%zu commit%s)\n", short_ref(p->public),
-		       abbrev(a, &p->before), abbrev(b, &p->after), p->nr, p->nr == 1 ? "" : "s");
+		say(stdout, "%s: fast-forward %s..%s (%zu commit%s)", short_ref(p->public),
+		    abbrev(a, &p->before), abbrev(b, &p->after), p->nr, p->nr == 1 ? "" : "s");
 		break;
 	case KIND_MERGE:
-		printf("%s: merged '%s' as %s (%zu commit%s)\n", short_ref(p->public), short_ref(p->work),
-		       abbrev(b, &p->after), p->nr, p->nr == 1 ? "" : "s");
+		say(stdout, "%s: merged '%s' as %s (%zu commit%s)", short_ref(p->public),
+		    short_ref(p->work), abbrev(b, &p->after), p->nr, p->nr == 1 ? "" : "s");
 		break;
 	}
 }
@@ -656,10 +665,11 @@ static enum maint_result push_one(struct publish *p, const char *remote, struct 
 	fill_push_opts(p, &o, remote);
 	if (!conn && push_connect(&conn, p->repo, &o, res) < 0)
 		return push_failed(remote, res);
+	/* each remote's result on stderr, as git push reports it */
 	if (res->has_remote_old && git_oid_equal(&res->remote_old, &p->after)) {
 		push_close(conn);
 		if (!p->quiet)
-			printf("%s: %s up to date\n", remote, short_ref(p->public));
+			say(stderr, "%s: %s up to date", remote, short_ref(p->public));
 		return mark_pushed(p, remote);
 	}
 	if (!remote_behind(p, res)) {
@@ -669,10 +679,10 @@ static enum maint_result push_one(struct publish *p, const char *remote, struct 
 	if (push_update(conn, &p->after, res) < 0)
 		return push_failed(remote, res);
 	if (!p->quiet && res->has_remote_old)
-		printf("%s: %s %s..%s\n", remote, short_ref(p->public), abbrev(a, &res->remote_old),
-		       abbrev(b, &p->after));
+		say(stderr, "%s: %s %s..%s", remote, short_ref(p->public), abbrev(a, &res->remote_old),
+		    abbrev(b, &p->after));
 	else if (!p->quiet)
-		printf("%s: %s created at %s\n", remote, short_ref(p->public), abbrev(b, &p->after));
+		say(stderr, "%s: %s created at %s", remote, short_ref(p->public), abbrev(b, &p->after));
 	return mark_pushed(p, remote);
 }
 

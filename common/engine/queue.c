@@ -381,7 +381,8 @@ static void say_review(const struct queue *q)
 
 	if (!carried && !flagged && !not)
 		return;
-	printf("Trailers from replies: %zu carried, %zu flagged, %zu not carried\n", carried, flagged, not);
+	say(stdout, "Trailers from replies: %zu carried, %zu flagged, %zu not carried", carried, flagged,
+	    not);
 	if (flagged || not)
 		advise("'git maint-queue --show-trailers' lists them, and why");
 }
@@ -1540,9 +1541,9 @@ static void say_done(struct queue *q)
 		char a[GIT_OID_HEXSZ + 1];
 
 		git_oid_tostr(a, 12, &q->orig);
-		printf("Queued on '%s': %s..%.11s\n", short_branch(q), a, git_oid_tostr_s(&q->tip));
+		say(stdout, "Queued on '%s': %s..%.11s", short_branch(q), a, git_oid_tostr_s(&q->tip));
 	} else {
-		printf("Nothing queued on '%s'\n", short_branch(q));
+		say(stdout, "Nothing queued on '%s'", short_branch(q));
 	}
 }
 
@@ -1623,8 +1624,8 @@ enum maint_result queue_start(git_repository *repo, const struct maint_config *c
 		goto out;
 	crash_point("queue-after-read");
 	if (!q.opts.quiet)
-		printf("Queueing %zu patch%s on '%s'%s\n", q.nr, q.nr == 1 ? "" : "es", short_branch(&q),
-		       q.skipped.buf);
+		say(stdout, "Queueing %zu patch%s on '%s'%s", q.nr, q.nr == 1 ? "" : "es",
+		    short_branch(&q), q.skipped.buf);
 	if (!q.opts.quiet)
 		say_review(&q);
 	ret = finish(&q, run_series(&q, 0));
@@ -1928,7 +1929,7 @@ enum maint_result queue_abort(git_repository *repo, const struct maint_config *c
 		goto out;
 	ret = state_dir_remove(q.dir);
 	if (!ret && ours)
-		printf("'%s' is back at %s\n", short_branch(&q), git_oid_tostr_s(&q.orig));
+		say(stdout, "'%s' is back at %s", short_branch(&q), git_oid_tostr_s(&q.orig));
 out:
 	queue_release(&q);
 	return ret;
