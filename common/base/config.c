@@ -397,6 +397,11 @@ int config_git_bool(const struct maint_config *cfg, const char *name, int def)
 	return b < 0 ? def : b;
 }
 
+int config_git_has(const struct maint_config *cfg, const char *name)
+{
+	return !!git_entry(cfg, name);
+}
+
 void config_git_strings(const struct maint_config *cfg, const char *name, struct strvec *out)
 {
 	for (size_t i = 0; i < cfg->git_nr; i++)

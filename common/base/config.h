@@ -7,10 +7,13 @@
  *	$XDG_CONFIG_HOME/git-maint/config	(or ~/.config/git-maint/config)
  *	$GIT_DIR/maint.ini			(per repository; wins)
  *
- * and git's own config (user.name, user.email, sendemail.*), which
- * config_load() (config-git.h) reads through libgit2 and hands over here
- * as plain name/value pairs (config_add_git()): what reads a setting
- * needs no libgit2, only the loader does.
+ * and git's own config (user.name, user.email, sendemail.*, trailer.*,
+ * remote.*, core.*), which config_load() (config-git.h) reads through
+ * libgit2 once per command and hands over here as plain name/value pairs
+ * (config_add_git()): what reads a setting needs no libgit2, only the
+ * loader does, and nothing reads git's config a second time. (The one
+ * program that loads no configuration, describe-contains--libgit2, asks
+ * libgit2 for core.commitGraph alone: common/describe/commit-store-odb.c.)
  *
  * INI sections are "[name]" or "[name "subsection"]" as in git config.
  * Every key is checked against a table of known keys and types when the
@@ -89,6 +92,8 @@ void config_add_git(struct maint_config *cfg, const char *name, const char *valu
 char *config_git_string(const struct maint_config *cfg, const char *name);
 /* A boolean from git config, or def when unset or not a boolean. */
 int config_git_bool(const struct maint_config *cfg, const char *name, int def);
+/* 1 when name is set in git config, to any value or bare. */
+int config_git_has(const struct maint_config *cfg, const char *name);
 /* Every value of a multi-valued git config key, in order, appended to out. */
 void config_git_strings(const struct maint_config *cfg, const char *name, struct strvec *out);
 

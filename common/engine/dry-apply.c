@@ -383,8 +383,8 @@ enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg
 	enum maint_result ret = RESULT_FATAL;
 	int any_ok = 0;
 
-	/* Blobs are only read, as git reads them: without re-hashing each. */
-	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	if (repo_tune(REPO_USE_READ_ONLY) < 0)
+		goto cleanup;
 	if (!o->onto.nr) {
 		current = repo_current_branch(repo);
 		strvec_push(&o->onto, current ? current : "HEAD");

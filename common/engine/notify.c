@@ -978,20 +978,8 @@ enum maint_result notify_run(git_repository *repo, const struct maint_config *cf
 	struct oid_list commits = { NULL, 0, 0 };
 	enum maint_result ret = RESULT_FATAL, r;
 
-	/*
-	 * Two notes trees are looked up once per commit; libgit2 keeps trees of
-	 * up to 4 KiB in its cache, and a notes tree is bigger: without this,
-	 * each lookup would inflate and parse it again. Commits are read once
-	 * each (and the journal's notes commits would only fill the cache),
-	 * and the cache is bounded (1 MiB), so memory does not grow with the
-	 * number of mails.
-	 */
-	if (lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)64 << 10),
-		      "cannot set the object cache") < 0 ||
-	    lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0),
-		      "cannot set the object cache") < 0 ||
-	    lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)1 << 20),
-		      "cannot set the object cache") < 0)
+	/* notes trees cached, commits not: memory does not grow with the mails */
+	if (repo_tune(REPO_USE_NOTES) < 0)
 		return RESULT_FATAL;
 	if (setup(&n) < 0 || notify_collect_commits(&n, &commits) < 0)
 		goto out;

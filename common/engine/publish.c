@@ -350,8 +350,7 @@ static enum maint_result run_checks(struct publish *p)
 
 	if (!p->checks.signoff && !p->checks.fixes)
 		return RESULT_OK;
-	if (trailer_conf_load(&tc, p->repo) < 0)
-		return RESULT_FATAL;
+	trailer_conf_load(&tc, p->cfg);
 	p->checks.trailers = &tc;
 	ret = precheck_commits(p->repo, p->commits, p->nr, &p->checks);
 	p->checks.trailers = NULL;
@@ -638,6 +637,7 @@ static void fill_push_opts(struct publish *p, struct push_opts *o, const char *r
 	o->use_http_path = config_git_bool(p->cfg, "credential.useHttpPath", 0);
 	o->quiet = p->quiet;
 	o->lock = p->lock;
+	o->cfg = p->cfg;
 }
 
 static int mark_pushed(struct publish *p, const char *remote)

@@ -81,14 +81,7 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 		       const struct state_lock *lock)
 {
 	memset(q, 0, sizeof(*q));
-	/*
-	 * libgit2 keeps every tree it parsed (up to 256 MiB by default);
-	 * a series walks each tree once, so a small cache does as well.
-	 */
-	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)4 << 20);
-	/* Likewise pack windows: 1 MiB at a time, at most 8 MiB mapped (a series makes many small packs). */
-	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
-	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
+	repo_tune(REPO_USE_SERIES);
 	q->repo = repo;
 	q->cfg = cfg;
 	q->lock = lock;
@@ -554,7 +547,7 @@ static int sync_worktree(struct queue *q, const git_oid *from_commit, const git_
 	if (!q->sync || git_oid_equal(from_commit, to_commit))
 		return 0;
 	if (changed_paths(q, from_commit, to_commit, &paths, &a, &b) ||
-	    worktree_sync(q->repo, &a, &b, &paths, force, NULL))
+	    worktree_sync(q->repo, q->cfg, &a, &b, &paths, force, NULL))
 		goto out;
 	ret = 0;
 out:
@@ -571,7 +564,7 @@ static int sync_check(struct queue *q, const git_oid *from_commit, const git_oid
 
 	if (q->sync && !git_oid_equal(from_commit, to_commit))
 		ret = changed_paths(q, from_commit, to_commit, &paths, &a, &b) < 0 ? -1 :
-		      worktree_check_untracked(q->repo, &a, &b, &paths, NULL);
+		      worktree_check_untracked(q->repo, q->cfg, &a, &b, &paths, NULL);
 	strvec_clear(&paths);
 	return ret;
 }
@@ -647,7 +640,7 @@ static int step_after_move(void *data)
 		return sync_worktree(q, &q->base, &q->tip, 1);
 	if (!q->sync || q->worktree_done)
 		return 0;
-	if (worktree_sync(q->repo, &st->from_tree, &st->to_tree, &st->paths, 0, &content) < 0)
+	if (worktree_sync(q->repo, q->cfg, &st->from_tree, &st->to_tree, &st->paths, 0, &content) < 0)
 		return error("'%s' moved to %s but its work tree was not updated; "
 			     "fix the cause and run 'git maint-queue --continue' (or --abort)",
 			     short_branch(q), git_oid_tostr_s(&q->tip));
@@ -950,7 +943,7 @@ static int write_conflicts(struct queue *q, struct apply_session *session,
 			strbuf_addf(&list, "%s\n", files[i].path);
 	/* The blobs the index names reach the disk first. */
 	if (objwrite_flush(&q->ow) < 0 || state_write_raw(q->dir, "conflict", list.buf, list.len) < 0 ||
-	    worktree_write_files(q->repo, files, nr) < 0)
+	    worktree_write_files(q->repo, q->cfg, files, nr) < 0)
 		goto out;
 	advise("resolve the conflicts in the work tree, 'git add' the files and run\n"
 	       "'git maint-queue --continue'");
@@ -1021,7 +1014,7 @@ static int reset_conflicts(struct queue *q, const git_oid *at_commit)
 	ret = 0;
 	if (q->sync) {
 		if (commit_tree_id(q->repo, at_commit, &tree) < 0 ||
-		    worktree_sync(q->repo, &tree, &tree, &paths, 1, NULL) < 0) {
+		    worktree_sync(q->repo, q->cfg, &tree, &tree, &paths, 1, NULL) < 0) {
 			ret = -1;
 			goto out;
 		}
@@ -1596,8 +1589,7 @@ enum maint_result queue_start(git_repository *repo, const struct maint_config *c
 	git_oid_cpy(&q.notes_base, &q.notes_orig);
 	git_oid_cpy(&q.notes_tip, &q.notes_orig);
 	q.has_notes_base = q.has_notes_tip = q.has_notes_orig;
-	if (trailer_conf_load(&q.trailers, repo) < 0)
-		goto out;
+	trailer_conf_load(&q.trailers, cfg);
 	rc = read_series(&q, args, nargs);
 	if (rc != RESULT_OK) {
 		ret = rc;
@@ -1727,7 +1719,8 @@ enum maint_result queue_continue(git_repository *repo, const struct maint_config
 		ret = RESULT_TEMPFAIL;
 		goto out;
 	}
-	if (trailer_conf_load(&q.trailers, repo) < 0 || setup_identity(&q) < 0 || finish_step(&q) < 0)
+	trailer_conf_load(&q.trailers, cfg);
+	if (setup_identity(&q) < 0 || finish_step(&q) < 0)
 		goto out;
 	if (q.stopped == STOP_BUILD) {
 		if (skip)
@@ -1803,7 +1796,7 @@ static int abort_check(struct queue *q, const git_oid *cur)
 		ret = -1;
 		goto out;
 	}
-	ret = worktree_check_untracked(q->repo, &a, &b, &paths, "--abort");
+	ret = worktree_check_untracked(q->repo, q->cfg, &a, &b, &paths, "--abort");
 out:
 	strvec_clear(&paths);
 	return ret;
@@ -2001,8 +1994,8 @@ enum maint_result queue_show_trailers(git_repository *repo, const struct maint_c
 	copy_opts(&q.opts, opts);
 	q.opts.quiet = 1;	/* the listing only: no "Skipping" lines */
 	q.preview = 1;
-	if (trailer_conf_load(&q.trailers, repo) < 0 ||
-	    (q.opts.signoff && ident_committer_name_email(&q.signer, cfg) < 0))
+	trailer_conf_load(&q.trailers, cfg);
+	if (q.opts.signoff && ident_committer_name_email(&q.signer, cfg) < 0)
 		goto out;
 	rc = read_series(&q, args, nargs);
 	if (rc != RESULT_OK) {

@@ -39,6 +39,7 @@
 
 #include <git2.h>
 
+#include "config.h"
 #include "state.h"
 #include "strbuf.h"
 #include "usage.h"
@@ -59,6 +60,7 @@ struct push_opts {
 	int use_http_path;	/* git's credential.useHttpPath */
 	int quiet;		/* no progress meter */
 	const struct state_lock *lock;	/* the repository lock, held (for the remote-tracking ref) */
+	const struct maint_config *cfg;	/* the remote's URL (push_remote_url()) */
 };
 
 struct push_result {
@@ -81,13 +83,13 @@ const char *push_outcome_name(enum push_outcome outcome);
 
 /*
  * The URL a push to remote goes to (remote.<name>.pushurl, else .url),
- * read from the configuration: 0 with *url set (caller frees), 1 when
- * there is no such remote (nothing reported), -1 (reported) on error.
+ * from the git configuration config_load() read: 0 with *url set (caller
+ * frees), 1 when there is no such remote (nothing reported).
  * (git_remote_lookup() of libgit2 1.5 leaks its regex match data, so the
  * parent process does not call it; the push worker, which ends with
  * _exit(), does.)
  */
-int push_remote_url(git_repository *repo, const char *remote, char **url);
+int push_remote_url(const struct maint_config *cfg, const char *remote, char **url);
 
 struct push_conn;
 

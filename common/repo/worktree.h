@@ -9,6 +9,7 @@
 
 #include <git2.h>
 
+#include "config.h"
 #include "strvec.h"
 
 /*
@@ -36,8 +37,9 @@ int worktree_check_clean(git_repository *repo, const struct strvec *paths, const
  * (error reported, listing them, "by <doing>"), -1 error. Lets a caller
  * look before it moves a ref.
  */
-int worktree_check_untracked(git_repository *repo, const git_oid *from, const git_oid *to,
-			     const struct strvec *paths, const char *doing);
+int worktree_check_untracked(git_repository *repo, const struct maint_config *cfg,
+			     const git_oid *from, const git_oid *to, const struct strvec *paths,
+			     const char *doing);
 
 /*
  * Where the contents to write may already be in memory (the apply
@@ -65,8 +67,9 @@ struct worktree_content {
  * and their index entries get the stat data of what was written.
  * content may be NULL.
  */
-int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
-		  const struct strvec *paths, int force, const struct worktree_content *content);
+int worktree_sync(git_repository *repo, const struct maint_config *cfg, const git_oid *from,
+		  const git_oid *to, const struct strvec *paths, int force,
+		  const struct worktree_content *content);
 
 /* A path as a stopped patch leaves it for the user (git am -3 with conflicts). */
 struct worktree_file {
@@ -86,6 +89,7 @@ struct worktree_file {
  * conflicted; refuses (-1, reported) when untracked files are in the way,
  * as worktree_sync does.
  */
-int worktree_write_files(git_repository *repo, const struct worktree_file *files, size_t nr);
+int worktree_write_files(git_repository *repo, const struct maint_config *cfg,
+			 const struct worktree_file *files, size_t nr);
 
 #endif
