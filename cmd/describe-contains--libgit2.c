@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * git-maint-describe-contains--libgit2: the part of git
  * maint-describe-contains that reads the repository through libgit2,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * git maint-describe-contains: names commits by the tags that contain
  * them, with the same output as `git describe --contains`, or (with

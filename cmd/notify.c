@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * git maint-notify: tell each author that their patch was applied, in the
  * thread of their mail, exactly once. Without --send the mails are an
@@ -79,10 +80,10 @@ int cmd_main(int argc, const char **argv)
 		OPT__VERBOSE(&o.n.verbose, "show the SMTP conversation (AUTH redacted)"),
 		OPT_GROUP("Password"),
 		OPT_SET_INT(0, "store-password", &o.action,
-			    "store the SMTP password in the Secret Service (from the terminal or stdin)",
+			    "store the SMTP password where git keeps passwords (from the terminal or stdin)",
 			    ACTION_STORE),
 		OPT_SET_INT(0, "forget-password", &o.action,
-			    "remove the SMTP password from the Secret Service", ACTION_FORGET),
+			    "remove the SMTP password from where git keeps it", ACTION_FORGET),
 		OPT_END()
 	};
 	struct maint_config cfg = MAINT_CONFIG_INIT;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * git-maint-publish: the article's do.sh as one safe command. Brings the
  * public branch (usb-next) to the work branch (work-next) by a

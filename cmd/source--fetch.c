@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * git-maint-source--fetch: the part of every command that reads mail
  * which reaches the network (see common/mail/fetch.h): run by them for one

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The README's test command: on a fresh Debian machine, which may lack
 # even make, first install what the build and the tests need (as make
 # check's deps rule would, had make been there), then run every test:

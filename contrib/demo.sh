@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The maintainer's loop of "Ask a kernel developer: maintainer workflow"
 # (Greg Kroah-Hartman, 2012), end to end
 # on a generated demo tree. Run by `make demo`, or by hand as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Helpers shared by the dry-apply tests (t03xx) and t0900. Sourced after test-lib.sh.
 
 # create_diff <path>: a git diff creating <path> (unquoted or as given),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # A real public-inbox archive on loopback for the fetch tests: Debian's
 # public-inbox, rootless, with its own configuration under the trash
 # directory. Source after test-lib.sh.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Sourced by the bash scripts of t0960-completion.sh: git's completion
 # (as Debian's git package installs it), then ours (or, with
 # COMPLETION_LAZY set, bash-completion, which finds ours by itself), and

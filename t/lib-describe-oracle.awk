@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The batches of describe_oracle (t/lib-describe-oracle.sh), from four files:
 #	oracle.dag	"<commit> <committer date> <parents>..." oldest first
 #	oracle.ids	the commit each input line names, or "<line>^{commit} missing"

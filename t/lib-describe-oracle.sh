@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # git describe --contains as the oracle, for many commits in a few runs of git.
 #
 #	describe_oracle [--graph-commits=<file>] [<git describe options>...] <in >out

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Disk write errors for the tests (RELIABILITY 23): t/lib/eio-write.c,
 # built here as an LD_PRELOAD shim, makes write() and writev() fail with
 # EIO on files whose path has $EIO_WRITE_PATH as whole components. Source

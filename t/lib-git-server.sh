@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Real git servers on loopback for the publish tests. Source after
 # test-lib.sh (and lib-keyring.sh, which re-runs the script under its own
 # session bus).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # A real IMAP server on loopback for the fetch tests: Debian's dovecot,
 # rootless, with its own configuration under the trash directory: a
 # throwaway certificate (lib-tls.sh), one user from a passwd-file, mail in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # A real Secret Service for the tests: gnome-keyring on a private D-Bus
 # session bus, so nothing reads or writes the user's own keyring.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Helpers for the mail core tests (t01xx).
 
 # git_overread_fixup <message> <info>: git 2.39's mailinfo reads past

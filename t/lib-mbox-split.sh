@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Helpers for the mbox-split tests (t02xx).
 
 # msg <id> <parent id or -> <subject> [<path>...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared by the publish tests (t07xx). Source after test-lib.sh.
 #
 #   setup_article_repo <dir>  a repository with the article's branches:

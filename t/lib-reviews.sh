@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Review threads for the tests of trailers and versions (t0207-t0209,
 # t0415-t0419), built on lib-threads.sh's topic (source that first):
 # threads_setup's v1 and v2 (v2 changes patch 3 only), with replies

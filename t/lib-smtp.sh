@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # A real SMTP server for the tests: t/smtp-server.py (Debian's
 # python3-aiosmtpd, run by /usr/bin/python3) on 127.0.0.1, on a port the
 # kernel picks, with STARTTLS (a throwaway CA made with openssl) and AUTH
@@ -24,6 +25,15 @@
 #   smtp_count                    how many messages the server accepted
 #   smtp_header <n> <name>        a header of message n (unfolded, CR removed)
 #   smtp_message_ids              the Message-IDs of all accepted messages, in order
+#   notify_held_at_data <repo> [<command>...]
+#                                 runs git-maint-notify --send -v in <repo> (after
+#                                 <command>..., e.g. env PATH=...) with the server
+#                                 holding the mail at DATA; meanwhile keeps the
+#                                 process's cmdline, limits and environ (empty where
+#                                 unreadable: a process holding a password is not
+#                                 dumpable; root reads it anyway) in the trash
+#                                 directory, its output in out and err; then the
+#                                 server answers 421, and it exits 75
 #
 # The password the server wants is $SMTP_PASSWORD, given to it in a file
 # (never on a command line); tests put it in the keyring themselves.
@@ -160,4 +170,28 @@ smtp_message_ids () {
 	test $# = 0 ||
 	awk 'FNR == 1 { head = 1 }
 		head { gsub(/\r/, ""); if ($0 == "") head = 0; else if (sub(/^Message-ID: /, "")) print }' "$@"
+}
+
+notify_held_at_data () {
+	repo=$1 &&
+	shift &&
+	smtp_mode --stall-after 0 &&
+	printf "[smtp]\n\ttimeout = 5\n" >"$repo/.git/maint.ini" &&
+	(
+		cd "$repo" &&
+		{ "$@" git-maint-notify --send -v </dev/null >"$TRASH_DIRECTORY/out" 2>"$TRASH_DIRECTORY/err" & } &&
+		pid=$! &&
+		i=0 &&
+		until grep -q "^smtp: > DATA" "$TRASH_DIRECTORY/err" || test $i -ge 100
+		do
+			sleep 0.1 && i=$((i + 1))
+		done &&
+		tr "\0" "\n" </proc/$pid/cmdline >"$TRASH_DIRECTORY/cmdline" &&
+		cp /proc/$pid/limits "$TRASH_DIRECTORY/limits" &&
+		{ tr "\0" "\n" </proc/$pid/environ >"$TRASH_DIRECTORY/environ" 2>/dev/null ||
+			: >"$TRASH_DIRECTORY/environ"; } &&
+		smtp_mode &&
+		{ wait $pid; test $? = 75; }
+	) &&
+	rm "$repo/.git/maint.ini"
 }

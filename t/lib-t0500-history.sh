@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Generates a deterministic, linux-like history for the describe-contains
 # tests and benchmark, as a git fast-import stream on stdout:
 #

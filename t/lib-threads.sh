@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Real-shaped mail threads for the tests of mbox-split, dry-apply and
 # queue on what lists deliver (t0205-t0209, t0411-t0419).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # A throwaway certificate for the loopback servers of the fetch tests.
 # Source after test-lib.sh.
 #

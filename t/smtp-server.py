@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 # A real SMTP server for the tests (Debian's python3-aiosmtpd), on a
 # loopback address, started and stopped by t/lib-smtp.sh.
 #

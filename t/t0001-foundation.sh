@@ -1,6 +1,9 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='the build and conventions every command shares'
 . ./test-lib.sh
+
+git -C "$MAINT_SRC_DIR" rev-parse --git-dir >/dev/null 2>&1 && test_set_prereq GITCHECKOUT
 
 test_expect_success 'every config key is documented in git-maint(7)' '
 	sed -n "s/^	{ \"\([a-z]*\)\", [01], \"\([a-z0-9-]*\)\".*/\1.\2/p" \
@@ -17,6 +20,29 @@ test_expect_success 'every config key is documented in git-maint(7)' '
 	done <keys
 '
 
+# Source files: what git tracks that is code (C, shell, python, awk, the
+# Makefile, anything run through #!), not the fuzz inputs. The SPDX line
+# is in the first three lines (after #! and zsh's #compdef/#description).
+test_expect_success GITCHECKOUT 'every source file carries the SPDX line of COPYING (GPL-2.0-only)' '
+	grep -q "Version 2, June 1991" "$MAINT_SRC_DIR/COPYING" &&
+	git -C "$MAINT_SRC_DIR" ls-files -- ":!:t/fuzz/corpus/" ":!:t/fuzz/regressions/" >tracked &&
+	while read f
+	do
+		case $f in
+		*.c|*.h|*.sh|*.py|*.bash|*.zsh|*.awk|Makefile) ;;
+		*) test "$(head -c2 "$MAINT_SRC_DIR/$f")" = "#!" || continue ;;
+		esac &&
+		echo "$f" || return 1
+	done <tracked >sources &&
+	test_line_count -gt 250 sources &&
+	while read f
+	do
+		head -3 "$MAINT_SRC_DIR/$f" | grep -q "SPDX-License-Identifier: GPL-2.0-only" ||
+		echo "$f"
+	done <sources >lacking &&
+	test_must_be_empty lacking
+'
+
 test_expect_success 'mbox-split and describe-contains load neither libgit2 nor libcurl nor libsecret' '
 	for p in describe-contains mbox-split
 	do
@@ -25,15 +51,19 @@ test_expect_success 'mbox-split and describe-contains load neither libgit2 nor l
 	done
 '
 
+# The programs that read patches check their signatures (attestation,
+# common/mail/attest.h): libopendkim and the resolver come with the mail
+# layer's readers; notify and publish link them through queue's engine,
+# which they ask whether a queue is in progress.
 test_expect_success 'each program links only the libraries of the layers it uses' '
 	cat >expect <<-\EOF &&
 	describe-contains:
 	describe-contains--libgit2: libgit2
-	dry-apply: libcrypto libgit2 libinih libz
-	mbox-split: libcrypto libinih
-	notify: libcrypto libcurl libgit2 libinih libsecret-1 libz
-	publish: libcrypto libgit2 libinih libsecret-1 libz
-	queue: libcrypto libgit2 libinih libz
+	dry-apply: libcrypto libgit2 libinih libopendkim libresolv libz
+	mbox-split: libcrypto libinih libopendkim libresolv
+	notify: libcrypto libcurl libgit2 libinih libopendkim libresolv libsecret-1 libz
+	publish: libcrypto libgit2 libinih libopendkim libresolv libsecret-1 libz
+	queue: libcrypto libgit2 libinih libopendkim libresolv libz
 	source--fetch: libcrypto libcurl libinih libsecret-1 libz
 	EOF
 	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
@@ -41,7 +71,8 @@ test_expect_success 'each program links only the libraries of the layers it uses
 		printf "%s:" "${p##*/git-maint-}" &&
 		readelf -d "$p" >dyn &&
 		sed -n "s/.*(NEEDED).*\[\(lib[^.]*\)\..*/\1/p" dyn >needed &&
-		grep -x -e libgit2 -e libcurl -e libsecret-1 -e libinih -e libcrypto -e libz needed |
+		grep -x -e libgit2 -e libcurl -e libsecret-1 -e libinih -e libcrypto -e libz \
+			-e libopendkim -e libresolv needed |
 		sort | sed "s/^/ /" | tr -d "\n" &&
 		echo || return 1
 	done >actual &&

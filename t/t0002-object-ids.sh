@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='object ids: git'"'"'s, computed with collision detection
 
 The ids of the objects queue writes come from libgit2'"'"'s SHA-1 (sha1dc),

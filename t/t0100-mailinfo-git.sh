@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='the mail core extracts what git mailsplit + git mailinfo extract
 
 Every message of a varied corpus (git format-patch output of odd commits,

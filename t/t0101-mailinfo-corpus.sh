@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='hand-written mails: same extraction as git mailsplit + git mailinfo
 
 RFC 2047 words in several charsets, quoted-printable and base64 bodies,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='the mail core on hostile and broken input
 
 RELIABILITY.md items 9-15: a defined result or one error line naming the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='the parsers and engines under libFuzzer (bounded runs)
 
 Each target of t/fuzz/ (built by make check or make fuzz-build with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='hostile mail through every command: long decoded lines, dates, header values in trailers, output
 
 RELIABILITY.md items 39, 42, 43 and 47, and the mail side of issue 10:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-mbox-split: selecting by path, author, subject and date'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-mbox-split.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-mbox-split: mbox, mboxrd, directory and listing output; inputs'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-mbox-split.sh"

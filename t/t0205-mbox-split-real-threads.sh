@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-mbox-split on what lists deliver: covers with ---, replies with diffs, duplicates, unthreaded series, rerolls'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-threads.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-dry-apply on what lists deliver: only patches are checked, the rest is stepped over'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-threads.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='review trailers: read from replies as b4 reads them, added to a message as git interpret-trailers adds them; shown by mbox-split and dry-apply'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-threads.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='patch ids of mailed patches: what git patch-id --stable computes'
 . ./test-lib.sh
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='two versions of a series, patch by patch: what git range-diff shows of the same commits'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-threads.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='git maint-dry-apply: the maintainer article scenario, targets, output, exit codes, no changes'
 

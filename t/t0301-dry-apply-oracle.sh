@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='dry-apply oracle tests: generated series against git apply, git am and GNU patch'
 

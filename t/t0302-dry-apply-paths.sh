@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='dry-apply path safety: .., absolute paths, .git look-alikes, symlinks (after git t4139, t4122, t4115)'
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='apply engine: 3-way, binary, traditional diffs, series state, changes and trees for queue'
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='dry-apply and queue on large patches: many files, many hunks (RELIABILITY 40)
 

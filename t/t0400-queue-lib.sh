@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='queue building blocks: dates, git am messages and sign-offs, lock, state files'
 . ./test-lib.sh
 

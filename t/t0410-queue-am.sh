@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue makes the commits git am -s makes'
 . ./test-lib.sh
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue on what lists deliver: the commits of git am -s on the patches alone'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-threads.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue carries the trailers of the replies: the commits git am and git interpret-trailers make'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-threads.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue stops, resumes, skips and aborts; hooks; locks'
 . ./test-lib.sh
 

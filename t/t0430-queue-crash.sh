@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue killed at every step: --continue or --abort always gets back to a consistent branch'
 . ./test-lib.sh
 

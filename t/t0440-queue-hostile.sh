@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue refuses hostile and corrupt patches before any write'
 . ./test-lib.sh
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue on a full disk: exit 128 naming the file, branch unchanged, no torn state'
 . ./test-lib.sh
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue when the disk fails a write (EIO): exit 128 naming the file, nothing lost'
 . ./test-lib.sh
 

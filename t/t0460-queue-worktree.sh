@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue on a checked-out branch: the work tree and index git am leaves'
 . ./test-lib.sh
 

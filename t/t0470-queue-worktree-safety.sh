@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue and the maintainer'\''s files: nothing untracked is lost (RELIABILITY 37)
 
 git am is the oracle: where it refuses to overwrite an untracked or

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue writes file modes as git writes them (RELIABILITY 44)
 
 A tracked file rewritten by a patch gets the permissions git gives the

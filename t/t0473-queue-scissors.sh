@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue --scissors, --no-scissors and mailinfo.scissors as git am has them
 
 The commits equal git am'\''s for the same mails and options.'

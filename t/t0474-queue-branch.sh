@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-queue: which branch a name queues on
 
 A <tree>-next (<tree>-linus) name is queued on work-next (work-linus)

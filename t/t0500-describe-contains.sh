@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-describe-contains names every commit as git describe --contains does'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-t0500-history.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-describe-contains answers from the repository files alone (no libgit2) only when that gives git'"'"'s answer'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-t0500-history.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-describe-contains --match/--exclude use git'"'"'s wildmatch on bytes, not fnmatch'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-t0500-history.sh"

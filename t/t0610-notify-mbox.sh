@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='git maint-notify without --send: the mails as an mbox, threading, recipients, encoding, refused values'
 

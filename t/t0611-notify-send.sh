@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='git maint-notify --send to a real SMTP server (aiosmtpd, STARTTLS, AUTH) with the password from a real Secret Service'
 

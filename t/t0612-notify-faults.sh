@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='git maint-notify --send when the server refuses, drops, stalls, or is not what it should be (RELIABILITY 26-28)'
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='git maint-notify --send through a sendmail-like program: msmtp to the real server, and a script for the exit statuses'
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-publish: the public branch brought to the work branch, fast-forward or merge in memory, to a bare repository'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-publish.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-publish killed at every step of the guarded step, the pushes and the hand-off to notify'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-publish.sh"
@@ -92,17 +93,31 @@ test_expect_success 'killed while writing the state: --continue names the damage
 	complete 1
 '
 
-for point in publish-before-ref publish-after-ref publish-after-push:origin publish-after-push:backup \
-	publish-before-notify
+test_expect_success 'killed while writing the state: a new publish clears what it left (nothing had changed) and publishes' '
+	setup_case &&
+	crash publish-state-write &&
+	git -C r maint-publish -q 2>err &&
+	grep "^warning: removing .*: a publish killed before it wrote its state left it; nothing had changed" err &&
+	complete 1
+'
+
+for point in publish-before-ref publish-after-ref publish-after-push:origin push-before-ref:backup \
+	publish-after-push:backup publish-before-notify
 do
 	test_expect_success "killed at $point: --continue completes, notify runs once" '
 		setup_case &&
 		crash $point &&
 		test_path_is_file r/.git/maint/publish/state &&
 		test_must_be_empty notify.log &&
-		test_expect_code 128 git -C r maint-publish 2>err &&
-		grep "^error: a publish is in progress" err &&
 		git -C r maint-publish -q --continue &&
+		complete 1
+	'
+
+	test_expect_success "killed at $point: a new publish finishes it first, notify runs once" '
+		setup_case &&
+		crash $point &&
+		git -C r maint-publish 2>err &&
+		grep "^Finishing the publish in progress first" err &&
 		complete 1
 	'
 done

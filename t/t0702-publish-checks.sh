@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-publish: the pre-publish checks (sign-offs, Fixes: tags) and the build, each stopping with nothing changed'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-publish.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-publish to a real git daemon (receive-pack) and a bare backup: per-remote results, --continue, nothing forced'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-publish.sh"
@@ -126,9 +127,16 @@ test_expect_success 'the backup down while origin succeeds: exit 75 naming it, o
 	grep "^pushed origin$" r/.git/maint/publish/state
 '
 
-test_expect_success 'a new publish is refused while one is in progress' '
-	test_expect_code 128 git -C r maint-publish 2>err &&
-	grep "^error: a publish is in progress" err
+test_expect_success 'a new publish first finishes the one in progress: the backup still down, exit 75, nothing new' '
+	in_repo r queue_commit drivers/usb/e.c "usb: e" &&
+	before=$(git -C r rev-parse usb-next) &&
+	test_expect_code 75 git -C r maint-publish >out 2>err &&
+	grep "^Finishing the publish in progress first" err &&
+	grep "^error: push to .backup.: unreachable" err &&
+	grep "^error: the publish in progress (.*) is not finished; nothing new was published" err &&
+	test "$(git -C r rev-parse usb-next)" = "$before" &&
+	test_must_be_empty notify.log &&
+	git -C r reset -q --hard HEAD~1
 '
 
 test_expect_success '--continue with the backup up again pushes only to it, then notifies' '

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-publish over http: git http-backend behind lighttpd with basic auth, the password from the Secret Service or a credential helper'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-keyring.sh"
@@ -22,7 +23,7 @@ test_expect_success 'setup: lighttpd + git http-backend asking for maint'"'"'s p
 test_expect_success 'no password anywhere: authentication failed naming the remote, exit 128, nothing changed (34)' '
 	repo_state_of r >before &&
 	origin_before=$(remote_tip srv/origin.git usb-next) &&
-	test_expect_code 128 env GIT_TERMINAL_PROMPT=0 git -C r maint-publish >out 2>err &&
+	test_expect_code 128 git -C r maint-publish >out 2>err &&
 	grep "^error: push to .origin.: authentication failed (no credentials for http://127.0.0.1:$HTTP_PORT" err &&
 	grep "^error: nothing was changed: .usb-next. stays at" err &&
 	repo_state_of r >after &&
@@ -41,7 +42,7 @@ test_expect_success 'the password git-credential-libsecret keeps in the Secret S
 	! grep -F "$PASSWORD" out err r/.git/config
 '
 
-test_expect_success 'a wrong password in the Secret Service: one refusal, exit 128 naming the remote, nothing changed (34)' '
+test_expect_success 'a wrong password in the Secret Service: one refusal, exit 128 naming the remote, nothing changed (34); the item goes, as git-credential-libsecret'"'"'s would' '
 	secret-tool clear protocol http server 127.0.0.1 &&
 	keyring_store "not-the-password" protocol http server 127.0.0.1 port "$HTTP_PORT" user maint &&
 	in_repo r queue_commit drivers/usb/b.c "usb: b" &&
@@ -50,7 +51,7 @@ test_expect_success 'a wrong password in the Secret Service: one refusal, exit 1
 	origin_before=$(remote_tip srv/origin.git usb-next) &&
 	test_expect_code 128 git -C r maint-publish >out 2>err &&
 	cat >expect <<-EOF &&
-	error: push to '"'"'origin'"'"': authentication failed (the Secret Service'"'"'s credential for $HTTP_URL/origin.git was refused)
+	error: push to '"'"'origin'"'"': authentication failed (the Secret Service'"'"'s credential for $HTTP_URL/origin.git was refused; the password was removed from the Secret Service)
 	error: nothing was changed: '"'"'usb-next'"'"' stays at $(git -C r rev-parse usb-next)
 	EOF
 	test_cmp expect err &&
@@ -58,11 +59,11 @@ test_expect_success 'a wrong password in the Secret Service: one refusal, exit 1
 	test_cmp before after &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$origin_before" &&
 	test_must_be_empty notify.log &&
-	test "$(keyring_lookup protocol http server 127.0.0.1)" = not-the-password
+	test_must_fail keyring_lookup protocol http server 127.0.0.1
 '
 
 test_expect_success 'no keyring item: git credential fill asks the configured helper, approve keeps it' '
-	secret-tool clear protocol http server 127.0.0.1 &&
+	test_must_fail keyring_lookup protocol http server 127.0.0.1 &&
 	printf "http://maint:%s@127.0.0.1:%s\n" "$PASSWORD" "$HTTP_PORT" >creds &&
 	chmod 600 creds &&
 	git -C r config credential.helper "store --file=\"$PWD/creds\"" &&
@@ -82,7 +83,7 @@ test_expect_success 'a helper with a wrong password: rejected, and git credentia
 	: >notify.log &&
 	repo_state_of r >before &&
 	test_expect_code 128 git -C r maint-publish >out 2>err &&
-	grep "^error: push to .origin.: authentication failed (the credential helper.s credential for $HTTP_URL/origin.git was refused)" err &&
+	grep "^error: push to .origin.: authentication failed (the credential helper.s credential for $HTTP_URL/origin.git was refused; the password was removed from git.s credential helpers)" err &&
 	repo_state_of r >after &&
 	test_cmp before after &&
 	test_must_be_empty creds &&
@@ -91,19 +92,12 @@ test_expect_success 'a helper with a wrong password: rejected, and git credentia
 
 test_expect_success 'the password never reaches the arguments of any process we start' '
 	printf "http://maint:%s@127.0.0.1:%s\n" "$PASSWORD" "$HTTP_PORT" >creds &&
-	mkdir -p spy &&
-	cat >spy/git <<-EOF &&
-	#!/bin/sh
-	printf "%s\n" "\$*" >>"$PWD/argv.log"
-	env >>"$PWD/env.log"
-	exec /usr/bin/git "\$@"
-	EOF
-	chmod +x spy/git &&
+	git_spy "$PWD/spy" &&
 	# git-maint-publish itself, not through git, which puts its own directory first on PATH
 	(cd r && PATH="$PWD/../spy:$PATH" git-maint-publish -q) &&
-	grep "^credential fill$" argv.log &&
-	grep "^credential approve$" argv.log &&
-	! grep -F "$PASSWORD" argv.log env.log
+	grep "^credential fill$" spy/argv.log &&
+	grep "^credential approve$" spy/argv.log &&
+	! grep -F "$PASSWORD" spy/argv.log spy/env.log
 '
 
 test_done

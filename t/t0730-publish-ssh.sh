@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='git maint-publish over ssh: sshd on loopback, the ssh-agent or ~/.ssh keys, the host key checked'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-publish.sh"

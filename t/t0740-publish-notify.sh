@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='git maint-publish with the real git-maint-notify: pushed to a git daemon and a backup, the authors mailed through an SMTP server (STARTTLS, AUTH, the password in gnome-keyring), exactly once across reruns and a kill -9'
 
@@ -185,6 +186,63 @@ test_expect_success 'kill -9 inside notify, after the server took a mail, before
 	test_line_count = 1 dups &&
 	test "$(sed -n "s/^Message-ID: //p" "$SMTP_SPOOL/0007.eml" | tr -d "\r")" = "$(cat dups)" &&
 	test "$(sed -n "s/^Message-ID: //p" "$SMTP_SPOOL/0008.eml" | tr -d "\r")" = "$(cat dups)"
+'
+
+test_expect_success 'kill -9 once the backup took the push, before its tracking ref moved: --continue finishes and notifies' '
+	mails_for 1 "Oliver Neukum" oneukum@suse.com acm >oliver.mbox &&
+	git -C r maint-queue -q usb-next ../oliver.mbox &&
+	tip=$(git -C r rev-parse work-next) &&
+	old=$(git -C r rev-parse refs/remotes/backup/usb-next) &&
+	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=push-before-ref:backup \
+		git -C r maint-publish >out 2>err &&
+	test "$(remote_tip backup.git usb-next)" = "$tip" &&
+	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" = "$old" &&
+	grep "^pushed origin\$" r/.git/maint/publish/state &&
+	test "$(smtp_count)" = 9 &&
+	git -C r maint-publish --continue >out 2>err &&
+	grep "^backup: usb-next up to date\$" out &&
+	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" = "$tip" &&
+	git -C r reflog show -1 --format=%gs refs/remotes/backup/usb-next >reflog &&
+	echo "update by push" >expect &&
+	test_cmp expect reflog &&
+	test "$(smtp_count)" = 10 &&
+	test_path_is_missing r/.git/maint/publish
+'
+
+test_expect_success 'the backup pushed by hand (its tracking ref stale) after publish could not reach it: the next publish finishes, notifies' '
+	mails_for 1 "Mathias Nyman" mathias.nyman@linux.intel.com xhci >mathias.mbox &&
+	git -C r maint-queue -q usb-next ../mathias.mbox &&
+	tip=$(git -C r rev-parse work-next) &&
+	mv backup.git backup.moved &&
+	test_expect_code 75 git -C r maint-publish >out 2>err &&
+	grep "^error: push to .backup.: unreachable" err &&
+	test "$(smtp_count)" = 10 &&
+	mv backup.moved backup.git &&
+	git -C r push -q "$PWD/backup.git" usb-next &&
+	test "$(remote_tip backup.git usb-next)" = "$tip" &&
+	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" != "$tip" &&
+	git -C r maint-publish >out 2>err &&
+	grep "^Finishing the publish in progress first" err &&
+	grep "^backup: usb-next up to date\$" out &&
+	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" = "$tip" &&
+	test "$(smtp_count)" = 11 &&
+	test_path_is_missing r/.git/maint/publish
+'
+
+test_expect_success 'a write-only backup (no fetch refspec, no tracking ref): notify trusts the push publish recorded' '
+	git -C r config --unset remote.backup.fetch &&
+	git -C r update-ref -d refs/remotes/backup/usb-next &&
+	mails_for 1 "Peter Chen" peter.chen@nxp.com chipidea >peter.mbox &&
+	git -C r maint-queue -q usb-next ../peter.mbox &&
+	tip=$(git -C r rev-parse work-next) &&
+	git -C r maint-publish >out 2>err &&
+	test "$(remote_tip backup.git usb-next)" = "$tip" &&
+	test_must_fail git -C r rev-parse -q --verify refs/remotes/backup/usb-next &&
+	test "$(smtp_count)" = 12 &&
+	test_path_is_missing r/.git/maint/publish &&
+	# by hand, with no record and no tracking ref, notify cannot tell
+	test_expect_code 128 git -C r maint-notify --send --after-push backup usb-next~1..usb-next 2>err &&
+	grep "no remote-tracking branches" err
 '
 
 test_done

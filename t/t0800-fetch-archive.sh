@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='mail from a public-inbox archive: a series by Message-ID, fetched over https from public-inbox-httpd on loopback, the same selection as from a local mbox; the cache; failures'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-archive.sh"

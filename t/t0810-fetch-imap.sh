@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='mail from an IMAP folder: dovecot on loopback over TLS, the password from the Secret Service as git keeps it, unseen only, flags untouched'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-keyring.sh"
@@ -169,26 +170,29 @@ test_expect_success 'no password in the Secret Service: exit 128, the error and 
 	imap_config nopw &&
 	test_expect_code 128 git -C nopw maint-mbox-split "imaps://nobody@127.0.0.1:$IMAP_PORT/INBOX/TODO" >out 2>err &&
 	cat >expect <<-EOF &&
-	error: '"'"'imaps://nobody@127.0.0.1:$IMAP_PORT/INBOX/TODO'"'"': no password for imaps://nobody@127.0.0.1 in the Secret Service
-	hint: store it where git'"'"'s credential helper (libsecret) keeps it, e.g.
-	hint:   secret-tool store --label='"'"'Git: imaps://127.0.0.1/'"'"' protocol imaps server 127.0.0.1 port $IMAP_PORT user nobody
+	error: no password for '"'"'nobody'"'"' at imaps://127.0.0.1:$IMAP_PORT
+	hint: give it one of two ways, as for git (or run on a terminal to be asked):
+	hint:   git config --global credential.helper store (or cache, ...); git credential approve
+	hint:     given protocol=imaps, host=127.0.0.1:$IMAP_PORT, username=nobody, password=<password>, a line each
+	hint:   to a Secret Service on the session bus, as git-credential-libsecret keeps it:
+	hint:     secret-tool store --label='"'"'Git: imaps://127.0.0.1:$IMAP_PORT/'"'"' protocol imaps server 127.0.0.1 port $IMAP_PORT user nobody
 	EOF
 	test_cmp expect err &&
 	test_must_be_empty out
 '
 
-test_expect_success 'no session bus: exit 128 naming the cause' '
+test_expect_success 'no session bus: exit 128 naming the cause in the hint' '
 	test_expect_code 128 run_without_bus git -C r maint-mbox-split "$URL" >out 2>err &&
-	grep "^error: .*D-Bus" err &&
+	grep "^hint:     (the Secret Service cannot be reached: .*D-Bus" err &&
 	test_must_be_empty out
 '
 
-test_expect_success 'a wrong password: the login refused, exit 128' '
+test_expect_success 'a wrong password: the login refused, exit 128; the item goes, as git-credential-libsecret'"'"'s would' '
 	keyring_store wrong-password protocol imaps server 127.0.0.1 port "$IMAP_PORT" user mallory &&
 	test_expect_code 128 git -C r maint-mbox-split "imaps://mallory@127.0.0.1:$IMAP_PORT/INBOX/TODO" >out 2>err &&
 	echo "error: '"'"'imaps://mallory@127.0.0.1:$IMAP_PORT/INBOX/TODO'"'"': the server refused the login of '"'"'mallory'"'"'" >expect &&
 	test_cmp expect err &&
-	secret-tool clear protocol imaps server 127.0.0.1 user mallory
+	test_must_fail keyring_lookup protocol imaps server 127.0.0.1 user mallory
 '
 
 test_expect_success 'TLS: the server'"'"'s certificate not trusted: refused before the login, exit 128' '

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 test_description='RELIABILITY.md cases the command tests left open
 
 Each test checks the exit code, the one stderr line that names the file,
@@ -573,12 +574,16 @@ test_expect_success 'config: a CRLF file reads like an LF one (36)' '
 	grep "^error: sizes: message 2 exceeds max size (2000 bytes)" err
 '
 
-test_expect_success 'config: a password key is ignored with a warning naming file:line (36)' '
+test_expect_success 'config: a password in a file others can read gets a warning naming file:line (36)' '
 	printf "[smtp]\npassword = hunter2\n[mbox]\nmax-message-size = 0\n" >"$(cat cfgpath)" &&
+	chmod 644 "$(cat cfgpath)" &&
 	git-maint-mbox-split --format=%m sizes >out 2>err &&
 	test_line_count = 2 out &&
-	grep "^warning: $(cat cfgpath):2: a password in a config file is ignored" err &&
+	grep "^warning: $(cat cfgpath):2: a password in a file others can read" err &&
 	! grep hunter2 err &&
+	chmod 600 "$(cat cfgpath)" &&
+	git-maint-mbox-split --format=%m sizes >out 2>err &&
+	test_must_be_empty err &&
 	rm "$(cat cfgpath)"
 '
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='make install as a maintainer meets it: git maint-<cmd> --help shows the installed man page, -h the usage, an unknown option a git-style error; bash and zsh completion of the git maint-* commands (contrib/completion), through git'"'"'s own completion'
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='the manual pages and the programs agree: every option a command lists in -h is documented under OPTIONS of its page, every option documented there is one the command takes, and every page has the sections a maintainer looks for'
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='contrib/examples: the two-branch configuration (maint.ini) as it is, and the loop script (maint-loop.sh) run on it'
 

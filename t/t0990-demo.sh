@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 
 test_description='make demo (contrib/demo.sh): the maintainer'"'"'s loop end to end, each step checked by its outcome'
 

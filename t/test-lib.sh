@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Sourced by every t/tNNNN-*.sh: pins the environment, puts the built
 # programs first on PATH, then loads Debian's sharness.
 #
@@ -37,9 +38,13 @@ GIT_AUTHOR_DATE='1112354055 +0200'
 GIT_COMMITTER_DATE='1112354055 +0200'
 GIT_MERGE_AUTOEDIT=no
 PAGER=cat
+# no test waits on the terminal it was started from: git (and git-maint
+# through git) never prompts there; a test of the prompt runs its command
+# on a pty of its own (lib/pty-run.py) with this unset
+GIT_TERMINAL_PROMPT=0
 export TZ GIT_CONFIG_NOSYSTEM GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL \
 	GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL GIT_AUTHOR_DATE GIT_COMMITTER_DATE \
-	GIT_MERGE_AUTOEDIT PAGER
+	GIT_MERGE_AUTOEDIT PAGER GIT_TERMINAL_PROMPT
 
 # chain-lint is on unless GIT_TEST_CHAIN_LINT=0 or --no-chain-lint (see below).
 chain_lint=t
@@ -92,6 +97,21 @@ export GIT_CEILING_DIRECTORIES
 git config --global user.name "$GIT_COMMITTER_NAME"
 git config --global user.email "$GIT_COMMITTER_EMAIL"
 git config --global init.defaultBranch main
+
+# git_spy <dir>: <dir>/git (put <dir> first on PATH) runs git after
+# appending its arguments to <dir>/argv.log and its environment to
+# <dir>/env.log: what a test greps for a secret that must not be there.
+# <dir> is absolute.
+git_spy () {
+	mkdir -p "$1" &&
+	cat >"$1/git" <<-EOF &&
+	#!/bin/sh
+	printf "%s\n" "\$*" >>"$1/argv.log"
+	env >>"$1/env.log"
+	exec /usr/bin/git "\$@"
+	EOF
+	chmod +x "$1/git"
+}
 
 # test_tick: advance the pinned dates by one minute, as git's test-lib does.
 test_tick () {

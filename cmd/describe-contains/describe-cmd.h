@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef DESCRIBE_CMD_H
 #define DESCRIBE_CMD_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "config.h"
 #include "gitdir.h"
 #include "utf8.h"
@@ -65,6 +66,9 @@ static const struct known_key {
 	{ "notify", 0, "template", KEY_STRING },
 	{ "notify", 0, "revert-template", KEY_STRING },
 	{ "mbox", 0, "max-message-size", KEY_INT },
+	{ "attest", 0, "policy", KEY_ENUM, "off|check|softfail|hardfail" },
+	{ "attest", 0, "dkim-keys", KEY_STRING },
+	{ "attest", 0, "timeout", KEY_INT },
 	{ "archive", 0, "url", KEY_STRING },
 	{ "archive", 0, "cainfo", KEY_STRING },
 	{ "archive", 0, "timeout", KEY_INT },
@@ -156,6 +160,15 @@ static char *read_line(char *buf, int size, void *data)
 	return buf;
 }
 
+/* A password in a file others may read: said, as ssh says it of a key. */
+static void warn_if_readable(const char *path, int line)
+{
+	struct stat st;
+
+	if (!stat(path, &st) && (st.st_mode & 077))
+		warning("%s:%d: a password in a file others can read; 'chmod go= %s'", path, line, path);
+}
+
 /* "tree \"usb\"" -> section "tree", subsection "usb". */
 static int split_section(const char *in, char **section, char **subsection)
 {
@@ -236,8 +249,7 @@ static int handler(void *data, const char *section, const char *name, const char
 		}
 	}
 	if (!strcmp(key, "password"))
-		warning("%s:%d: a password in a config file is ignored; git-maint reads it from the Secret Service",
-			r->path, r->line);
+		warn_if_readable(r->path, r->line);
 	for (i = 0; i < cfg->nr; i++) {
 		e = &cfg->entries[i];
 		if (!strcmp(e->file, r->path) && !strcmp(e->section, sec) && !strcmp(e->key, key) &&

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "hashmap.h"
 #include "usage.h"
 #include "wrapper.h"

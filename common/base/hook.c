@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "hook.h"
 #include "usage.h"
 #include "wrapper.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The one main() of every git-maint program: sets up what all commands
  * share, then runs the program's cmd_main().

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "parse-options.h"
 #include "strbuf.h"
 #include "strvec.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PARSE_OPTIONS_H
 #define PARSE_OPTIONS_H
 

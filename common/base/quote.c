@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Quoting text from mail, patches and refs for output. See quote.h.
  */

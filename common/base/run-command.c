@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "run-command.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -13,32 +14,54 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void NORETURN child(const char *const *argv, int in, int out)
+static void NORETURN child(const struct run_opts *o, int in, int out, int err)
 {
 	int null = in < 0 ? open("/dev/null", O_RDONLY) : -1;
 
-	if ((in >= 0 ? dup2(in, 0) : dup2(null, 0)) < 0 || (out >= 0 && dup2(out, 1) < 0))
+	if ((in >= 0 ? dup2(in, 0) : dup2(null, 0)) < 0 || (out >= 0 && dup2(out, 1) < 0) ||
+	    (err >= 0 && dup2(err, 2) < 0))
 		_exit(127);
+	for (const char *const *e = o->env; e && *e; e++)
+		if (strchr(*e, '=') ? putenv((char *)*e) : unsetenv(*e))
+			_exit(127);
 	signal(SIGPIPE, SIG_DFL);
-	execvp(argv[0], (char *const *)argv);
-	error_errno("cannot run '%s'", argv[0]);
+	execvp(o->argv[0], (char *const *)o->argv);
+	error_errno("cannot run '%s'", o->argv[0]);
 	_exit(127);
 }
 
-/* Feeds input and drains output at the same time: either may exceed a pipe's buffer. */
-static int pump(int to, const char *input, size_t len, int from, struct strbuf *out)
+/* Appends what can be read from *fd to out; closes it at the end. */
+static void drain(int *fd, struct strbuf *out)
+{
+	char buf[4096];
+	ssize_t r = read(*fd, buf, sizeof(buf));
+
+	if (r < 0 && errno == EINTR)
+		return;
+	if (r <= 0) {
+		close(*fd);
+		*fd = -1;
+	} else {
+		strbuf_add(out, buf, r);
+	}
+}
+
+/* Feeds input and drains output and errors at the same time: any may exceed a pipe's buffer. */
+static int pump(int to, const char *input, size_t len, int from, struct strbuf *out, int errfd,
+		struct strbuf *err)
 {
 	size_t done = 0;
-	char buf[4096];
 
-	while (to >= 0 || from >= 0) {
-		struct pollfd pfd[2];
+	while (to >= 0 || from >= 0 || errfd >= 0) {
+		struct pollfd pfd[3];
 		int n = 0, rc;
 
 		if (to >= 0)
 			pfd[n++] = (struct pollfd){ to, POLLOUT, 0 };
 		if (from >= 0)
 			pfd[n++] = (struct pollfd){ from, POLLIN, 0 };
+		if (errfd >= 0)
+			pfd[n++] = (struct pollfd){ errfd, POLLIN, 0 };
 		rc = poll(pfd, n, -1);
 		if (rc < 0 && errno == EINTR)
 			continue;
@@ -57,38 +80,39 @@ static int pump(int to, const char *input, size_t len, int from, struct strbuf *
 					close(to);
 					to = -1;
 				}
+			} else if (pfd[i].fd == from) {
+				drain(&from, out);
 			} else {
-				ssize_t r = read(from, buf, sizeof(buf));
-
-				if (r < 0 && errno == EINTR)
-					continue;
-				if (r <= 0) {
-					close(from);
-					from = -1;
-				} else {
-					strbuf_add(out, buf, r);
-				}
+				drain(&errfd, err);
 			}
 		}
 	}
 	return 0;
 }
 
-int run_command(const char *const *argv, const char *input, size_t len, struct strbuf *out)
+static void close_pair(int p[2])
 {
-	int in[2] = { -1, -1 }, outp[2] = { -1, -1 };
+	for (int i = 0; i < 2; i++)
+		if (p[i] >= 0)
+			close(p[i]);
+}
+
+int run_command_opts(const struct run_opts *o)
+{
+	int in[2] = { -1, -1 }, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+	const char *name = o->argv[0];
 	void (*old_pipe)(int);
 	pid_t pid;
 	int status, ret;
 
-	if ((input && pipe(in) < 0) || (out && pipe(outp) < 0)) {
-		error_errno("cannot run '%s'", argv[0]);
+	if ((o->input && pipe(in) < 0) || (o->out && pipe(outp) < 0) || (o->err && pipe(errp) < 0)) {
+		error_errno("cannot run '%s'", name);
 		goto fail;
 	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		error_errno("cannot run '%s'", argv[0]);
+		error_errno("cannot run '%s'", name);
 		goto fail;
 	}
 	if (!pid) {
@@ -96,33 +120,41 @@ int run_command(const char *const *argv, const char *input, size_t len, struct s
 			close(in[1]);
 		if (outp[0] >= 0)
 			close(outp[0]);
-		child(argv, in[0], outp[1]);
+		if (errp[0] >= 0)
+			close(errp[0]);
+		child(o, in[0], outp[1], errp[1]);
 	}
 	if (in[0] >= 0)
 		close(in[0]);
 	if (outp[1] >= 0)
 		close(outp[1]);
+	if (errp[1] >= 0)
+		close(errp[1]);
 	old_pipe = signal(SIGPIPE, SIG_IGN);
-	ret = pump(input && len ? in[1] : -1, input, len, out ? outp[0] : -1, out);
+	ret = pump(o->input && o->len ? in[1] : -1, o->input, o->len, outp[0], o->out, errp[0], o->err);
 	signal(SIGPIPE, old_pipe);
-	if (input && !len)
+	if (o->input && !o->len)
 		close(in[1]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return error_errno("cannot wait for '%s'", argv[0]);
+			return error_errno("cannot wait for '%s'", name);
 	if (ret < 0)
 		return -1;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 255;
 fail:
-	for (int i = 0; i < 2; i++) {
-		if (in[i] >= 0)
-			close(in[i]);
-		if (outp[i] >= 0)
-			close(outp[i]);
-	}
+	close_pair(in);
+	close_pair(outp);
+	close_pair(errp);
 	return -1;
+}
+
+int run_command(const char *const *argv, const char *input, size_t len, struct strbuf *out)
+{
+	struct run_opts o = { argv, NULL, input, len, out, NULL };
+
+	return run_command_opts(&o);
 }
 
 static int executable(const char *path)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef RUN_COMMAND_H
 #define RUN_COMMAND_H
 
@@ -29,6 +30,18 @@
  * it could not be started.
  */
 int run_command(const char *const *argv, const char *input, size_t len, struct strbuf *out);
+
+/* run_command() with more said about the child. */
+struct run_opts {
+	const char *const *argv;
+	const char *const *env;	/* "NAME=value" set, "NAME" unset in the child; NULL: none */
+	const char *input;	/* as run_command()'s */
+	size_t len;
+	struct strbuf *out;	/* as run_command()'s */
+	struct strbuf *err;	/* its standard error appended here; NULL: inherited */
+};
+
+int run_command_opts(const struct run_opts *o);
 
 /*
  * Finds a git-maint program: on PATH first (as git finds git-maint-*),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "strvec.h"
 #include "strbuf.h"
 #include "wrapper.h"

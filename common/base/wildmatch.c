@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * git's wildmatch() without flags (see wildmatch.h): a backtracking
  * matcher over bytes. Each step answers MATCH, NO_MATCH, or GIVE_UP when

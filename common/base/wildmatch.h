@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef WILDMATCH_H
 #define WILDMATCH_H
 

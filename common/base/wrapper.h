@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef WRAPPER_H
 #define WRAPPER_H
 

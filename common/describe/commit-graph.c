@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Reader of git's commit-graph file format (see commit-graph.h). The
  * files are mapped read-only; each layer is validated when opened.

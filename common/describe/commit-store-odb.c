@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The libgit2 side of the commit store (see commit-store.h): which graph
  * git would use, and reading commits that are not in it from the object

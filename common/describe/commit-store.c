@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Commits of a walk (see commit-store.h): graph commits are decoded from
  * the mapped commit-graph on first use; other commits are read through

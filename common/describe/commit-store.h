@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef COMMIT_STORE_H
 #define COMMIT_STORE_H
 

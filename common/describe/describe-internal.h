@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef DESCRIBE_INTERNAL_H
 #define DESCRIBE_INTERNAL_H
 

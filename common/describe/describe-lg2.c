@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The libgit2 source of a describer (see describe-internal.h): refs
  * listed, tags peeled and commit-ishes resolved through libgit2, so

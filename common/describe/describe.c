@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * describe --contains (name-rev semantics, see describe.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The peel cache (see peel-cache.h): entries in an array, found by
  * object id through a hash map (hashmap.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PEEL_CACHE_H
 #define PEEL_CACHE_H
 

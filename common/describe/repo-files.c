@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A repository read from its files (see repo-files.h). Everything that
  * is not the plain case makes repo_files_open() or a lookup answer

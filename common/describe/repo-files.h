@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef REPO_FILES_H
 #define REPO_FILES_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef DRY_APPLY_H
 #define DRY_APPLY_H
 
@@ -38,10 +39,11 @@ struct dry_apply_opts {
 	size_t max_size;	/* the message size limit: messages, and binary data in one */
 	struct review_opts review;
 	int range_diff, creation_factor;
+	const char *attest;	/* --attest=<policy>; NULL: attest.policy */
 };
 
 #define DRY_APPLY_OPTS_INIT { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT, \
-			      0, RANGE_DIFF_CREATION_FACTOR }
+			      0, RANGE_DIFF_CREATION_FACTOR, NULL }
 
 void dry_apply_opts_release(struct dry_apply_opts *o);
 
@@ -53,7 +55,11 @@ void dry_apply_opts_release(struct dry_apply_opts *o);
  * (reported), or a message cannot apply (undecodable, over the size
  * limit: reported); RESULT_FATAL (reported) on input or a repository that
  * cannot be read. With o->range_diff, the range-diffs instead:
- * RESULT_NO when there is no series with two versions.
+ * RESULT_NO when there is no series with two versions. Each patch's line
+ * carries its attestation (attest_mark()); the policy (o->attest,
+ * attest.policy) warns (softfail), or refuses the series before checking
+ * it (hardfail: RESULT_NO, or RESULT_TEMPFAIL when DNS could not answer),
+ * as queue would.
  */
 enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args,
 			     int nargs, struct dry_apply_opts *o);

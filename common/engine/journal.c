@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The notify journal in refs/notes/maint-notify (see journal.h).
  */

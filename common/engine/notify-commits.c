@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The notify engine's first half (see notify.h, notify-internal.h): which
  * commits, the branch and tree they are announced as, and what the
  * --after-push remotes have.
  */
 #include "notify-internal.h"
+#include "publish.h"
 #include "repo.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -295,6 +297,10 @@ static int load_remote(struct notify *n, struct remote_tips *rt, const char *nam
 		git_object_free(obj);
 		git_reference_free(ref);
 	}
+	/* what publish pushed there counts, tracking ref or not (publish.h) */
+	ALLOC_GROW(rt->tips, rt->nr + 1, rt->alloc);
+	if (publish_recorded_push(n->repo, name, &rt->tips[rt->nr]))
+		rt->nr++;
 	if (!rt->nr) {
 		error("remote '%s' has no remote-tracking branches (refs/remotes/%s/): cannot tell what it has",
 		      name, name);

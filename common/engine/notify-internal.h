@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef NOTIFY_INTERNAL_H
 #define NOTIFY_INTERNAL_H
 

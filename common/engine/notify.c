@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The notify engine (see notify.h): which commits, to whom, with what
  * text, and the journal of what went out.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef NOTIFY_H
 #define NOTIFY_H
 
@@ -57,7 +58,9 @@
  *
  * after_push: only commits that every named remote has (a
  * remote-tracking branch refs/remotes/<remote>/<name> contains them, as after
- * git push or fetch) are mailed; the others wait for a later run.
+ * git push or fetch, or the push a publish in progress recorded,
+ * publish_recorded_push() in publish.h) are mailed; the others wait for a
+ * later run.
  *
  * The engine is in two files: notify-commits.c (which commits, branch,
  * remotes) and notify.c (the mails, sending, the journal), sharing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PRECHECK_H
 #define PRECHECK_H
 

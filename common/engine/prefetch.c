@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The read-ahead thread of prefetch.h. Slots (one per path, in the order
  * of first use) move PENDING -> LOADING -> READY -> TAKEN (or MISSING);

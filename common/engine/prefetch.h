@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PREFETCH_H
 #define PREFETCH_H
 

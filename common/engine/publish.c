@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "publish.h"
 #include "ident.h"
 #include "hook.h"
@@ -634,16 +635,21 @@ static void fill_push_opts(struct publish *p, struct push_opts *o, const char *r
 	o->remote = remote;
 	o->ref = p->public;
 	o->timeout = p->timeout;
-	o->use_http_path = config_git_bool(p->cfg, "credential.useHttpPath", 0);
-	o->quiet = p->quiet;
-	o->lock = p->lock;
 	o->cfg = p->cfg;
+	o->quiet = p->quiet;
 }
 
+/*
+ * The remote holds 'after' (it took the push, or had it already): its
+ * remote-tracking ref follows and the state records it, so that notify's
+ * --after-push finds it either way (publish_recorded_push()).
+ */
 static int mark_pushed(struct publish *p, const char *remote)
 {
 	char point[256];
 
+	if (push_track(p->repo, p->cfg, p->lock, remote, p->public, &p->after) < 0)
+		return RESULT_FATAL;
 	strvec_push(&p->pushed, remote);
 	if (save_state(p, NULL) < 0)
 		return -1;
@@ -794,11 +800,30 @@ int publish_in_progress(git_repository *repo)
 	return ret;
 }
 
+int publish_recorded_push(git_repository *repo, const char *remote, git_oid *tip)
+{
+	char *dir = state_dir_path(repo, "publish");
+	struct strbuf sb = STRBUF_INIT;
+	struct strvec pushed = STRVEC_INIT;
+	char *words = NULL, *after = NULL;
+	int ret = 0;
+
+	if (state_dir_exists(dir) && !state_read(dir, "state", &sb)) {
+		words = state_kv_get(&sb, "pushed");
+		after = state_kv_get(&sb, "after");
+		split_words(&pushed, words);
+		ret = strvec_contains(&pushed, remote) && after && !git_oid_fromstr(tip, after);
+	}
+	free(words);
+	free(after);
+	strvec_clear(&pushed);
+	strbuf_release(&sb);
+	free(dir);
+	return ret;
+}
+
 static int refuse_busy(struct publish *p)
 {
-	if (state_dir_exists(p->dir))
-		return error("a publish is in progress ('%s'); use 'git maint-publish --continue' "
-			     "or '--abort'", p->dir);
 	if (queue_in_progress(p->repo))
 		return error("a queue is stopped; finish it ('git maint-queue --continue') "
 			     "or drop it ('git maint-queue --abort') before publishing");
@@ -864,6 +889,33 @@ static enum maint_result check_first_remote(struct publish *p, struct push_conn 
 	return RESULT_OK;
 }
 
+/*
+ * A publish left in progress (killed, a remote down, notify to run
+ * again) is finished first, as --continue would finish it: its state
+ * never stands in the way of a new publish. One killed before it wrote
+ * its first state moved nothing and leaves nothing to finish.
+ */
+static enum maint_result finish_earlier(struct publish *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc = state_read(p->dir, "state", &sb);
+	enum maint_result ret;
+
+	strbuf_release(&sb);
+	if (rc > 0) {
+		warning("removing '%s': a publish killed before it wrote its state left it; "
+			"nothing had changed", p->dir);
+		return state_dir_remove(p->dir) < 0 ? RESULT_FATAL : RESULT_OK;
+	}
+	if (!p->quiet)
+		say(stderr, "Finishing the publish in progress first");
+	ret = publish_continue(p->repo, p->cfg, p->lock, p->quiet);
+	if (ret != RESULT_OK)
+		error("the publish in progress ('%s') is not finished; nothing new was published",
+		      p->dir);
+	return ret;
+}
+
 enum maint_result publish_start(git_repository *repo, const struct maint_config *cfg,
 				struct state_lock *lock, const struct publish_opts *opts)
 {
@@ -876,6 +928,11 @@ enum maint_result publish_start(git_repository *repo, const struct maint_config 
 	copy_opts(&p, opts);
 	if (refuse_busy(&p) < 0)
 		goto out;
+	if (!opts->dry_run && state_dir_exists(p.dir)) {
+		ret = finish_earlier(&p);
+		if (ret)
+			goto out;
+	}
 	ret = plan(&p);
 	if (ret)
 		goto out;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PUBLISH_H
 #define PUBLISH_H
 
@@ -91,5 +92,14 @@ enum maint_result publish_abort(git_repository *repo);
 
 /* 1 when a publish (or a damaged publish state directory) is in progress. */
 int publish_in_progress(git_repository *repo);
+
+/*
+ * The push a publish in progress recorded: 1 with *tip set when its state
+ * names remote among those that have the public branch's new tip (they
+ * took the push, or had it already), else 0. For notify's --after-push,
+ * which publish runs while its state says so: the record holds even when
+ * the remote has no remote-tracking branch (a write-only backup).
+ */
+int publish_recorded_push(git_repository *repo, const char *remote, git_oid *tip);
 
 #endif

@@ -1,5 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "queue.h"
 #include "apply.h"
+#include "attest-keys.h"
+#include "attest.h"
 #include "commit.h"
 #include "hook.h"
 #include "ident.h"
@@ -64,6 +67,9 @@ struct queue {
 	struct strbuf *uncarried;	/* with preview, per patch: what is not carried (review_format()) */
 	struct strbuf unplaced;		/* with preview: what was given to patches the new version dropped */
 	struct strvec applying;		/* subjects applied in memory, said once the step lands */
+	struct attest_conf ac;		/* attestation, set up on first use (queue_attest()) */
+	struct attest *attest;
+	int attest_ready;
 
 	struct strbuf committer;	/* "Name <email> when tz" */
 	struct strbuf signer;		/* "Name <email>" */
@@ -126,6 +132,8 @@ static void queue_release(struct queue *q)
 	strbuf_release(&q->unplaced);
 	strbuf_release(&q->skipped);
 	strvec_clear(&q->applying);
+	attest_free(q->attest);
+	attest_conf_release(&q->ac);
 	strbuf_release(&q->committer);
 	strbuf_release(&q->signer);
 	strbuf_release(&q->step_subject);
@@ -1227,6 +1235,60 @@ static void series_end(struct queue *q, struct series *s)
 }
 
 /* Patch k's mail as s->pm: 0, or a stop. */
+/*
+ * Sets up the verifier of the run on first use: q->attest, NULL under
+ * --attest=off. -1 (reported) on a bad attest.* value, on every call.
+ */
+static int queue_attest(struct queue *q)
+{
+	if (q->attest_ready)
+		return q->attest_ready < 0 ? -1 : 0;
+	q->attest_ready = -1;
+	attest_conf_init(&q->ac);
+	if (attest_conf_load(&q->ac, q->cfg, q->opts.attest) < 0)
+		return -1;
+	q->ac.read_ref = attest_keys_read_ref;
+	q->ac.ref_ctx = q->repo;
+	if (q->ac.policy != ATTEST_OFF && !(q->attest = attest_new(&q->ac)))
+		return -1;
+	q->attest_ready = 1;
+	return 0;
+}
+
+/*
+ * Every patch's signatures, judged by the policy before anything is
+ * applied: RESULT_OK, or (each refusal reported) RESULT_NO, or
+ * RESULT_TEMPFAIL when only DNS could not answer.
+ */
+static enum maint_result judge_series(struct queue *q, const struct patch_mails *pms)
+{
+	struct attest_verdict v = ATTEST_VERDICT_INIT;
+	struct strbuf buf = STRBUF_INIT, what = STRBUF_INIT;
+	enum maint_result ret = RESULT_OK;
+
+	if (queue_attest(q) < 0)
+		return RESULT_FATAL;
+	for (size_t i = 0; q->attest && q->ac.policy >= ATTEST_SOFTFAIL && i < pms->nr; i++) {
+		struct raw_mail raw;
+		enum maint_result rc;
+
+		if (patch_mails_get(pms, &pms->v[i], &buf, &raw) < 0) {
+			ret = RESULT_FATAL;
+			break;
+		}
+		attest_check(q->attest, &raw, &v);
+		strbuf_reset(&what);
+		strbuf_addf(&what, "%s: message %zu", raw.origin, raw.number);
+		rc = attest_apply_policy(q->ac.policy, &v, what.buf);
+		if (rc == RESULT_NO || (rc == RESULT_TEMPFAIL && ret == RESULT_OK))
+			ret = rc;
+	}
+	attest_verdict_release(&v);
+	strbuf_release(&buf);
+	strbuf_release(&what);
+	return ret;
+}
+
 static enum maint_result read_patch_mail(struct queue *q, struct series *s, size_t k,
 					 const char *buf, size_t len)
 {
@@ -1243,8 +1305,23 @@ static enum maint_result read_patch_mail(struct queue *q, struct series *s, size
 		error("patch %zu is empty: %s", k, s->pm.subject.buf);
 		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
 	}
-	if (!q->opts.quiet)
-		strvec_push(&q->applying, s->pm.subject.buf);
+	if (!q->opts.quiet) {
+		struct attest_verdict v = ATTEST_VERDICT_INIT;
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addbuf(&line, &s->pm.subject);
+		if (queue_attest(q) < 0) {
+			strbuf_release(&line);
+			return RESULT_FATAL;
+		}
+		if (q->attest) {
+			attest_check(q->attest, &raw, &v);
+			attest_mark(&line, q->ac.policy, &v);
+		}
+		strvec_push(&q->applying, line.buf);
+		attest_verdict_release(&v);
+		strbuf_release(&line);
+	}
 	return 0;
 }
 
@@ -1470,7 +1547,11 @@ static enum maint_result read_series(struct queue *q, const char *const *args, s
 	if (q->opts.review && (q->preview || q->opts.review->take != REVIEW_TAKE_NONE))
 		popts.review = q->opts.review;
 	popts.trailers = &q->trailers;
-	if ((rc = patch_mails_read(&pms, args, nargs, &popts)) != RESULT_OK) {
+	if (queue_attest(q) < 0)
+		return RESULT_FATAL;
+	popts.attest = q->attest;
+	if ((rc = patch_mails_read(&pms, args, nargs, &popts)) != RESULT_OK ||
+	    (rc = judge_series(q, &pms)) != RESULT_OK) {
 		patch_mails_release(&pms);
 		return rc;
 	}
@@ -1592,7 +1673,7 @@ enum maint_result queue_start(git_repository *repo, const struct maint_config *c
 	trailer_conf_load(&q.trailers, cfg);
 	rc = read_series(&q, args, nargs);
 	if (rc != RESULT_OK) {
-		ret = rc;
+		ret = rc;	/* RESULT_TEMPFAIL too: attestation, DNS down */
 		goto out;
 	}
 	if (!q.nr) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * compose: one RFC 5322 message (see compose.h).
  */

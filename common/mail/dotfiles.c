@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The checks git's fsck makes on .gitmodules and .gitattributes (see
  * dotfiles.h): a reader of git's config syntax, with the checks of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Remote mail, fetched once per run by git-maint-source--fetch (see
  * fetch.h). This side links no network library.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Mail parsing pieces: headers, RFC 2047, addresses, Message-IDs, MIME
  * parameters, quoted-printable, base64, iconv. See mail.h.

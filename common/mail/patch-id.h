@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PATCH_ID_H
 #define PATCH_ID_H
 

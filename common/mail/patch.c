@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The diff parser (see patch.h): a line scanner that finds file headers
  * ("diff --git", or a "---"/"+++" pair followed by "@@"), reads their

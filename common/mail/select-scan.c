@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The fast path of selection (see select_scan() in select.h): reads only
  * the headers selection needs and the diff's header lines, with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The mail source: arguments -> raw messages. See source.h.
  *

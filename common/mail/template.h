@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef TEMPLATE_H
 #define TEMPLATE_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What git-maint-source--fetch does for one argument (see fetch-remote.h):
  * the cache of archive threads, and the fetchers.
@@ -7,7 +8,7 @@
 #include "config.h"
 #include "gitdir.h"
 #include "imap.h"
-#include "secret.h"
+#include "credential.h"
 #include "sha1.h"
 #include "source.h"
 #include "strbuf.h"
@@ -365,56 +366,21 @@ out:
 
 /* ---- an IMAP folder ---- */
 
-/* The password for u, as git-credential-libsecret keeps it: *user is u's user, else the item's. */
-static enum maint_result imap_password(const struct imap_url *u, const char *what, char **password,
-				       char **user)
-{
-	struct secret_key key = { NULL };
-	struct strbuf hint = STRBUF_INIT;
-	char *found = NULL;
-	enum maint_result rc;
-
-	key.protocol = u->starttls ? "imap" : "imaps";
-	key.server = u->host;
-	key.port = u->port;
-	key.user = u->user;
-	rc = secret_lookup(&key, password, &found);
-	if (rc == RESULT_NO) {
-		error("'%s': no password for %s://%s%s%s in the Secret Service", what, key.protocol,
-		      u->user ? u->user : "", u->user ? "@" : "", u->host);
-		strbuf_addf(&hint, "secret-tool store --label='Git: %s://%s/' protocol %s server %s",
-			    key.protocol, u->host, key.protocol, u->host);
-		if (u->port)
-			strbuf_addf(&hint, " port %u", u->port);
-		strbuf_addf(&hint, " user %s", u->user ? u->user : "<user>");
-		advise("store it where git's credential helper (libsecret) keeps it, e.g.\n  %s",
-		       hint.buf);
-		strbuf_release(&hint);
-		return RESULT_FATAL;
-	}
-	if (rc != RESULT_OK)
-		return RESULT_FATAL;
-	*user = xstrdup(u->user ? u->user : found ? found : "");
-	free(found);
-	if (!**user) {
-		secret_free(*password);
-		*password = NULL;
-		return error("'%s': no user in the URL or in the Secret Service", what);
-	}
-	return RESULT_OK;
-}
-
 static enum maint_result fetch_imap(struct fetched_input *in, const struct fetch_opts *o,
 				    int out_fd, struct strbuf *manifest)
 {
 	struct fetch_config fc = { MAINT_CONFIG_INIT };
 	struct imap_url u = IMAP_URL_INIT;
 	struct imap_opts io = { NULL };
-	char *password = NULL, *user = NULL;
+	struct credential cred = CREDENTIAL_INIT;
 	enum maint_result ret = RESULT_FATAL;
+	int login = 0;
 
-	if (load_config(&fc) < 0 || imap_url_parse(&u, in->arg) < 0 ||
-	    (ret = imap_password(&u, in->arg, &password, &user)) != RESULT_OK)
+	if (load_config(&fc) < 0 || imap_url_parse(&u, in->arg) < 0)
+		goto out;
+	/* as git imap-send asks git credential: imap or imaps, the host (with the URL's port), the user */
+	credential_init(&cred, &fc.cfg, u.starttls ? "imap" : "imaps", u.host, u.port, NULL, u.user);
+	if ((ret = credential_fill(&cred)) != RESULT_OK)
 		goto out;
 	io.cainfo = fc.imap_cainfo;
 	io.timeout = fc.imap_timeout;
@@ -422,12 +388,16 @@ static enum maint_result fetch_imap(struct fetched_input *in, const struct fetch
 			      fc.max_message_size ? fc.max_message_size : SOURCE_MAX_SIZE_DEFAULT;
 	io.quiet = o->quiet;
 	io.what = in->arg;
-	ret = imap_read_folder(&u, user, password, &io, out_fd, in);
+	io.login = &login;
+	ret = imap_read_folder(&u, cred.username, cred.password, &io, out_fd, in);
+	if (login > 0)
+		credential_approve(&cred);
+	else if (login < 0)
+		credential_reject(&cred, NULL);
 	if (ret == RESULT_OK)
 		list_spans(in, manifest);
 out:
-	secret_free(password);
-	free(user);
+	credential_release(&cred);
 	imap_url_release(&u);
 	config_release(&fc.cfg);
 	return ret;

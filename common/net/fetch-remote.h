@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef FETCH_REMOTE_H
 #define FETCH_REMOTE_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * HTTP(S) GET through libcurl (see http.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * An IMAP folder through libcurl (see imap.h).
  */
@@ -606,6 +607,8 @@ static enum maint_result connect_login(struct imap_conn *ic, const struct imap_u
 		goto out;
 	}
 	rc = curl_easy_perform(ic->c);
+	if (o->login)
+		*o->login = rc == CURLE_LOGIN_DENIED ? -1 : rc == CURLE_OK;
 	if (rc == CURLE_LOGIN_DENIED) {
 		error("'%s': the server refused the login of '%s'", ic->what, user);
 	} else if (rc != CURLE_OK) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef IMAP_H
 #define IMAP_H
 
@@ -63,6 +64,7 @@ struct imap_opts {
 	size_t max_message_size;	/* 0: no limit */
 	int quiet;		/* no progress */
 	const char *what;	/* the source as given, for messages */
+	int *login;		/* when not NULL: set to 1 when the server took the login, -1 when it refused it */
 };
 #define IMAP_TIMEOUT_DEFAULT 60
 

@@ -1,8 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Delivery settings, the password, and the transport (see mailer.h).
  */
 #include "mailer.h"
-#include "secret.h"
+#include "credential.h"
+#include "secmem.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -15,7 +17,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <sysexits.h>
-#include <termios.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -25,6 +26,7 @@ extern char **environ;
 struct mailer {
 	const struct mailer_conf *conf;
 	struct smtp *smtp;	/* NULL for a program */
+	struct credential cred;	/* with a user: the password, and where it came from */
 };
 
 /* [smtp] key, else the git config key, else NULL. Caller frees. */
@@ -124,10 +126,8 @@ int mailer_conf_load(struct mailer_conf *c, const struct maint_config *cfg, cons
 		c->envelope_sender = from_email ? xstrdup(from_email) : NULL;
 	}
 	config_git_strings(cfg, "sendemail.smtpServerOption", &c->program_args);
-	if ((v = config_git_string(cfg, "sendemail.smtpPass"))) {
-		warning("sendemail.smtpPass is ignored: git-maint reads the password from the Secret Service");
-		free(v);
-	}
+	c->password = setting(cfg, "password", "sendemail.smtpPass");
+	c->cfg = cfg;
 	return 0;
 }
 
@@ -138,6 +138,9 @@ void mailer_conf_release(struct mailer_conf *c)
 	free(c->cainfo);
 	free(c->domain);
 	free(c->envelope_sender);
+	if (c->password)
+		secmem_wipe(c->password, strlen(c->password));
+	free(c->password);
 	strvec_clear(&c->program_args);
 	memset(c, 0, sizeof(*c));
 }
@@ -161,14 +164,17 @@ void mailer_describe(struct strbuf *out, const struct mailer_conf *c)
 			    effective_port(c));
 }
 
-/* git send-email asks git credential for host "server[:port]" with the port only when configured. */
-static void secret_key_for(struct secret_key *k, const struct mailer_conf *c)
+/*
+ * The password's key, as git send-email asks git credential for it:
+ * protocol smtp, host "server[:port]" with the port only when one is
+ * configured, the user.
+ */
+static void credential_for(struct credential *cred, const struct mailer_conf *c)
 {
-	memset(k, 0, sizeof(*k));
-	k->protocol = "smtp";
-	k->server = c->server;
-	k->port = c->port;
-	k->user = c->user;
+	credential_init(cred, c->cfg, "smtp", c->server, c->port, NULL, c->user);
+	cred->config_password = c->password;
+	cred->config_key = "sendemail.smtpPass";
+	cred->store_command = "git maint-notify --store-password";
 }
 
 /* ---- opening ---- */
@@ -177,47 +183,33 @@ enum maint_result mailer_open(struct mailer **out, const struct mailer_conf *c)
 {
 	struct mailer *m = xcalloc(1, sizeof(*m));
 	struct smtp_opts o = { 0 };
-	char *password = NULL;
 
 	*out = NULL;
 	m->conf = c;
+	strbuf_init(&m->cred.secret_why, 0);
 	if (!mailer_conf_is_program(c)) {
 		if (c->user) {
-			struct secret_key k;
-			enum maint_result r;
-
-			secret_key_for(&k, c);
-			r = secret_lookup(&k, &password, NULL);
-			if (r == RESULT_NO) {
-				struct strbuf where = STRBUF_INIT;
-
-				mailer_describe(&where, c);
-				error("no password for '%s' at %s in the Secret Service", c->user, where.buf);
-				advise("store one with 'git maint-notify --store-password'");
-				strbuf_release(&where);
-			}
-			if (r != RESULT_OK)
+			credential_for(&m->cred, c);
+			if (credential_fill(&m->cred) != RESULT_OK)
 				goto fail;
 		}
 		o.host = c->server;
 		o.port = effective_port(c);
 		o.security = c->security;
 		o.user = c->user;
-		o.password = password;
+		o.password = m->cred.password;
 		o.cainfo = c->cainfo;
 		o.domain = c->domain;
 		o.timeout = c->timeout;
 		o.verbose = c->verbose;
 		m->smtp = smtp_new(&o);
-		secret_free(password);	/* libcurl has its copy */
-		password = NULL;
 		if (!m->smtp)
 			goto fail;
 	}
 	*out = m;
 	return RESULT_OK;
 fail:
-	secret_free(password);
+	credential_release(&m->cred);
 	free(m);
 	return RESULT_FATAL;
 }
@@ -238,6 +230,7 @@ void mailer_close(struct mailer *m)
 	if (!m)
 		return;
 	smtp_free(m->smtp);
+	credential_release(&m->cred);
 	free(m);
 }
 
@@ -398,42 +391,27 @@ out:
 enum smtp_status mailer_send(struct mailer *m, const char *from, const struct strvec *rcpt,
 			     const char *msg, size_t len, struct strbuf *reply)
 {
+	enum smtp_status st;
+
 	strbuf_reset(reply);
 	if (!m->smtp)
 		return run_program(m->conf, from, rcpt, msg, len, reply);
-	return smtp_send(m->smtp, from, rcpt, msg, len, reply);
+	st = smtp_send(m->smtp, from, rcpt, msg, len, reply);
+	/* the password's source hears how AUTH went, once, as git send-email tells git credential */
+	switch (smtp_auth_result(m->smtp)) {
+	case SMTP_AUTH_ACCEPTED:
+		credential_approve(&m->cred);
+		break;
+	case SMTP_AUTH_REFUSED:
+		credential_reject(&m->cred, reply);
+		break;
+	default:
+		break;
+	}
+	return st;
 }
 
 /* ---- the password ---- */
-
-static int read_password(struct strbuf *pw, const struct mailer_conf *c)
-{
-	struct termios old, quiet;
-	int tty = isatty(0) && tcgetattr(0, &old) == 0;
-	int r;
-
-	if (tty) {
-		struct strbuf where = STRBUF_INIT;
-
-		mailer_describe(&where, c);
-		fprintf(stderr, "Password for '%s' at %s: ", c->user, where.buf);
-		fflush(stderr);
-		strbuf_release(&where);
-		quiet = old;
-		quiet.c_lflag &= ~(tcflag_t)ECHO;
-		tcsetattr(0, TCSAFLUSH, &quiet);
-	}
-	r = strbuf_getline(pw, stdin);
-	if (tty) {
-		tcsetattr(0, TCSAFLUSH, &old);
-		fputc('\n', stderr);
-	}
-	if (r == EOF || !pw->len)
-		return error("no password given");
-	if (memchr(pw->buf, '\0', pw->len))
-		return error("the password holds a NUL byte");
-	return 0;
-}
 
 static int check_password_setting(const struct mailer_conf *c)
 {
@@ -446,28 +424,26 @@ static int check_password_setting(const struct mailer_conf *c)
 
 enum maint_result mailer_store_password(const struct mailer_conf *c)
 {
-	struct strbuf pw = STRBUF_INIT;
-	struct secret_key k;
-	enum maint_result ret = RESULT_FATAL;
+	struct credential cred = CREDENTIAL_INIT;
+	enum maint_result ret;
 
 	if (check_password_setting(c) < 0)
 		return RESULT_FATAL;
-	if (read_password(&pw, c) == 0) {
-		secret_key_for(&k, c);
-		ret = secret_store(&k, pw.buf);
-	}
-	/* wipe our copy, as secret_free() does for the looked-up one */
-	memset(pw.buf, 0, pw.alloc ? pw.alloc : pw.len);
-	strbuf_release(&pw);
+	credential_for(&cred, c);
+	ret = credential_store(&cred);
+	credential_release(&cred);
 	return ret;
 }
 
 enum maint_result mailer_forget_password(const struct mailer_conf *c)
 {
-	struct secret_key k;
+	struct credential cred = CREDENTIAL_INIT;
+	enum maint_result ret;
 
 	if (check_password_setting(c) < 0)
 		return RESULT_FATAL;
-	secret_key_for(&k, c);
-	return secret_forget(&k);
+	credential_for(&cred, c);
+	ret = credential_forget(&cred);
+	credential_release(&cred);
+	return ret;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef MAILER_H
 #define MAILER_H
 
@@ -23,18 +24,23 @@
  *   envelope    smtp.envelope-sender  sendemail.envelopeSender ("auto": From)
  *   program options               sendemail.smtpServerOption (each value one argument)
  *
+ *   password    smtp.password     sendemail.smtpPass     (see below)
+ *
  * Where we differ from send-email, on purpose: an unset encryption means
  * STARTTLS, not plain text; "none" is accepted for a loopback server only;
  * an empty smtpSSLCertPath (send-email: do not verify) is an error, as
- * verification cannot be turned off; sendemail.smtpPass and smtp.password
- * are ignored with a warning. Without any server setting, as send-email,
- * /usr/sbin/sendmail or /usr/lib/sendmail when one exists.
+ * verification cannot be turned off. Without any server setting, as
+ * send-email, /usr/sbin/sendmail or /usr/lib/sendmail when one exists.
  *
- * The password: from the Secret Service (secret.h) under git's own
- * attributes (protocol smtp, server, port when one is configured, user),
- * so one that git send-email stored through git-credential-libsecret is
- * found. It is looked up before anything is sent; a missing item is an
- * error. A program gets no password: it has its own configuration.
+ * The password, when a user is configured: common/net/credential.h, in
+ * send-email's order: the configured one, else git's credential helpers
+ * (`git credential fill`, protocol smtp, host "server[:port]" with the
+ * port only when one is configured, the user: what send-email stored is
+ * found), else the Secret Service, else git's prompt on a terminal. It
+ * is found before anything is sent; none is an error with a hint. After
+ * the first connection the source hears whether AUTH took it (approve)
+ * or refused it with 535 (reject), as send-email tells git credential.
+ * A program gets no password: it has its own configuration.
  *
  * A program is run directly (no shell) as
  *	<program> <smtpServerOption...> -i [-f <envelope sender>] <recipient>...
@@ -61,10 +67,12 @@ struct mailer_conf {
 	long timeout;
 	char *envelope_sender;	/* NULL: the From address */
 	struct strvec program_args;
+	char *password;		/* smtp.password or sendemail.smtpPass; NULL: ask (credential.h) */
+	const struct maint_config *cfg;	/* where it was read: git's credential settings */
 	int verbose;
 };
 
-#define MAILER_CONF_INIT { NULL, 0, SMTP_STARTTLS, NULL, NULL, NULL, 60, NULL, STRVEC_INIT, 0 }
+#define MAILER_CONF_INIT { NULL, 0, SMTP_STARTTLS, NULL, NULL, NULL, 60, NULL, STRVEC_INIT, NULL, NULL, 0 }
 
 /*
  * Reads the settings from cfg (its INI keys and its git config). -1,
@@ -83,8 +91,8 @@ void mailer_describe(struct strbuf *out, const struct mailer_conf *c);
 struct mailer;
 
 /*
- * Gets ready to send: the password when a user is configured (a missing
- * bus, Secret Service or item is reported and is RESULT_FATAL), the SMTP
+ * Gets ready to send: the password when a user is configured (none to
+ * be found is reported, with a hint, and is RESULT_FATAL), the SMTP
  * handle. No connection is made yet. RESULT_OK or RESULT_FATAL.
  */
 enum maint_result mailer_open(struct mailer **out, const struct mailer_conf *c);
@@ -105,11 +113,12 @@ int mailer_settle(struct mailer *m);
 void mailer_close(struct mailer *m);
 
 /*
- * --store-password: reads a password from the terminal without echo when
- * standard input is one, else the first line of standard input, and
- * stores it as git-credential-libsecret would for the configured server
- * and user. --forget-password removes it. RESULT_OK, RESULT_NO (nothing
- * to forget), RESULT_FATAL.
+ * --store-password: reads a password (git's prompt when standard input
+ * is a terminal, else its first line) and stores it where git would for
+ * the configured server and user: the credential helpers when any is
+ * configured, else the Secret Service (credential.h).
+ * --forget-password removes it. RESULT_OK, RESULT_NO (nothing to
+ * forget), RESULT_FATAL.
  */
 enum maint_result mailer_store_password(const struct mailer_conf *c);
 enum maint_result mailer_forget_password(const struct mailer_conf *c);

@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The Secret Service through libsecret, as git-credential-libsecret uses
  * it (secret.h). The only file that includes <libsecret/secret.h>.
  */
 #include "secret.h"
 
+#include "secmem.h"
 #include "strbuf.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -12,17 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const SecretSchema git_password_schema = {
-	"org.git.Password",
-	SECRET_SCHEMA_DONT_MATCH_NAME,
-	{
-		{ "user", SECRET_SCHEMA_ATTRIBUTE_STRING },
-		{ "object", SECRET_SCHEMA_ATTRIBUTE_STRING },
-		{ "protocol", SECRET_SCHEMA_ATTRIBUTE_STRING },
-		{ "port", SECRET_SCHEMA_ATTRIBUTE_INTEGER },
-		{ "server", SECRET_SCHEMA_ATTRIBUTE_STRING },
-		{ NULL, 0 },
-	},
+/*
+ * Two names for one set of attributes. Items are stored under the name
+ * git-credential-libsecret of git 2.39 (Debian 12) stores and searches
+ * with, libgnome-keyring's network password; later helpers store under
+ * "org.git.Password" and search ignoring the name, so they find these
+ * too. Searches here ignore the name as well: what either generation
+ * stored is found.
+ */
+#define SCHEMA_ATTRIBUTES { \
+		{ "user", SECRET_SCHEMA_ATTRIBUTE_STRING }, \
+		{ "object", SECRET_SCHEMA_ATTRIBUTE_STRING }, \
+		{ "protocol", SECRET_SCHEMA_ATTRIBUTE_STRING }, \
+		{ "port", SECRET_SCHEMA_ATTRIBUTE_INTEGER }, \
+		{ "server", SECRET_SCHEMA_ATTRIBUTE_STRING }, \
+		{ NULL, 0 }, \
+	}
+
+static const SecretSchema store_schema = {
+	"org.gnome.keyring.NetworkPassword", SECRET_SCHEMA_NONE, SCHEMA_ATTRIBUTES,
+	0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+};
+
+static const SecretSchema search_schema = {
+	"org.git.Password", SECRET_SCHEMA_DONT_MATCH_NAME, SCHEMA_ATTRIBUTES,
 	0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 };
 
@@ -107,16 +122,52 @@ static SecretItem *pick_item(GList *items, unsigned port)
 	return port ? NULL : any;
 }
 
-enum maint_result secret_lookup(const struct secret_key *key, char **password, char **user_out)
+/* The Secret Service could not be asked: why, for the caller to say (or not). */
+static enum maint_result unreachable(GError *err, struct strbuf *why)
+{
+	strbuf_addf(why, "the Secret Service cannot be reached: %s",
+		    err ? err->message : "unknown error");
+	if (err)
+		g_error_free(err);
+	return RESULT_NO;
+}
+
+/* The first line of the item's secret (git keeps metadata below it), and its user. */
+static enum maint_result item_password(SecretItem *item, const struct secret_key *key,
+				       char **password, char **user_out)
+{
+	SecretValue *value = secret_item_get_secret(item);
+	const char *text, *nl;
+	size_t len;
+
+	text = value ? secret_value_get(value, &len) : NULL;
+	if (!text) {
+		if (value)
+			secret_value_unref(value);
+		return error("the Secret Service item for %s://%s has no secret loaded", key->protocol,
+			     key->server);
+	}
+	nl = memchr(text, '\n', len);
+	*password = secmem_strndup(text, nl ? (size_t)(nl - text) : len);
+	secret_value_unref(value);	/* libsecret wipes its copy */
+	if (user_out) {
+		GHashTable *attrs = secret_item_get_attributes(item);
+		const char *u = g_hash_table_lookup(attrs, "user");
+
+		*user_out = u ? xstrdup(u) : NULL;
+		g_hash_table_unref(attrs);
+	}
+	return RESULT_OK;
+}
+
+enum maint_result secret_lookup(const struct secret_key *key, char **password, char **user_out,
+				 struct strbuf *why)
 {
 	SecretService *service;
 	GHashTable *attrs;
 	GError *err = NULL;
 	GList *items;
 	SecretItem *item;
-	SecretValue *value;
-	const char *text;
-	size_t len;
 	enum maint_result ret = RESULT_NO;
 
 	*password = NULL;
@@ -125,48 +176,74 @@ enum maint_result secret_lookup(const struct secret_key *key, char **password, c
 	key_usable(key);
 	service = secret_service_get_sync(SECRET_SERVICE_NONE, NULL, &err);
 	if (!service)
-		return gerror_report(err, "look up", key);
+		return unreachable(err, why);
 	attrs = key_attributes(key, 0);
-	items = secret_service_search_sync(service, &git_password_schema, attrs, search_flags(), NULL,
-					   &err);
+	items = secret_service_search_sync(service, &search_schema, attrs, search_flags(), NULL, &err);
 	g_hash_table_unref(attrs);
 	if (err) {
 		g_object_unref(service);
-		return gerror_report(err, "look up", key);
+		return unreachable(err, why);
 	}
 	item = pick_item(items, key->port);
 	if (!item)
-		goto out;
-	if (secret_item_get_locked(item)) {
+		ret = RESULT_NO;
+	else if (secret_item_get_locked(item))
 		ret = error("the Secret Service holds the password for %s://%s in a locked "
 			    "collection; unlock it and try again", key->protocol, key->server);
-		goto out;
-	}
-	value = secret_item_get_secret(item);
-	text = value ? secret_value_get(value, &len) : NULL;
-	if (text) {
-		/* the password is the first line (git keeps metadata below it) */
-		const char *nl = memchr(text, '\n', len);
-		size_t n = nl ? (size_t)(nl - text) : len;
+	else
+		ret = item_password(item, key, password, user_out);
+	g_list_free_full(items, g_object_unref);
+	g_object_unref(service);
+	return ret;
+}
 
-		*password = xmalloc(n + 1);
-		memcpy(*password, text, n);
-		(*password)[n] = '\0';
-		if (user_out) {
-			GHashTable *item_attrs = secret_item_get_attributes(item);
-			const char *u = g_hash_table_lookup(item_attrs, "user");
+/* Do the item's attributes (but its schema's name) equal want? */
+static int same_attributes(SecretItem *item, GHashTable *want)
+{
+	GHashTable *have = secret_item_get_attributes(item);
+	GHashTableIter it;
+	gpointer k, v;
+	guint n = g_hash_table_size(have);
+	int same = 1;
 
-			*user_out = u ? xstrdup(u) : NULL;
-			g_hash_table_unref(item_attrs);
-		}
-		ret = RESULT_OK;
-	} else {
-		ret = error("the Secret Service item for %s://%s has no secret loaded", key->protocol,
-			    key->server);
+	if (g_hash_table_contains(have, "xdg:schema"))
+		n--;
+	if (n != g_hash_table_size(want))
+		same = 0;
+	g_hash_table_iter_init(&it, want);
+	while (same && g_hash_table_iter_next(&it, &k, &v)) {
+		const char *h = g_hash_table_lookup(have, k);
+
+		same = h && !strcmp(h, v);
 	}
-	if (value)
-		secret_value_unref(value);	/* libsecret wipes its copy */
-out:
+	g_hash_table_unref(have);
+	return same;
+}
+
+/*
+ * Removes the items with exactly these attributes under another schema's
+ * name (a newer helper's "org.git.Password"), which storing would not
+ * replace: one password per key, not two that disagree.
+ */
+static int remove_same(GHashTable *attrs, const struct secret_key *key)
+{
+	GError *err = NULL;
+	SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, NULL, &err);
+	GList *items;
+	int ret = 0;
+
+	if (!service)
+		return gerror_report(err, "store", key);
+	items = secret_service_search_sync(service, &search_schema, attrs, SECRET_SEARCH_ALL, NULL,
+					   &err);
+	if (err)
+		ret = gerror_report(err, "store", key);
+	for (GList *l = items; l && !ret; l = l->next) {
+		SecretItem *item = l->data;
+
+		if (same_attributes(item, attrs) && !secret_item_delete_sync(item, NULL, &err))
+			ret = gerror_report(err, "store", key);
+	}
 	g_list_free_full(items, g_object_unref);
 	g_object_unref(service);
 	return ret;
@@ -183,8 +260,12 @@ enum maint_result secret_store(const struct secret_key *key, const char *passwor
 	if (!key->user)
 		BUG("secret_store() without a user");
 	attrs = key_attributes(key, 1);
+	if (remove_same(attrs, key) < 0) {
+		g_hash_table_unref(attrs);
+		return RESULT_FATAL;
+	}
 	label = key_label(key);
-	ok = secret_password_storev_sync(&git_password_schema, attrs, SECRET_COLLECTION_DEFAULT, label,
+	ok = secret_password_storev_sync(&store_schema, attrs, SECRET_COLLECTION_DEFAULT, label,
 					 password, NULL, &err);
 	free(label);
 	g_hash_table_unref(attrs);
@@ -201,17 +282,9 @@ enum maint_result secret_forget(const struct secret_key *key)
 
 	key_usable(key);
 	attrs = key_attributes(key, 1);
-	removed = secret_password_clearv_sync(&git_password_schema, attrs, NULL, &err);
+	removed = secret_password_clearv_sync(&search_schema, attrs, NULL, &err);
 	g_hash_table_unref(attrs);
 	if (err)
 		return gerror_report(err, "forget", key);
 	return removed ? RESULT_OK : RESULT_NO;
-}
-
-void secret_free(char *password)
-{
-	if (!password)
-		return;
-	explicit_bzero(password, strlen(password));
-	free(password);
 }

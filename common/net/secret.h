@@ -1,5 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef SECRET_H
 #define SECRET_H
+
+#include "strbuf.h"
 
 /*
  * Passwords kept in the Secret Service (gnome-keyring, KeePassXC, ...)
@@ -7,8 +10,11 @@
  * git-credential-libsecret helper does, so that a password git (or git
  * send-email) already stored is found and one we store is git's too:
  *
- *   schema      "org.git.Password", its name not matched on search (as
- *               the helper does, for items older helpers stored)
+ *   schema      stored as "org.gnome.keyring.NetworkPassword", the name
+ *               the helper of git 2.39 (Debian 12) stores and searches
+ *               with; newer helpers store as "org.git.Password" and
+ *               search ignoring the name, as we do: each finds what
+ *               the others stored
  *   attributes  protocol ("smtp", "https", ...), server (the host),
  *               port (only when not 0), user (when known), object (the
  *               path, only when given)
@@ -18,18 +24,24 @@
  *               keep out of what we return
  *
  * A search matches the items whose attributes include the given ones.
+ * Storing replaces an item with the same attributes, whichever schema
+ * name it has.
  * git send-email stores its SMTP password with a port only when one was
  * configured, so a lookup with a port falls back to an item stored
  * without one (never to an item for another port).
  *
  * Passwords never leave this module but through secret_lookup()'s out
- * parameter; the caller wipes and frees them with secret_free().
- * Nothing here prints a password or puts one in an error message.
+ * parameter, in memory of their own (common/base/secmem.h); the caller
+ * frees them with secmem_free(). Nothing here prints a password or puts
+ * one in an error message.
  *
- * Errors: a missing session bus, a bus without a Secret Service, a locked
- * collection that cannot be unlocked without a prompt: error() naming the
- * cause as libsecret gives it, and RESULT_FATAL. libsecret is only
- * called from this file (its GError crosses here).
+ * A Secret Service that cannot be asked (no session bus, a bus without
+ * one) is not an error here: secret_lookup() says why and the caller
+ * decides (git's credential helpers may hold the password instead). A
+ * locked collection that cannot be unlocked without a prompt window, and
+ * any failure to store or forget, is: error() naming the cause as
+ * libsecret gives it, and RESULT_FATAL. libsecret is only called from
+ * this file (its GError crosses here).
  */
 
 #include "usage.h"
@@ -45,18 +57,17 @@ struct secret_key {
 /*
  * Finds the password for key. RESULT_OK with *password (and, when user_out
  * is not NULL, the item's user, or NULL) set; RESULT_NO when there is no
- * such item; RESULT_FATAL (reported) when the Secret Service cannot be
- * asked. *password is NULL unless RESULT_OK.
+ * such item, or no Secret Service to ask (then why says so, nothing is
+ * reported); RESULT_FATAL (reported) for a locked collection. *password
+ * is NULL unless RESULT_OK.
  */
-enum maint_result secret_lookup(const struct secret_key *key, char **password, char **user_out);
+enum maint_result secret_lookup(const struct secret_key *key, char **password, char **user_out,
+				 struct strbuf *why);
 
 /* Stores (or replaces) the password for key; key->user is required. RESULT_OK or RESULT_FATAL. */
 enum maint_result secret_store(const struct secret_key *key, const char *password);
 
 /* Removes the items matching key. RESULT_OK (something removed), RESULT_NO (nothing was there), RESULT_FATAL. */
 enum maint_result secret_forget(const struct secret_key *key);
-
-/* Overwrites a password returned by secret_lookup() with zeros and frees it; NULL is fine. */
-void secret_free(char *password);
 
 #endif

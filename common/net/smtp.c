@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * SMTP through libcurl (see smtp.h).
  */
@@ -33,6 +34,8 @@ struct smtp {
 	int code;
 	char cmd[12];		/* to which command */
 	int in_auth;		/* between "AUTH" and its final reply: client lines are secrets */
+	int has_user;		/* AUTH is said when connecting */
+	enum smtp_auth auth;	/* what the server said to it on the last connection */
 	int in_ehlo;		/* between "EHLO" and its final reply */
 	/* the mails, our own exchange on that connection */
 	struct strbuf in;	/* received; what is before in_pos was read */
@@ -45,6 +48,11 @@ struct smtp {
 };
 
 static int curl_users;
+
+enum smtp_auth smtp_auth_result(const struct smtp *s)
+{
+	return s ? s->auth : SMTP_AUTH_UNTRIED;
+}
 
 int smtp_host_is_loopback(const char *host)
 {
@@ -230,6 +238,7 @@ struct smtp *smtp_new(const struct smtp_opts *o)
 	strbuf_init(&s->in, 0);
 	strbuf_init(&s->out, 0);
 	s->sock = CURL_SOCKET_BAD;
+	s->has_user = o->user != NULL;
 	s->verbose = o->verbose;
 	s->timeout = o->timeout > 0 ? o->timeout : 60;
 	strbuf_addf(&url, "%s://%s%s%s:%u/%s", o->security == SMTP_SSL ? "smtps" : "smtp",
@@ -351,9 +360,14 @@ static enum smtp_status conn_open(struct smtp *s, struct strbuf *reply)
 	}
 	st = classify(s, rc, reply);
 	if (st != SMTP_SENT) {
+		/* 535: the credentials are wrong (RFC 4954), not the server's mood */
+		if (s->code == 535)
+			s->auth = SMTP_AUTH_REFUSED;
 		conn_close(s);
 		return st;
 	}
+	if (s->has_user)
+		s->auth = SMTP_AUTH_ACCEPTED;
 	s->sock = sock;
 	return SMTP_SENT;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef SMTP_H
 #define SMTP_H
 
@@ -116,6 +117,20 @@ void smtp_set_settle(struct smtp *s, smtp_settle_fn fn, void *arg);
 
 /* Reads the answer to the message in flight, if any, and hands it to fn: fn's result, else 0. */
 int smtp_settle(struct smtp *s);
+
+/*
+ * What the server said to AUTH when the connection was last opened:
+ * SMTP_AUTH_UNTRIED (no user, or no connection yet), SMTP_AUTH_ACCEPTED,
+ * or SMTP_AUTH_REFUSED (535: the credentials are wrong; other refusals,
+ * a 454 or 534, say nothing about the password). What the caller tells
+ * the password's source (credential.h).
+ */
+enum smtp_auth {
+	SMTP_AUTH_UNTRIED,
+	SMTP_AUTH_ACCEPTED,
+	SMTP_AUTH_REFUSED,
+};
+enum smtp_auth smtp_auth_result(const struct smtp *s);
 
 /* Settles what is in flight, says QUIT on an open connection and frees everything; NULL is fine. */
 void smtp_free(struct smtp *s);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The apply engine (see apply.h): an overlay of changed paths over a
  * base tree, a hunk matcher, binary patches, 3-way fallback, and the

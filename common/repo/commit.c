@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "commit.h"
 #include "repo.h"
 #include "usage.h"

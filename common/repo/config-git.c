@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The git side of configuration (see config-git.h): git's own config
  * read through libgit2 into the config's name/value pairs. Kept apart

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef CONFIG_GIT_H
 #define CONFIG_GIT_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "notes.h"
 #include "commit.h"
 #include "repo.h"

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "push.h"
-#include "credential.h"
+#include "push-credential.h"
 #include "progress.h"
 #include "refstep.h"
 #include "repo.h"
@@ -84,7 +85,7 @@ struct worker {
 	int fd;
 	const struct push_opts *opts;
 	git_repository *repo;
-	struct credential_ctx cred;
+	struct push_credential cred;
 	long long last_beat;
 	int reported;		/* the server reported our ref */
 	struct strbuf status;	/* its reason when it refused the ref */
@@ -127,7 +128,7 @@ static int cb_credentials(git_credential **out, const char *url, const char *use
 {
 	struct worker *w = payload;
 
-	return credential_acquire(out, url, user, types, &w->cred);
+	return push_credential_acquire(out, url, user, types, &w->cred);
 }
 
 static void cb_waiting(void *data, int waiting)
@@ -265,9 +266,12 @@ static enum push_outcome classify(struct worker *w, int rc, struct strbuf *reaso
 
 static void NORETURN fail(struct worker *w, enum push_outcome o, const char *reason)
 {
+	struct strbuf line = STRBUF_INIT;
+
+	strbuf_addstr(&line, reason);
 	if (o == PUSH_AUTH)
-		credential_done(&w->cred, 0);
-	send_line(w, "fail %d %s", (int)o, reason);
+		push_credential_done(&w->cred, 0, &line);
+	send_line(w, "fail %d %s", (int)o, line.buf);
 	_exit(0);
 }
 
@@ -313,28 +317,6 @@ static void read_command(struct worker *w, struct strbuf *cmd)
 	}
 }
 
-/*
- * The remote-tracking ref follows what the remote now holds, as after git
- * push: the first fetch refspec of the remote that maps the branch names
- * it. A failure is reported; the push itself stands.
- */
-static void update_tracking(struct worker *w, git_remote *remote, const git_oid *oid)
-{
-	for (size_t i = 0; i < git_remote_refspec_count(remote); i++) {
-		const git_refspec *spec = git_remote_get_refspec(remote, i);
-		git_buf name = GIT_BUF_INIT;
-
-		if (git_refspec_direction(spec) != GIT_DIRECTION_FETCH ||
-		    !git_refspec_src_matches(spec, w->opts->ref))
-			continue;
-		if (!lg2_check(git_refspec_transform(&name, spec, w->opts->ref),
-			       "cannot name the remote-tracking ref of '%s'", w->opts->remote))
-			refstep_record(w->repo, w->opts->lock, name.ptr, oid, "update by push");
-		git_buf_dispose(&name);
-		return;
-	}
-}
-
 static void upload(struct worker *w, git_remote *remote, git_remote_callbacks *cb, const char *hex)
 {
 	git_push_options popts = GIT_PUSH_OPTIONS_INIT;
@@ -360,14 +342,13 @@ static void upload(struct worker *w, git_remote *remote, git_remote_callbacks *c
 		fail(w, PUSH_FAILED, "the server did not report the update of the branch");
 	if (w->status.len)
 		fail(w, PUSH_REJECTED, w->status.buf);
-	update_tracking(w, remote, &want);
-	credential_done(&w->cred, 1);
+	push_credential_done(&w->cred, 1, NULL);
 	strbuf_release(&spec);
 }
 
 static void NORETURN worker_main(int fd, git_repository *repo, const struct push_opts *opts)
 {
-	struct worker w = { fd, opts, repo, CREDENTIAL_CTX_INIT, 0, 0, STRBUF_INIT, 0, STRBUF_INIT };
+	struct worker w = { fd, opts, repo, PUSH_CREDENTIAL_INIT, 0, 0, STRBUF_INIT, 0, STRBUF_INIT };
 	git_remote_callbacks cb = GIT_REMOTE_CALLBACKS_INIT;
 	git_remote *remote = NULL;
 	struct strbuf cmd = STRBUF_INIT;
@@ -375,7 +356,7 @@ static void NORETURN worker_main(int fd, git_repository *repo, const struct push
 	int rc;
 
 	signal(SIGPIPE, SIG_IGN);
-	w.cred.use_http_path = opts->use_http_path;
+	w.cred.cfg = opts->cfg;
 	w.cred.waiting = cb_waiting;
 	w.cred.data = &w;
 	rc = git_remote_lookup(&remote, repo, opts->remote);
@@ -651,4 +632,76 @@ void push_close(struct push_conn *c)
 	if (c->pid > 0 && send(c->fd, "stop\n", 5, MSG_NOSIGNAL) > 0)
 		end_worker(c, 0);
 	conn_free(c);
+}
+
+/* ---- the remote-tracking ref ---- */
+
+int push_tracking_ref(const struct maint_config *cfg, const char *remote, const char *ref,
+		      struct strbuf *out)
+{
+	struct strvec specs = STRVEC_INIT;
+	struct strbuf key = STRBUF_INIT;
+	int ret = 1;
+
+	strbuf_addf(&key, "remote.%s.fetch", remote);
+	config_git_strings(cfg, key.buf, &specs);
+	for (size_t i = 0; i < specs.nr && ret == 1; i++) {
+		git_refspec *spec = NULL;
+		git_buf buf = GIT_BUF_INIT;
+
+		/* a negative refspec ("^refs/heads/x") maps nothing */
+		if (specs.v[i][0] == '^' || git_refspec_parse(&spec, specs.v[i], 1) < 0)
+			continue;
+		if (git_refspec_src_matches(spec, ref)) {
+			if (lg2_check(git_refspec_transform(&buf, spec, ref),
+				      "cannot map '%s' by '%s'", ref, specs.v[i]) < 0) {
+				ret = -1;
+			} else {
+				strbuf_reset(out);
+				strbuf_addstr(out, buf.ptr);
+				ret = 0;
+			}
+		}
+		git_buf_dispose(&buf);
+		git_refspec_free(spec);
+	}
+	strvec_clear(&specs);
+	strbuf_release(&key);
+	return ret;
+}
+
+int push_track(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock,
+	       const char *remote, const char *ref, const git_oid *oid)
+{
+	struct strbuf tracking = STRBUF_INIT, suffix = STRBUF_INIT;
+	struct refstep_move move = { 0 };
+	struct refstep step = { 0 };
+	int rc, ret = 0;
+
+	rc = push_tracking_ref(cfg, remote, ref, &tracking);
+	if (rc)
+		goto out;
+	if (refstep_read(repo, tracking.buf, &move.old, &move.has_old) < 0) {
+		ret = -1;
+		goto out;
+	}
+	if (move.has_old && git_oid_equal(&move.old, oid))
+		goto out;
+	move.ref = tracking.buf;
+	git_oid_cpy(&move.new, oid);
+	move.reflog = "update by push";
+	strbuf_addf(&suffix, ":%s", remote);
+	step.repo = repo;
+	step.lock = lock;
+	step.name = "push";
+	step.point_suffix = suffix.buf;
+	step.moves = &move;
+	step.nr = 1;
+	ret = refstep_run(&step);
+out:
+	if (rc < 0)
+		ret = -1;
+	strbuf_release(&tracking);
+	strbuf_release(&suffix);
+	return ret;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef PUSH_H
 #define PUSH_H
 
@@ -25,13 +26,14 @@
  *
  * A push succeeded only when the server reported the ref as updated
  * through libgit2's push_update_reference callback: a 0 from
- * git_remote_upload() is not proof. After a success the remote-tracking
- * ref (refs/remotes/<remote>/<branch>, when the remote's fetch refspec
- * maps it) is set as git push sets it, by refstep_record() (refstep.h).
+ * git_remote_upload() is not proof. The remote-tracking ref is not
+ * touched here: push_track() moves it, once the caller has recorded the
+ * push (the one ref a push changes here, through refstep.h).
  *
- * Credentials as the user's git has them (common/repo/credential.h): the
- * ssh-agent and ~/.ssh keys for ssh; for http(s) the Secret Service item
- * git-credential-libsecret keeps, else `git credential fill`.
+ * Credentials as the user's git has them (common/repo/push-credential.h):
+ * the ssh-agent and ~/.ssh keys for ssh; for http(s) git's credential
+ * helpers, else the Secret Service item git-credential-libsecret keeps,
+ * else git's prompt (common/net/credential.h).
  *
  * Nothing is reported here: each failure is returned as an outcome and a
  * reason, for the caller to report naming the remote.
@@ -57,10 +59,9 @@ struct push_opts {
 	const char *remote;	/* the remote's name */
 	const char *ref;	/* "refs/heads/usb-next", the same name there */
 	int timeout;		/* seconds of silence before giving up; 0: none */
-	int use_http_path;	/* git's credential.useHttpPath */
+	/* git's credential.* settings (common/net/credential.h), the remote's URL (push_remote_url()) */
+	const struct maint_config *cfg;
 	int quiet;		/* no progress meter */
-	const struct state_lock *lock;	/* the repository lock, held (for the remote-tracking ref) */
-	const struct maint_config *cfg;	/* the remote's URL (push_remote_url()) */
 };
 
 struct push_result {
@@ -111,5 +112,24 @@ int push_update(struct push_conn *conn, const git_oid *new, struct push_result *
 
 /* Ends a worker that push_update() did not (disconnects without pushing). NULL is fine. */
 void push_close(struct push_conn *conn);
+
+/*
+ * The remote-tracking ref that remote.<remote>.fetch maps ref to
+ * ("refs/heads/usb-next" -> "refs/remotes/backup/usb-next"), as git push
+ * and fetch find it: 0 with out set, 1 when no fetch refspec maps it
+ * (a write-only remote), -1 reported.
+ */
+int push_tracking_ref(const struct maint_config *cfg, const char *remote, const char *ref,
+		      struct strbuf *out);
+
+/*
+ * The remote was seen holding oid at ref (it took our push, or had it
+ * already): its remote-tracking ref follows, as after git push, in a ref
+ * step named "push" (crash points push-before-ref and
+ * push-before-ref:<remote>, refstep.h) with the reflog line "update by
+ * push". Nothing to do when no fetch refspec maps ref. 0, or -1 reported.
+ */
+int push_track(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock,
+	       const char *remote, const char *ref, const git_oid *oid);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef RANGE_DIFF_H
 #define RANGE_DIFF_H
 

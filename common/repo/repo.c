@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #include "repo.h"
 #include "gitdir.h"
 #include "strbuf.h"

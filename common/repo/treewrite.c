@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The in-memory tree of treewrite.h: a directory is an array of entries
  * kept in git's tree order; an entry for a subdirectory points to the

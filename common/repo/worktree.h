@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef WORKTREE_H
 #define WORKTREE_H
 

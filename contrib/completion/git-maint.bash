@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # bash completion for the git-maint commands, through git's own completion:
 #
 #   git maint-queue --con<TAB>      git maint-queue --continue

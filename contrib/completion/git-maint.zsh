@@ -1,5 +1,6 @@
 #compdef git-maint-@CMD@
 #description @DESC@
+# SPDX-License-Identifier: GPL-2.0-only
 #
 # zsh completion for git maint-@CMD@, for zsh's own git completion (_git,
 # which completes `git maint-@CMD@ <TAB>` with a function _git-maint-@CMD@

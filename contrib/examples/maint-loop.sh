@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The maintainer's loop of git-maint(7) (WORKFLOW) in one script, composed
 # from the git-maint commands in a pipeline, as the article's do.sh was
 # composed from git and mail tools:

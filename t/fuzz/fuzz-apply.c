@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fuzz target for the apply engine (common/repo/apply.c) against a small tree
  * (t/fuzz/fuzz-repo.h). The input is a knobs byte, then parts cut at NUL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fuzz target for git-maint's INI reader (common/base/config.c over inih):
  * the bytes are a config file, read with config_read_file() through a

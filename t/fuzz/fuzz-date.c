@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fuzz target for every date parser: parse_date() (common/mail/ident.c: mail
  * Date headers and GIT_*_DATE, what goes into commits) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fuzz target for binary deltas ("GIT binary patch" / "delta N"): the
  * decoding in common/mail/patch.c (base85 lines, zlib) and the delta

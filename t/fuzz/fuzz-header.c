@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fuzz target for header parsing and RFC 2047 (common/mail/mail.c and the
  * header half of common/mail/mailinfo.c): the bytes are a header block. Every

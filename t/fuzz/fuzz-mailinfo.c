@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fuzz target for the mail core: the bytes are a mailbox; every message
  * goes through the source (mbox splitting, mboxrd, CRLF),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fuzz target for mbox splitting (common/mail/source.c): the bytes after the
  * first are a mailbox, read from memory (source_open_buffer) and, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fuzz target for the body decoders of common/mail/mail.c: base64 and
  * quoted-printable (strict and git mailinfo's lenient ones), MIME

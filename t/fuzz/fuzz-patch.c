@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Fuzz target for the diff parser (common/mail/patch.c): the bytes after the
  * first are patch text, parsed with the -p value the first byte picks.

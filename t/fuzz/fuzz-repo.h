@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A small repository for the fuzz targets that drive the apply engine
  * (fuzz-apply.c, fuzz-delta.c), all in memory: a repository wrapped

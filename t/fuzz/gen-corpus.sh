@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Writes the seed corpora of the fuzz targets, t/fuzz/corpus/<name>/:
 # a few small inputs per target, each the shape its target reads (see
 # the comment at the top of t/fuzz/fuzz-<name>.c), covering the formats

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs one libFuzzer target built by `make fuzz-build`:
 #
 #   sh t/fuzz/run.sh <fuzz build dir> <name> [<libFuzzer options>...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-apply: drives common/patch and common/apply directly, for tests.
  *

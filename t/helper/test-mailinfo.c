@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-mailinfo [-k] [-b] [--scissors] [--keep-cr] [-m] [--mboxrd] [--fast] <dir> [<mbox>...]
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-queue-lib: drives the pieces of common/ that queue is built from,
  * so the sharness tests can compare them with git's own tools.

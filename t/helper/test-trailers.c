@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * test-trailers: the trailer functions of common/mail/trailers.h, one mode each.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A write() fault injector for tests (RELIABILITY 23), loaded with
  * LD_PRELOAD: a write to a file whose path has $EIO_WRITE_PATH as whole

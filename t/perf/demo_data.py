@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The demo corpus (gen-repo.sh --size=demo, used by contrib/demo.sh).
 #
 # A small driver tree laid out like the article in

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 # The corpus generator behind t/perf/gen-repo.sh (read its usage there).
 #
 # Everything is derived from one random.Random per purpose, seeded with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Mails for p0310 (patches that are large on purpose).
 
   gen-hostile.py files <n>          one patch creating d/f000000.c ... (n files)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The corpus every git-maint benchmark (and the demo) works on.
 #
 # usage: t/perf/gen-repo.sh [--size=full|small|demo] [--series=<n>] [--base=master|next]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # p0200: git maint-mbox-split against git mailsplit on the ~20,000-message
 # mailbox of t/perf/gen-repo.sh --size=full, in the same run:
 #

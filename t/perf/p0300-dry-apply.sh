@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # p0300: check a 2,000-patch series (t/perf/gen-repo.sh --size=full
 # --series=<n>, a 4,000-file kernel-like tree) against its base branch,
 # three ways, in the same run:

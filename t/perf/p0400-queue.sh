@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # p0400: queue a 2,000-patch series onto a checked-out branch of the
 # kernel-like corpus (t/perf/gen-repo.sh --size=full, 4,000 files):
 # `git maint-queue -s` against `git am -s`, measured in the same run, on

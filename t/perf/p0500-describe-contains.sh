@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # p0500: git maint-describe-contains against git describe --contains on a
 # generated linux-like history (50,000 commits, topic merges, octopus
 # merges, ~1,600 tags; t/lib-t0500-history.sh, built once with git

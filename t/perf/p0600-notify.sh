@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # p0600: 1,000 notifications to the loopback SMTP server of the tests
 # (t/smtp-server.py: aiosmtpd, STARTTLS with a throwaway CA, AUTH), sent by
 # `git maint-notify --send` (its password from a gnome-keyring on a

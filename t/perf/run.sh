@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Runs the benchmarks: every t/perf/pNNNN-*.sh, or those named
 # (`make bench BENCH="p0200 p0400"`, or `sh t/perf/run.sh p0200`).
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Generates, in the git repository in the current directory, a base
 commit and a linear series of commits with random (seeded) edits, for
 the dry-apply oracle tests:

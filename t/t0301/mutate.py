@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """mutate.py <seed> <count> <out-dir> <patch>...: writes <count> seeded
 random mutations of the patches (bytes changed, cut, duplicated, lines
 repeated or dropped) as <out-dir>/NNNN.patch, for robustness tests."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Writes git binary patches (as a format-patch mail) for t0304.
 
   binpatch.py delta <path> <source-file> <copies>

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """A repository and a mailbox of 48 patches, each rewriting one 700 KB
 file whole, for t0307 (written directly: git diff and format-patch take
 seconds over 72 MB).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests of notify's pure parts: compose (checks, dates, folding,
  * encodings) and template expansion.

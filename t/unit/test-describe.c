@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests of describe's pieces: version order, the commit-graph reader and writer, the peel cache. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests of the mail sources that fetch: argument syntax, archive URLs, the series pick, IMAP URLs. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests of the foundation: strbuf, strvec, parse-options, utf8, config. */
 #include <setjmp.h>
 #include <stdarg.h>

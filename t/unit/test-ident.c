@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests of parse_date() (common/base/date.c): dates a commit cannot
  * hold are refused, not wrapped or overflowed (RELIABILITY 42; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests of the mail core's classification (common/mail/mail-kind.h). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests of the mail core: RFC 2047, quoted-printable, base64,
  * headers, addresses, Message-IDs, subject cleanup, series numbers,

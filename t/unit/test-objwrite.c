@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests of object ids (objwrite_hash()) and the object batch
  * (common/repo/objwrite.c): ids are git's, computed by libgit2's collision

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* Unit tests of the review collection (common/mail/review.h). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests of smtp's last check before an address becomes a command:
  * compose_check_email() refuses such addresses first, so no test through
