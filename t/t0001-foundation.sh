@@ -156,8 +156,9 @@ test_expect_success 'one libgit2 set-up, one git config read, one repository dis
 	sort >readers &&
 	printf "%s\n" common/describe/commit-store-odb.c common/repo/config-git.c >expect &&
 	test_cmp expect readers &&
-	# a repository is opened where gitdir_discover() says (repo.c), or
-	# the open one again by its path, for a second thread (prefetch.c)
+	# a repository is opened where gitdir_discover() says, or where the
+	# configuration names one (repo.c), or the open one again by its
+	# path, for a second thread (prefetch.c)
 	(cd "$MAINT_SRC_DIR" && grep -rln --include="*.c" "git_repository_open" cmd common) |
 	sort >opens &&
 	printf "%s\n" common/engine/prefetch.c common/repo/repo.c >expect &&

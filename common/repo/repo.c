@@ -140,6 +140,12 @@ int repo_open(git_repository **out)
 	return error("not a git repository (or any of the parent directories)");
 }
 
+int repo_open_path(git_repository **out, const char *path)
+{
+	repo_global_init();
+	return git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ? -1 : 0;
+}
+
 git_repository *repo_open_or_die(void)
 {
 	git_repository *repo;

@@ -106,6 +106,15 @@ int repo_open(git_repository **out);
  */
 int repo_open_if_any(git_repository **out);
 
+/*
+ * Opens the repository at path as it is, without discovery (path is
+ * the repository or its work tree): for a repository named by the
+ * configuration, not the one the command runs in (patatt's ref: key
+ * sources, common/repo/attest-keys.h). Nothing is reported: -1 when
+ * there is none there.
+ */
+int repo_open_path(git_repository **out, const char *path);
+
 /* Like repo_open() but dies with "not a git repository". */
 git_repository *repo_open_or_die(void);
 
