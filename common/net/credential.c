@@ -361,11 +361,11 @@ static char *secret_key_of(struct secret_key *k, const struct credential *c)
 	return server;
 }
 
-static int from_secret_service(struct credential *c)
+static enum maint_result from_secret_service(struct credential *c)
 {
 	struct secret_key k;
 	char *server = secret_key_of(&k, c), *user = NULL;
-	int rc = secret_lookup(&k, &c->password, &user, &c->secret_why);
+	enum maint_result rc = secret_lookup(&k, &c->password, &user, &c->secret_why);
 
 	free(server);
 	if (rc == RESULT_OK && !c->username && user)
@@ -422,9 +422,10 @@ static void no_password(struct credential *c)
 	strbuf_release(&why);
 }
 
-int credential_fill(struct credential *c)
+enum maint_result credential_fill(struct credential *c)
 {
-	int prompt = can_prompt(c), rc;
+	int prompt = can_prompt(c);
+	enum maint_result rc;
 
 	if (c->password)
 		return RESULT_OK;
@@ -534,11 +535,11 @@ static int read_new_password(struct credential *c)
 	return ret;
 }
 
-int credential_store(struct credential *c)
+enum maint_result credential_store(struct credential *c)
 {
 	struct secret_key k;
 	char *server;
-	int ret;
+	enum maint_result ret;
 
 	if (read_new_password(c) < 0)
 		return RESULT_FATAL;
@@ -555,11 +556,11 @@ int credential_store(struct credential *c)
 	return ret;
 }
 
-int credential_forget(struct credential *c)
+enum maint_result credential_forget(struct credential *c)
 {
 	struct secret_key k;
 	char *server;
-	int ret;
+	enum maint_result ret;
 
 	if (c->helpers)
 		return run_git(c, "reject", 1, 0, 0, NULL) ?
