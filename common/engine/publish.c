@@ -114,7 +114,6 @@ static void split_words(struct strvec *sv, const char *s)
 static int save_state(struct publish *p, const char *crash_label)
 {
 	struct strbuf sb = STRBUF_INIT, words = STRBUF_INIT;
-	char h[GIT_OID_HEXSZ + 1];
 	int ret;
 
 	/* Created here, at the first state written: a run stopped before leaves nothing. */
@@ -125,8 +124,8 @@ static int save_state(struct publish *p, const char *crash_label)
 		state_kv_add(&sb, "tree", p->tree);
 	state_kv_add(&sb, "work", p->work);
 	state_kv_add(&sb, "public", p->public);
-	state_kv_add(&sb, "before", hex(h, &p->before));
-	state_kv_add(&sb, "after", hex(h, &p->after));
+	state_kv_add_oid(&sb, "before", &p->before);
+	state_kv_add_oid(&sb, "after", &p->after);
 	state_kv_add(&sb, "kind", kind_names[p->kind]);
 	join_words(&words, &p->remotes);
 	state_kv_add(&sb, "remotes", words.buf);
@@ -148,35 +147,11 @@ static int damaged(const struct publish *p)
 		     "run 'git maint-publish --abort' to clear it", p->dir);
 }
 
-static int state_oid(const struct strbuf *sb, const char *key, git_oid *oid)
-{
-	char *v = state_kv_get(sb, key);
-	int ret = 0;
-
-	if (!v || git_oid_fromstr(oid, v) < 0)
-		ret = error("publish state: no valid '%s'", key);
-	free(v);
-	return ret;
-}
-
-static int state_int(const struct strbuf *sb, const char *key, int *out)
-{
-	char *v = state_kv_get(sb, key), *end = NULL;
-	long n = v ? strtol(v, &end, 10) : 0;
-	int ret = 0;
-
-	if (!v || !*v || *end)
-		ret = error("publish state: no valid '%s'", key);
-	else
-		*out = n;
-	free(v);
-	return ret;
-}
-
 static int load_state(struct publish *p)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *kind = NULL, *words = NULL;
+	long notify, timeout, quiet;
 	int rc, ret = -1;
 
 	rc = state_read(p->dir, "state", &sb);
@@ -191,10 +166,15 @@ static int load_state(struct publish *p)
 		error("publish state names no branches");
 		goto bad;
 	}
-	if (state_oid(&sb, "before", &p->before) || state_oid(&sb, "after", &p->after) ||
-	    state_int(&sb, "notify", &p->notify) || state_int(&sb, "timeout", &p->timeout) ||
-	    state_int(&sb, "quiet", &p->quiet))
+	if (state_kv_get_oid(&sb, "publish", "before", &p->before, NULL) ||
+	    state_kv_get_oid(&sb, "publish", "after", &p->after, NULL) ||
+	    state_kv_get_long(&sb, "publish", "notify", &notify, NULL) ||
+	    state_kv_get_long(&sb, "publish", "timeout", &timeout, NULL) ||
+	    state_kv_get_long(&sb, "publish", "quiet", &quiet, NULL))
 		goto bad;
+	p->notify = notify;
+	p->timeout = timeout;
+	p->quiet = quiet;
 	kind = state_kv_get(&sb, "kind");
 	p->kind = ARRAY_SIZE(kind_names);
 	for (size_t i = 0; kind && i < ARRAY_SIZE(kind_names); i++)

@@ -169,14 +169,6 @@ static int queue_state_exists(const struct queue *q)
 	return rc;
 }
 
-static void add_oid(struct strbuf *sb, const char *key, const git_oid *oid, int has)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-
-	if (has)
-		state_kv_add(sb, key, git_oid_tostr(hex, sizeof(hex), oid));
-}
-
 static int save_state(struct queue *q, const char *crash_label)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -186,12 +178,15 @@ static int save_state(struct queue *q, const char *crash_label)
 	state_kv_add(&sb, "branch", q->branch);
 	if (q->source)
 		state_kv_add(&sb, "source", q->source);
-	add_oid(&sb, "orig", &q->orig, 1);
-	add_oid(&sb, "base", &q->base, 1);
-	add_oid(&sb, "tip", &q->tip, 1);
-	add_oid(&sb, "notes-orig", &q->notes_orig, q->has_notes_orig);
-	add_oid(&sb, "notes-base", &q->notes_base, q->has_notes_base);
-	add_oid(&sb, "notes-tip", &q->notes_tip, q->has_notes_tip);
+	state_kv_add_oid(&sb, "orig", &q->orig);
+	state_kv_add_oid(&sb, "base", &q->base);
+	state_kv_add_oid(&sb, "tip", &q->tip);
+	if (q->has_notes_orig)
+		state_kv_add_oid(&sb, "notes-orig", &q->notes_orig);
+	if (q->has_notes_base)
+		state_kv_add_oid(&sb, "notes-base", &q->notes_base);
+	if (q->has_notes_tip)
+		state_kv_add_oid(&sb, "notes-tip", &q->notes_tip);
 	state_kv_addf(&sb, "next", "%zu", q->next);
 	state_kv_addf(&sb, "last", "%zu", q->last);
 	state_kv_add(&sb, "stopped", stop_names[q->stopped]);
@@ -214,72 +209,6 @@ static int save_state(struct queue *q, const char *crash_label)
 	ret = state_write(q->dir, "state", &sb, crash_label);
 	strbuf_release(&sb);
 	return ret;
-}
-
-static int get_oid(const struct strbuf *sb, const char *key, git_oid *oid, int *has)
-{
-	char *v = state_kv_get(sb, key);
-	int ret = 0;
-
-	if (has)
-		*has = 0;
-	if (!v)
-		return has ? 0 : error("queue state has no '%s'", key);
-	if (git_oid_fromstr(oid, v) < 0)
-		ret = error("queue state: bad '%s' value '%s'", key, v);
-	else if (has)
-		*has = 1;
-	free(v);
-	return ret;
-}
-
-static int get_num(const struct strbuf *sb, const char *key, long *out)
-{
-	char *v = state_kv_get(sb, key), *end;
-
-	if (!v)
-		return error("queue state has no '%s'", key);
-	*out = strtol(v, &end, 10);
-	if (*end || end == v) {
-		free(v);
-		return error("queue state: bad '%s' value", key);
-	}
-	free(v);
-	return 0;
-}
-
-/* A size the state may lack (--max-message-size not given): 0 then. */
-static int get_size_or_0(const struct strbuf *sb, const char *key, size_t *out)
-{
-	char *v = state_kv_get(sb, key), *end;
-	unsigned long long n;
-	int ret = 0;
-
-	*out = 0;
-	if (!v)
-		return 0;
-	errno = 0;
-	n = strtoull(v, &end, 10);
-	if (errno || *end || end == v || n > SIZE_MAX)
-		ret = error("queue state: bad '%s' value", key);
-	else
-		*out = (size_t)n;
-	free(v);
-	return ret;
-}
-
-/* A number the state of a queue started by an older version may lack: def then. */
-static int get_num_or(const struct strbuf *sb, const char *key, long def, long *out)
-{
-	char *v = state_kv_get(sb, key);
-	int has = v != NULL;
-
-	free(v);
-	if (!has) {
-		*out = def;
-		return 0;
-	}
-	return get_num(sb, key, out);
 }
 
 static int parse_mails(struct queue *q)
@@ -446,7 +375,7 @@ static int load_state(struct queue *q)
 	struct strbuf sb = STRBUF_INIT;
 	long next, last, v;
 	char *s = NULL;
-	int rc, ret = -1;
+	int rc, ret = -1, has;
 
 	rc = state_read(q->dir, "state", &sb);
 	if (rc > 0)
@@ -458,12 +387,14 @@ static int load_state(struct queue *q)
 		error("queue state names no branch");
 		goto bad;
 	}
-	if (get_oid(&sb, "orig", &q->orig, NULL) || get_oid(&sb, "base", &q->base, NULL) ||
-	    get_oid(&sb, "tip", &q->tip, NULL) ||
-	    get_oid(&sb, "notes-orig", &q->notes_orig, &q->has_notes_orig) ||
-	    get_oid(&sb, "notes-base", &q->notes_base, &q->has_notes_base) ||
-	    get_oid(&sb, "notes-tip", &q->notes_tip, &q->has_notes_tip) ||
-	    get_num(&sb, "next", &next) || get_num(&sb, "last", &last))
+	if (state_kv_get_oid(&sb, "queue", "orig", &q->orig, NULL) ||
+	    state_kv_get_oid(&sb, "queue", "base", &q->base, NULL) ||
+	    state_kv_get_oid(&sb, "queue", "tip", &q->tip, NULL) ||
+	    state_kv_get_oid(&sb, "queue", "notes-orig", &q->notes_orig, &q->has_notes_orig) ||
+	    state_kv_get_oid(&sb, "queue", "notes-base", &q->notes_base, &q->has_notes_base) ||
+	    state_kv_get_oid(&sb, "queue", "notes-tip", &q->notes_tip, &q->has_notes_tip) ||
+	    state_kv_get_long(&sb, "queue", "next", &next, NULL) ||
+	    state_kv_get_long(&sb, "queue", "last", &last, NULL))
 		goto bad;
 	q->next = next;
 	q->last = last;
@@ -471,7 +402,8 @@ static int load_state(struct queue *q)
 	for (size_t i = 0; s && i < ARRAY_SIZE(stop_names); i++)
 		if (!strcmp(s, stop_names[i]))
 			q->stopped = i;
-#define NUM(key, field) do { if (get_num(&sb, key, &v)) goto bad; field = v; } while (0)
+#define NUM(key, field) \
+	do { if (state_kv_get_long(&sb, "queue", key, &v, NULL)) goto bad; field = v; } while (0)
 	NUM("sync", q->sync);
 	NUM("signoff", q->opts.signoff);
 	NUM("fuzz", q->opts.fuzz);
@@ -479,11 +411,13 @@ static int load_state(struct queue *q)
 	NUM("quiet", q->opts.quiet);
 	NUM("check-stop", q->opts.check_stop);
 	NUM("build-each", q->opts.build_each);
-	if (get_num_or(&sb, "scissors", 0, &v))
+	/* what a queue started by an older version may lack: 0 then */
+	v = 0;
+	q->opts.source.max_size = 0;
+	if (state_kv_get_long(&sb, "queue", "scissors", &v, &has) ||
+	    state_kv_get_size(&sb, "queue", "max-message-size", &q->opts.source.max_size, &has))
 		goto bad;
 	q->opts.scissors = v;
-	if (get_size_or_0(&sb, "max-message-size", &q->opts.source.max_size))
-		goto bad;
 #undef NUM
 	q->source = state_kv_get(&sb, "source");
 	q->opts.link_mask = state_kv_get(&sb, "link");

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -546,4 +547,82 @@ char *state_kv_get(const struct strbuf *payload, const char *key)
 		p = nl + 1;
 	}
 	return NULL;
+}
+
+void state_kv_add_oid(struct strbuf *payload, const char *key, const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	state_kv_add(payload, key, git_oid_tostr(hex, sizeof(hex), oid));
+}
+
+/*
+ * The value of key for a typed getter: 0 with *v set (caller frees),
+ * 1 when missing and has allows it, -1 reported.
+ */
+static int kv_value(const struct strbuf *payload, const char *what, const char *key, int *has,
+		    char **v)
+{
+	*v = state_kv_get(payload, key);
+	if (has)
+		*has = *v != NULL;
+	if (*v)
+		return 0;
+	return has ? 1 : error("%s state has no '%s'", what, key);
+}
+
+static int bad_value(const char *what, const char *key, char *v)
+{
+	free(v);
+	return error("%s state: bad '%s' value", what, key);
+}
+
+int state_kv_get_oid(const struct strbuf *payload, const char *what, const char *key,
+		     git_oid *out, int *has)
+{
+	char *v;
+	int rc = kv_value(payload, what, key, has, &v);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (git_oid_fromstr(out, v) < 0)
+		return bad_value(what, key, v);
+	free(v);
+	return 0;
+}
+
+int state_kv_get_long(const struct strbuf *payload, const char *what, const char *key,
+		      long *out, int *has)
+{
+	char *v, *end;
+	int rc = kv_value(payload, what, key, has, &v);
+	long n;
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || end == v || *end)
+		return bad_value(what, key, v);
+	free(v);
+	*out = n;
+	return 0;
+}
+
+int state_kv_get_size(const struct strbuf *payload, const char *what, const char *key,
+		      size_t *out, int *has)
+{
+	char *v, *end;
+	int rc = kv_value(payload, what, key, has, &v);
+	unsigned long long n;
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno || end == v || *end || *v == '-' || n > SIZE_MAX)
+		return bad_value(what, key, v);
+	free(v);
+	*out = (size_t)n;
+	return 0;
 }

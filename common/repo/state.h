@@ -125,4 +125,21 @@ void state_kv_addf(struct strbuf *payload, const char *key, const char *fmt, ...
 /* The value of the first line "key ...", or NULL. Caller frees. */
 char *state_kv_get(const struct strbuf *payload, const char *key);
 
+/* "key <hex object id>". */
+void state_kv_add_oid(struct strbuf *payload, const char *key, const git_oid *oid);
+
+/*
+ * The value of key as an object id, a number (decimal) or a size: 0 with
+ * *out set, or -1 reported, naming the state by what ("queue state has
+ * no 'tip'", "publish state: bad 'timeout' value"). When has is not
+ * NULL, a missing key is not an error: 0 with *has 0 and *out untouched
+ * (the caller's default stays); else *has is 1.
+ */
+int state_kv_get_oid(const struct strbuf *payload, const char *what, const char *key,
+		     git_oid *out, int *has);
+int state_kv_get_long(const struct strbuf *payload, const char *what, const char *key,
+		      long *out, int *has);
+int state_kv_get_size(const struct strbuf *payload, const char *what, const char *key,
+		      size_t *out, int *has);
+
 #endif
