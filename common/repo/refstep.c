@@ -192,7 +192,7 @@ int refstep_record(git_repository *repo, const struct state_lock *lock, const ch
 
 	if (!lock || lock->fd < 0)
 		BUG("'%s' set without the lock", ref);
-	if (strcmp(ref, "ORIG_HEAD") && !starts_with(ref, "refs/remotes/"))
+	if (strcmp(ref, "ORIG_HEAD"))
 		BUG("'%s' is not a ref that records a fact", ref);
 	rc = git_reference_create(&r, repo, ref, oid, 1, reflog);
 	git_reference_free(r);
