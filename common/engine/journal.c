@@ -509,23 +509,14 @@ static int fold_write_objects(void *data)
  */
 static int move_ref(struct journal *j, const git_oid *new_tip, const char *reflog)
 {
-	struct refstep_move move = { 0 };
-	struct refstep step = { 0 };
+	struct refstep_move move = { .ref = JOURNAL_REF, .has_old = !!j->tip, .reflog = reflog };
+	struct refstep step = { .repo = j->repo, .lock = j->lock, .name = "notify-journal",
+				.moves = &move, .nr = 1, .write_objects = fold_write_objects, .data = j };
 	git_commit *c = NULL;
 
-	move.ref = JOURNAL_REF;
-	move.has_old = !!j->tip;
 	if (j->tip)
 		git_oid_cpy(&move.old, git_commit_id(j->tip));
 	git_oid_cpy(&move.new, new_tip);
-	move.reflog = reflog;
-	step.repo = j->repo;
-	step.lock = j->lock;
-	step.name = "notify-journal";
-	step.moves = &move;
-	step.nr = 1;
-	step.write_objects = fold_write_objects;
-	step.data = j;
 	if (refstep_run(&step) < 0 ||
 	    lg2_check(git_commit_lookup(&c, j->repo, new_tip), "cannot read '%s'", JOURNAL_REF) < 0)
 		return -1;

@@ -532,26 +532,18 @@ static int step_save_state(void *data, enum refstep_phase phase, const char *cra
 
 static int run_step(struct publish *p, int finishing)
 {
-	struct refstep_move move = { 0 };
-	struct refstep step = { 0 };
+	struct refstep_move move = { .ref = p->public, .has_old = 1 };
+	struct refstep step = { .repo = p->repo, .lock = p->lock, .name = "publish",
+				.moves = &move, .nr = 1, .write_objects = step_write_objects,
+				.save_state = step_save_state, .data = p };
 
 	if (git_oid_equal(&p->before, &p->after))
 		return 0;
-	move.ref = p->public;
 	git_oid_cpy(&move.old, &p->before);
-	move.has_old = 1;
 	git_oid_cpy(&move.new, &p->after);
 	if (!p->reflog.len)
 		strbuf_addstr(&p->reflog, "maint-publish: finish interrupted step");
 	move.reflog = p->reflog.buf;
-	step.repo = p->repo;
-	step.lock = p->lock;
-	step.name = "publish";
-	step.moves = &move;
-	step.nr = 1;
-	step.write_objects = step_write_objects;
-	step.save_state = step_save_state;
-	step.data = p;
 	return finishing ? refstep_finish(&step) : refstep_run(&step);
 }
 

@@ -674,8 +674,8 @@ int push_track(git_repository *repo, const struct maint_config *cfg, const struc
 	       const char *remote, const char *ref, const git_oid *oid)
 {
 	struct strbuf tracking = STRBUF_INIT, suffix = STRBUF_INIT;
-	struct refstep_move move = { 0 };
-	struct refstep step = { 0 };
+	struct refstep_move move = { .reflog = "update by push" };
+	struct refstep step = { .repo = repo, .lock = lock, .name = "push", .moves = &move, .nr = 1 };
 	int rc, ret = 0;
 
 	rc = push_tracking_ref(cfg, remote, ref, &tracking);
@@ -689,14 +689,8 @@ int push_track(git_repository *repo, const struct maint_config *cfg, const struc
 		goto out;
 	move.ref = tracking.buf;
 	git_oid_cpy(&move.new, oid);
-	move.reflog = "update by push";
 	strbuf_addf(&suffix, ":%s", remote);
-	step.repo = repo;
-	step.lock = lock;
-	step.name = "push";
 	step.point_suffix = suffix.buf;
-	step.moves = &move;
-	step.nr = 1;
 	ret = refstep_run(&step);
 out:
 	if (rc < 0)
