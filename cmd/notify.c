@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "config-git.h"
+#include "in-progress.h"
 #include "mailer.h"
 #include "notify.h"
 #include "parse-options.h"
@@ -105,6 +106,7 @@ int cmd_main(int argc, const char **argv)
 			      argv[0]);
 	o.n.revs = argv;
 	o.n.nrevs = argc;
+	in_progress_announce(NULL, o.n.quiet);
 
 	repo = repo_open_or_die();
 	if (config_load(&cfg, repo) < 0)

@@ -187,12 +187,12 @@ sees_repo () {
 	if test "$1" = found
 	then
 		test_expect_code 128 git maint-queue --show-current 2>err &&
-		grep "^error: no queue in progress" err &&
+		grep "^fatal: no queue in progress" err &&
 		test_expect_code 1 git maint-dry-apply /dev/null 2>err &&
 		grep "^error: no patches found" err &&
 		git maint-notify "$DISCOVER_TIP~1..$DISCOVER_TIP" >/dev/null &&
 		test_expect_code 128 git maint-publish --abort 2>err &&
-		grep "^error: no publish in progress" err &&
+		grep "^fatal: no publish in progress" err &&
 		echo v1 >expect &&
 		git maint-describe-contains "$DISCOVER_ONE" >actual &&
 		test_cmp expect actual &&
@@ -204,7 +204,7 @@ sees_repo () {
 			"maint-describe-contains $DISCOVER_ONE"
 		do
 			test_expect_code 128 git $cmd 2>err &&
-			grep "^error: not a git repository" err || return 1
+			grep "^fatal: not a git repository" err || return 1
 		done
 	fi
 }
@@ -317,6 +317,43 @@ test_expect_success 'make install puts programs and man pages under prefix' '
 		*) test -x "inst/bin/${p##*/}" || return 1 ;;
 		esac
 	done
+'
+
+test_expect_success 'make uninstall removes every file make install put there' '
+	maint_install "$PWD/inst-u" >out 2>&1 &&
+	find inst-u ! -type d >installed &&
+	test_line_count -gt 20 installed &&
+	maint_make uninstall prefix="$PWD/inst-u" >out 2>&1 &&
+	find inst-u ! -type d >left &&
+	test_must_be_empty left &&
+	test_path_is_missing inst-u/libexec/git-maint &&
+	test_path_is_missing inst-u/share/git-maint
+'
+
+test_expect_success 'every compile of the build is given CPPFLAGS' '
+	maint_make -n -B V=1 CPPFLAGS=-DMAINT_CPPFLAGS_GIVEN programs >commands &&
+	grep " -c -o " commands >compiles &&
+	test_line_count -gt 50 compiles &&
+	! grep -v -e "-DMAINT_CPPFLAGS_GIVEN" compiles
+'
+
+test_expect_success 'every program prints the one version for --version, as git --version' '
+	version=$(cat "$MAINT_SRC_DIR/VERSION") &&
+	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
+	do
+		"$p" --version >out &&
+		sed -n "s/^${p##*/} version $version\( (\([0-9a-f]\{7,\}\)\(-dirty\)\{0,1\})\)\{0,1\}\$/[\2]/p" out >commit &&
+		test_line_count = 1 commit || { echo "${p##*/}: $(cat out)"; return 1; }
+	done &&
+	git maint-queue --version >out &&
+	grep "^git-maint-queue version $version" out
+'
+
+test_expect_success GITCHECKOUT 'the version names the commit the programs were built from' '
+	git-maint-queue --version >out &&
+	commit=$(sed -n "s/.* (\([0-9a-f]*\).*)\$/\1/p" out) &&
+	test -n "$commit" &&
+	git -C "$MAINT_SRC_DIR" cat-file -e "$commit^{commit}"
 '
 
 test_expect_success 'an installed describe-contains finds its libgit2 part out of PATH' '

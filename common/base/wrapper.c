@@ -136,7 +136,7 @@ int write_or_error(int fd, const void *buf, size_t count)
 	if (write_in_full(fd, buf, count) >= 0)
 		return 0;
 	if (errno != EPIPE)
-		fatal_errno("write error");
+		error_errno("write error");
 	return -1;
 }
 

@@ -57,7 +57,7 @@ static int answer(struct describer *d, const struct dc_options *o, const char *r
 static int flush_stdout(void)
 {
 	if (fflush(stdout))
-		return fatal_errno("write error on standard output");
+		return error_errno("write error on standard output");
 	return 0;
 }
 
@@ -91,7 +91,7 @@ enum maint_result dc_run_args(struct describer *d, const struct dc_options *o, i
 		} else if (rc > 0) {
 			/* like git: what was named so far, then the failure, and no more */
 			fflush(stdout);
-			fatal("cannot describe '%s'", oid_to_hex(&oid, hex));
+			error("cannot describe '%s'", oid_to_hex(&oid, hex));
 			ret = RESULT_FATAL;
 			break;
 		}

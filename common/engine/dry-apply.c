@@ -354,7 +354,7 @@ static int check_target(git_repository *repo, struct target *t, struct series *s
 	aopts.check_only = o->each;
 	aopts.max_binary = o->max_size;
 	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
-		return fatal("cannot check the series against '%s'", t->name);
+		return error("cannot check the series against '%s'", t->name);
 	mailinfo_init(&rd.pm);
 	if (!o->porcelain && !o->quiet)
 		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", s->nr, s->nr == 1 ? "" : "es",
@@ -365,14 +365,14 @@ static int check_target(git_repository *repo, struct target *t, struct series *s
 
 		patch_set_dispose(&ps);
 		if (item_patch(s, i, o, &rd, &ps, &err) < 0) {
-			ret = fatal("cannot check the series against '%s'", t->name);
+			ret = error("cannot check the series against '%s'", t->name);
 			break;
 		}
 		if (err.len)
 			apply_result_set_error(&res, err.buf);
 		else if (apply_patch(sess, &ps, &res) < 0) {
 			apply_result_dispose(&res);
-			ret = fatal("cannot check the series against '%s'", t->name);
+			ret = error("cannot check the series against '%s'", t->name);
 			break;
 		}
 		if (res.ok)
@@ -463,10 +463,8 @@ enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg
 	nt = o->onto.nr;
 	targets = xcalloc(nt, sizeof(*targets));
 	for (size_t i = 0; i < nt; i++)
-		if (resolve_target(repo, o->onto.v[i], &targets[i]) < 0) {
-			fatal("cannot check against '%s'", o->onto.v[i]);
-			goto cleanup;
-		}
+		if (resolve_target(repo, o->onto.v[i], &targets[i]) < 0)
+			goto cleanup;	/* reported, with the similar branches */
 
 	if (attest_conf_load(&s.ac, cfg, o->attest) < 0)
 		goto cleanup;
