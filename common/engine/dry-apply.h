@@ -24,10 +24,10 @@
 #include "review.h"
 #include "source.h"
 #include "strvec.h"
-#include "usage.h"
 
 struct dry_apply_opts {
 	struct strvec onto;	/* the targets; none: the current branch (or HEAD) */
+	struct strvec series;	/* --series: only these (numbers or Message-IDs); none: all */
 	int each;		/* each patch alone against the target, not cumulatively */
 	int porcelain;
 	int three_way;
@@ -42,7 +42,7 @@ struct dry_apply_opts {
 	const char *attest;	/* --attest=<policy>; NULL: attest.policy */
 };
 
-#define DRY_APPLY_OPTS_INIT { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT, \
+#define DRY_APPLY_OPTS_INIT { STRVEC_INIT, STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT, \
 			      0, RANGE_DIFF_CREATION_FACTOR, NULL }
 
 void dry_apply_opts_release(struct dry_apply_opts *o);
@@ -50,18 +50,16 @@ void dry_apply_opts_release(struct dry_apply_opts *o);
 /*
  * Checks the mails of args[0..nargs) (common/mail/source.h rules)
  * against each target of o->onto (the current branch when empty: it is
- * added), printing the report to stdout. RESULT_OK when the series
- * applies to some target; RESULT_NO when to none, when no patch was found
- * (reported), or a message cannot apply (undecodable, over the size
- * limit: reported); RESULT_FATAL (reported) on input or a repository that
- * cannot be read. With o->range_diff, the range-diffs instead:
- * RESULT_NO when there is no series with two versions. Each patch's line
- * carries its attestation (attest_mark()); the policy (o->attest,
- * attest.policy) warns (softfail), or refuses the series before checking
- * it (hardfail: RESULT_NO, or RESULT_TEMPFAIL when DNS could not answer),
- * as queue would.
+ * added), printing the report to stdout. Returns the exit code: 0 when
+ * the series applies to some target, 1 when to none (or no patch was
+ * found, reported); dies (128) on input or a repository that cannot be
+ * read, exits 1 on a message that cannot apply (undecodable, over the
+ * size limit). Each patch's line carries its attestation (attest_mark());
+ * the policy (o->attest, attest.policy) warns (softfail), or refuses the
+ * series before checking it (hardfail: exit 1, or 75 when DNS could not
+ * answer), as queue would.
  */
-enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args,
-			     int nargs, struct dry_apply_opts *o);
+int dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args, int nargs,
+	      struct dry_apply_opts *o);
 
 #endif
