@@ -16,18 +16,23 @@
  * INI sections are "[name]" or "[name "subsection"]" as in git config.
  * Every key is checked against a table of known keys and types when the
  * file is read (see Documentation/git-maint.adoc, CONFIGURATION): an
- * unknown key, a bad value, a duplicate key, an over-long line or a
- * non-UTF-8 value is an error naming file:line. A missing file is fine.
+ * unknown key, a bad value, a key without a value that is not a boolean,
+ * a duplicate key, a line over CONFIG_LINE_MAX or a non-UTF-8 value is
+ * an error naming file:line. A missing file is fine. A bare key means
+ * true, as in git.
  */
 
 #include "strbuf.h"
 #include "strvec.h"
 
+/* The longest line of an INI file: values of any length short of that. */
+#define CONFIG_LINE_MAX (1 << 20)
+
 struct config_entry {
 	char *section;		/* "tree", lower-cased */
 	char *subsection;	/* "usb" or NULL; case kept */
 	char *key;		/* "public", lower-cased */
-	char *value;
+	char *value;		/* a bare boolean key: "true" */
 	char *file;
 	int line;
 };
