@@ -78,7 +78,7 @@ static void list_with_trailers(struct mbox_split *ms, const char *format, struct
 	struct review *rv = NULL;
 	size_t *applied_as = NULL;
 
-	if (config_load_ini(&cfg) < 0 || review_opts_config(&ro, &cfg) < 0)
+	if (config_load_files(&cfg) < 0 || review_opts_config(&ro, &cfg) < 0)
 		exit(EXIT_FATAL);
 	if (mbox_split_review(ms, order, n, &ro, &rv, &applied_as) < 0)
 		die("cannot read the mail again");
@@ -164,7 +164,7 @@ int cmd_main(int argc, const char **argv)
 
 	ms.args = argv;
 	ms.nargs = argc;
-	if (config_load_ini(&cfg) < 0)
+	if (config_load_files(&cfg) < 0)
 		exit(EXIT_FATAL);
 	ms.source = &o.source;
 	ms.cfg = &cfg;

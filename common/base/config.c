@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "config.h"
+#include "gitconfig.h"
 #include "gitdir.h"
 #include "utf8.h"
 #include "wrapper.h"
@@ -422,7 +423,7 @@ int config_read_file(struct maint_config *cfg, const char *path, int must_exist)
 	return 0;
 }
 
-int config_read_user_file(struct maint_config *cfg)
+static int read_user_file(struct maint_config *cfg)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	struct strbuf path = STRBUF_INIT;
@@ -438,17 +439,126 @@ int config_read_user_file(struct maint_config *cfg)
 	return ret;
 }
 
-int config_load_ini(struct maint_config *cfg)
+/* ---- git's variables ---- */
+
+/*
+ * "maint.tree.usb.public" into section "tree", subsection "usb", key
+ * "public"; "maint.smtp.server" into "smtp", none, "server". -1 when the
+ * name is not of that form.
+ */
+static int split_maint_name(const char *name, char **sec, char **sub, char **key)
+{
+	const char *rest, *last = strrchr(name, '.'), *dot;
+
+	if (!skip_iprefix(name, "maint.", &rest) || last < rest)
+		return -1;
+	dot = memchr(rest, '.', last - rest);
+	*sec = xstrndup(rest, (dot ? dot : last) - rest);
+	for (char *p = *sec; *p; p++)
+		*p = tolower((unsigned char)*p);
+	*sub = dot ? xstrndup(dot + 1, last - dot - 1) : NULL;
+	*key = xstrdup(last + 1);
+	return 0;
+}
+
+/*
+ * Keys git's config cannot spell (its names start with a letter): their
+ * name under maint.*, as git am's --3way is am.threeWay.
+ */
+static const char *const git_spellings[][2] = {
+	{ "threeway", "3way" },
+};
+
+/* The maint.* variables set at levels [from, to] as settings. */
+static int add_maint_vars(struct maint_config *cfg, enum config_level from, enum config_level to)
+{
+	for (size_t i = 0; i < cfg->git_nr; i++) {
+		const struct config_git_entry *g = &cfg->git[i];
+		struct key_origin o = { g->name, 0 };
+		char *sec, *sub, *key;
+
+		if (g->level < from || g->level > to || strncasecmp(g->name, "maint.", 6))
+			continue;
+		if (split_maint_name(g->name, &sec, &sub, &key) < 0)
+			return error("git config '%s': unknown key (git-maint's are maint.<section>.<key>)",
+				     g->name);
+		for (size_t j = 0; j < ARRAY_SIZE(git_spellings); j++)
+			if (!strcasecmp(key, git_spellings[j][0])) {
+				free(key);
+				key = xstrdup(git_spellings[j][1]);
+			}
+		if (add_setting(cfg, sec, sub, key, g->value, g->name, NULL, &o) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * A git variable git-maint would read as maint.<name>: "archive.url"
+ * set with `git config` is not ours, and silence would leave the user
+ * wondering. Each name once.
+ */
+static void warn_misplaced(const struct maint_config *cfg)
+{
+	for (size_t i = 0; i < cfg->git_nr; i++) {
+		const char *name = cfg->git[i].name, *dot = strchr(name, '.'), *last = strrchr(name, '.');
+		const struct known_key *k;
+		char *sec, *key;
+		int seen = 0;
+
+		if (!dot || !strncasecmp(name, "maint.", 6))
+			continue;
+		sec = xstrndup(name, dot - name);
+		key = xstrdup(last + 1);
+		k = find_key(sec, key);
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(cfg->git[j].name, name);
+		if (k && k->subsection == (dot != last) && !seen)
+			warning("'%s' in git's config is not read by git-maint: set 'maint.%s'", name, name);
+		free(sec);
+		free(key);
+	}
+}
+
+int config_assemble(struct maint_config *cfg, const char *commondir)
 {
 	struct strbuf path = STRBUF_INIT;
-	int ret = config_read_user_file(cfg);
+	int ret = -1;
 
-	if (!ret && !gitdir_discover_common(&path)) {
-		strbuf_addstr(&path, "/maint.ini");
-		ret = config_read_file(cfg, path.buf, 0);
+	if (add_maint_vars(cfg, CONFIG_LEVEL_SYSTEM, CONFIG_LEVEL_GLOBAL) < 0 || read_user_file(cfg) < 0 ||
+	    add_maint_vars(cfg, CONFIG_LEVEL_REPO, CONFIG_LEVEL_REPO) < 0)
+		goto out;
+	if (commondir) {
+		strbuf_addf(&path, "%s/maint.ini", commondir);
+		if (config_read_file(cfg, path.buf, 0) < 0)
+			goto out;
 	}
+	warn_misplaced(cfg);
+	ret = 0;
+out:
 	strbuf_release(&path);
 	return ret;
+}
+
+int config_load_files(struct maint_config *cfg)
+{
+	struct strbuf gitdir = STRBUF_INIT, common = STRBUF_INIT;
+	int in_repo = !gitdir_discover(&gitdir, NULL) && !gitdir_discover_common(&common);
+	int ret;
+
+	ret = gitconfig_read(cfg, in_repo ? gitdir.buf : NULL, in_repo ? common.buf : NULL);
+	if (!ret)
+		ret = config_assemble(cfg, in_repo ? common.buf : NULL);
+	strbuf_release(&gitdir);
+	strbuf_release(&common);
+	return ret;
+}
+
+void config_entry_origin(struct strbuf *out, const struct config_entry *e)
+{
+	struct key_origin o = { e->file, e->line };
+
+	origin_prefix(out, &o);
 }
 
 void config_release(struct maint_config *cfg)
@@ -474,11 +584,13 @@ void config_release(struct maint_config *cfg)
 	cfg->git_nr = cfg->git_alloc = 0;
 }
 
-void config_add_git(struct maint_config *cfg, const char *name, const char *value)
+void config_add_git(struct maint_config *cfg, const char *name, const char *value,
+		    enum config_level level)
 {
 	ALLOC_GROW(cfg->git, cfg->git_nr + 1, cfg->git_alloc);
 	cfg->git[cfg->git_nr].name = xstrdup(name);
 	cfg->git[cfg->git_nr].value = value ? xstrdup(value) : NULL;
+	cfg->git[cfg->git_nr].level = level;
 	cfg->git_nr++;
 }
 

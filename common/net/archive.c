@@ -150,7 +150,7 @@ int archive_ref_parse(struct archive_ref *ref, const char *arg, const char *defa
 	}
 	if (!default_base)
 		return error("'%s' is a Message-ID, and no archive is configured to fetch it from "
-			     "(archive.url)", arg);
+			     "(git config maint.archive.url <url>)", arg);
 	if (!base_ok(default_base))
 		return error("archive.url '%s' is not an http(s) URL we can use", default_base);
 	if (set_ref(ref, id, len, default_base, arg) < 0)

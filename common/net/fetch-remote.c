@@ -48,7 +48,7 @@ static int load_config(struct fetch_config *fc)
 {
 	long n;
 
-	if (config_load_ini(&fc->cfg) < 0)
+	if (config_load_files(&fc->cfg) < 0)
 		return -1;
 	fc->archive_url = config_get(&fc->cfg, "archive", NULL, "url");
 	fc->cainfo = config_get(&fc->cfg, "archive", NULL, "cainfo");
