@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 
-test_description='settings where git users keep them: maint.* in git'"'"'s config (read through libgit2, and without it by mbox-split and the fetcher), maint.ini with values of any length and bare keys, one precedence, warnings for misplaced keys'
+test_description='settings where git users keep them: maint.* in git'"'"'s config (read through libgit2, and without it by mbox-split and the fetcher), maint.ini with values of any length and bare keys, one precedence, warnings for misplaced keys, b4'"'"'s keys'
 
 . ./test-lib.sh
 
@@ -221,6 +221,42 @@ test_expect_success 'end to end: maint.mbox.max-message-size from git config, in
 	test_cmp expect out &&
 	grep "message 2 exceeds max size (2000 bytes)" err &&
 	git -C repo config --unset maint.mbox.max-message-size
+'
+
+test_expect_success 'b4.midmask stands for archive.url when that is unset' '
+	git -C repo config b4.midmask "http://127.0.0.1:1/all/%s" &&
+	(cd repo && test_expect_code 75 git maint-mbox-split "<x@example.org>" >out 2>../err) &&
+	grep "http://127.0.0.1:1/all/x@example.org/t.mbox.gz" err &&
+	git -C repo config maint.archive.url "http://127.0.0.1:1/usb/" &&
+	(cd repo && test_expect_code 75 git maint-mbox-split "<x@example.org>" >out 2>../err) &&
+	grep "http://127.0.0.1:1/usb/x@example.org/t.mbox.gz" err &&
+	git -C repo config --unset maint.archive.url &&
+	git -C repo config --unset b4.midmask
+'
+
+test_expect_success 'queue.link = true (or bare): the Link: mask b4 uses, b4.linkmask, else b4'"'"'s default' '
+	echo a >repo/f &&
+	git -C repo add f &&
+	git -C repo commit -q -m base &&
+	git -C repo branch one &&
+	git -C repo branch two &&
+	{
+		printf "From 0 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <author@example.com>\n" &&
+		printf "Date: Thu, 7 Apr 2005 15:13:13 -0700\nSubject: [PATCH] linked\nMessage-ID: <id@example.com>\n" &&
+		printf "\nmsg\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+	} >link.mbox &&
+	git -C repo config maint.queue.link true &&
+	git -C repo config b4.linkmask "https://patch.msgid.link/%s" &&
+	git -C repo maint-queue -q one ../link.mbox &&
+	git -C repo config --unset b4.linkmask &&
+	git -C repo maint-queue -q two ../link.mbox &&
+	git -C repo config --unset maint.queue.link &&
+	for b in one two
+	do
+		git -C repo log -1 --format=%\(trailers:key=Link,valueonly\) $b || return 1
+	done >actual &&
+	printf "https://patch.msgid.link/id@example.com\n\nhttps://lore.kernel.org/r/id@example.com\n\n" >expect &&
+	test_cmp expect actual
 '
 
 test_done

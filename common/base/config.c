@@ -15,7 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum key_type { KEY_STRING, KEY_BOOL, KEY_INT, KEY_ENUM };
+enum key_type {
+	KEY_STRING,
+	KEY_BOOL,
+	KEY_INT,
+	KEY_ENUM,
+	KEY_STRING_OR_BOOL,	/* a value, or a boolean (bare: true) */
+};
 
 /*
  * Every key git-maint reads. Documentation/git-maint.adoc describes each;
@@ -32,7 +38,7 @@ static const struct known_key {
 	{ "tree", 1, "work", KEY_STRING },
 	{ "tree", 1, "remote", KEY_STRING },
 	{ "tree", 1, "backup", KEY_STRING },
-	{ "tree", 1, "link", KEY_STRING },
+	{ "tree", 1, "link", KEY_STRING_OR_BOOL },
 	{ "tree", 1, "signoff", KEY_BOOL },
 	{ "tree", 1, "check", KEY_STRING },
 	{ "tree", 1, "check-failure", KEY_ENUM, "warn|stop" },
@@ -49,7 +55,7 @@ static const struct known_key {
 	{ "queue", 0, "signoff", KEY_BOOL },
 	{ "queue", 0, "fuzz", KEY_INT },
 	{ "queue", 0, "3way", KEY_BOOL },
-	{ "queue", 0, "link", KEY_STRING },
+	{ "queue", 0, "link", KEY_STRING_OR_BOOL },
 	{ "queue", 0, "trailers", KEY_STRING },
 	{ "queue", 0, "sloppy-trailers", KEY_BOOL },
 	{ "smtp", 0, "server", KEY_STRING },
@@ -133,7 +139,7 @@ static int check_value(const struct known_key *k, const char *name, const char *
 	int ret = 0;
 
 	origin_prefix(&where, o);
-	if (!value && k->type != KEY_BOOL) {
+	if (!value && k->type != KEY_BOOL && k->type != KEY_STRING_OR_BOOL) {
 		ret = error("%s: missing value for '%s'", where.buf, name);
 	} else if (!value) {
 		ret = 0;
