@@ -6,10 +6,13 @@
 #   start_git_daemon <dir>        git daemon --enable=receive-pack serving the
 #                                 bare repositories under <dir>; sets
 #                                 DAEMON_URL (git://127.0.0.1:<port>) and DAEMON_PID
-#   start_http_server <dir> <user> <password>
+#   start_http_server <dir> <user> <password> [<prefix>]
 #                                 git http-backend under lighttpd (CGI), basic
-#                                 auth for every request; sets HTTP_URL
-#                                 (http://127.0.0.1:<port>/git) and HTTP_PID
+#                                 auth for every request under <prefix> (default
+#                                 /git; / for the static files of
+#                                 $TRASH_DIRECTORY/httpd/docroot too); sets
+#                                 HTTP_URL (http://127.0.0.1:<port>/git),
+#                                 HTTP_PORT and HTTP_PID
 #   start_ssh_server <authorized_keys>
 #                                 Debian's sshd on loopback, public-key login
 #                                 only, for the running user; its host key is
@@ -190,7 +193,7 @@ start_git_daemon () {
 # timing, and the brake cost t0720 a second a refusal: off.
 start_http_server () {
 	use_resolved_python3
-	dir=$1 user=$2 password=$3
+	dir=$1 user=$2 password=$3 auth_prefix=${4:-/git}
 	mkdir -p "$TRASH_DIRECTORY/httpd/docroot" &&
 	printf '%s:%s\n' "$user" "$password" >"$TRASH_DIRECTORY/httpd/users" &&
 	tries=0
@@ -211,6 +214,8 @@ start_http_server () {
 				"GIT_PROJECT_ROOT" => "$dir",
 				"GIT_HTTP_EXPORT_ALL" => ""
 			)
+		}
+		\$HTTP["url"] =~ "^$auth_prefix" {
 			auth.backend = "plain"
 			auth.backend.plain.userfile = "$TRASH_DIRECTORY/httpd/users"
 			auth.require = ( "" => ( "method" => "basic", "realm" => "git", "require" => "valid-user" ) )

@@ -238,6 +238,7 @@ int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fet
 	ho.cainfo = opts->cainfo;
 	ho.timeout = opts->timeout;
 	ho.quiet = opts->quiet;
+	ho.cfg = opts->cfg;
 	ho.progress_title = "Fetching thread";
 	ret = http_get(ref->thread_url, &ho, gunzip_write, g);
 	if (ret == RESULT_NO) {

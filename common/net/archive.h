@@ -49,6 +49,8 @@
 
 #include "strbuf.h"
 
+struct maint_config;
+
 #define ARCHIVE_MAX_SIZE_DEFAULT ((size_t)1 << 30)
 
 struct archive_ref {
@@ -75,6 +77,7 @@ struct archive_fetch_opts {
 	long timeout;		/* archive.timeout (seconds), 0: the default */
 	size_t max_size;	/* uncompressed thread bound, 0: ARCHIVE_MAX_SIZE_DEFAULT */
 	int quiet;
+	const struct maint_config *cfg;	/* for an archive that asks for a login (http.h) */
 };
 
 /*

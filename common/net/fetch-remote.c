@@ -351,6 +351,7 @@ static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, i
 		ao.timeout = fc.timeout;
 		ao.max_size = fc.max_size;
 		ao.quiet = o->quiet;
+		ao.cfg = &fc.cfg;
 		rc = archive_fetch_thread(&ref, &ao, thread_open_out, &out, &fd);
 		if (rc == RESULT_OK && out.cache && cache_commit(&c, fd) < 0)
 			rc = RESULT_FATAL;
