@@ -47,7 +47,8 @@ CFLAGS ?= -O2 -g
 #             running programs, SHA-1 for checksums (OpenSSL)
 #   mail      base: mail sources, parsing, classification, selection,
 #             writers, the patch parser, composing mail (zlib); commit
-#             messages and trailers, review from replies, patch ids
+#             messages and trailers, review from replies, patch ids;
+#             attestation (libopendkim, the resolver, OpenSSL from base)
 #   net       mail, base: SMTP, HTTP, IMAP (libcurl), the Secret
 #             Service (libsecret), archives and the fetcher
 #   repo      net, mail, base: libgit2: repository, objects, apply,
@@ -73,12 +74,15 @@ engine_USES = describe repo net mail base
 # The libraries (pkg-config names) a layer's code calls; describe takes
 # only git_oid from <git2.h>.
 base_PKGS = inih libcrypto
-mail_PKGS = zlib
+mail_PKGS = zlib opendkim
 net_PKGS = libcurl libsecret-1
 repo_PKGS = libgit2
 describe_PKGS =
 engine_PKGS =
 describe_HEADERS = libgit2
+# Libraries without a pkg-config file a layer's code calls: the resolver
+# (DKIM keys from DNS, res_nquery()).
+mail_LIBS = -lresolv
 
 # Each program and the layers it links; every other library stays out of
 # it (t/t0001 checks with ldd).
@@ -95,7 +99,7 @@ ALL_LAYERS = engine describe repo net mail base
 
 # One pkg-config check per library; a missing one names its Debian
 # package (contrib/install-deps.sh installs them all).
-PKG_NAMES = libgit2 inih zlib libcrypto libcurl libsecret-1 cmocka
+PKG_NAMES = libgit2 inih zlib libcrypto libcurl libsecret-1 cmocka opendkim
 deb_libgit2 = libgit2-dev
 deb_inih = libinih-dev
 deb_zlib = zlib1g-dev
@@ -103,6 +107,7 @@ deb_libcrypto = libssl-dev
 deb_libcurl = libcurl4-openssl-dev
 deb_libsecret-1 = libsecret-1-dev
 deb_cmocka = libcmocka-dev
+deb_opendkim = libopendkim-dev
 $(foreach p,$(PKG_NAMES),$(eval pkg_cflags_$(p) := $(shell pkg-config --cflags $(p) 2>/dev/null)))
 $(foreach p,$(PKG_NAMES),$(eval pkg_libs_$(p) := $(shell pkg-config --libs $(p) 2>/dev/null)))
 check_pkgs = @missing=; for p in $(foreach p,$(1),$(p):$(deb_$(p))); do \
@@ -122,7 +127,7 @@ layer_cflags = $(foreach l,$(call layer_closure,$(1)),-Icommon/$(l)) \
 	$(foreach p,$(sort $(call layers_pkgs,$(call layer_closure,$(1))) $($(1)_HEADERS)),$(pkg_cflags_$(p)))
 # What a program built from the layers $(1) links, in order, and with.
 layers_archives = $(foreach l,$(1),$(B)/libmaint-$(l).a)
-layers_libs = $(foreach p,$(call layers_pkgs,$(1)),$(pkg_libs_$(p)))
+layers_libs = $(foreach p,$(call layers_pkgs,$(1)),$(pkg_libs_$(p))) $(foreach l,$(1),$($(l)_LIBS))
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE $(CFLAGS)
 # --as-needed: a program loads only the libraries it calls

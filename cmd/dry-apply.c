@@ -5,6 +5,7 @@
  * applies every patch in memory, cumulatively, to the tip of each target
  * and reports. Nothing in the repository changes.
  */
+#include "attest.h"
 #include "config-git.h"
 #include "dry-apply.h"
 #include "fetch.h"
@@ -38,6 +39,7 @@ int cmd_main(int argc, const char **argv)
 		OPT__QUIET(&o.quiet, "print only the summary lines"),
 		OPT_GROUP("Review"),
 		OPT_REVIEW(&o.review),
+		OPT_ATTEST(&o.attest),
 		OPT_BOOL(0, "range-diff", &o.range_diff,
 			 "show how each series changed from its previous version, as git range-diff"),
 		OPT_INTEGER(0, "creation-factor", &o.creation_factor, "n",

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attest.h"
 #include "config.h"
 #include "fetch.h"
 #include "mbox-split.h"
@@ -36,7 +37,7 @@ static const char *const usage_str[] = {
 struct split_opts {
 	struct select_opts sel;
 	struct source_opts source;
-	const char *outdir, *format, *since, *until;
+	const char *outdir, *format, *since, *until, *attest;
 	int list, mboxrd, threads, quiet, show_trailers;
 };
 
@@ -114,6 +115,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "input-order", &o.sel.input_order,
 			 "keep the input's order instead of ordering by thread and patch number"),
 		OPT__QUIET(&o.quiet, "do not warn about incomplete series or an empty mailbox"),
+		OPT_ATTEST(&o.attest),
 		OPT_MAIL_SOURCE(&o.source),
 		OPT_GROUP("Selection"),
 		OPT_STRING_LIST(0, "touches", &o.sel.touches, "path",
@@ -131,6 +133,7 @@ int cmd_main(int argc, const char **argv)
 	};
 	struct mbox_split ms = { 0 };
 	struct maint_config cfg = MAINT_CONFIG_INIT;
+	struct attest_conf ac = ATTEST_CONF_INIT;
 	struct mbox_writer w;
 	struct outdir od = OUTDIR_INIT;
 	struct mail_entry **order;
@@ -166,6 +169,13 @@ int cmd_main(int argc, const char **argv)
 	ms.nargs = argc;
 	if (config_load_files(&cfg) < 0)
 		exit(EXIT_FATAL);
+	/* signatures are checked for a listing that shows them, unless --attest=off */
+	if (o.list && (o.show_trailers || mbox_write_format_needs_attest(o.format))) {
+		if (attest_conf_load(&ac, &cfg, o.attest) < 0)
+			exit(EXIT_FATAL);
+		if (ac.policy != ATTEST_OFF && !(ms.attest = attest_new(&ac)))
+			exit(EXIT_FATAL);
+	}
 	ms.source = &o.source;
 	ms.cfg = &cfg;
 	ms.fast = !o.list && !o.sel.authors.nr && !o.since && !o.until;
@@ -212,6 +222,8 @@ int cmd_main(int argc, const char **argv)
 	ret = ms.errors ? EXIT_FATAL : ms.bad || ms.oversized || !n ? EXIT_NO : EXIT_OK;
 	outdir_close(&od);
 	mbox_split_release(&ms);
+	attest_free(ms.attest);
+	attest_conf_release(&ac);
 	select_index_free(ms.idx);
 	config_release(&cfg);
 	strvec_clear(&o.sel.touches);

@@ -4,6 +4,7 @@
  * `git am -s` would, in memory, moving the branch once; resumable with
  * --continue, --skip and --abort. The engine is common/engine/queue.c.
  */
+#include "attest.h"
 #include "config-git.h"
 #include "fetch.h"
 #include "parse-options.h"
@@ -41,6 +42,7 @@ struct queue_cmd_opts {
 	int quiet;
 	struct review_opts review;	/* --trailers, --sloppy-trailers */
 	struct source_opts source;
+	const char *attest;		/* --attest=<policy>; NULL: attest.policy */
 };
 
 /* The full ref name of a branch given as "usb-next" or "refs/heads/usb-next"; caller frees. */
@@ -166,6 +168,7 @@ static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 		config_get_bool(cfg, "queue", NULL, "3way", 0);
 	o->quiet = c->quiet;
 	o->source = c->source;
+	o->attest = c->attest;
 	v = tree ? config_get(cfg, "tree", tree, "link") : NULL;
 	o->link_mask = link_mask(cfg, v ? v : config_get(cfg, "queue", NULL, "link"));
 	if (tree) {
@@ -229,6 +232,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "build-each", &c.build_each, "run the build command after each patch"),
 		OPT_BOOL('c', "scissors", &c.scissors, "strip everything before a scissors line (as git am)"),
 		OPT__QUIET(&c.quiet, "do not list the patches as they are applied"),
+		OPT_ATTEST(&c.attest),
 		OPT_GROUP("Trailers from the replies"),
 		OPT_REVIEW(&c.review),
 		OPT_SET_INT(0, "show-trailers", &c.action,

@@ -25,7 +25,8 @@
  * index-pack hashes every object again when a pack travels, and git
  * (since 2.47) may be built to hash its own checksums with a fast SHA-1
  * that does not detect collisions, keeping sha1dc for object ids. The
- * only file that talks to OpenSSL.
+ * only file of the base layer that talks to OpenSSL (attestation's SHA-256
+ * and ed25519 are in common/mail/attest-patatt.c).
  *
  *	struct sha1 h = SHA1_INIT;
  *	if (sha1_start(&h) < 0 || sha1_update(&h, buf, len) < 0 ||

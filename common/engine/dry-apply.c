@@ -6,6 +6,8 @@
  */
 #include "dry-apply.h"
 #include "apply.h"
+#include "attest-keys.h"
+#include "attest.h"
 #include "mailinfo.h"
 #include "patch-mails.h"
 #include "patch.h"
@@ -29,6 +31,9 @@ struct item {
 	off_t diff_off;		/* its diff as the mail parser gave it, in series.diffs */
 	size_t diff_len;
 	struct strbuf trailers;	/* what the follow-ups give it, one line each (review_format()) */
+	char *mark;		/* its attestation, attest_mark() (" [G ed25519/dev@example.org]") */
+	char verdict;		/* its attestation verdict, 0 when not shown */
+	char *signer, *why;	/* the deciding signature's, when shown */
 };
 
 /*
@@ -45,14 +50,21 @@ struct series {
 	struct strbuf skipped;	/* " (1 cover letter skipped)" */
 	struct strbuf unplaced;	/* trailers of patches the newest version dropped */
 	struct strbuf porcelain;	/* the trailer records */
+	struct attest_conf ac;
+	struct attest *attest;	/* NULL under --attest=off */
 };
 
 static void series_clear(struct series *s)
 {
 	for (size_t i = 0; i < s->nr; i++) {
 		free(s->items[i].subject);
+		free(s->items[i].mark);
+		free(s->items[i].signer);
+		free(s->items[i].why);
 		strbuf_release(&s->items[i].trailers);
 	}
+	attest_free(s->attest);
+	attest_conf_release(&s->ac);
 	free(s->items);
 	patch_mails_release(&s->pms);
 	spool_close(&s->diffs);
@@ -77,11 +89,28 @@ static void porcelain_trailers(struct strbuf *out, const struct review_list *rl,
 	}
 }
 
+/* "attest<TAB><n><TAB><verdict><TAB><signer><TAB><why>" of the patches that show one. */
+static void porcelain_attest(struct series *s)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct item *it = &s->items[i];
+
+		if (!it->verdict)
+			continue;
+		strbuf_addf(&s->porcelain, "attest\t%zu\t%c\t", i + 1, it->verdict);
+		apply_quote_field(&s->porcelain, it->signer, strlen(it->signer));
+		strbuf_addch(&s->porcelain, '\t');
+		apply_quote_field(&s->porcelain, it->why, strlen(it->why));
+		strbuf_addch(&s->porcelain, '\n');
+	}
+}
+
 /* The trailers of the series' patches, for the report. */
 static void add_review(struct series *s, const struct patch_mails *pms)
 {
 	char n[32];
 
+	porcelain_attest(s);
 	for (size_t i = 0; i < s->nr; i++) {
 		snprintf(n, sizeof(n), "%zu", i + 1);
 		review_format(&s->items[i].trailers, review_for(pms->review, i), "    ");
@@ -111,6 +140,35 @@ static int show_range_diffs(const struct patch_mails *pms, const struct dry_appl
 }
 
 /*
+ * The attestation of patch it: checked, marked, and judged by the policy
+ * (every patch is, so that hardfail names each one it refuses); the
+ * worst answer so far in *refused.
+ */
+static void attest_item(struct series *s, struct item *it, const struct raw_mail *raw, int *refused)
+{
+	struct attest_verdict v = ATTEST_VERDICT_INIT;
+	struct strbuf mark = STRBUF_INIT, what = STRBUF_INIT;
+	int rc;
+
+	attest_check(s->attest, raw, &v);
+	attest_mark(&mark, s->ac.policy, &v);
+	if (mark.len) {
+		const struct attest_sig *d = v.decider < v.nr ? &v.sigs[v.decider] : NULL;
+
+		it->verdict = v.verdict;
+		it->signer = xstrdup(d ? d->signer : "");
+		it->why = xstrdup(d ? d->why : "");
+	}
+	it->mark = strbuf_detach(&mark, NULL);
+	strbuf_addf(&what, "message %zu (%s)", raw->number, it->subject);
+	rc = attest_apply_policy(s->ac.policy, &v, what.buf);
+	if (rc == RESULT_NO || (rc == RESULT_TEMPFAIL && *refused == RESULT_OK))
+		*refused = rc;
+	attest_verdict_release(&v);
+	strbuf_release(&what);
+}
+
+/*
  * Reads the patches of the inputs (common/mail/patch-mails.h: cover letters,
  * replies, duplicates and other mail are stepped over, one line each);
  * dies (128) on input that cannot be read, exits 1 on a message that
@@ -124,7 +182,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	struct patch_mail pm;
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
 	struct strbuf buf = STRBUF_INIT;
-	int rc;
+	int rc, refused = RESULT_OK;
 
 	pmo.source = &o->source;
 	pmo.cfg = cfg;
@@ -132,6 +190,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	pmo.quiet = o->quiet;
 	pmo.review = &o->review;
 	pmo.versions = o->range_diff;
+	pmo.attest = s->attest;
 	if ((rc = patch_mails_read(pms, args, nargs, &pmo)) != RESULT_OK)
 		exit(result_exit_code(rc));
 	if (o->range_diff)
@@ -157,7 +216,11 @@ static void read_series(struct series *s, const char **args, int nargs,
 		it->diff_len = pm.patch.len;
 		it->number = raw.number;
 		it->subject = xstrdup(pm.subject.buf);
+		if (s->attest)
+			attest_item(s, it, &raw, &refused);
 	}
+	if (refused != RESULT_OK)
+		exit(result_exit_code(refused));
 	add_review(s, pms);
 	mailinfo_release(&pm);
 	strbuf_release(&buf);
@@ -295,6 +358,7 @@ static int check_target(git_repository *repo, struct target *t, struct series *s
 		} else if (!o->quiet) {
 			strbuf_addf(out, "Patch %zu/%zu: ", i + 1, s->nr);
 			quote_field(out, it->subject, strlen(it->subject));
+			strbuf_addstr(out, it->mark ? it->mark : "");
 			strbuf_addch(out, '\n');
 			apply_result_print(out, &res, APPLY_PRINT_HUMAN, NULL, o->verbose);
 			if (first)
@@ -347,7 +411,8 @@ void dry_apply_opts_release(struct dry_apply_opts *o)
 int dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args, int nargs,
 	      struct dry_apply_opts *o)
 {
-	struct series s = { PATCH_MAILS_INIT, SPOOL_INIT, NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct series s = { PATCH_MAILS_INIT, SPOOL_INIT, NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+			    ATTEST_CONF_INIT, NULL };
 	struct target *targets = NULL;
 	size_t nt;
 	struct strbuf out = STRBUF_INIT;
@@ -366,6 +431,12 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 		if (resolve_target(repo, o->onto.v[i], &targets[i]) < 0)
 			die("cannot check against '%s'", o->onto.v[i]);
 
+	if (attest_conf_load(&s.ac, cfg, o->attest) < 0)
+		exit(EXIT_FATAL);
+	s.ac.read_ref = attest_keys_read_ref;
+	s.ac.ref_ctx = repo;
+	if (s.ac.policy != ATTEST_OFF && !(s.attest = attest_new(&s.ac)))
+		exit(EXIT_FATAL);
 	read_series(&s, args, nargs, o, cfg);
 	if (!s.nr) {
 		error("no patches found");

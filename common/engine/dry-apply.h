@@ -38,10 +38,11 @@ struct dry_apply_opts {
 	size_t max_size;	/* the message size limit: messages, and binary data in one */
 	struct review_opts review;
 	int range_diff, creation_factor;
+	const char *attest;	/* --attest=<policy>; NULL: attest.policy */
 };
 
 #define DRY_APPLY_OPTS_INIT { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT, \
-			      0, RANGE_DIFF_CREATION_FACTOR }
+			      0, RANGE_DIFF_CREATION_FACTOR, NULL }
 
 void dry_apply_opts_release(struct dry_apply_opts *o);
 
@@ -52,7 +53,10 @@ void dry_apply_opts_release(struct dry_apply_opts *o);
  * the series applies to some target, 1 when to none (or no patch was
  * found, reported); dies (128) on input or a repository that cannot be
  * read, exits 1 on a message that cannot apply (undecodable, over the
- * size limit).
+ * size limit). Each patch's line carries its attestation (attest_mark());
+ * the policy (o->attest, attest.policy) warns (softfail), or refuses the
+ * series before checking it (hardfail: exit 1, or 75 when DNS could not
+ * answer), as queue would.
  */
 int dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args, int nargs,
 	      struct dry_apply_opts *o);

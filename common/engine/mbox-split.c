@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "mbox-split.h"
+#include "attest.h"
 #include "mailinfo.h"
 #include "review.h"
 #include "source.h"
@@ -38,11 +39,13 @@ void mbox_split_init(struct mbox_split *ms)
 	ms->errors = 0;
 	ms->bad = 0;
 	ms->oversized = 0;
+	strvec_init(&ms->signers);
 }
 
 void mbox_split_release(struct mbox_split *ms)
 {
 	spool_close(&ms->spool);
+	strvec_clear(&ms->signers);
 }
 
 static int open_source(struct mbox_split *ms, struct mail_source **src)
@@ -94,6 +97,7 @@ static int write_one(struct mbox_split *ms, size_t pos, const char *from_line,
 
 int mbox_split_index(struct mbox_split *ms)
 {
+	struct attest_verdict v = ATTEST_VERDICT_INIT;
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
 	struct mail_source *src;
 	struct patch_mail pm;
@@ -120,6 +124,11 @@ int mbox_split_index(struct mbox_split *ms)
 				   raw.from_line, raw.from_line_len);
 		if (ms->rereadable && !raw.file)
 			e->file_off = raw.offset;
+		if (ms->attest) {
+			attest_check(ms->attest, &raw, &v);
+			e->attest_verdict = v.verdict;
+			e->attest_signer = strvec_push(&ms->signers, attest_signer(&v));
+		}
 		if (!ms->rereadable && spool_add(&ms->spool, raw.buf, raw.len, &e->spool_off) < 0) {
 			ret = -1;
 			break;
@@ -127,6 +136,7 @@ int mbox_split_index(struct mbox_split *ms)
 	}
 	source_close(src);
 	mailinfo_release(&pm);
+	attest_verdict_release(&v);
 	return ret;
 }
 
@@ -292,10 +302,12 @@ int mbox_split_stream(struct mbox_split *ms, size_t *written)
 	return ret;
 }
 
-/* Entry e as the review takes it, from its bytes. */
+/* Entry e as the review takes it, from its bytes; a follow-up's signatures checked with a. */
 static void review_entry(struct review *rv, struct patch_mail *pm, const struct mail_entry *e,
-			 const char *buf, size_t len)
+			 const char *buf, size_t len, struct attest *a)
 {
+	struct attest_verdict v = ATTEST_VERDICT_INIT;
+	struct strbuf mark = STRBUF_INIT;
 	static const struct mailinfo_opts mopts = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
 	struct mail_class c = { 0 };
 	struct raw_mail raw = { 0 };
@@ -315,7 +327,16 @@ static void review_entry(struct review *rv, struct patch_mail *pm, const struct 
 	mailinfo_parse(pm, &raw, &mopts);
 	/* a patch id cannot fail but on a hashing error, which leaves the patch without one */
 	review_msg_from_mail(&m, &c, e->family, pm, raw.buf, raw.len, e->number, NULL);
+	if (a && buf && e->kind == MAIL_FOLLOWUP) {
+		attest_check(a, &raw, &v);
+		if (v.verdict != 'N') {
+			attest_format(&mark, &v);
+			m.attest = mark.buf;
+		}
+	}
 	review_add(rv, &m);
+	attest_verdict_release(&v);
+	strbuf_release(&mark);
 }
 
 /* Every entry into rv, in index order, read again from the inputs or the spool. */
@@ -337,17 +358,17 @@ static int review_all(struct mbox_split *ms, struct review *rv)
 		if (rc < 0 || raw.number < e->number)
 			continue;
 		while (next < count && select_index_at(ms->idx, next)->number < raw.number)
-			review_entry(rv, &pm, select_index_at(ms->idx, next++), NULL, 0);
+			review_entry(rv, &pm, select_index_at(ms->idx, next++), NULL, 0, NULL);
 		if (next < count && select_index_at(ms->idx, next)->number == raw.number) {
 			e = select_index_at(ms->idx, next++);
-			review_entry(rv, &pm, e, e->len == raw.len ? raw.buf : NULL, raw.len);
+			review_entry(rv, &pm, e, e->len == raw.len ? raw.buf : NULL, raw.len, ms->attest);
 		}
 	}
 	for (; next < count; next++) {
 		struct mail_entry *e = select_index_at(ms->idx, next);
 		int have = !src && e->spool_off >= 0 && !spool_read(&ms->spool, e->spool_off, e->len, &buf);
 
-		review_entry(rv, &pm, e, have ? buf.buf : NULL, buf.len);
+		review_entry(rv, &pm, e, have ? buf.buf : NULL, buf.len, ms->attest);
 	}
 	source_close(src);
 	mailinfo_release(&pm);

@@ -28,7 +28,9 @@
 #include "mbox-write.h"
 #include "select.h"
 #include "spool.h"
+#include "strvec.h"
 
+struct attest;
 struct maint_config;
 struct source_opts;
 
@@ -42,6 +44,7 @@ struct mbox_split {
 	struct select_index *idx;
 	struct mbox_writer *mbox;	/* output: an mbox stream ... */
 	struct outdir *dir;	/* ... or numbered files (dir->fd >= 0) */
+	struct attest *attest;	/* check each message's signatures into its entry; may be NULL */
 
 	/* state */
 	int rereadable;		/* every input is a regular file or a folder */
@@ -49,6 +52,7 @@ struct mbox_split {
 	size_t errors;		/* inputs that could not be read */
 	size_t bad;		/* messages that could not be parsed (reported, skipped) */
 	size_t oversized;	/* messages skipped for being over the size limit */
+	struct strvec signers;	/* the entries' attest_signer strings */
 };
 
 /* Prepares ms after the caller's fields are set. */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "queue.h"
 #include "apply.h"
+#include "attest-keys.h"
+#include "attest.h"
 #include "commit.h"
 #include "hook.h"
 #include "ident.h"
@@ -65,6 +67,9 @@ struct queue {
 	struct strbuf *uncarried;	/* with preview, per patch: what is not carried (review_format()) */
 	struct strbuf unplaced;		/* with preview: what was given to patches the new version dropped */
 	struct strvec applying;		/* subjects applied in memory, said once the step lands */
+	struct attest_conf ac;		/* attestation, set up on first use (queue_attest()) */
+	struct attest *attest;
+	int attest_ready;
 
 	struct strbuf committer;	/* "Name <email> when tz" */
 	struct strbuf signer;		/* "Name <email>" */
@@ -134,6 +139,8 @@ static void queue_release(struct queue *q)
 	strbuf_release(&q->unplaced);
 	strbuf_release(&q->skipped);
 	strvec_clear(&q->applying);
+	attest_free(q->attest);
+	attest_conf_release(&q->ac);
 	strbuf_release(&q->committer);
 	strbuf_release(&q->signer);
 	strbuf_release(&q->step_subject);
@@ -1233,6 +1240,55 @@ static void series_end(struct queue *q, struct series *s)
 }
 
 /* Patch k's mail as s->pm: 0, or a stop. */
+/* The verifier of the run, NULL under --attest=off; dies (128) on a bad attest.* value. */
+static struct attest *queue_attest(struct queue *q)
+{
+	if (q->attest_ready)
+		return q->attest;
+	q->attest_ready = 1;
+	attest_conf_init(&q->ac);
+	if (attest_conf_load(&q->ac, q->cfg, q->opts.attest) < 0)
+		exit(EXIT_FATAL);
+	q->ac.read_ref = attest_keys_read_ref;
+	q->ac.ref_ctx = q->repo;
+	if (q->ac.policy != ATTEST_OFF && !(q->attest = attest_new(&q->ac)))
+		exit(EXIT_FATAL);
+	return q->attest;
+}
+
+/*
+ * Every patch's signatures, judged by the policy before anything is
+ * applied: RESULT_OK, or (each refusal reported) RESULT_NO, or
+ * RESULT_TEMPFAIL when only DNS could not answer.
+ */
+static int judge_series(struct queue *q, const struct patch_mails *pms)
+{
+	struct attest_verdict v = ATTEST_VERDICT_INIT;
+	struct strbuf buf = STRBUF_INIT, what = STRBUF_INIT;
+	struct attest *a = queue_attest(q);
+	int ret = RESULT_OK;
+
+	for (size_t i = 0; a && q->ac.policy >= ATTEST_SOFTFAIL && i < pms->nr; i++) {
+		struct raw_mail raw;
+		int rc;
+
+		if (patch_mails_get(pms, &pms->v[i], &buf, &raw) < 0) {
+			ret = RESULT_FATAL;
+			break;
+		}
+		attest_check(a, &raw, &v);
+		strbuf_reset(&what);
+		strbuf_addf(&what, "%s: message %zu", raw.origin, raw.number);
+		rc = attest_apply_policy(q->ac.policy, &v, what.buf);
+		if (rc == RESULT_NO || (rc == RESULT_TEMPFAIL && ret == RESULT_OK))
+			ret = rc;
+	}
+	attest_verdict_release(&v);
+	strbuf_release(&buf);
+	strbuf_release(&what);
+	return ret;
+}
+
 static int read_patch_mail(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
 {
 	struct raw_mail raw = { 0 };
@@ -1248,8 +1304,19 @@ static int read_patch_mail(struct queue *q, struct series *s, size_t k, const ch
 		error("patch %zu is empty: %s", k, s->pm.subject.buf);
 		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
 	}
-	if (!q->opts.quiet)
-		strvec_push(&q->applying, s->pm.subject.buf);
+	if (!q->opts.quiet) {
+		struct attest_verdict v = ATTEST_VERDICT_INIT;
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addbuf(&line, &s->pm.subject);
+		if (queue_attest(q)) {
+			attest_check(q->attest, &raw, &v);
+			attest_mark(&line, q->ac.policy, &v);
+		}
+		strvec_push(&q->applying, line.buf);
+		attest_verdict_release(&v);
+		strbuf_release(&line);
+	}
 	return 0;
 }
 
@@ -1471,7 +1538,9 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 	if (q->opts.review && (q->preview || q->opts.review->take != REVIEW_TAKE_NONE))
 		popts.review = q->opts.review;
 	popts.trailers = &q->trailers;
-	if ((rc = patch_mails_read(&pms, args, nargs, &popts)) != RESULT_OK) {
+	popts.attest = queue_attest(q);
+	if ((rc = patch_mails_read(&pms, args, nargs, &popts)) != RESULT_OK ||
+	    (rc = judge_series(q, &pms)) != RESULT_OK) {
 		patch_mails_release(&pms);
 		return rc;
 	}
@@ -1593,7 +1662,7 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const stru
 	rc = read_series(&q, args, nargs);
 	if (rc) {
 		if (rc > 0)
-			ret = RESULT_NO;
+			ret = rc;	/* RESULT_NO, or RESULT_TEMPFAIL (attestation: DNS down) */
 		goto out;
 	}
 	if (!q.nr) {
@@ -1999,7 +2068,7 @@ int queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
 		goto out;
 	rc = read_series(&q, args, nargs);
 	if (rc) {
-		ret = rc > 0 ? RESULT_NO : RESULT_FATAL;
+		ret = rc > 0 ? rc : RESULT_FATAL;
 		goto out;
 	}
 	if (!q.nr) {

@@ -74,6 +74,12 @@ struct queue_opts {
 	/* the follow-ups' trailers to carry (common/mail/review.h), read at the start; NULL: none */
 	const struct review_opts *review;
 	struct source_opts source;	/* how the mail is read; its size limit bounds binary patches */
+	/*
+	 * --attest=<policy> (common/mail/attest.h); NULL: attest.policy.
+	 * Every patch is judged before anything is applied; "Applying:"
+	 * lines and carried trailers show the verdicts.
+	 */
+	const char *attest;
 };
 
 #define QUEUE_OPTS_INIT { 0 }

@@ -206,6 +206,17 @@ static size_t expand(struct strbuf *out, const char *f, const struct mail_entry 
 				quote_path(out, e->paths.v[i], strlen(e->paths.v[i]), QUOTE_SPACE);
 			}
 		return 1;
+	case 'G':
+		if (f[1] == '?') {
+			if (e && e->attest_verdict)
+				strbuf_addch(out, e->attest_verdict);
+		} else if (f[1] == 'S') {
+			if (e && e->attest_signer)
+				add_field(out, e->attest_signer);
+		} else {
+			return 0;
+		}
+		return 2;
 	case 'a':
 		if (f[1] == 'n') {
 			if (e) add_field(out, e->author_name);
@@ -263,15 +274,26 @@ int mbox_write_format_check(const char *fmt)
 	return rc;
 }
 
-int mbox_write_format_needs_paths(const char *fmt)
+/* Does fmt use the placeholder that starts with c? */
+static int format_uses(const char *fmt, char c)
 {
 	const char *p;
 
 	for (p = fmt; (p = strchr(p, '%')); p += 2) {
-		if (p[1] == 'p')
+		if (p[1] == c)
 			return 1;
 		if (!p[1])
 			break;
 	}
 	return 0;
+}
+
+int mbox_write_format_needs_paths(const char *fmt)
+{
+	return format_uses(fmt, 'p');
+}
+
+int mbox_write_format_needs_attest(const char *fmt)
+{
+	return format_uses(fmt, 'G');
 }

@@ -72,6 +72,9 @@ void outdir_close(struct outdir *od);
  *   %v  series version   %k  patch number   %K  series total
  *   %p  touched paths, space-separated (needs the index to keep paths)
  *   %P  "patch" (the mail core's kind) or "mail"     %o  the input it came from
+ *   %G? its attestation verdict: G, B, U or N (common/mail/attest.h); empty when
+ *       not checked (--attest=off)
+ *   %GS who signed it: "ed25519/dev@example.org", "DKIM/example.org"
  *   %n  newline   %%  percent   %xNN  the byte NN (hex)
  * Text from the mail is written so that a record stays one line
  * (quote.h): each path C-quoted as git quotes paths, and when it holds a
@@ -84,6 +87,8 @@ int mbox_write_format_entry(struct strbuf *out, const char *fmt, const struct ma
 int mbox_write_format_check(const char *fmt);
 /* Does fmt use %p? */
 int mbox_write_format_needs_paths(const char *fmt);
+/* Does fmt use %G? or %GS (the entries' attestation)? */
+int mbox_write_format_needs_attest(const char *fmt);
 
 #define MBOX_WRITE_FORMAT_DEFAULT "%i\t%m\t%an <%ae>\t%ad\t%s\t%p"
 

@@ -2,8 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attest.h"
 #include "mailinfo.h"
 #include "patch-mails.h"
+#include "attest.h"
 #include "review.h"
 #include "patch.h"
 #include "select.h"
@@ -203,7 +205,8 @@ static int collect_review(struct patch_mails *pms, const struct read_state *rs,
 	static const struct mailinfo_opts heads = {
 		.quoted_cr = MAILINFO_QUOTED_CR_WARN, .headers_and_paths_only = 1, .quiet = 1,
 	};
-	struct strbuf buf = STRBUF_INIT;
+	struct strbuf buf = STRBUF_INIT, mark = STRBUF_INIT;
+	struct attest_verdict v = ATTEST_VERDICT_INIT;
 	int reviewed = any_trailer(rs, pms, &buf), ret = 0;
 	size_t *applied = xmalloc(st_mult(pms->nr + 1, sizeof(size_t)));
 	struct patch_mail pm;
@@ -227,6 +230,14 @@ static int collect_review(struct patch_mails *pms, const struct read_state *rs,
 		if (review_msg_from_mail(&m, c, family, &pm, raw.buf, reviewed ? raw.len : 0, raw.number,
 					 opts->trailers) < 0)
 			ret = -1;
+		if (reviewed && opts->attest && c->kind == MAIL_FOLLOWUP) {
+			attest_check(opts->attest, &raw, &v);
+			strbuf_reset(&mark);
+			if (v.verdict != 'N') {
+				attest_format(&mark, &v);
+				m.attest = mark.buf;
+			}
+		}
 		review_add(pms->review, &m);
 	}
 	for (size_t j = 0; j < pms->nr; j++)
@@ -237,6 +248,8 @@ static int collect_review(struct patch_mails *pms, const struct read_state *rs,
 		review_collect(pms->review, applied, pms->nr, opts->review);
 	mailinfo_release(&pm);
 	strbuf_release(&buf);
+	strbuf_release(&mark);
+	attest_verdict_release(&v);
 	free(applied);
 	return ret;
 }

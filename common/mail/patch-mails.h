@@ -84,6 +84,7 @@ struct patch_mails {
 #define PATCH_MAILS_INIT { SPOOL_INIT }
 
 /* Options of patch_mails_read(). */
+struct attest;
 struct maint_config;
 struct review_opts;
 struct trailer_conf;
@@ -96,6 +97,8 @@ struct patch_mails_opts {
 	const struct review_opts *review;	/* collect the follow-ups' trailers; NULL: not */
 	const struct trailer_conf *trailers;	/* what a patch's trailer block is; NULL: git's defaults */
 	int versions;		/* find the series with two versions (patch_mails.versions) */
+	/* with review: check the follow-ups' signatures, shown by their trailers; may be NULL */
+	struct attest *attest;
 };
 
 /*

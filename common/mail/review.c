@@ -19,6 +19,7 @@ struct rmsg {
 	int version, k, total;
 	size_t number;
 	char *subject, *from_name, *from_email, *replier;
+	char *attest;		/* the follow-up's attestation ("G DKIM/example.net"), or NULL */
 	struct trailer_list trailers;
 	unsigned char patch_id[PATCH_ID_RAWSZ];
 	unsigned has_patch_id:1;
@@ -73,6 +74,7 @@ void review_free(struct review *rv)
 		free(m->from_name);
 		free(m->from_email);
 		free(m->replier);
+		free(m->attest);
 		trailer_list_release(&m->trailers);
 	}
 	for (size_t i = 0; i < rv->napplied; i++)
@@ -186,6 +188,7 @@ void review_add(struct review *rv, struct review_msg *in)
 	else
 		strbuf_addstr(&who, m->from_email);
 	m->replier = strbuf_detach(&who, NULL);
+	m->attest = in->attest ? xstrdup(in->attest) : NULL;
 	m->trailers = in->trailers;
 	memset(&in->trailers, 0, sizeof(in->trailers));
 	memcpy(m->patch_id, in->patch_id, PATCH_ID_RAWSZ);
@@ -492,6 +495,7 @@ static void judge(struct review *rv, const struct rmsg *patch, struct gifts *g,
 		it->followup = g->v[i].followup;
 		it->given_to = g->v[i].given_to;
 		it->replier = f->replier;
+		it->attest = f->attest;
 		strbuf_reset(&note);
 		strbuf_addstr(&note, g->v[i].via);
 		if (g->v[i].stale)
@@ -599,7 +603,10 @@ void review_format(struct strbuf *out, const struct review_list *rl, const char 
 			    it->replier);
 		if (*it->note)
 			strbuf_addf(out, ", %s", it->note);
-		strbuf_addstr(out, ")\n");
+		strbuf_addch(out, ')');
+		if (it->attest)
+			strbuf_addf(out, " [%s]", it->attest);
+		strbuf_addch(out, '\n');
 	}
 }
 

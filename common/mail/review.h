@@ -68,6 +68,12 @@ struct review_msg {
 	const char *subject;	/* a patch's subject as git am cleans it */
 	const char *from_name;	/* a follow-up's sender ("" when the From header has no name) */
 	const char *from_email;
+	/*
+	 * a follow-up's attestation as attest_format() writes it ("G
+	 * DKIM/example.net"), shown next to the trailers it gives; NULL:
+	 * not checked, or not signed
+	 */
+	const char *attest;
 	/* a follow-up's trailers (trailers_from_reply()), a patch's own (trailers_of_message()) */
 	struct trailer_list trailers;
 	unsigned char patch_id[PATCH_ID_RAWSZ];
@@ -148,6 +154,7 @@ struct review_item {
 	size_t followup;	/* the message that gave it */
 	size_t given_to;	/* the patch or cover letter it answered */
 	const char *replier;	/* "Name <addr>" of the follow-up's sender */
+	const char *attest;	/* the follow-up's attestation (review_msg.attest), or NULL */
 	char *note;		/* where it was given and why it is not carried: "v1 3/4, which changed in v2" */
 };
 
@@ -190,6 +197,10 @@ void review_carried(const struct review *rv, size_t i, struct strvec *out);
  *     + Acked-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>, on the cover letter)
  *     ! Reviewed-by: Some One <one@example.org> (Third Party <third@example.org>, not the sender's address)
  *     - Tested-by: T <t@example.org> (T <t@example.org>, on v1 3/4, which changed in v2)
+ *     + Acked-by: Ack Er <ack@example.net> (Ack Er <ack@example.net>) [G DKIM/example.net]
+ *
+ * the last one from a follow-up whose signatures were checked (in
+ * brackets: its verdict and signer, attest.h).
  *
  * Text from mail is left as it is: print it with say() (usage.h).
  */

@@ -292,6 +292,8 @@ struct mail_entry *select_index_add(struct select_index *idx, const struct patch
 	mailinfo_series_info(e->subject, strlen(e->subject), &e->version, &e->k, &e->total);
 	e->spool_off = -1;
 	e->file_off = -1;
+	e->attest_verdict = 0;
+	e->attest_signer = NULL;
 	e->matched = entry_matches(idx, e, pm);
 
 	/* What it is, its thread and series: decided over the whole mailbox by the mail core. */

@@ -70,6 +70,13 @@ struct mail_entry {
 	size_t replaced_by;	/* the partial reroll's patch that replaces it, MAIL_NONE */
 	off_t spool_off;	/* where a spooled copy starts, -1 when not spooled */
 	long long file_off;	/* where it starts in its input file (raw_mail.offset), -1 when unknown */
+	/*
+	 * Its attestation (common/mail/attest.h), set by a caller that
+	 * checks signatures (a listing with %G?): the verdict letter, 0 when
+	 * not checked, and the signer (the caller's string).
+	 */
+	char attest_verdict;
+	const char *attest_signer;
 	size_t out_pos;		/* 1-based position in the output, 0 when not selected */
 };
 
