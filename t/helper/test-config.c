@@ -41,8 +41,11 @@ int cmd_main(int argc, const char **argv)
 
 	if (argc < 3)
 		die("usage: test-config (files|libgit2) (get <section> [<subsection>] <key> | git)");
-	if (load(&cfg, argv[1], &repo) < 0)
+	if (load(&cfg, argv[1], &repo) < 0) {
+		config_release(&cfg);
+		git_repository_free(repo);
 		return EXIT_FATAL;
+	}
 	if (!strcmp(argv[2], "get") && (argc == 5 || argc == 6)) {
 		const char *sub = argc == 6 && *argv[4] ? argv[4] : NULL;
 		const struct config_entry *e = config_get_entry(&cfg, argv[3], sub, argv[argc - 1]);
