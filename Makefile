@@ -15,7 +15,10 @@
 #   make install prefix=...   programs into $(prefix)/bin (parts of commands into
 #                             $(prefix)/libexec/git-maint), man pages into $(prefix)/share/man,
 #                             bash and zsh completion into $(prefix)/share/bash-completion
-#                             and $(prefix)/share/zsh/site-functions
+#                             and $(prefix)/share/zsh/site-functions (DESTDIR= for a package)
+#   make uninstall prefix=... removes what make install put there
+#
+# CC, CFLAGS, CPPFLAGS and LDFLAGS are honoured, as distributions pass them.
 #
 # Everything built goes under .build/ (SANITIZE builds under .build/san-<list>/).
 
@@ -31,12 +34,23 @@ mandir = $(datarootdir)/man
 # shell completion, where bash-completion and zsh look for it (see contrib/completion/)
 bashcompdir = $(datarootdir)/bash-completion/completions
 zshcompdir = $(datarootdir)/zsh/site-functions
+# the prompt helper (contrib/completion/git-maint-prompt.sh), to source from a shell's rc file
+sharedir = $(datarootdir)/git-maint
 
 CC ?= cc
 CFLAGS ?= -O2 -g
 
 # `make` with no target builds everything (the first rule below is a check, not the goal)
 .DEFAULT_GOAL := all
+
+# The version every program prints for --version (common/base/version.h):
+# the number in VERSION, and the commit when this is a git checkout
+# ("0.1.0 (abc1234)", "-dirty" after it when the work tree has changes).
+# $(B)/VERSION-STRING changes only when the string does, so a new commit
+# rebuilds version.o and relinks, nothing more.
+MAINT_VERSION := $(strip $(file <VERSION))$(shell test -e .git && \
+	c=$$(git rev-parse --short=7 HEAD 2>/dev/null) && \
+	{ git diff-index --quiet HEAD -- 2>/dev/null && echo " ($$c)" || echo " ($$c-dirty)"; })
 
 # ---- the library's layers ----
 #
@@ -129,7 +143,7 @@ layer_cflags = $(foreach l,$(call layer_closure,$(1)),-Icommon/$(l)) \
 layers_archives = $(foreach l,$(1),$(B)/libmaint-$(l).a)
 layers_libs = $(foreach p,$(call layers_pkgs,$(1)),$(pkg_libs_$(p))) $(foreach l,$(1),$($(l)_LIBS))
 
-ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE $(CFLAGS)
+ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE $(CPPFLAGS) $(CFLAGS)
 # --as-needed: a program loads only the libraries it calls
 ALL_LDFLAGS = -Wl,--as-needed $(LDFLAGS)
 
@@ -166,7 +180,7 @@ ZSH_COMPLETION := $(patsubst $(B)/bin/%,$(B)/completion/zsh/_%,$(COMMAND_PROGRAM
 DOC_SRC := $(sort $(wildcard Documentation/git-maint*.adoc))
 MAN_PAGES := $(foreach d,$(DOC_SRC),$(B)/man/$(if $(filter git-maint.adoc,$(notdir $d)),man7,man1)/$(basename $(notdir $d)).$(if $(filter git-maint.adoc,$(notdir $d)),7,1))
 
-.PHONY: all lib programs doc completion check unit demo bench install deps clean fuzz fuzz-build FORCE
+.PHONY: all lib programs doc completion check unit demo bench install uninstall deps clean fuzz fuzz-build FORCE
 .DELETE_ON_ERROR:
 .SECONDEXPANSION:
 
@@ -202,6 +216,12 @@ $$(B)/libmaint-$(1).a: $$($(1)_OBJ)
 	$$(QUIET_AR)$$(AR) rcs $$@ $$^
 endef
 $(foreach l,$(LAYERS),$(eval $(call layer_rules,$(l))))
+
+$(B)/VERSION-STRING: FORCE
+	@mkdir -p $(dir $@)
+	@test "$$(cat $@ 2>/dev/null)" = '$(MAINT_VERSION)' || echo '$(MAINT_VERSION)' >$@
+$(B)/common/base/version.o: $(B)/VERSION-STRING
+$(B)/common/base/version.o: ALL_CFLAGS += -DMAINT_VERSION='"$(MAINT_VERSION)"'
 
 # A program's layers: git-maint-<cmd>--<part> and cmd/<cmd>/ take <cmd>'s unless they name their own.
 prog_layers = $(or $($(1)_LAYERS),$($(firstword $(subst --, ,$(1)))_LAYERS),$(error $(1): which layers does it link? (<name>_LAYERS in the Makefile)))
@@ -248,10 +268,10 @@ doc: $(MAN_PAGES)
 	@:
 $(B)/man/man1/%.1: Documentation/%.adoc
 	@mkdir -p $(dir $@)
-	$(QUIET_GEN)asciidoctor -b manpage -a manversion=git-maint -a manmanual='git-maint Manual' -o $@ $<
+	$(QUIET_GEN)asciidoctor -b manpage -a manversion='git-maint $(file <VERSION)' -a manmanual='git-maint Manual' -o $@ $<
 $(B)/man/man7/%.7: Documentation/%.adoc
 	@mkdir -p $(dir $@)
-	$(QUIET_GEN)asciidoctor -b manpage -a manversion=git-maint -a manmanual='git-maint Manual' -o $@ $<
+	$(QUIET_GEN)asciidoctor -b manpage -a manversion='git-maint $(file <VERSION)' -a manmanual='git-maint Manual' -o $@ $<
 
 # Installs the Debian packages the build and tests need, when any is missing.
 deps:
@@ -347,7 +367,7 @@ fuzz: deps
 install: programs doc completion
 	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(libexecdir)' \
 		'$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7' \
-		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)'
+		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)' '$(DESTDIR)$(sharedir)'
 	$(if $(COMMAND_PROGRAMS),install -m 755 $(COMMAND_PROGRAMS) '$(DESTDIR)$(bindir)')
 	$(if $(PART_PROGRAMS),install -m 755 $(PART_PROGRAMS) '$(DESTDIR)$(libexecdir)')
 	for m in $(MAN_PAGES); do \
@@ -359,6 +379,17 @@ install: programs doc completion
 		ln -sf git-maint '$(DESTDIR)$(bashcompdir)'/$$p || exit 1; \
 	done
 	install -m 644 $(ZSH_COMPLETION) '$(DESTDIR)$(zshcompdir)'
+	install -m 644 contrib/completion/git-maint-prompt.sh '$(DESTDIR)$(sharedir)'
+
+# Every file install puts there, and libexec/git-maint and share/git-maint, which are ours;
+# the directories shared with other software stay.
+uninstall:
+	rm -f $(foreach p,$(notdir $(COMMAND_PROGRAMS)),'$(DESTDIR)$(bindir)/$(p)' \
+		'$(DESTDIR)$(bashcompdir)/$(p)' '$(DESTDIR)$(zshcompdir)/_$(p)') \
+		$(foreach p,$(notdir $(PART_PROGRAMS)),'$(DESTDIR)$(libexecdir)/$(p)') \
+		$(foreach m,$(MAN_PAGES),'$(DESTDIR)$(mandir)/$(patsubst .%,man%,$(suffix $(m)))/$(notdir $(m))') \
+		'$(DESTDIR)$(bashcompdir)/git-maint' '$(DESTDIR)$(sharedir)/git-maint-prompt.sh'
+	rmdir '$(DESTDIR)$(libexecdir)' '$(DESTDIR)$(sharedir)' 2>/dev/null || :
 
 clean:
 	rm -rf .build t/trash\ directory.* t/test-results t/perf/out demo

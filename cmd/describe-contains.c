@@ -14,6 +14,7 @@
  * exec, the rest of standard input through a pipe.
  */
 #include "describe-cmd.h"
+#include "in-progress.h"
 #include "repo-files.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -85,6 +86,7 @@ static void NORETURN exec_full(void *ctx, int argc, const char **argv)
 
 	refuse_if_testing(f, argc ? argv[0] : "HEAD");
 	full_argv(&args, f, f->nargs - argc);
+	report_flush();
 	execvp(args.v[0], (char *const *)args.v);
 	die_errno("cannot run '%s'", args.v[0]);
 }
@@ -103,6 +105,7 @@ static int pipe_to_full(void *ctx, const char *line)
 	full_argv(&args, f, 0);
 	if (pipe(fds) < 0)
 		die_errno("cannot create a pipe");
+	report_flush();
 	pid = fork();
 	if (pid < 0)
 		die_errno("cannot fork");
@@ -146,6 +149,7 @@ int cmd_main(int argc, const char **argv)
 	for (int i = 1; i < argc; i++)
 		strvec_push(&f.given, argv[i]);
 	argc = dc_parse_options(&o, argc, argv);
+	in_progress_announce(NULL, 0);
 	f.nargs = argc;
 	dc_describe_options(&dopts, &o);
 	if ((f.test_path && !strcmp(f.test_path, "libgit2")) || repo_files_open(&files) ||

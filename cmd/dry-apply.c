@@ -9,6 +9,7 @@
 #include "config-git.h"
 #include "dry-apply.h"
 #include "fetch.h"
+#include "in-progress.h"
 #include "parse-options.h"
 #include "repo.h"
 #include "review.h"
@@ -59,6 +60,7 @@ int cmd_main(int argc, const char **argv)
 	if (o.creation_factor < 0)
 		usage_msg_opt(dry_apply_usage, options, "--creation-factor must not be negative");
 	fo.quiet = o.quiet;
+	in_progress_announce(NULL, o.quiet);
 	if ((ret = fetch_prepare(argv, nargs, &fo)) != RESULT_OK)
 		exit(result_exit_code(ret));
 

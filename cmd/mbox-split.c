@@ -19,6 +19,7 @@
 #include "attest.h"
 #include "config.h"
 #include "fetch.h"
+#include "in-progress.h"
 #include "mbox-split.h"
 #include "mbox-write.h"
 #include "parse-options.h"
@@ -161,6 +162,7 @@ int cmd_main(int argc, const char **argv)
 	o.sel.keep_strings = o.list;
 
 	fo.quiet = o.quiet;
+	in_progress_announce(NULL, o.quiet);
 	fo.all_versions = o.sel.all_versions;
 	if ((ret = fetch_prepare(argv, argc, &fo)) != RESULT_OK)
 		exit(result_exit_code(ret));
@@ -190,13 +192,14 @@ int cmd_main(int argc, const char **argv)
 
 	stream = !o.list && !o.sel.patches_only && o.sel.all_versions && o.sel.input_order &&
 		 !o.sel.touches.nr && !o.sel.authors.nr && !o.sel.subjects.nr && !o.since && !o.until;
+	/* the engine reported why it failed: that error is the fatal one (usage.h) */
 	if (stream) {
 		/* nothing to choose or reorder */
 		if (mbox_split_stream(&ms, &n) < 0)
-			die("cannot split the mail");
+			exit(EXIT_FATAL);
 	} else {
 		if (mbox_split_index(&ms) < 0)
-			die("cannot read the mail");
+			exit(EXIT_FATAL);
 		n = select_choose(ms.idx, &order);
 		if (o.list && o.show_trailers)
 			list_with_trailers(&ms, o.format, order, n);

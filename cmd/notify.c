@@ -14,6 +14,7 @@
 
 #include "config-git.h"
 #include "gitdir.h"
+#include "in-progress.h"
 #include "mailer.h"
 #include "notify.h"
 #include "parse-options.h"
@@ -108,6 +109,7 @@ int cmd_main(int argc, const char **argv)
 			      argv[0]);
 	o.n.revs = argv;
 	o.n.nrevs = argc;
+	in_progress_announce(NULL, o.n.quiet);
 
 	repo = repo_open_or_die();
 	if (config_load(&cfg, repo) < 0)

@@ -201,6 +201,8 @@ static int fill_opts(struct publish_opts *o, char **refs, git_repository *repo,
 	if (resolve_remotes(repo, cfg, tree, &o->remotes) < 0)
 		goto out;
 	o->notify = c->notify >= 0 ? c->notify : config_get_bool(cfg, "tree", tree, "notify", 1);
+	o->notify_reverts = config_get_bool(cfg, "tree", tree, "notify-reverts",
+					    config_get_bool(cfg, "publish", NULL, "notify-reverts", 1));
 	o->dry_run = c->dry_run;
 	o->quiet = c->quiet;
 	if (c->timeout >= 0)

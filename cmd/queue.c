@@ -7,6 +7,7 @@
 #include "attest.h"
 #include "config-git.h"
 #include "fetch.h"
+#include "in-progress.h"
 #include "parse-options.h"
 #include "queue.h"
 #include "repo.h"
@@ -26,11 +27,12 @@
 static const char *const queue_usage[] = {
 	"git maint-queue [<options>] <branch> [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...",
 	"git maint-queue --show-trailers [<options>] <branch> [<mbox>|<Maildir>|-|<Message-ID>|<URL>]...",
-	"git maint-queue (--continue | --skip | --abort | --show-current)",
+	"git maint-queue (--continue | --skip | --abort | --show-current | --status)",
 	NULL,
 };
 
-enum action { ACTION_START, ACTION_CONTINUE, ACTION_SKIP, ACTION_ABORT, ACTION_SHOW, ACTION_TRAILERS };
+enum action { ACTION_START, ACTION_CONTINUE, ACTION_SKIP, ACTION_ABORT, ACTION_SHOW, ACTION_TRAILERS,
+	      ACTION_STATUS };
 
 struct queue_cmd_opts {
 	int action;
@@ -121,6 +123,8 @@ static char *resolve_branch(git_repository *repo, const struct maint_config *cfg
 		if (!work && !stat(name, &st))
 			advise("'%s' is a %s; the branch comes first: git maint-queue <branch> %s",
 			       name, S_ISDIR(st.st_mode) ? "directory" : "file", name);
+		else
+			repo_advise_similar_branches(repo, branch);
 	}
 	if (rc <= 0) {
 		free(branch);
@@ -221,6 +225,19 @@ static int show_trailers(git_repository *repo, const struct maint_config *cfg, s
 	return result_exit_code(rc);
 }
 
+/* --status: what is stopped, on stdout; exit 1 when nothing is. */
+static int show_status(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t nr = in_progress_status(&out);
+
+	if (!nr)
+		strbuf_addstr(&out, "No queue and no publish is stopped.\n");
+	write_or_die(1, out.buf, out.len);
+	strbuf_release(&out);
+	return nr ? EXIT_OK : EXIT_NO;
+}
+
 int cmd_main(int argc, const char **argv)
 {
 	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0, REVIEW_OPTS_INIT, SOURCE_OPTS_INIT };
@@ -244,6 +261,8 @@ int cmd_main(int argc, const char **argv)
 		OPT_SET_INT(0, "abort", &c.action, "put the branch back and forget the queue", ACTION_ABORT),
 		OPT_SET_INT(0, "show-current", &c.action, "show the mail of the patch the queue stopped at",
 			    ACTION_SHOW),
+		OPT_SET_INT(0, "status", &c.action, "say whether a queue or a publish is stopped, where, and why",
+			    ACTION_STATUS),
 		OPT_FETCH(&fo),
 		OPT_END(),
 	};
@@ -259,11 +278,18 @@ int cmd_main(int argc, const char **argv)
 	if ((c.action == ACTION_START || c.action == ACTION_TRAILERS) && argc < 1)
 		usage_msg_opt(queue_usage, options, "which branch? (git maint-queue <branch> <mbox>)");
 	if (c.action != ACTION_START && c.action != ACTION_TRAILERS && argc)
-		usage_msg_opt(queue_usage, options, "--continue, --skip, --abort and --show-current take no arguments");
+		usage_msg_opt(queue_usage, options,
+			      "--continue, --skip, --abort, --show-current and --status take no arguments");
 	if (c.fuzz < -1)
 		usage_msg_opt(queue_usage, options, "--fuzz must not be negative");
 
 	repo = repo_open_or_die();
+	if (c.action == ACTION_STATUS) {
+		ret = show_status();
+		goto cleanup;
+	}
+	/* a stopped publish; a stopped queue is this command's to tell */
+	in_progress_announce("queue", c.quiet);
 	if (config_load(&cfg, repo) < 0 || review_opts_config(&c.review, &cfg) < 0)
 		goto cleanup;
 	if (c.action == ACTION_SHOW) {
@@ -289,6 +315,9 @@ int cmd_main(int argc, const char **argv)
 		ret = result_exit_code(rc);
 		goto cleanup;
 	}
+	/* and a Makefile given for a mailbox is refused before we say a word */
+	if (c.action == ACTION_START && source_check_format(argv + 1, argc - 1) < 0)
+		goto cleanup;
 	if (c.action == ACTION_TRAILERS) {
 		ret = show_trailers(repo, &cfg, &c, branch, tree, argv + 1, argc - 1);
 		goto cleanup;

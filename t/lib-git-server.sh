@@ -6,13 +6,13 @@
 #   start_git_daemon <dir>        git daemon --enable=receive-pack serving the
 #                                 bare repositories under <dir>; sets
 #                                 DAEMON_URL (git://127.0.0.1:<port>) and DAEMON_PID
-#   start_http_server <dir> <user> <password> [<prefix>]
+#   start_http_server <dir> <user> <password> [<lighttpd settings>]
 #                                 git http-backend under lighttpd (CGI), basic
-#                                 auth for every request under <prefix> (default
-#                                 /git; / for the static files of
-#                                 $TRASH_DIRECTORY/httpd/docroot too); sets
-#                                 HTTP_URL (http://127.0.0.1:<port>/git),
-#                                 HTTP_PORT and HTTP_PID
+#                                 auth for every request, each request a line
+#                                 of httpd/access.log ("<request line> <status>");
+#                                 the settings (lines of lighttpd.conf, e.g.
+#                                 "server.max-keep-alive-idle = 2") added; sets
+#                                 HTTP_URL (http://127.0.0.1:<port>/git) and HTTP_PID
 #   start_ssh_server <authorized_keys>
 #                                 Debian's sshd on loopback, public-key login
 #                                 only, for the running user; its host key is
@@ -193,7 +193,7 @@ start_git_daemon () {
 # timing, and the brake cost t0720 a second a refusal: off.
 start_http_server () {
 	use_resolved_python3
-	dir=$1 user=$2 password=$3 auth_prefix=${4:-/git}
+	dir=$1 user=$2 password=$3 extra=$4
 	mkdir -p "$TRASH_DIRECTORY/httpd/docroot" &&
 	printf '%s:%s\n' "$user" "$password" >"$TRASH_DIRECTORY/httpd/users" &&
 	tries=0
@@ -201,12 +201,14 @@ start_http_server () {
 	do
 		port=$(free_port) || return 1
 		cat >"$TRASH_DIRECTORY/httpd/lighttpd.conf" <<-EOF || return 1
-		server.modules = ( "mod_alias", "mod_auth", "mod_authn_file", "mod_setenv", "mod_cgi" )
+		server.modules = ( "mod_alias", "mod_auth", "mod_authn_file", "mod_setenv", "mod_cgi", "mod_accesslog" )
 		server.bind = "127.0.0.1"
 		server.port = $port
 		server.document-root = "$TRASH_DIRECTORY/httpd/docroot"
 		server.errorlog = "$TRASH_DIRECTORY/httpd/error.log"
 		server.feature-flags = ( "auth.delay-invalid-creds" => "disable" )
+		accesslog.filename = "$TRASH_DIRECTORY/httpd/access.log"
+		accesslog.format = "%r %s"
 		alias.url = ( "/git" => "/usr/lib/git-core/git-http-backend" )
 		\$HTTP["url"] =~ "^/git" {
 			cgi.assign = ( "" => "" )
@@ -214,12 +216,11 @@ start_http_server () {
 				"GIT_PROJECT_ROOT" => "$dir",
 				"GIT_HTTP_EXPORT_ALL" => ""
 			)
-		}
-		\$HTTP["url"] =~ "^$auth_prefix" {
 			auth.backend = "plain"
 			auth.backend.plain.userfile = "$TRASH_DIRECTORY/httpd/users"
 			auth.require = ( "" => ( "method" => "basic", "realm" => "git", "require" => "valid-user" ) )
 		}
+		$extra
 		EOF
 		lighttpd -D -f "$TRASH_DIRECTORY/httpd/lighttpd.conf" >>"$TRASH_DIRECTORY/httpd/out.log" 2>&1 \
 			</dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &

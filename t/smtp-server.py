@@ -309,6 +309,15 @@ def main():
     started = loop.time()
 
     def alive(pid):
+        # A script that has exited but not been reaped is a zombie, which
+        # kill(0) still finds: prove reaps it only once its output pipe,
+        # which we hold, is closed, so both would wait half an hour.
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return False
+        except (OSError, IndexError):
+            pass
         try:
             os.kill(pid, 0)
             return True

@@ -137,6 +137,43 @@ test_expect_success 'make install puts programs and man pages under prefix' '
 	done
 '
 
+test_expect_success 'make uninstall removes every file make install put there' '
+	maint_install "$PWD/inst-u" >out 2>&1 &&
+	find inst-u ! -type d >installed &&
+	test_line_count -gt 20 installed &&
+	maint_make uninstall prefix="$PWD/inst-u" >out 2>&1 &&
+	find inst-u ! -type d >left &&
+	test_must_be_empty left &&
+	test_path_is_missing inst-u/libexec/git-maint &&
+	test_path_is_missing inst-u/share/git-maint
+'
+
+test_expect_success 'every compile of the build is given CPPFLAGS' '
+	maint_make -n -B V=1 CPPFLAGS=-DMAINT_CPPFLAGS_GIVEN programs >commands &&
+	grep " -c -o " commands >compiles &&
+	test_line_count -gt 50 compiles &&
+	! grep -v -e "-DMAINT_CPPFLAGS_GIVEN" compiles
+'
+
+test_expect_success 'every program prints the one version for --version, as git --version' '
+	version=$(cat "$MAINT_SRC_DIR/VERSION") &&
+	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
+	do
+		"$p" --version >out &&
+		sed -n "s/^${p##*/} version $version\( (\([0-9a-f]\{7,\}\)\(-dirty\)\{0,1\})\)\{0,1\}\$/[\2]/p" out >commit &&
+		test_line_count = 1 commit || { echo "${p##*/}: $(cat out)"; return 1; }
+	done &&
+	git maint-queue --version >out &&
+	grep "^git-maint-queue version $version" out
+'
+
+test_expect_success GITCHECKOUT 'the version names the commit the programs were built from' '
+	git-maint-queue --version >out &&
+	commit=$(sed -n "s/.* (\([0-9a-f]*\).*)\$/\1/p" out) &&
+	test -n "$commit" &&
+	git -C "$MAINT_SRC_DIR" cat-file -e "$commit^{commit}"
+'
+
 test_expect_success 'an installed describe-contains finds its libgit2 part out of PATH' '
 	git init -q inst-repo &&
 	git -C inst-repo commit -q --allow-empty -m one &&

@@ -139,7 +139,7 @@ test_expect_success 'a key git-maint reads under another name gets a warning nam
 test_expect_success 'an unknown or misspelt maint.* key is an error naming it' '
 	git -C repo config maint.tree.usb.publik usb-next &&
 	(cd repo && test_expect_code 128 test-config files get tree usb public 2>../err) &&
-	echo "error: git config '"'"'maint.tree.usb.publik'"'"': unknown key" >expect &&
+	echo "fatal: git config '"'"'maint.tree.usb.publik'"'"': unknown key" >expect &&
 	test_cmp expect err &&
 	git -C repo config --unset maint.tree.usb.publik &&
 	git -C repo config maint.queue.signoff perhaps &&
@@ -203,7 +203,7 @@ test_expect_success 'a malformed git config file: an error naming file and line'
 	printf "[maint]\n\tok = 1\n[broken\n" >bad.conf &&
 	printf "[include]\n\tpath = bad.conf\n" >global.conf &&
 	(cd repo && GIT_CONFIG_GLOBAL="$TRASH_DIRECTORY/global.conf" test_expect_code 128 test-config files git 2>../err) &&
-	echo "error: bad config line 3 in file '"'"'$PWD/bad.conf'"'"'" >expect &&
+	echo "fatal: bad config line 3 in file '"'"'$PWD/bad.conf'"'"'" >expect &&
 	test_cmp expect err &&
 	(cd repo && GIT_CONFIG_GLOBAL="$TRASH_DIRECTORY/global.conf" test_must_fail git config --list 2>../err) &&
 	grep "^fatal: bad config line 3 in file $PWD/bad.conf" err

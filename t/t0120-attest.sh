@@ -222,6 +222,46 @@ test_expect_success 'hostile: many and duplicated signature headers, tags withou
 	grep "^1 B " actual
 '
 
+command -v gpg >/dev/null && test_set_prereq GPG
+
+test_expect_success GPG 'OpenPGP developer signatures (patatt sign with a gpg key): G, altered B, no key U' '
+	test_when_finished "gpgconf --kill gpg-agent; git config --global patatt.signingkey ed25519:test" &&
+	mkdir -m 700 -p "$HOME/.gnupg" &&
+	gpg --batch --passphrase "" --quick-gen-key "A U Thor <dev@example.org>" ed25519 sign never 2>/dev/null &&
+	fpr=$(gpg --list-keys --with-colons dev@example.org | sed -n "s/^fpr:*\([0-9A-F]*\):*\$/\1/p" | head -n 1) &&
+	test -n "$fpr" &&
+	git config --global patatt.signingkey "openpgp:$fpr" &&
+	patatt_sign plain.eml pgp.eml &&
+	grep "^X-Developer-Key: i=dev@example.org; a=openpgp" pgp.eml &&
+	alter pgp.eml pgp-body.eml "s/^+one$/+One/" &&
+	alter pgp.eml pgp-from.eml "s/^From: A U Thor/From: A N Other/" &&
+	test-attest pgp.eml pgp-body.eml pgp-from.eml >actual &&
+	cat >expect <<-\EOF &&
+	1 G openpgp/dev@example.org
+	2 B openpgp/dev@example.org: body hash mismatch
+	3 B openpgp/dev@example.org: the headers signed differ
+	EOF
+	test_cmp expect actual &&
+	cat >>cases <<-\EOF &&
+	pgp.eml G G - N
+	pgp-body.eml B B - N
+	pgp-from.eml B B - N
+	EOF
+	# nobody has the key: U, as patatt says NOKEY; then the key from a keyring
+	# directory, under the selector patatt.selector names
+	mkdir -m 700 nokeys &&
+	GNUPGHOME="$PWD/nokeys" test-attest pgp.eml >actual &&
+	echo "1 U openpgp/dev@example.org: no key" >expect &&
+	test_cmp expect actual &&
+	{ GNUPGHOME="$PWD/nokeys" patatt validate pgp.eml /dev/null >out 2>&1 || :; } &&
+	grep "NOKEY" out &&
+	mkdir -p pgpring/openpgp/example.org/dev &&
+	gpg --export --armor dev@example.org >pgpring/openpgp/example.org/dev/test &&
+	GNUPGHOME="$PWD/nokeys" test-attest --keyring="$PWD/pgpring" pgp.eml >actual &&
+	echo "1 G openpgp/dev@example.org" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'every case against patatt validate and dkimpy (the table of the closing note)' '
 	oracle_table $(cut -d" " -f1 cases) >table &&
 	test_cmp cases table

@@ -464,7 +464,7 @@ test_expect_success 'a bad --trailers value is a usage error (129), a bad queue.
 		test_expect_code 128 git maint-dry-apply reviews.mbox >../out 2>../err
 	) &&
 	test_must_be_empty out &&
-	grep "^error: bad value for ${SQ}queue.trailers${SQ}\$" err
+	grep "^fatal: bad value for ${SQ}queue.trailers${SQ}\$" err
 '
 
 test_done

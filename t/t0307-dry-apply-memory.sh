@@ -74,7 +74,7 @@ test_expect_success 'dry-apply without a usable TMPDIR fails before any verdict,
 		repo_state >../state.after
 	) &&
 	test_must_be_empty out &&
-	grep "^error: cannot create a temporary file in .*no-such-dir.*: No such file or directory\$" err &&
+	grep "^fatal: cannot create a temporary file in .*no-such-dir.*: No such file or directory\$" err &&
 	test_line_count = 1 err &&
 	test_cmp state.before state.after
 '

@@ -128,7 +128,7 @@ test_expect_success 'a step refused for local changes claims no patch: no "Apply
 	repo_state | grep -v "objects/pack/" >before &&
 	test_expect_code 128 git maint-queue dirty thread.mbox >out 2>err &&
 	! grep "^Applying:" out &&
-	grep "^error: your local changes" err &&
+	grep "^fatal: your local changes" err &&
 	repo_state | grep -v "objects/pack/" >after &&
 	test_cmp before after &&
 	test "$(git rev-parse dirty)" = "$(git rev-parse base)" &&

@@ -76,7 +76,7 @@ test_expect_success EIO 'EIO writing the work tree after the ref moved: --contin
 		cd repo &&
 		git checkout -q -B target base &&
 		test_expect_code 128 eio f3 git maint-queue -q target ../series.mbox 2>../err &&
-		grep "^error: .target. moved to .* but its work tree was not updated" ../err &&
+		grep "^fatal: .target. moved to .* but its work tree was not updated" ../err &&
 		test -d .git/maint/queue &&
 		git maint-queue -q --continue &&
 		test_path_is_missing .git/maint/queue &&

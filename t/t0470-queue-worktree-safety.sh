@@ -25,7 +25,7 @@ files () {
 way () {
 	doing=$1 &&
 	shift &&
-	printf "error: untracked working tree files would be overwritten%s:\n" "${doing:+ by $doing}" &&
+	printf "fatal: untracked working tree files would be overwritten%s:\n" "${doing:+ by $doing}" &&
 	printf "\t%s\n" "$@" &&
 	echo "move or remove them first"
 }

@@ -137,7 +137,7 @@ test_expect_success 'a real change to a legacy-mode file is still a local change
 	grep -v ORIG_HEAD before >expect &&
 	grep -v ORIG_HEAD after >actual &&
 	test_cmp expect actual &&
-	printf "error: your local changes to these files would be overwritten by queue:\n\ta\ncommit or stash them first\n" >expect &&
+	printf "fatal: your local changes to these files would be overwritten by queue:\n\ta\ncommit or stash them first\n" >expect &&
 	test_cmp expect err
 '
 

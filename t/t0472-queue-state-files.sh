@@ -67,7 +67,7 @@ test_expect_success 'a ../../ path in the conflict list: --skip refuses, nothing
 		test_expect_code 1 git maint-queue -q t ../series.mbox 2>/dev/null &&
 		dir="$PWD/.git/maint/queue" &&
 		printf "two\n../../victim\n" >.git/maint/queue/conflict &&
-		echo "error: '\''$dir/conflict'\'': invalid path '\''../../victim'\'': '\''.'\'' or '\''..'\'' in path; remove that file to go on without it" >"$HOME"/expect-err &&
+		echo "fatal: '\''$dir/conflict'\'': invalid path '\''../../victim'\'': '\''.'\'' or '\''..'\'' in path; remove that file to go on without it" >"$HOME"/expect-err &&
 		unchanged git maint-queue --skip &&
 		unchanged git maint-queue --continue &&
 		unchanged git maint-queue --abort &&
@@ -86,10 +86,10 @@ test_expect_success 'a .git path or an absolute path in the conflict list is ref
 		test_expect_code 1 git maint-queue -q t ../series.mbox 2>/dev/null &&
 		dir="$PWD/.git/maint/queue" &&
 		printf ".git/config\n" >.git/maint/queue/conflict &&
-		echo "error: '\''$dir/conflict'\'': invalid path '\''.git/config'\'': '\''.git'\'' in path; remove that file to go on without it" >"$HOME"/expect-err &&
+		echo "fatal: '\''$dir/conflict'\'': invalid path '\''.git/config'\'': '\''.git'\'' in path; remove that file to go on without it" >"$HOME"/expect-err &&
 		unchanged git maint-queue --skip &&
 		printf "%s\n" "$HOME/victim" >.git/maint/queue/conflict &&
-		echo "error: '\''$dir/conflict'\'': invalid path '\''$HOME/victim'\'': absolute path; remove that file to go on without it" >"$HOME"/expect-err &&
+		echo "fatal: '\''$dir/conflict'\'': invalid path '\''$HOME/victim'\'': absolute path; remove that file to go on without it" >"$HOME"/expect-err &&
 		unchanged git maint-queue --skip &&
 		rm .git/maint/queue/conflict &&
 		git maint-queue --abort >/dev/null
@@ -105,7 +105,7 @@ test_expect_success 'a conflict list naming a path beyond a tracked symbolic lin
 		git commit -q -m link &&
 		test_expect_code 1 git maint-queue -q t ../series.mbox 2>/dev/null &&
 		printf "link/keep\n" >.git/maint/queue/conflict &&
-		printf "error: these paths are beyond a symbolic link or file:\n\tlink/keep\n" >"$HOME"/expect-err &&
+		printf "fatal: these paths are beyond a symbolic link or file:\n\tlink/keep\n" >"$HOME"/expect-err &&
 		unchanged git maint-queue --skip &&
 		rm .git/maint/queue/conflict &&
 		git maint-queue --abort >/dev/null &&
@@ -119,7 +119,7 @@ test_expect_success 'the state directory a symbolic link: refused; --abort remov
 		git checkout -q -B t diverged &&
 		dir="$PWD/.git/maint/queue" &&
 		ln -s "$HOME/victim-dir" .git/maint/queue &&
-		echo "error: the queue state '\''$dir'\'' is not a directory or is reached through a symbolic link; not used ('\''git maint-queue --abort'\'' removes a link there)" >"$HOME"/expect-err &&
+		echo "fatal: the queue state '\''$dir'\'' is not a directory or is reached through a symbolic link; not used ('\''git maint-queue --abort'\'' removes a link there)" >"$HOME"/expect-err &&
 		unchanged git maint-queue --continue &&
 		unchanged git maint-queue --skip &&
 		unchanged git maint-queue --show-current &&
@@ -144,10 +144,10 @@ test_expect_success '$GIT_DIR/maint a symbolic link: refused, --abort too, nothi
 		echo precious >"$HOME"/victim-dir/queue/state &&
 		ln -s "$HOME/victim-dir" .git/maint &&
 		dir="$PWD/.git/maint/queue" &&
-		echo "error: the queue state '\''$dir'\'' is not a directory or is reached through a symbolic link; not used ('\''git maint-queue --abort'\'' removes a link there)" >"$HOME"/expect-err &&
+		echo "fatal: the queue state '\''$dir'\'' is not a directory or is reached through a symbolic link; not used ('\''git maint-queue --abort'\'' removes a link there)" >"$HOME"/expect-err &&
 		unchanged git maint-queue --continue &&
 		unchanged git maint-queue -q t ../series.mbox &&
-		echo "error: '\''$PWD/.git/maint'\'' is not a directory (a symbolic link?); git-maint does not use it" >"$HOME"/expect-err &&
+		echo "fatal: '\''$PWD/.git/maint'\'' is not a directory (a symbolic link?); git-maint does not use it" >"$HOME"/expect-err &&
 		unchanged git maint-queue --abort &&
 		rm .git/maint
 	) &&
@@ -163,7 +163,7 @@ test_expect_success 'a state file a symbolic link: not read, and --abort removes
 		rm .git/maint/queue/state &&
 		ln -s "$HOME/victim-dir/state" .git/maint/queue/state &&
 		printf "%s\n" "error: state file '\''$dir/state'\'' is a symbolic link; not read" \
-			"error: the queue state in '\''$dir'\'' cannot be used; run '\''git maint-queue --abort'\'' to clear it" \
+			"fatal: the queue state in '\''$dir'\'' cannot be used; run '\''git maint-queue --abort'\'' to clear it" \
 			>"$HOME"/expect-err &&
 		unchanged git maint-queue --continue &&
 		outside >"$HOME"/outside-before &&
@@ -183,7 +183,7 @@ test_expect_success 'the stored patch a symbolic link: --show-current and --cont
 		dir="$PWD/.git/maint/queue" &&
 		rm .git/maint/queue/patch &&
 		ln -s "$HOME/victim" .git/maint/queue/patch &&
-		echo "error: state file '\''$dir/patch'\'' is a symbolic link; not read" >"$HOME"/expect-err &&
+		echo "fatal: state file '\''$dir/patch'\'' is a symbolic link; not read" >"$HOME"/expect-err &&
 		unchanged git maint-queue --show-current &&
 		unchanged git maint-queue --continue &&
 		outside >"$HOME"/outside-before &&

@@ -110,7 +110,7 @@ test_expect_success 'a mailinfo.scissors that is not a boolean: exit 128, nothin
 		git branch -f q-bad base &&
 		repo_state >"$HOME"/before &&
 		test_expect_code 128 git maint-queue -q q-bad "$HOME"/one.mbox 2>"$HOME"/err &&
-		echo "error: bad boolean config value '\''maybe'\'' for '\''mailinfo.scissors'\''" >"$HOME"/expect &&
+		echo "fatal: bad boolean config value '\''maybe'\'' for '\''mailinfo.scissors'\''" >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		repo_state >"$HOME"/after &&
 		test_cmp "$HOME"/before "$HOME"/after &&

@@ -78,7 +78,8 @@ test_expect_success 'a <tree>-next that does not exist: exit 128 "no such branch
 		repo_state >"$HOME"/before &&
 		test_expect_code 128 git maint-queue foo-next "$HOME"/one.mbox >"$HOME"/out 2>"$HOME"/err &&
 		test_must_be_empty "$HOME"/out &&
-		echo "error: no such branch '\''foo-next'\''" >"$HOME"/expect &&
+		printf "%s\n" "fatal: no such branch '\''foo-next'\''" \
+			"hint: the most similar branch is" "hint: 	work-next" >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		repo_state >"$HOME"/after &&
 		test_cmp "$HOME"/before "$HOME"/after
@@ -91,7 +92,8 @@ test_expect_success 'the same for <tree>-linus, with work-linus there' '
 		git branch -f work-linus base &&
 		repo_state >"$HOME"/before &&
 		test_expect_code 128 git maint-queue foo-linus "$HOME"/one.mbox 2>"$HOME"/err &&
-		echo "error: no such branch '\''foo-linus'\''" >"$HOME"/expect &&
+		printf "%s\n" "fatal: no such branch '\''foo-linus'\''" \
+			"hint: the most similar branch is" "hint: 	work-linus" >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		repo_state >"$HOME"/after &&
 		test_cmp "$HOME"/before "$HOME"/after
@@ -103,7 +105,7 @@ test_expect_success 'a branch that does not exist at all: exit 128 "no such bran
 		cd r &&
 		repo_state >"$HOME"/before &&
 		test_expect_code 128 git maint-queue nosuch "$HOME"/one.mbox 2>"$HOME"/err &&
-		echo "error: no such branch '\''nosuch'\''" >"$HOME"/expect &&
+		echo "fatal: no such branch '\''nosuch'\''" >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		repo_state >"$HOME"/after &&
 		test_cmp "$HOME"/before "$HOME"/after
@@ -128,7 +130,7 @@ test_expect_success 'a configured tree maps its public branch even when it is no
 		printf "[tree \"usb\"]\n\tpublic = usb-mainline\n\twork = usb-work\n" >.git/maint.ini &&
 		repo_state >"$HOME"/before &&
 		test_expect_code 128 git maint-queue usb-mainline "$HOME"/one.mbox 2>"$HOME"/err &&
-		echo "error: no such branch '\''usb-work'\''" >"$HOME"/expect &&
+		echo "fatal: no such branch '\''usb-work'\''" >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		repo_state >"$HOME"/after &&
 		test_cmp "$HOME"/before "$HOME"/after &&

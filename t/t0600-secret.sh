@@ -71,14 +71,14 @@ test_expect_success 'no session bus: the lookup says why (the caller decides), n
 		</dev/null >out 2>err &&
 	test_must_be_empty out &&
 	test_line_count = 1 err &&
-	grep "^error: the Secret Service cannot be reached: .*D-Bus" err
+	grep "^fatal: the Secret Service cannot be reached: .*D-Bus" err
 '
 
 test_expect_success 'a bus without a Secret Service: the lookup says why' '
 	test_expect_code 128 run_without_secret_service \
 		test-secret lookup smtp mail.example.com 587 </dev/null >out 2>err &&
 	test_must_be_empty out &&
-	grep "^error: the Secret Service cannot be reached: .*org.freedesktop.secrets" err
+	grep "^fatal: the Secret Service cannot be reached: .*org.freedesktop.secrets" err
 '
 
 # git's own helper, as Debian ships its source (git 2.39: it stores and

@@ -200,7 +200,7 @@ test_expect_success 'an unknown placeholder: exit 128 naming the file and line, 
 	sed -i "s|^	template = .*|	template = $PWD/bad-tmpl|" repo/.git/maint.ini &&
 	(cd repo && test_expect_code 128 git maint-notify >../out 2>../err) &&
 	test_must_be_empty out &&
-	echo "error: $PWD/bad-tmpl:2: unknown placeholder '"'"'%(nope)'"'"'" >expect &&
+	echo "fatal: $PWD/bad-tmpl:2: unknown placeholder '"'"'%(nope)'"'"'" >expect &&
 	test_cmp expect err &&
 	sed -i "/^	template = /d" repo/.git/maint.ini
 '
@@ -320,7 +320,7 @@ test_expect_success '--stdin: a bad revision is fatal, nothing written' '
 	echo nosuchcommit >ids &&
 	(cd repo && test_expect_code 128 git maint-notify --stdin <../ids >../out 2>../err) &&
 	test_must_be_empty out &&
-	echo "error: bad revision '"'"'nosuchcommit'"'"'" >expect &&
+	echo "fatal: bad revision '"'"'nosuchcommit'"'"'" >expect &&
 	test_cmp expect err
 '
 
@@ -338,7 +338,7 @@ test_expect_success 'a detached HEAD without a range: exit 128 with a reason' '
 	(cd repo && git checkout -q --detach work-next &&
 	 test_expect_code 128 git maint-notify >../out 2>../err; git checkout -q work-next) &&
 	test_must_be_empty out &&
-	echo "error: HEAD is not on a branch: give a revision range" >expect &&
+	echo "fatal: HEAD is not on a branch: give a revision range" >expect &&
 	test_cmp expect err
 '
 
@@ -346,7 +346,7 @@ test_expect_success 'a branch that names no public branch: exit 128 with a hint'
 	(cd repo && git checkout -q -b lonely usb-next &&
 	 test_expect_code 128 git maint-notify >../out 2>../err; git checkout -q work-next) &&
 	test_must_be_empty out &&
-	grep "^error: cannot tell which public branch .lonely. is the work branch of" err &&
+	grep "^fatal: cannot tell which public branch .lonely. is the work branch of" err &&
 	grep "^hint: " err
 '
 

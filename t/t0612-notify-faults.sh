@@ -316,7 +316,7 @@ test_expect_success EIO 'the journal cannot record the first mail (EIO): the sec
 		test_expect_code 128 eio notify-journal git maint-notify --send -q >../out 2>../err
 	) &&
 	test "$(smtp_count)" = 1 &&
-	echo "error: cannot write the notify journal '"'"'$PWD/reio/.git/maint/notify-journal'"'"': Input/output error" >expect &&
+	echo "fatal: cannot write the notify journal '"'"'$PWD/reio/.git/maint/notify-journal'"'"': Input/output error" >expect &&
 	test_cmp expect err &&
 	test_must_fail git -C reio rev-parse -q --verify refs/notes/maint-notify &&
 	(cd reio && git maint-notify --send -q) &&
@@ -432,7 +432,7 @@ test_expect_success 'a server without STARTTLS: refused before AUTH, exit 128, n
 	fresh_repo rnotls &&
 	smtp_reset --no-starttls &&
 	(cd rnotls && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
-	echo "error: cannot send through smtp://127.0.0.1:$SMTP_PORT: the server does not offer STARTTLS" >expect &&
+	echo "fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: the server does not offer STARTTLS" >expect &&
 	test_cmp expect err &&
 	! grep -e " AUTH" -e " MAIL" "$SMTP_SPOOL/log" &&
 	test "$(smtp_count)" = 0 &&
@@ -444,7 +444,7 @@ test_expect_success 'a reply injected after the 220 to STARTTLS, before the hand
 	smtp_reset --inject-starttls &&
 	(cd rinject && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
-	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: " err &&
+	grep "^fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: " err &&
 	! grep -e " AUTH" -e " MAIL" "$SMTP_SPOOL/log" &&
 	test "$(smtp_count)" = 0 &&
 	test_must_fail git -C rinject rev-parse -q --verify refs/notes/maint-notify
@@ -455,7 +455,7 @@ test_expect_success 'a self-signed certificate: refused, exit 128, no AUTH' '
 	smtp_reset --cert "$SMTP_TLS/self.crt" --key "$SMTP_TLS/self.key" &&
 	(cd rself && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
-	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*certificate" err &&
+	grep "^fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*certificate" err &&
 	! grep " AUTH" "$SMTP_SPOOL/log" &&
 	test "$(smtp_count)" = 0
 '
@@ -465,7 +465,7 @@ test_expect_success 'a certificate for another name: refused, exit 128, no AUTH'
 	smtp_reset --cert "$SMTP_TLS/wrong.crt" --key "$SMTP_TLS/wrong.key" &&
 	(cd rwrong && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
-	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*127.0.0.1" err &&
+	grep "^fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*127.0.0.1" err &&
 	! grep " AUTH" "$SMTP_SPOOL/log" &&
 	test "$(smtp_count)" = 0
 '
@@ -484,7 +484,7 @@ test_expect_success 'TLS from the first byte (smtpEncryption ssl) to a STARTTLS 
 	 printf "[smtp]\n\ttimeout = 2\n" >.git/maint.ini &&
 	 test_expect_code 128 git maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
-	grep "^error: cannot send through smtps://127.0.0.1:$SMTP_PORT: " err &&
+	grep "^fatal: cannot send through smtps://127.0.0.1:$SMTP_PORT: " err &&
 	test "$(smtp_count)" = 0
 '
 
@@ -496,7 +496,7 @@ test_expect_success 'plain SMTP to a host that is not loopback: refused before c
 		git config sendemail.smtpEncryption none &&
 		test_expect_code 128 git maint-notify --send >../out 2>../err
 	) &&
-	echo "error: refusing SMTP without TLS to '"'"'mail.example.com'"'"': only a loopback server may be used without encryption" >expect &&
+	echo "fatal: refusing SMTP without TLS to '"'"'mail.example.com'"'"': only a loopback server may be used without encryption" >expect &&
 	test_cmp expect err
 '
 
@@ -520,7 +520,7 @@ test_expect_success 'an empty smtpSSLCertPath (send-email: do not verify) is an 
 		git config sendemail.smtpSSLCertPath "" &&
 		test_expect_code 128 git maint-notify --send >../out 2>../err
 	) &&
-	grep "^error: sendemail.smtpSSLCertPath is empty" err
+	grep "^fatal: sendemail.smtpSSLCertPath is empty" err
 '
 
 test_expect_success 'a wrong password: exit 128 naming AUTH, nothing sent, nothing recorded' '
@@ -533,7 +533,7 @@ test_expect_success 'a wrong password: exit 128 naming AUTH, nothing sent, nothi
 		test_expect_code 128 git maint-notify --send >../out 2>../err
 	) &&
 	test_line_count = 1 err &&
-	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*535" err &&
+	grep "^fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*535" err &&
 	test "$(smtp_count)" = 0 &&
 	test_must_fail git -C rauth rev-parse -q --verify refs/notes/maint-notify
 '

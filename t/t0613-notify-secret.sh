@@ -31,7 +31,7 @@ test_expect_success 'setup: a keyring, a server, three commits to announce' '
 # the hint for every "no password" below
 no_password_hint () {
 	cat <<-EOF
-	error: no password for '$SMTP_USER' at smtp://127.0.0.1:$SMTP_PORT
+	fatal: no password for '$SMTP_USER' at smtp://127.0.0.1:$SMTP_PORT
 	hint: give it one of three ways, as for git send-email (or run on a terminal to be asked):
 	hint:   git config sendemail.smtpPass <password>
 	hint:   git config --global credential.helper store (or cache, ...); git maint-notify --store-password
@@ -125,13 +125,13 @@ test_expect_success '--store-password without a user configured: exit 128' '
 		echo pw | test_expect_code 128 git maint-notify --store-password 2>../err &&
 		git config sendemail.smtpUser "$SMTP_USER"
 	) &&
-	echo "error: no SMTP user configured: set sendemail.smtpUser or smtp.user" >expect &&
+	echo "fatal: no SMTP user configured: set sendemail.smtpUser or smtp.user" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success '--store-password with an empty input: exit 128, nothing stored' '
 	(cd repo && test_expect_code 128 git maint-notify --store-password </dev/null 2>../err) &&
-	echo "error: no password given" >expect &&
+	echo "fatal: no password given" >expect &&
 	test_cmp expect err &&
 	test_must_fail keyring_lookup protocol smtp server 127.0.0.1 port "$SMTP_PORT" user "$SMTP_USER"
 '
@@ -153,7 +153,7 @@ test_expect_success 'a locked keyring: exit 128 naming it, no prompt, nothing se
 		GIT_AUTHOR_NAME=Lou GIT_AUTHOR_EMAIL=lou@example.org git commit -q --allow-empty -m "usb: patch 5" &&
 		test_expect_code 128 env -u DISPLAY -u WAYLAND_DISPLAY git maint-notify --send </dev/null >../out 2>../err
 	) &&
-	echo "error: the Secret Service holds the password for smtp://127.0.0.1 in a locked collection; unlock it and try again" >expect &&
+	echo "fatal: the Secret Service holds the password for smtp://127.0.0.1 in a locked collection; unlock it and try again" >expect &&
 	test_cmp expect err &&
 	test "$(smtp_count)" = "$before"
 '

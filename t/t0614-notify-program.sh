@@ -130,7 +130,7 @@ test_expect_success 'exit 78 (EX_CONFIG): a setup problem, exit 128, nothing rec
 		FAKE_EXIT=78 FAKE_STDERR="msmtp: no configuration" \
 			test_expect_code 128 git maint-notify --send -q >../out 2>../err
 	) &&
-	echo "error: cannot send through $PWD/fake-sendmail: msmtp: no configuration" >expect &&
+	echo "fatal: cannot send through $PWD/fake-sendmail: msmtp: no configuration" >expect &&
 	test_cmp expect err &&
 	test_must_fail git -C repo notes --ref=maint-notify show HEAD
 '
@@ -138,7 +138,7 @@ test_expect_success 'exit 78 (EX_CONFIG): a setup problem, exit 128, nothing rec
 test_expect_success 'a program that is not there: exit 128' '
 	(cd repo && git config sendemail.smtpServer /nonexistent/sendmail &&
 	 test_expect_code 128 git maint-notify --send -q >../out 2>../err) &&
-	echo "error: cannot send through /nonexistent/sendmail: cannot run '"'"'/nonexistent/sendmail'"'"': No such file or directory" >expect &&
+	echo "fatal: cannot send through /nonexistent/sendmail: cannot run '"'"'/nonexistent/sendmail'"'"': No such file or directory" >expect &&
 	test_cmp expect err
 '
 

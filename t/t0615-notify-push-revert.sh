@@ -40,14 +40,14 @@ test_expect_success 'setup: keyring, server, three queued patches, two remotes' 
 test_expect_success '--after-push with a remote that has no remote-tracking branches: exit 128, nothing sent' '
 	(cd repo && test_expect_code 128 git maint-notify --send --after-push origin --after-push backup \
 		usb-next..work-next >../out 2>../err) &&
-	echo "error: remote '"'"'backup'"'"' has no remote-tracking branches (refs/remotes/backup/): cannot tell what it has" >expect &&
+	echo "fatal: remote '"'"'backup'"'"' has no remote-tracking branches (refs/remotes/backup/): cannot tell what it has" >expect &&
 	test_cmp expect err &&
 	test "$(smtp_count)" = 0
 '
 
 test_expect_success '--after-push with an unknown remote: exit 128' '
 	(cd repo && test_expect_code 128 git maint-notify --send --after-push nope usb-next..work-next 2>../err) &&
-	echo "error: no remote '"'"'nope'"'"'" >expect &&
+	echo "fatal: no remote '"'"'nope'"'"'" >expect &&
 	test_cmp expect err &&
 	test "$(smtp_count)" = 0
 '

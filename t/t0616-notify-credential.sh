@@ -54,7 +54,7 @@ test_expect_success 'no helper, no Secret Service, no terminal: exit 128, one er
 		git maint-notify --send </dev/null >../out 2>../err) &&
 	test_must_be_empty out &&
 	cat >expect <<-EOF &&
-	error: no password for '"'"'$SMTP_USER'"'"' at smtp://127.0.0.1:$SMTP_PORT
+	fatal: no password for '"'"'$SMTP_USER'"'"' at smtp://127.0.0.1:$SMTP_PORT
 	hint: give it one of three ways, as for git send-email (or run on a terminal to be asked):
 	hint:   git config sendemail.smtpPass <password>
 	hint:   git config --global credential.helper store (or cache, ...); git maint-notify --store-password
@@ -76,7 +76,7 @@ test_expect_success 'a wrong sendemail.smtpPass: exit 128, the 535 named, the ke
 	git -C repo config sendemail.smtpPass wrong &&
 	new_commits 1 &&
 	(cd repo && test_expect_code 128 git maint-notify --send -q 2>../err) &&
-	grep "^error: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*535.*; the password is in the configuration (sendemail.smtpPass)$" err &&
+	grep "^fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*535.*; the password is in the configuration (sendemail.smtpPass)$" err &&
 	test_line_count = 1 err &&
 	test "$(smtp_count)" = 3
 '
@@ -129,7 +129,7 @@ test_expect_success 'a 535 rejects the stored password, as git send-email does: 
 	new_commits 1 &&
 	before=$(smtp_count) &&
 	(cd repo && test_expect_code 128 setsid -w git maint-notify --send -q </dev/null 2>../err) &&
-	grep "^error: cannot send through .*535.*; the password was removed from git.s credential helpers$" err &&
+	grep "^fatal: cannot send through .*535.*; the password was removed from git.s credential helpers$" err &&
 	test_must_be_empty .git-credentials &&
 	test "$(smtp_count)" = "$before"
 '
@@ -171,7 +171,7 @@ test_expect_success 'a terminal only: standard input is never read for the passw
 	before=$(smtp_count) &&
 	(cd repo && printf "%s\n" "$SMTP_PASSWORD" |
 		test_expect_code 128 setsid -w env -u GIT_TERMINAL_PROMPT git maint-notify --send -q 2>../err) &&
-	grep "^error: no password for" err &&
+	grep "^fatal: no password for" err &&
 	test "$(smtp_count)" = "$before"
 '
 
@@ -201,7 +201,7 @@ test_expect_success '--forget-password: git credential reject, the helper forget
 test_expect_success '--store-password with no helper and no Secret Service: exit 128, nothing stored' '
 	git config --global --unset credential.helper &&
 	(cd repo && echo pw | test_expect_code 128 git maint-notify --store-password 2>../err) &&
-	grep "^error: cannot store the password for smtp://127.0.0.1 in the Secret Service: .*D-Bus" err &&
+	grep "^fatal: cannot store the password for smtp://127.0.0.1 in the Secret Service: .*D-Bus" err &&
 	grep "^hint: or keep it with git.s credential helpers" err &&
 	test_must_be_empty .git-credentials
 '

@@ -27,7 +27,7 @@ test_expect_success '--dry-run prints the plan and changes nothing' '
 	  $tip usb: b
 	Update: fast-forward $base..$tip
 	Push: origin
-	Notify: git-maint-notify --send --after-push origin $(git -C r rev-parse usb-next)..$(git -C r rev-parse work-next)
+	Notify: git-maint-notify --send --revert --after-push origin $(git -C r rev-parse usb-next)..$(git -C r rev-parse work-next)
 	EOF
 	test_cmp expect out &&
 	repo_state_of r >after &&
@@ -50,7 +50,7 @@ test_expect_success 'a fast-forward: usb-next moved with a reflog line, pushed, 
 	test "$(git -C r symbolic-ref HEAD)" = refs/heads/work-next &&
 	git -C r status --porcelain=v1 >status.after &&
 	test_cmp status.before status.after &&
-	echo "--send --after-push origin $before..$tip" >expect &&
+	echo "--send --revert --after-push origin $before..$tip" >expect &&
 	test_cmp expect notify.log &&
 	test_path_is_missing r/.git/maint/publish &&
 	test_path_is_missing r/.git/git-maint.lock
@@ -138,7 +138,7 @@ test_expect_success 'a stopped queue refuses, nothing changed' '
 	mkdir -p r/.git/maint/queue &&
 	repo_state_of r >before &&
 	test_expect_code 128 git -C r maint-publish 2>err &&
-	grep "^error: a queue is stopped; finish it" err &&
+	grep "^fatal: a queue is stopped; finish it" err &&
 	test_line_count = 1 err &&
 	repo_state_of r >after &&
 	test_cmp before after &&
@@ -160,7 +160,7 @@ test_expect_success 'the public branch checked out: refused, nothing changed' '
 	git -C r checkout -q usb-next &&
 	repo_state_of r >before &&
 	test_expect_code 128 git -C r maint-publish work-next 2>err &&
-	echo "error: '"'"'usb-next'"'"' is checked out; publish moves it without a work tree, so check out '"'"'work-next'"'"' first" >expect &&
+	echo "fatal: '"'"'usb-next'"'"' is checked out; publish moves it without a work tree, so check out '"'"'work-next'"'"' first" >expect &&
 	test_cmp expect err &&
 	repo_state_of r >after &&
 	test_cmp before after &&
@@ -177,7 +177,7 @@ test_expect_success 'the public branch named on the command line finds its work 
 test_expect_success 'two candidate public branches: say which in maint.ini' '
 	git -C r branch tty-next base &&
 	test_expect_code 128 git -C r maint-publish 2>err &&
-	grep "^error: .work-next. could be the work branch of .tty-next. or .usb-next.; say which in maint.ini" err &&
+	grep "^fatal: .work-next. could be the work branch of .tty-next. or .usb-next.; say which in maint.ini" err &&
 	printf "[tree \"usb\"]\n\tpublic = usb-next\n\twork = work-next\n" >r/.git/maint.ini &&
 	git -C r maint-publish -n >out &&
 	grep "^Would publish .work-next. to .usb-next. (tree .usb.)" out
@@ -199,7 +199,7 @@ test_expect_success '--no-notify and tree.<name>.notify = false: published, nobo
 test_expect_success 'a remote named in maint.ini that does not exist: refused before anything' '
 	printf "[tree \"usb\"]\n\tpublic = usb-next\n\twork = work-next\n\tbackup = nowhere\n" >r/.git/maint.ini &&
 	test_expect_code 128 git -C r maint-publish 2>err &&
-	echo "error: no remote '"'"'nowhere'"'"' (from maint.ini); add it with '"'"'git remote add'"'"'" >expect &&
+	echo "fatal: no remote '"'"'nowhere'"'"' (from maint.ini); add it with '"'"'git remote add'"'"'" >expect &&
 	test_cmp expect err &&
 	rm r/.git/maint.ini
 '
@@ -230,7 +230,7 @@ test_expect_success 'notify fails (128): exit 128 naming it, state kept for --co
 	in_repo r queue_commit drivers/usb/h.c "usb: h" &&
 	: >notify.log &&
 	test_expect_code 128 env NOTIFY_EXIT=128 git -C r maint-publish -q 2>err &&
-	grep "^error: git-maint-notify failed (exit 128); the commits are published" err &&
+	grep "^fatal: git-maint-notify failed (exit 128); the commits are published" err &&
 	test_path_is_file r/.git/maint/publish/state &&
 	git -C r maint-publish -q --continue &&
 	test_line_count = 2 notify.log &&
@@ -243,7 +243,7 @@ test_expect_success 'no git-maint-notify anywhere: exit 128, published, --abort 
 	mkdir lonely &&
 	cp "$MAINT_BUILD_DIR/bin/git-maint-publish" lonely/ &&
 	(cd r && test_expect_code 128 env PATH=/usr/bin:/bin ../lonely/git-maint-publish -q 2>../err) &&
-	grep "^error: cannot find git-maint-notify (on PATH or next to git-maint-publish); the commits are published, the authors not told" err &&
+	grep "^fatal: cannot find git-maint-notify (on PATH or next to git-maint-publish); the commits are published, the authors not told" err &&
 	test "$(remote_tip origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	git -C r maint-publish --abort &&
 	test_path_is_missing r/.git/maint/publish

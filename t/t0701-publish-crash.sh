@@ -38,7 +38,7 @@ test_expect_success 'setup: what an uninterrupted publish makes' '
 	git -C r maint-publish -q &&
 	git -C r rev-parse usb-next >expect.tip &&
 	test "$(git -C r rev-parse usb-next^1)" = "$before" &&
-	echo "--send --after-push origin --after-push backup $before..$(cat expect.tip)" >expect.notify &&
+	echo "--send --revert --after-push origin --after-push backup $before..$(cat expect.tip)" >expect.notify &&
 	test_cmp expect.notify notify.log
 '
 
@@ -72,7 +72,7 @@ test_expect_success 'killed after the merge objects are written: nothing to resu
 	test "$(remote_tip origin.git usb-next)" = "$old" &&
 	test_expect_code 128 git -C r maint-publish --continue 2>err &&
 	grep "^warning: taking over .*git-maint.lock.*is gone" err &&
-	grep "^error: no publish in progress" err &&
+	grep "^fatal: no publish in progress" err &&
 	test_line_count = 2 err &&
 	git -C r maint-publish -q &&
 	complete 1
@@ -85,7 +85,7 @@ test_expect_success 'killed while writing the state: --continue names the damage
 	test "$(git -C r rev-parse usb-next)" = "$old" &&
 	test_expect_code 128 git -C r maint-publish --continue 2>err &&
 	grep "^error: .*holds no publish state" err &&
-	grep "^error: the publish state in .* cannot be used; run .git maint-publish --abort. to clear it" err &&
+	grep "^fatal: the publish state in .* cannot be used; run .git maint-publish --abort. to clear it" err &&
 	git -C r maint-publish --abort &&
 	test_path_is_missing r/.git/maint/publish &&
 	test "$(git -C r rev-parse usb-next)" = "$old" &&
@@ -136,7 +136,7 @@ test_expect_success 'killed before the ref moved, then the branch moved by someo
 	other=$(git -C r commit-tree -p usb-next -m "someone else" usb-next^{tree}) &&
 	git -C r update-ref refs/heads/usb-next $other &&
 	test_expect_code 128 git -C r maint-publish --continue 2>err &&
-	grep "^error: .refs/heads/usb-next. moved since the publish step began (it is at $other, the step moves it to [0-9a-f]*)" err &&
+	grep "^fatal: .refs/heads/usb-next. moved since the publish step began (it is at $other, the step moves it to [0-9a-f]*)" err &&
 	test "$(git -C r rev-parse usb-next)" = "$other" &&
 	test "$(remote_tip origin.git usb-next)" != "$(cat expect.tip)" &&
 	test_must_be_empty notify.log &&

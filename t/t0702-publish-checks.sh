@@ -122,7 +122,7 @@ test_expect_success 'a failing build: exit 1, nothing changed' '
 test_expect_success '--build with the work branch not checked out: refused' '
 	git -C r checkout -q master &&
 	test_expect_code 128 git -C r maint-publish --build work-next 2>err &&
-	echo "error: --build runs in the work tree of '"'"'work-next'"'"'; check it out first" >expect &&
+	echo "fatal: --build runs in the work tree of '"'"'work-next'"'"'; check it out first" >expect &&
 	test_cmp expect err &&
 	git -C r checkout -q work-next
 '

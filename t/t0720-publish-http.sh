@@ -25,7 +25,7 @@ test_expect_success 'no password anywhere: authentication failed naming the remo
 	origin_before=$(remote_tip srv/origin.git usb-next) &&
 	test_expect_code 128 git -C r maint-publish >out 2>err &&
 	grep "^error: push to .origin.: authentication failed (no credentials for http://127.0.0.1:$HTTP_PORT" err &&
-	grep "^error: nothing was changed: .usb-next. stays at" err &&
+	grep "^fatal: nothing was changed: .usb-next. stays at" err &&
 	repo_state_of r >after &&
 	test_cmp before after &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$origin_before" &&
@@ -52,7 +52,7 @@ test_expect_success 'a wrong password in the Secret Service: one refusal, exit 1
 	test_expect_code 128 git -C r maint-publish >out 2>err &&
 	cat >expect <<-EOF &&
 	error: push to '"'"'origin'"'"': authentication failed (the Secret Service'"'"'s credential for $HTTP_URL/origin.git was refused; the password was removed from the Secret Service)
-	error: nothing was changed: '"'"'usb-next'"'"' stays at $(git -C r rev-parse usb-next)
+	fatal: nothing was changed: '"'"'usb-next'"'"' stays at $(git -C r rev-parse usb-next)
 	EOF
 	test_cmp expect err &&
 	repo_state_of r >after &&
@@ -98,6 +98,66 @@ test_expect_success 'the password never reaches the arguments of any process we 
 	grep "^credential fill$" spy/argv.log &&
 	grep "^credential approve$" spy/argv.log &&
 	! grep -F "$PASSWORD" spy/argv.log spy/env.log
+'
+
+test_expect_success 'a keep-alive connection the server drops while the pack is made (lighttpd: 2 s; the pack: 4 s): published on a new connection' '
+	stop_server $HTTP_PID &&
+	rm -f httpd/access.log &&
+	start_http_server "$PWD/srv" maint "$PASSWORD" "server.max-keep-alive-idle = 2" &&
+	printf "http://maint:%s@127.0.0.1:%s\n" "$PASSWORD" "$HTTP_PORT" >>creds &&
+	git -C r remote set-url origin "$HTTP_URL/origin.git" &&
+	in_repo r queue_commit drivers/usb/k.c "usb: k" &&
+	tip=$(git -C r rev-parse work-next) &&
+	: >notify.log &&
+	GIT_MAINT_TEST_PACK_DELAY=4 git -C r maint-publish >out 2>err &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
+	test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$tip" &&
+	test_line_count = 1 notify.log &&
+	test_path_is_missing r/.git/maint/publish &&
+	# the listing, the listing again on a new connection, one upload (the
+	# failed one never reached lighttpd); its log is whole once it stopped
+	stop_server $HTTP_PID &&
+	grep -c "^GET /git/origin.git/info/refs?service=git-receive-pack HTTP/1.1 200\$" httpd/access.log >gets &&
+	echo 2 >expect &&
+	test_cmp expect gets &&
+	grep -c "^POST /git/origin.git/git-receive-pack HTTP/1.1 200\$" httpd/access.log >posts &&
+	echo 1 >expect &&
+	test_cmp expect posts
+'
+
+test_expect_success 'a server error (HTTP 502 to the upload): exit 75, the state kept, --continue publishes' '
+	cat >broken.cgi <<-EOF &&
+	#!/bin/sh
+	if test "\$REQUEST_METHOD" = POST
+	then
+		printf "Status: 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nbroken\n"
+		exit 0
+	fi
+	exec /usr/lib/git-core/git-http-backend
+	EOF
+	chmod +x broken.cgi &&
+	# no login on /broken: http-backend takes a push without one when told so
+	git -C srv/origin.git config http.receivepack true &&
+	start_http_server "$PWD/srv" maint "$PASSWORD" "alias.url += ( \"/broken\" => \"$PWD/broken.cgi\" )
+		\$HTTP[\"url\"] =~ \"^/broken\" {
+			cgi.assign = ( \"\" => \"\" )
+			setenv.add-environment = ( \"GIT_PROJECT_ROOT\" => \"$PWD/srv\", \"GIT_HTTP_EXPORT_ALL\" => \"\" )
+		}" &&
+	git -C r remote set-url origin "http://127.0.0.1:$HTTP_PORT/broken/origin.git" &&
+	in_repo r queue_commit drivers/usb/l.c "usb: l" &&
+	before=$(remote_tip srv/origin.git usb-next) &&
+	: >notify.log &&
+	test_expect_code 75 git -C r maint-publish >out 2>err &&
+	grep "^error: push to .origin.: server error (.*502.*)" err &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$before" &&
+	test_path_is_file r/.git/maint/publish/state &&
+	test_must_be_empty notify.log &&
+	git -C r remote set-url origin "$HTTP_URL/origin.git" &&
+	printf "http://maint:%s@127.0.0.1:%s\n" "$PASSWORD" "$HTTP_PORT" >>creds &&
+	git -C r maint-publish --continue >out 2>err &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
+	test_line_count = 1 notify.log &&
+	test_path_is_missing r/.git/maint/publish
 '
 
 test_done

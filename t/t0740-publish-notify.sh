@@ -178,7 +178,7 @@ test_expect_success 'kill -9 inside notify, after the server took a mail, before
 	# notify dies, publish sees it killed: exit 128, the commits published
 	test_expect_code 128 env GIT_MAINT_TEST_CRASH_AT=notify-sent-1 \
 		git -C r maint-publish >out 2>err &&
-	grep "^error: git-maint-notify failed" err &&
+	grep "^fatal: git-maint-notify failed" err &&
 	test "$(smtp_count)" = 7 &&
 	git -C r maint-publish --continue >out 2>err &&
 	test "$(smtp_count)" = 9 &&
@@ -243,6 +243,40 @@ test_expect_success 'a write-only backup (no fetch refspec, no tracking ref): no
 	# by hand, with no record and no tracking ref, notify cannot tell
 	test_expect_code 128 git -C r maint-notify --send --after-push backup usb-next~1..usb-next 2>err &&
 	grep "no remote-tracking branches" err
+'
+
+test_expect_success 'a revert of an announced commit: publish announces it in that commit'"'"'s thread' '
+	git -C r config --add remote.backup.fetch "+refs/heads/*:refs/remotes/backup/*" &&
+	reverted=$(git -C r log --format=%H -1 --grep="^usb: serial\$" usb-next) &&
+	git -C r notes --ref=maint-notify show $reverted >note &&
+	notice=$(sed -n "s/^Message-ID: //p" note) &&
+	test -n "$notice" &&
+	# the maintainer reverts: the author of the revert is the committer
+	GIT_AUTHOR_NAME="C O Mitter" GIT_AUTHOR_EMAIL=committer@example.com \
+		git -C r revert --no-edit $reverted >/dev/null &&
+	git -C r commit -q --amend -m "Revert \"usb: serial\"" -m "It breaks the console on resume." \
+		-m "This reverts commit $reverted." &&
+	count=$(smtp_count) &&
+	git -C r maint-publish >out 2>err &&
+	test "$(smtp_count)" = $((count + 1)) &&
+	n=$(smtp_count) &&
+	test "$(smtp_header $n In-Reply-To)" = "$notice" &&
+	test "$(smtp_header $n To)" = "Johan Hovold <johan@kernel.org>" &&
+	tr -d "\r" <"$SMTP_SPOOL/$(printf %04d $n).eml" >mail &&
+	grep "^> It breaks the console on resume.\$" mail &&
+	git -C r notes --ref=maint-notify show usb-next >note &&
+	grep "^Kind: revert $reverted\$" note
+'
+
+test_expect_success 'tree.<name>.notify-reverts = false: the revert is published, nobody is mailed' '
+	reverted=$(git -C r log --format=%H -1 --grep="^usb: hub\$" usb-next) &&
+	GIT_AUTHOR_NAME="C O Mitter" GIT_AUTHOR_EMAIL=committer@example.com \
+		git -C r revert --no-edit $reverted >/dev/null &&
+	printf "\tnotify-reverts = false\n" >>r/.git/maint.ini &&
+	count=$(smtp_count) &&
+	git -C r maint-publish >out 2>err &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
+	test "$(smtp_count)" = $count
 '
 
 test_done

@@ -156,7 +156,7 @@ test_expect_success 'setup: a series v1, a reply, and v2 in the same thread, in 
 test_expect_success 'a bare Message-ID and no archive configured: a clear error, exit 128, no guess at a host' '
 	git init -q lonely &&
 	test_expect_code 128 git -C lonely maint-mbox-split --list "<$V1_COVER>" >out 2>err &&
-	echo "error: '"'"'<$V1_COVER>'"'"' is a Message-ID, and no archive is configured to fetch it from (git config maint.archive.url <url>)" >expect &&
+	echo "fatal: '"'"'<$V1_COVER>'"'"' is a Message-ID, and no archive is configured to fetch it from (git config maint.archive.url <url>)" >expect &&
 	test_cmp expect err &&
 	test_must_be_empty out &&
 	test_path_is_missing lonely/.git/maint
@@ -253,7 +253,7 @@ test_expect_success '--series-version=1 takes v1; a version the thread lacks is 
 	git -C r maint-mbox-split --series-version=1 --format=%m "<$V2_P1>" >actual &&
 	test_cmp expect actual &&
 	test_expect_code 128 git -C r maint-mbox-split --series-version=3 --format=%m "<$V2_P1>" >out 2>err &&
-	echo "error: '"'"'<$V2_P1>'"'"': the thread has no version 3 of the series (the newest is v2)" >expect &&
+	echo "fatal: '"'"'<$V2_P1>'"'"': the thread has no version 3 of the series (the newest is v2)" >expect &&
 	test_cmp expect err &&
 	test_must_be_empty out
 '
@@ -286,7 +286,7 @@ test_expect_success 'a symbolic link for the cache directory is refused, nothing
 	mv r/.git/maint/cache saved-cache &&
 	ln -s ../../../outside r/.git/maint/cache &&
 	test_expect_code 128 git -C r maint-mbox-split --refresh "<$V1_COVER>" >out 2>err &&
-	grep "^error: cannot use '"'"'.*/r/.git/maint/cache'"'"' as a cache directory: " err &&
+	grep "^fatal: cannot use '"'"'.*/r/.git/maint/cache'"'"' as a cache directory: " err &&
 	test_line_count = 1 err &&
 	ls outside >listing &&
 	test_must_be_empty listing &&
@@ -297,7 +297,7 @@ test_expect_success 'a symbolic link for the cache directory is refused, nothing
 test_expect_success 'a Message-ID the archive does not have: exit 128 naming it, nothing cached' '
 	cache_files r >before &&
 	test_expect_code 128 git -C r maint-dry-apply "<nowhere@example.com>" >out 2>err &&
-	echo "error: the archive has no message '"'"'<nowhere@example.com>'"'"' ($ARCHIVE_URL/git/)" >expect &&
+	echo "fatal: the archive has no message '"'"'<nowhere@example.com>'"'"' ($ARCHIVE_URL/git/)" >expect &&
 	test_cmp expect err &&
 	cache_files r >after &&
 	test_cmp before after
@@ -316,7 +316,7 @@ test_expect_success 'hostile Message-IDs: looked up escaped, cached under safe n
 	test_path_is_missing ../escaped@example.com &&
 	test_path_is_missing r/.git/b &&
 	test_expect_code 128 git -C r maint-mbox-split "id:.." 2>err &&
-	echo "error: '"'"'id:..'"'"' is not a Message-ID we can look up" >expect &&
+	echo "fatal: '"'"'id:..'"'"' is not a Message-ID we can look up" >expect &&
 	test_cmp expect err
 '
 
@@ -324,7 +324,7 @@ test_expect_success 'TLS: a certificate the client does not trust is refused, ex
 	git clone -q r untrusting &&
 	printf "[archive]\n\turl = %s/git/\n" "$ARCHIVE_URL" >untrusting/.git/maint.ini &&
 	test_expect_code 128 git -C untrusting maint-mbox-split --list "<$V1_COVER>" >out 2>err &&
-	grep "^error: cannot fetch '"'"'$ARCHIVE_URL/git/.*/t.mbox.gz'"'"': SSL certificate problem: self-signed certificate" err &&
+	grep "^fatal: cannot fetch '"'"'$ARCHIVE_URL/git/.*/t.mbox.gz'"'"': SSL certificate problem: self-signed certificate" err &&
 	test_line_count = 1 err &&
 	test_must_be_empty out &&
 	test_path_is_missing untrusting/.git/maint
@@ -416,7 +416,7 @@ test_expect_success 'a gzip bomb is refused at the size bound, nothing cached' '
 	archive_config bombed "$STATIC_URL/git/" &&
 	printf "\tmax-size = 1048576\n" >>bombed/.git/maint.ini &&
 	test_expect_code 128 git -C bombed maint-mbox-split "<bomb@example.com>" >out 2>err &&
-	grep "^error: '"'"'$STATIC_URL/git/bomb@example.com/t.mbox.gz'"'"': the thread is over 1048576 bytes uncompressed (archive.max-size); refused$" err &&
+	grep "^fatal: '"'"'$STATIC_URL/git/bomb@example.com/t.mbox.gz'"'"': the thread is over 1048576 bytes uncompressed (archive.max-size); refused$" err &&
 	test_must_be_empty out &&
 	cache_files bombed >files &&
 	test_must_be_empty files

@@ -170,7 +170,7 @@ test_expect_success 'no password in the Secret Service: exit 128, the error and 
 	imap_config nopw &&
 	test_expect_code 128 git -C nopw maint-mbox-split "imaps://nobody@127.0.0.1:$IMAP_PORT/INBOX/TODO" >out 2>err &&
 	cat >expect <<-EOF &&
-	error: no password for '"'"'nobody'"'"' at imaps://127.0.0.1:$IMAP_PORT
+	fatal: no password for '"'"'nobody'"'"' at imaps://127.0.0.1:$IMAP_PORT
 	hint: give it one of two ways, as for git (or run on a terminal to be asked):
 	hint:   git config --global credential.helper store (or cache, ...); git credential approve
 	hint:     given protocol=imaps, host=127.0.0.1:$IMAP_PORT, username=nobody, password=<password>, a line each
@@ -190,7 +190,7 @@ test_expect_success 'no session bus: exit 128 naming the cause in the hint' '
 test_expect_success 'a wrong password: the login refused, exit 128; the item goes, as git-credential-libsecret'"'"'s would' '
 	keyring_store wrong-password protocol imaps server 127.0.0.1 port "$IMAP_PORT" user mallory &&
 	test_expect_code 128 git -C r maint-mbox-split "imaps://mallory@127.0.0.1:$IMAP_PORT/INBOX/TODO" >out 2>err &&
-	echo "error: '"'"'imaps://mallory@127.0.0.1:$IMAP_PORT/INBOX/TODO'"'"': the server refused the login of '"'"'mallory'"'"'" >expect &&
+	echo "fatal: '"'"'imaps://mallory@127.0.0.1:$IMAP_PORT/INBOX/TODO'"'"': the server refused the login of '"'"'mallory'"'"'" >expect &&
 	test_cmp expect err &&
 	test_must_fail keyring_lookup protocol imaps server 127.0.0.1 user mallory
 '
@@ -199,7 +199,7 @@ test_expect_success 'TLS: the server'"'"'s certificate not trusted: refused befo
 	git clone -q r untrusting &&
 	grep -c "Login: user=" "$IMAP_DIR/dovecot.log" >logins.before &&
 	test_expect_code 128 git -C untrusting maint-mbox-split "$URL" >out 2>err &&
-	grep "^error: cannot read '"'"'$URL'"'"': SSL certificate problem: self-signed certificate" err &&
+	grep "^fatal: cannot read '"'"'$URL'"'"': SSL certificate problem: self-signed certificate" err &&
 	test_line_count = 1 err &&
 	grep -c "Login: user=" "$IMAP_DIR/dovecot.log" >logins.after &&
 	test_cmp logins.before logins.after
@@ -216,7 +216,7 @@ test_expect_success 'imap:// to a server without STARTTLS: refused before any pa
 	start_no_starttls_server &&
 	keyring_store "$IMAP_PASSWORD" protocol imap server 127.0.0.1 port "$NO_TLS_PORT" user "$IMAP_USER" &&
 	test_expect_code 128 git -C r maint-mbox-split "imap://$IMAP_USER@127.0.0.1:$NO_TLS_PORT/INBOX" >out 2>err &&
-	grep "^error: cannot read '"'"'imap://$IMAP_USER@127.0.0.1:$NO_TLS_PORT/INBOX'"'"': " err &&
+	grep "^fatal: cannot read '"'"'imap://$IMAP_USER@127.0.0.1:$NO_TLS_PORT/INBOX'"'"': " err &&
 	test_line_count = 1 err &&
 	! grep -i -e LOGIN -e AUTHENTICATE no-starttls.log &&
 	! grep -F "$(printf "\0%s\0%s" "$IMAP_USER" "$IMAP_PASSWORD" | base64)" no-starttls.log
@@ -224,12 +224,12 @@ test_expect_success 'imap:// to a server without STARTTLS: refused before any pa
 
 test_expect_success 'no such folder: exit 128 with the server'"'"'s answer' '
 	test_expect_code 128 git -C r maint-mbox-split "imaps://127.0.0.1:$IMAP_PORT/INBOX/Nowhere" >out 2>err &&
-	grep "^error: '"'"'imaps://127.0.0.1:$IMAP_PORT/INBOX/Nowhere'"'"': the server refused EXAMINE: NO " err
+	grep "^fatal: '"'"'imaps://127.0.0.1:$IMAP_PORT/INBOX/Nowhere'"'"': the server refused EXAMINE: NO " err
 '
 
 test_expect_success 'a bad query is refused before anything is asked' '
 	test_expect_code 128 git -C r maint-mbox-split "$URL?flagged" 2>err &&
-	echo "error: '"'"'$URL?flagged'"'"': unknown query '"'"'flagged'"'"' (unseen, since=<date>, mark-seen)" >expect &&
+	echo "fatal: '"'"'$URL?flagged'"'"': unknown query '"'"'flagged'"'"' (unseen, since=<date>, mark-seen)" >expect &&
 	test_cmp expect err
 '
 

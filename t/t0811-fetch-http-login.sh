@@ -22,7 +22,11 @@ test_expect_success 'setup: a thread behind basic auth (lighttpd), maint.archive
 		printf "Date: Thu, 7 Apr 2005 15:13:13 -0700\nSubject: [PATCH] usb: fix the frobnicator\n" &&
 		printf "Message-ID: <p1@example.org>\n\nmsg\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
 	} | gzip >httpd/docroot/list/p1@example.org/t.mbox.gz &&
-	start_http_server "$PWD/srv" maint "$PASSWORD" / &&
+	start_http_server "$PWD/srv" maint "$PASSWORD" "\$HTTP[\"url\"] =~ \"^/list/\" {
+		auth.backend = \"plain\"
+		auth.backend.plain.userfile = \"$TRASH_DIRECTORY/httpd/users\"
+		auth.require = ( \"\" => ( \"method\" => \"basic\", \"realm\" => \"list\", \"require\" => \"valid-user\" ) )
+	}" &&
 	git init -q repo &&
 	git -C repo config maint.archive.url "http://127.0.0.1:$HTTP_PORT/list/"
 '
@@ -31,7 +35,7 @@ test_expect_success 'no helper, no Secret Service, no terminal: exit 128, the wa
 	(cd repo && test_expect_code 128 setsid -w env -u GIT_TERMINAL_PROMPT \
 		git maint-mbox-split --no-cache --format=%s "<p1@example.org>" >../out 2>../err) &&
 	test_must_be_empty out &&
-	grep "^error: no user and password for http://127.0.0.1:$HTTP_PORT$" err &&
+	grep "^fatal: no user and password for http://127.0.0.1:$HTTP_PORT$" err &&
 	grep "^hint:   git config --global credential.helper store" err
 '
 
@@ -48,7 +52,7 @@ test_expect_success 'stored by git credential approve (credential.helper=store):
 test_expect_success 'a wrong password: the second 401 rejects it (the helper forgets it), exit 128' '
 	{ archive_fields && printf "password=wrong\n\n"; } | git credential approve &&
 	(cd repo && test_expect_code 128 git maint-mbox-split --no-cache --format=%s "<p1@example.org>" >../out 2>../err) &&
-	grep "^error: cannot fetch .http://127.0.0.1:$HTTP_PORT/list/p1@example.org/t.mbox.gz.: the server answered 401; the password was removed from git.s credential helpers$" err &&
+	grep "^fatal: cannot fetch .http://127.0.0.1:$HTTP_PORT/list/p1@example.org/t.mbox.gz.: the server answered 401; the password was removed from git.s credential helpers$" err &&
 	test_must_be_empty .git-credentials
 '
 

@@ -230,7 +230,7 @@ test_expect_success 'queue: a branch moved by another writer is not overwritten 
 	test_when_finished "rm -f .git/maint.ini" &&
 	git branch -f race base &&
 	test_expect_code 128 git maint-queue -q race series.mbox 2>err &&
-	grep "^error: .refs/heads/race. changed while we were working; not moving it" err &&
+	grep "^fatal: .refs/heads/race. changed while we were working; not moving it" err &&
 	test "$(git rev-parse race)" = "$(cat racer.oid)" &&
 	test_path_is_file .git/maint/queue/state
 '
@@ -256,7 +256,7 @@ test_expect_success 'queue: --continue after the branch was deleted is refused n
 	test_expect_code 1 git maint-queue -q r20 count.mbox 2>/dev/null &&
 	git branch -D r20 >/dev/null &&
 	test_expect_code 128 git maint-queue --continue 2>err &&
-	grep "^error: .*refs/heads/r20.* not found" err &&
+	grep "^fatal: .*refs/heads/r20.* not found" err &&
 	test_must_fail git rev-parse -q --verify r20
 '
 
@@ -280,7 +280,7 @@ test_expect_success 'queue: a bad maint.ini is fatal naming file:line, nothing c
 	printf "[tree \"t\"]\n\twork = r36\n\tbogus = 1\n" >.git/maint.ini &&
 	test_when_finished "rm -f .git/maint.ini" &&
 	test_expect_code 128 git maint-queue -q r36 series.mbox 2>err &&
-	grep "^error: .*/\.git/maint\.ini:3: unknown key .bogus. in section .tree \"t\"." err &&
+	grep "^fatal: .*/\.git/maint\.ini:3: unknown key .bogus. in section .tree \"t\"." err &&
 	rm .git/maint.ini &&
 	state >after &&
 	test_cmp before after &&
@@ -303,7 +303,7 @@ test_expect_success ROBIND 'queue: read-only objects: exit 128 naming the path, 
 	test_when_finished "umount .git/objects" &&
 	mount -o remount,bind,ro .git/objects &&
 	test_expect_code 128 git maint-queue -q r23 series.mbox 2>err &&
-	grep "^error: .*/\.git/objects.*: Read-only file system" err &&
+	grep "^fatal: .*/\.git/objects.*: Read-only file system" err &&
 	state >after &&
 	test_cmp before after &&
 	test_path_is_missing .git/maint/queue
@@ -521,7 +521,7 @@ test_expect_success 'config: setup' '
 bad_config () {
 	test_expect_code 128 git-maint-mbox-split --format=%m sizes >out 2>err &&
 	test_must_be_empty out &&
-	grep "^error: $(cat cfgpath)$1" err &&
+	grep "^fatal: $(cat cfgpath)$1" err &&
 	test_line_count = 1 err
 }
 

@@ -177,13 +177,17 @@ test_expect_success 'git maint-queue <mailbox>, the branch forgotten: the error,
 	echo >mbox &&
 	test_expect_code 128 sh -c "cd r && git maint-queue ../mbox" >out 2>err &&
 	cat >expect <<-\EOF &&
-	error: no such branch '"'"'../mbox'"'"'
+	fatal: no such branch '"'"'../mbox'"'"'
 	hint: '"'"'../mbox'"'"' is a file; the branch comes first: git maint-queue <branch> ../mbox
 	EOF
 	test_cmp expect err &&
 	test_must_be_empty out &&
 	test_expect_code 128 sh -c "cd r && git maint-queue usb-nxet ../mbox" 2>err &&
-	echo "error: no such branch '"'"'usb-nxet'"'"'" >expect &&
+	cat >expect <<-\EOF &&
+	fatal: no such branch '"'"'usb-nxet'"'"'
+	hint: the most similar branch is
+	hint: 	usb-next
+	EOF
 	test_cmp expect err &&
 	(cd r && repo_state) >after &&
 	test_cmp before after

@@ -164,7 +164,7 @@ test_expect_success 'maint-loop.sh: applies to no work branch: exit 1, the dry r
 
 test_expect_success 'maint-loop.sh: a mailbox that cannot be read: mbox-split'"'"'s error and exit status' '
 	test_expect_code 128 sh -c "cd r && sh \"$LOOP\" ../nosuch drivers/usb" >out 2>err &&
-	grep "^error: cannot open .\.\./nosuch." err &&
+	grep "^fatal: cannot open .\.\./nosuch." err &&
 	! grep maint-loop err
 '
 

@@ -259,12 +259,17 @@ test_expect_failure () {
 	echo >&3 ""
 }
 
-# maint_install <prefix>: make install of the build under test (with its
-# SANITIZE) into prefix, one test at a time: prove runs test files in
-# parallel, and two makes in one source tree race on what they rebuild.
-# The make that runs the tests (make -j2 check) passes its jobserver in
-# MAKEFLAGS, whose pipe this make does not inherit: it must start afresh.
-maint_install () {
+# maint_make <args>: make in the source tree for the build under test
+# (with its SANITIZE), one at a time: prove runs test files in parallel,
+# and two makes in one source tree race on what they rebuild. The make
+# that runs the tests (make -j2 check) passes its jobserver in MAKEFLAGS,
+# whose pipe this make does not inherit: it must start afresh.
+maint_make () {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL flock "$MAINT_BUILD_DIR/install.lock" \
-		make -s -C "$MAINT_SRC_DIR" install SANITIZE="$MAINT_SANITIZE" prefix="$1"
+		make -s -C "$MAINT_SRC_DIR" SANITIZE="$MAINT_SANITIZE" "$@"
+}
+
+# maint_install <prefix>: make install of the build under test into prefix.
+maint_install () {
+	maint_make install prefix="$1"
 }

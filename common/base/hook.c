@@ -21,6 +21,7 @@ int hook_run(const char *cmd, const char *dir, const char *input, size_t len,
 	if (pipe(in) < 0)
 		return error_errno("cannot run '%s'", cmd);
 	fflush(NULL);
+	report_flush();
 	pid = fork();
 	if (pid < 0) {
 		close(in[0]);

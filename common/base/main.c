@@ -21,6 +21,7 @@ int main(int argc, const char **argv)
 
 		maint_progname = slash ? slash + 1 : argv[0];
 	}
+	report_hold_errors();	/* "fatal: " when we exit 128 (usage.h) */
 	setlocale(LC_CTYPE, "");
 	/* A reader that goes away (| head) ends us quietly, like git. */
 	signal(SIGPIPE, SIG_DFL);

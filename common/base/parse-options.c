@@ -3,6 +3,7 @@
 #include "strbuf.h"
 #include "strvec.h"
 #include "usage.h"
+#include "version.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -61,11 +62,14 @@ static void print_usage(FILE *fp, const char *const *usagestr, const struct opti
 		fprintf(fp, "%-26s%s\n", line.buf, o->help ? o->help : "");
 		strbuf_release(&line);
 	}
+	/* what every program takes besides its table (parse_options()) */
+	fprintf(fp, "\n%-26s%s\n", "    --version", "print the version of git-maint and exit");
 	fputc('\n', fp);
 }
 
 void usage_with_options(const char *const *usagestr, const struct option *opts)
 {
+	report_flush();	/* the error that led here comes first */
 	print_usage(stderr, usagestr, opts);
 	exit(EXIT_USAGE);
 }
@@ -90,6 +94,13 @@ static NORETURN void show_help(void)
 	die_errno("cannot run 'man %s'", name);
 }
 
+/* As git --version: "git-maint-queue version 0.1.0 (abc1234)". */
+static NORETURN void show_version(void)
+{
+	printf("%s version %s\n", maint_progname, maint_version());
+	exit(fflush(stdout) || ferror(stdout) ? EXIT_FATAL : EXIT_OK);
+}
+
 static void completion_helper(const struct option *opts)
 {
 	for (; opts->type != OPTION_END; opts++) {
@@ -98,7 +109,7 @@ static void completion_helper(const struct option *opts)
 		printf(" --%s%s", opts->long_name,
 		       opts->argh && !(opts->flags & (PARSE_OPT_NOARG | PARSE_OPT_OPTARG)) ? "=" : "");
 	}
-	putchar('\n');
+	printf(" --version\n");
 	exit(EXIT_OK);
 }
 
@@ -281,6 +292,8 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			show_help();
 		if (!strcmp(arg, "--git-completion-helper"))
 			completion_helper(opts);
+		if (!strcmp(arg, "--version"))
+			show_version();
 		if (arg[1] == '-')
 			parse_long(&ctx, arg + 2);
 		else

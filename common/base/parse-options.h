@@ -14,8 +14,10 @@
  * short options bundle ("-qv") and take attached values ("-p1");
  * unambiguous prefixes of long options are accepted.
  * "-h" prints usage to stdout and exits 129; "--help" runs
- * "man git-maint-<name>"; an unknown option prints the error and usage
- * to stderr and exits 129.
+ * "man git-maint-<name>"; "--version" prints the version (version.h) and
+ * exits 0, for every program, so no table lists it (the usage and
+ * --git-completion-helper add it); an unknown option prints the error
+ * and usage to stderr and exits 129.
  */
 
 #include <stdint.h>

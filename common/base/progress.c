@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "progress.h"
+#include "usage.h"
 #include "wrapper.h"
 
 #include <stdio.h>
@@ -27,6 +28,7 @@ struct progress *progress_start(const char *title, uint64_t total, int quiet)
 
 static void draw(struct progress *p, const char *end)
 {
+	report_flush();
 	if (p->total)
 		fprintf(stderr, "\r%s: %3u%% (%llu/%llu)%s", p->title,
 			(unsigned)(p->done * 100 / p->total),

@@ -90,6 +90,19 @@ static int pump(int to, const char *input, size_t len, int from, struct strbuf *
 	return 0;
 }
 
+/* Its exit status (0..255), 128+n when killed by signal n, or -1 reported. */
+static int wait_child(pid_t pid, const char *name)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error_errno("cannot wait for '%s'", name);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 255;
+}
+
 static void close_pair(int p[2])
 {
 	for (int i = 0; i < 2; i++)
@@ -110,6 +123,7 @@ int run_command_opts(const struct run_opts *o)
 		goto fail;
 	}
 	fflush(NULL);
+	report_flush();
 	pid = fork();
 	if (pid < 0) {
 		error_errno("cannot run '%s'", name);
@@ -135,14 +149,8 @@ int run_command_opts(const struct run_opts *o)
 	signal(SIGPIPE, old_pipe);
 	if (o->input && !o->len)
 		close(in[1]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error_errno("cannot wait for '%s'", name);
-	if (ret < 0)
-		return -1;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 255;
+	status = wait_child(pid, name);
+	return ret < 0 ? -1 : status;
 fail:
 	close_pair(in);
 	close_pair(outp);
@@ -155,6 +163,58 @@ int run_command(const char *const *argv, const char *input, size_t len, struct s
 	struct run_opts o = { argv, NULL, input, len, out, NULL };
 
 	return run_command_opts(&o);
+}
+
+int start_command(struct child_process *cp, const char *const *argv, const char *const *unset)
+{
+	int in[2], out[2];
+
+	if (pipe2(in, O_CLOEXEC) < 0)
+		return error_errno("cannot run '%s'", argv[0]);
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		close(in[0]);
+		close(in[1]);
+		return error_errno("cannot run '%s'", argv[0]);
+	}
+	fflush(NULL);
+	cp->pid = fork();
+	if (cp->pid < 0) {
+		error_errno("cannot run '%s'", argv[0]);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		return -1;
+	}
+	if (!cp->pid) {
+		/* names without '=' are unset in the child (run_opts.env) */
+		struct run_opts o = { argv, unset, NULL, 0, NULL, NULL };
+
+		close(in[1]);
+		close(out[0]);
+		child(&o, in[0], out[1], -1);
+	}
+	close(in[0]);
+	close(out[1]);
+	cp->in = in[1];
+	cp->out = out[0];
+	return 0;
+}
+
+int finish_command(struct child_process *cp)
+{
+	int status;
+
+	if (cp->in >= 0)
+		close(cp->in);
+	if (cp->out >= 0)
+		close(cp->out);
+	cp->in = cp->out = -1;
+	if (cp->pid <= 0)
+		return -1;
+	status = wait_child(cp->pid, "a child process");
+	cp->pid = -1;
+	return status;
 }
 
 static int executable(const char *path)

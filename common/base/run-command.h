@@ -8,13 +8,16 @@
  * standard input, a pipe). For user-configured shell commands see
  * common/base/hook.h.
  *
- * The programs git-maint runs this way: git-maint-notify (from publish)
- * and `git credential fill|approve|reject`, git's credential protocol,
- * the one use of the git program (it is how the user's configured
- * credential helpers are asked; it does no repository work).
+ * The programs git-maint runs this way: git-maint-notify (from publish),
+ * `git credential fill|approve|reject` (git's credential protocol: how
+ * the user's configured credential helpers are asked), and `git
+ * receive-pack <dir>` for a push to a repository on this machine (git's
+ * push protocol, as git push runs it there, hooks and all): the uses of
+ * the git program, each where its protocol is the interface.
  */
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "strbuf.h"
 
@@ -42,6 +45,25 @@ struct run_opts {
 };
 
 int run_command_opts(const struct run_opts *o);
+
+/*
+ * A program we talk with through its standard input and output (a local
+ * git-receive-pack: git's protocol): started with both as pipes (in: we
+ * write, out: we read; close-on-exec), standard error inherited, the
+ * environment variables named in unset (NULL-ended, or NULL) removed.
+ */
+struct child_process {
+	pid_t pid;
+	int in, out;
+};
+
+#define CHILD_PROCESS_INIT { -1, -1, -1 }
+
+/* 0, or -1 reported. */
+int start_command(struct child_process *cp, const char *const *argv, const char *const *unset);
+
+/* Closes our ends of its pipes, then waits for it: its status as run_command() gives it. */
+int finish_command(struct child_process *cp);
 
 /*
  * Finds a git-maint program: on PATH first (as git finds git-maint-*),

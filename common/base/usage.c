@@ -2,10 +2,12 @@
 #include "usage.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *maint_progname = "git-maint";
 
@@ -64,23 +66,115 @@ size_t neutralise_field(char *buf, size_t len)
 	return neutralise(buf, len, "");
 }
 
-/* One buffered write per message, so lines from parallel processes do not interleave. */
-static void vwrite_line(FILE *fp, const char *prefix, const char *fmt, va_list ap, const char *suffix)
+/* The message of fmt, control characters neutralised, with suffix; its length. */
+static size_t format_message(char *msg, size_t size, const char *fmt, va_list ap, const char *suffix)
 {
-	char msg[4096];
-	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	int n = vsnprintf(msg, size, fmt, ap);
 	size_t len;
 
 	if (n < 0)
 		n = 0;
-	len = (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1;
+	len = (size_t)n < size ? (size_t)n : size - 1;
 	len = neutralise_controls(msg, len);
-	fprintf(fp, "%s%.*s%s\n", prefix, (int)len, msg, suffix);
+	n = snprintf(msg + len, size - len, "%s", suffix);
+	return n < 0 ? len : len + ((size_t)n < size - len ? (size_t)n : size - len - 1);
+}
+
+/* One buffered write per message, so lines from parallel processes do not interleave. */
+static void vwrite_line(FILE *fp, const char *prefix, const char *fmt, va_list ap, const char *suffix)
+{
+	char msg[4096];
+	size_t len = format_message(msg, sizeof(msg), fmt, ap, suffix);
+
+	fprintf(fp, "%s%.*s\n", prefix, (int)len, msg);
 	fflush(fp);
+}
+
+/*
+ * The error held back (see report_hold_errors() in usage.h): its text
+ * and the hints given after it, printed once the program's end tells
+ * "fatal: " from "error: ", or as "error: " before anything else reaches
+ * stderr. Only the process that set holding up holds (a forked child
+ * prints at once: it may leave by _exit() or exec()), and a mutex keeps
+ * two threads' messages whole.
+ */
+static struct {
+	pthread_mutex_t lock;
+	pid_t pid;		/* the process that holds; 0: holding is off */
+	int held;
+	char msg[4096];
+	size_t len;
+	char hints[4096];
+	size_t hints_len;
+} held = { PTHREAD_MUTEX_INITIALIZER };
+
+static void write_hints(const char *hints, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		const char *nl = memchr(hints + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - hints) : len;
+
+		fprintf(stderr, "hint: %.*s\n", (int)(end - i), hints + i);
+		i = end + 1;
+	}
+}
+
+/*
+ * Prints the held error, if any, with prefix; the caller holds the lock.
+ * A child forked while one was held has a copy of it: the parent prints it.
+ */
+static void release_held(const char *prefix)
+{
+	if (!held.held)
+		return;
+	held.held = 0;
+	if (held.pid != getpid())
+		return;
+	fprintf(stderr, "%s%.*s\n", prefix, (int)held.len, held.msg);
+	write_hints(held.hints, held.hints_len);
+	fflush(stderr);
+}
+
+void report_flush(void)
+{
+	pthread_mutex_lock(&held.lock);
+	release_held("error: ");
+	pthread_mutex_unlock(&held.lock);
+}
+
+/* on_exit(): the held error made the program fail when it exits 128, as git's die() would. */
+static void release_at_exit(int status, void *unused)
+{
+	(void)unused;
+	pthread_mutex_lock(&held.lock);
+	release_held(status == EXIT_FATAL ? "fatal: " : "error: ");
+	pthread_mutex_unlock(&held.lock);
+}
+
+void report_hold_errors(void)
+{
+	held.pid = getpid();
+	on_exit(release_at_exit, NULL);
+}
+
+/* error() and error_errno(): held back where holding is on, else printed. */
+static void report_error(const char *fmt, va_list ap, const char *suffix)
+{
+	pthread_mutex_lock(&held.lock);
+	release_held("error: ");
+	if (held.pid && held.pid == getpid()) {
+		held.len = format_message(held.msg, sizeof(held.msg), fmt, ap, suffix);
+		held.hints_len = 0;
+		held.held = 1;
+	} else {
+		vwrite_line(stderr, "error: ", fmt, ap, suffix);
+	}
+	pthread_mutex_unlock(&held.lock);
 }
 
 void report(const char *prefix, const char *fmt, va_list ap)
 {
+	report_flush();
 	vwrite_line(stderr, prefix, fmt, ap, "");
 }
 
@@ -88,6 +182,8 @@ void say(FILE *fp, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (fp == stderr)
+		report_flush();
 	va_start(ap, fmt);
 	vwrite_line(fp, "", fmt, ap, "");
 	va_end(ap);
@@ -97,24 +193,23 @@ void advise(const char *fmt, ...)
 {
 	char msg[4096];
 	va_list ap;
-	int n;
 	size_t len;
 
 	va_start(ap, fmt);
-	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	len = format_message(msg, sizeof(msg), fmt, ap, "");
 	va_end(ap);
-	if (n < 0)
-		n = 0;
-	len = (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1;
-	len = neutralise_controls(msg, len);
-	for (size_t i = 0; i < len;) {
-		const char *nl = memchr(msg + i, '\n', len - i);
-		size_t end = nl ? (size_t)(nl - msg) : len;
-
-		fprintf(stderr, "hint: %.*s\n", (int)(end - i), msg + i);
-		i = end + 1;
+	pthread_mutex_lock(&held.lock);
+	if (held.held && held.hints_len + len + 1 < sizeof(held.hints)) {
+		/* the hints of the held error stay after it */
+		memcpy(held.hints + held.hints_len, msg, len);
+		held.hints_len += len;
+		held.hints[held.hints_len++] = '\n';
+	} else {
+		release_held("error: ");
+		write_hints(msg, len);
+		fflush(stderr);
 	}
-	fflush(stderr);
+	pthread_mutex_unlock(&held.lock);
 }
 
 int result_exit_code(int result)
@@ -153,21 +248,15 @@ void die_code(int code, const char *fmt, ...)
 	die_va(code, fmt, ap);
 }
 
-static void report_errno(const char *prefix, int err, const char *fmt, va_list ap)
-{
-	char suffix[256];
-
-	snprintf(suffix, sizeof(suffix), ": %s", strerror(err));
-	vwrite_line(stderr, prefix, fmt, ap, suffix);
-}
-
 void die_errno(const char *fmt, ...)
 {
-	int err = errno;
+	char suffix[256];
 	va_list ap;
 
+	snprintf(suffix, sizeof(suffix), ": %s", strerror(errno));
+	report_flush();
 	va_start(ap, fmt);
-	report_errno("fatal: ", err, fmt, ap);
+	vwrite_line(stderr, "fatal: ", fmt, ap, suffix);
 	va_end(ap);
 	exit(EXIT_FATAL);
 }
@@ -177,7 +266,7 @@ int error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("error: ", fmt, ap);
+	report_error(fmt, ap, "");
 	va_end(ap);
 	return -1;
 }
@@ -185,10 +274,12 @@ int error(const char *fmt, ...)
 int error_errno(const char *fmt, ...)
 {
 	int err = errno;
+	char suffix[256];
 	va_list ap;
 
+	snprintf(suffix, sizeof(suffix), ": %s", strerror(err));
 	va_start(ap, fmt);
-	report_errno("error: ", err, fmt, ap);
+	report_error(fmt, ap, suffix);
 	va_end(ap);
 	return -1;
 }
@@ -218,6 +309,8 @@ void crash_point(const char *point)
 {
 	const char *want = getenv("GIT_MAINT_TEST_CRASH_AT");
 
-	if (want && !strcmp(want, point))
+	if (want && !strcmp(want, point)) {
+		report_flush();
 		raise(SIGKILL);
+	}
 }

@@ -12,6 +12,18 @@
  *
  * common/ functions report with error() and return its -1; only
  * commands call die().
+ *
+ * "fatal: " is what a program that exits 128 says, as git's die() does,
+ * though the error that made it fail was reported deep in common/ with
+ * error(), before anyone knew it would end the program. So a program
+ * (main.c: report_hold_errors()) holds its last error back: the message
+ * waits until the program exits, and is printed then with "fatal: " when
+ * the exit code is 128 (EXIT_FATAL), "error: " otherwise. The hints
+ * advise() gives after it wait with it and follow it. Anything else that
+ * reaches stderr first (another error, a warning, a line of say() on
+ * stderr, a progress line, a child process: report_flush()) prints the
+ * held one first, as "error: ", so the order on stderr is always the
+ * order of the calls. This is the only place that decides the prefix.
  */
 
 #include <stdarg.h>
@@ -86,7 +98,8 @@ PRINTF(2, 3) void say(FILE *fp, const char *fmt, ...);
 
 /*
  * A hint after an error or a stop, as git's advise(): each line of the
- * formatted text on stderr after "hint: ".
+ * formatted text on stderr after "hint: " (after the held error, if one
+ * is held).
  */
 PRINTF(1, 2) void advise(const char *fmt, ...);
 
@@ -95,6 +108,7 @@ NORETURN PRINTF(1, 2) void die(const char *fmt, ...);
 NORETURN PRINTF(1, 2) void die_errno(const char *fmt, ...);
 /* die() with a chosen exit code (e.g. EXIT_TEMPFAIL). */
 NORETURN PRINTF(2, 3) void die_code(int code, const char *fmt, ...);
+/* "error: " (or "fatal: ", see above): held back in a program, printed at once elsewhere. */
 PRINTF(1, 2) int error(const char *fmt, ...);
 PRINTF(1, 2) int error_errno(const char *fmt, ...);
 PRINTF(1, 2) void warning(const char *fmt, ...);
@@ -102,6 +116,19 @@ PRINTF(1, 2) void warning(const char *fmt, ...);
 /* A bug in git-maint itself: aborts so sanitizers and core dumps see it. */
 NORETURN PRINTF(3, 4) void bug_fl(const char *file, int line, const char *fmt, ...);
 #define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
+
+/*
+ * From now on this process holds its last error back (see above); from
+ * main() of the programs. A forked child prints its errors at once.
+ */
+void report_hold_errors(void);
+/*
+ * Prints the held error now, as "error: ". Before anything reaches stderr
+ * other than through these functions: before a fork() (the child's output
+ * would come first), an exec() (it would be lost), a progress line, a
+ * prompt.
+ */
+void report_flush(void);
 
 /*
  * fn runs when the program's cmd_main() returns to the common main()

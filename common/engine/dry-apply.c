@@ -429,7 +429,7 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	targets = xcalloc(nt, sizeof(*targets));
 	for (size_t i = 0; i < nt; i++)
 		if (resolve_target(repo, o->onto.v[i], &targets[i]) < 0)
-			die("cannot check against '%s'", o->onto.v[i]);
+			exit(EXIT_FATAL);	/* reported, with the similar branches */
 
 	if (attest_conf_load(&s.ac, cfg, o->attest) < 0)
 		exit(EXIT_FATAL);

@@ -30,6 +30,7 @@ struct publish {
 	struct strvec remotes;
 	struct strvec pushed;		/* the remotes that have 'after' */
 	int notify;			/* still to run */
+	int notify_reverts;		/* with --revert */
 	int quiet;
 	int timeout;
 	struct precheck_opts checks;
@@ -134,6 +135,7 @@ static int save_state(struct publish *p, const char *crash_label)
 	join_words(&words, &p->pushed);
 	state_kv_add(&sb, "pushed", words.buf);
 	state_kv_addf(&sb, "notify", "%d", p->notify);
+	state_kv_addf(&sb, "reverts", "%d", p->notify_reverts);
 	state_kv_addf(&sb, "timeout", "%d", p->timeout);
 	state_kv_addf(&sb, "quiet", "%d", p->quiet);
 	ret = state_write(p->dir, "state", &sb, crash_label);
@@ -191,6 +193,11 @@ static int load_state(struct publish *p)
 		error("publish state names no branches");
 		goto bad;
 	}
+	/* a state written before "reverts" was: notify as it would have */
+	words = state_kv_get(&sb, "reverts");
+	p->notify_reverts = words && !strcmp(words, "1");
+	free(words);
+	words = NULL;
 	if (state_oid(&sb, "before", &p->before) || state_oid(&sb, "after", &p->after) ||
 	    state_int(&sb, "notify", &p->notify) || state_int(&sb, "timeout", &p->timeout) ||
 	    state_int(&sb, "quiet", &p->quiet))
@@ -469,6 +476,8 @@ static void notify_argv(struct strvec *argv, const struct publish *p)
 
 	strvec_push(argv, "git-maint-notify");
 	strvec_push(argv, "--send");
+	if (p->notify_reverts)
+		strvec_push(argv, "--revert");
 	for (size_t i = 0; i < p->remotes.nr; i++) {
 		strvec_push(argv, "--after-push");
 		strvec_push(argv, p->remotes.v[i]);
@@ -836,6 +845,7 @@ static int copy_opts(struct publish *p, const struct publish_opts *o)
 	for (size_t i = 0; i < o->remotes.nr; i++)
 		strvec_push(&p->remotes, o->remotes.v[i]);
 	p->notify = o->notify;
+	p->notify_reverts = o->notify_reverts;
 	p->quiet = o->quiet;
 	p->timeout = o->timeout;
 	p->checks.signoff = o->check_signoff;
@@ -994,10 +1004,11 @@ out:
 static void advise_dropped_mails(const char *dir)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *before = NULL, *after = NULL, *notify = NULL, *remotes = NULL;
+	char *before = NULL, *after = NULL, *notify = NULL, *remotes = NULL, *reverts = NULL;
 
 	if (state_read(dir, "state", &sb))
 		goto out;
+	reverts = state_kv_get(&sb, "reverts");
 	before = state_kv_get(&sb, "before");
 	after = state_kv_get(&sb, "after");
 	notify = state_kv_get(&sb, "notify");
@@ -1005,6 +1016,8 @@ static void advise_dropped_mails(const char *dir)
 	if (before && after && notify && !strcmp(notify, "1") && strcmp(before, after)) {
 		struct strbuf opts = STRBUF_INIT;
 
+		if (reverts && !strcmp(reverts, "1"))
+			strbuf_addstr(&opts, "--revert ");
 		/* the state keeps the remotes space-separated; notify takes one per option */
 		for (char *r = remotes, *sp; r && *r; r = sp ? sp + 1 : r + strlen(r)) {
 			sp = strchr(r, ' ');
@@ -1019,6 +1032,7 @@ out:
 	free(after);
 	free(notify);
 	free(remotes);
+	free(reverts);
 	strbuf_release(&sb);
 }
 

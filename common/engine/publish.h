@@ -30,8 +30,10 @@
  *   4. the push to each remote in order (common/repo/push.h), each result
  *      named; every remote is tried even when one fails.
  *   5. once every remote has the new tip: git-maint-notify --send
- *      --after-push <remote>... <before>..<after> as a child, the
- *      repository lock released while it runs (notify takes it itself).
+ *      [--revert] --after-push <remote>... <before>..<after> as a child,
+ *      the repository lock released while it runs (notify takes it
+ *      itself); --revert (unless notify-reverts is off) has a revert of
+ *      an announced commit announced in that commit's thread.
  *
  * State, in $GIT_DIR/maint/publish/state (common/repo/state.h), written before
  * the step and after each push and kept until everything is done, so
@@ -44,6 +46,7 @@
  *   remotes        every remote, in push order, space-separated
  *   pushed         those that have 'after'
  *   notify         1 while notify is still to run
+ *   reverts        1: notify with --revert
  *   timeout, quiet the options of the run
  *
  * Results (usage.h): RESULT_OK; RESULT_NO (a check failed, a conflict,
@@ -65,6 +68,7 @@ struct publish_opts {
 	const char *public;	/* "refs/heads/usb-next" */
 	struct strvec remotes;	/* in push order */
 	int notify;
+	int notify_reverts;	/* notify with --revert: a revert answers the reverted commit's mail */
 	int dry_run;
 	int quiet;
 	int timeout;		/* seconds a remote may stay silent */
@@ -73,7 +77,7 @@ struct publish_opts {
 	const char *build_cmd;	/* run in the work tree before anything changes, or NULL */
 };
 
-#define PUBLISH_OPTS_INIT { NULL, NULL, NULL, STRVEC_INIT, 1, 0, 0, 60, 0, 0, NULL }
+#define PUBLISH_OPTS_INIT { NULL, NULL, NULL, STRVEC_INIT, 1, 1, 0, 0, 60, 0, 0, NULL }
 
 /* Starts a publish; refuses when one is in progress or a queue is stopped. */
 int publish_start(git_repository *repo, const struct maint_config *cfg,

@@ -1358,6 +1358,7 @@ static int apply_failed(struct queue *q, struct series *s, size_t k, const struc
 	apply_result_print(&s->report, res, APPLY_PRINT_HUMAN, NULL, 0);
 	fflush(stdout);
 	s->report.len = neutralise_controls(s->report.buf, s->report.len);
+	report_flush();
 	fwrite(s->report.buf, 1, s->report.len, stderr);
 	for (size_t i = 0; i < res->nr; i++)
 		if (res->files[i].conflict)

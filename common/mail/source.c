@@ -131,9 +131,87 @@ static void reset_input(struct mail_source *src)
 	src->kind = INPUT_NONE;
 }
 
+/* "Name:" at the start of p[0..len): an RFC 5322 field name (git am's [!-9;-~]+:). */
+static int is_header_field(const char *p, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && p[i] >= '!' && p[i] <= '~' && p[i] != ':')
+		i++;
+	return i > 0 && i < len && p[i] == ':';
+}
+
+int source_looks_like_mail(const char *buf, size_t len)
+{
+	size_t pos = 0, fields = 0;
+	int cut = 0;
+
+	while (pos < len && isspace((unsigned char)buf[pos]))
+		pos++;
+	if (pos == len || (len - pos >= 5 && !memcmp(buf + pos, "From ", 5)))
+		return 1;	/* empty (no message), or an mbox */
+	if (len - pos > SOURCE_DETECT_BYTES) {
+		len = pos + SOURCE_DETECT_BYTES;
+		cut = 1;
+	}
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+
+		if (!nl && cut)
+			break;	/* a header block this long is taken as one */
+		if (end == pos || (end == pos + 1 && buf[pos] == '\r'))
+			break;	/* the blank line ending the header */
+		if (buf[pos] == ' ' || buf[pos] == '\t') {
+			if (!fields)
+				return 0;
+		} else if (!is_header_field(buf + pos, end - pos)) {
+			return 0;
+		}
+		fields++;
+		pos = end + 1;
+	}
+	return fields > 0;
+}
+
+static int not_mail(const char *origin)
+{
+	return error("patch format detection failed: %s%s%s is neither a mailbox nor a mail",
+		     strcmp(origin, "-") ? "'" : "", strcmp(origin, "-") ? origin : "standard input",
+		     strcmp(origin, "-") ? "'" : "");
+}
+
+int source_check_format(const char *const *args, size_t nargs)
+{
+	char *buf = xmalloc(SOURCE_DETECT_BYTES + 1);
+	int ret = 0;
+
+	for (size_t i = 0; i < nargs && !ret; i++) {
+		struct stat st;
+		ssize_t n;
+		int fd;
+
+		if (!strcmp(args[i], "-") || stat(args[i], &st) < 0 || !S_ISREG(st.st_mode))
+			continue;	/* stdin, a Maildir, fetched mail: checked as read, or mail by nature */
+		fd = open(args[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;	/* source_next() reports it */
+		n = read_in_full(fd, buf, SOURCE_DETECT_BYTES + 1);
+		close(fd);
+		if (n >= 0 && !source_looks_like_mail(buf, (size_t)n))
+			ret = not_mail(args[i]);
+	}
+	free(buf);
+	return ret;
+}
+
 int source_open(struct mail_source **out, const char *const *args, size_t nargs, unsigned flags)
 {
-	struct mail_source *src = xcalloc(1, sizeof(*src));
+	struct mail_source *src;
+
+	if (source_check_format(args, nargs) < 0)
+		return -1;
+	src = xcalloc(1, sizeof(*src));
 
 	src->stdin_args[0] = "-";
 	if (!nargs) {
@@ -421,6 +499,10 @@ static int sniff(struct mail_source *src)
 		    INPUT_MBOX : INPUT_SINGLE;
 	if (src->kind == INPUT_SINGLE && (src->flags & SOURCE_STRICT))
 		return error("'%s' is not an mbox", src->origin);
+	if (src->kind == INPUT_SINGLE &&
+	    (ensure(src, SOURCE_DETECT_BYTES + 1) < 0 ||
+	     !source_looks_like_mail(src->data + src->pos, src->len - src->pos)))
+		return not_mail(src->origin);
 	return 0;
 }
 

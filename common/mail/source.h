@@ -26,7 +26,13 @@
  *     around it, then a number over 90: the year) starts a new message;
  *     any other line starting with "From " is body text; a Maildir file
  *     that starts with a "From " line has it removed;
- *   - any other file is a single message (git mailsplit -b).
+ *   - any other file is a single message (git mailsplit -b), if it
+ *     looks like one: git am's format detection (source_looks_like_mail()).
+ *     Input that is neither (a Makefile, a binary file) is refused:
+ *     "patch format detection failed: '<file>' is neither a mailbox nor
+ *     a mail". source_open() looks at the start of every regular file
+ *     argument for it, so that a command refuses before it starts
+ *     anything; standard input is looked at when it is read.
  *
  * Like git mailsplit (without --keep-cr), CRLF line ends are turned
  * into LF unless SOURCE_KEEP_CR is given. With SOURCE_MBOXRD, one '>'
@@ -77,9 +83,30 @@ struct raw_mail {
 
 #define SOURCE_MAX_SIZE_DEFAULT ((size_t)256 << 20)
 
+/* How much of an input's start the format detection reads. */
+#define SOURCE_DETECT_BYTES ((size_t)64 << 10)
+
 /*
- * Prepares to read args[0..nargs) in order (nargs 0: stdin). Nothing is
- * opened yet; errors about a missing file come from source_next().
+ * git am's patch format detection, on the start of an input: 1 when
+ * buf[0..len), past blank lines, is empty, starts with "From " (an mbox)
+ * or with a mail header: header fields ("Name: value", the name
+ * printable ASCII without ':') and their continuation lines up to the
+ * first blank line, or to SOURCE_DETECT_BYTES. 0 otherwise.
+ */
+int source_looks_like_mail(const char *buf, size_t len);
+
+/*
+ * What source_open() checks first: each regular file of args[0..nargs)
+ * looks like mail (source_looks_like_mail() on its start). -1, reported,
+ * for the first that does not. For a command that says something before
+ * it opens its source.
+ */
+int source_check_format(const char *const *args, size_t nargs);
+
+/*
+ * Prepares to read args[0..nargs) in order (nargs 0: stdin). Only the
+ * start of each regular file is read, to refuse one that is not mail (-1,
+ * reported); errors about a missing file come from source_next().
  */
 int source_open(struct mail_source **out, const char *const *args, size_t nargs, unsigned flags);
 /*

@@ -10,6 +10,7 @@
  * the overlay; one that fails drops it, so patches are atomic.
  */
 #include "apply.h"
+#include "delta.h"
 #include "hashmap.h"
 #include "dotfiles.h"
 #include "objwrite.h"
@@ -864,83 +865,6 @@ static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
 
 /* -------------------------------------------------------------- binary */
 
-static int delta_varint(const unsigned char **p, const unsigned char *end, size_t *out)
-{
-	size_t v = 0;
-	int shift = 0;
-	unsigned char c;
-
-	do {
-		if (*p >= end || shift > 56)
-			return -1;
-		c = *(*p)++;
-		v |= (size_t)(c & 0x7f) << shift;
-		shift += 7;
-	} while (c & 0x80);
-	*out = v;
-	return 0;
-}
-
-/* The sizes a git delta starts with: its source's and its result's. */
-static int delta_sizes(const struct strbuf *delta, const unsigned char **body, size_t *src_size,
-		       size_t *dst_size)
-{
-	const unsigned char *p = (const unsigned char *)delta->buf, *end = p + delta->len;
-
-	if (delta_varint(&p, end, src_size) < 0 || delta_varint(&p, end, dst_size) < 0)
-		return -1;
-	*body = p;
-	return 0;
-}
-
-/*
- * Applies a git delta to src; -1 when the delta is corrupt or for
- * another source. The caller checked the result size it announces.
- */
-static int apply_delta(const struct strbuf *src, const struct strbuf *delta, struct strbuf *out)
-{
-	const unsigned char *p, *end = (const unsigned char *)delta->buf + delta->len;
-	size_t src_size, dst_size;
-
-	strbuf_reset(out);
-	if (delta_sizes(delta, &p, &src_size, &dst_size) < 0 || src_size != src->len)
-		return -1;
-	strbuf_grow(out, dst_size);
-	while (p < end) {
-		unsigned char op = *p++;
-
-		if (op & 0x80) {
-			size_t off = 0, size = 0;
-
-			for (int i = 0; i < 4; i++)
-				if (op & (1 << i)) {
-					if (p >= end)
-						return -1;
-					off |= (size_t)*p++ << (8 * i);
-				}
-			for (int i = 0; i < 3; i++)
-				if (op & (0x10 << i)) {
-					if (p >= end)
-						return -1;
-					size |= (size_t)*p++ << (8 * i);
-				}
-			if (!size)
-				size = 0x10000;
-			if (off > src->len || size > src->len - off || size > dst_size - out->len)
-				return -1;
-			strbuf_add(out, src->buf + off, size);
-		} else if (op) {
-			if ((size_t)(end - p) < op || op > dst_size - out->len)
-				return -1;
-			strbuf_add(out, p, op);
-			p += op;
-		} else {
-			return -1;
-		}
-	}
-	return out->len == dst_size ? 0 : -1;
-}
-
 /*
  * Takes the growth of a binary file from old_size to new_size bytes out
  * of what the patch may still add (see apply_opts.max_binary); 1 with
@@ -1039,14 +963,15 @@ static int apply_binary(struct apply_session *s, const struct file_patch *fp,
 		const unsigned char *body;
 		size_t src_size, dst_size;
 
-		if (delta_sizes(&fp->forward.data, &body, &src_size, &dst_size) < 0 ||
+		if (delta_sizes(fp->forward.data.buf, fp->forward.data.len, &body, &src_size, &dst_size) < 0 ||
 		    src_size != content->len) {
 			strbuf_addf(why, "the binary patch does not apply to '%s'", name);
 			return 1;
 		}
 		if (binary_growth(s, name, content->len, dst_size, why))
 			return 1;
-		if (apply_delta(content, &fp->forward.data, &out) < 0) {
+		if (delta_apply(&out, content->buf, content->len, fp->forward.data.buf,
+				fp->forward.data.len) < 0) {
 			strbuf_release(&out);
 			strbuf_addf(why, "the binary patch does not apply to '%s'", name);
 			return 1;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "objwrite.h"
 #include "hashmap.h"
+#include "packwrite.h"
 #include "repo.h"
 #include "sha1.h"
 #include "strbuf.h"
@@ -198,27 +199,6 @@ struct packed {
 	uint64_t offset;
 };
 
-struct packfile {
-	int fd;
-	char *path;
-	struct strbuf buf;	/* written out (and hashed) in large pieces */
-	uint64_t offset;	/* bytes before buf */
-	struct sha1 sha;
-};
-
-static int pack_drain(struct packfile *pf)
-{
-	if (!pf->buf.len)
-		return 0;
-	if (sha1_update(&pf->sha, pf->buf.buf, pf->buf.len) < 0)
-		return -1;
-	if (write_in_full(pf->fd, pf->buf.buf, pf->buf.len) < 0)
-		return error_errno("cannot write '%s'", pf->path);
-	pf->offset += pf->buf.len;
-	strbuf_setlen(&pf->buf, 0);
-	return 0;
-}
-
 static void put_be32(unsigned char *p, uint32_t v)
 {
 	p[0] = v >> 24;
@@ -233,52 +213,6 @@ static void add_be32(struct strbuf *sb, uint32_t v)
 
 	put_be32(b, v);
 	strbuf_add(sb, b, 4);
-}
-
-static int pack_type(git_object_t type)
-{
-	/* The pack's type numbers are git's object type numbers (commit 1 .. tag 4). */
-	return (int)type;
-}
-
-/* Appends one object, whole (no delta), compressed at zlib's fastest level. */
-static int pack_object(struct packfile *pf, z_stream *zs, const struct memobj *o, struct packed *pk)
-{
-	unsigned char hdr[16];
-	size_t n = 0, len = o->len, start;
-	uLong bound;
-	int rc;
-
-	if (o->len > (size_t)UINT32_MAX / 2)
-		return error("cannot pack an object of %zu bytes", o->len);
-
-	hdr[n++] = (pack_type(o->type) << 4) | (len & 15);
-	len >>= 4;
-	while (len) {
-		hdr[n - 1] |= 0x80;
-		hdr[n++] = len & 0x7f;
-		len >>= 7;
-	}
-	if (pf->buf.len >= (1 << 20) && pack_drain(pf) < 0)
-		return -1;
-	git_oid_cpy(&pk->oid, &o->oid);
-	pk->offset = pf->offset + pf->buf.len;
-	start = pf->buf.len;
-	strbuf_add(&pf->buf, hdr, n);
-	bound = deflateBound(zs, (uLong)o->len);
-	strbuf_grow(&pf->buf, bound);
-	if (deflateReset(zs) != Z_OK)
-		return error("cannot compress an object: %s", zs->msg ? zs->msg : "zlib error");
-	zs->next_in = (Bytef *)o->data;
-	zs->avail_in = (uInt)o->len;
-	zs->next_out = (Bytef *)pf->buf.buf + pf->buf.len;
-	zs->avail_out = (uInt)bound;
-	rc = deflate(zs, Z_FINISH);
-	if (rc != Z_STREAM_END)
-		return error("cannot compress an object: %s", zs->msg ? zs->msg : "zlib error");
-	strbuf_setlen(&pf->buf, pf->buf.len + (bound - zs->avail_out));
-	pk->crc = crc32(0, (const Bytef *)pf->buf.buf + start, (uInt)(pf->buf.len - start));
-	return 0;
 }
 
 static int cmp_packed(const void *a, const void *b)
@@ -362,38 +296,31 @@ static int finish_file(int fd, const char *path)
 static int write_pack(struct objwrite *ow, const char *dir, struct strbuf *idx_out)
 {
 	struct memstore *ms = ow->store;
-	struct packfile pf = { -1, NULL, STRBUF_INIT, 0, SHA1_INIT };
+	struct packwrite pw = PACKWRITE_INIT;
 	struct packed *pk = xcalloc(ms->order_nr, sizeof(*pk));
 	struct strbuf idx = STRBUF_INIT, final = STRBUF_INIT;
-	unsigned char head[12] = { 'P', 'A', 'C', 'K', 0, 0, 0, 2 };
 	unsigned char sum[SHA1_RAWSZ];
 	char hex[GIT_OID_HEXSZ + 1];
-	char *idx_tmp = NULL;
-	int idx_fd = -1, zinit = 0, ret = -1;
-	z_stream zs;
+	char *pack_tmp = NULL, *idx_tmp = NULL;
+	int pack_fd, idx_fd = -1, ret = -1;
 	git_oid name;
 
-	memset(&zs, 0, sizeof(zs));
-	if (deflateInit(&zs, Z_BEST_SPEED) != Z_OK) {
-		error("cannot compress objects: zlib error");
+	pack_fd = tmp_file(dir, "pack", &pack_tmp);
+	if (pack_fd < 0 || packwrite_start(&pw, pack_fd, pack_tmp, (uint32_t)ms->order_nr, Z_BEST_SPEED) < 0)
 		goto out;
-	}
-	zinit = 1;
-	pf.fd = tmp_file(dir, "pack", &pf.path);
-	if (pf.fd < 0 || sha1_start(&pf.sha) < 0)
-		goto out;
-	put_be32(head + 8, (uint32_t)ms->order_nr);
-	strbuf_add(&pf.buf, head, sizeof(head));
-	for (size_t i = 0; i < ms->order_nr; i++)
-		if (pack_object(&pf, &zs, ms->order[i], &pk[i]) < 0)
+	for (size_t i = 0; i < ms->order_nr; i++) {
+		const struct memobj *o = ms->order[i];
+		struct packwrite_entry e;
+
+		if (packwrite_object(&pw, o->type, o->data, o->len, &e) < 0)
 			goto out;
-	if (pack_drain(&pf) < 0 || sha1_finish(&pf.sha, sum) < 0)
-		goto out;
-	if (write_in_full(pf.fd, sum, sizeof(sum)) < 0) {
-		error_errno("cannot write '%s'", pf.path);
-		goto out;
+		git_oid_cpy(&pk[i].oid, &o->oid);
+		pk[i].offset = e.offset;
+		pk[i].crc = e.crc;
 	}
-	if (finish_file(pf.fd, pf.path) < 0 || build_idx(&idx, pk, ms->order_nr, sum, &pf.sha) < 0)
+	if (packwrite_finish(&pw, sum) < 0)
+		goto out;
+	if (finish_file(pack_fd, pack_tmp) < 0 || build_idx(&idx, pk, ms->order_nr, sum, &ow->sha) < 0)
 		goto out;
 	idx_fd = tmp_file(dir, "idx", &idx_tmp);
 	if (idx_fd < 0)
@@ -407,12 +334,12 @@ static int write_pack(struct objwrite *ow, const char *dir, struct strbuf *idx_o
 	memcpy(name.id, sum, GIT_OID_RAWSZ);
 	git_oid_tostr(hex, sizeof(hex), &name);
 	strbuf_addf(&final, "%s/pack-%s.pack", dir, hex);
-	if (rename(pf.path, final.buf) < 0) {
-		error_errno("cannot rename '%s' to '%s'", pf.path, final.buf);
+	if (rename(pack_tmp, final.buf) < 0) {
+		error_errno("cannot rename '%s' to '%s'", pack_tmp, final.buf);
 		goto out;
 	}
-	free(pf.path);
-	pf.path = NULL;
+	free(pack_tmp);
+	pack_tmp = NULL;
 	strbuf_addf(idx_out, "%s/pack-%s.idx", dir, hex);
 	if (rename(idx_tmp, idx_out->buf) < 0) {
 		error_errno("cannot rename '%s' to '%s'", idx_tmp, idx_out->buf);
@@ -422,20 +349,17 @@ static int write_pack(struct objwrite *ow, const char *dir, struct strbuf *idx_o
 	idx_tmp = NULL;
 	ret = fsync_dir(dir);
 out:
-	if (zinit)
-		deflateEnd(&zs);
-	if (pf.fd >= 0)
-		close(pf.fd);
+	packwrite_release(&pw);
+	if (pack_fd >= 0)
+		close(pack_fd);
 	if (idx_fd >= 0)
 		close(idx_fd);
-	if (pf.path)
-		unlink(pf.path);
+	if (pack_tmp)
+		unlink(pack_tmp);
 	if (idx_tmp)
 		unlink(idx_tmp);
-	free(pf.path);
+	free(pack_tmp);
 	free(idx_tmp);
-	sha1_release(&pf.sha);
-	strbuf_release(&pf.buf);
 	strbuf_release(&idx);
 	strbuf_release(&final);
 	free(pk);

@@ -7,10 +7,10 @@
  * the repository (blobs and trees by the apply engine, commits, notes)
  * is kept in memory (an object database backend of ours, added with the
  * highest priority, so reads see them too) and objwrite_flush() writes
- * exactly those objects as one pack file with its index, written here
- * (whole objects, no deltas, zlib's fastest level: what git's loose
- * objects cost, in one file; temporary files, fsync, renamed into
- * objects/pack/), instead of one loose file per object; the new pack is
+ * exactly those objects as one pack file (packwrite.h) with its index,
+ * written here (whole objects, no deltas, zlib's fastest level: what
+ * git's loose objects cost, in one file; temporary files, fsync, renamed
+ * into objects/pack/), instead of one loose file per object; the new pack is
  * registered with the object database at once.
  *
  * Nothing written in a batch is visible to other processes before the

@@ -121,6 +121,12 @@ int push_credential_acquire(git_credential **out, const char *url, const char *u
 	return GIT_EAUTH;
 }
 
+void push_credential_reconnect(struct push_credential *c)
+{
+	c->calls = 0;
+	c->next_key = 0;
+}
+
 void push_credential_done(struct push_credential *c, int ok, struct strbuf *note)
 {
 	if (c->kind != PUSH_CRED_PASSWORD)

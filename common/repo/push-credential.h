@@ -59,6 +59,13 @@ int push_credential_acquire(git_credential **out, const char *url, const char *u
 			    unsigned int allowed_types, void *payload);
 
 /*
+ * A new connection to the same server, the first one lost: libgit2 asks
+ * again, which is no refusal; it is given what the server took before
+ * (the password is kept; for ssh, the agent and keys are tried again).
+ */
+void push_credential_reconnect(struct push_credential *c);
+
+/*
  * After the push: approve (ok 1) or reject (ok 0) a password, as git
  * does; a rejection appends what became of it to note (credential_reject()).
  */

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "push.h"
 #include "push-credential.h"
-#include "refstep.h"
 #include "progress.h"
+#include "pushpack.h"
+#include "refstep.h"
 #include "repo.h"
+#include "sendpack.h"
+#include "strvec.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -41,7 +44,7 @@
 #define PROGRESS_DELAY_MS 1000
 
 static const char *const outcome_names[] = {
-	"ok", "rejected", "unreachable", "timed out", "authentication failed", "failed",
+	"ok", "rejected", "unreachable", "timed out", "server error", "authentication failed", "failed",
 };
 
 const char *push_outcome_name(enum push_outcome o)
@@ -58,6 +61,7 @@ int push_outcome_result(enum push_outcome o)
 		return RESULT_NO;
 	case PUSH_UNREACHABLE:
 	case PUSH_TIMEOUT:
+	case PUSH_SERVER:
 		return RESULT_TEMPFAIL;
 	default:
 		return RESULT_FATAL;
@@ -87,10 +91,13 @@ struct worker {
 	git_repository *repo;
 	struct push_credential cred;
 	long long last_beat;
-	int reported;		/* the server reported our ref */
-	struct strbuf status;	/* its reason when it refused the ref */
-	int not_ff;		/* the negotiation found a non-fast-forward */
 	struct strbuf remote_line;	/* a line of the server's messages, being received */
+	git_remote *remote;
+	const char *url;
+	git_remote_callbacks cb;
+	struct sendpack *sp;
+	git_oid adv;			/* the remote's value of the ref, as connected */
+	int has_adv;
 };
 
 static void send_line(struct worker *w, const char *fmt, ...) PRINTF(2, 3);
@@ -113,8 +120,9 @@ static void send_line(struct worker *w, const char *fmt, ...)
 	strbuf_release(&sb);
 }
 
-static void beat(struct worker *w)
+static void beat(void *data)
 {
+	struct worker *w = data;
 	long long t = now_ms();
 
 	if (t - w->last_beat >= BEAT_MS) {
@@ -160,15 +168,6 @@ static int cb_sideband(const char *str, int len, void *payload)
 	return 0;
 }
 
-static int cb_pack(int stage, uint32_t current, uint32_t total, void *payload)
-{
-	(void)stage;
-	(void)current;
-	(void)total;
-	beat(payload);
-	return 0;
-}
-
 static int cb_transfer(unsigned int current, unsigned int total, size_t bytes, void *payload)
 {
 	struct worker *w = payload;
@@ -182,49 +181,6 @@ static int cb_transfer(unsigned int current, unsigned int total, size_t bytes, v
 	return 0;
 }
 
-/* Ours is the only update, and a fast-forward, or nothing goes out (libgit2 checks too). */
-static int cb_negotiation(const git_push_update **updates, size_t len, void *payload)
-{
-	struct worker *w = payload;
-
-	for (size_t i = 0; i < len; i++) {
-		const git_push_update *u = updates[i];
-
-		if (strcmp(u->dst_refname, w->opts->ref))
-			return -1;
-		if (!git_oid_is_zero(&u->src) && !git_oid_equal(&u->src, &u->dst) &&
-		    git_graph_descendant_of(w->repo, &u->dst, &u->src) != 1) {
-			w->not_ff = 1;
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* The server's word on each ref: status NULL means updated. */
-static int cb_update_reference(const char *refname, const char *status, void *payload)
-{
-	struct worker *w = payload;
-
-	if (strcmp(refname, w->opts->ref))
-		return 0;
-	w->reported = 1;
-	if (status)
-		strbuf_addstr(&w->status, status);
-	return 0;
-}
-
-static void set_callbacks(git_remote_callbacks *cb, struct worker *w)
-{
-	cb->credentials = cb_credentials;
-	cb->sideband_progress = cb_sideband;
-	cb->pack_progress = cb_pack;
-	cb->push_transfer_progress = cb_transfer;
-	cb->push_negotiation = cb_negotiation;
-	cb->push_update_reference = cb_update_reference;
-	cb->payload = w;
-}
-
 static enum push_outcome classify(struct worker *w, int rc, struct strbuf *reason)
 {
 	int klass;
@@ -235,21 +191,21 @@ static enum push_outcome classify(struct worker *w, int rc, struct strbuf *reaso
 			strbuf_addstr(reason, "authentication failed");
 		return PUSH_AUTH;
 	}
-	if (w->not_ff) {
-		strbuf_addstr(reason, "non-fast-forward");
-		return PUSH_REJECTED;
-	}
 	klass = lg2_last_error(reason);
-	if (rc == GIT_ENONFASTFORWARD)
-		return PUSH_REJECTED;
 	if (rc == GIT_EAUTH)
 		return PUSH_AUTH;
 	if (rc == GIT_ECERTIFICATE)
 		return PUSH_FAILED;
 	switch (klass) {
 	case GIT_ERROR_NET:
-		/* The server answered, with an error of its own ("access denied"), or the URL is bad. */
-		if (starts_with(reason->buf, "remote error") || starts_with(reason->buf, "malformed URL"))
+		/*
+		 * The server answered with an error of its own ("access
+		 * denied", no such repository), or the URL or the server
+		 * cannot be used at all; else the connection failed.
+		 */
+		if (starts_with(reason->buf, "remote error") || starts_with(reason->buf, "malformed URL") ||
+		    starts_with(reason->buf, "unsupported URL") || strstr(reason->buf, "report-status") ||
+		    starts_with(reason->buf, "cannot run git receive-pack"))
 			return PUSH_FAILED;
 		return PUSH_UNREACHABLE;
 	case GIT_ERROR_OS:
@@ -258,7 +214,13 @@ static enum push_outcome classify(struct worker *w, int rc, struct strbuf *reaso
 	case GIT_ERROR_HTTP:
 		if (strstr(reason->buf, "status code: 401") || strstr(reason->buf, "status code: 403"))
 			return PUSH_AUTH;
-		return strstr(reason->buf, "status code: 5") ? PUSH_UNREACHABLE : PUSH_FAILED;
+		if (strstr(reason->buf, "status code: 5"))
+			return PUSH_SERVER;
+		/* another status (404: no such repository) is for the user to mend */
+		if (strstr(reason->buf, "status code: "))
+			return PUSH_FAILED;
+		/* the connection closed (a keep-alive the server dropped), the answer garbled */
+		return PUSH_UNREACHABLE;
 	default:
 		return PUSH_FAILED;
 	}
@@ -283,20 +245,22 @@ static void NORETURN fail_lg2(struct worker *w, int rc)
 	fail(w, o, reason.buf);
 }
 
-static void advertise(struct worker *w, git_remote *remote)
+static void connect_remote(struct worker *w)
 {
-	const git_remote_head **heads;
+	const char *const *names;
+	const git_oid *ids;
 	size_t n;
+	int rc = sendpack_connect(&w->sp, w->remote, w->url, &w->cb);
 
-	if (git_remote_ls(&heads, &n, remote) < 0)
-		fail_lg2(w, -1);
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(heads[i]->name, w->opts->ref)) {
-			send_line(w, "adv %s", git_oid_tostr_s(&heads[i]->oid));
-			return;
+	if (rc < 0)
+		fail_lg2(w, rc);
+	n = sendpack_heads(w->sp, &names, &ids);
+	w->has_adv = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], w->opts->ref)) {
+			git_oid_cpy(&w->adv, &ids[i]);
+			w->has_adv = 1;
 		}
-	}
-	send_line(w, "adv -");
 }
 
 /* The parent's command, one line. */
@@ -317,40 +281,137 @@ static void read_command(struct worker *w, struct strbuf *cmd)
 	}
 }
 
-static void upload(struct worker *w, git_remote *remote, git_remote_callbacks *cb, const char *hex)
+/* GIT_MAINT_TEST_PACK_DELAY=<seconds>: a pack that takes that long to make (tests only). */
+static void test_pack_delay(struct worker *w)
 {
-	git_push_options popts = GIT_PUSH_OPTIONS_INIT;
-	struct strbuf spec = STRBUF_INIT;
-	char *specs[1];
-	git_strarray arr = { specs, 1 };
+	const char *v = getenv("GIT_MAINT_TEST_PACK_DELAY");
+	long long until = v ? now_ms() + atoi(v) * 1000LL : 0;
+
+	while (now_ms() < until) {
+		beat(w);
+		poll(NULL, 0, 50);
+	}
+}
+
+/*
+ * The pack the remote needs, in a temporary file (gone when closed):
+ * made before the upload starts, so no connection waits for it.
+ */
+static int make_pack(struct worker *w, const git_oid *want, uint32_t *nr)
+{
+	const char *const *names;
+	const git_oid *ids;
+	struct pushpack_opts po = { NULL, 0, 1, 1, beat, w };
+	struct pushpack_stats st;
+	FILE *f = tmpfile();
+	int fd;
+
+	if (!f)
+		fail(w, PUSH_FAILED, "cannot create a temporary file for the pack");
+	fd = dup(fileno(f));
+	fclose(f);
+	if (fd < 0)
+		fail(w, PUSH_FAILED, "cannot create a temporary file for the pack");
+	po.nr_haves = sendpack_heads(w->sp, &names, &ids);
+	po.haves = ids;
+	po.thin = !sendpack_has_cap(w->sp, "no-thin");
+	po.ofs = sendpack_has_cap(w->sp, "ofs-delta");
+	if (pushpack_write(w->repo, want, &po, fd, "the pack", &st) < 0)
+		fail_lg2(w, -1);
+	*nr = st.objects;
+	test_pack_delay(w);
+	return fd;
+}
+
+/*
+ * Connects again, the connection lost: the remote's branch must still
+ * be where the pack was made for, or one the new value descends from.
+ * 1: the remote has want already; 0: push again, *stale set when the
+ * remote no longer has every ref the pack was made against.
+ */
+static int reconnect(struct worker *w, const git_oid *want, int *stale)
+{
+	git_oid before = w->adv;
+	int had = w->has_adv;
+	const char *const *names;
+	const git_oid *ids;
+	size_t n = sendpack_heads(w->sp, &names, &ids);
+	git_oid *old = xcalloc(n ? n : 1, sizeof(*old));
+	size_t nold = n;
+
+	memcpy(old, ids, n * sizeof(*old));
+	sendpack_free(w->sp);
+	w->sp = NULL;
+	push_credential_reconnect(&w->cred);
+	connect_remote(w);
+	if (w->has_adv && git_oid_equal(&w->adv, want)) {
+		free(old);
+		return 1;
+	}
+	if (w->has_adv && (!had || !git_oid_equal(&w->adv, &before)) &&
+	    git_graph_descendant_of(w->repo, want, &w->adv) != 1)
+		fail(w, PUSH_REJECTED, "non-fast-forward (the remote's branch moved during the push)");
+	/* a pack made for refs the remote no longer has may lean on objects it dropped */
+	n = sendpack_heads(w->sp, &names, &ids);
+	for (size_t i = 0; i < nold && !*stale; i++) {
+		size_t j;
+
+		for (j = 0; j < n && !git_oid_equal(&old[i], &ids[j]); j++)
+			;
+		*stale = j == n;
+	}
+	free(old);
+	return 0;
+}
+
+static void upload(struct worker *w, const char *hex)
+{
+	struct sendpack_report rep = SENDPACK_REPORT_INIT;
 	git_oid want, local;
-	int rc;
+	uint32_t nr = 0;
+	int fd, rc, stale = 0, tries = 0, there = 0;
 
 	if (git_oid_fromstr(&want, hex) < 0 || git_reference_name_to_id(&local, w->repo, w->opts->ref) < 0 ||
 	    !git_oid_equal(&want, &local))
 		fail(w, PUSH_FAILED, "the local branch is not where the push expected it");
-	/* Never "+<ref>:<ref>": a push that is not a fast-forward is refused, not forced. */
-	strbuf_addf(&spec, "%s:%s", w->opts->ref, w->opts->ref);
-	specs[0] = spec.buf;
-	popts.callbacks = *cb;
-	popts.pb_parallelism = 1;
-	rc = git_remote_upload(remote, &arr, &popts);
-	if (rc < 0)
-		fail_lg2(w, rc);
-	/* A 0 from git_remote_upload() is not proof: the server's report is. */
-	if (!w->reported)
-		fail(w, PUSH_FAILED, "the server did not report the update of the branch");
-	if (w->status.len)
-		fail(w, PUSH_REJECTED, w->status.buf);
+	fd = make_pack(w, &want, &nr);
+	/* Never a forced update: the server checks the old value we name. */
+	while ((rc = sendpack_push(w->sp, w->opts->ref, w->has_adv ? &w->adv : NULL, &want, fd, nr,
+				   &rep)) < 0) {
+		/*
+		 * The connection was lost before the server said a word (an
+		 * HTTP server drops a keep-alive connection left idle while
+		 * the pack was made): nothing reached it, so once more, on a
+		 * new connection. A server that answered (a 5xx) is not asked
+		 * again.
+		 */
+		struct strbuf why = STRBUF_INIT;
+		enum push_outcome o = classify(w, rc, &why);
+
+		if (rep.received || tries++ || o != PUSH_UNREACHABLE)
+			fail(w, o, why.buf);
+		strbuf_release(&why);
+		git_error_clear();
+		there = reconnect(w, &want, &stale);
+		if (there)
+			break;
+		if (stale) {
+			close(fd);
+			fd = make_pack(w, &want, &nr);
+			stale = 0;
+		}
+	}
+	close(fd);
+	if (!there && !rep.ok)
+		fail(w, starts_with(rep.reason.buf, "unpack failed") ? PUSH_SERVER : PUSH_REJECTED,
+		     rep.reason.buf);
+	sendpack_report_release(&rep);
 	push_credential_done(&w->cred, 1, NULL);
-	strbuf_release(&spec);
 }
 
 static void NORETURN worker_main(int fd, git_repository *repo, const struct push_opts *opts)
 {
-	struct worker w = { fd, opts, repo, PUSH_CREDENTIAL_INIT, 0, 0, STRBUF_INIT, 0, STRBUF_INIT };
-	git_remote_callbacks cb = GIT_REMOTE_CALLBACKS_INIT;
-	git_remote *remote = NULL;
+	struct worker w = { fd, opts, repo, PUSH_CREDENTIAL_INIT, 0, STRBUF_INIT };
 	struct strbuf cmd = STRBUF_INIT;
 	const char *hex;
 	int rc;
@@ -359,20 +420,29 @@ static void NORETURN worker_main(int fd, git_repository *repo, const struct push
 	w.cred.cfg = opts->cfg;
 	w.cred.waiting = cb_waiting;
 	w.cred.data = &w;
-	rc = git_remote_lookup(&remote, repo, opts->remote);
+	rc = git_remote_lookup(&w.remote, repo, opts->remote);
 	if (rc < 0)
 		fail_lg2(&w, rc);
-	set_callbacks(&cb, &w);
-	rc = git_remote_connect(remote, GIT_DIRECTION_PUSH, &cb, NULL, NULL);
-	if (rc < 0)
-		fail_lg2(&w, rc);
-	advertise(&w, remote);
+	w.url = git_remote_pushurl(w.remote) ? git_remote_pushurl(w.remote) : git_remote_url(w.remote);
+	if (!w.url)
+		fail(&w, PUSH_FAILED, "the remote has no URL");
+	if (git_remote_init_callbacks(&w.cb, GIT_REMOTE_CALLBACKS_VERSION) < 0)
+		fail_lg2(&w, -1);
+	w.cb.credentials = cb_credentials;
+	w.cb.sideband_progress = cb_sideband;
+	w.cb.push_transfer_progress = cb_transfer;
+	w.cb.payload = &w;
+	connect_remote(&w);
+	if (w.has_adv)
+		send_line(&w, "adv %s", git_oid_tostr_s(&w.adv));
+	else
+		send_line(&w, "adv -");
 	read_command(&w, &cmd);
 	if (skip_prefix(cmd.buf, "go ", &hex)) {
-		upload(&w, remote, &cb, hex);
+		upload(&w, hex);
 		send_line(&w, "ok");
 	}
-	git_remote_disconnect(remote);
+	sendpack_free(w.sp);
 	_exit(0);
 }
 
@@ -541,6 +611,7 @@ static int start_worker(struct push_conn *c, git_repository *repo, const struct 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return error_errno("cannot create a socket pair");
 	fflush(NULL);
+	report_flush();
 	c->pid = fork();
 	if (c->pid < 0) {
 		close(sv[0]);

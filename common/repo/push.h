@@ -3,7 +3,9 @@
 #define PUSH_H
 
 /*
- * Pushing one branch to one remote with libgit2, never forced, watched.
+ * Pushing one branch to one remote, never forced, watched: libgit2's
+ * transports carry git's receive-pack protocol (sendpack.h) and our own
+ * pack of what the remote lacks (pushpack.h).
  *
  * The push runs in a child process (a "push worker", forked, not a new
  * program) that talks to the parent over a socket: libgit2 1.5 has no
@@ -11,29 +13,40 @@
  * came with 1.7), and a server that accepts the connection and never
  * answers would otherwise hang us in recv() for ever, over git://, http(s)
  * or ssh alike. The worker reports each step and each sign of progress
- * (pack building, bytes sent, the server's sideband messages); when it
- * stays silent for opts->timeout seconds the parent kills it and the push
- * has timed out. While the worker waits for the user's credential helper
- * (which may prompt on the terminal) the clock is stopped.
+ * (the pack being made, bytes sent, the server's sideband messages); when
+ * it stays silent for opts->timeout seconds the parent kills it and the
+ * push has timed out. While the worker waits for the user's credential
+ * helper (which may prompt on the terminal) the clock is stopped.
  *
  * Two phases, so that a caller can look at the remote before it changes
  * anything here:
  *
  *   push_connect()  connects for push (authenticating) and returns the
  *                   remote's value of the branch, if it has one
- *   push_update()   pushes the branch (refspec "<ref>:<ref>", never with
- *                   '+'); the new value must be what the local ref holds
+ *   push_update()   makes the pack (in a temporary file: no connection
+ *                   waits on it, and memory does not grow with it), then
+ *                   asks the server to move the branch from the value it
+ *                   advertised to the new one, which the local ref must
+ *                   hold; the server checks that old value, so nothing is
+ *                   ever forced
  *
- * A push succeeded only when the server reported the ref as updated
- * through libgit2's push_update_reference callback: a 0 from
- * git_remote_upload() is not proof. The remote-tracking ref is not
- * touched here: push_track() moves it, once the caller has recorded the
- * push (the one ref a push changes here, through refstep.h).
+ * A connection lost before the server said a word (an HTTP server closes
+ * a keep-alive connection left idle, while the step or the pack took
+ * their time) is replaced once: connect again, check the branch is still
+ * where it was (or already at the new value: done), send again. Nothing
+ * had reached the server, so nothing happens twice.
+ *
+ * A push succeeded only when the server's report says "unpack ok" and
+ * "ok <ref>". The remote-tracking ref is not touched here: push_track()
+ * moves it, once the caller has recorded the push (the one ref a push
+ * changes here, through refstep.h).
  *
  * Credentials as the user's git has them (common/repo/push-credential.h):
  * the ssh-agent and ~/.ssh keys for ssh; for http(s) git's credential
  * helpers, else the Secret Service item git-credential-libsecret keeps,
- * else git's prompt (common/net/credential.h).
+ * else git's prompt (common/net/credential.h). A remote that is a path
+ * here (or file://) is pushed to by `git receive-pack`, as git push does
+ * it: no credentials, and its hooks run.
  *
  * Nothing is reported here: each failure is returned as an outcome and a
  * reason, for the caller to report naming the remote.
@@ -48,10 +61,11 @@
 enum push_outcome {
 	PUSH_OK,		/* the remote holds the new value */
 	PUSH_REJECTED,		/* refused: not a fast-forward, or by the server (a hook) */
-	PUSH_UNREACHABLE,	/* could not connect, connection lost, server error */
+	PUSH_UNREACHABLE,	/* could not connect, the connection lost or closed */
 	PUSH_TIMEOUT,		/* the remote stayed silent for the timeout */
+	PUSH_SERVER,		/* the server failed (an HTTP 5xx, it could not store the pack) */
 	PUSH_AUTH,		/* authentication failed or no credentials */
-	PUSH_FAILED,		/* anything else (bad URL, certificate, libgit2) */
+	PUSH_FAILED,		/* anything else (bad URL, certificate, no such repository) */
 };
 
 struct push_opts {
@@ -74,10 +88,14 @@ struct push_result {
 
 void push_result_release(struct push_result *res);
 
-/* The result (usage.h) an outcome stands for: PUSH_REJECTED RESULT_NO, and so on. */
+/*
+ * The result (usage.h) an outcome stands for: PUSH_REJECTED RESULT_NO;
+ * PUSH_UNREACHABLE, _TIMEOUT and _SERVER RESULT_TEMPFAIL (transport
+ * failures: try again later); PUSH_AUTH and _FAILED RESULT_FATAL.
+ */
 int push_outcome_result(enum push_outcome outcome);
 
-/* "rejected", "unreachable", "timed out", "authentication failed", "failed". */
+/* "rejected", "unreachable", "timed out", "server error", "authentication failed", "failed". */
 const char *push_outcome_name(enum push_outcome outcome);
 
 /*

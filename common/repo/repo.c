@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "repo.h"
+#include "similar.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "wrapper.h"
 
 #include <stdlib.h>
@@ -81,7 +83,13 @@ int repo_lookup_commit(git_commit **out, git_repository *repo, const char *rev)
 	int rc;
 
 	rc = git_revparse_single(&obj, repo, rev);
-	if (rc == GIT_ENOTFOUND || rc == GIT_EAMBIGUOUS || rc == GIT_EINVALIDSPEC) {
+	if (rc == GIT_ENOTFOUND) {
+		/* libgit2's "revspec '<rev>' not found" says it again */
+		error("not a valid revision '%s'", rev);
+		repo_advise_similar_branches(repo, rev);
+		return -1;
+	}
+	if (rc == GIT_EAMBIGUOUS || rc == GIT_EINVALIDSPEC) {
 		git_object_free(obj);
 		return lg2_check(rc, "not a valid revision '%s'", rev);
 	}
@@ -90,6 +98,38 @@ int repo_lookup_commit(git_commit **out, git_repository *repo, const char *rev)
 	rc = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
 	return lg2_check(rc, "'%s' is not a commit", rev);
+}
+
+void repo_advise_similar_branches(git_repository *repo, const char *typed)
+{
+	git_branch_iterator *it = NULL;
+	git_reference *ref;
+	git_branch_t type;
+	struct strvec names = STRVEC_INIT, similar = STRVEC_INIT;
+	struct strbuf hint = STRBUF_INIT;
+
+	/* a hint only: a branch list that cannot be read gives none */
+	if (git_branch_iterator_new(&it, repo, GIT_BRANCH_LOCAL) < 0)
+		return;
+	while (!git_branch_next(&ref, &type, it)) {
+		const char *name;
+
+		if (!git_branch_name(&name, ref))
+			strvec_push(&names, name);
+		git_reference_free(ref);
+	}
+	git_branch_iterator_free(it);
+	similar_names(&similar, typed, names.v, names.nr);
+	if (similar.nr) {
+		strbuf_addstr(&hint, similar.nr == 1 ? "the most similar branch is" :
+				     "the most similar branches are");
+		for (size_t i = 0; i < similar.nr; i++)
+			strbuf_addf(&hint, "\n\t%s", similar.v[i]);
+		advise("%s", hint.buf);
+	}
+	strbuf_release(&hint);
+	strvec_clear(&similar);
+	strvec_clear(&names);
 }
 
 char *repo_current_branch(git_repository *repo)

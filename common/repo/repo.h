@@ -56,8 +56,19 @@ int repo_open(git_repository **out);
 /* Like repo_open() but dies with "not a git repository". */
 git_repository *repo_open_or_die(void);
 
-/* Resolves a revision (commit-ish) to a commit. */
+/*
+ * Resolves a revision (commit-ish) to a commit. One that names nothing
+ * is "not a valid revision '<rev>'", with the branches most like it as
+ * hints (repo_advise_similar_branches()).
+ */
 int repo_lookup_commit(git_commit **out, git_repository *repo, const char *rev);
+
+/*
+ * "Did you mean": the local branches most like typed (similar.h), as
+ * hints after an error about it ("hint: the most similar branch is" and
+ * a line for each); nothing when none is close.
+ */
+void repo_advise_similar_branches(git_repository *repo, const char *typed);
 
 /* The short name of HEAD's branch ("work-next"), or NULL when detached/unborn. Caller frees. */
 char *repo_current_branch(git_repository *repo);

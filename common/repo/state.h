@@ -30,7 +30,7 @@
  * exists without a readable "state" file (a run killed while starting) is
  * reported as damaged, and the command's --abort clears it.
  *
- * The payload format is up to the operation; state_kv_*() help with
+ * The payload format is up to the operation; state_kv_*() (state-kv.h) help with
  * "key value" lines.
  *
  * State files are input, read with the same suspicion as mail: whoever
@@ -45,6 +45,7 @@
 
 #include <git2.h>
 
+#include "state-kv.h"
 #include "strbuf.h"
 
 struct state_lock {
@@ -114,12 +115,5 @@ int state_write_raw(const char *dir, const char *name, const char *data, size_t 
 int state_read_raw(const char *dir, const char *name, struct strbuf *out);
 /* Removes dir/name if it is there: 0, or -1 (reported). */
 int state_remove(const char *dir, const char *name);
-
-/* "key value\n" payload lines. Values must not contain '\n'. */
-void state_kv_add(struct strbuf *payload, const char *key, const char *value);
-void state_kv_addf(struct strbuf *payload, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* The value of the first line "key ...", or NULL. Caller frees. */
-char *state_kv_get(const struct strbuf *payload, const char *key);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * Fuzz target for binary deltas ("GIT binary patch" / "delta N"): the
  * decoding in common/mail/patch.c (base85 lines, zlib) and the delta
- * interpreter of common/repo/apply.c, reached the way a mail reaches them.
+ * interpreter (common/repo/delta.c) as apply.c uses it, reached the way a
+ * mail reaches them.
  *
  * Input: a knobs byte, the length n of the source (one byte), n bytes of
  * source, then the delta's bytes. The source becomes the file "f" of the
