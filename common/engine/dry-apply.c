@@ -13,6 +13,7 @@
 #include "patch.h"
 #include "quote.h"
 #include "range-diff.h"
+#include "report-color.h"
 #include "repo.h"
 #include "spool.h"
 #include "strbuf.h"
@@ -121,9 +122,11 @@ static void add_review(struct series *s, const struct patch_mails *pms)
 }
 
 /* --range-diff: each series' two newest versions; 0 when there was one. */
-static int show_range_diffs(const struct patch_mails *pms, const struct dry_apply_opts *o)
+static int show_range_diffs(const struct patch_mails *pms, const struct dry_apply_opts *o,
+			    const struct maint_config *cfg)
 {
 	struct strbuf out = STRBUF_INIT;
+	struct report_colors colors;
 
 	for (size_t i = 0; i < pms->versions_nr; i++) {
 		if (i)
@@ -132,6 +135,8 @@ static int show_range_diffs(const struct patch_mails *pms, const struct dry_appl
 			exit(EXIT_FATAL);
 	}
 	strbuf_setlen(&out, neutralise_controls(out.buf, out.len));
+	report_colors_load(&colors, cfg, o->color);
+	range_diff_colorize(&out, &colors);
 	write_or_die(1, out.buf, out.len);
 	strbuf_release(&out);
 	if (!pms->versions_nr)
@@ -194,7 +199,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	if ((rc = patch_mails_read(pms, args, nargs, &pmo)) != RESULT_OK)
 		exit(result_exit_code(rc));
 	if (o->range_diff)
-		exit(show_range_diffs(pms, o) < 0 ? EXIT_NO : EXIT_OK);
+		exit(show_range_diffs(pms, o, cfg) < 0 ? EXIT_NO : EXIT_OK);
 	fflush(stdout);
 	patch_mails_skipped(pms, &s->skipped);
 	mailinfo_init(&pm);
@@ -299,17 +304,20 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
  * Writes out to stdout and empties it. Text from the mail in it was
  * quoted where it was added (quote.h); this last pass makes sure that no
  * control character reaches the terminal, as report() and say() do.
+ * Then the colours, if on: the only escape sequences written.
  */
-static void write_report(struct strbuf *out)
+static void write_report(struct strbuf *out, const struct report_colors *colors)
 {
 	strbuf_setlen(out, neutralise_controls(out->buf, out->len));
+	report_colorize(out, colors);
 	write_or_die(1, out->buf, out->len);
 	strbuf_reset(out);
 }
 
 /* Checks the series against one target, printing into out. */
 static int check_target(git_repository *repo, struct target *t, struct series *s,
-			const struct dry_apply_opts *o, struct strbuf *out, int first)
+			const struct dry_apply_opts *o, struct strbuf *out, int first,
+			const struct report_colors *colors)
 {
 	struct apply_opts aopts = APPLY_OPTS_INIT;
 	struct apply_session *sess;
@@ -365,12 +373,12 @@ static int check_target(git_repository *repo, struct target *t, struct series *s
 				strbuf_addbuf(out, &it->trailers);
 		}
 		apply_result_dispose(&res);
-		write_report(out);
+		write_report(out, colors);
 	}
 	if (first && !o->porcelain && !o->quiet && s->unplaced.len) {
 		strbuf_addstr(out, "Not carried (given to patches the newest version dropped):\n");
 		strbuf_addbuf(out, &s->unplaced);
-		write_report(out);
+		write_report(out, colors);
 	}
 	apply_session_free(sess);
 	patch_set_dispose(&ps);
@@ -418,6 +426,7 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	struct strbuf out = STRBUF_INIT;
 	char *current = NULL;
 	int any_ok = 0, ret = EXIT_NO;
+	struct report_colors colors;
 
 	/* Blobs are only read, as git reads them: without re-hashing each. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
@@ -442,12 +451,13 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 		error("no patches found");
 		goto cleanup;
 	}
+	report_colors_load(&colors, cfg, o->color && !o->porcelain);
 	if (o->porcelain) {
 		strbuf_addbuf(&out, &s.porcelain);
-		write_report(&out);
+		write_report(&out, &colors);
 	}
 	for (size_t i = 0; i < nt; i++) {
-		if (check_target(repo, &targets[i], &s, o, &out, !i) < 0)
+		if (check_target(repo, &targets[i], &s, o, &out, !i, &colors) < 0)
 			die("cannot check the series against '%s'", targets[i].name);
 		if (targets[i].applied == s.nr)
 			any_ok = 1;
@@ -465,7 +475,7 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 			strbuf_addstr(&out, "The series applies to none of the targets\n");
 		}
 	}
-	write_report(&out);
+	write_report(&out, &colors);
 	ret = any_ok ? EXIT_OK : EXIT_NO;
 cleanup:
 	strbuf_release(&out);
