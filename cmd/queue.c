@@ -44,6 +44,7 @@ struct queue_cmd_opts {
 	int quiet;
 	struct review_opts review;	/* --trailers, --sloppy-trailers */
 	struct source_opts source;
+	struct strvec series;	/* --series */
 	const char *attest;		/* --attest=<policy>; NULL: attest.policy */
 };
 
@@ -168,6 +169,7 @@ static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 	if (c->build_each >= 0)
 		o->build_each = c->build_each;
 	o->scissors = c->scissors;
+	o->series = &c->series;
 }
 
 /*
@@ -223,7 +225,8 @@ static int show_status(void)
 
 int cmd_main(int argc, const char **argv)
 {
-	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0, REVIEW_OPTS_INIT, SOURCE_OPTS_INIT };
+	struct queue_cmd_opts c = { ACTION_START, -1, -1, -1, -1, -1, 0, REVIEW_OPTS_INIT, SOURCE_OPTS_INIT,
+				    STRVEC_INIT };
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
 		OPT_BOOL('s', "signoff", &c.signoff, "add a Signed-off-by trailer (default from config)"),
@@ -232,6 +235,8 @@ int cmd_main(int argc, const char **argv)
 		OPT_BOOL(0, "build-each", &c.build_each, "run the build command after each patch"),
 		OPT_BOOL('c', "scissors", &c.scissors, "strip everything before a scissors line (as git am)"),
 		OPT__QUIET(&c.quiet, "do not list the patches as they are applied"),
+		OPT_STRING_LIST(0, "series", &c.series, "n|message-id",
+				"queue this series of the input (repeatable): its number, or the Message-ID of one of its mails"),
 		OPT_ATTEST(&c.attest),
 		OPT_GROUP("Trailers from the replies"),
 		OPT_REVIEW(&c.review),
@@ -338,6 +343,7 @@ cleanup:
 	state_lock_release(&lock);
 	queue_opts_release(&qopts);
 	review_opts_release(&c.review);
+	strvec_clear(&c.series);
 	free(branch);
 	free(ref);
 	config_release(&cfg);

@@ -171,6 +171,8 @@ step "The other USB patches for the next release into ../s2: the serial series (
 	'git maint-mbox-split --patches-only --author "Johan Hovold" --author "Uwe Kleine" ../s >../s2 && grep "^Subject:" ../s2'
 
 # --- dry-apply: which work branch takes them (the article's p1 < ../s1) -------------
+step "Every USB series of the week checked on both work branches, one verdict per series" \
+	'git maint-dry-apply -q --onto work-linus --onto work-next ../s'
 step -e 1 "Does ../s1 apply to work-linus? It was made against usb-next" \
 	'git maint-dry-apply --onto work-linus ../s1'
 step "Both work branches in one run: ../s1 belongs on work-next" \
@@ -207,8 +209,8 @@ cat >"$demo/repo/.git/maint.ini" <<'EOF'
 EOF
 step "git maint-queue usb-next ../s1: onto work-next, each patch checked, signed off, then built" \
 	'git maint-queue usb-next ../s1'
-step "The same for ../s2" \
-	'git maint-queue usb-next ../s2'
+step "../s2 holds two series (the gadget fix, the serial series): both, one after the other" \
+	'git maint-queue --series all usb-next ../s2'
 step "The commits: the mail's author and date, Link: and the maintainer's Signed-off-by" \
 	'git log --format="%h %an, %ad%n    %s%n%(trailers:key=Link,key=Signed-off-by,separator=%x2c )" usb-next..work-next'
 step "Which mail each commit came from (refs/notes/maint: what notify answers to)" \

@@ -16,6 +16,9 @@
 #                                  make_tls_cert in $TRASH_DIRECTORY/tls),
 #                                  ARCHIVE_PORT and ARCHIVE_PID
 #   stop_archive                   stops it (bounded wait)
+#   start_static_server <dir>      files as they are (below)
+#   start_hostile_http <mode>      an HTTP server that answers as no
+#                                  archive should (below)
 #
 # Without public-inbox the PUBLIC_INBOX prerequisite is not set. The
 # servers go when the script ends (lib-git-server.sh's cleanup).
@@ -137,4 +140,24 @@ start_static_server () {
 	done
 	echo "python3 -m http.server did not start; see static.log" >&2
 	return 1
+}
+
+# start_hostile_http <mode> [<arg>]: t/http-hostile.py on a free loopback
+# port, answering every request as <mode> says (empty-members [<delay>],
+# big-header, many-headers, drip); sets HOSTILE_URL
+# (http://127.0.0.1:<port>) and HOSTILE_PID.
+start_hostile_http () {
+	use_resolved_python3
+	rm -f "$TRASH_DIRECTORY/hostile.port" || return 1
+	python3 "$MAINT_TEST_DIR/http-hostile.py" "$TRASH_DIRECTORY/hostile.port" "$@" \
+		>>"$TRASH_DIRECTORY/hostile.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
+	HOSTILE_PID=$! &&
+	register_server "$HOSTILE_PID" &&
+	n=0 &&
+	while ! test -f "$TRASH_DIRECTORY/hostile.port" && test $n -lt 500
+	do
+		sleep 0.02
+		n=$((n + 1))
+	done &&
+	HOSTILE_URL="http://127.0.0.1:$(cat "$TRASH_DIRECTORY/hostile.port")"
 }

@@ -72,6 +72,26 @@ test_expect_success 'on a terminal: FAILED lines red, the applying target green,
 	test_cmp plain uncoloured
 '
 
+test_expect_success 'several series: each heading bold, the verdicts green or red' '
+	(
+		cd r &&
+		git checkout -q -b other base &&
+		echo g >g &&
+		git add g &&
+		git commit -q -m "usb: add g" &&
+		git format-patch -q -1 --stdout >../other.mbox &&
+		git checkout -q --detach base
+	) &&
+	cat change.mbox other.mbox >two.mbox &&
+	(cd r && test_expect_code 1 git maint-dry-apply --color --onto work-next ../two.mbox) >pipe &&
+	grep -xF "${BOLD}Series 1/2: usb: change three (v1, 1 patch)${RESET}" pipe &&
+	grep -xF "${RED}Series 1 applies to none of the targets${RESET}" pipe &&
+	grep -xF "${GREEN}Series 2 applies to: work-next${RESET}" pipe &&
+	grep -xF "Verdicts, series by series:" pipe &&
+	grep -xF "${RED}  1: none: usb: change three${RESET}" pipe &&
+	grep -xF "${GREEN}  2: work-next: usb: add g${RESET}" pipe
+'
+
 test_expect_success 'color.ui=never and color.maint-dry-apply=false turn it off; --color turns it on' '
 	git -C r config color.ui never &&
 	(cd r && GIT_PAGER=cat on_pty git maint-dry-apply --onto base ../change.mbox) >tty &&

@@ -304,7 +304,7 @@ test_expect_success 'dry-apply --porcelain: escapes, C1 included' '
 	git -C esc maint-dry-apply --porcelain --onto base ../esc.mbox >actual &&
 	no_controls actual &&
 	head -n 1 actual >first &&
-	printf "patch\tbase\t1\tok\tx\\\\033]0;owned\\\\007\\\\033[31m\n" >expect &&
+	printf "patch\tbase\t1\tok\tx\\\\033]0;owned\\\\007\\\\033[31m\t1\t1/1\t\n" >expect &&
 	test_cmp expect first
 '
 
@@ -323,8 +323,8 @@ test_expect_success 'a path with a newline: one error line in the report, nothin
 		test_cmp ../expect ../out &&
 		grep -v "^hint: " ../err >../err.lines &&
 		cat >../expect <<-EOF &&
-		patch 1: line 17: invalid path ${SQ}n?1?x${SQ}: control character or backslash in path
-		error: patch 1 does not apply to ${SQ}forge${SQ}: x?]0;owned??[31m
+		../forge.mbox: message 1: line 17: invalid path ${SQ}n?1?x${SQ}: control character or backslash in path
+		error: patch 1/1 does not apply to ${SQ}forge${SQ}: x?]0;owned??[31m
 		EOF
 		test_cmp ../expect ../err.lines &&
 		git maint-queue --abort >/dev/null &&
@@ -427,8 +427,9 @@ test_expect_success '--max-message-size: each command refuses by it, and it wins
 		test_cmp ../before ../after &&
 		printf "[mbox]\n\tmax-message-size = 1000\n" >.git/maint.ini &&
 		git maint-mbox-split -q --max-message-size 0 ../sized.mbox >../out &&
-		git maint-dry-apply -q --max-message-size 4000 --onto base ../sized.mbox >../out &&
-		git maint-queue -q --max-message-size 0 sized ../sized.mbox &&
+		test_expect_code 1 git maint-dry-apply -q --max-message-size 4000 --onto base ../sized.mbox >../out &&
+		grep "^2 series, 2 patches\$" ../out &&
+		git maint-queue -q --max-message-size 0 --series all sized ../sized.mbox &&
 		rm .git/maint.ini &&
 		git log --format=%s base..sized >../actual
 	) &&

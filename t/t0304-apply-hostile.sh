@@ -30,7 +30,7 @@ queue_refused () (
 	repo_state | grep -v ORIG_HEAD >../state.before &&
 	test_expect_code 1 git maint-queue -q "$1" "../$2" 2>../err &&
 	grep -F "$3" ../err &&
-	grep "^error: patch 1 does not apply to .$1." ../err &&
+	grep "^error: patch 1/1 does not apply to .$1." ../err &&
 	test "$(git rev-parse "$1")" = "$(git rev-parse base)" &&
 	git maint-queue --abort >/dev/null &&
 	repo_state | grep -v ORIG_HEAD >../state.after &&

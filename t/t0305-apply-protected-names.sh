@@ -352,7 +352,7 @@ test_expect_success 'a rename onto .gitmodules is checked too (the content comes
 	(cd repo && test_expect_code 1 git maint-dry-apply ../rename.mbox) >out &&
 	grep "^Patch 1/2: an innocent file" out &&
 	grep "${SQ}.gitmodules${SQ} would not pass git fsck (gitmodulesUpdate" out &&
-	grep "main: 1 of 2 patches apply; patch 2 is the first that does not" out
+	grep "main: 1 of 2 patches apply; patch 2/2 is the first that does not" out
 '
 
 test_expect_success '.gitattributes with a line of 2048 bytes is refused, 2047 applies (as fsck)' '

@@ -147,7 +147,7 @@ test_expect_success 'queue stops at such a patch with the same report' '
 		git maint-queue --abort >/dev/null
 	) &&
 	grep "^Hunks #101 to #150 not tried (the patch failed 100 times)\\.\$" err &&
-	grep "^error: patch 1 does not apply to .fail.: fail a lot\$" err
+	grep "^error: patch 1/1 does not apply to .fail.: fail a lot\$" err
 '
 
 test_expect_success 'a path longer than 4096 bytes is refused' '

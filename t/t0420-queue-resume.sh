@@ -34,7 +34,7 @@ test_expect_success 'a patch that does not apply stops the queue with exit 1 and
 	git branch -f t1 moved &&
 	test_expect_code 1 git maint-queue -q -s t1 series.mbox 2>err &&
 	grep "Hunk #1 FAILED at 7" err &&
-	grep "error: patch 3 does not apply to .t1.: patch 3" err &&
+	grep "error: patch 3/4 does not apply to .t1.: patch 3" err &&
 	git rev-list moved..t1 >applied &&
 	test_line_count = 2 applied &&
 	test_path_is_file .git/maint/queue/state
@@ -153,8 +153,8 @@ test_expect_success 'check hook: failure warns by default, mail on stdin' '
 	git branch -f t7 base &&
 	git maint-queue -q t7 series.mbox 2>err &&
 	grep "checkpatch: bad 2" err &&
-	grep "warning: check failed for patch 2 (exit 1): patch 2" err &&
-	grep "warning: check failed for patch 4" err &&
+	grep "warning: check failed for patch 2/4 (exit 1): patch 2" err &&
+	grep "warning: check failed for patch 4/4" err &&
 	test "$(git rev-list base..t7 | wc -l)" = 4
 '
 
@@ -167,7 +167,7 @@ test_expect_success 'check hook: check-failure = stop stops before the patch; --
 	EOF
 	git branch -f t8 base &&
 	test_expect_code 1 git maint-queue -q t8 series.mbox 2>err &&
-	grep "error: check failed for patch 2" err &&
+	grep "error: check failed for patch 2/4" err &&
 	git rev-list base..t8 >applied &&
 	test_line_count = 1 applied &&
 	git maint-queue -q --continue &&

@@ -33,7 +33,7 @@ refused () {
 	state >before &&
 	test_expect_code 1 git maint-queue -q "$1" "$2" 2>err &&
 	grep "$3" err &&
-	grep "^error: patch 1 does not apply to .$1." err &&
+	grep "^error: patch 1/1 does not apply to .$1." err &&
 	state >stopped &&
 	test_cmp before stopped &&
 	git maint-queue --abort >/dev/null &&
@@ -71,7 +71,7 @@ test_expect_success 'queue: deleting ../foo is refused and ../foo stays (1)' '
 	test_when_finished "rm -f ../foo" &&
 	delete_diff ../foo content >d &&
 	mail "delete outside" d >del.mbox &&
-	refused r1 del.mbox "^patch 1: line .*: invalid path .\.\./foo.: .\.. or .\.\.. in path" &&
+	refused r1 del.mbox "^[^ ]*: message 1: line .*: invalid path .\.\./foo.: .\.. or .\.\.. in path" &&
 	echo content >expect &&
 	test_cmp expect ../foo
 '
@@ -123,7 +123,7 @@ test_expect_success 'queue: a hunk count mismatch is refused (16)' '
 	printf "%s\n" "diff --git a/file b/file" "--- a/file" "+++ b/file" \
 		"@@ -1,2 +1,2 @@" "-one" "+two" >d &&
 	mail "count" d >count.mbox &&
-	refused r16 count.mbox "^patch 1: line .*: corrupt patch: hunk at line .* is truncated" &&
+	refused r16 count.mbox "^[^ ]*: message 1: line .*: corrupt patch: hunk at line .* is truncated" &&
 	echo one >expect &&
 	test_cmp expect file
 '
@@ -143,7 +143,7 @@ test_expect_success 'queue: a no-newline marker before any line is refused (16)'
 	printf "%s\n" "diff --git a/f1 b/f1" "--- a/f1" "+++ b/f1" "@@ -1,3 +1,3 @@" \
 		"\\ No newline at end of file" " f1 line 1" "-f1 line 2" "+f1 line two" " f1 line 3" >d &&
 	mail "marker first" d >nl2.mbox &&
-	refused r16c nl2.mbox "^patch 1: line .*: corrupt patch: .\\\\. line before any line" &&
+	refused r16c nl2.mbox "^[^ ]*: message 1: line .*: corrupt patch: .\\\\. line before any line" &&
 	git diff --exit-code base -- f1
 '
 
@@ -166,7 +166,7 @@ test_expect_success 'queue: a corrupt binary delta is refused, the file intact (
 	: >err && : >after &&
 	state >before &&
 	test_expect_code 1 git maint-queue -q r16d baddelta.mbox 2>err &&
-	grep "^patch 1: line .*: corrupt binary patch" err &&
+	grep "^[^ ]*: message 1: line .*: corrupt binary patch" err &&
 	git maint-queue --abort >/dev/null &&
 	state >after &&
 	test_cmp before after &&
@@ -181,7 +181,7 @@ test_expect_success 'queue, branch not checked out: a write through a tracked sy
 	git branch -f r4 base &&
 	test_expect_code 1 git maint-queue -q r4 through.mbox 2>err &&
 	grep "^.symlink/create-me. is beyond a symbolic link" err &&
-	grep "^error: patch 1 does not apply to .r4." err &&
+	grep "^error: patch 1/1 does not apply to .r4." err &&
 	git maint-queue --abort >/dev/null &&
 	test "$(git rev-parse r4)" = "$(git rev-parse base)" &&
 	test_path_is_missing .git/create-me

@@ -101,7 +101,7 @@ test_expect_success 'the example configuration is read: both trees, their checks
 test_expect_success 'maint-loop.sh -n: the branch that takes the USB patches, nothing changed' '
 	(cd r && repo_state) >before &&
 	(cd r && sh "$LOOP" -n ../TODO drivers/usb) >out 2>err &&
-	echo work-next >expect &&
+	printf "work-next\tusb: hub: one\n" >expect &&
 	test_cmp expect out &&
 	(cd r && repo_state) >after &&
 	test_cmp before after
@@ -160,6 +160,64 @@ test_expect_success 'maint-loop.sh: applies to no work branch: exit 1, the dry r
 	test_must_be_empty out &&
 	(cd r && repo_state) >after &&
 	test_cmp before after
+'
+
+# A week's TODO holds several series; each goes where it applies whole.
+test_expect_success 'setup: a TODO of three series: one for work-next, one for work-linus, one for neither, a review' '
+	patch_mails usb-next "Lan Tianyu" tianyu.lan@intel.com drivers/usb/core/hub.c \
+		"usb: hub: three" "usb: hub: four" >week &&
+	patch_mails usb-linus "Alan Stern" stern@rowland.harvard.edu fs/file.c "USB: another fs fix" >>week &&
+	rm -rf scratch &&
+	git clone -q -b master r scratch &&
+	(
+		cd scratch &&
+		echo "a hub we never had" >drivers/usb/core/hub.c &&
+		git commit -q -a -m "not sent" &&
+		echo "usb: hub: on a hub we never had" >>drivers/usb/core/hub.c &&
+		test_tick &&
+		git commit -q -a -s -m "usb: hub: on a hub we never had" &&
+		git format-patch -q --stdout -1 HEAD
+	) >>week &&
+	id=$(sed -n "s/^Message-I[dD]: <\(.*\)>\$/\1/p" week | head -n 1) &&
+	{
+		echo "From nobody Mon Sep 17 00:00:00 2001" &&
+		echo "From: Rev Iewer <rev@example.org>" &&
+		echo "Subject: Re: [PATCH 1/2] usb: hub: three" &&
+		echo "Message-ID: <review.1@example.org>" &&
+		echo "In-Reply-To: <$id>" &&
+		echo "References: <$id>" &&
+		echo "Date: Sat, 9 Apr 2005 10:00:00 +0000" &&
+		echo &&
+		echo "Reviewed-by: Rev Iewer <rev@example.org>" &&
+		echo
+	} >>week
+'
+
+test_expect_success 'maint-loop.sh -n on several series: one line each, its branch or none; exit 1 for the one left' '
+	(cd r && repo_state) >before &&
+	test_expect_code 1 sh -c "cd r && sh \"$LOOP\" -n ../week drivers/usb fs/" >out 2>err &&
+	printf "work-next\tusb: hub: three\nwork-linus\tUSB: another fs fix\nnone\tusb: hub: on a hub we never had\n" >expect &&
+	test_cmp expect out &&
+	echo "maint-loop: series 3 applies to none of work-linus work-next: usb: hub: on a hub we never had" >expect &&
+	test_cmp expect err &&
+	(cd r && repo_state) >after &&
+	test_cmp before after
+'
+
+test_expect_success 'maint-loop.sh on several series: each queued on its branch, reviews carried, both published' '
+	test_expect_code 1 sh -c "cd r && sh \"$LOOP\" ../week drivers/usb fs/" >out 2>err &&
+	grep "^Applying: usb: hub: three\$" out &&
+	grep "^Applying: USB: another fs fix\$" out &&
+	grep "^maint-loop: series 3 applies to none of work-linus work-next: usb: hub: on a hub we never had\$" err &&
+	git -C r log --format=%s usb-next~2..usb-next >actual &&
+	printf "usb: hub: four\nusb: hub: three\n" >expect &&
+	test_cmp expect actual &&
+	test "$(git -C r log -1 --format=%s usb-linus)" = "USB: another fs fix" &&
+	test "$(git -C origin.git rev-parse usb-next)" = "$(git -C r rev-parse work-next)" &&
+	test "$(git -C origin.git rev-parse usb-linus)" = "$(git -C r rev-parse work-linus)" &&
+	git -C r log -1 --format="%(trailers:key=Reviewed-by,valueonly)" usb-next~1 >rb &&
+	grep "^Rev Iewer <rev@example.org>\$" rb &&
+	! git -C r log --format=%s usb-linus usb-next | grep "never had"
 '
 
 test_expect_success 'maint-loop.sh: a mailbox that cannot be read: mbox-split'"'"'s error and exit status' '

@@ -51,7 +51,7 @@ test_expect_success 'mbox-split: the USB threads in s, the two series in s1 and 
 test_expect_success 'dry-apply: s1 fails on work-linus at hunk 2 of sysfs.c, applies to work-next' '
 	sed -n "/^\$ git maint-dry-apply --onto work-linus \.\.\/s1\$/,/^(exit 1)\$/p" out >dry &&
 	grep "^Hunk #2 FAILED at [0-9]*\.\$" dry &&
-	grep "^work-linus: 1 of 2 patches apply; patch 2 is the first that does not\$" dry &&
+	grep "^work-linus: 1 of 2 patches apply; patch 2/2 is the first that does not\$" dry &&
 	grep "^The series applies to: work-next\$" out
 '
 

@@ -76,6 +76,8 @@ static const struct known_key {
 	{ "archive", 0, "timeout", KEY_INT },
 	{ "archive", 0, "cache-expire", KEY_INT },
 	{ "archive", 0, "max-size", KEY_INT },
+	{ "archive", 0, "max-time", KEY_INT },
+	{ "archive", 0, "cache-max-size", KEY_INT },
 	{ "imap", 0, "cainfo", KEY_STRING },
 	{ "imap", 0, "timeout", KEY_INT },
 };

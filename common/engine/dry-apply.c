@@ -9,13 +9,11 @@
 #include "attest-keys.h"
 #include "attest.h"
 #include "mailinfo.h"
-#include "patch-mails.h"
-#include "patch.h"
 #include "quote.h"
 #include "range-diff.h"
 #include "report-color.h"
 #include "repo.h"
-#include "spool.h"
+#include "series-walk.h"
 #include "strbuf.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -25,50 +23,44 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One patch mail of the series; its diff is read again when it is applied. */
-struct item {
-	char *subject;
-	size_t number;		/* message number in the input */
-	off_t diff_off;		/* its diff as the mail parser gave it, in series.diffs */
-	size_t diff_len;
-	struct strbuf trailers;	/* what the follow-ups give it, one line each (review_format()) */
-	char *mark;		/* its attestation, attest_mark() (" [G ed25519/dev@example.org]") */
-	char verdict;		/* its attestation verdict, 0 when not shown */
+/* A patch's attestation, as its line and its porcelain record show it. */
+struct patch_attest {
+	char *mark;		/* attest_mark() (" [G ed25519/dev@example.org]"), maybe "" */
+	char verdict;		/* 0 when not shown */
 	char *signer, *why;	/* the deciding signature's, when shown */
 };
 
 /*
- * The series: the patches stay in pms's spool, their decoded diffs in
- * diffs, and are read, parsed and applied one at a time, so memory does
- * not grow with the mailbox. The diffs are kept so that a mail is
- * decoded once, not once more per target.
+ * The series (common/engine/series-walk.h): the patches stay in the
+ * walk's spool and are read, parsed and applied one at a time, so memory
+ * does not grow with the mailbox.
  */
 struct series {
-	struct patch_mails pms;	/* items[i] is pms.v[i] */
-	struct spool diffs;
-	struct item *items;
-	size_t nr, alloc;
+	struct walk w;
+	struct strbuf *trailers;	/* per patch: what the follow-ups give it (review_format()) */
 	struct strbuf skipped;	/* " (1 cover letter skipped)" */
 	struct strbuf unplaced;	/* trailers of patches the newest version dropped */
-	struct strbuf porcelain;	/* the trailer records */
+	struct strbuf porcelain;	/* the attest and trailer records */
+	struct patch_attest *att;	/* per patch; NULL under --attest=off */
 	struct attest_conf ac;
 	struct attest *attest;	/* NULL under --attest=off */
+	struct report_colors colors;	/* of the report, off with --porcelain */
 };
 
 static void series_clear(struct series *s)
 {
-	for (size_t i = 0; i < s->nr; i++) {
-		free(s->items[i].subject);
-		free(s->items[i].mark);
-		free(s->items[i].signer);
-		free(s->items[i].why);
-		strbuf_release(&s->items[i].trailers);
+	for (size_t i = 0; s->trailers && i < s->w.nr; i++)
+		strbuf_release(&s->trailers[i]);
+	free(s->trailers);
+	for (size_t i = 0; s->att && i < s->w.nr; i++) {
+		free(s->att[i].mark);
+		free(s->att[i].signer);
+		free(s->att[i].why);
 	}
+	free(s->att);
 	attest_free(s->attest);
 	attest_conf_release(&s->ac);
-	free(s->items);
-	patch_mails_release(&s->pms);
-	spool_close(&s->diffs);
+	walk_release(&s->w);
 	strbuf_release(&s->skipped);
 	strbuf_release(&s->unplaced);
 	strbuf_release(&s->porcelain);
@@ -93,32 +85,35 @@ static void porcelain_trailers(struct strbuf *out, const struct review_list *rl,
 /* "attest<TAB><n><TAB><verdict><TAB><signer><TAB><why>" of the patches that show one. */
 static void porcelain_attest(struct series *s)
 {
-	for (size_t i = 0; i < s->nr; i++) {
-		const struct item *it = &s->items[i];
+	for (size_t i = 0; s->att && i < s->w.nr; i++) {
+		const struct patch_attest *a = &s->att[i];
 
-		if (!it->verdict)
+		if (!a->verdict)
 			continue;
-		strbuf_addf(&s->porcelain, "attest\t%zu\t%c\t", i + 1, it->verdict);
-		apply_quote_field(&s->porcelain, it->signer, strlen(it->signer));
+		strbuf_addf(&s->porcelain, "attest\t%zu\t%c\t", i + 1, a->verdict);
+		apply_quote_field(&s->porcelain, a->signer, strlen(a->signer));
 		strbuf_addch(&s->porcelain, '\t');
-		apply_quote_field(&s->porcelain, it->why, strlen(it->why));
+		apply_quote_field(&s->porcelain, a->why, strlen(a->why));
 		strbuf_addch(&s->porcelain, '\n');
 	}
 }
 
 /* The trailers of the series' patches, for the report. */
-static void add_review(struct series *s, const struct patch_mails *pms)
+static void add_review(struct series *s)
 {
+	const struct review *rv = s->w.pms.review;
 	char n[32];
 
 	porcelain_attest(s);
-	for (size_t i = 0; i < s->nr; i++) {
+	s->trailers = xcalloc(s->w.nr + 1, sizeof(*s->trailers));
+	for (size_t i = 0; i < s->w.nr; i++) {
+		strbuf_init(&s->trailers[i], 0);
 		snprintf(n, sizeof(n), "%zu", i + 1);
-		review_format(&s->items[i].trailers, review_for(pms->review, i), "    ");
-		porcelain_trailers(&s->porcelain, review_for(pms->review, i), n);
+		review_format(&s->trailers[i], review_for(rv, i), "    ");
+		porcelain_trailers(&s->porcelain, review_for(rv, i), n);
 	}
-	review_format(&s->unplaced, review_unplaced(pms->review), "    ");
-	porcelain_trailers(&s->porcelain, review_unplaced(pms->review), "-");
+	review_format(&s->unplaced, review_unplaced(rv), "    ");
+	porcelain_trailers(&s->porcelain, review_unplaced(rv), "-");
 }
 
 /* --range-diff: each series' two newest versions; 0 when there was one. */
@@ -145,147 +140,99 @@ static int show_range_diffs(const struct patch_mails *pms, const struct dry_appl
 }
 
 /*
- * The attestation of patch it: checked, marked, and judged by the policy
- * (every patch is, so that hardfail names each one it refuses); the
- * worst answer so far in *refused.
+ * Every patch's attestation: checked, marked, and judged by the policy
+ * (every patch is, so that hardfail names each one it refuses). Exits
+ * 1, or 75 when only DNS could not answer, when the policy refuses the
+ * series; 128 on a mail that cannot be read again.
  */
-static void attest_item(struct series *s, struct item *it, const struct raw_mail *raw, int *refused)
+static void attest_series(struct series *s)
 {
+	static const struct mailinfo_opts heads = {
+		.quoted_cr = MAILINFO_QUOTED_CR_WARN, .headers_and_paths_only = 1, .quiet = 1,
+	};
 	struct attest_verdict v = ATTEST_VERDICT_INIT;
-	struct strbuf mark = STRBUF_INIT, what = STRBUF_INIT;
-	int rc;
+	struct strbuf buf = STRBUF_INIT, mark = STRBUF_INIT, what = STRBUF_INIT;
+	struct patch_mail pm;
+	int refused = RESULT_OK;
 
-	attest_check(s->attest, raw, &v);
-	attest_mark(&mark, s->ac.policy, &v);
-	if (mark.len) {
-		const struct attest_sig *d = v.decider < v.nr ? &v.sigs[v.decider] : NULL;
+	mailinfo_init(&pm);
+	s->att = xcalloc(s->w.nr + 1, sizeof(*s->att));
+	for (size_t i = 0; i < s->w.nr; i++) {
+		struct patch_attest *a = &s->att[i];
+		struct raw_mail raw;
+		int rc;
 
-		it->verdict = v.verdict;
-		it->signer = xstrdup(d ? d->signer : "");
-		it->why = xstrdup(d ? d->why : "");
+		if (patch_mails_get(&s->w.pms, &s->w.pms.v[i], &buf, &raw) < 0)
+			exit(EXIT_FATAL);
+		attest_check(s->attest, &raw, &v);
+		strbuf_reset(&mark);
+		attest_mark(&mark, s->ac.policy, &v);
+		if (mark.len) {
+			const struct attest_sig *d = v.decider < v.nr ? &v.sigs[v.decider] : NULL;
+
+			a->verdict = v.verdict;
+			a->signer = xstrdup(d ? d->signer : "");
+			a->why = xstrdup(d ? d->why : "");
+		}
+		a->mark = xstrdup(mark.buf);
+		if (s->ac.policy < ATTEST_SOFTFAIL)
+			continue;
+		/* the subject names the patch in the policy's warning or error */
+		mailinfo_parse(&pm, &raw, &heads);
+		strbuf_reset(&what);
+		strbuf_addf(&what, "message %zu (%s)", raw.number, pm.subject.buf);
+		rc = attest_apply_policy(s->ac.policy, &v, what.buf);
+		if (rc == RESULT_NO || (rc == RESULT_TEMPFAIL && refused == RESULT_OK))
+			refused = rc;
 	}
-	it->mark = strbuf_detach(&mark, NULL);
-	strbuf_addf(&what, "message %zu (%s)", raw->number, it->subject);
-	rc = attest_apply_policy(s->ac.policy, &v, what.buf);
-	if (rc == RESULT_NO || (rc == RESULT_TEMPFAIL && *refused == RESULT_OK))
-		*refused = rc;
+	mailinfo_release(&pm);
 	attest_verdict_release(&v);
+	strbuf_release(&buf);
+	strbuf_release(&mark);
 	strbuf_release(&what);
+	if (refused != RESULT_OK)
+		exit(result_exit_code(refused));
 }
 
 /*
- * Reads the patches of the inputs (common/mail/patch-mails.h: cover letters,
- * replies, duplicates and other mail are stepped over, one line each);
- * dies (128) on input that cannot be read, exits 1 on a message that
- * cannot apply (undecodable, or over the size limit).
+ * Reads the patches of the inputs (common/engine/series-walk.h: cover
+ * letters, replies, duplicates and other mail are stepped over, one line
+ * each); dies (128) on input that cannot be read, exits 1 on a message
+ * over the size limit.
  */
 static void read_series(struct series *s, const char **args, int nargs,
 			const struct dry_apply_opts *o, const struct maint_config *cfg)
 {
-	struct patch_mails *pms = &s->pms;
-	struct patch_mails_opts pmo = { 0 };
-	struct patch_mail pm;
-	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
-	struct strbuf buf = STRBUF_INIT;
-	int rc, refused = RESULT_OK;
+	struct walk_read_opts wo = { 0 };
+	int rc;
 
-	pmo.source = &o->source;
-	pmo.cfg = cfg;
-	pmo.say = o->quiet || o->porcelain || o->range_diff ? NULL : stdout;
-	pmo.quiet = o->quiet;
-	pmo.review = &o->review;
-	pmo.versions = o->range_diff;
-	pmo.attest = s->attest;
-	if ((rc = patch_mails_read(pms, args, nargs, &pmo)) != RESULT_OK)
+	wo.source = &o->source;
+	wo.cfg = cfg;
+	wo.say = o->quiet || o->porcelain || o->range_diff ? NULL : stdout;
+	wo.quiet = o->quiet;
+	wo.review = &o->review;
+	wo.versions = o->range_diff;
+	wo.series = &o->series;
+	wo.attest = s->attest;
+	if ((rc = walk_read(&s->w, (const char *const *)args, nargs, &wo)) != RESULT_OK)
 		exit(result_exit_code(rc));
 	if (o->range_diff)
-		exit(show_range_diffs(pms, o, cfg) < 0 ? EXIT_NO : EXIT_OK);
+		exit(show_range_diffs(&s->w.pms, o, cfg) < 0 ? EXIT_NO : EXIT_OK);
+	if (s->attest)
+		attest_series(s);
 	fflush(stdout);
-	patch_mails_skipped(pms, &s->skipped);
-	mailinfo_init(&pm);
-	for (size_t i = 0; i < pms->nr; i++) {
-		struct raw_mail raw;
-		struct item *it;
-
-		if (patch_mails_get(pms, &pms->v[i], &buf, &raw) < 0)
-			exit(EXIT_FATAL);
-		/* Mail we cannot decode cannot apply (RELIABILITY 10-12): said before any verdict. */
-		if (mailinfo_parse(&pm, &raw, &mopts) < 0)
-			exit(EXIT_NO);
-		ALLOC_GROW(s->items, s->nr + 1, s->alloc);
-		it = &s->items[s->nr++];
-		memset(it, 0, sizeof(*it));
-		strbuf_init(&it->trailers, 0);
-		if (spool_add(&s->diffs, pm.patch.buf, pm.patch.len, &it->diff_off) < 0)
-			exit(EXIT_FATAL);
-		it->diff_len = pm.patch.len;
-		it->number = raw.number;
-		it->subject = xstrdup(pm.subject.buf);
-		if (s->attest)
-			attest_item(s, it, &raw, &refused);
-	}
-	if (refused != RESULT_OK)
-		exit(result_exit_code(refused));
-	add_review(s, pms);
-	mailinfo_release(&pm);
-	strbuf_release(&buf);
-}
-
-/* What item i's diff needs, read again per patch (one message at a time). */
-struct reader {
-	struct strbuf buf, origin;
-	struct patch_mail pm;
-};
-
-/*
- * The diff of patch i into ps, or why it has none into err. The mail is
- * decoded again (quietly: read_series() reported it) only to say why a
- * diff cannot be parsed. -1 when a temporary file cannot be read
- * (reported).
- */
-static int item_patch(struct series *s, size_t i, const struct dry_apply_opts *o,
-		      struct reader *rd, struct patch_set *ps, struct strbuf *err)
-{
-	static const struct mailinfo_opts mopts = { .quoted_cr = MAILINFO_QUOTED_CR_WARN, .quiet = 1 };
-	struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
-	const struct item *it = &s->items[i];
-	struct patch_mail *pm = &rd->pm;
-	struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
-	struct raw_mail raw;
-
-	strbuf_reset(err);
-	if (spool_read(&s->diffs, it->diff_off, it->diff_len, &rd->buf) < 0)
-		return -1;
-	strbuf_reset(&rd->origin);
-	strbuf_addf(&rd->origin, "%s: message %zu", s->pms.v[i].origin, it->number);
-	popts.origin = rd->origin.buf;
-	popts.p_value = o->p_value;
-	popts.max_binary = o->max_size;
-	if (rd->buf.len && !patch_parse(ps, rd->buf.buf, rd->buf.len, &popts, err))
-		return 0;
-	/* Say so when the mail holds a diff format we refuse. */
-	if (patch_mails_get(&s->pms, &s->pms.v[i], &rd->buf, &raw) < 0)
-		return -1;
-	if (!mailinfo_parse(pm, &raw, &mopts)) {
-		strbuf_addbuf(&body, &pm->message);
-		strbuf_addbuf(&body, &pm->patch);
-	}
-	if (patch_find_unsupported(body.buf, body.len, &why)) {
-		strbuf_reset(err);
-		strbuf_addf(err, "%s: %s", rd->origin.buf, why.buf);
-	} else if (!err->len) {
-		strbuf_addf(err, "%s: no patch found", rd->origin.buf);
-	}
-	strbuf_release(&body);
-	strbuf_release(&why);
-	return 0;
+	patch_mails_skipped(&s->w.pms, &s->skipped);
+	add_review(s);
 }
 
 struct target {
 	const char *name;
 	git_oid tree;
+	int takes_all;		/* every series so far applies to it */
+	size_t applied_all, patches_all;	/* over the series so far, for the "target" record */
+	/* the series at hand */
 	size_t applied;
-	size_t first_failed;	/* 1-based index of the first patch that failed, 0 if none */
+	size_t first_failed;	/* 1 + the place in the walk of the first patch that failed, 0 if none */
 };
 
 static int resolve_target(git_repository *repo, const char *rev, struct target *t)
@@ -297,6 +244,7 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
 	git_oid_cpy(&t->tree, git_commit_tree_id(c));
 	git_commit_free(c);
 	t->name = rev;
+	t->takes_all = 1;
 	return 0;
 }
 
@@ -304,100 +252,134 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
  * Writes out to stdout and empties it. Text from the mail in it was
  * quoted where it was added (quote.h); this last pass makes sure that no
  * control character reaches the terminal, as report() and say() do.
- * Then the colours, if on: the only escape sequences written.
+ * Then s's colours, if on: the only escape sequences written.
  */
-static void write_report(struct strbuf *out, const struct report_colors *colors)
+static void write_report(struct strbuf *out, const struct series *s)
 {
 	strbuf_setlen(out, neutralise_controls(out->buf, out->len));
-	report_colorize(out, colors);
+	report_colorize(out, &s->colors);
 	write_or_die(1, out->buf, out->len);
 	strbuf_reset(out);
 }
 
-/* Checks the series against one target, printing into out. */
-static int check_target(git_repository *repo, struct target *t, struct series *s,
-			const struct dry_apply_opts *o, struct strbuf *out, int first,
-			const struct report_colors *colors)
+/* One series' walk on one target: its report goes to out. */
+struct check {
+	struct series *s;
+	struct target *t;
+	const struct dry_apply_opts *o;
+	struct strbuf *out;
+	int first;		/* the first target: the trailers are shown under it */
+};
+
+/* "3/11": patch i's own numbers. */
+static const char *patch_name(const struct series *s, size_t i, struct strbuf *buf)
 {
+	strbuf_reset(buf);
+	patch_mails_name(buf, &s->w.pms.v[i]);
+	return buf->buf;
+}
+
+static int check_mail(void *data, size_t i, struct strbuf *scratch, const char **buf, size_t *len)
+{
+	struct check *c = data;
+
+	if (walk_get(&c->s->w, i, scratch) < 0)
+		return -1;
+	*buf = scratch->buf;
+	*len = scratch->len;
+	return 0;
+}
+
+/* Patch p's verdict on the target, reported. */
+static int check_report(void *data, struct walk_patch *p)
+{
+	struct check *c = data;
+	const struct dry_apply_opts *o = c->o;
+	struct strbuf *out = c->out;
+	const char *subject = p->decoded ? p->pm.subject.buf : "";
+	struct strbuf prefix = STRBUF_INIT, name = STRBUF_INIT;
+
+	if (p->res.ok)
+		c->t->applied++;
+	else if (!c->t->first_failed)
+		c->t->first_failed = p->i + 1;
+	patch_name(c->s, p->i, &name);
+	strbuf_addf(&prefix, "%s\t%zu\t", c->t->name, p->i + 1);
+	if (o->porcelain) {
+		strbuf_addf(out, "patch\t%s%s\t", prefix.buf, p->res.ok ? "ok" : "failed");
+		apply_quote_field(out, subject, strlen(subject));
+		strbuf_addf(out, "\t%zu\t%s\t\n", p->mail->series + 1, name.buf);
+		apply_result_print(out, &p->res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
+	} else if (!o->quiet) {
+		strbuf_addf(out, "Patch %s: ", name.buf);
+		quote_field(out, subject, strlen(subject));
+		strbuf_addstr(out, c->s->att ? c->s->att[p->i].mark : "");
+		strbuf_addch(out, '\n');
+		apply_result_print(out, &p->res, APPLY_PRINT_HUMAN, NULL, o->verbose);
+		if (c->first)
+			strbuf_addbuf(out, &c->s->trailers[p->i]);
+	}
+	write_report(out, c->s);
+	strbuf_release(&prefix);
+	strbuf_release(&name);
+	return 0;
+}
+
+/* Checks series u against one target, printing into out. */
+static int check_target(git_repository *repo, struct target *t, struct series *s, size_t u,
+			const struct dry_apply_opts *o, struct strbuf *out, int first)
+{
+	static const struct walk_hooks hooks = { check_mail, NULL, check_report };
+	const struct patch_series *ps = &s->w.pms.series[u];
 	struct apply_opts aopts = APPLY_OPTS_INIT;
 	struct apply_session *sess;
-	struct strbuf prefix = STRBUF_INIT, err = STRBUF_INIT;
-	struct reader rd = { STRBUF_INIT, STRBUF_INIT };
-	struct patch_set ps = PATCH_SET_INIT;
-	int ret = 0;
+	struct check c = { s, t, o, out, first };
+	struct walk_run r = WALK_RUN_INIT(NULL);
+	int ret;
 
+	t->applied = t->first_failed = 0;
 	aopts.fuzz = o->fuzz;
 	aopts.three_way = o->three_way;
 	aopts.check_only = o->each;
 	aopts.max_binary = o->max_size;
 	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
 		return -1;
-	mailinfo_init(&rd.pm);
 	if (!o->porcelain && !o->quiet)
-		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", s->nr, s->nr == 1 ? "" : "es",
-			    t->name, o->each ? " (each alone)" : "", s->skipped.buf);
-	for (size_t i = 0; i < s->nr; i++) {
-		const struct item *it = &s->items[i];
-		struct apply_result res = APPLY_RESULT_INIT;
-
-		patch_set_dispose(&ps);
-		if (item_patch(s, i, o, &rd, &ps, &err) < 0) {
-			ret = -1;
-			break;
-		}
-		if (err.len)
-			apply_result_set_error(&res, err.buf);
-		else if (apply_patch(sess, &ps, &res) < 0) {
-			apply_result_dispose(&res);
-			ret = -1;
-			break;
-		}
-		if (res.ok)
-			t->applied++;
-		else if (!t->first_failed)
-			t->first_failed = i + 1;
-		strbuf_reset(&prefix);
-		strbuf_addf(&prefix, "%s\t%zu\t", t->name, i + 1);
-		if (o->porcelain) {
-			strbuf_addf(out, "patch\t%s%s\t", prefix.buf, res.ok ? "ok" : "failed");
-			apply_quote_field(out, it->subject, strlen(it->subject));
-			strbuf_addch(out, '\n');
-			apply_result_print(out, &res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
-		} else if (!o->quiet) {
-			strbuf_addf(out, "Patch %zu/%zu: ", i + 1, s->nr);
-			quote_field(out, it->subject, strlen(it->subject));
-			strbuf_addstr(out, it->mark ? it->mark : "");
-			strbuf_addch(out, '\n');
-			apply_result_print(out, &res, APPLY_PRINT_HUMAN, NULL, o->verbose);
-			if (first)
-				strbuf_addbuf(out, &it->trailers);
-		}
-		apply_result_dispose(&res);
-		write_report(out, colors);
-	}
-	if (first && !o->porcelain && !o->quiet && s->unplaced.len) {
-		strbuf_addstr(out, "Not carried (given to patches the newest version dropped):\n");
-		strbuf_addbuf(out, &s->unplaced);
-		write_report(out, colors);
-	}
+		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", ps->nr, ps->nr == 1 ? "" : "es",
+			    t->name, o->each ? " (each alone)" : "",
+			    s->w.pms.series_nr == 1 ? s->skipped.buf : "");
+	r.session = sess;
+	r.p_value = o->p_value;
+	r.max_binary = o->max_size;
+	r.quiet = !first;
+	r.hooks = &hooks;
+	r.data = &c;
+	ret = walk_run(&r, s->w.v, ps->first, ps->first + ps->nr);
 	apply_session_free(sess);
-	patch_set_dispose(&ps);
-	mailinfo_release(&rd.pm);
-	strbuf_release(&rd.buf);
-	strbuf_release(&rd.origin);
-	strbuf_release(&err);
-	strbuf_release(&prefix);
+	t->takes_all &= t->applied == ps->nr;
+	t->applied_all += t->applied;
+	t->patches_all += ps->nr;
 	return ret;
 }
 
-static void print_summary(struct strbuf *out, const struct target *t, size_t total,
-			  const struct dry_apply_opts *o)
+/* Target t's verdict on series u: a "series" record, or a line for people. */
+static void print_summary(struct strbuf *out, const struct target *t, const struct series *s,
+			  size_t u, const struct dry_apply_opts *o)
 {
+	const struct patch_series *ps = &s->w.pms.series[u];
+	size_t total = ps->nr;
 	int ok = t->applied == total;
+	struct strbuf name = STRBUF_INIT;
 
+	if (t->first_failed)
+		patch_name(s, t->first_failed - 1, &name);
 	if (o->porcelain) {
-		strbuf_addf(out, "target\t%s\t%s\t%zu\t%zu\n", t->name, ok ? "ok" : "failed",
-			    t->applied, total);
+		strbuf_addf(out, "series\t%zu\t%s\t%s\t%zu\t%zu\t%s\t%d\t", u + 1, t->name, ok ? "ok" : "failed",
+			    t->applied, total, ok ? "-" : name.buf, 0);
+		apply_quote_field(out, ps->message_id, strlen(ps->message_id));
+		strbuf_addch(out, '\t');
+		apply_quote_field(out, ps->subject, strlen(ps->subject));
+		strbuf_addch(out, '\n');
 	} else if (ok && total == 1) {
 		strbuf_addf(out, "%s: the patch applies\n", t->name);
 	} else if (ok) {
@@ -405,28 +387,123 @@ static void print_summary(struct strbuf *out, const struct target *t, size_t tot
 	} else if (total == 1) {
 		strbuf_addf(out, "%s: the patch does not apply\n", t->name);
 	} else {
-		strbuf_addf(out, "%s: %zu of %zu patch%s apply; patch %zu is the first that does not\n",
-			    t->name, t->applied, total, total == 1 ? "" : "es", t->first_failed);
+		strbuf_addf(out, "%s: %zu of %zu patches apply; patch %s is the first that does not\n",
+			    t->name, t->applied, total, name.buf);
 	}
+	strbuf_release(&name);
+}
+
+/*
+ * "Series 2/12: <subject> (v2, 3 patches, missing 2 of 3) <message-id>",
+ * before a series' report when the input holds several.
+ */
+static void series_heading(struct strbuf *out, const struct series *s, size_t u)
+{
+	const struct patch_series *ps = &s->w.pms.series[u];
+
+	strbuf_addf(out, "Series %zu/%zu: ", u + 1, s->w.pms.series_nr);
+	quote_field(out, ps->subject, strlen(ps->subject));
+	strbuf_addf(out, " (v%d, %zu patch%s", ps->version > 0 ? ps->version : 1, ps->nr,
+		    ps->nr == 1 ? "" : "es");
+	if (ps->missing)
+		strbuf_addf(out, ", %zu of %d missing", ps->missing, ps->total);
+	strbuf_addstr(out, ")");
+	if (*ps->message_id) {
+		strbuf_addstr(out, " <");
+		quote_field(out, ps->message_id, strlen(ps->message_id));
+		strbuf_addch(out, '>');
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* The trailers given to patches the newest version dropped. */
+static void not_carried(struct strbuf *out, const struct series *s, const struct dry_apply_opts *o)
+{
+	if (o->porcelain || o->quiet || !s->unplaced.len)
+		return;
+	strbuf_addstr(out, "Not carried (given to patches the newest version dropped):\n");
+	strbuf_addbuf(out, &s->unplaced);
+}
+
+/* "The series applies to: a b", or to none; prefix "Series 2" when there are several. */
+static void applies_to(struct strbuf *out, const char *what, const struct target *t, size_t nt,
+		       const size_t *takes)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nt; i++)
+		n += takes[i];
+	if (!n) {
+		strbuf_addf(out, "%s applies to none of the targets\n", what);
+		return;
+	}
+	strbuf_addf(out, "%s applies to:", what);
+	for (size_t i = 0; i < nt; i++)
+		if (takes[i])
+			strbuf_addf(out, " %s", t[i].name);
+	strbuf_addch(out, '\n');
+}
+
+/* The report on series u: each target's walk, then its verdicts. 1 when some target takes it. */
+static int check_series(git_repository *repo, struct target *targets, size_t nt, struct series *s,
+			size_t u, const struct dry_apply_opts *o, struct strbuf *out, struct strbuf *verdicts)
+{
+	int several = s->w.pms.series_nr > 1, human = !o->porcelain;
+	size_t *takes = xcalloc(nt, sizeof(*takes)), n = 0;
+	char what[64];
+
+	if (several && human) {
+		if (u && !o->quiet)
+			strbuf_addch(out, '\n');
+		series_heading(out, s, u);
+	}
+	for (size_t i = 0; i < nt; i++) {
+		if (check_target(repo, &targets[i], s, u, o, out, !i) < 0)
+			die("cannot check the series against '%s'", targets[i].name);
+		if (!i && !several)
+			not_carried(out, s, o);
+		takes[i] = targets[i].applied == s->w.pms.series[u].nr;
+		n += takes[i];
+		if (several || o->porcelain)
+			print_summary(out, &targets[i], s, u, o);
+		else
+			print_summary(verdicts, &targets[i], s, u, o);
+	}
+	if (several && human) {
+		snprintf(what, sizeof(what), "Series %zu", u + 1);
+		if (!o->quiet)
+			applies_to(out, what, targets, nt, takes);
+		strbuf_addf(verdicts, "  %zu:", u + 1);
+		for (size_t i = 0; i < nt; i++)
+			if (takes[i])
+				strbuf_addf(verdicts, " %s", targets[i].name);
+		strbuf_addf(verdicts, "%s: ", n ? "" : " none");
+		quote_field(verdicts, s->w.pms.series[u].subject, strlen(s->w.pms.series[u].subject));
+		strbuf_addch(verdicts, '\n');
+	} else if (human && nt > 1) {
+		applies_to(verdicts, "The series", targets, nt, takes);
+	}
+	write_report(out, s);
+	free(takes);
+	return n > 0;
 }
 
 void dry_apply_opts_release(struct dry_apply_opts *o)
 {
 	strvec_clear(&o->onto);
+	strvec_clear(&o->series);
 	review_opts_release(&o->review);
 }
 
 int dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args, int nargs,
 	      struct dry_apply_opts *o)
 {
-	struct series s = { PATCH_MAILS_INIT, SPOOL_INIT, NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-			    ATTEST_CONF_INIT, NULL };
+	struct series s = { WALK_INIT, NULL, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL, ATTEST_CONF_INIT, NULL };
 	struct target *targets = NULL;
-	size_t nt;
-	struct strbuf out = STRBUF_INIT;
+	size_t nt, taken = 0;
+	struct strbuf out = STRBUF_INIT, verdicts = STRBUF_INIT;
 	char *current = NULL;
-	int any_ok = 0, ret = EXIT_NO;
-	struct report_colors colors;
+	int ret = EXIT_NO;
 
 	/* Blobs are only read, as git reads them: without re-hashing each. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
@@ -447,38 +524,34 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	if (s.ac.policy != ATTEST_OFF && !(s.attest = attest_new(&s.ac)))
 		exit(EXIT_FATAL);
 	read_series(&s, args, nargs, o, cfg);
-	if (!s.nr) {
+	if (!s.w.nr) {
 		error("no patches found");
 		goto cleanup;
 	}
-	report_colors_load(&colors, cfg, o->color && !o->porcelain);
+	report_colors_load(&s.colors, cfg, o->color && !o->porcelain);
 	if (o->porcelain) {
 		strbuf_addbuf(&out, &s.porcelain);
-		write_report(&out, &colors);
-	}
-	for (size_t i = 0; i < nt; i++) {
-		if (check_target(repo, &targets[i], &s, o, &out, !i, &colors) < 0)
-			die("cannot check the series against '%s'", targets[i].name);
-		if (targets[i].applied == s.nr)
-			any_ok = 1;
-	}
-	for (size_t i = 0; i < nt; i++)
-		print_summary(&out, &targets[i], s.nr, o);
-	if (nt > 1 && !o->porcelain) {
-		if (any_ok) {
-			strbuf_addstr(&out, "The series applies to:");
-			for (size_t i = 0; i < nt; i++)
-				if (targets[i].applied == s.nr)
-					strbuf_addf(&out, " %s", targets[i].name);
+		write_report(&out, &s);
+	} else if (s.w.pms.series_nr > 1) {
+		strbuf_addf(&out, "%zu series, %zu patches%s\n", s.w.pms.series_nr, s.w.nr, s.skipped.buf);
+		if (!o->quiet)
 			strbuf_addch(&out, '\n');
-		} else {
-			strbuf_addstr(&out, "The series applies to none of the targets\n");
-		}
 	}
-	write_report(&out, &colors);
-	ret = any_ok ? EXIT_OK : EXIT_NO;
+	for (size_t u = 0; u < s.w.pms.series_nr; u++)
+		taken += check_series(repo, targets, nt, &s, u, o, &out, &verdicts);
+	if (s.w.pms.series_nr > 1)
+		not_carried(&out, &s, o);
+	for (size_t i = 0; o->porcelain && i < nt; i++)
+		strbuf_addf(&out, "target\t%s\t%s\t%zu\t%zu\n", targets[i].name,
+			    targets[i].takes_all ? "ok" : "failed", targets[i].applied_all, targets[i].patches_all);
+	if (s.w.pms.series_nr > 1 && !o->porcelain)
+		strbuf_addf(&out, "%sVerdicts, series by series:\n", o->quiet ? "" : "\n");
+	strbuf_addbuf(&out, &verdicts);
+	write_report(&out, &s);
+	ret = taken == s.w.pms.series_nr ? EXIT_OK : EXIT_NO;
 cleanup:
 	strbuf_release(&out);
+	strbuf_release(&verdicts);
 	series_clear(&s);
 	free(targets);
 	free(current);

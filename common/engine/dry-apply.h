@@ -27,6 +27,7 @@
 
 struct dry_apply_opts {
 	struct strvec onto;	/* the targets; none: the current branch (or HEAD) */
+	struct strvec series;	/* --series: only these (numbers or Message-IDs); none: all */
 	int each;		/* each patch alone against the target, not cumulatively */
 	int porcelain;
 	int three_way;
@@ -42,7 +43,7 @@ struct dry_apply_opts {
 	int color;		/* colour the report and the range-diff (report-color.h) */
 };
 
-#define DRY_APPLY_OPTS_INIT { STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT, \
+#define DRY_APPLY_OPTS_INIT { STRVEC_INIT, STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT, \
 			      0, RANGE_DIFF_CREATION_FACTOR, NULL, 0 }
 
 void dry_apply_opts_release(struct dry_apply_opts *o);

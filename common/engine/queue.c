@@ -16,6 +16,7 @@
 #include "refstep.h"
 #include "repo.h"
 #include "review.h"
+#include "series-walk.h"
 #include "source.h"
 #include "state.h"
 #include "usage.h"
@@ -23,6 +24,7 @@
 #include "wrapper.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +61,7 @@ struct queue {
 	struct strbuf mails;		/* the "mails" file: the patches, in the order to apply them */
 	size_t *off, *len;		/* each mail in mails.buf */
 	size_t nr, alloc;
-	size_t *numbers;		/* each mail's message number in the input (the "numbers" file) */
+	struct walk_mail *at;		/* each mail's number in the input and its own (the "numbers" file) */
 	struct strbuf skipped;		/* " (2 cover letters and 3 replies skipped)" */
 	struct strvec *carried;		/* per patch: the follow-ups' trailers its commit gets ("trailers" file) */
 	size_t review_counts[5];	/* the review's items by verdict (enum review_verdict) */
@@ -81,6 +83,7 @@ struct queue {
 	size_t step_commits;		/* commits made since the last step */
 	size_t step_last;		/* number of the last patch in them */
 	struct strbuf step_subject;	/* subject of the last of them */
+	struct strbuf name;		/* patch_name()'s */
 };
 
 static void queue_init(struct queue *q, git_repository *repo, const struct maint_config *cfg,
@@ -103,6 +106,7 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	strbuf_init(&q->committer, 0);
 	strbuf_init(&q->signer, 0);
 	strbuf_init(&q->step_subject, 0);
+	strbuf_init(&q->name, 0);
 	strbuf_init(&q->skipped, 0);
 	strbuf_init(&q->unplaced, 0);
 	strvec_init(&q->applying);
@@ -129,7 +133,7 @@ static void queue_release(struct queue *q)
 	strbuf_release(&q->mails);
 	free(q->off);
 	free(q->len);
-	free(q->numbers);
+	free(q->at);
 	for (size_t k = 0; q->carried && k < q->nr; k++)
 		strvec_clear(&q->carried[k]);
 	free(q->carried);
@@ -144,6 +148,7 @@ static void queue_release(struct queue *q)
 	strbuf_release(&q->committer);
 	strbuf_release(&q->signer);
 	strbuf_release(&q->step_subject);
+	strbuf_release(&q->name);
 	trailer_conf_release(&q->trailers);
 }
 
@@ -310,9 +315,11 @@ static int parse_mails(struct queue *q)
 }
 
 /*
- * The "numbers" file: each stored mail's number in the input, one per
- * line, for errors that name the message. A state written before it
- * existed stored every mail, numbered as stored.
+ * The "numbers" file: per stored mail, its number in the input and its
+ * own numbers ("7 3 11": message 7, patch 3/11), one mail a line, for
+ * messages that name it. A state written before it existed stored every
+ * mail, numbered as stored; one written before the own numbers has the
+ * first only (the place in the queue stands in for them).
  */
 static int load_numbers(struct queue *q)
 {
@@ -320,9 +327,13 @@ static int load_numbers(struct queue *q)
 	const char *p;
 	int rc = state_read(q->dir, "numbers", &sb);
 
-	q->numbers = xcalloc(q->nr + 1, sizeof(*q->numbers));
-	for (size_t k = 0; k < q->nr; k++)
-		q->numbers[k] = k + 1;
+	q->at = xcalloc(q->nr + 1, sizeof(*q->at));
+	for (size_t k = 0; k < q->nr; k++) {
+		q->at[k].origin = mail_origin(q);
+		q->at[k].number = k + 1;
+		q->at[k].k = k + 1;
+		q->at[k].total = q->nr;
+	}
 	if (rc) {
 		strbuf_release(&sb);
 		return rc < 0 ? -1 : 0;
@@ -330,16 +341,36 @@ static int load_numbers(struct queue *q)
 	p = sb.buf;
 	for (size_t k = 0; k < q->nr; k++) {
 		char *end;
+		long own, total;
 
-		q->numbers[k] = strtoul(p, &end, 10);
-		if (end == p || *end != '\n') {
-			strbuf_release(&sb);
-			return error("queue state: the message numbers are damaged");
+		q->at[k].number = strtoul(p, &end, 10);
+		if (end == p || (*end != '\n' && *end != ' '))
+			goto bad;
+		if (*end == ' ') {
+			own = strtol(end + 1, &end, 10);
+			if (*end != ' ')
+				goto bad;
+			total = strtol(end + 1, &end, 10);
+			if (*end != '\n' || own < 0 || total < 1 || own > INT_MAX || total > INT_MAX)
+				goto bad;
+			q->at[k].k = own;
+			q->at[k].total = total;
 		}
 		p = end + 1;
 	}
 	strbuf_release(&sb);
 	return 0;
+bad:
+	strbuf_release(&sb);
+	return error("queue state: the message numbers are damaged");
+}
+
+/* "3/11": patch k's own numbers (its subject's); valid until the next call. */
+static const char *patch_name(struct queue *q, size_t k)
+{
+	strbuf_reset(&q->name);
+	strbuf_addf(&q->name, "%d/%d", q->at[k - 1].k, q->at[k - 1].total);
+	return q->name.buf;
 }
 
 /* ---- the follow-ups' trailers (common/mail/review.h) ---- */
@@ -1153,16 +1184,15 @@ static int land(struct queue *q, const git_oid *tip, size_t next, int then_build
 
 /* What run_series() works with, patch after patch. */
 struct series {
+	struct queue *q;
 	struct apply_session *session;
 	struct prefetch *pf;
 	struct apply_opts aopts;
-	struct mailinfo_opts mopts;
-	struct patch_mail pm;
 	git_oid tip;			/* the last commit made */
 	int skip_check_first;		/* the check of patch q->next was dealt with (we stopped at it) */
+	int each;			/* each patch lands (and is built) on its own */
 	size_t since_flush, flush_every;
-	struct strbuf edited;		/* the stopped patch as the user left it */
-	struct strbuf err, report;
+	struct strbuf report;
 };
 
 static int read_ahead(void *data, const char *path, const git_oid *oid, struct strbuf *out)
@@ -1195,19 +1225,16 @@ static int series_begin(struct queue *q, struct series *s, int skip_check_first)
 	git_oid tree;
 
 	memset(s, 0, sizeof(*s));
+	s->q = q;
 	s->aopts = (struct apply_opts)APPLY_OPTS_INIT;
-	s->mopts = (struct mailinfo_opts)MAILINFO_OPTS_INIT;
-	mailinfo_init(&s->pm);
-	strbuf_init(&s->edited, 0);
-	strbuf_init(&s->err, 0);
 	strbuf_init(&s->report, 0);
 	git_oid_cpy(&s->tip, &q->tip);
 	s->skip_check_first = skip_check_first;
+	s->each = q->opts.build_each && q->opts.build_cmd;
 	if (test_flush && atoi(test_flush) > 0)
 		s->flush_every = atoi(test_flush);	/* tests: several flushes in a short series */
 	s->aopts.fuzz = q->opts.fuzz;
 	s->aopts.three_way = q->opts.three_way;
-	s->mopts.scissors = q->opts.scissors;
 	/* Binary patches are held to the message size limit (apply.h). */
 	if (source_opts_max_size(&q->opts.source, q->cfg, &s->aopts.max_binary) < 0 ||
 	    commit_tree_id(q->repo, &s->tip, &tree) < 0 ||
@@ -1233,13 +1260,9 @@ static void series_end(struct queue *q, struct series *s)
 	series_stop_reading(s);
 	q->session = NULL;
 	apply_session_free(s->session);
-	mailinfo_release(&s->pm);
-	strbuf_release(&s->edited);
-	strbuf_release(&s->err);
 	strbuf_release(&s->report);
 }
 
-/* Patch k's mail as s->pm: 0, or a stop. */
 /* The verifier of the run, NULL under --attest=off; dies (128) on a bad attest.* value. */
 static struct attest *queue_attest(struct queue *q)
 {
@@ -1289,39 +1312,8 @@ static int judge_series(struct queue *q, const struct patch_mails *pms)
 	return ret;
 }
 
-static int read_patch_mail(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
-{
-	struct raw_mail raw = { 0 };
-
-	raw.buf = buf;
-	raw.len = len;
-	raw.origin = mail_origin(q);
-	raw.number = q->numbers ? q->numbers[k - 1] : k;
-	if (mailinfo_parse(&s->pm, &raw, &s->mopts) < 0)
-		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
-	if (!s->pm.has_patch) {
-		/* only a mail edited while stopped gets here: read_series() kept patches only */
-		error("patch %zu is empty: %s", k, s->pm.subject.buf);
-		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
-	}
-	if (!q->opts.quiet) {
-		struct attest_verdict v = ATTEST_VERDICT_INIT;
-		struct strbuf line = STRBUF_INIT;
-
-		strbuf_addbuf(&line, &s->pm.subject);
-		if (queue_attest(q)) {
-			attest_check(q->attest, &raw, &v);
-			attest_mark(&line, q->ac.policy, &v);
-		}
-		strvec_push(&q->applying, line.buf);
-		attest_verdict_release(&v);
-		strbuf_release(&line);
-	}
-	return 0;
-}
-
 /* The tree's check command on patch k's mail: 0 (passed, or failed with a warning), or a stop. */
-static int check_patch(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+static int check_patch(struct queue *q, struct series *s, const struct walk_patch *p, size_t k)
 {
 	const char *wd = git_repository_workdir(q->repo);
 	struct strbuf env = STRBUF_INIT;
@@ -1334,23 +1326,67 @@ static int check_patch(struct queue *q, struct series *s, size_t k, const char *
 	strbuf_addf(&env, "GIT_MAINT_PATCH=%zu", k);
 	envv[0] = env.buf;
 	envv[1] = NULL;
-	rc = hook_run(q->opts.check_cmd, wd ? wd : git_repository_path(q->repo), buf, len, envv);
+	rc = hook_run(q->opts.check_cmd, wd ? wd : git_repository_path(q->repo), p->buf, p->len, envv);
 	strbuf_release(&env);
 	if (rc < 0)
 		return -1;
 	if (rc && q->opts.check_stop) {
-		error("check failed for patch %zu (exit %d): %s", k, rc, s->pm.subject.buf);
-		return stop_at(q, k, STOP_CHECK, &s->tip, buf, len);
+		error("check failed for patch %s (exit %d): %s", patch_name(q, k), rc, p->pm.subject.buf);
+		return stop_at(q, k, STOP_CHECK, &s->tip, p->buf, p->len);
 	}
 	if (rc)
-		warning("check failed for patch %zu (exit %d): %s", k, rc, s->pm.subject.buf);
+		warning("check failed for patch %s (exit %d): %s", patch_name(q, k), rc, p->pm.subject.buf);
 	return 0;
 }
 
-/* Why patch k did not apply, as git am says it; then the stop (and -3's conflicts). */
-static int apply_failed(struct queue *q, struct series *s, size_t k, const struct apply_result *res,
-			const char *buf, size_t len)
+/* The walker's hooks (common/engine/series-walk.h): patch k is the walk's p->i + 1. */
+static int queue_mail(void *data, size_t i, struct strbuf *scratch, const char **buf, size_t *len)
 {
+	struct series *s = data;
+
+	mail_bytes(s->q, i + 1, scratch, buf, len);
+	return 0;
+}
+
+/* Patch k decoded: 0 (said, checked), or a stop. */
+static int queue_before(void *data, struct walk_patch *p)
+{
+	struct series *s = data;
+	struct queue *q = s->q;
+	size_t k = p->i + 1;
+
+	if (!p->decoded)
+		return stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len);
+	if (!p->pm.has_patch) {
+		/* only a mail edited while stopped gets here: read_series() kept patches only */
+		error("patch %s is empty: %s", patch_name(q, k), p->pm.subject.buf);
+		return stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len);
+	}
+	if (!q->opts.quiet) {
+		struct attest_verdict v = ATTEST_VERDICT_INIT;
+		struct strbuf line = STRBUF_INIT;
+		struct raw_mail raw = { 0 };
+
+		strbuf_addbuf(&line, &p->pm.subject);
+		if (queue_attest(q)) {
+			raw.buf = p->buf;
+			raw.len = p->len;
+			raw.origin = p->mail->origin;
+			raw.number = p->mail->number;
+			attest_check(q->attest, &raw, &v);
+			attest_mark(&line, q->ac.policy, &v);
+		}
+		strvec_push(&q->applying, line.buf);
+		attest_verdict_release(&v);
+		strbuf_release(&line);
+	}
+	return check_patch(q, s, p, k);
+}
+
+/* Why patch k did not apply, as git am says it; then the stop (and -3's conflicts). */
+static int apply_failed(struct queue *q, struct series *s, const struct walk_patch *p, size_t k)
+{
+	const struct apply_result *res = &p->res;
 	int ret;
 
 	flush_applying(q);
@@ -1363,40 +1399,12 @@ static int apply_failed(struct queue *q, struct series *s, size_t k, const struc
 	for (size_t i = 0; i < res->nr; i++)
 		if (res->files[i].conflict)
 			say(stderr, "CONFLICT (content): Merge conflict in %s", res->files[i].new_path);
-	error("patch %zu does not apply to '%s': %s", k, short_branch(q), s->pm.subject.buf);
-	ret = stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
+	error("patch %s does not apply to '%s': %s", patch_name(q, k), short_branch(q), p->pm.subject.buf);
+	ret = stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len);
 	if (ret == RESULT_NO && res->conflicts > 0 && q->sync && write_conflicts(q, s->session, res) < 0)
 		ret = -1;
 	return ret;
 }
-
-/* Patch k's diff applied to the session: 0, or a stop. */
-static int apply_patch_mail(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
-{
-	struct patch_set ps = PATCH_SET_INIT;
-	struct apply_result res = APPLY_RESULT_INIT;
-	struct patch_parse_opts popts = PATCH_PARSE_OPTS_INIT;
-	char origin[64];
-	int ret = 0;
-
-	snprintf(origin, sizeof(origin), "patch %zu", k);
-	strbuf_reset(&s->err);
-	popts.origin = origin;
-	popts.max_binary = s->aopts.max_binary;
-	if (q->opts.three_way)
-		apply_session_set_label(s->session, s->pm.subject.buf);
-	if (patch_parse(&ps, s->pm.patch.buf, s->pm.patch.len, &popts, &s->err) < 0)
-		apply_result_set_error(&res, s->err.buf);
-	else if (apply_patch(s->session, &ps, &res) < 0)
-		ret = -1;
-	patch_set_dispose(&ps);
-	prefetch_passed(s->pf, k);
-	if (!ret && !res.ok)
-		ret = apply_failed(q, s, k, &res, buf, len);
-	apply_result_dispose(&res);
-	return ret;
-}
-
 /*
  * The commit git am makes of pm on parent with tree, and its note (the
  * mail it came from) in the batch: 0, 1 when the mail has no author to
@@ -1410,7 +1418,7 @@ static int commit_patch(struct queue *q, const struct patch_mail *pm, size_t k, 
 
 	if (!pm->has_author || !pm->author_email.len) {
 		flush_applying(q);
-		error("patch %zu has no valid author e-mail address", k);
+		error("patch %s has no valid author e-mail address", patch_name(q, k));
 		ret = 1;
 		goto out;
 	}
@@ -1435,16 +1443,16 @@ out:
 }
 
 /* Patch k as a commit on s->tip: 0, or a stop. */
-static int commit_series_patch(struct queue *q, struct series *s, size_t k, const char *buf, size_t len)
+static int commit_series_patch(struct queue *q, struct series *s, const struct walk_patch *p, size_t k)
 {
 	git_oid tree, commit;
 	int rc;
 
 	if (apply_session_write_tree(&tree, s->session, &q->ow) < 0)
-		return stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
-	rc = commit_patch(q, &s->pm, k, buf, len, &tree, &s->tip, &commit);
+		return stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len);
+	rc = commit_patch(q, &p->pm, k, p->buf, p->len, &tree, &s->tip, &commit);
 	if (rc)
-		return rc > 0 ? stop_at(q, k, STOP_PATCH, &s->tip, buf, len) : -1;
+		return rc > 0 ? stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len) : -1;
 	git_oid_cpy(&s->tip, &commit);
 	return 0;
 }
@@ -1465,21 +1473,20 @@ static int bound_memory(struct queue *q, struct series *s)
 	return 0;
 }
 
-/* Patch k: read, checked, applied, committed. 0, or a stop or an error. */
-static int queue_patch(struct queue *q, struct series *s, size_t k)
+/* Patch k applied or not: committed (and landed, with build-each), or a stop. */
+static int queue_after(void *data, struct walk_patch *p)
 {
-	const char *buf;
-	size_t len;
+	struct series *s = data;
+	struct queue *q = s->q;
+	size_t k = p->i + 1;
 	int rc;
 
-	strbuf_reset(&s->edited);
-	mail_bytes(q, k, &s->edited, &buf, &len);
-	if ((rc = read_patch_mail(q, s, k, buf, len)) ||
-	    (rc = check_patch(q, s, k, buf, len)) ||
-	    (rc = apply_patch_mail(q, s, k, buf, len)) ||
-	    (rc = commit_series_patch(q, s, k, buf, len)))
+	prefetch_passed(s->pf, k);
+	if (!p->res.ok)
+		return apply_failed(q, s, p, k);
+	if ((rc = commit_series_patch(q, s, p, k)) || (rc = bound_memory(q, s)))
 		return rc;
-	return bound_memory(q, s);
+	return s->each ? land(q, &s->tip, k + 1, 1) : 0;
 }
 
 /*
@@ -1490,14 +1497,18 @@ static int queue_patch(struct queue *q, struct series *s, size_t k)
  */
 static int run_series(struct queue *q, int skip_check_first)
 {
-	int each = q->opts.build_each && q->opts.build_cmd;
+	static const struct walk_hooks hooks = { queue_mail, queue_before, queue_after };
+	struct walk_run r = WALK_RUN_INIT(NULL);
 	struct series s;
 	int ret = series_begin(q, &s, skip_check_first);
 
-	for (size_t k = q->next; !ret && k <= q->last; k++) {
-		ret = queue_patch(q, &s, k);
-		if (!ret && each)
-			ret = land(q, &s.tip, k + 1, 1);
+	if (!ret) {
+		r.session = s.session;
+		r.mopts.scissors = q->opts.scissors;
+		r.max_binary = s.aopts.max_binary;
+		r.hooks = &hooks;
+		r.data = &s;
+		ret = walk_run(&r, q->at, q->next - 1, q->last);
 	}
 	if (!ret) {
 		series_stop_reading(&s);
@@ -1519,52 +1530,73 @@ int queue_in_progress(git_repository *repo)
 }
 
 /*
- * The patches of the inputs, in the order to apply them (common/mail/patch-mails.h):
+ * A run queues one series (or those --series names): the patches of a
+ * mailbox that holds several are not queued as one.
+ */
+static int one_series(const struct queue *q, const struct walk *w)
+{
+	struct strbuf list = STRBUF_INIT;
+
+	if (w->pms.series_nr <= 1 || (q->opts.series && q->opts.series->nr))
+		return 0;
+	error("the input holds %zu series; name the one to queue with --series <n> or "
+	      "--series <Message-ID>:", w->pms.series_nr);
+	patch_mails_list_series(&w->pms, &list);
+	say(stderr, "%.*s", (int)list.len - 1, list.buf);
+	strbuf_release(&list);
+	return -1;
+}
+
+/*
+ * The patches of the inputs, in the order to apply them (common/engine/series-walk.h):
  * cover letters, replies, duplicates and other mail are stepped over here,
  * one line each, and are not stored. RESULT_OK; RESULT_NO when a message is
- * over mbox.max-message-size (reported: nothing queued); RESULT_FATAL.
+ * over mbox.max-message-size or the series to queue is not one (reported:
+ * nothing queued); RESULT_FATAL.
  */
 static int read_series(struct queue *q, const char *const *args, size_t nargs)
 {
-	struct patch_mails pms = PATCH_MAILS_INIT;
-	struct patch_mails_opts popts = { 0 };
+	struct walk w = WALK_INIT;
+	struct walk_read_opts wo = { 0 };
 	struct strbuf buf = STRBUF_INIT;
 	int rc;
 
-	popts.source = &q->opts.source;
-	popts.cfg = q->cfg;
-	popts.say = q->opts.quiet ? NULL : stdout;
-	popts.quiet = q->opts.quiet;
+	wo.source = &q->opts.source;
+	wo.cfg = q->cfg;
+	wo.say = q->opts.quiet ? NULL : stdout;
+	wo.quiet = q->opts.quiet;
 	/* --no-trailers: nothing to read them for, but to list them */
 	if (q->opts.review && (q->preview || q->opts.review->take != REVIEW_TAKE_NONE))
-		popts.review = q->opts.review;
-	popts.trailers = &q->trailers;
-	popts.attest = queue_attest(q);
-	if ((rc = patch_mails_read(&pms, args, nargs, &popts)) != RESULT_OK ||
-	    (rc = judge_series(q, &pms)) != RESULT_OK) {
-		patch_mails_release(&pms);
-		return rc;
+		wo.review = q->opts.review;
+	wo.trailers = &q->trailers;
+	wo.series = q->opts.series;
+	wo.attest = queue_attest(q);
+	if ((rc = walk_read(&w, args, nargs, &wo)) != RESULT_OK || one_series(q, &w) < 0 ||
+	    (rc = judge_series(q, &w.pms)) != RESULT_OK) {
+		walk_release(&w);
+		return rc != RESULT_OK ? rc : RESULT_NO;
 	}
 	/* One input: its message numbers are the queue's, so errors can name it. */
 	if (nargs <= 1)
 		q->source = xstrdup(nargs ? args[0] : "-");
-	q->numbers = xcalloc(pms.nr + 1, sizeof(*q->numbers));
+	q->at = xcalloc(w.nr + 1, sizeof(*q->at));
 	/* one at a time from the spool: the mailbox itself is never in memory */
-	for (size_t i = 0; i < pms.nr; i++) {
-		if (patch_mails_get(&pms, &pms.v[i], &buf, NULL) < 0) {
+	for (size_t i = 0; i < w.nr; i++) {
+		if (walk_get(&w, i, &buf) < 0) {
 			strbuf_release(&buf);
-			patch_mails_release(&pms);
+			walk_release(&w);
 			return RESULT_FATAL;
 		}
 		strbuf_addf(&q->mails, "%zu\n", buf.len);
 		strbuf_addbuf(&q->mails, &buf);
 		strbuf_addch(&q->mails, '\n');
-		q->numbers[i] = pms.v[i].number;
+		q->at[i] = w.v[i];
+		q->at[i].origin = mail_origin(q);
 	}
 	strbuf_release(&buf);
-	patch_mails_skipped(&pms, &q->skipped);
-	take_review(q, &pms);
-	patch_mails_release(&pms);
+	patch_mails_skipped(&w.pms, &q->skipped);
+	take_review(q, &w.pms);
+	walk_release(&w);
 	return parse_mails(q);
 }
 
@@ -1574,7 +1606,7 @@ static int write_numbers(struct queue *q)
 	int ret;
 
 	for (size_t k = 0; k < q->nr; k++)
-		strbuf_addf(&sb, "%zu\n", q->numbers[k]);
+		strbuf_addf(&sb, "%zu %d %d\n", q->at[k].number, q->at[k].k, q->at[k].total);
 	ret = state_write(q->dir, "numbers", &sb, NULL);
 	strbuf_release(&sb);
 	return ret;
@@ -1796,7 +1828,7 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg,
 		goto out;
 	if (q.stopped == STOP_BUILD) {
 		if (skip)
-			warning("the build failed after patch %zu; --skip accepts it as it is", q.next - 1);
+			warning("the build failed after patch %s; --skip accepts it as it is", patch_name(&q, q.next - 1));
 		else if ((ret = build(&q)))
 			goto out;
 		q.stopped = STOP_NONE;
@@ -2031,10 +2063,10 @@ static int preview_patch(struct queue *q, struct patch_mail *pm, size_t k, struc
 	raw.buf = q->mails.buf + q->off[k - 1];
 	raw.len = q->len[k - 1];
 	raw.origin = mail_origin(q);
-	raw.number = q->numbers[k - 1];
+	raw.number = q->at[k - 1].number;
 	if (mailinfo_parse(pm, &raw, &mopts) < 0)
 		return -1;
-	strbuf_addf(out, "Patch %zu/%zu: %s\n", k, q->nr, pm->subject.buf);
+	strbuf_addf(out, "Patch %s: %s\n", patch_name(q, k), pm->subject.buf);
 	build_message(q, &msg, pm, k);
 	msg_trailer_block(msg.buf, msg.len, &q->trailers, &start, &end);
 	while (start < end) {

@@ -57,6 +57,7 @@
 #include "source.h"
 #include "state.h"
 #include "strbuf.h"
+#include "strvec.h"
 
 struct review_opts;
 
@@ -74,6 +75,8 @@ struct queue_opts {
 	/* the follow-ups' trailers to carry (common/mail/review.h), read at the start; NULL: none */
 	const struct review_opts *review;
 	struct source_opts source;	/* how the mail is read; its size limit bounds binary patches */
+	/* --series: the series to queue (numbers or Message-IDs); NULL or none: the input's only one */
+	const struct strvec *series;
 	/*
 	 * --attest=<policy> (common/mail/attest.h); NULL: attest.policy.
 	 * Every patch is judged before anything is applied; "Applying:"

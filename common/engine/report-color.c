@@ -75,18 +75,71 @@ static int is_hunk_ok(const char *line, size_t len)
 		     has_prefix(line + 6 + n, len - 6 - n, " merged"));
 }
 
+/* "Series <k>/<n>: ", a series' heading when the input holds several */
+static int is_series_heading(const char *line, size_t len)
+{
+	size_t k, n;
+
+	if (!has_prefix(line, len, "Series "))
+		return 0;
+	k = digits(line + 7, len - 7);
+	if (!k || 7 + k >= len || line[7 + k] != '/')
+		return 0;
+	n = digits(line + 8 + k, len - 8 - k);
+	return n && has_prefix(line + 8 + k + n, len - 8 - k - n, ": ");
+}
+
+/* "  <k>: <targets>: <subject>", a line of the verdicts series by series: 1, or 2 when none takes it */
+static int verdict_line(const char *line, size_t len)
+{
+	size_t k;
+
+	if (!has_prefix(line, len, "  ") || has_prefix(line, len, "   "))
+		return 0;
+	k = digits(line + 2, len - 2);
+	if (!k || !has_prefix(line + 2 + k, len - 2 - k, ":"))
+		return 0;
+	return has_prefix(line + 2 + k, len - 2 - k, ": none: ") ? 2 : 1;
+}
+
+/* "The series applies to: ..." or "Series 2 applies to: ..." */
+static int is_applies_to(const char *line, size_t len)
+{
+	size_t k;
+
+	if (has_prefix(line, len, "The series applies to:"))
+		return 1;
+	if (!has_prefix(line, len, "Series "))
+		return 0;
+	k = digits(line + 7, len - 7);
+	return k && has_prefix(line + 7 + k, len - 7 - k, " applies to:");
+}
+
+/* "<n> series, <m> patches...": the count before the series' reports */
+static int is_series_count(const char *line, size_t len)
+{
+	size_t k = digits(line, len);
+
+	return k && has_prefix(line + k, len - k, " series, ");
+}
+
 /* The slot of one line of the report, or -1 for plain. */
 static int report_slot(const char *line, size_t len)
 {
-	if (is_patch_line(line, len))
+	int v;
+
+	if (is_patch_line(line, len) || is_series_heading(line, len))
 		return REPORT_PATCH;
+	if ((v = verdict_line(line, len)))
+		return v == 1 ? REPORT_APPLIES : REPORT_FAILED;
 	if (has_prefix(line, len, "Checking ") || has_prefix(line, len, "checking file ") ||
 	    is_hunk_ok(line, len) || has_prefix(line, len, "    ") ||
-	    has_prefix(line, len, "Not carried (") || !len)
+	    has_prefix(line, len, "Not carried (") || has_prefix(line, len, "Verdicts, series by series:") ||
+	    is_series_count(line, len) || !len)
 		return -1;
-	/* the summary lines (print_summary() and the last line) */
+	/* the summary lines (print_summary(), applies_to()) */
 	if (has_suffix(line, len, ": the patch applies") || has_suffix(line, len, " patches apply") ||
-	    has_prefix(line, len, "The series applies to:"))
+	    is_applies_to(line, len))
 		return REPORT_APPLIES;
 	/* what remains is what failed: hunks, files, patches, targets */
 	return REPORT_FAILED;

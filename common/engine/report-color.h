@@ -12,8 +12,10 @@
  *                     of 3 hunks FAILED", why a file or patch failed, and
  *                     the summary lines of a target that does not take the
  *                     series
- *   applies  (green)  the summary lines of a target that takes it
- *   patch    (bold)   "Patch 2/5: <subject>", where each patch starts
+ *   applies  (green)  the summary lines of a target that takes it, and a
+ *                     series' line of the verdicts that some target takes
+ *   patch    (bold)   "Patch 2/5: <subject>", where each patch starts, and
+ *                     "Series 2/12: <subject> ...", where each series does
  * "checking file ...", hunks that apply, trailers and the rest stay plain.
  *
  * The range-diff, as git range-diff --no-dual-color colours it (slots of

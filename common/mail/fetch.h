@@ -25,7 +25,10 @@
  * older one is fetched again, and used with a warning when the archive
  * cannot be reached. Nothing is cached outside a repository, or with
  * --no-cache; --refresh always fetches (and then an unreachable archive
- * is a temporary failure even with a copy cached). IMAP folders are
+ * is a temporary failure even with a copy cached). The cache holds at
+ * most archive.cache-max-size bytes (default FETCH_CACHE_MAX_SIZE_DEFAULT):
+ * once a thread is written, the threads fetched longest ago are removed
+ * until the rest fit (the one just written stays). IMAP folders are
  * read afresh every time: they are the maintainer's own mail.
  *
  * The fetching is done by a program of its own, git-maint-source--fetch
@@ -55,6 +58,7 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "parse-options.h"
 
@@ -80,6 +84,7 @@ struct fetch_opts {
 #define FETCH_PROGRAM "git-maint-source--fetch"
 
 #define FETCH_CACHE_EXPIRE_DEFAULT 10	/* minutes */
+#define FETCH_CACHE_MAX_SIZE_DEFAULT ((uint64_t)1 << 30)	/* bytes, all threads */
 
 /* The options every command that reads mail takes, in its option table. */
 #define OPT_FETCH(o) \

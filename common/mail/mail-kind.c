@@ -508,6 +508,57 @@ void mail_kinds_run(struct mail_kinds *mk)
 	free(node_msg);
 }
 
+struct unit_start {
+	size_t family, first;
+};
+
+static int cmp_start(const void *a_, const void *b_)
+{
+	const struct unit_start *a = a_, *b = b_;
+
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+size_t mail_kinds_units(const struct mail_kinds *mk, size_t *unit)
+{
+	size_t ns = mk->series_nr, nu = 0;
+	size_t *first = xmalloc(st_mult(ns + 1, sizeof(*first)));
+	unsigned char *has_patch = xcalloc(ns + 1, 1);
+	struct unit_start *starts = xmalloc(st_mult(ns + 1, sizeof(*starts)));
+
+	/* where each family's current postings start: their first patch or cover letter */
+	for (size_t s = 0; s < ns; s++)
+		first[s] = MAIL_NONE;
+	for (size_t i = 0; i < mk->nr; i++) {
+		const struct mail_class *c = &mk->cls[i];
+		size_t f;
+
+		if (c->series == MAIL_NONE || mk->series[c->series].pub.superseded ||
+		    (c->kind != MAIL_PATCH && c->kind != MAIL_COVER))
+			continue;
+		f = mk->series[c->series].pub.family;
+		if (first[f] == MAIL_NONE)
+			first[f] = i;
+		has_patch[f] |= c->kind == MAIL_PATCH;
+	}
+	for (size_t f = 0; f < ns; f++)
+		if (first[f] != MAIL_NONE && has_patch[f]) {
+			starts[nu].family = f;
+			starts[nu++].first = first[f];
+		}
+	qsort(starts, nu, sizeof(*starts), cmp_start);
+	for (size_t f = 0; f < ns; f++)
+		first[f] = MAIL_NONE;
+	for (size_t u = 0; u < nu; u++)
+		first[starts[u].family] = u;
+	for (size_t s = 0; s < ns; s++)
+		unit[s] = first[mk->series[s].pub.family];
+	free(first);
+	free(has_patch);
+	free(starts);
+	return nu;
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;

@@ -146,6 +146,19 @@ size_t mail_kinds_series_count(const struct mail_kinds *mk);
 const struct mail_series *mail_kinds_series(const struct mail_kinds *mk, size_t s);
 
 /*
+ * Series as a maintainer counts them: the versions of one series (a
+ * family) are one series to apply, its newest posting with the partial
+ * rerolls after it. mail_kinds_units() numbers them, 0-based, in the
+ * order in which their newest postings start in the mailbox (the first
+ * cover letter or patch of a series not superseded); a family without a
+ * patch in those (a cover letter whose patches are missing) gets no
+ * number. unit[s] is the number of series s's family (superseded series
+ * included), MAIL_NONE for none; unit has mail_kinds_series_count()
+ * entries. Returns how many there are. Linear in the messages.
+ */
+size_t mail_kinds_units(const struct mail_kinds *mk, size_t *unit);
+
+/*
  * The patch numbers 1..total that series s lacks, as ranges appended to
  * out ("2-19, 21"); returns how many are missing (0 for a partial
  * reroll). Linear in the series' size (plus a sort of it).

@@ -21,8 +21,17 @@ struct read_state {
 	struct patch_mail_ref *refs;
 	size_t nr, alloc;
 	unsigned char *bad;
+	char **base;		/* the "base-commit:" each names, or NULL */
 	struct strvec subjects, clean;	/* raw and cleaned subjects */
+	struct strvec ids;	/* Message-IDs, without <> */
 	struct mail_kinds *mk;
+	size_t *unit;		/* per series of the mail core: its series in pms->series, MAIL_NONE */
+	struct skipped {
+		size_t i;
+		int superseded;	/* a patch of an older version, or one a partial reroll replaces */
+	} *skips;
+	size_t skips_nr, skips_alloc;
+	int selected;		/* only the series opts->series names are kept */
 };
 
 /*
@@ -60,6 +69,29 @@ static void from_line_commit(char out[41], const struct raw_mail *raw)
 }
 
 /*
+ * The commit a "base-commit: <id>" line names (git format-patch --base
+ * and b4 write one, in the cover letter or after a single patch's diff):
+ * a full object id (40 or 64 hex digits), else NULL.
+ */
+static char *find_base_commit(const struct raw_mail *raw)
+{
+	static const char key[] = "\nbase-commit: ";
+	const char *p = raw->buf, *end = raw->buf + raw->len;
+
+	while ((p = memmem(p, end - p, key, sizeof(key) - 1))) {
+		const char *id = p + sizeof(key) - 1;
+		size_t n = 0;
+
+		while (id + n < end && hex_digit((unsigned char)id[n]) >= 0)
+			n++;
+		if ((n == 40 || n == 64) && (id + n == end || id[n] == '\n' || id[n] == '\r' || id[n] == ' '))
+			return xstrndup(id, n);
+		p = id;
+	}
+	return NULL;
+}
+
+/*
  * Reads raw's facts into rs; its bytes go to the spool when they may be
  * needed again: a patch (or a mail that might be one: a refused diff, an
  * unreadable mail) may be applied or compared, and with a review every
@@ -76,6 +108,8 @@ static int add_message(struct read_state *rs, const struct raw_mail *raw, struct
 
 	ALLOC_GROW(rs->refs, rs->nr + 1, rs->alloc);
 	rs->bad = xrealloc(rs->bad, rs->alloc);
+	rs->base = xrealloc(rs->base, st_mult(rs->alloc, sizeof(*rs->base)));
+	rs->base[rs->nr] = find_base_commit(raw);
 	rs->refs[rs->nr].off = -1;
 	rs->refs[rs->nr].len = raw->len;
 	rs->refs[rs->nr].number = raw->number;
@@ -84,6 +118,7 @@ static int add_message(struct read_state *rs, const struct raw_mail *raw, struct
 	rs->bad[rs->nr] = bad;
 	strvec_push(&rs->subjects, pm->raw_subject.buf);
 	strvec_push(&rs->clean, pm->subject.buf);
+	strvec_push(&rs->ids, pm->message_id.buf);
 	if (pm->date.len && select_parse_date(pm->date.buf, &when) < 0)
 		when = 0;
 	mail_facts_from(&f, pm, when);
@@ -118,15 +153,16 @@ static int older_version(const struct read_state *rs, const struct mail_class *c
 	return c->series != MAIL_NONE && mail_kinds_series(rs->mk, c->series)->superseded;
 }
 
-static void say_skip(const struct patch_mails_opts *opts, const char *what, const char *subject)
+/* A message stepped over: said (and counted) once the series to keep are known. */
+static void skip(struct read_state *rs, size_t i, int superseded)
 {
-	if (opts->say)
-		say(opts->say, "Skipping %s: %s", what, subject);
+	ALLOC_GROW(rs->skips, rs->skips_nr + 1, rs->skips_alloc);
+	rs->skips[rs->skips_nr].i = i;
+	rs->skips[rs->skips_nr++].superseded = superseded;
 }
 
-/* The patches in apply order, the rest stepped over. */
-static void choose(struct patch_mails *pms, const struct read_state *rs,
-		   const struct patch_mails_opts *opts)
+/* The patches in apply order, the rest stepped over (skip()). */
+static void choose(struct patch_mails *pms, struct read_state *rs)
 {
 	for (size_t i = 0; i < rs->nr; i++) {
 		const struct mail_class *c = mail_kinds_at(rs->mk, i);
@@ -136,17 +172,14 @@ static void choose(struct patch_mails *pms, const struct read_state *rs,
 			keep(pms, rs, i);	/* it stops whoever applies it, where git am would */
 			continue;
 		}
-		pms->counts[c->kind]++;
 		if (c->kind != MAIL_PATCH) {
-			say_skip(opts, mail_kind_name(c->kind), rs->subjects.v[i]);
+			skip(rs, i, 0);
 			continue;
 		}
 		if (c->parent != MAIL_NONE && mail_kinds_at(rs->mk, c->parent)->replaced_by == i)
 			continue;	/* a partial reroll: applied in place of the patch it replaces */
 		if (older_version(rs, c)) {
-			pms->counts[MAIL_PATCH]--;
-			pms->superseded++;
-			say_skip(opts, "superseded patch", rs->subjects.v[i]);
+			skip(rs, i, 1);
 			continue;
 		}
 		if (c->replaced_by == MAIL_NONE) {
@@ -154,16 +187,276 @@ static void choose(struct patch_mails *pms, const struct read_state *rs,
 			continue;
 		}
 		/* replaced: its newest replacement goes here */
-		pms->counts[MAIL_PATCH]--;
-		pms->superseded++;
-		say_skip(opts, "superseded patch", rs->subjects.v[i]);
+		skip(rs, i, 1);
 		for (r = c->replaced_by; mail_kinds_at(rs->mk, r)->replaced_by != MAIL_NONE;
-		     r = mail_kinds_at(rs->mk, r)->replaced_by) {
-			pms->counts[MAIL_PATCH]--;
-			pms->superseded++;
-			say_skip(opts, "superseded patch", rs->subjects.v[r]);
-		}
+		     r = mail_kinds_at(rs->mk, r)->replaced_by)
+			skip(rs, r, 1);
 		keep(pms, rs, r);
+	}
+}
+
+/* ---- series ---- */
+
+static int cmp_ref(const void *a_, const void *b_)
+{
+	const struct patch_mail_ref *a = a_, *b = b_;
+
+	if (a->series != b->series)
+		return a->series < b->series ? -1 : 1;
+	if (a->k != b->k)
+		return a->k < b->k ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Per series of pms: the cover letter of its newest posting, else MAIL_NONE. */
+static size_t *find_covers(const struct patch_mails *pms, const struct read_state *rs)
+{
+	size_t *cover = xmalloc(st_mult(pms->series_nr + 1, sizeof(*cover)));
+
+	for (size_t u = 0; u < pms->series_nr; u++)
+		cover[u] = MAIL_NONE;
+	for (size_t i = 0; i < rs->nr; i++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, i);
+		size_t u;
+
+		if (c->kind != MAIL_COVER || c->series == MAIL_NONE ||
+		    mail_kinds_series(rs->mk, c->series)->superseded ||
+		    (u = rs->unit[c->series]) == MAIL_NONE)
+			continue;
+		if (cover[u] == MAIL_NONE || c->version > mail_kinds_at(rs->mk, cover[u])->version)
+			cover[u] = i;
+	}
+	return cover;
+}
+
+/* What series u (its patches in place in pms->v) is called and based on. */
+static void describe_series(struct patch_series *ps, const struct patch_mails *pms,
+			    const struct read_state *rs, size_t cover)
+{
+	const struct patch_mail_ref *v = pms->v + ps->first;
+	size_t named, distinct = 0;
+
+	for (size_t j = 0; j < ps->nr; j++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, v[j].index);
+
+		if (c->version > ps->version || !j) {
+			ps->version = c->version;
+			ps->total = v[j].total;
+		}
+	}
+	for (size_t j = 0; j < ps->nr; j++)
+		if (v[j].total == ps->total && v[j].k >= 1 && v[j].k <= ps->total &&
+		    (!j || v[j].k != v[j - 1].k))
+			distinct++;
+	ps->missing = ps->total > 0 && (size_t)ps->total > distinct ? ps->total - distinct : 0;
+	named = cover != MAIL_NONE ? cover : v[0].index;
+	ps->subject = xstrdup(rs->clean.v[named]);
+	ps->message_id = xstrdup(rs->ids.v[named]);
+	if (cover != MAIL_NONE && rs->base[cover])
+		ps->base_commit = xstrdup(rs->base[cover]);
+	for (size_t j = 0; !ps->base_commit && j < ps->nr; j++)
+		if (rs->base[v[j].index])
+			ps->base_commit = xstrdup(rs->base[v[j].index]);
+}
+
+/*
+ * The patches kept, grouped into series (mail_kinds_units()) and put in
+ * the order of their own numbers. A kept message the mail core put in
+ * no series (one the parser refused) stays after the patch before it in
+ * the inputs, in its series; at the start, it is a series of its own,
+ * after the others. rs->unit maps the mail core's series to ours.
+ */
+static void group_series(struct patch_mails *pms, struct read_state *rs)
+{
+	size_t ns = mail_kinds_series_count(rs->mk), nu, extra, *renumber, *cover, alloc = 0;
+
+	rs->unit = xmalloc(st_mult(ns + 1, sizeof(*rs->unit)));
+	nu = mail_kinds_units(rs->mk, rs->unit);
+	extra = nu;
+	for (size_t j = 0; j < pms->nr; j++) {
+		struct patch_mail_ref *r = &pms->v[j];
+		const struct mail_class *c = mail_kinds_at(rs->mk, r->index);
+
+		r->k = c->k;
+		r->total = c->total;
+		if (!r->total)
+			r->k = r->total = 1;
+		if (c->series != MAIL_NONE && rs->unit[c->series] != MAIL_NONE) {
+			r->series = rs->unit[c->series];
+		} else if (j) {
+			/* a mail the parser refused stays where it was: it stops that series */
+			r->series = pms->v[j - 1].series;
+			r->k = pms->v[j - 1].k;
+			r->total = pms->v[j - 1].total;
+		} else {
+			r->series = extra++;
+		}
+	}
+	if (pms->nr)
+		qsort(pms->v, pms->nr, sizeof(*pms->v), cmp_ref);
+	/* numbers without a patch kept (none, but for safety) are given up */
+	renumber = xmalloc(st_mult(extra + 1, sizeof(*renumber)));
+	for (size_t u = 0; u < extra; u++)
+		renumber[u] = MAIL_NONE;
+	for (size_t j = 0; j < pms->nr; j++) {
+		struct patch_mail_ref *r = &pms->v[j];
+		size_t u = r->series;
+
+		if (renumber[u] == MAIL_NONE) {
+			ALLOC_GROW(pms->series, pms->series_nr + 1, alloc);
+			memset(&pms->series[pms->series_nr], 0, sizeof(*pms->series));
+			pms->series[pms->series_nr].first = j;
+			renumber[u] = pms->series_nr++;
+		}
+		r->series = renumber[u];
+		pms->series[r->series].nr++;
+	}
+	for (size_t s = 0; s < ns; s++)
+		if (rs->unit[s] != MAIL_NONE)
+			rs->unit[s] = renumber[rs->unit[s]];
+	cover = find_covers(pms, rs);
+	for (size_t u = 0; u < pms->series_nr; u++)
+		describe_series(&pms->series[u], pms, rs, cover[u]);
+	free(cover);
+	free(renumber);
+}
+
+/* The series message i belongs to: its own, else that of what it answers; MAIL_NONE. */
+static size_t series_of_message(const struct read_state *rs, size_t i)
+{
+	for (size_t steps = 0; i != MAIL_NONE && steps <= rs->nr; steps++) {
+		const struct mail_class *c = mail_kinds_at(rs->mk, i);
+
+		if (c->series != MAIL_NONE)
+			return rs->unit[c->series];
+		i = c->parent;
+	}
+	return MAIL_NONE;
+}
+
+/* The series a --series value names: "<n>" or a Message-ID; MAIL_NONE. "all": pms->series_nr. */
+static size_t named_series(const struct patch_mails *pms, const struct read_state *rs, const char *name)
+{
+	const char *id = name;
+	size_t len;
+	char *end;
+	unsigned long n = strtoul(name, &end, 10);
+
+	if (*name >= '0' && *name <= '9' && !*end)
+		return n >= 1 && n <= pms->series_nr ? n - 1 : MAIL_NONE;
+	if (!strcmp(name, "all"))
+		return pms->series_nr;
+	skip_prefix(id, "id:", &id);
+	len = strlen(id);
+	if (len > 2 && id[0] == '<' && id[len - 1] == '>') {
+		id++;
+		len -= 2;
+	}
+	for (size_t i = 0; i < rs->nr; i++)
+		if (strlen(rs->ids.v[i]) == len && !memcmp(rs->ids.v[i], id, len))
+			return series_of_message(rs, i);
+	return MAIL_NONE;
+}
+
+/*
+ * Keeps the series named: -1 (reported, with the series there are) when
+ * one is not there. rs->unit follows (MAIL_NONE for a series dropped).
+ */
+static int keep_named_series(struct patch_mails *pms, struct read_state *rs,
+			     const struct strvec *names)
+{
+	unsigned char *keep = xcalloc(pms->series_nr + 1, 1);
+	size_t *renumber = xmalloc(st_mult(pms->series_nr + 1, sizeof(*renumber)));
+	size_t nv = 0, ns = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < names->nr; i++) {
+		size_t u = named_series(pms, rs, names->v[i]);
+
+		if (u == MAIL_NONE) {
+			struct strbuf list = STRBUF_INIT;
+
+			ret = error("no series '%s' in the input; it holds %zu:", names->v[i], pms->series_nr);
+			patch_mails_list_series(pms, &list);
+			if (list.len)
+				say(stderr, "%.*s", (int)list.len - 1, list.buf);
+			strbuf_release(&list);
+			break;
+		}
+		if (u == pms->series_nr)
+			memset(keep, 1, pms->series_nr);
+		else
+			keep[u] = 1;
+	}
+	for (size_t u = 0; !ret && u < pms->series_nr; u++) {
+		struct patch_series ps = pms->series[u];
+
+		renumber[u] = MAIL_NONE;
+		if (!keep[u]) {
+			free(ps.subject);
+			free(ps.message_id);
+			free(ps.base_commit);
+			continue;
+		}
+		renumber[u] = ns;
+		for (size_t j = 0; j < ps.nr; j++) {
+			pms->v[nv] = pms->v[ps.first + j];
+			pms->v[nv++].series = ns;
+		}
+		ps.first = nv - ps.nr;
+		pms->series[ns++] = ps;
+	}
+	if (!ret) {
+		pms->nr = nv;
+		pms->series_nr = ns;
+		for (size_t s = 0; s < mail_kinds_series_count(rs->mk); s++)
+			if (rs->unit[s] != MAIL_NONE)
+				rs->unit[s] = renumber[rs->unit[s]];
+		rs->selected = 1;
+	}
+	free(keep);
+	free(renumber);
+	return ret;
+}
+
+/*
+ * The messages stepped over, said ("Skipping reply: Re: ...") and
+ * counted; with a selection, only those of the series kept.
+ */
+static void say_skipped(struct patch_mails *pms, const struct read_state *rs, FILE *say_to)
+{
+	for (size_t j = 0; j < rs->skips_nr; j++) {
+		size_t i = rs->skips[j].i;
+		const struct mail_class *c = mail_kinds_at(rs->mk, i);
+
+		if (rs->selected && series_of_message(rs, i) == MAIL_NONE)
+			continue;
+		if (rs->skips[j].superseded)
+			pms->superseded++;
+		else
+			pms->counts[c->kind]++;
+		if (say_to)
+			say(say_to, "Skipping %s: %s",
+			    rs->skips[j].superseded ? "superseded patch" : mail_kind_name(c->kind),
+			    rs->subjects.v[i]);
+	}
+}
+
+void patch_mails_name(struct strbuf *out, const struct patch_mail_ref *ref)
+{
+	strbuf_addf(out, "%d/%d", ref->k, ref->total);
+}
+
+void patch_mails_list_series(const struct patch_mails *pms, struct strbuf *out)
+{
+	for (size_t u = 0; u < pms->series_nr; u++) {
+		const struct patch_series *ps = &pms->series[u];
+
+		strbuf_addf(out, "  %zu: %s (v%d, %zu patch%s)", u + 1, ps->subject,
+			    ps->version > 0 ? ps->version : 1, ps->nr, ps->nr == 1 ? "" : "es");
+		if (*ps->message_id)
+			strbuf_addf(out, " <%s>", ps->message_id);
+		strbuf_addch(out, '\n');
 	}
 }
 
@@ -372,7 +665,8 @@ static void warn_incomplete(const struct read_state *rs)
 int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t nargs,
 		     const struct patch_mails_opts *opts)
 {
-	struct read_state rs = { &pms->spool, !!opts->review, NULL, 0, 0, NULL, STRVEC_INIT, STRVEC_INIT, NULL };
+	struct read_state rs = { &pms->spool, !!opts->review, NULL, 0, 0, NULL, NULL, STRVEC_INIT, STRVEC_INIT,
+				 STRVEC_INIT, NULL, NULL, NULL, 0, 0, 0 };
 	struct mail_source *src;
 	struct patch_mail pm;
 	struct raw_mail raw;
@@ -400,7 +694,13 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 	mailinfo_release(&pm);
 	if (!ret) {
 		mail_kinds_run(rs.mk);
-		choose(pms, &rs, opts);
+		choose(pms, &rs);
+		group_series(pms, &rs);
+		if (opts->series && opts->series->nr && keep_named_series(pms, &rs, opts->series) < 0)
+			ret = RESULT_NO;
+	}
+	if (!ret) {
+		say_skipped(pms, &rs, opts->say);
 		if (!opts->quiet)
 			warn_incomplete(&rs);
 		if (opts->review && collect_review(pms, &rs, opts) < 0)
@@ -408,10 +708,16 @@ int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t na
 		if (opts->versions)
 			find_versions(pms, &rs);
 	}
+	for (size_t i = 0; i < rs.nr; i++)
+		free(rs.base[i]);
+	free(rs.base);
+	free(rs.unit);
+	free(rs.skips);
 	free(rs.refs);
 	free(rs.bad);
 	strvec_clear(&rs.subjects);
 	strvec_clear(&rs.clean);
+	strvec_clear(&rs.ids);
 	mail_kinds_free(rs.mk);
 	return ret;
 }
@@ -430,6 +736,12 @@ void patch_mails_skipped(const struct patch_mails *pms, struct strbuf *out)
 
 void patch_mails_release(struct patch_mails *pms)
 {
+	for (size_t u = 0; u < pms->series_nr; u++) {
+		free(pms->series[u].subject);
+		free(pms->series[u].message_id);
+		free(pms->series[u].base_commit);
+	}
+	free(pms->series);
 	review_free(pms->review);
 	for (size_t i = 0; i < pms->versions_nr; i++) {
 		free(pms->versions[i].old);

@@ -16,6 +16,17 @@
  * inputs (its older versions, common/mail/mail-kind.h) are stepped over too
  * ("Skipping superseded patch: ..."): the newest version is applied.
  *
+ * Series: the patches kept are grouped into the series a maintainer
+ * takes one by one (mail_kinds_units(): the versions of one series are
+ * one), numbered in the order in which they start in the inputs, and
+ * inside a series ordered by their own numbers ("[PATCH 03/11]" is 3, a
+ * partial reroll's patch where the one it replaces was, a patch without
+ * numbers 1 of 1); pms->series says where each starts, what it is
+ * called and what its cover letter says of its base. opts->series keeps
+ * only the series named, by number or by the Message-ID of any of its
+ * messages (a follow-up names the series it answers, an older version
+ * the series it is a version of), or "all".
+ *
  * A message the parser cannot read is kept as a patch at its place (it
  * cannot be applied, and the caller says so when it gets there), and
  * reported then, not here: the mails are parsed quietly.
@@ -45,6 +56,7 @@
 #include "review.h"
 #include "spool.h"
 #include "strbuf.h"
+#include "strvec.h"
 
 struct raw_mail;
 
@@ -55,6 +67,18 @@ struct patch_mail_ref {
 	char commit[41];	/* the commit id of its "From <id>" line (git format-patch's), else "" */
 	size_t number;		/* the message's number in the inputs (source numbering) */
 	const char *origin;	/* the input it came from (one of the arguments, or "-") */
+	int k, total;		/* its own numbers: [PATCH 03/11] is 3, 11; a single patch 1, 1 */
+	size_t series;		/* its series, patch_mails.series */
+};
+
+/* One series: its patches are v[first..first + nr), by their own numbers. */
+struct patch_series {
+	size_t first, nr;
+	int version, total;	/* of its newest posting */
+	char *subject;		/* its cover letter's subject as git am cleans it, else its first patch's */
+	char *message_id;	/* its cover letter's Message-ID, else its first patch's ("" when none) */
+	char *base_commit;	/* the "base-commit: <id>" its cover letter (or a patch) gives, else NULL */
+	size_t missing;		/* patches of its newest posting the inputs lack */
 };
 
 /*
@@ -77,6 +101,8 @@ struct patch_mails {
 	size_t nr, alloc;
 	size_t counts[MAIL_KIND_NR];	/* messages of each kind read */
 	size_t superseded;		/* patches replaced by a partial reroll or a newer version */
+	struct patch_series *series;	/* the series, in the order in which they start in the inputs */
+	size_t series_nr;
 	struct review *review;		/* with opts->review: what each patch of v gets */
 	struct patch_mails_versions *versions;	/* with opts->versions, per series that has two */
 	size_t versions_nr;
@@ -97,6 +123,8 @@ struct patch_mails_opts {
 	const struct review_opts *review;	/* collect the follow-ups' trailers; NULL: not */
 	const struct trailer_conf *trailers;	/* what a patch's trailer block is; NULL: git's defaults */
 	int versions;		/* find the series with two versions (patch_mails.versions) */
+	/* keep these series only: "<n>" (1-based), a Message-ID ("<id>", "id", "id:<id>"), "all"; NULL: all */
+	const struct strvec *series;
 	/* with review: check the follow-ups' signatures, shown by their trailers; may be NULL */
 	struct attest *attest;
 };
@@ -105,7 +133,9 @@ struct patch_mails_opts {
  * Reads args[0..nargs) (source_open() rules) into pms. Returns RESULT_OK;
  * RESULT_NO when a message is over the size limit (source_configure():
  * --max-message-size, else mbox.max-message-size; reported: the
- * series is refused by policy, as mail that cannot apply); RESULT_FATAL
+ * series is refused by policy, as mail that cannot apply), or when a
+ * series opts->series names is not there (reported, with the series
+ * there are, patch_mails_list_series()); RESULT_FATAL
  * when an input could not be read or the configuration is bad (reported).
  */
 int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t nargs,
@@ -126,6 +156,15 @@ void patch_mails_skipped(const struct patch_mails *pms, struct strbuf *out);
  */
 int patch_mails_get(const struct patch_mails *pms, const struct patch_mail_ref *ref,
 		    struct strbuf *buf, struct raw_mail *raw);
+
+/*
+ * One line per series, for people: "  2: <subject> (v2, 3 patches) <message-id>",
+ * appended to out. Text from mail is as it came: print it with say().
+ */
+void patch_mails_list_series(const struct patch_mails *pms, struct strbuf *out);
+
+/* "3/11": patch ref's own numbers, appended to out. */
+void patch_mails_name(struct strbuf *out, const struct patch_mail_ref *ref);
 
 void patch_mails_release(struct patch_mails *pms);
 

@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -173,6 +174,8 @@ struct gunzip {
 	z_stream z;
 	int ended;		/* a gzip member ended: more input starts another */
 	size_t total, max;
+	long stall;		/* seconds without a byte of mail before giving up */
+	struct timespec last_made;	/* when the last byte of mail came out */
 	int (*open_out)(void *data);
 	void *data;
 	int fd;
@@ -180,9 +183,36 @@ struct gunzip {
 	unsigned char out[1 << 16];
 };
 
+static void now(struct timespec *ts)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+}
+
+/*
+ * Compressed data that inflates to nothing (empty gzip members one
+ * after another, for ever) keeps bytes moving, so libcurl's stall
+ * timeout never fires: the stall is measured here, in mail.
+ */
+static int gunzip_stalled(struct gunzip *g, size_t made)
+{
+	struct timespec t;
+
+	now(&t);
+	if (made) {
+		g->last_made = t;
+		return 0;
+	}
+	if (t.tv_sec - g->last_made.tv_sec < g->stall)
+		return 0;
+	error("cannot fetch '%s': no mail came out of what the server sent for %ld seconds "
+	      "(archive.timeout)", g->url, g->stall);
+	return RESULT_TEMPFAIL;
+}
+
 static int gunzip_write(void *data, const char *buf, size_t len)
 {
 	struct gunzip *g = data;
+	size_t made_here = 0;
 
 	if (g->fd < 0 && (g->fd = g->open_out(g->data)) < 0)
 		return -1;
@@ -208,6 +238,7 @@ static int gunzip_write(void *data, const char *buf, size_t len)
 			return error("'%s': the thread is over %zu bytes uncompressed (archive.max-size); "
 				     "refused", g->url, g->max);
 		g->total += made;
+		made_here += made;
 		if (made && write_in_full(g->fd, g->out, made) < 0)
 			return error_errno("cannot write the thread of '%s'", g->url);
 		if (r == Z_STREAM_END)
@@ -215,7 +246,7 @@ static int gunzip_write(void *data, const char *buf, size_t len)
 		else if (r == Z_BUF_ERROR && !made)
 			break;
 	}
-	return 0;
+	return gunzip_stalled(g, made_here);
 }
 
 int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fetch_opts *opts,
@@ -227,6 +258,8 @@ int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fet
 
 	g->fd = -1;
 	g->max = opts->max_size ? opts->max_size : ARCHIVE_MAX_SIZE_DEFAULT;
+	g->stall = opts->timeout > 0 ? opts->timeout : HTTP_TIMEOUT_DEFAULT;
+	now(&g->last_made);
 	g->open_out = open_out;
 	g->data = data;
 	g->url = ref->thread_url;
@@ -237,6 +270,10 @@ int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fet
 	}
 	ho.cainfo = opts->cainfo;
 	ho.timeout = opts->timeout;
+	ho.max_time = opts->max_time;
+	/* a gzip stream is not larger than what it holds, but for a few bytes a block */
+	ho.max_body = g->max == (size_t)-1 ? 0 : g->max + g->max / 1024 + 4096;
+	ho.max_body_setting = "archive.max-size";
 	ho.quiet = opts->quiet;
 	ho.progress_title = "Fetching thread";
 	ret = http_get(ref->thread_url, &ho, gunzip_write, g);

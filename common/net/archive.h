@@ -20,10 +20,14 @@
  * 2. The thread (archive_fetch_thread()): <list>/<msgid>/t.mbox.gz over
  *    common/net/http.h, gunzipped with zlib as it arrives and written to a
  *    file descriptor, so memory does not grow with the thread. The
- *    uncompressed thread is bounded (archive.max-size, default
- *    ARCHIVE_MAX_SIZE_DEFAULT): a gzip bomb is refused once it passes
- *    the bound, never inflated whole. The result is public-inbox's
- *    mboxrd.
+ *    thread is bounded, uncompressed and as sent (archive.max-size,
+ *    default ARCHIVE_MAX_SIZE_DEFAULT; as sent, a gzip stream is allowed
+ *    a thousandth more for its framing): a gzip bomb is refused once it
+ *    passes the bound, never inflated whole, and so is a stream of empty
+ *    gzip members that never ends. Time is bounded too: archive.timeout
+ *    seconds without a byte of mail coming out (bytes that inflate to
+ *    nothing do not count) and archive.max-time seconds in all end the
+ *    transfer (RESULT_TEMPFAIL). The result is public-inbox's mboxrd.
  *
  * 3. The series (archive_pick()): the thread is read and classified by
  *    the mail core as the commands classify any mailbox
@@ -49,7 +53,7 @@
 
 #include "strbuf.h"
 
-#define ARCHIVE_MAX_SIZE_DEFAULT ((size_t)1 << 30)
+#define ARCHIVE_MAX_SIZE_DEFAULT ((size_t)256 << 20)
 
 struct archive_ref {
 	char *msgid;		/* without <> */
@@ -73,6 +77,7 @@ void archive_escape_msgid(struct strbuf *out, const char *msgid);
 struct archive_fetch_opts {
 	const char *cainfo;	/* archive.cainfo */
 	long timeout;		/* archive.timeout (seconds), 0: the default */
+	long max_time;		/* archive.max-time (seconds), 0: the default */
 	size_t max_size;	/* uncompressed thread bound, 0: ARCHIVE_MAX_SIZE_DEFAULT */
 	int quiet;
 };

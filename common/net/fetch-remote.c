@@ -15,7 +15,9 @@
 #include "usage.h"
 #include "wrapper.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +31,11 @@
 struct fetch_config {
 	struct maint_config cfg;
 	const char *archive_url, *cainfo;
-	long timeout, expire;
+	long timeout, max_time, expire;
 	const char *imap_cainfo;
 	long imap_timeout;
 	size_t max_size, max_message_size;
+	uint64_t cache_max_size;	/* (uint64_t)-1: no bound */
 };
 
 /* A number from the INI files (checked to be one when read), or def. */
@@ -53,11 +56,14 @@ static int load_config(struct fetch_config *fc)
 	fc->archive_url = config_get(&fc->cfg, "archive", NULL, "url");
 	fc->cainfo = config_get(&fc->cfg, "archive", NULL, "cainfo");
 	fc->timeout = config_number(&fc->cfg, "archive", "timeout", 0);
+	fc->max_time = config_number(&fc->cfg, "archive", "max-time", 0);
 	fc->imap_cainfo = config_get(&fc->cfg, "imap", NULL, "cainfo");
 	fc->imap_timeout = config_number(&fc->cfg, "imap", "timeout", 0);
 	fc->expire = config_number(&fc->cfg, "archive", "cache-expire", FETCH_CACHE_EXPIRE_DEFAULT);
 	n = config_number(&fc->cfg, "archive", "max-size", -1);
 	fc->max_size = n < 0 ? ARCHIVE_MAX_SIZE_DEFAULT : n ? (size_t)n : (size_t)-1;
+	n = config_number(&fc->cfg, "archive", "cache-max-size", -1);
+	fc->cache_max_size = n < 0 ? FETCH_CACHE_MAX_SIZE_DEFAULT : n ? (uint64_t)n : (uint64_t)-1;
 	n = config_number(&fc->cfg, "mbox", "max-message-size", -1);
 	fc->max_message_size = n < 0 ? 0 : n ? (size_t)n : (size_t)-1;
 	return 0;
@@ -175,6 +181,69 @@ static int cache_commit(struct cache *c, int fd)
 	free(c->tmp);
 	c->tmp = NULL;
 	return 0;
+}
+
+/* A file of the cache, for pruning. */
+struct cache_entry {
+	char *name;
+	time_t mtime;
+	uint64_t size;
+};
+
+static int entry_older(const void *a, const void *b)
+{
+	const struct cache_entry *x = a, *y = b;
+
+	if (x->mtime != y->mtime)
+		return x->mtime < y->mtime ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Removes the oldest threads (by when they were fetched) until the
+ * cache holds at most max bytes; the thread just written (c->name) is
+ * kept whatever its size, and so are other runs' temporary files. A
+ * file that cannot be removed is skipped: the cache is only a cache.
+ */
+static void cache_prune(struct cache *c, uint64_t max)
+{
+	struct cache_entry *v = NULL;
+	size_t nr = 0, alloc = 0;
+	uint64_t total = 0;
+	struct dirent *de;
+	DIR *dir;
+	int dfd;
+
+	if (max == (uint64_t)-1 || (dfd = dup(c->dfd)) < 0)
+		return;
+	dir = fdopendir(dfd);
+	if (!dir) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(dir))) {
+		struct stat st;
+
+		if (de->d_name[0] == '.' ||
+		    fstatat(c->dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		total += st.st_size;
+		if (!strcmp(de->d_name, c->name))
+			continue;
+		ALLOC_GROW(v, nr + 1, alloc);
+		v[nr].name = xstrdup(de->d_name);
+		v[nr].mtime = st.st_mtime;
+		v[nr++].size = st.st_size;
+	}
+	closedir(dir);
+	if (total > max && nr)
+		qsort(v, nr, sizeof(*v), entry_older);
+	for (size_t i = 0; i < nr; i++) {
+		if (total > max && !unlinkat(c->dfd, v[i].name, 0))
+			total -= v[i].size;
+		free(v[i].name);
+	}
+	free(v);
 }
 
 /* ---- an archive thread ---- */
@@ -322,11 +391,14 @@ static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, i
 	if (fd < 0) {
 		ao.cainfo = fc.cainfo;
 		ao.timeout = fc.timeout;
+		ao.max_time = fc.max_time;
 		ao.max_size = fc.max_size;
 		ao.quiet = o->quiet;
 		rc = archive_fetch_thread(&ref, &ao, thread_open_out, &out, &fd);
 		if (rc == RESULT_OK && out.cache && cache_commit(&c, fd) < 0)
 			rc = RESULT_FATAL;
+		if (rc == RESULT_OK && out.cache)
+			cache_prune(&c, fc.cache_max_size);
 		if (rc != RESULT_OK) {
 			if (fd >= 0)
 				close(fd);

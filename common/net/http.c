@@ -10,9 +10,13 @@
 #include <string.h>
 
 struct transfer {
+	const char *url;
 	http_write_fn *write;
 	void *data;
-	int stopped;		/* the write function refused: it reported */
+	int stopped;		/* the transfer was stopped here, and reported: with this result */
+	uint64_t body, max_body;
+	const char *max_body_setting;
+	size_t header;		/* bytes of the current response's headers */
 	struct progress *progress;
 	const char *title;
 	int quiet;
@@ -22,11 +26,38 @@ static size_t write_cb(char *buf, size_t size, size_t nmemb, void *userp)
 {
 	struct transfer *t = userp;
 	size_t len = size * nmemb;
+	int rc;
 
-	if (t->write(t->data, buf, len) < 0) {
-		t->stopped = 1;
+	if (t->max_body && len > t->max_body - t->body) {
+		error("'%s': the server sent over %llu bytes (%s); refused", t->url,
+		      (unsigned long long)t->max_body, t->max_body_setting);
+		t->stopped = RESULT_FATAL;
 		return 0;	/* CURLE_WRITE_ERROR */
 	}
+	t->body += len;
+	rc = t->write(t->data, buf, len);
+	if (rc) {
+		t->stopped = rc == RESULT_TEMPFAIL ? RESULT_TEMPFAIL : RESULT_FATAL;
+		return 0;
+	}
+	return len;
+}
+
+/* Counts the headers of each response (a redirect's too), up to the bound. */
+static size_t header_cb(char *buf, size_t size, size_t nmemb, void *userp)
+{
+	struct transfer *t = userp;
+	size_t len = size * nmemb;
+
+	if (len >= 5 && !memcmp(buf, "HTTP/", 5))
+		t->header = 0;	/* a status line: a new response */
+	if (len > HTTP_MAX_HEADER_BYTES - t->header) {
+		error("cannot fetch '%s': the server's response headers are over %d bytes; refused",
+		      t->url, HTTP_MAX_HEADER_BYTES);
+		t->stopped = RESULT_FATAL;
+		return 0;	/* CURLE_WRITE_ERROR */
+	}
+	t->header += len;
 	return len;
 }
 
@@ -66,6 +97,7 @@ static int setup(CURL *c, const char *url, const struct http_opts *o, char *errb
 		 struct transfer *t)
 {
 	long timeout = o->timeout > 0 ? o->timeout : HTTP_TIMEOUT_DEFAULT;
+	long max_time = o->max_time > 0 ? o->max_time : HTTP_MAX_TIME_DEFAULT;
 	int plain = !strncmp(url, "http://", 7);
 
 #define SET(opt, val) if (curl_easy_setopt(c, opt, val) != CURLE_OK) return -1
@@ -83,11 +115,14 @@ static int setup(CURL *c, const char *url, const struct http_opts *o, char *errb
 	SET(CURLOPT_CONNECTTIMEOUT, timeout);
 	SET(CURLOPT_LOW_SPEED_LIMIT, 1L);
 	SET(CURLOPT_LOW_SPEED_TIME, timeout);
+	SET(CURLOPT_TIMEOUT, max_time);
 	SET(CURLOPT_NOSIGNAL, 1L);
 	SET(CURLOPT_FAILONERROR, 1L);
 	SET(CURLOPT_USERAGENT, "git-maint");
 	SET(CURLOPT_WRITEFUNCTION, write_cb);
 	SET(CURLOPT_WRITEDATA, t);
+	SET(CURLOPT_HEADERFUNCTION, header_cb);
+	SET(CURLOPT_HEADERDATA, t);
 	SET(CURLOPT_XFERINFOFUNCTION, progress_cb);
 	SET(CURLOPT_XFERINFODATA, t);
 	SET(CURLOPT_NOPROGRESS, 0L);
@@ -104,13 +139,19 @@ static int result_of(CURL *c, CURLcode rc, const char *url, const char *errbuf,
 	if (rc == CURLE_OK)
 		return RESULT_OK;
 	if (t->stopped)
-		return RESULT_FATAL;
+		return t->stopped;
 	if (rc == CURLE_HTTP_RETURNED_ERROR) {
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 		if (status == 404 || status == 410)
 			return RESULT_NO;
 		error("cannot fetch '%s': the server answered %ld", url, status);
 		return status >= 500 || status == 429 ? RESULT_TEMPFAIL : RESULT_FATAL;
+	}
+	if (rc == CURLE_OUT_OF_MEMORY && !t->body) {
+		/* libcurl 7 refuses one header line over 100 KiB so, before header_cb() sees it */
+		error("cannot fetch '%s': the server's response headers are over %d bytes; refused",
+		      url, HTTP_MAX_HEADER_BYTES);
+		return RESULT_FATAL;
 	}
 	error("cannot fetch '%s': %s", url, *errbuf ? errbuf : curl_easy_strerror(rc));
 	return curl_code_is_transient(rc) ? RESULT_TEMPFAIL : RESULT_FATAL;
@@ -119,7 +160,8 @@ static int result_of(CURL *c, CURLcode rc, const char *url, const char *errbuf,
 int http_get(const char *url, const struct http_opts *opts, http_write_fn *write, void *data)
 {
 	char errbuf[CURL_ERROR_SIZE] = "";
-	struct transfer t = { write, data, 0, NULL, opts->progress_title, opts->quiet };
+	struct transfer t = { url, write, data, 0, 0, opts->max_body, opts->max_body_setting, 0,
+			      NULL, opts->progress_title, opts->quiet };
 	CURL *c;
 	CURLcode rc;
 	int ret;

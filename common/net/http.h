@@ -13,7 +13,15 @@
  *   - Only http and https; redirects are followed (at most 5) and only
  *     to https, or to http when the URL asked for was http already.
  *   - A connection that does not come up within timeout seconds, or a
- *     transfer that moves no byte for timeout seconds, is abandoned.
+ *     transfer that moves no byte for timeout seconds, is abandoned; so
+ *     is one that takes longer than max_time seconds in all (a server
+ *     that drips bytes for ever).
+ *   - What the server sends is bounded: the headers of one response at
+ *     HTTP_MAX_HEADER_BYTES (libcurl's own bound is 300 KiB in newer
+ *     versions, none in older ones), the body at max_body bytes as sent.
+ *     Beyond either the transfer is refused (RESULT_FATAL): the server
+ *     is not answering as an archive does, and asking again would not
+ *     change that.
  *   - The body goes to the caller's write function as it arrives, so
  *     memory does not grow with it; a status of 400 or above sends none.
  *   - Progress (bytes) on stderr through common/base/progress.h when it is a
@@ -27,8 +35,10 @@
  *                    broke or timed out, 5xx or 429: safe to retry
  *                    (reported: "cannot fetch '<url>': <why>")
  *   RESULT_FATAL     TLS verification failed, a malformed URL, another
- *                    status, or the write function stopped the transfer
- *                    (then it reported why; nothing more is said)
+ *                    status, headers or a body over their bound, or the
+ *                    write function stopped the transfer (then it
+ *                    reported why, and said whether it is RESULT_FATAL
+ *                    or RESULT_TEMPFAIL; nothing more is said)
  */
 
 #include <stddef.h>
@@ -37,13 +47,21 @@
 struct http_opts {
 	const char *cainfo;		/* CA bundle, NULL: the system's */
 	long timeout;			/* seconds; 0: HTTP_TIMEOUT_DEFAULT */
+	long max_time;			/* seconds for the whole transfer; 0: HTTP_MAX_TIME_DEFAULT */
+	uint64_t max_body;		/* bytes of body as sent; 0: no bound */
+	const char *max_body_setting;	/* the setting that sets max_body, for the message */
 	const char *progress_title;	/* NULL: no progress */
 	int quiet;
 };
-#define HTTP_OPTS_INIT { NULL, 0, NULL, 0 }
+#define HTTP_OPTS_INIT { NULL, 0, 0, 0, NULL, NULL, 0 }
 #define HTTP_TIMEOUT_DEFAULT 60
+#define HTTP_MAX_TIME_DEFAULT 600
+#define HTTP_MAX_HEADER_BYTES (64 << 10)
 
-/* Takes the body in pieces; returns 0 to go on, -1 (having reported why) to stop. */
+/*
+ * Takes the body in pieces; returns 0 to go on, or, having reported why,
+ * RESULT_TEMPFAIL or -1 (RESULT_FATAL) to stop with that result.
+ */
 typedef int http_write_fn(void *data, const char *buf, size_t len);
 
 /* GETs url (http:// or https://), body to write(data, ...). */
