@@ -217,7 +217,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	if ((rc = walk_read(&s->w, (const char *const *)args, nargs, &wo)) != RESULT_OK)
 		exit(result_exit_code(rc));
 	if (o->range_diff)
-		exit(show_range_diffs(&s->w.pms, o, cfg) < 0 ? EXIT_NO : EXIT_OK);
+		return;		/* dry_apply() shows the range-diffs */
 	if (s->attest)
 		attest_series(s);
 	fflush(stdout);
@@ -524,6 +524,10 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	if (s.ac.policy != ATTEST_OFF && !(s.attest = attest_new(&s.ac)))
 		exit(EXIT_FATAL);
 	read_series(&s, args, nargs, o, cfg);
+	if (o->range_diff) {
+		ret = show_range_diffs(&s.w.pms, o, cfg) < 0 ? EXIT_NO : EXIT_OK;
+		goto cleanup;
+	}
 	if (!s.w.nr) {
 		error("no patches found");
 		goto cleanup;
