@@ -295,13 +295,36 @@ TEST_ROOT ?= $(shell test -d /dev/shm -a -w /dev/shm && \
 # a script waits on its servers and pipes about 40% of its time (on two
 # cores: 93 s at -j2, 75 s at -j3, 65 s at -j4).
 TEST_JOBS ?= 4
+# python3 resolved once for every script: a link to the interpreter that
+# "python3" runs, in $(B)/t/python, which t/test-lib.sh puts first in
+# PATH (a version manager's shim, pyenv's, costs half a second a call).
+TEST_PYTHON_DIR = $(CURDIR)/$(B)/t/python
+# The run's cache of generated fixtures (t/test-lib.sh's test_cache): a
+# directory of the run's own, removed at its end.
+TEST_CACHE = $(or $(TEST_ROOT),$(CURDIR)/t)/cache
+# The scripts to run (T, or all), the slowest first: started last, one of
+# them would run on alone at the end while the cores wait. By CPU time
+# (perf stat), slowest first; a script not listed runs after these.
+TEST_SLOW = t0960-completion.sh t0305-apply-protected-names.sh t0800-fetch-archive.sh \
+	t0500-describe-contains.sh t0810-fetch-imap.sh t0103-fuzz.sh t0307-dry-apply-memory.sh \
+	t0990-demo.sh t0900-reliability.sh t0612-notify-faults.sh t0104-mail-hostile-limits.sh \
+	t0301-dry-apply-oracle.sh t0410-queue-am.sh t0501-describe-contains-files.sh
+TEST_SCRIPTS = $(patsubst t/%,%,$(sort $(wildcard $(addprefix t/,$(or $(T),t[0-9]*.sh)))))
+TEST_ORDER = $(foreach s,$(TEST_SLOW),$(filter $(s),$(TEST_SCRIPTS))) \
+	$(filter-out $(TEST_SLOW),$(TEST_SCRIPTS))
 check: deps
 	@$(MAKE) --no-print-directory all doc $(if $(HAVE_LIBFUZZER),fuzz-build)
 	@$(if $(TEST_ROOT),mkdir -p '$(TEST_ROOT)' &&) \
+	cache='$(TEST_CACHE)'.$$$$ && trap 'rm -rf "$$cache"' EXIT && \
+	export MAINT_TEST_CACHE="$$cache" && \
+	rm -rf '$(TEST_PYTHON_DIR)' && \
+	if py=$$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && test -x "$$py"; then \
+		mkdir -p '$(TEST_PYTHON_DIR)' && ln -s "$$py" '$(TEST_PYTHON_DIR)/python3' && \
+		export MAINT_TEST_PYTHON_DIR='$(TEST_PYTHON_DIR)'; fi && \
 	cd t && export MAINT_BUILD_DIR='$(CURDIR)/$(B)' MAINT_FUZZ_DIR='$(CURDIR)/$(FUZZ_B)' \
 		MAINT_SANITIZE='$(SANITIZE)' && \
 		prove --timer --merge $(PROVE_OPTS) $(patsubst %,../%,$(UNIT_PROGRAMS)) && \
-		{ prove --timer -j$(TEST_JOBS) $(PROVE_OPTS) $(if $(T),$(T),t[0-9]*.sh) \
+		{ prove --timer -j$(TEST_JOBS) $(PROVE_OPTS) $(or $(strip $(TEST_ORDER)),$(T)) \
 			$(if $(TEST_ROOT),:: --root='$(TEST_ROOT)') || \
 		{ echo "the failed tests' trash directories are in $(or $(TEST_ROOT),t/)" >&2; exit 1; }; }
 
@@ -392,7 +415,7 @@ uninstall:
 	rmdir '$(DESTDIR)$(libexecdir)' '$(DESTDIR)$(sharedir)' 2>/dev/null || :
 
 clean:
-	rm -rf .build t/trash\ directory.* t/test-results t/perf/out demo
+	rm -rf .build t/trash\ directory.* t/test-results t/cache.* t/perf/out demo
 
 -include $(LIB_OBJ:.o=.d) $(patsubst $(B)/bin/git-maint-%,$(B)/cmd/%.d,$(PROGRAMS))
 -include $(patsubst cmd/%.c,$(B)/cmd/%.d,$(CMD_SHARED_SRC))

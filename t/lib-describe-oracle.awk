@@ -4,8 +4,8 @@
 #	oracle.ids	the commit each input line names, or "<line>^{commit} missing"
 #	oracle.in	the input lines
 #	<graph>		commits in a partial commit-graph (or /dev/null)
-# Writes oracle.batch.<n>: "<line number>\t<line>\t<commit>" for the lines
-# git may answer in one run.
+# Writes a line for each run of git: in oracle.batches the input lines git
+# may answer in that run, in oracle.batch-lines their line numbers.
 FNR == 1 { file++ }
 file == 1 {
 	order[++ncommits] = $1
@@ -59,11 +59,18 @@ END {
 				batch[e] = nbatch
 		}
 	}
+	nruns = 0
 	for (l = 1; l <= nlines; l++) {
-		if (id[l] != "" && (id[l] in batch))
-			b = batch[id[l]]
-		else
-			b = "alone-" l
-		print l "\t" line[l] "\t" id[l] > ("oracle.batch." b)
+		b = (id[l] != "" && (id[l] in batch)) ? batch[id[l]] : "alone-" l
+		if (!(b in run))
+			run[b] = ++nruns
+		args[run[b]] = args[run[b]] " " line[l]
+		lines[run[b]] = lines[run[b]] " " l
+	}
+	printf "" >"oracle.batches"
+	printf "" >"oracle.batch-lines"
+	for (r = 1; r <= nruns; r++) {
+		print substr(args[r], 2) >"oracle.batches"
+		print substr(lines[r], 2) >"oracle.batch-lines"
 	}
 }

@@ -51,19 +51,32 @@ describe_oracle () {
 	git rev-list --no-commit-header --format="%H %ct %P" --all \
 		$(grep -v " " oracle.ids) >oracle.dag.unsorted &&
 	sort -s -k2,2n oracle.dag.unsorted >oracle.dag &&
-	rm -f oracle.batch.* oracle.answers &&
 	awk -f "$MAINT_TEST_DIR/lib-describe-oracle.awk" \
 		oracle.dag oracle.ids oracle.in "$oracle_graph" &&
-	for batch in oracle.batch.*
+	# each run's answers after a line "--" (no name is "--"); the lines
+	# are words (no blank), not patterns
+	set -f &&
+	while read -r oracle_args
 	do
-		cut -f2 "$batch" >oracle.args &&
-		{ git describe --contains --always "$@" $(cat oracle.args) 2>/dev/null || :; } >oracle.names &&
-		paste "$batch" oracle.names >>oracle.answers || return 1
-	done &&
-	sort -n oracle.answers | awk -F "	" '
-		# no answer (git failed), or --always gave an abbreviated id
-		$4 == "" || ($4 ~ /^[0-9a-f]+$/ && index($3, $4) == 1) { print $2 " undefined"; next }
-		{ print $4 }' >oracle.out &&
+		echo -- &&
+		{ git describe --contains --always "$@" $oracle_args 2>/dev/null || :; } || break
+	done <oracle.batches >oracle.names &&
+	set +f &&
+	awk '
+	FILENAME == ARGV[1] { line[FNR] = $0; nlines = FNR; next }
+	FILENAME == ARGV[2] { id[FNR] = NF == 1 ? $1 : ""; next }
+	FILENAME == ARGV[3] { n = split($0, nums, " "); for (k = 1; k <= n; k++) at[FNR, k] = nums[k]; next }
+	$0 == "--" { run++; k = 0; next }
+	{ name[at[run, ++k]] = $0 }
+	END {
+		for (l = 1; l <= nlines; l++) {
+			a = (l in name) ? name[l] : ""
+			# no answer (git failed), or --always gave an abbreviated id
+			if (a == "" || (a ~ /^[0-9a-f]+$/ && index(id[l], a) == 1))
+				a = line[l] " undefined"
+			print a
+		}
+	}' oracle.in oracle.ids oracle.batch-lines oracle.names >oracle.out &&
 	if test -n "$MAINT_TEST_ORACLE_EACH"
 	then
 		while read -r line

@@ -52,9 +52,11 @@ GIT_SERVER_PIDS="$TRASH_DIRECTORY/.git-server-pids"
 # symbolic link to it comes first in PATH (background jobs and scripts'
 # "#!/usr/bin/env python3" lines see it too, which a shell function would
 # not give them). Done on the first start_* (not in a $(...) subshell,
-# whose PATH would not last), so scripts that start no server pay nothing.
+# whose PATH would not last), so scripts that start no server pay nothing;
+# not at all under make check, which resolves it once for every script
+# (MAINT_TEST_PYTHON_DIR, t/test-lib.sh).
 use_resolved_python3 () {
-	test -z "$maint_python3" || return 0
+	test -z "$maint_python3$MAINT_TEST_PYTHON_DIR" || return 0
 	maint_python3=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 	if test -x "$maint_python3" && mkdir -p "$TRASH_DIRECTORY/.python3-bin" &&
 		ln -sf "$maint_python3" "$TRASH_DIRECTORY/.python3-bin/python3"

@@ -35,6 +35,14 @@ msg () {
 	echo
 }
 
+# small_corpus <file>: the mailbox of t/perf/gen-repo.sh --size=small (a
+# few hundred messages), made once a run (test_cache), as <file>.
+small_corpus () {
+	test_cache corpus-small "$MAINT_SRC_DIR"/t/perf/gen-repo.sh "$MAINT_SRC_DIR"/t/perf/*.py -- \
+		sh "$MAINT_SRC_DIR/t/perf/gen-repo.sh" --size=small --out=corpus >/dev/null &&
+	cp "$TEST_CACHE/corpus/mbox" "$1"
+}
+
 # ids <file>: the Message-IDs listed by --format=%m, as a file "ids" (sorted as given)
 selected () {
 	git-maint-mbox-split --format=%m "$@" >ids.raw

@@ -4,7 +4,9 @@
 # kernel picks, with STARTTLS (a throwaway CA made with openssl) and AUTH
 # required. Source it after test-lib.sh.
 #
-#   smtp_make_ca                  CA and certificates under $SMTP_TLS (once per script):
+#   smtp_make_ca                  CA and certificates under $SMTP_TLS (made once a run,
+#                                 test_cache in test-lib.sh, and copied; made in place
+#                                 without test-lib.sh, as for contrib/demo.sh):
 #                                 ca.crt, server.{crt,key} for localhost/127.0.0.1,
 #                                 wrong.{crt,key} for another name, self.{crt,key} self-signed
 #   start_smtp_server [<opts>]    starts the server (spool $SMTP_SPOOL, port $SMTP_PORT);
@@ -46,9 +48,19 @@ SMTP_PYTHON=/usr/bin/python3
 
 smtp_make_ca () {
 	test -f "$SMTP_TLS/server.crt" && return 0
-	mkdir -p "$SMTP_TLS" &&
+	if command -v test_cache >/dev/null
+	then
+		test_cache smtp-ca "$MAINT_TEST_DIR/lib-smtp.sh" -- smtp_ca_make &&
+		cp -R "$TEST_CACHE" "$SMTP_TLS"
+	else
+		# sourced by contrib/demo.sh, without test-lib.sh
+		mkdir -p "$SMTP_TLS" &&
+		(cd "$SMTP_TLS" && smtp_ca_make)
+	fi
+}
+
+smtp_ca_make () {
 	(
-		cd "$SMTP_TLS" &&
 		ec="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes" &&
 		openssl req -x509 $ec -keyout ca.key -out ca.crt -days 2 \
 			-subj "/CN=git-maint test CA" \

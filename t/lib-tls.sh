@@ -9,11 +9,17 @@
 #                         (archive.cainfo, imap.cainfo). The key is
 #                         P-256: made in milliseconds where RSA 2048 takes
 #                         a third of a second, and the key's kind is not
-#                         what the tests check
+#                         what the tests check. Made once a run (the
+#                         run's cache, test_cache in test-lib.sh), copied.
 
 make_tls_cert () {
+	test_cache tls-cert "$MAINT_TEST_DIR/lib-tls.sh" -- tls_cert_make &&
 	mkdir -p "$1" &&
+	cp "$TEST_CACHE/cert.pem" "$TEST_CACHE/key.pem" "$1/"
+}
+
+tls_cert_make () {
 	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
-		-keyout "$1/key.pem" -out "$1/cert.pem" -subj /CN=127.0.0.1 \
+		-keyout key.pem -out cert.pem -subj /CN=127.0.0.1 \
 		-addext "subjectAltName=IP:127.0.0.1,DNS:localhost" 2>/dev/null
 }

@@ -5,8 +5,7 @@ test_description='git maint-mbox-split: mbox, mboxrd, directory and listing outp
 . "$MAINT_TEST_DIR/lib-mbox-split.sh"
 
 test_expect_success 'setup: the generated small corpus' '
-	sh "$MAINT_SRC_DIR/t/perf/gen-repo.sh" --size=small --out=corpus >/dev/null &&
-	cp corpus/mbox mbox
+	small_corpus mbox
 '
 
 test_expect_success 'round trip: everything, in input order, gives the same bytes' '

@@ -106,7 +106,7 @@ git_flags () {
 git_clean () {
 	grep -x "$1 clean" verdicts &&
 	git -C oracle checkout -q --detach main &&
-	git -C oracle -c maintenance.auto=false am -q "../$1.mbox" &&
+	git -C oracle am -q "../$1.mbox" &&
 	am_tree=$(git -C oracle rev-parse HEAD^{tree}) &&
 	if test "$am_tree" != "$(git -C gen rev-parse "$1^{tree}")"
 	then
@@ -116,13 +116,19 @@ git_clean () {
 }
 
 # refused <mbox> <line>: dry-apply and queue say no (exit 1), the line
-# in their report; nothing in the repository changes. (The state of
-# repo/ is kept from the last refused case that passed; applied() drops
-# it, as does a failure.)
+# in their report; nothing in the repository changes, so git fsck still
+# says nothing of it. (The state of repo/ is kept from the last refused
+# case that passed; applied() drops it, as does a failure. git fsck runs
+# when the state is taken: a case that leaves every file as it was
+# leaves what fsck reads as it was.)
 refused () {
 	{
 		test -f state.kept ||
-		(cd repo && repo_state) | grep -v ORIG_HEAD >state.kept
+		{
+			(cd repo && repo_state) | grep -v ORIG_HEAD >state.kept &&
+			quick_fsck -C repo >fsck.out 2>&1 &&
+			test_must_be_empty fsck.out
+		}
 	} &&
 	(cd repo && test_expect_code 1 git maint-dry-apply ../"$1") >out &&
 	grep -F "$2" out &&
@@ -132,7 +138,7 @@ refused () {
 		git maint-queue --abort >/dev/null
 	) &&
 	grep -F "$2" err &&
-	(cd repo && repo_state && quick_fsck 2>&1) | grep -v ORIG_HEAD >state.after &&
+	(cd repo && repo_state) | grep -v ORIG_HEAD >state.after &&
 	test_cmp state.kept state.after ||
 	{ rm -f state.kept && return 1; }
 }

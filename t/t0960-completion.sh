@@ -25,13 +25,55 @@ fi
 
 # complete '<line>' [<env>...]: the candidates bash offers at the end of
 # <line> in the repository r, one per line, sorted (t/lib-completion.bash).
+# With an environment of its own, a bash of its own; else the bash of
+# complete_server, which loaded the completion once.
 complete_in_r () {
 	line=$1 &&
 	shift &&
-	(
-		cd r &&
-		env "$@" bash -c '. "$MAINT_TEST_DIR/lib-completion.bash" && complete_line "$1"' - "$line"
-	)
+	if test $# -gt 0
+	then
+		(
+			cd r &&
+			env "$@" bash -c '. "$MAINT_TEST_DIR/lib-completion.bash" && complete_line "$1"' - "$line"
+		)
+	else
+		complete_server "$line"
+	fi
+}
+
+# complete_server '<line>': one bash for the script, started on the first
+# call, reads lines to complete on fd 8 and writes the candidates on fd 9,
+# each line's ended by a line holding ^A. It loads git's completion and
+# ours once (a bash that loads them costs 30 ms of CPU before it
+# completes anything), and completes each line in a subshell of its own,
+# so what one completion keeps in variables the next does not see, as
+# when each had a bash. It goes with the script (end of file on fd 8).
+CTRL_A=$(printf '\001')
+complete_server () {
+	if test -z "$complete_server_started"
+	then
+		mkfifo complete.in complete.out || return 1
+		# (not "mkfifo ... && bash ... &": that runs both in the background)
+		bash -c '
+			. "$MAINT_TEST_DIR/lib-completion.bash" &&
+			cd r &&
+			while IFS= read -r line
+			do
+				(complete_line "$line")
+				printf "\001\n"
+			done' <complete.in >complete.out 2>complete.err \
+			3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
+		exec 8>complete.in 9<complete.out
+		complete_server_started=t
+	fi
+	printf '%s\n' "$1" >&8 &&
+	while IFS= read -r candidate <&9
+	do
+		test "$candidate" = "$CTRL_A" && return 0
+		printf '%s\n' "$candidate"
+	done
+	echo "complete_server: the bash is gone (complete.err)" >&2
+	return 1
 }
 
 test_expect_success 'setup: the article'"'"'s branches, two remotes, a tag' '
@@ -372,7 +414,6 @@ test_expect_success BASH_COMPLETION 'the dashed program: git-maint-queue --con<T
 '
 
 test_expect_success BASH_COMPLETION,BASH_COMPLETION_PKG 'make install: bash-completion finds it by itself, for git maint-queue and git-maint-queue' '
-	maint_install "$PWD/pfx" >install.out 2>&1 &&
 	test -f pfx/share/bash-completion/completions/git-maint &&
 	test "$(readlink pfx/share/bash-completion/completions/git-maint-queue)" = git-maint &&
 	echo "--continue " >expect &&
@@ -403,9 +444,11 @@ test_expect_success BASH_COMPLETION,BASH_COMPLETION_PKG 'prefix=~/.local: found 
 #   zsh_expect <regex>  waits until a line of the screen matches (bounded:
 #                       10 s), else shows the screen and fails; tmux drops
 #                       the blanks at the end of a line
-# each test its own tmux server: one being killed cannot take the next
+# One zsh for the zsh tests (its compinit costs a second and a half of
+# CPU): the first starts it, the last stops it, and so does the end of
+# the script, whatever happened before.
 zsh_start () {
-	ZSH_TMUX=maint-$$-$test_count &&
+	ZSH_TMUX=maint-$$ &&
 	tmux -L "$ZSH_TMUX" new-session -d -x 200 -y 50 \
 		"env -i HOME=/nonexistent TERM=xterm PATH='$PWD/pfx/bin:/usr/bin:/bin' zsh -f" \
 		</dev/null >/dev/null 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &&
@@ -414,9 +457,11 @@ zsh_start () {
 }
 
 zsh_stop () {
-	tmux -L "$ZSH_TMUX" kill-server 2>/dev/null
+	test -z "$ZSH_TMUX" || tmux -L "$ZSH_TMUX" kill-server 2>/dev/null
+	ZSH_TMUX=
 	return 0
 }
+trap 'code=$?; zsh_stop; maint_return $code; die' EXIT
 
 zsh_type () {
 	tmux -L "$ZSH_TMUX" send-keys C-u C-l &&
@@ -458,15 +503,12 @@ zsh_expect () {
 
 test_expect_success ZSH 'zsh: git maint-queue --con<TAB> becomes --continue' '
 	{ test -f pfx/share/zsh/site-functions/_git-maint-queue || maint_install "$PWD/pfx" >install.out 2>&1; } &&
-	test_when_finished zsh_stop &&
 	zsh_start &&
 	zsh_type "git maint-queue --con" Tab &&
 	zsh_expect "^% git maint-queue --continue *\$"
 '
 
 test_expect_success ZSH 'zsh: git maint-<TAB> lists the commands with their man page'"'"'s description' '
-	test_when_finished zsh_stop &&
-	zsh_start &&
 	zsh_type "git maint-" Tab &&
 	zsh_expect "^maint-queue  *-- apply a series of patch mails to a branch" &&
 	zsh_expect "^maint-dry-apply  *-- check whether a series of patch mails applies"
@@ -474,7 +516,6 @@ test_expect_success ZSH 'zsh: git maint-<TAB> lists the commands with their man 
 
 test_expect_success ZSH 'zsh: branches for the queue and --onto, remotes for --after-push, tags and refs for describe-contains, options' '
 	test_when_finished zsh_stop &&
-	zsh_start &&
 	zsh_type "git maint-queue " Tab &&
 	zsh_expect "^master  *usb-linus  *usb-next  *work-linus  *work-next" &&
 	zsh_type "git maint-dry-apply --onto work-l" Tab &&

@@ -2,12 +2,15 @@
 # Sourced by every t/tNNNN-*.sh: pins the environment, puts the built
 # programs first on PATH, then loads Debian's sharness.
 #
-# Chain-lint (as in git's test-lib): before its body runs, every test is
-# run once as "(exit 117) && <body>". When every command is &&-chained,
-# nothing after "(exit 117)" runs and the result is 117; a command after a
-# broken link runs, changes the result, and the script stops with
+# Chain-lint (as in git's test-lib): every test that ran is run once more
+# as "<return 117> && <body>". When every command is &&-chained, nothing
+# after the first runs and the result is 117; a command after a broken
+# link runs, changes the result, and the script fails with
 #	error: bug in the test script: broken && chain in test <n> '<name>' of <file>
 # (a failure there would be ignored and the test could pass anyway).
+# The bodies are linted together, in one subshell, when the tests are
+# done (git, too, lints a whole script at once): a subshell a test cost a
+# fork each, 2.5 ms of CPU on the suite's machines.
 # Turn it off with GIT_TEST_CHAIN_LINT=0 in the environment (make check
 # passes it on) or --no-chain-lint on a test script's command line.
 #
@@ -18,13 +21,40 @@
 SHARNESS_TEST_EXTENSION=sh
 export SHARNESS_TEST_EXTENSION
 
-: "${MAINT_BUILD_DIR:=$(cd "$(dirname "$0")/.." && pwd)/.build}"
-MAINT_SRC_DIR=$(cd "$(dirname "$0")/.." && pwd)
+# The directories without a process (each fork or exec here is paid by
+# every script): cd to the source tree and back.
+unset CDPATH
+case $0 in
+*/*) MAINT_TEST_DIR=${0%/*} ;;
+*) MAINT_TEST_DIR=. ;;
+esac
+maint_cwd=$PWD
+cd "$MAINT_TEST_DIR/.." || exit 1
+MAINT_SRC_DIR=$PWD
+cd "$maint_cwd" || exit 1
+unset maint_cwd
 MAINT_TEST_DIR="$MAINT_SRC_DIR/t"
+: "${MAINT_BUILD_DIR:=$MAINT_SRC_DIR/.build}"
+# (sharness's own defaults for these cost three processes)
+: "${SHARNESS_TEST_DIRECTORY:=$PWD}" "${SHARNESS_TEST_SRCDIR:=$MAINT_TEST_DIR}"
+export SHARNESS_TEST_DIRECTORY SHARNESS_TEST_SRCDIR
 export MAINT_BUILD_DIR MAINT_SRC_DIR MAINT_TEST_DIR
 PATH="$MAINT_BUILD_DIR/bin:$MAINT_BUILD_DIR/t/helper:$PATH"
+# python3 through a version manager's shim (pyenv's is a bash script)
+# costs half a second of CPU and 39 processes a call: make check resolves
+# it once, to a directory holding a link to the interpreter the shim
+# runs, which comes first (background jobs and "#!/usr/bin/env python3"
+# see it too, as they would not a shell function).
+if test -n "$MAINT_TEST_PYTHON_DIR"
+then
+	PATH="$MAINT_TEST_PYTHON_DIR:$PATH"
+fi
 MANPATH="$MAINT_BUILD_DIR/man:"
 export PATH MANPATH
+# the shell that runs a script again (lib-keyring.sh): sharness takes the
+# login shell ($SHELL), bash for many, slower than sh to fork and to run
+: "${SHELL_PATH:=/bin/sh}"
+export SHELL_PATH
 
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY GIT_CEILING_DIRECTORIES \
 	XDG_CONFIG_HOME GIT_MAINT_TEST_CRASH_AT EMAIL MAIL
@@ -52,13 +82,25 @@ test "${GIT_TEST_CHAIN_LINT:-1}" = 0 && chain_lint=
 
 # The script's arguments, quoted for eval: sharness consumes "$@", and a
 # library that runs the script again (lib-keyring.sh, under its own
-# D-Bus session) must pass them on (--root, -v, -i, ...).
+# D-Bus session) must pass them on (--root, -v, -i, ...). --root=<dir> is
+# taken here, not by sharness, which forks an expr for it.
 maint_test_args=
+maint_sharness_args=
 for maint_test_arg
 do
-	maint_test_args="$maint_test_args '$(printf '%s' "$maint_test_arg" | sed "s/'/'\\\\''/g")'"
+	maint_test_quoted=$maint_test_arg
+	case $maint_test_arg in
+	*\'*) maint_test_quoted=$(printf '%s' "$maint_test_arg" | sed "s/'/'\\\\''/g") ;;
+	esac
+	maint_test_args="$maint_test_args '$maint_test_quoted'"
+	case $maint_test_arg in
+	--root=*) root=${maint_test_arg#--root=} ;;
+	*) maint_sharness_args="$maint_sharness_args '$maint_test_quoted'" ;;
+	esac
 done
+unset maint_test_quoted
 unset maint_test_arg
+eval "set -- $maint_sharness_args"
 
 . /usr/share/sharness/sharness.sh
 
@@ -71,6 +113,50 @@ chain_lint=
 # git's name for it, used by the test libraries (lib-keyring.sh, lib-smtp.sh)
 TRASH_DIRECTORY=$SHARNESS_TRASH_DIRECTORY
 export TRASH_DIRECTORY
+
+# The run's cache of generated fixtures (certificates, keys, corpora),
+# made once for every script of a make check (which sets
+# MAINT_TEST_CACHE, a directory of that run's own, and removes it at the
+# end), or once for a script run by hand.
+: "${MAINT_TEST_CACHE:=$TRASH_DIRECTORY/.cache}"
+export MAINT_TEST_CACHE
+
+# test_cache <name> <file>... -- <command>...: sets TEST_CACHE to the
+# cache's entry <name>, which <command> made, run in that new directory,
+# the first time a script of the run asked for it (under a lock: the
+# others wait for it). The entry's name ends with a checksum of <file>...
+# (the generator, its data): a generator changed during a run makes a new
+# entry. Tests only read an entry: they copy from it what they use
+# (a certificate's key goes to a server that runs as another user as a
+# copy of its own).
+test_cache () {
+	TEST_CACHE=$1 &&
+	shift &&
+	test_cache_sum=$(
+		while test "$1" != --
+		do
+			cat "$1" && shift || exit 1
+		done | cksum
+	) &&
+	while test $# -gt 1 && test "$1" != --
+	do
+		shift
+	done &&
+	shift &&
+	TEST_CACHE="$MAINT_TEST_CACHE/$TEST_CACHE-${test_cache_sum%% *}" &&
+	test -d "$TEST_CACHE" && return 0
+	mkdir -p "$MAINT_TEST_CACHE" &&
+	(
+		flock 9 &&
+		if ! test -d "$TEST_CACHE"
+		then
+			rm -rf "$TEST_CACHE.new" &&
+			mkdir "$TEST_CACHE.new" &&
+			(cd "$TEST_CACHE.new" && "$@") &&
+			mv "$TEST_CACHE.new" "$TEST_CACHE"
+		fi
+	) 9>"$TEST_CACHE.lock"
+}
 
 # After sharness, which sets LC_ALL=C: a maintainer runs in UTF-8, and so
 # do the tests (iconv, wildmatch and setlocale() behave differently in C).
@@ -89,14 +175,16 @@ fi
 # No test may reach the repository the suite lives in: a git command run
 # before "git init" must fail, not act on the enclosing repository. git
 # and libgit2 stop looking for a .git at the trash directory's parent.
-GIT_CEILING_DIRECTORIES=$(dirname "$PWD")
+GIT_CEILING_DIRECTORIES=${PWD%/*}
 export GIT_CEILING_DIRECTORIES
 
 # sharness sets HOME to the trash directory; give git an identity there
-# too, for libgit2 (which reads user.* from config, not the environment).
-git config --global user.name "$GIT_COMMITTER_NAME"
-git config --global user.email "$GIT_COMMITTER_EMAIL"
-git config --global init.defaultBranch main
+# too, for libgit2 (which reads user.* from config, not the environment),
+# written as git config --global writes it. git commit, am, merge and
+# fetch start a "git maintenance run --auto" each, which finds nothing
+# to do in repositories this small: off (a process each).
+printf '[user]\n\tname = %s\n\temail = %s\n[init]\n\tdefaultBranch = main\n[maintenance]\n\tauto = false\n' \
+	"$GIT_COMMITTER_NAME" "$GIT_COMMITTER_EMAIL" >"$HOME/.gitconfig"
 
 # git_spy <dir>: <dir>/git (put <dir> first on PATH) runs git after
 # appending its arguments to <dir>/argv.log and its environment to
@@ -129,7 +217,9 @@ test_tick () {
 # test_commit <message> [<file> [<contents>]]
 test_commit () {
 	file=${2:-"$1.t"}
-	mkdir -p "$(dirname "$file")" &&
+	case $file in
+	*/*) mkdir -p "${file%/*}" ;;
+	esac &&
 	printf '%s\n' "${3:-$1}" >"$file" &&
 	git add -- "$file" &&
 	test_tick &&
@@ -137,15 +227,14 @@ test_commit () {
 	git tag "$1"
 }
 
-# Snapshot of everything a read-only command must leave alone:
-# refs, reflogs, index, HEAD, objects and work tree contents.
+# Snapshot of everything a read-only command must leave alone: a checksum
+# of every file under .git but our own .git/maint (refs, packed-refs,
+# reflogs, HEAD, the index, objects) and the work tree's status. (The
+# refs, HEAD and the index as git lists them add nothing the files do
+# not show, for three more gits a snapshot.)
 repo_state () {
 	{
-		git for-each-ref --format='%(refname) %(objectname)' &&
-		git symbolic-ref -q HEAD || git rev-parse HEAD
-		find .git -path .git/maint -prune -o -type f -print | LC_ALL=C sort |
-			xargs sha1sum &&
-		git ls-files -s &&
+		find .git -path .git/maint -prune -o -type f -exec sha1sum {} + | LC_ALL=C sort -k2 &&
 		git status --porcelain=v1 --ignored
 	} 2>&1
 }
@@ -205,24 +294,123 @@ test_path_is_file () {
 	fi
 }
 
-# test_chain_lint_ <name> <body>: see the top of this file. The body runs
-# in a subshell with every command after "(exit 117)" skipped, unless a
-# link is broken; the "echo" on a line of its own also catches a
-# here-document whose end marker is missing (it swallows the echo).
+# test_chain_lint_ <name> <body>: keeps the test for chain_lint_all_.
 test_chain_lint_ () {
 	test "$maint_chain_lint" = t || return 0
-	if test "OK-117" != "$(test_eval_ "(exit 117) && $2${LF}${LF}echo OK-\$?" 3>&1)"
-	then
-		printf >&2 "error: bug in the test script: %s in test %s '%s' of %s\n%s\n" \
-			"broken && chain" "$test_count" "$1" "$this_test.$SHARNESS_TEST_EXTENSION" \
-			"(or a here-document without its end marker), in:$2"
-		EXIT_OK=t
-		exit 1
-	fi
+	maint_lint_count=$((maint_lint_count + 1))
+	eval "maint_lint_name_$maint_lint_count=\$1 maint_lint_body_$maint_lint_count=\$2" \
+		"maint_lint_test_$maint_lint_count=\$test_count"
+}
+maint_lint_count=0
+
+# chain_lint_all_: see the top of this file. In one subshell, each body
+# runs after a function that returns 117, so nothing in it runs unless a
+# link is broken; the assignment on a line of its own also catches a
+# here-document whose end marker is missing (it swallows the line). The
+# subshell says which body it lints before it does (a broken one may
+# exit), and "ok" after the last.
+maint_lint_117 () {
+	return 117
+}
+chain_lint_all_ () {
+	test "$maint_lint_count" -gt 0 || return 0
+	maint_lint_out=$(
+		test_prereq=
+		maint_lint_i=0
+		while test $maint_lint_i -lt $maint_lint_count
+		do
+			maint_lint_i=$((maint_lint_i + 1))
+			echo "$maint_lint_i"
+			eval "maint_lint_body=\$maint_lint_body_$maint_lint_i"
+			maint_lint_rc=
+			test_eval_ "maint_lint_117 && $maint_lint_body${LF}${LF}maint_lint_rc=\$?" 3>/dev/null
+			test "$maint_lint_rc" = 117 || exit 1
+		done
+		echo ok
+	)
+	maint_lint_i=${maint_lint_out##*$LF}
+	test "$maint_lint_i" = ok && return 0
+	eval "maint_lint_name=\$maint_lint_name_$maint_lint_i maint_lint_body=\$maint_lint_body_$maint_lint_i" \
+		"maint_lint_test=\$maint_lint_test_$maint_lint_i"
+	printf >&2 "error: bug in the test script: %s in test %s '%s' of %s\n%s\n" \
+		"broken && chain" "$maint_lint_test" "$maint_lint_name" "$this_test.$SHARNESS_TEST_EXTENSION" \
+		"(or a here-document without its end marker), in:$maint_lint_body"
+	EXIT_OK=t
+	exit 1
 }
 
-# sharness's test_expect_success and test_expect_failure, with the
-# chain-lint before the body.
+# sharness's die, run when the script exits before test_done: a body that
+# exits (or does not parse) most often has a broken chain, which the
+# chain-lint names (the body that ran last is kept before it runs).
+die () {
+	code=$?
+	test -n "$EXIT_OK" && exit $code
+	chain_lint_all_
+	echo >&5 "FATAL: Unexpected exit with code $code"
+	exit 1
+}
+
+# sharness's test_done, with the chain-lint first.
+test_done () {
+	EXIT_OK=t
+	chain_lint_all_
+	if test -z "$HARNESS_ACTIVE"
+	then
+		mkdir -p "$SHARNESS_TEST_DIRECTORY/test-results" &&
+		printf 'total %s\nsuccess %s\nfixed %s\nbroken %s\nfailed %s\n\n' \
+			"$test_count" "$test_success" "$test_fixed" "$test_broken" "$test_failure" \
+			>>"$SHARNESS_TEST_DIRECTORY/test-results/$this_test.$$.counts"
+	fi
+	test "$test_fixed" = 0 ||
+		say_color error "# $test_fixed known breakage(s) vanished; please update test(s)"
+	test "$test_broken" = 0 || say_color warn "# still have $test_broken known breakage(s)"
+	test_remaining=$((test_count - test_broken - test_fixed))
+	if test "$test_remaining" = "$test_count"
+	then
+		msg="$test_count test(s)"
+	else
+		msg="remaining $test_remaining test(s)"
+	fi
+	if test "$test_failure" != 0
+	then
+		say_color error "# failed $test_failure among $msg"
+		say "1..$test_count"
+		exit 1
+	fi
+	if test -n "$skip_all" && test "$test_count" -gt 0
+	then
+		error "Can't use skip_all after running some tests"
+	fi
+	test -z "$skip_all" || skip_all=" # SKIP $skip_all"
+	test "$test_remaining" = 0 || say_color pass "# passed all $msg"
+	say "1..$test_count$skip_all"
+	test_eval_ "$final_cleanup"
+	# (kept with --debug, as sharness keeps it)
+	if test -d "$remove_trash"
+	then
+		cd "$remove_trash/.." &&
+		rm -rf "$remove_trash"
+	fi
+	exit 0
+}
+
+# sharness's test_when_finished and cleanup, without the subshell that
+# gives the cleanup the test's result (a fork for every test that has a
+# cleanup): a function returns it.
+maint_return () {
+	return "$1"
+}
+test_when_finished () {
+	test_cleanup="{ $*
+		} && maint_return \"\$eval_ret\"; eval_ret=\$?; $test_cleanup"
+}
+cleanup () {
+	final_cleanup="{ $*
+		} && maint_return \"\$eval_ret\"; eval_ret=\$?; $final_cleanup"
+}
+
+# sharness's test_expect_success and test_expect_failure, with the body
+# kept for the chain-lint.
 test_expect_success () {
 	test "$#" = 3 && { test_prereq=$1; shift; } || test_prereq=
 	test "$#" = 2 || error "bug in the test script: not 2 or 3 parameters to test_expect_success"
