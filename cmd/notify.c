@@ -78,6 +78,8 @@ int cmd_main(int argc, const char **argv)
 				"mail only commits this remote already has (repeatable)"),
 		OPT_BOOL(0, "revert", &o.n.revert,
 			 "announce reverts of announced commits in their thread"),
+		OPT_BOOL(0, "retry-refused", &o.n.retry_refused,
+			 "mail again only what the server refused (the cause fixed)"),
 		OPT_STRING(0, "branch", &o.n.branch, "branch", "the branch named in the mails"),
 		OPT_BOOL(0, "stdin", &o.n.use_stdin, "read commit ids from stdin, one per line"),
 		OPT__QUIET(&o.n.quiet, "no line per mail sent"),
@@ -96,7 +98,8 @@ int cmd_main(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, options, usage_str, 0);
 	if (o.action != ACTION_NOTIFY) {
-		if (argc || o.n.send || o.n.use_stdin || o.n.after_push.nr || o.n.revert || o.n.branch)
+		if (argc || o.n.send || o.n.use_stdin || o.n.after_push.nr || o.n.revert || o.n.branch ||
+		    o.n.retry_refused)
 			usage_msg_opt(usage_str, options,
 				      "--store-password and --forget-password take no other option");
 		return password_action(o.action);

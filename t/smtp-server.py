@@ -30,6 +30,8 @@
 # minutes, so a test that dies leaves no server behind. --reject ADDR answers 550 to RCPT TO:<ADDR>; --defer ADDR
 # answers 451 to it once. --refuse-after K answers 554 to the data of the
 # (K+1)th message (once), which is not spooled; the connection goes on.
+# --refuse-from K answers 554 to the data of every message after the
+# first K accepted (a policy that changed mid-run), until the next reset.
 # --inject-starttls sends a second reply right after "220 Ready to start
 # TLS", before the handshake (an attacker's injection, RFC 3207).
 # --no-starttls offers no STARTTLS (AUTH needs
@@ -74,6 +76,7 @@ def make_parser(exit_on_error=True):
     p.add_argument("--reject", action="append", default=[])
     p.add_argument("--defer", action="append", default=[])
     p.add_argument("--refuse-after", type=int)
+    p.add_argument("--refuse-from", type=int)
     p.add_argument("--inject-starttls", action="store_true")
     p.add_argument("--pipelining-before-tls", action="store_true")
     p.add_argument("--no-starttls", action="store_true")
@@ -229,7 +232,8 @@ class Handler:
                 await asyncio.sleep(0.05)
             asyncio.get_event_loop().call_soon(server.transport.close)
             return "421 4.3.2 stalled, closing transmission channel"
-        if m.once("refuse_after", m.accepted):
+        if m.once("refuse_after", m.accepted) or (
+                m.args.refuse_from is not None and m.accepted >= m.args.refuse_from):
             return "554 5.7.1 Message refused: content rejected"
         st.spool(m, envelope)
         return "250 2.0.0 Ok: queued as %04d" % st.seq

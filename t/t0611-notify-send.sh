@@ -203,7 +203,10 @@ test_expect_success 'hostile records: their mails refused and recorded, nothing 
 		git notes --ref=maint add -f -C $(git hash-object -w n2) HEAD~1 &&
 		test_expect_code 1 git maint-notify --send -q >../out 2>../err
 	) &&
-	test_line_count = 2 err &&
+	grep "^error: " err >errors &&
+	test_line_count = 2 errors &&
+	grep "^hint: .*--retry-refused" err &&
+	test_line_count = 3 err &&
 	test "$(smtp_count)" = $((before + 1)) &&
 	! grep -i victim "$SMTP_SPOOL/log" &&
 	! cat "$SMTP_SPOOL"/*.eml | tr -d "\r" | grep -i -e "^bcc" -e victim &&

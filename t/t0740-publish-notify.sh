@@ -79,7 +79,8 @@ test_expect_success 'setup: origin served by git daemon, a bare backup, the arti
 test_expect_success 'setup: three patches from two authors queued on work-next' '
 	mails_for 2 "Lan Tianyu" tianyu.lan@intel.com endpoint quirks >lan.mbox &&
 	mails_for 1 "Johan Hovold" johan@kernel.org serial >johan.mbox &&
-	git -C r maint-queue -q usb-next ../lan.mbox ../johan.mbox &&
+	git -C r maint-queue -q usb-next ../lan.mbox &&
+	git -C r maint-queue -q usb-next ../johan.mbox &&
 	test "$(git -C r rev-list --count usb-next..work-next)" = 3
 '
 

@@ -124,6 +124,57 @@ int journal_read(struct journal *j, const git_oid *commit, struct journal_entry 
 	return 0;
 }
 
+/* Appends commit to the list when its newest record says "failed". */
+static int add_if_refused(struct journal *j, const git_oid *commit, git_oid **v, size_t *nr,
+			  size_t *alloc)
+{
+	struct journal_entry e = JOURNAL_ENTRY_INIT;
+	int rc = journal_read(j, commit, &e);
+
+	if (!rc && e.status == JOURNAL_FAILED) {
+		ALLOC_GROW(*v, *nr + 1, *alloc);
+		git_oid_cpy(&(*v)[(*nr)++], commit);
+	}
+	journal_entry_release(&e);
+	return rc < 0 ? -1 : 0;
+}
+
+int journal_refused(struct journal *j, git_oid **v, size_t *nr, size_t *alloc)
+{
+	git_note_iterator *it = NULL;
+	git_oid blob, commit;
+	int rc = 0, bad = 0;
+
+	if (j->tip) {
+		if (lg2_check(git_note_commit_iterator_new(&it, j->tip), "cannot read the journal '%s'",
+			      JOURNAL_REF) < 0)
+			return -1;
+		while (!bad && !(rc = git_note_next(&blob, &commit, it)))
+			bad = add_if_refused(j, &commit, v, nr, alloc) < 0;
+		git_note_iterator_free(it);
+		if (bad || (rc != GIT_ITEROVER && lg2_check(rc, "cannot read the journal '%s'", JOURNAL_REF) < 0))
+			return -1;
+	}
+	/* records in the log only: not yet in the notes (those were read above) */
+	for (size_t i = 0; i < j->nr; i++) {
+		git_note *note = NULL;
+		int found = 0;
+
+		for (size_t k = 0; k < i && !found; k++)
+			found = git_oid_equal(&j->pending[k].commit, &j->pending[i].commit);
+		if (!found && j->tip) {
+			rc = git_note_commit_read(&note, j->repo, j->tip, &j->pending[i].commit);
+			git_note_free(note);
+			if (rc < 0 && rc != GIT_ENOTFOUND)
+				return lg2_check(rc, "cannot read the journal '%s'", JOURNAL_REF);
+			found = !rc;
+		}
+		if (!found && add_if_refused(j, &j->pending[i].commit, v, nr, alloc) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static void format_entry(struct strbuf *out, const struct journal_entry *e)
 {
 	notes_add_field(out, "Status", e->status == JOURNAL_SENT ? "sent" : "failed",

@@ -23,8 +23,9 @@
  *
  * "failed" is a refusal that retrying will not change (a 5xx reply, a
  * value that could not be put in a mail); such a commit is not mailed
- * again unless its note is removed (`git notes --ref=maint-notify
- * remove <commit>`). A commit without a note was never mailed.
+ * again unless asked to (notify --retry-refused, once the cause is
+ * fixed): then its new record replaces the note, the notes' history
+ * keeping the old one. A commit without a note was never mailed.
  *
  * Notes are written at git's fan-out paths ("ab/cdef..."; one level, or
  * the depth the tree already has), so a write costs the same for the
@@ -120,6 +121,12 @@ void journal_release(struct journal *j);
 
 /* Reads commit's note into e (released first). 0 found, 1 none, -1 reported. */
 int journal_read(struct journal *j, const git_oid *commit, struct journal_entry *e);
+
+/*
+ * The commits whose newest record says "failed", in no particular order,
+ * appended to *v (ALLOC_GROW: *nr, *alloc). -1 reported.
+ */
+int journal_refused(struct journal *j, git_oid **v, size_t *nr, size_t *alloc);
 
 /* Records e as commit's note: in the log, synced (see above). -1 reported. */
 int journal_write(struct journal *j, const git_oid *commit, const struct journal_entry *e);

@@ -823,9 +823,10 @@ static int notify_commit(struct notify *n, const git_oid *id)
 	if (git_commit_parentcount(c) > 1)
 		goto out;
 	commit_info_load(&ci, c, n->abbrev);
-	if ((r = journal_read(&n->journal, id, &je)) <= 0) {
-		ret = r;
-		goto out;	/* mailed (or refused) before */
+	r = journal_read(&n->journal, id, &je);
+	if (r < 0 || (n->o->retry_refused ? r > 0 || je.status != JOURNAL_FAILED : r == 0)) {
+		ret = r < 0 ? -1 : 0;
+		goto out;	/* mailed (or refused) before; with retry_refused: not refused */
 	}
 	if (n->nremotes && (missing = notify_missing_on(n, id))) {
 		if (!n->o->quiet)
@@ -937,6 +938,8 @@ static int result(const struct notify *n)
 		       n->pending == 1 ? " is" : "s are", n->pending == 1 ? "it" : "them");
 		return RESULT_TEMPFAIL;
 	}
+	if (n->refused && n->o->send)
+		advise("once the cause is fixed, 'git maint-notify --send --retry-refused' sends the refused mails again");
 	return n->refused ? RESULT_NO : RESULT_OK;
 }
 
@@ -967,6 +970,50 @@ static int send_all(struct notify *n, const struct oid_list *commits)
 	return result(n);
 }
 
+/* --retry-refused without a range: every commit the journal records as refused. */
+static int all_refused(const struct notify_opts *o)
+{
+	return o->retry_refused && !o->nrevs && !o->use_stdin;
+}
+
+struct dated {
+	git_oid id;
+	git_time_t when;
+};
+
+static int older_first(const void *a, const void *b)
+{
+	const struct dated *x = a, *y = b;
+
+	return x->when < y->when ? -1 : x->when > y->when;
+}
+
+/* The refused commits of the journal, oldest (by committer date) first, as a walk gives them. */
+static int refused_commits(struct notify *n, struct oid_list *l)
+{
+	struct dated *d;
+	int ret = 0;
+
+	if (journal_refused(&n->journal, &l->v, &l->nr, &l->alloc) < 0)
+		return -1;
+	d = xcalloc(l->nr ? l->nr : 1, sizeof(*d));
+	for (size_t i = 0; i < l->nr && !ret; i++) {
+		git_commit *c = NULL;
+
+		git_oid_cpy(&d[i].id, &l->v[i]);
+		ret = lg2_check(git_commit_lookup(&c, n->repo, &l->v[i]), "cannot read commit %s",
+				git_oid_tostr_s(&l->v[i]));
+		if (!ret)
+			d[i].when = git_commit_time(c);
+		git_commit_free(c);
+	}
+	qsort(d, l->nr, sizeof(*d), older_first);
+	for (size_t i = 0; i < l->nr; i++)
+		git_oid_cpy(&l->v[i], &d[i].id);
+	free(d);
+	return ret < 0 ? -1 : 0;
+}
+
 int notify_run(git_repository *repo, const struct maint_config *cfg, const struct notify_opts *o)
 {
 	struct notify n = { .repo = repo, .cfg = cfg, .o = o, .lock = STATE_LOCK_INIT,
@@ -993,12 +1040,14 @@ int notify_run(git_repository *repo, const struct maint_config *cfg, const struc
 	    lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)1 << 20),
 		      "cannot set the object cache") < 0)
 		return RESULT_FATAL;
-	if (setup(&n) < 0 || notify_collect_commits(&n, &commits) < 0)
+	if (setup(&n) < 0 || (!all_refused(o) && notify_collect_commits(&n, &commits) < 0))
 		goto out;
 	if ((r = open_journal(&n)) != RESULT_OK) {
 		ret = r;
 		goto out;
 	}
+	if (all_refused(o) && refused_commits(&n, &commits) < 0)
+		goto out;
 	if (o->send) {
 		ret = send_all(&n, &commits);
 		/* whatever stopped the run, what went out is in the notes before we go */

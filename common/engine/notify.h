@@ -56,6 +56,12 @@
  * ($GIT_COMMON_DIR/maint-notify.lock): a second run at the same time is
  * refused (RESULT_TEMPFAIL).
  *
+ * retry_refused: only the commits whose mail the journal records as
+ * refused ("failed") are mailed, again (the cause fixed: an address, a
+ * server's policy); the others are left alone. Without a range or
+ * --stdin, every refused commit in the journal, oldest first. The new
+ * record replaces the note; the notes' history keeps the refused one.
+ *
  * after_push: only commits that every named remote has (a
  * remote-tracking branch refs/remotes/<remote>/<name> contains them, as after
  * git push or fetch, or the push a publish in progress recorded,
@@ -87,6 +93,7 @@ struct notify_opts {
 	size_t nrevs;
 	struct strvec after_push;	/* remotes */
 	int revert;
+	int retry_refused;		/* only the commits whose mail was refused, again */
 	const char *branch;		/* NULL: see above */
 	int quiet;
 	int verbose;			/* 1: the SMTP protocol trace (AUTH redacted) */

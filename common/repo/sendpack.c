@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "sendpack.h"
 #include "run-command.h"
+#include "strbuf.h"
 #include "strvec.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -82,24 +83,13 @@ static int net_error(const char *fmt, ...)
 
 /* ---- pkt-lines ---- */
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The length a pkt-line's four hex digits say, or -1. */
 static int pkt_len(const char *p)
 {
 	int n = 0;
 
 	for (int i = 0; i < 4; i++) {
-		int v = hexval((unsigned char)p[i]);
+		int v = hex_digit((unsigned char)p[i]);
 
 		if (v < 0)
 			return -1;
