@@ -13,14 +13,14 @@
 # bash-completion, zsh and tmux for the completion tests (t0960);
 # attestation: libopendkim to build, and to sign and check test mail
 # patatt, python3-dkim (dkimpy, with dnspython for a loopback DNS server)
-# and opendkim-tools (t0120).
+# and opendkim-tools (t0120); b4, the oracle of the trailers queue carries (t0211).
 packages="build-essential pkg-config git libgit2-dev libcurl4-openssl-dev
 libsecret-1-dev libinih-dev libssl-dev asciidoctor sharness libcmocka-dev patch time
 man-db python3 python3-aiosmtpd gnome-keyring dbus dbus-daemon libsecret-tools openssl perl
 clang libclang-rt-14-dev lighttpd openssh-server msmtp git-email libauthen-sasl-perl
 libio-socket-ssl-perl libmailtools-perl public-inbox zlib1g-dev dovecot-imapd
 bash-completion zsh tmux libopendkim-dev patatt python3-dkim python3-dnspython
-opendkim-tools"
+opendkim-tools b4"
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
 	echo "git-maint: not a Debian system; install the equivalents of:" >&2

@@ -254,9 +254,14 @@ static void find_kinds(struct mail_kinds *mk, size_t *node_msg)
 		size_t p = m->reply_node == MAIL_NONE ? MAIL_NONE : node_msg[m->reply_node];
 
 		c->parent = p == i ? MAIL_NONE : p;
-		if (c->kind == MAIL_DUPLICATE || m->tagged || c->parent == MAIL_NONE)
+		if (c->kind == MAIL_DUPLICATE || (m->tagged && c->kind != MAIL_OTHER) ||
+		    c->parent == MAIL_NONE)
 			continue;
-		/* Untagged and answering a patch, cover or reply: a follow-up, whatever it carries. */
+		/*
+		 * Answering a patch, cover or reply: a follow-up, whatever it
+		 * carries when untagged; tagged, when it carries no patch (a
+		 * reply that kept "[PATCH] ..." and lost its "Re:", as b4 reads it).
+		 */
 		switch (mk->cls[c->parent].kind) {
 		case MAIL_PATCH:
 		case MAIL_COVER:

@@ -11,10 +11,11 @@
  * Kinds:
  *   - duplicate: its Message-ID was seen before; the first copy wins;
  *   - follow-up: a reply ("Re:", "Aw:", "Fwd:" subject), or a message
- *     without a "[PATCH ...]"-style tag that answers (In-Reply-To) a
- *     patch, cover letter or follow-up of the mailbox, whatever it
- *     carries: a diff quoted with "> " or a reviewer's suggested diff is
- *     never a patch (b4 ignores diffs in follow-ups too);
+ *     that answers (In-Reply-To) a patch, cover letter or follow-up of
+ *     the mailbox and either has no "[PATCH ...]"-style tag, whatever it
+ *     carries (a diff quoted with "> " or a reviewer's suggested diff is
+ *     never a patch: b4 ignores diffs in follow-ups too), or carries no
+ *     patch (a reply whose mailer kept the tag and dropped the "Re:");
  *   - cover letter: "0/n", whatever follows its "---" (b4's diffstat and
  *     base-commit:, format-patch --interdiff/--range-diff), or the
  *     thread root without a diff of a series;

@@ -32,7 +32,11 @@ struct gift {
 	size_t t;		/* index in the follow-up's trailers */
 	const char *via;	/* "", or where it was given when not to this patch */
 	int stale;
+	int rank;		/* where it was given: GIVEN_* (b4's order) */
 };
+
+/* b4's order: what the patch was given, then its other versions, then the cover letters. */
+enum { GIVEN_PATCH, GIVEN_VERSION, GIVEN_COVER };
 
 struct gifts {
 	struct gift *v;
@@ -253,7 +257,7 @@ static size_t answered(const struct review *rv, size_t f)
 }
 
 static void gift_add(struct gifts *g, size_t followup, size_t given_to, size_t t, const char *via,
-		     int stale)
+		     int stale, int rank)
 {
 	ALLOC_GROW(g->v, g->nr + 1, g->alloc);
 	g->v[g->nr].followup = followup;
@@ -261,6 +265,7 @@ static void gift_add(struct gifts *g, size_t followup, size_t given_to, size_t t
 	g->v[g->nr].t = t;
 	g->v[g->nr].via = via;
 	g->v[g->nr].stale = stale;
+	g->v[g->nr].rank = rank;
 	g->nr++;
 }
 
@@ -268,6 +273,8 @@ static int cmp_gift(const void *a_, const void *b_)
 {
 	const struct gift *a = a_, *b = b_;
 
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
 	if (a->followup != b->followup)
 		return a->followup < b->followup ? -1 : 1;
 	return a->t < b->t ? -1 : a->t > b->t;
@@ -288,7 +295,7 @@ static void hand_out(struct review *rv, struct gifts *to_msg)
 		if (target == NONE)
 			continue;
 		for (size_t t = 0; t < rv->m[f].trailers.nr; t++)
-			gift_add(&to_msg[target], f, target, t, "", 0);
+			gift_add(&to_msg[target], f, target, t, "", 0, GIVEN_PATCH);
 	}
 }
 
@@ -334,7 +341,8 @@ static void gifts_of_patch(struct review *rv, size_t p, const struct gifts *to_m
 
 	for (size_t i = 0; i < to_msg[p].nr; i++)
 		gift_add(out, to_msg[p].v[i].followup, p, to_msg[p].v[i].t,
-			 to == pm ? "" : note_for(rv, to, pm, rest), stale);
+			 to == pm ? "" : note_for(rv, to, pm, rest), stale,
+			 to == pm ? GIVEN_PATCH : GIVEN_VERSION);
 	if (c == NONE)
 		return;
 	/* what changed is the patch, not the cover letter: "on the v1 cover letter, for v1 3/4, which ..." */
@@ -345,7 +353,7 @@ static void gifts_of_patch(struct review *rv, size_t p, const struct gifts *to_m
 	}
 	for (size_t i = 0; i < to_msg[c].nr; i++)
 		gift_add(out, to_msg[c].v[i].followup, c, to_msg[c].v[i].t,
-			 note_for(rv, to, &rv->m[c], to == pm ? "" : why.buf), stale);
+			 note_for(rv, to, &rv->m[c], to == pm ? "" : why.buf), stale, GIVEN_COVER);
 	strbuf_release(&why);
 }
 

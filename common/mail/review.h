@@ -29,8 +29,10 @@
  *     already in the patch's own trailer block, is kept once: the first;
  *   - opts.take decides which kinds go in: all (the default, as b4 am),
  *     none, or the tokens named (case-blind).
- * Carried trailers come in the order of the follow-ups in the mailbox,
- * each follow-up's in the order written. The caller adds them to the
+ * Carried trailers come in b4's order: those given to the patch itself,
+ * then to its other versions, then to cover letters; each group in the
+ * order of the follow-ups in the mailbox, each follow-up's in the order
+ * written. The caller adds them to the
  * commit message with trailers_add_to_message() (so the message ends as
  * git interpret-trailers would make it), before any Link: and its own
  * Signed-off-by.

@@ -501,6 +501,26 @@ static int has_control(const char *s, size_t len)
 	return 0;
 }
 
+/*
+ * "Jane <jane@x.org<mailto:jane@x.org>>", as a mailer that turns HTML
+ * mail back into text writes an address: the "<mailto:...>" go, as b4
+ * drops them.
+ */
+static void drop_mailto(struct strbuf *value)
+{
+	static const char tag[] = "<mailto:";
+	char *p;
+
+	while ((p = memmem(value->buf, value->len, tag, sizeof(tag) - 1))) {
+		char *end = memchr(p + sizeof(tag) - 1, '>', value->buf + value->len - p - (sizeof(tag) - 1));
+		size_t from = p - value->buf;
+
+		if (!end || end == p + sizeof(tag) - 1)
+			break;
+		strbuf_remove(value, from, end + 1 - p);
+	}
+}
+
 void trailers_from_reply(struct trailer_list *out, const char *text, size_t len)
 {
 	struct text_lines tl = { text, len, 0 };
@@ -528,6 +548,7 @@ void trailers_from_reply(struct trailer_list *out, const char *text, size_t len)
 			strbuf_addch(&value, ' ');
 			strbuf_add(&value, next, nlen);
 		}
+		drop_mailto(&value);
 		strbuf_reset(&name);
 		strbuf_reset(&email);
 		/* a lone CR, ESC ... would carry more than one line into a commit or a listing */

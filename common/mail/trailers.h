@@ -34,8 +34,10 @@
  *     (Name)" with the name in parentheses; an address has a '@' and a
  *     dot after it. A comment after " #" ("Acked-by: Jane <j@x.org> #
  *     for the USB part") is kept in the value and ignored when reading
- *     it. b4's repair of a name and its address split over two lines
- *     ("Signed-off-by: Jane Doe" then "<jane@example.com>") is done too;
+ *     it. b4's repairs are done too: of a name and its address split
+ *     over two lines ("Signed-off-by: Jane Doe" then "<jane@example.com>"),
+ *     and of an address a mailer wrote back from HTML
+ *     ("Jane <jane@x.org<mailto:jane@x.org>>": the "<mailto:...>" go);
  *   - and "Fixes: <commit id of 8 to 40 hex digits> ..." lines, which
  *     name no person (b4 takes them too);
  *   - never From:, To:, Cc:, Bcc:, Reply-To:, Author:, Subject:, Date:,
