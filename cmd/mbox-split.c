@@ -80,7 +80,7 @@ static void list_with_trailers(struct mbox_split *ms, const char *format, struct
 	struct review *rv = NULL;
 	size_t *applied_as = NULL;
 
-	if (config_load_ini(&cfg) < 0 || review_opts_config(&ro, &cfg) < 0)
+	if (config_load_files(&cfg) < 0 || review_opts_config(&ro, &cfg) < 0)
 		exit(EXIT_FATAL);
 	if (mbox_split_review(ms, order, n, &ro, &rv, &applied_as) < 0)
 		die("cannot read the mail again");
@@ -169,7 +169,7 @@ int cmd_main(int argc, const char **argv)
 
 	ms.args = argv;
 	ms.nargs = argc;
-	if (config_load_ini(&cfg) < 0)
+	if (config_load_files(&cfg) < 0)
 		exit(EXIT_FATAL);
 	/* signatures are checked for a listing that shows them, unless --attest=off */
 	if (o.list && (o.show_trailers || mbox_write_format_needs_attest(o.format))) {

@@ -139,6 +139,23 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/*
+ * tree.<name>.link or queue.link: a mask; true (or a bare key) for b4's
+ * mask, b4.linkmask (else b4's default), the same setting; false: none.
+ */
+static char *link_mask(const struct maint_config *cfg, const char *v)
+{
+	int b = v ? config_parse_bool(v) : 0;
+	char *mask;
+
+	if (b == 0)
+		return NULL;
+	if (b < 0)
+		return xstrdup(v);
+	mask = config_git_string(cfg, "b4.linkmask");
+	return mask ? mask : xstrdup("https://lore.kernel.org/r/%s");
+}
+
 /* Options for the run: command line, else [tree "<name>"], else [queue]. */
 static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 		      const struct maint_config *cfg, const char *tree)
@@ -158,7 +175,7 @@ static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 	o->source = c->source;
 	o->attest = c->attest;
 	v = tree ? config_get(cfg, "tree", tree, "link") : NULL;
-	o->link_mask = dup_or_null(v ? v : config_get(cfg, "queue", NULL, "link"));
+	o->link_mask = link_mask(cfg, v ? v : config_get(cfg, "queue", NULL, "link"));
 	if (tree) {
 		o->check_cmd = dup_or_null(config_get(cfg, "tree", tree, "check"));
 		v = config_get(cfg, "tree", tree, "check-failure");

@@ -365,25 +365,27 @@ static int load_template(struct strbuf *out, const struct maint_config *cfg, con
 			 const char *def)
 {
 	const struct config_entry *e = config_get_entry(cfg, "notify", NULL, key);
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, origin = STRBUF_INIT;
 	int ret = 0;
 
 	if (!e) {
 		strbuf_addstr(out, def);
 		return 0;
 	}
+	config_entry_origin(&origin, e);
 	if (starts_with(e->value, "~/") && getenv("HOME"))
 		strbuf_addf(&path, "%s/%s", getenv("HOME"), e->value + 2);
 	else
 		strbuf_addstr(&path, e->value);
 	if (strbuf_read_file(out, path.buf, 0) < 0)
-		ret = error_errno("cannot read the template '%s' (notify.%s, %s:%d)", path.buf, key,
-				  e->file, e->line);
+		ret = error_errno("cannot read the template '%s' (notify.%s, %s)", path.buf, key,
+				  origin.buf);
 	else if (memchr(out->buf, '\0', out->len))
 		ret = error("the template '%s' holds a NUL byte", path.buf);
 	else if (template_check(out->buf, out->len, placeholder_names, path.buf) < 0)
 		ret = -1;
 	strbuf_release(&path);
+	strbuf_release(&origin);
 	return ret;
 }
 

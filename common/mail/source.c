@@ -262,8 +262,14 @@ int source_config_max_size(const struct maint_config *cfg, size_t *out)
 		return 0;
 	errno = 0;
 	v = strtoull(e->value, &end, 10);
-	if (errno || end == e->value || *end)
-		return error("%s:%d: bad mbox.max-message-size '%s'", e->file, e->line, e->value);
+	if (errno || end == e->value || *end) {
+		struct strbuf origin = STRBUF_INIT;
+
+		config_entry_origin(&origin, e);
+		error("%s: bad mbox.max-message-size '%s'", origin.buf, e->value);
+		strbuf_release(&origin);
+		return -1;
+	}
 	*out = v && v < SIZE_MAX ? (size_t)v : SIZE_MAX;
 	return 0;
 }

@@ -151,7 +151,7 @@ int archive_ref_parse(struct archive_ref *ref, const char *arg, const char *defa
 	}
 	if (!default_base)
 		return error("'%s' is a Message-ID, and no archive is configured to fetch it from "
-			     "(archive.url)", arg);
+			     "(git config maint.archive.url <url>)", arg);
 	if (!base_ok(default_base))
 		return error("archive.url '%s' is not an http(s) URL we can use", default_base);
 	if (set_ref(ref, id, len, default_base, arg) < 0)
@@ -275,6 +275,7 @@ int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fet
 	ho.max_body = g->max == (size_t)-1 ? 0 : g->max + g->max / 1024 + 4096;
 	ho.max_body_setting = "archive.max-size";
 	ho.quiet = opts->quiet;
+	ho.cfg = opts->cfg;
 	ho.progress_title = "Fetching thread";
 	ret = http_get(ref->thread_url, &ho, gunzip_write, g);
 	if (ret == RESULT_NO) {

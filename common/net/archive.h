@@ -53,6 +53,8 @@
 
 #include "strbuf.h"
 
+struct maint_config;
+
 #define ARCHIVE_MAX_SIZE_DEFAULT ((size_t)256 << 20)
 
 struct archive_ref {
@@ -80,6 +82,7 @@ struct archive_fetch_opts {
 	long max_time;		/* archive.max-time (seconds), 0: the default */
 	size_t max_size;	/* uncompressed thread bound, 0: ARCHIVE_MAX_SIZE_DEFAULT */
 	int quiet;
+	const struct maint_config *cfg;	/* for an archive that asks for a login (http.h) */
 };
 
 /*

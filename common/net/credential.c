@@ -190,6 +190,44 @@ void credential_init(struct credential *c, const struct maint_config *cfg, const
 		      use_http_path(c) : 0;
 }
 
+int credential_init_url(struct credential *c, const struct maint_config *cfg, const char *url,
+			const char *user)
+{
+	const char *p = strstr(url, "://"), *host, *slash, *at, *colon;
+	char *protocol, *server, *url_user = NULL;
+	unsigned port = 0;
+
+	if (!p)
+		return -1;
+	protocol = xstrndup(url, p - url);
+	host = p + 3;
+	slash = strchrnul(host, '/');
+	at = memrchr(host, '@', slash - host);
+	if (at) {
+		char *colon_pw;
+
+		url_user = url_decode(host, at - host);
+		/* a password in the URL is not ours to use or to show */
+		colon_pw = strchr(url_user, ':');
+		if (colon_pw)
+			*colon_pw = '\0';
+		host = at + 1;
+	}
+	colon = memrchr(host, ':', slash - host);
+	if (colon && !memchr(colon, ']', slash - colon)) {
+		port = (unsigned)strtoul(colon + 1, NULL, 10);
+		server = xstrndup(host, colon - host);
+	} else {
+		server = xstrndup(host, slash - host);
+	}
+	credential_init(c, cfg, protocol, server, port, *slash ? slash + 1 : NULL,
+			user && *user ? user : url_user);
+	free(protocol);
+	free(server);
+	free(url_user);
+	return 0;
+}
+
 void credential_describe(struct strbuf *out, const struct credential *c)
 {
 	strbuf_addf(out, "%s://%s", c->protocol, c->host);

@@ -97,6 +97,14 @@ void credential_init(struct credential *c, const struct maint_config *cfg, const
 		     const char *host, unsigned port, const char *path, const char *user);
 
 /*
+ * credential_init() for "protocol://[user@]host[:port]/path" (a query or
+ * fragment is part of the path), the user given winning over the URL's.
+ * -1 when url is not of that form.
+ */
+int credential_init_url(struct credential *c, const struct maint_config *cfg, const char *url,
+			const char *user);
+
+/*
  * Finds the password (see above): RESULT_OK with c->password (and
  * c->username) set, or RESULT_FATAL, reported with a hint.
  */

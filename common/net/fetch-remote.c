@@ -31,6 +31,7 @@
 struct fetch_config {
 	struct maint_config cfg;
 	const char *archive_url, *cainfo;
+	char *midmask_url;	/* archive_url from b4.midmask */
 	long timeout, max_time, expire;
 	const char *imap_cainfo;
 	long imap_timeout;
@@ -47,13 +48,39 @@ static long config_number(const struct maint_config *cfg, const char *section, c
 	return v ? strtol(v, NULL, 10) : def;
 }
 
+/*
+ * archive.url, else b4's midmask when it ends in "%s": b4 fetches
+ * <midmask with the Message-ID>/t.mbox.gz as we fetch
+ * <archive.url><Message-ID>/t.mbox.gz. b4's own default (lore's /all/)
+ * is not taken: with neither set, a bare Message-ID stays an error.
+ */
+static const char *archive_url(struct fetch_config *fc)
+{
+	const char *url = config_get(&fc->cfg, "archive", NULL, "url");
+	char *mask;
+
+	if (url)
+		return url;
+	mask = config_git_string(&fc->cfg, "b4.midmask");
+	if (mask && ends_with(mask, "%s") && !strstr(mask, "%s")[2])
+		fc->midmask_url = xstrndup(mask, strlen(mask) - 2);
+	free(mask);
+	return fc->midmask_url;
+}
+
+static void fetch_config_release(struct fetch_config *fc)
+{
+	config_release(&fc->cfg);
+	free(fc->midmask_url);
+}
+
 static int load_config(struct fetch_config *fc)
 {
 	long n;
 
-	if (config_load_ini(&fc->cfg) < 0)
+	if (config_load_files(&fc->cfg) < 0)
 		return -1;
-	fc->archive_url = config_get(&fc->cfg, "archive", NULL, "url");
+	fc->archive_url = archive_url(fc);
 	fc->cainfo = config_get(&fc->cfg, "archive", NULL, "cainfo");
 	fc->timeout = config_number(&fc->cfg, "archive", "timeout", 0);
 	fc->max_time = config_number(&fc->cfg, "archive", "max-time", 0);
@@ -394,6 +421,7 @@ static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, i
 		ao.max_time = fc.max_time;
 		ao.max_size = fc.max_size;
 		ao.quiet = o->quiet;
+		ao.cfg = &fc.cfg;
 		rc = archive_fetch_thread(&ref, &ao, thread_open_out, &out, &fd);
 		if (rc == RESULT_OK && out.cache && cache_commit(&c, fd) < 0)
 			rc = RESULT_FATAL;
@@ -431,7 +459,7 @@ out:
 	fetched_input_unmap(in);
 	cache_release(&c);
 	archive_ref_release(&ref);
-	config_release(&fc.cfg);
+	fetch_config_release(&fc);
 	return ret;
 }
 
@@ -469,7 +497,7 @@ static int fetch_imap(struct fetched_input *in, const struct fetch_opts *o, int 
 out:
 	credential_release(&cred);
 	imap_url_release(&u);
-	config_release(&fc.cfg);
+	fetch_config_release(&fc);
 	return ret;
 }
 

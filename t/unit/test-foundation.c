@@ -203,9 +203,38 @@ static void config_errors(void **state)
 	config_rejects("[smtp]\nencryption = maybe\n");			/* not a choice */
 	config_rejects("[tree \"usb\"]\nsignoff = perhaps\n");		/* not a bool */
 	config_rejects("[notify]\nfrom = caf\xe9\n");			/* not UTF-8 */
-	config_rejects("[notify]\njust words\n");			/* syntax */
-	snprintf(longline, sizeof(longline), "[notify]\ntemplate = %0300d\n", 7);
-	config_rejects(longline);					/* too long */
+	config_rejects("[notify]\njust words\n");			/* unknown key */
+	config_rejects("[notify]\ntemplate\n");			/* bare, not a boolean */
+	config_rejects("[tree \"usb\"]\n\tcheck = a\n\tcheck = b\n");	/* duplicate, indented */
+	snprintf(longline, sizeof(longline), "[%0300d]\nx = 1\n", 7);
+	config_rejects(longline);					/* a long section header */
+}
+
+/* Values of any length (a real check command), and a bare boolean key is true, as in git. */
+static void config_long_and_bare(void **state)
+{
+	struct maint_config cfg = MAINT_CONFIG_INIT;
+	struct strbuf text = STRBUF_INIT, value = STRBUF_INIT;
+	char *path;
+
+	(void)state;
+	strbuf_addchars(&value, 'x', 100000);
+	strbuf_addf(&text, "[tree \"usb\"]\n\tcheck = %s ; comment\n\tsignoff\n\tpublic = usb-next\n", value.buf);
+	path = write_temp(text.buf);
+	assert_int_equal(config_read_file(&cfg, path, 1), 0);
+	assert_string_equal(config_get(&cfg, "tree", "usb", "check"), value.buf);
+	assert_int_equal(config_get_bool(&cfg, "tree", "usb", "signoff", 0), 1);
+	assert_string_equal(config_get(&cfg, "tree", "usb", "public"), "usb-next");
+	assert_int_equal(config_get_entry(&cfg, "tree", "usb", "public")->line, 4);
+	config_release(&cfg);
+	unlink(path);
+	free(path);
+	strbuf_reset(&text);
+	strbuf_addstr(&text, "[tree \"usb\"]\ncheck = ");
+	strbuf_addchars(&text, 'y', CONFIG_LINE_MAX);
+	config_rejects(text.buf);					/* over the bound */
+	strbuf_release(&text);
+	strbuf_release(&value);
 }
 
 static void config_missing_file(void **state)
@@ -462,6 +491,7 @@ int main(void)
 		cmocka_unit_test(utf8_validation),
 		cmocka_unit_test(config_reads_trees),
 		cmocka_unit_test(config_errors),
+		cmocka_unit_test(config_long_and_bare),
 		cmocka_unit_test(config_missing_file),
 		cmocka_unit_test(gitdir_discovers_as_git),
 		cmocka_unit_test(hashmap_maps_byte_strings),
