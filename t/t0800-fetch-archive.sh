@@ -203,7 +203,7 @@ test_expect_success '<msgid>, id:<msgid>, id:<<msgid>> and the archive URLs name
 
 test_expect_success 'on a terminal, a progress meter for the download; none with -q' '
 	script -qec "git -C r maint-mbox-split --refresh --format=%m \"<$V1_COVER>\" >/dev/null" typescript >/dev/null &&
-	grep "Fetching thread: [0-9]*, done\." typescript &&
+	grep "Fetching thread: [0-9.]* \(bytes\|KiB\|MiB\) | [0-9.]* \(bytes\|KiB\|MiB\|GiB\)/s, done\." typescript &&
 	script -qec "git -C r maint-mbox-split -q --refresh --format=%m \"<$V1_COVER>\" >/dev/null" typescript >/dev/null &&
 	! grep Fetching typescript
 '

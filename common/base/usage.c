@@ -142,13 +142,18 @@ void report_flush(void)
 	pthread_mutex_unlock(&held.lock);
 }
 
+void report_release(int status)
+{
+	pthread_mutex_lock(&held.lock);
+	release_held(status == EXIT_FATAL ? "fatal: " : "error: ");
+	pthread_mutex_unlock(&held.lock);
+}
+
 /* on_exit(): the held error made the program fail when it exits 128, as git's die() would. */
 static void release_at_exit(int status, void *unused)
 {
 	(void)unused;
-	pthread_mutex_lock(&held.lock);
-	release_held(status == EXIT_FATAL ? "fatal: " : "error: ");
-	pthread_mutex_unlock(&held.lock);
+	report_release(status);
 }
 
 void report_hold_errors(void)

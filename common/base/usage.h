@@ -147,6 +147,12 @@ void report_hold_errors(void);
  * prompt.
  */
 void report_flush(void);
+/*
+ * Prints the held error with the prefix the exit status gives it: for an
+ * exit handler that must see it out before the program's end (the pager's,
+ * pager.h, which closes stderr).
+ */
+void report_release(int status);
 
 /*
  * fn runs when the program's cmd_main() returns to the common main()

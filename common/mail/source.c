@@ -205,6 +205,16 @@ int source_check_format(const char *const *args, size_t nargs)
 	return ret;
 }
 
+int source_reads_terminal(const char *const *args, size_t nargs)
+{
+	if (!isatty(0))
+		return 0;
+	for (size_t i = 0; i < nargs; i++)
+		if (!strcmp(args[i], "-"))
+			return 1;
+	return !nargs;
+}
+
 int source_open(struct mail_source **out, const char *const *args, size_t nargs, unsigned flags)
 {
 	struct mail_source *src;

@@ -72,7 +72,7 @@ static int progress_cb(void *userp, curl_off_t dltotal, curl_off_t dlnow, curl_o
 	(void)ultotal;
 	(void)ulnow;
 	if (!t->progress && t->title && dlnow > 0)
-		t->progress = progress_start(t->title, dltotal > 0 ? (uint64_t)dltotal : 0, t->quiet);
+		t->progress = progress_start_bytes(t->title, dltotal > 0 ? (uint64_t)dltotal : 0, t->quiet);
 	progress_update(t->progress, dlnow > 0 ? (uint64_t)dlnow : 0);
 	return 0;
 }
