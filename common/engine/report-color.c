@@ -49,18 +49,18 @@ static size_t digits(const char *p, size_t len)
 	return i;
 }
 
-/* "Patch <k>/<n>: " */
-static int is_patch_line(const char *line, size_t len)
+/* "<word><k>/<n>: ": "Patch 2/5: " where a patch starts, "Series 2/12: " where a series does */
+static int is_heading(const char *line, size_t len, const char *word)
 {
-	size_t k, n;
+	size_t w = strlen(word), k, n;
 
-	if (!has_prefix(line, len, "Patch "))
+	if (!has_prefix(line, len, word))
 		return 0;
-	k = digits(line + 6, len - 6);
-	if (!k || 6 + k >= len || line[6 + k] != '/')
+	k = digits(line + w, len - w);
+	if (!k || w + k >= len || line[w + k] != '/')
 		return 0;
-	n = digits(line + 7 + k, len - 7 - k);
-	return n && has_prefix(line + 7 + k + n, len - 7 - k - n, ": ");
+	n = digits(line + w + 1 + k, len - w - 1 - k);
+	return n && has_prefix(line + w + 1 + k + n, len - w - 1 - k - n, ": ");
 }
 
 /* "Hunk #<n> succeeded..." or "Hunk #<n> merged...": a hunk that applies. */
@@ -73,20 +73,6 @@ static int is_hunk_ok(const char *line, size_t len)
 	n = digits(line + 6, len - 6);
 	return n && (has_prefix(line + 6 + n, len - 6 - n, " succeeded") ||
 		     has_prefix(line + 6 + n, len - 6 - n, " merged"));
-}
-
-/* "Series <k>/<n>: ", a series' heading when the input holds several */
-static int is_series_heading(const char *line, size_t len)
-{
-	size_t k, n;
-
-	if (!has_prefix(line, len, "Series "))
-		return 0;
-	k = digits(line + 7, len - 7);
-	if (!k || 7 + k >= len || line[7 + k] != '/')
-		return 0;
-	n = digits(line + 8 + k, len - 8 - k);
-	return n && has_prefix(line + 8 + k + n, len - 8 - k - n, ": ");
 }
 
 /* "  <k>: <targets>: <subject>", a line of the verdicts series by series: 1, or 2 when none takes it */
@@ -128,7 +114,7 @@ static int report_slot(const char *line, size_t len)
 {
 	int v;
 
-	if (is_patch_line(line, len) || is_series_heading(line, len))
+	if (is_heading(line, len, "Patch ") || is_heading(line, len, "Series "))
 		return REPORT_PATCH;
 	if ((v = verdict_line(line, len)))
 		return v == 1 ? REPORT_APPLIES : REPORT_FAILED;
