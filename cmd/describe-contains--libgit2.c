@@ -17,7 +17,7 @@ int cmd_main(int argc, const char **argv)
 	struct describe_options dopts = { 0 };
 	struct describer *d = NULL;
 	git_repository *repo;
-	int ret;
+	enum maint_result ret;
 
 	argc = dc_parse_options(&o, argc, argv);
 	dc_describe_options(&dopts, &o);
@@ -30,5 +30,5 @@ int cmd_main(int argc, const char **argv)
 	describer_free(d);
 	git_repository_free(repo);
 	dc_options_release(&o);
-	return ret;
+	return result_exit_code(ret);
 }

@@ -91,8 +91,8 @@ static void NORETURN exec_full(void *ctx, int argc, const char **argv)
 	die_errno("cannot run '%s'", args.v[0]);
 }
 
-/* Hands line and the rest of standard input to the libgit2 program. */
-static int pipe_to_full(void *ctx, const char *line)
+/* Hands line and the rest of standard input to the libgit2 program: its result. */
+static enum maint_result pipe_to_full(void *ctx, const char *line)
 {
 	const struct front *f = ctx;
 	struct strvec args = STRVEC_INIT;
@@ -132,8 +132,8 @@ static int pipe_to_full(void *ctx, const char *line)
 		if (errno != EINTR)
 			die_errno("cannot wait for '%s'", FULL_PROGRAM);
 	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return EXIT_FATAL;
+		return result_from_exit_code(WEXITSTATUS(status));
+	return RESULT_FATAL;
 }
 
 int cmd_main(int argc, const char **argv)
@@ -144,7 +144,7 @@ int cmd_main(int argc, const char **argv)
 	const struct dc_fallback fb = { exec_full, pipe_to_full, &f };
 	struct repo_files *files = NULL;
 	struct describer *d = NULL;
-	int ret;
+	enum maint_result ret;
 
 	for (int i = 1; i < argc; i++)
 		strvec_push(&f.given, argv[i]);
@@ -164,5 +164,5 @@ int cmd_main(int argc, const char **argv)
 	repo_files_free(files);
 	dc_options_release(&o);
 	strvec_clear(&f.given);
-	return ret;
+	return result_exit_code(ret);
 }

@@ -6,10 +6,12 @@
  * and reports. Nothing in the repository changes.
  */
 #include "attest.h"
+#include "color.h"
 #include "config-git.h"
 #include "dry-apply.h"
 #include "fetch.h"
 #include "in-progress.h"
+#include "pager.h"
 #include "parse-options.h"
 #include "repo.h"
 #include "review.h"
@@ -28,6 +30,7 @@ int cmd_main(int argc, const char **argv)
 	struct dry_apply_opts o = DRY_APPLY_OPTS_INIT;
 	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct fetch_opts fo = FETCH_OPTS_INIT;
+	int color = COLOR_UNSET;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "onto", &o.onto, "branch",
 				"check against this branch's tip (repeatable; default: the current branch)"),
@@ -40,6 +43,7 @@ int cmd_main(int argc, const char **argv)
 		OPT_INTEGER('p', NULL, &o.p_value, "n", "strip <n> leading path components (default 1)"),
 		OPT__VERBOSE(&o.verbose, "report every hunk, also those that apply exactly"),
 		OPT__QUIET(&o.quiet, "print only the summary lines"),
+		OPT__COLOR(&color, "colour the report and the range-diff: always, never or auto (color.ui)"),
 		OPT_GROUP("Review"),
 		OPT_REVIEW(&o.review),
 		OPT_ATTEST(&o.attest),
@@ -70,6 +74,12 @@ int cmd_main(int argc, const char **argv)
 	if (config_load(&cfg, repo) < 0 || source_opts_max_size(&o.source, &cfg, &o.max_size) < 0 ||
 	    review_opts_config(&o.review, &cfg) < 0)
 		exit(EXIT_FATAL);
+	/* a report for people: paged and coloured on a terminal, as git's (pager.h, color.h) */
+	if (!o.porcelain) {
+		if (!source_reads_terminal(argv, nargs))
+			setup_pager(&cfg, "dry-apply");
+		o.color = color_want(&cfg, "dry-apply", color);
+	}
 	ret = dry_apply(repo, &cfg, argv, nargs, &o);
 
 	dry_apply_opts_release(&o);

@@ -17,11 +17,13 @@
 #include <string.h>
 
 #include "attest.h"
+#include "color.h"
 #include "config.h"
 #include "fetch.h"
 #include "in-progress.h"
 #include "mbox-split.h"
 #include "mbox-write.h"
+#include "pager.h"
 #include "parse-options.h"
 #include "review.h"
 #include "select.h"
@@ -40,6 +42,7 @@ struct split_opts {
 	struct source_opts source;
 	const char *outdir, *format, *since, *until, *attest;
 	int list, mboxrd, threads, quiet, show_trailers;
+	int color;		/* --color[=<when>]: enum color_when; then 1 when the listing is coloured */
 };
 
 /*
@@ -48,13 +51,13 @@ struct split_opts {
  * neutralised as in the listing's fields.
  */
 static void list_entries(const char *format, struct mail_entry **order, size_t n,
-			 const struct review *rv, const size_t *applied_as)
+			 const struct review *rv, const size_t *applied_as, int color)
 {
 	struct strbuf line = STRBUF_INIT;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (mbox_write_format_entry(&line, format, order[i]) < 0)
+		if (mbox_write_format_entry(&line, format, order[i], color) < 0)
 			die("bad --format");
 		strbuf_addch(&line, '\n');
 		if (rv && applied_as[i] != MAIL_NONE) {
@@ -73,18 +76,18 @@ static void list_entries(const char *format, struct mail_entry **order, size_t n
 
 /* --show-trailers: the listing with what queue would carry (queue.trailers counts). */
 static void list_with_trailers(struct mbox_split *ms, const char *format, struct mail_entry **order,
-			       size_t n)
+			       size_t n, int color)
 {
 	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct review_opts ro = REVIEW_OPTS_INIT;
 	struct review *rv = NULL;
 	size_t *applied_as = NULL;
 
-	if (config_load_ini(&cfg) < 0 || review_opts_config(&ro, &cfg) < 0)
+	if (config_load_files(&cfg) < 0 || review_opts_config(&ro, &cfg) < 0)
 		exit(EXIT_FATAL);
 	if (mbox_split_review(ms, order, n, &ro, &rv, &applied_as) < 0)
 		die("cannot read the mail again");
-	list_entries(format, order, n, rv, applied_as);
+	list_entries(format, order, n, rv, applied_as, color);
 	if (review_unplaced(rv)->nr) {
 		struct strbuf out = STRBUF_INIT;
 
@@ -102,7 +105,7 @@ static void list_with_trailers(struct mbox_split *ms, const char *format, struct
 
 int cmd_main(int argc, const char **argv)
 {
-	struct split_opts o = { .sel = SELECT_OPTS_INIT, .threads = 1 };
+	struct split_opts o = { .sel = SELECT_OPTS_INIT, .threads = 1, .color = COLOR_UNSET };
 	struct fetch_opts fo = FETCH_OPTS_INIT;
 	struct option options[] = {
 		OPT_GROUP("Output"),
@@ -117,6 +120,7 @@ int cmd_main(int argc, const char **argv)
 			 "keep the input's order instead of ordering by thread and patch number"),
 		OPT__QUIET(&o.quiet, "do not warn about incomplete series or an empty mailbox"),
 		OPT_ATTEST(&o.attest),
+		OPT__COLOR(&o.color, "colour the listing (%C(...) in --format): always, never or auto (color.ui)"),
 		OPT_MAIL_SOURCE(&o.source),
 		OPT_GROUP("Selection"),
 		OPT_STRING_LIST(0, "touches", &o.sel.touches, "path",
@@ -169,7 +173,7 @@ int cmd_main(int argc, const char **argv)
 
 	ms.args = argv;
 	ms.nargs = argc;
-	if (config_load_ini(&cfg) < 0)
+	if (config_load_files(&cfg) < 0)
 		exit(EXIT_FATAL);
 	/* signatures are checked for a listing that shows them, unless --attest=off */
 	if (o.list && (o.show_trailers || mbox_write_format_needs_attest(o.format))) {
@@ -178,6 +182,10 @@ int cmd_main(int argc, const char **argv)
 		if (ac.policy != ATTEST_OFF && !(ms.attest = attest_new(&ac)))
 			exit(EXIT_FATAL);
 	}
+	/* a listing is for people: paged and coloured on a terminal (pager.h, color.h) */
+	if (o.list && !source_reads_terminal(argv, argc))
+		setup_pager(&cfg, "mbox-split");
+	o.color = o.list && color_want(&cfg, "mbox-split", o.color);
 	ms.source = &o.source;
 	ms.cfg = &cfg;
 	ms.fast = !o.list && !o.sel.authors.nr && !o.since && !o.until;
@@ -202,9 +210,9 @@ int cmd_main(int argc, const char **argv)
 			exit(EXIT_FATAL);
 		n = select_choose(ms.idx, &order);
 		if (o.list && o.show_trailers)
-			list_with_trailers(&ms, o.format, order, n);
+			list_with_trailers(&ms, o.format, order, n, o.color);
 		else if (o.list)
-			list_entries(o.format, order, n, NULL, NULL);
+			list_entries(o.format, order, n, NULL, NULL, o.color);
 		else if (mbox_split_write(&ms, order, n) < 0)
 			die("cannot write the selected mail");
 	}

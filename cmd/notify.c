@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "config-git.h"
-#include "gitdir.h"
 #include "in-progress.h"
 #include "mailer.h"
 #include "notify.h"
@@ -48,11 +47,10 @@ static int password_action(int action)
 	struct maint_config cfg = MAINT_CONFIG_INIT;
 	struct mailer_conf mc = MAILER_CONF_INIT;
 	git_repository *repo = NULL;
-	struct strbuf gitdir = STRBUF_INIT;
-	int ret = RESULT_FATAL;
+	enum maint_result ret = RESULT_FATAL;
 
 	/* sendemail.* may be in the repository's config; a repository is not required */
-	if (!gitdir_discover(&gitdir, NULL) && repo_open(&repo) < 0)
+	if (repo_open_if_any(&repo) < 0)
 		goto out;
 	if (config_load(&cfg, repo) < 0 || mailer_conf_load(&mc, &cfg, NULL) < 0)
 		goto out;
@@ -63,7 +61,6 @@ out:
 	mailer_conf_release(&mc);
 	config_release(&cfg);
 	git_repository_free(repo);
-	strbuf_release(&gitdir);
 	return result_exit_code(ret);
 }
 

@@ -143,7 +143,7 @@ static void add_words(struct strvec *sv, const char *s)
 }
 
 /* tree.<name>.remote (default: origin, when it exists), then tree.<name>.backup. */
-static int resolve_remotes(git_repository *repo, const struct maint_config *cfg, const char *tree,
+static int resolve_remotes(const struct maint_config *cfg, const char *tree,
 			   struct strvec *remotes)
 {
 	const char *first = tree ? config_get(cfg, "tree", tree, "remote") : NULL;
@@ -151,7 +151,7 @@ static int resolve_remotes(git_repository *repo, const struct maint_config *cfg,
 
 	if (first)
 		add_words(remotes, first);
-	else if (!push_remote_url(repo, "origin", &url))
+	else if (!push_remote_url(cfg, "origin", &url))
 		strvec_push(remotes, "origin");
 	free(url);
 	if (tree)
@@ -159,7 +159,7 @@ static int resolve_remotes(git_repository *repo, const struct maint_config *cfg,
 	if (!remotes->nr)
 		return error("no remote to publish to: no 'origin', and no tree.<name>.remote in maint.ini");
 	for (size_t i = 0; i < remotes->nr; i++) {
-		int rc = push_remote_url(repo, remotes->v[i], &url);
+		int rc = push_remote_url(cfg, remotes->v[i], &url);
 
 		free(url);
 		if (rc > 0)
@@ -198,7 +198,7 @@ static int fill_opts(struct publish_opts *o, char **refs, git_repository *repo,
 	o->tree = tree;
 	o->work = refs[0];
 	o->public = refs[1];
-	if (resolve_remotes(repo, cfg, tree, &o->remotes) < 0)
+	if (resolve_remotes(cfg, tree, &o->remotes) < 0)
 		goto out;
 	o->notify = c->notify >= 0 ? c->notify : config_get_bool(cfg, "tree", tree, "notify", 1);
 	o->notify_reverts = config_get_bool(cfg, "tree", tree, "notify-reverts",
@@ -249,7 +249,8 @@ int cmd_main(int argc, const char **argv)
 	struct publish_opts popts = PUBLISH_OPTS_INIT;
 	git_repository *repo = NULL;
 	char *refs[2] = { NULL, NULL }, *head = NULL;
-	int ret = EXIT_FATAL, rc;
+	enum maint_result rc;
+	int ret = EXIT_FATAL;
 
 	argc = parse_options(argc, argv, options, publish_usage, 0);
 	if (c.action != ACTION_START && (argc || c.dry_run))
@@ -263,8 +264,8 @@ int cmd_main(int argc, const char **argv)
 	if (config_load(&cfg, repo) < 0)
 		goto cleanup;
 	rc = state_lock_acquire(&lock, repo);
-	if (rc) {
-		ret = rc > 0 ? EXIT_TEMPFAIL : EXIT_FATAL;
+	if (rc != RESULT_OK) {
+		ret = result_exit_code(rc);
 		goto cleanup;
 	}
 	switch (c.action) {

@@ -139,6 +139,23 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/*
+ * tree.<name>.link or queue.link: a mask; true (or a bare key) for b4's
+ * mask, b4.linkmask (else b4's default), the same setting; false: none.
+ */
+static char *link_mask(const struct maint_config *cfg, const char *v)
+{
+	int b = v ? config_parse_bool(v) : 0;
+	char *mask;
+
+	if (b == 0)
+		return NULL;
+	if (b < 0)
+		return xstrdup(v);
+	mask = config_git_string(cfg, "b4.linkmask");
+	return mask ? mask : xstrdup("https://lore.kernel.org/r/%s");
+}
+
 /* Options for the run: command line, else [tree "<name>"], else [queue]. */
 static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 		      const struct maint_config *cfg, const char *tree)
@@ -158,7 +175,7 @@ static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 	o->source = c->source;
 	o->attest = c->attest;
 	v = tree ? config_get(cfg, "tree", tree, "link") : NULL;
-	o->link_mask = dup_or_null(v ? v : config_get(cfg, "queue", NULL, "link"));
+	o->link_mask = link_mask(cfg, v ? v : config_get(cfg, "queue", NULL, "link"));
 	if (tree) {
 		o->check_cmd = dup_or_null(config_get(cfg, "tree", tree, "check"));
 		v = config_get(cfg, "tree", tree, "check-failure");
@@ -193,7 +210,7 @@ static int show_trailers(git_repository *repo, const struct maint_config *cfg, s
 {
 	struct queue_opts qopts = QUEUE_OPTS_INIT;
 	struct strbuf out = STRBUF_INIT;
-	int rc;
+	enum maint_result rc;
 
 	if (!tree)
 		tree = config_tree_for_branch(cfg, branch);
@@ -260,7 +277,8 @@ int cmd_main(int argc, const char **argv)
 	git_repository *repo = NULL;
 	char *branch = NULL, *ref = NULL;
 	const char *tree = NULL;
-	int ret = EXIT_FATAL, rc;
+	enum maint_result rc;
+	int ret = EXIT_FATAL;
 
 	argc = parse_options(argc, argv, options, queue_usage, 0);
 	if ((c.action == ACTION_START || c.action == ACTION_TRAILERS) && argc < 1)
@@ -314,14 +332,14 @@ int cmd_main(int argc, const char **argv)
 		goto cleanup;
 	}
 	rc = state_lock_acquire(&lock, repo);
-	if (rc) {
-		ret = rc > 0 ? EXIT_TEMPFAIL : EXIT_FATAL;
+	if (rc != RESULT_OK) {
+		ret = result_exit_code(rc);
 		goto cleanup;
 	}
 	switch (c.action) {
 	case ACTION_START:
 		if (strcmp(branch, argv[0]) && !c.quiet)
-			printf("'%s' is queued on its work branch '%s'\n", argv[0], branch);
+			say(stdout, "'%s' is queued on its work branch '%s'", argv[0], branch);
 		ref = branch_ref(branch);
 		if (!tree)
 			tree = config_tree_for_branch(&cfg, branch);

@@ -119,6 +119,188 @@ test_expect_success 'the engine floor: every layer but engine is used by it, non
 	! grep "^[a-z]*_USES = .*engine" "$MAINT_SRC_DIR/Makefile"
 '
 
+test_expect_success 'results are a type: what decides ok / no / try later returns enum maint_result' '
+	# a function returning RESULT_NO or RESULT_TEMPFAIL is declared so, never "int"
+	for f in "$MAINT_SRC_DIR"/common/*/*.c "$MAINT_SRC_DIR"/cmd/*.c
+	do
+		awk -v f="${f#$MAINT_SRC_DIR/}" "
+			/^(static )?int [a-z_0-9]+\\(/ { fn = \$0; sub(/\\(.*/, \"\", fn); sub(/.* /, \"\", fn) }
+			/^}/ { fn = \"\" }
+			fn != \"\" && /(return |[^=!<>]= )RESULT_(NO|TEMPFAIL)/ { print f \": \" fn; fn = \"\" }
+		" "$f" || return 1
+	done >untyped &&
+	test_must_be_empty untyped
+'
+
+test_expect_success 'results become exit codes, and child exit codes results, in one place each' '
+	# usage.c maps both ways; nothing else names exit 75 or reads a child git-maint exit code
+	(cd "$MAINT_SRC_DIR" && grep -rn -e "EXIT_TEMPFAIL" -e "== 75" cmd common) >mapped &&
+	{ grep -v "^common/base/usage\.[ch]:" mapped >by-hand || :; } &&
+	test_must_be_empty by-hand &&
+	(cd "$MAINT_SRC_DIR" && grep -rn "WEXITSTATUS" cmd common) >children &&
+	# the primitives that return a program'"'"'s own exit code, and sendmail'"'"'s sysexits
+	{ grep -v -e "^common/base/run-command\.c:" -e "^common/base/hook\.c:" \
+		-e "^common/net/mailer\.c:" -e "result_from_exit_code(WEXITSTATUS" children >by-hand || :; } &&
+	test_must_be_empty by-hand
+'
+
+test_expect_success 'one libgit2 set-up, one git config read, one repository discovery' '
+	# git_libgit2_opts() in repo.c only
+	(cd "$MAINT_SRC_DIR" && grep -rln --include="*.c" "git_libgit2_opts" cmd common) >opts &&
+	echo common/repo/repo.c >expect &&
+	test_cmp expect opts &&
+	# git config through libgit2 in the loader only (and the one program without the loader)
+	(cd "$MAINT_SRC_DIR" &&
+	 grep -rln --include="*.c" -e "git_repository_config" -e "git_config_get_" -e "git_config_open" \
+		cmd common) |
+	sort >readers &&
+	printf "%s\n" common/describe/commit-store-odb.c common/repo/config-git.c >expect &&
+	test_cmp expect readers &&
+	# a repository is opened where gitdir_discover() says, or where the
+	# configuration names one (repo.c), or the open one again by its
+	# path, for a second thread (prefetch.c)
+	(cd "$MAINT_SRC_DIR" && grep -rln --include="*.c" "git_repository_open" cmd common) |
+	sort >opens &&
+	printf "%s\n" common/engine/prefetch.c common/repo/repo.c >expect &&
+	test_cmp expect opens &&
+	# refs are written by refstep.c only
+	(cd "$MAINT_SRC_DIR" &&
+	 grep -rln --include="*.c" -e "git_reference_create" -e "git_reference_set_target" \
+		-e "git_reference_delete" \
+		-e "git_remote_update_tips" -e "git_reference_symbolic_create" cmd common) >writers &&
+	echo common/repo/refstep.c >expect &&
+	test_cmp expect writers
+'
+
+test_expect_success 'engines report through the message path: no printf to stdout' '
+	# say() for running commentary, the command'"'"'s own output through its buffer
+	(cd "$MAINT_SRC_DIR" &&
+	 { grep -rn -e "[^a-z_]printf(" -e "[^a-z_]puts(" -e "putchar(" -e "fprintf(stdout" \
+		common/engine || :; }) >raw &&
+	test_must_be_empty raw
+'
+
+# Where the repository is: every program asks gitdir_discover()
+# (common/base/gitdir.h), libgit2 or not, so they all agree with git.
+# sees_repo <found|none>: what each program says from the current directory.
+sees_repo () {
+	if test "$1" = found
+	then
+		test_expect_code 128 git maint-queue --show-current 2>err &&
+		grep "^fatal: no queue in progress" err &&
+		test_expect_code 1 git maint-dry-apply /dev/null 2>err &&
+		grep "^error: no patches found" err &&
+		git maint-notify "$DISCOVER_TIP~1..$DISCOVER_TIP" >/dev/null &&
+		test_expect_code 128 git maint-publish --abort 2>err &&
+		grep "^fatal: no publish in progress" err &&
+		echo v1 >expect &&
+		git maint-describe-contains "$DISCOVER_ONE" >actual &&
+		test_cmp expect actual &&
+		GIT_MAINT_TEST_DESCRIBE_PATH=libgit2 git maint-describe-contains "$DISCOVER_ONE" >actual &&
+		test_cmp expect actual
+	else
+		for cmd in "maint-queue --show-current" "maint-dry-apply /dev/null" \
+			"maint-notify $DISCOVER_TIP~1..$DISCOVER_TIP" "maint-publish --abort" \
+			"maint-describe-contains $DISCOVER_ONE"
+		do
+			test_expect_code 128 git $cmd 2>err &&
+			grep "^fatal: not a git repository" err || return 1
+		done
+	fi
+}
+
+test_expect_success 'setup: a repository to look for' '
+	git init -q disc &&
+	git -C disc commit -q --allow-empty -m one &&
+	git -C disc tag v1 &&
+	git -C disc commit -q --allow-empty -m two &&
+	mkdir -p disc/sub/dir
+'
+DISCOVER_ONE=$(git -C disc rev-parse HEAD~1 2>/dev/null)
+DISCOVER_TIP=$(git -C disc rev-parse HEAD 2>/dev/null)
+
+test_expect_success 'every program finds the repository from a subdirectory, as git' '
+	(cd disc/sub/dir && git rev-parse --git-dir && sees_repo found)
+'
+
+test_expect_success 'a ceiling between here and the repository: no program finds it, as git' '
+	(
+		cd disc/sub/dir &&
+		GIT_CEILING_DIRECTORIES="$PWD/.." &&
+		export GIT_CEILING_DIRECTORIES &&
+		test_must_fail git rev-parse --git-dir 2>/dev/null &&
+		sees_repo none
+	)
+'
+
+test_expect_success 'GIT_DIR naming no repository: every program says so' '
+	(cd disc && GIT_DIR="$PWD/sub" && export GIT_DIR && sees_repo none)
+'
+
+# A file system boundary between a repository and a directory in it: a
+# tmpfs mounted in a copy of disc (as root). Both are outside the trash
+# directory and unmounted by sharness' final cleanup, so a failed run
+# leaves nothing that stops the next one.
+fs=$(mktemp -d "${TMPDIR:-/tmp}/maint-t0001.XXXXXX")
+if test "$(id -u)" = 0 && cp -R disc "$fs/disc" && mkdir "$fs/disc/mnt" &&
+   mount -t tmpfs tmpfs "$fs/disc/mnt" 2>/dev/null
+then
+	test_set_prereq MOUNT
+	cleanup 'umount "$fs/disc/mnt"; rm -rf "$fs"'
+else
+	rm -rf "$fs"
+fi
+
+test_expect_success MOUNT 'across a file system boundary only with GIT_DISCOVERY_ACROSS_FILESYSTEM, for every program as for git' '
+	printf "[bogus]\n\tkey = 1\n" >"$fs/disc/.git/maint.ini" &&
+	(
+		cd "$fs/disc/mnt" &&
+		test_must_fail git rev-parse --git-dir 2>/dev/null &&
+		test_expect_code 1 git maint-mbox-split /dev/null 2>err &&
+		! grep "maint.ini" err &&
+		rm ../.git/maint.ini &&
+		sees_repo none
+	) &&
+	printf "[bogus]\n\tkey = 1\n" >"$fs/disc/.git/maint.ini" &&
+	(
+		cd "$fs/disc/mnt" &&
+		GIT_DISCOVERY_ACROSS_FILESYSTEM=1 &&
+		export GIT_DISCOVERY_ACROSS_FILESYSTEM &&
+		git rev-parse --git-dir &&
+		test_expect_code 128 git maint-mbox-split /dev/null 2>err &&
+		grep "maint.ini" err &&
+		rm ../.git/maint.ini &&
+		sees_repo found
+	)
+'
+
+test_expect_success 'GIT_DIR and GIT_WORK_TREE: queue changes the work tree git am changes' '
+	git init -q wt-src &&
+	echo one >wt-src/f &&
+	git -C wt-src add f &&
+	git -C wt-src commit -q -m base &&
+	git -C wt-src branch -M work &&
+	echo two >wt-src/f &&
+	git -C wt-src commit -q -a -m "f: two" &&
+	git -C wt-src format-patch -q --stdout HEAD~1 >wt.mbox &&
+	git -C wt-src reset -q --hard HEAD~1 &&
+	for who in am queue
+	do
+		cp -R wt-src $who-repo &&
+		mkdir $who-tree &&
+		cp wt-src/f $who-tree/f || return 1
+	done &&
+	GIT_DIR="$PWD/am-repo/.git" GIT_WORK_TREE="$PWD/am-tree" git am -q "$PWD/wt.mbox" &&
+	GIT_DIR="$PWD/queue-repo/.git" GIT_WORK_TREE="$PWD/queue-tree" \
+		git maint-queue -q work "$PWD/wt.mbox" &&
+	test_cmp am-tree/f queue-tree/f &&
+	test_cmp am-repo/f queue-repo/f &&
+	echo two >expect &&
+	test_cmp expect queue-tree/f &&
+	echo one >expect &&
+	test_cmp expect queue-repo/f
+'
+
 test_expect_success 'the man pages are built' '
 	test -s "$MAINT_BUILD_DIR/man/man7/git-maint.7"
 '

@@ -303,7 +303,7 @@ test_expect_success 'every option is documented in the manual' '
 	test_line_count -gt 15 options &&
 	while read opt
 	do
-		grep -e "^$opt\([ =]<.*>\)\?::\$" "$MAINT_SRC_DIR/Documentation/git-maint-mbox-split.adoc" >/dev/null ||
+		grep -e "^$opt\(\[\?[ =]<.*>\]\?\)\?::\$" "$MAINT_SRC_DIR/Documentation/git-maint-mbox-split.adoc" >/dev/null ||
 		{ echo "undocumented: $opt"; return 1; }
 	done <options
 '

@@ -309,6 +309,27 @@ test_expect_success 'the refused mails do not stop the good ones' '
 	grep "^Subject: Applied \"good\" to hostile$" out
 '
 
+# RELIABILITY 57: a value from a record reaches the body neutralised, %(date) as every other.
+test_expect_success '%(date) from a record: ESC and BEL in the body become ?' '
+	(
+		cd repo &&
+		git checkout -q -b esc usb-next &&
+		test_tick &&
+		GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.com git commit -q --allow-empty -m "esc date" &&
+		printf "Message-ID: <e1@x>\nFrom: Ann <ann@example.com>\nDate: Fri, 1 Apr 2005 10:00:00 +0200\033[2J\033]0;owned\a\nSubject: [PATCH] esc date\n" >ne &&
+		git notes --ref=maint add -f -C $(git hash-object -w ne) esc &&
+		git checkout -q hostile
+	) &&
+	printf "Mail of %%(date).\n" >date-tmpl &&
+	printf "\ttemplate = %s\n" "$PWD/date-tmpl" >>repo/.git/maint.ini &&
+	(cd repo && git maint-notify usb-next..esc) >out &&
+	sed -i "/^	template = /d" repo/.git/maint.ini &&
+	sed 1d out | body >actual &&
+	echo "Mail of Fri, 1 Apr 2005 10:00:00 +0200?[2J?]0;owned?." >expect &&
+	test_cmp expect actual &&
+	! grep -q "$(printf "\033")" out
+'
+
 test_expect_success '--stdin: the commits named, in that order' '
 	git -C repo rev-parse work-next~1 work-next~2 >ids &&
 	(cd repo && git maint-notify --stdin <../ids) >out &&

@@ -232,6 +232,25 @@ test_expect_success 'a crash in a fold once its pack is on the disk, before the 
 	git -C rpack fsck --no-progress
 '
 
+test_expect_success 'the fold is a guarded ref step: killed just before it moves the notes ref, the rerun folds again, sends nothing' '
+	fresh_repo rstep &&
+	smtp_reset &&
+	(
+		cd rstep &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-before-ref git maint-notify --send -q
+	) &&
+	test "$(smtp_count)" = 10 &&
+	test_must_fail git -C rstep rev-parse -q --verify refs/notes/maint-notify &&
+	test -s rstep/.git/maint/notify-journal &&
+	(cd rstep && git maint-notify --send -q) &&
+	test "$(smtp_count)" = 10 &&
+	test "$(journal_count rstep sent)" = 10 &&
+	test_must_be_empty rstep/.git/maint/notify-journal &&
+	git -C rstep log -g --format=%gs refs/notes/maint-notify >reflog &&
+	echo "maint-notify: 10 notes" >expect &&
+	test_cmp expect reflog
+'
+
 test_expect_success 'folds during the run (every 3), a crash at the 8th 250: the notes hold 6, the log 1, the rerun resends only the 8th' '
 	fresh_repo rbatch &&
 	smtp_reset &&

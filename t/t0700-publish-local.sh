@@ -58,12 +58,11 @@ test_expect_success 'a fast-forward: usb-next moved with a reflog line, pushed, 
 
 test_expect_success 'nothing new: up to date, nothing pushed, nobody notified' '
 	: >notify.log &&
-	git -C r maint-publish >out &&
-	cat >expect <<-EOF &&
-	'"'"'usb-next'"'"' is up to date with '"'"'work-next'"'"'
-	origin: usb-next up to date
-	EOF
+	git -C r maint-publish >out 2>err &&
+	echo "'"'"'usb-next'"'"' is up to date with '"'"'work-next'"'"'" >expect &&
 	test_cmp expect out &&
+	echo "origin: usb-next up to date" >expect &&
+	test_cmp expect err &&
 	test_must_be_empty notify.log
 '
 

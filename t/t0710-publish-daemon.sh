@@ -25,13 +25,15 @@ test_expect_success 'setup: origin served by git daemon, a bare backup, the arti
 test_expect_success 'published to origin over git:// and to the backup, each named' '
 	before=$(git -C r rev-parse usb-next) &&
 	tip=$(git -C r rev-parse work-next) &&
-	git -C r maint-publish >out &&
+	git -C r maint-publish >out 2>err &&
+	echo "usb-next: fast-forward $(git -C r rev-parse --short=7 $before)..$(git -C r rev-parse --short=7 $tip) (1 commit)" >expect &&
+	test_cmp expect out &&
+	# each remote'"'"'s result on stderr, as git push reports it
 	cat >expect <<-EOF &&
-	usb-next: fast-forward $(git -C r rev-parse --short=7 $before)..$(git -C r rev-parse --short=7 $tip) (1 commit)
 	origin: usb-next $(git -C r rev-parse --short=7 $before)..$(git -C r rev-parse --short=7 $tip)
 	backup: usb-next $(git -C r rev-parse --short=7 $before)..$(git -C r rev-parse --short=7 $tip)
 	EOF
-	test_cmp expect out &&
+	test_cmp expect err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
 	test "$(remote_tip backup.git usb-next)" = "$tip" &&
 	test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$tip" &&
@@ -77,11 +79,13 @@ test_expect_success 'refused by the server after the transfer (a hook): seen thr
 	chmod +x srv/origin.git/hooks/pre-receive &&
 	in_repo r queue_commit drivers/usb/c.c "usb: c" &&
 	origin_before=$(remote_tip srv/origin.git usb-next) &&
+	backup_before=$(remote_tip backup.git usb-next) &&
 	: >notify.log &&
 	test_expect_code 1 git -C r maint-publish >out 2>err &&
-	cat >expect <<-\EOF &&
+	cat >expect <<-EOF &&
 	remote: no pushes today
 	error: push to '"'"'origin'"'"': rejected (pre-receive hook declined)
+	backup: usb-next $(git -C r rev-parse --short=7 $backup_before)..$(git -C r rev-parse --short=7 work-next)
 	EOF
 	test_cmp expect err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$origin_before" &&
@@ -93,9 +97,10 @@ test_expect_success 'refused by the server after the transfer (a hook): seen thr
 
 test_expect_success '--continue once the server takes it: only origin is pushed to, then notify' '
 	rm srv/origin.git/hooks/pre-receive &&
-	git -C r maint-publish --continue >out &&
+	git -C r maint-publish --continue >out 2>err &&
+	test_must_be_empty out &&
 	echo "origin: usb-next $(git -C r rev-parse --short=7 $origin_before)..$(git -C r rev-parse --short=7 work-next)" >expect &&
-	test_cmp expect out &&
+	test_cmp expect err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test_line_count = 1 notify.log &&
 	test_path_is_missing r/.git/maint/publish
@@ -111,9 +116,10 @@ test_expect_success 'the backup down while origin succeeds: exit 75 naming it, o
 	in_repo r queue_commit drivers/usb/d.c "usb: d" &&
 	: >notify.log &&
 	test_expect_code 75 git -C r maint-publish >out 2>err &&
+	grep "^origin: usb-next [0-9a-f]*\.\.$(git -C r rev-parse --short=7 work-next)$" err &&
 	grep "^error: push to .backup.: unreachable (.*127.0.0.1.*)" err &&
 	grep "^hint: once the remotes can be reached, .git maint-publish --continue. pushes to those still missing" err &&
-	test_line_count = 2 err &&
+	test_line_count = 3 err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test "$(git -C r rev-parse usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test "$(remote_tip srv2/backup.git usb-next)" != "$(git -C r rev-parse work-next)" &&
@@ -136,9 +142,10 @@ test_expect_success 'a new publish first finishes the one in progress: the backu
 test_expect_success '--continue with the backup up again pushes only to it, then notifies' '
 	start_git_daemon "$PWD/srv2" &&
 	git -C r remote set-url backup "$DAEMON_URL/backup.git" &&
-	git -C r maint-publish --continue >out &&
+	git -C r maint-publish --continue >out 2>err &&
+	test_must_be_empty out &&
 	echo "backup: usb-next $(git -C r rev-parse --short=7 usb-next~1)..$(git -C r rev-parse --short=7 usb-next)" >expect &&
-	test_cmp expect out &&
+	test_cmp expect err &&
 	test "$(remote_tip srv2/backup.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	echo "--send --revert --after-push origin --after-push backup $(git -C r rev-parse usb-next~1)..$(git -C r rev-parse usb-next)" >expect &&
 	test_cmp expect notify.log &&
@@ -197,7 +204,8 @@ test_expect_success 'the backup moved on: origin has it, the backup refused (exi
 	test_expect_code 1 git -C r maint-publish >out 2>err &&
 	grep "^error: push to .backup.: rejected (non-fast-forward: its .usb-next. is at [0-9a-f]*, which .usb-next. here does not hold)$" err &&
 	grep "^hint: fetch from .backup. and merge its .usb-next. into .work-next.; then .git maint-publish --abort. and publish again; nothing is forced" err &&
-	test_line_count = 2 err &&
+	grep "^origin: usb-next [0-9a-f]*\.\.$(git -C r rev-parse --short=7 work-next)$" err &&
+	test_line_count = 3 err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test "$(remote_tip srv2/backup.git usb-next)" = "$theirs" &&
 	test_must_be_empty notify.log &&

@@ -90,8 +90,8 @@ test_expect_success 'publish: pushed to both remotes, then each author mailed in
 	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
 	test "$(remote_tip backup.git usb-next)" = "$tip" &&
 	test "$(git -C r rev-parse usb-next)" = "$tip" &&
-	grep "^origin: usb-next " out &&
-	grep "^backup: usb-next " out &&
+	grep "^origin: usb-next " err &&
+	grep "^backup: usb-next " err &&
 	test "$(grep -c "^Sent [0-9a-f]* usb: " err)" = 3 &&
 	test "$(smtp_count)" = 3 &&
 	patch_ids lan.mbox johan.mbox >expect &&
@@ -201,7 +201,7 @@ test_expect_success 'kill -9 once the backup took the push, before its tracking 
 	grep "^pushed origin\$" r/.git/maint/publish/state &&
 	test "$(smtp_count)" = 9 &&
 	git -C r maint-publish --continue >out 2>err &&
-	grep "^backup: usb-next up to date\$" out &&
+	grep "^backup: usb-next up to date\$" err &&
 	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" = "$tip" &&
 	git -C r reflog show -1 --format=%gs refs/remotes/backup/usb-next >reflog &&
 	echo "update by push" >expect &&
@@ -224,7 +224,7 @@ test_expect_success 'the backup pushed by hand (its tracking ref stale) after pu
 	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" != "$tip" &&
 	git -C r maint-publish >out 2>err &&
 	grep "^Finishing the publish in progress first" err &&
-	grep "^backup: usb-next up to date\$" out &&
+	grep "^backup: usb-next up to date\$" err &&
 	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" = "$tip" &&
 	test "$(smtp_count)" = 11 &&
 	test_path_is_missing r/.git/maint/publish

@@ -156,7 +156,7 @@ test_expect_success 'setup: a series v1, a reply, and v2 in the same thread, in 
 test_expect_success 'a bare Message-ID and no archive configured: a clear error, exit 128, no guess at a host' '
 	git init -q lonely &&
 	test_expect_code 128 git -C lonely maint-mbox-split --list "<$V1_COVER>" >out 2>err &&
-	echo "fatal: '"'"'<$V1_COVER>'"'"' is a Message-ID, and no archive is configured to fetch it from (archive.url)" >expect &&
+	echo "fatal: '"'"'<$V1_COVER>'"'"' is a Message-ID, and no archive is configured to fetch it from (git config maint.archive.url <url>)" >expect &&
 	test_cmp expect err &&
 	test_must_be_empty out &&
 	test_path_is_missing lonely/.git/maint
@@ -203,7 +203,7 @@ test_expect_success '<msgid>, id:<msgid>, id:<<msgid>> and the archive URLs name
 
 test_expect_success 'on a terminal, a progress meter for the download; none with -q' '
 	script -qec "git -C r maint-mbox-split --refresh --format=%m \"<$V1_COVER>\" >/dev/null" typescript >/dev/null &&
-	grep "Fetching thread: [0-9]*, done\." typescript &&
+	grep "Fetching thread: [0-9.]* \(bytes\|KiB\|MiB\) | [0-9.]* \(bytes\|KiB\|MiB\|GiB\)/s, done\." typescript &&
 	script -qec "git -C r maint-mbox-split -q --refresh --format=%m \"<$V1_COVER>\" >/dev/null" typescript >/dev/null &&
 	! grep Fetching typescript
 '

@@ -535,13 +535,21 @@ test_expect_success 'config: a duplicate key names both lines (36)' '
 	bad_config ":3: duplicate key .max-message-size. (first set at line 2)"
 '
 
-test_expect_success 'config: a line longer than INI_MAX_LINE (36)' '
+test_expect_success 'config: a line longer than inih'"'"'s buffer is read whole; one over 1 MiB is refused (36)' '
 	{
 		printf "[notify]\ntemplate = " &&
 		awk "BEGIN { for (i = 0; i < 300; i++) printf \"x\" }" &&
+		echo &&
+		printf "[mbox]\nmax-message-size = 2000\n"
+	} >"$(cat cfgpath)" &&
+	test_expect_code 1 git-maint-mbox-split --format=%m sizes >out 2>err &&
+	grep "message 2 exceeds max size (2000 bytes)" err &&
+	{
+		printf "[notify]\ntemplate = " &&
+		head -c 1048577 /dev/zero | tr "\0" x &&
 		echo
 	} >"$(cat cfgpath)" &&
-	bad_config ":2: line too long"
+	bad_config ":2: line too long (limit 1048576 bytes)"
 '
 
 test_expect_success 'config: a value that is not UTF-8 (36)' '
@@ -550,8 +558,8 @@ test_expect_success 'config: a value that is not UTF-8 (36)' '
 '
 
 test_expect_success 'config: a syntax error after a good line is no partial success (36)' '
-	printf "[mbox]\nmax-message-size = 2000\n[notify]\njust words\n" >"$(cat cfgpath)" &&
-	bad_config ":4: syntax error"
+	printf "[mbox]\nmax-message-size = 2000\n[notify\n" >"$(cat cfgpath)" &&
+	bad_config ":3: syntax error"
 '
 
 test_expect_success 'config: a NUL byte does not hide the rest of its line (36)' '

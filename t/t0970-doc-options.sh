@@ -17,7 +17,7 @@ usage_options () {
 	sed -n "s/^    \(-.*\)/\1/p" usage |
 	sed "s/  .*//" |
 	tr "," "\n" |
-	sed -e "s/^ *//" -e "s/[ =].*//" |
+	sed -e "s/^ *//" -e "s/\[\?[ =].*//" |
 	sed -e "s/^--\[no-\]\(.*\)/--\1\n--no-\1/" |
 	sort -u
 }
@@ -30,7 +30,7 @@ doc_options () {
 	sed -n "/^== OPTIONS\$/,/^== /p" "$DOC/git-maint-$1.adoc" |
 	sed -n "s/^\(-[^:]*\)::\$/\1/p" |
 	tr "," "\n" |
-	sed -e "s/^ *//" -e "s/[ =].*//" |
+	sed -e "s/^ *//" -e "s/\[\?[ =].*//" |
 	sed -e "s/^--\[no-\]\(.*\)/--\1\n--no-\1/" |
 	sort -u
 }

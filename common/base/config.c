@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "config.h"
+#include "gitconfig.h"
 #include "gitdir.h"
 #include "utf8.h"
 #include "wrapper.h"
@@ -14,7 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum key_type { KEY_STRING, KEY_BOOL, KEY_INT, KEY_ENUM };
+enum key_type {
+	KEY_STRING,
+	KEY_BOOL,
+	KEY_INT,
+	KEY_ENUM,
+	KEY_STRING_OR_BOOL,	/* a value, or a boolean (bare: true) */
+};
 
 /*
  * Every key git-maint reads. Documentation/git-maint.adoc describes each;
@@ -31,7 +38,7 @@ static const struct known_key {
 	{ "tree", 1, "work", KEY_STRING },
 	{ "tree", 1, "remote", KEY_STRING },
 	{ "tree", 1, "backup", KEY_STRING },
-	{ "tree", 1, "link", KEY_STRING },
+	{ "tree", 1, "link", KEY_STRING_OR_BOOL },
 	{ "tree", 1, "signoff", KEY_BOOL },
 	{ "tree", 1, "check", KEY_STRING },
 	{ "tree", 1, "check-failure", KEY_ENUM, "warn|stop" },
@@ -50,7 +57,7 @@ static const struct known_key {
 	{ "queue", 0, "signoff", KEY_BOOL },
 	{ "queue", 0, "fuzz", KEY_INT },
 	{ "queue", 0, "3way", KEY_BOOL },
-	{ "queue", 0, "link", KEY_STRING },
+	{ "queue", 0, "link", KEY_STRING_OR_BOOL },
 	{ "queue", 0, "trailers", KEY_STRING },
 	{ "queue", 0, "sloppy-trailers", KEY_BOOL },
 	{ "smtp", 0, "server", KEY_STRING },
@@ -106,62 +113,60 @@ static int choice_ok(const char *choices, const char *v)
 	return 0;
 }
 
-struct ini_reader {
-	struct maint_config *cfg;
-	FILE *fp;
-	const char *path;
-	int line;
-	int failed;		/* our own error already reported */
+/* A bare key means true, as in git; only a boolean may be bare. */
+static const char bare_true[] = "true";
+
+static const struct known_key *find_key(const char *sec, const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(known_keys); i++)
+		if (!strcmp(known_keys[i].section, sec) && !strcmp(known_keys[i].key, key))
+			return &known_keys[i];
+	return NULL;
+}
+
+/* "[tree \"usb\"] public", or "maint.tree.usb.public": what to call a key in messages. */
+struct key_origin {
+	const char *file;	/* the INI file, or the git variable's name */
+	int line;		/* 0: a git variable */
 };
 
-/*
- * inih's stream reader: counts lines (for messages), drops CR, rejects
- * over-long lines and NUL bytes (fgets() would hide the rest of the line
- * behind a NUL, and the file would pass for read whole).
- */
-static char *read_line(char *buf, int size, void *data)
+static void origin_prefix(struct strbuf *out, const struct key_origin *o)
 {
-	struct ini_reader *r = data;
-	size_t len = 0;
-	int c;
+	if (o->line)
+		strbuf_addf(out, "%s:%d", o->file, o->line);
+	else
+		strbuf_addf(out, "git config '%s'", o->file);
+}
 
-	if (r->failed)
-		return NULL;
-	while (len < (size_t)size - 1 && (c = getc(r->fp)) != EOF) {
-		if (!c) {
-			error("%s:%d: NUL byte in the line", r->path, r->line + 1);
-			r->failed = 1;
-			return NULL;
-		}
-		buf[len++] = c;
-		if (c == '\n')
-			break;
-	}
-	if (!len)
-		return NULL;
-	buf[len] = '\0';
-	r->line++;
-	if (len == (size_t)size - 1 && buf[len - 1] != '\n' && !feof(r->fp)) {
-		error("%s:%d: line too long (limit %d bytes)", r->path, r->line, size - 2);
-		r->failed = 1;
-		return NULL;
-	}
-	if (len >= 2 && buf[len - 2] == '\r' && buf[len - 1] == '\n') {
-		buf[len - 2] = '\n';
-		buf[len - 1] = '\0';
-		len--;
-	}
-	/*
-	 * Keys are indented under their section as in git config; inih
-	 * would take an indented line for the continuation of the previous
-	 * value, so the indentation is dropped here.
-	 */
-	if (buf[0] == ' ' || buf[0] == '\t') {
-		size_t skip = strspn(buf, " \t");
+/* The value's type checked; 0, or -1 reported. value NULL: a bare key. */
+static int check_value(const struct known_key *k, const char *name, const char *value,
+		       const struct key_origin *o)
+{
+	struct strbuf where = STRBUF_INIT;
+	int ret = 0;
 
-		memmove(buf, buf + skip, len - skip + 1);
+	origin_prefix(&where, o);
+	if (!value && k->type != KEY_BOOL && k->type != KEY_STRING_OR_BOOL) {
+		ret = error("%s: missing value for '%s'", where.buf, name);
+	} else if (!value) {
+		ret = 0;
+	} else if (!utf8_valid(value, strlen(value))) {
+		ret = error("%s: value of '%s' is not valid UTF-8", where.buf, name);
+	} else if ((k->type == KEY_BOOL && config_parse_bool(value) < 0) ||
+		   (k->type == KEY_ENUM && !choice_ok(k->choices, value))) {
+		ret = error("%s: bad value '%s' for '%s'%s%s", where.buf, value, name,
+			    k->type == KEY_ENUM ? ": expected " : "", k->type == KEY_ENUM ? k->choices : "");
+	} else if (k->type == KEY_INT) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(value, &end, 10);
+		if (!*value || *end || errno || v < 0 || v > 2147483647L)
+			ret = error("%s: bad value '%s' for '%s': expected a number", where.buf, value, name);
 	}
-	return buf;
+	strbuf_release(&where);
+	return ret;
 }
 
 /* A password in a file others may read: said, as ssh says it of a key. */
@@ -171,6 +176,183 @@ static void warn_if_readable(const char *path, int line)
 
 	if (!stat(path, &st) && (st.st_mode & 077))
 		warning("%s:%d: a password in a file others can read; 'chmod go= %s'", path, line, path);
+}
+
+/*
+ * One setting, from an INI file or a maint.* variable: checked, then
+ * appended (taking sec, sub and key). 0, or -1 reported (and freed).
+ */
+static int add_setting(struct maint_config *cfg, char *sec, char *sub, char *key, const char *value,
+		       const char *name, const char *section_shown, const struct key_origin *o)
+{
+	const struct known_key *k = find_key(sec, key);
+	struct strbuf where = STRBUF_INIT;
+	struct config_entry *e;
+
+	origin_prefix(&where, o);
+	if (!k) {
+		if (section_shown)
+			error("%s: unknown key '%s' in section '%s'", where.buf, name, section_shown);
+		else
+			error("%s: unknown key", where.buf);
+		goto fail;
+	}
+	if (k->subsection != !!sub) {
+		error("%s: section '%s' %s a name, as in [%s%s]", where.buf, sec,
+		      k->subsection ? "needs" : "takes no", sec, k->subsection ? " \"name\"" : "");
+		goto fail;
+	}
+	if (check_value(k, name, value, o) < 0)
+		goto fail;
+	if (o->line && !strcmp(key, "password"))
+		warn_if_readable(o->file, o->line);
+	for (size_t i = 0; o->line && i < cfg->nr; i++) {
+		e = &cfg->entries[i];
+		if (e->line && !strcmp(e->file, o->file) && !strcmp(e->section, sec) && !strcmp(e->key, key) &&
+		    ((!e->subsection && !sub) || (e->subsection && sub && !strcmp(e->subsection, sub)))) {
+			error("%s: duplicate key '%s' (first set at line %d)", where.buf, name, e->line);
+			goto fail;
+		}
+	}
+	ALLOC_GROW(cfg->entries, cfg->nr + 1, cfg->alloc);
+	e = &cfg->entries[cfg->nr++];
+	e->section = sec;
+	e->subsection = sub;
+	e->key = key;
+	e->value = xstrdup(value ? value : bare_true);
+	e->file = xstrdup(o->file);
+	e->line = o->line;
+	strbuf_release(&where);
+	return 0;
+fail:
+	strbuf_release(&where);
+	free(sec);
+	free(sub);
+	free(key);
+	return -1;
+}
+
+/* ---- the INI files, through inih ---- */
+
+struct ini_reader {
+	struct maint_config *cfg;
+	FILE *fp;
+	const char *path;
+	int line;
+	int failed;		/* our own error already reported */
+	struct strbuf buf;	/* the line being read, whole */
+	/*
+	 * A line inih cannot take as it is (longer than its buffer, or a
+	 * bare key, which this inih refuses) is handed to it as "key=";
+	 * its real value waits here for the handler.
+	 */
+	int held_line;		/* that line's number, 0: none */
+	char *held;		/* its value; NULL: a bare key */
+};
+
+/* inih's inline comment: a ';' after whitespace (or NULL). */
+static const char *inline_comment(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if (*p == ';' && p > s && isspace((unsigned char)p[-1]))
+			return p;
+	return NULL;
+}
+
+/* s[0..len) without the whitespace around it. */
+static char *trimmed(const char *s, size_t len)
+{
+	while (len && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len && isspace((unsigned char)s[len - 1]))
+		len--;
+	return xstrndup(s, len);
+}
+
+/* Reads the whole next line into r->buf: 1, 0 at the end, -1 reported. */
+static int whole_line(struct ini_reader *r)
+{
+	int c;
+
+	strbuf_reset(&r->buf);
+	while ((c = getc(r->fp)) != EOF) {
+		if (!c) {
+			error("%s:%d: NUL byte in the line", r->path, r->line + 1);
+			return -1;
+		}
+		if (r->buf.len >= CONFIG_LINE_MAX) {
+			error("%s:%d: line too long (limit %d bytes)", r->path, r->line + 1, CONFIG_LINE_MAX);
+			return -1;
+		}
+		if (c == '\n')
+			break;
+		strbuf_addch(&r->buf, c);
+	}
+	if (c == EOF && !r->buf.len)
+		return 0;
+	r->line++;
+	if (r->buf.len && r->buf.buf[r->buf.len - 1] == '\r')
+		strbuf_setlen(&r->buf, r->buf.len - 1);
+	/*
+	 * Keys are indented under their section as in git config; inih
+	 * would take an indented line for the continuation of the previous
+	 * value, so the indentation goes.
+	 */
+	strbuf_ltrim(&r->buf);
+	return 1;
+}
+
+/*
+ * inih's stream reader: hands inih one line at a time, counting them
+ * (for messages). A key line inih could not take (longer than its
+ * buffer, or without a value) goes as "key=", its value (as inih would
+ * read it: up to an inline comment, trimmed) held for the handler; a
+ * long comment goes as "#".
+ */
+static char *read_line(char *out, int size, void *data)
+{
+	struct ini_reader *r = data;
+	const char *line, *delim, *comment;
+	char *name;
+	int rc = r->failed ? 0 : whole_line(r);
+
+	if (rc <= 0) {
+		r->failed |= rc < 0;
+		return NULL;
+	}
+	line = r->buf.buf;
+	delim = strpbrk(line, "=:");
+	comment = inline_comment(line);
+	if (delim && comment && comment < delim)
+		delim = NULL;	/* "key ; a = b": no value, as inih reads it */
+	if (r->buf.len + 2 <= (size_t)size && (!*line || strchr("[;#", *line) || delim)) {
+		snprintf(out, size, "%s\n", line);
+		return out;
+	}
+	if (*line == ';' || *line == '#') {
+		snprintf(out, size, "#\n");
+		return out;
+	}
+	name = trimmed(line, (delim ? delim : comment ? comment : line + r->buf.len) - line);
+	if (*line == '[' || strlen(name) + 3 > (size_t)size) {
+		error("%s:%d: %s too long", r->path, r->line, *line == '[' ? "section header" : "key name");
+		free(name);
+		r->failed = 1;
+		return NULL;
+	}
+	free(r->held);
+	r->held = NULL;
+	if (delim) {
+		const char *v = delim + 1, *c = inline_comment(v);
+
+		r->held = trimmed(v, c ? (size_t)(c - v) : strlen(v));
+	}
+	r->held_line = r->line;
+	snprintf(out, size, "%s=\n", name);
+	free(name);
+	return out;
 }
 
 /* "tree \"usb\"" -> section "tree", subsection "usb". */
@@ -202,88 +384,33 @@ static int split_section(const char *in, char **section, char **subsection)
 static int handler(void *data, const char *section, const char *name, const char *value)
 {
 	struct ini_reader *r = data;
-	struct maint_config *cfg = r->cfg;
+	struct key_origin o = { r->path, r->line };
 	char *sec = NULL, *sub = NULL, *key;
-	const struct known_key *k = NULL;
-	struct config_entry *e;
-	size_t i;
 
 	if (!name)	/* a section header alone */
 		return 1;
+	if (r->held_line == r->line)
+		value = r->held;
 	if (split_section(section, &sec, &sub) < 0) {
 		error("%s:%d: bad section header '[%s]'", r->path, r->line, section);
-		goto fail;
+		free(sec);
+		free(sub);
+		r->failed = 1;
+		return 0;
 	}
 	key = xstrdup(name);
 	for (char *p = key; *p; p++)
 		*p = tolower((unsigned char)*p);
-	for (i = 0; i < ARRAY_SIZE(known_keys); i++)
-		if (!strcmp(known_keys[i].section, sec) && !strcmp(known_keys[i].key, key)) {
-			k = &known_keys[i];
-			break;
-		}
-	if (!k) {
-		error("%s:%d: unknown key '%s' in section '%s'", r->path, r->line, name, section);
-		goto fail_key;
+	if (add_setting(r->cfg, sec, sub, key, value, name, section, &o) < 0) {
+		r->failed = 1;
+		return 0;
 	}
-	if (k->subsection != !!sub) {
-		error("%s:%d: section '%s' %s a name, as in [%s%s]", r->path, r->line, sec,
-		      k->subsection ? "needs" : "takes no", sec, k->subsection ? " \"name\"" : "");
-		goto fail_key;
-	}
-	if (!utf8_valid(value, strlen(value))) {
-		error("%s:%d: value of '%s' is not valid UTF-8", r->path, r->line, name);
-		goto fail_key;
-	}
-	if ((k->type == KEY_BOOL && config_parse_bool(value) < 0) ||
-	    (k->type == KEY_ENUM && !choice_ok(k->choices, value))) {
-		error("%s:%d: bad value '%s' for '%s'%s%s", r->path, r->line, value, name,
-		      k->type == KEY_ENUM ? ": expected " : "", k->type == KEY_ENUM ? k->choices : "");
-		goto fail_key;
-	}
-	if (k->type == KEY_INT) {
-		char *end;
-		long v;
-
-		errno = 0;
-		v = strtol(value, &end, 10);
-		if (!*value || *end || errno || v < 0 || v > 2147483647L) {
-			error("%s:%d: bad value '%s' for '%s': expected a number", r->path, r->line, value, name);
-			goto fail_key;
-		}
-	}
-	if (!strcmp(key, "password"))
-		warn_if_readable(r->path, r->line);
-	for (i = 0; i < cfg->nr; i++) {
-		e = &cfg->entries[i];
-		if (!strcmp(e->file, r->path) && !strcmp(e->section, sec) && !strcmp(e->key, key) &&
-		    ((!e->subsection && !sub) || (e->subsection && sub && !strcmp(e->subsection, sub)))) {
-			error("%s:%d: duplicate key '%s' (first set at line %d)", r->path, r->line, name, e->line);
-			goto fail_key;
-		}
-	}
-	ALLOC_GROW(cfg->entries, cfg->nr + 1, cfg->alloc);
-	e = &cfg->entries[cfg->nr++];
-	e->section = sec;
-	e->subsection = sub;
-	e->key = key;
-	e->value = xstrdup(value);
-	e->file = xstrdup(r->path);
-	e->line = r->line;
 	return 1;
-
-fail_key:
-	free(key);
-fail:
-	free(sec);
-	free(sub);
-	r->failed = 1;
-	return 0;
 }
 
 int config_read_file(struct maint_config *cfg, const char *path, int must_exist)
 {
-	struct ini_reader r = { cfg, NULL, path, 0, 0 };
+	struct ini_reader r = { cfg, NULL, path, 0, 0, STRBUF_INIT, 0, NULL };
 	int rc;
 
 	r.fp = fopen(path, "r");
@@ -298,6 +425,8 @@ int config_read_file(struct maint_config *cfg, const char *path, int must_exist)
 		r.failed = 1;
 	}
 	fclose(r.fp);
+	strbuf_release(&r.buf);
+	free(r.held);
 	if (r.failed)
 		return -1;
 	if (rc > 0)
@@ -307,7 +436,7 @@ int config_read_file(struct maint_config *cfg, const char *path, int must_exist)
 	return 0;
 }
 
-int config_read_user_file(struct maint_config *cfg)
+static int read_user_file(struct maint_config *cfg)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 	struct strbuf path = STRBUF_INIT;
@@ -323,17 +452,126 @@ int config_read_user_file(struct maint_config *cfg)
 	return ret;
 }
 
-int config_load_ini(struct maint_config *cfg)
+/* ---- git's variables ---- */
+
+/*
+ * "maint.tree.usb.public" into section "tree", subsection "usb", key
+ * "public"; "maint.smtp.server" into "smtp", none, "server". -1 when the
+ * name is not of that form.
+ */
+static int split_maint_name(const char *name, char **sec, char **sub, char **key)
+{
+	const char *rest, *last = strrchr(name, '.'), *dot;
+
+	if (!skip_iprefix(name, "maint.", &rest) || last < rest)
+		return -1;
+	dot = memchr(rest, '.', last - rest);
+	*sec = xstrndup(rest, (dot ? dot : last) - rest);
+	for (char *p = *sec; *p; p++)
+		*p = tolower((unsigned char)*p);
+	*sub = dot ? xstrndup(dot + 1, last - dot - 1) : NULL;
+	*key = xstrdup(last + 1);
+	return 0;
+}
+
+/*
+ * Keys git's config cannot spell (its names start with a letter): their
+ * name under maint.*, as git am's --3way is am.threeWay.
+ */
+static const char *const git_spellings[][2] = {
+	{ "threeway", "3way" },
+};
+
+/* The maint.* variables set at levels [from, to] as settings. */
+static int add_maint_vars(struct maint_config *cfg, enum config_level from, enum config_level to)
+{
+	for (size_t i = 0; i < cfg->git_nr; i++) {
+		const struct config_git_entry *g = &cfg->git[i];
+		struct key_origin o = { g->name, 0 };
+		char *sec, *sub, *key;
+
+		if (g->level < from || g->level > to || strncasecmp(g->name, "maint.", 6))
+			continue;
+		if (split_maint_name(g->name, &sec, &sub, &key) < 0)
+			return error("git config '%s': unknown key (git-maint's are maint.<section>.<key>)",
+				     g->name);
+		for (size_t j = 0; j < ARRAY_SIZE(git_spellings); j++)
+			if (!strcasecmp(key, git_spellings[j][0])) {
+				free(key);
+				key = xstrdup(git_spellings[j][1]);
+			}
+		if (add_setting(cfg, sec, sub, key, g->value, g->name, NULL, &o) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * A git variable git-maint would read as maint.<name>: "archive.url"
+ * set with `git config` is not ours, and silence would leave the user
+ * wondering. Each name once.
+ */
+static void warn_misplaced(const struct maint_config *cfg)
+{
+	for (size_t i = 0; i < cfg->git_nr; i++) {
+		const char *name = cfg->git[i].name, *dot = strchr(name, '.'), *last = strrchr(name, '.');
+		const struct known_key *k;
+		char *sec, *key;
+		int seen = 0;
+
+		if (!dot || !strncasecmp(name, "maint.", 6))
+			continue;
+		sec = xstrndup(name, dot - name);
+		key = xstrdup(last + 1);
+		k = find_key(sec, key);
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(cfg->git[j].name, name);
+		if (k && k->subsection == (dot != last) && !seen)
+			warning("'%s' in git's config is not read by git-maint: set 'maint.%s'", name, name);
+		free(sec);
+		free(key);
+	}
+}
+
+int config_assemble(struct maint_config *cfg, const char *commondir)
 {
 	struct strbuf path = STRBUF_INIT;
-	int ret = config_read_user_file(cfg);
+	int ret = -1;
 
-	if (!ret && !gitdir_discover_common(&path)) {
-		strbuf_addstr(&path, "/maint.ini");
-		ret = config_read_file(cfg, path.buf, 0);
+	if (add_maint_vars(cfg, CONFIG_LEVEL_SYSTEM, CONFIG_LEVEL_GLOBAL) < 0 || read_user_file(cfg) < 0 ||
+	    add_maint_vars(cfg, CONFIG_LEVEL_REPO, CONFIG_LEVEL_REPO) < 0)
+		goto out;
+	if (commondir) {
+		strbuf_addf(&path, "%s/maint.ini", commondir);
+		if (config_read_file(cfg, path.buf, 0) < 0)
+			goto out;
 	}
+	warn_misplaced(cfg);
+	ret = 0;
+out:
 	strbuf_release(&path);
 	return ret;
+}
+
+int config_load_files(struct maint_config *cfg)
+{
+	struct strbuf gitdir = STRBUF_INIT, common = STRBUF_INIT;
+	int in_repo = !gitdir_discover(&gitdir, NULL) && !gitdir_discover_common(&common);
+	int ret;
+
+	ret = gitconfig_read(cfg, in_repo ? gitdir.buf : NULL, in_repo ? common.buf : NULL);
+	if (!ret)
+		ret = config_assemble(cfg, in_repo ? common.buf : NULL);
+	strbuf_release(&gitdir);
+	strbuf_release(&common);
+	return ret;
+}
+
+void config_entry_origin(struct strbuf *out, const struct config_entry *e)
+{
+	struct key_origin o = { e->file, e->line };
+
+	origin_prefix(out, &o);
 }
 
 void config_release(struct maint_config *cfg)
@@ -359,11 +597,13 @@ void config_release(struct maint_config *cfg)
 	cfg->git_nr = cfg->git_alloc = 0;
 }
 
-void config_add_git(struct maint_config *cfg, const char *name, const char *value)
+void config_add_git(struct maint_config *cfg, const char *name, const char *value,
+		    enum config_level level)
 {
 	ALLOC_GROW(cfg->git, cfg->git_nr + 1, cfg->git_alloc);
 	cfg->git[cfg->git_nr].name = xstrdup(name);
 	cfg->git[cfg->git_nr].value = value ? xstrdup(value) : NULL;
+	cfg->git[cfg->git_nr].level = level;
 	cfg->git_nr++;
 }
 
@@ -411,6 +651,11 @@ int config_git_bool(const struct maint_config *cfg, const char *name, int def)
 		return 1;	/* a bare "key" is true, as in git */
 	b = config_parse_bool(e->value);
 	return b < 0 ? def : b;
+}
+
+int config_git_has(const struct maint_config *cfg, const char *name)
+{
+	return !!git_entry(cfg, name);
 }
 
 void config_git_strings(const struct maint_config *cfg, const char *name, struct strvec *out)

@@ -3,39 +3,76 @@
 #define CONFIG_H
 
 /*
- * Configuration: git-maint's INI files read with inih,
+ * Configuration: git-maint's settings and git's own variables, from
  *
- *	$XDG_CONFIG_HOME/git-maint/config	(or ~/.config/git-maint/config)
- *	$GIT_DIR/maint.ini			(per repository; wins)
+ *   git's config files      every variable (user.name, sendemail.*,
+ *                           credential.*, b4.*), and git-maint's settings
+ *                           under maint.* (maint.tree.usb.public is
+ *                           [tree "usb"] public; maint.smtp.server is
+ *                           [smtp] server), read through libgit2 by
+ *                           config_load() (config-git.h) or by our own
+ *                           reader for the programs without libgit2
+ *                           (config_load_files(), gitconfig.h)
+ *   git-maint's INI files   $XDG_CONFIG_HOME/git-maint/config (or
+ *                           ~/.config/git-maint/config) and
+ *                           $GIT_DIR/maint.ini, read with inih
  *
- * and git's own config (user.name, user.email, sendemail.*), which
- * config_load() (config-git.h) reads through libgit2 and hands over here
- * as plain name/value pairs (config_add_git()): what reads a setting
- * needs no libgit2, only the loader does.
+ * One precedence, later winning (config_assemble(); git-maint(7),
+ * CONFIGURATION):
+ *
+ *   1. maint.* in git's system and global config
+ *   2. the XDG INI file
+ *   3. maint.* in the repository's git config
+ *   4. the repository's maint.ini
+ *
+ * so what is set for one repository wins over what is set for the user,
+ * whichever file holds it. A setting git send-email or b4 also has
+ * (sendemail.smtpServer, b4.midmask) is read from their key when none of
+ * the above sets ours (see where each is read).
+ *
+ * Git's config is read once per command: what reads a setting asks the
+ * loaded configuration, never libgit2 again. (The one program that loads
+ * no configuration, describe-contains--libgit2, asks libgit2 for
+ * core.commitGraph alone: common/describe/commit-store-odb.c.)
  *
  * INI sections are "[name]" or "[name "subsection"]" as in git config.
- * Every key is checked against a table of known keys and types when the
- * file is read (see Documentation/git-maint.adoc, CONFIGURATION): an
- * unknown key, a bad value, a duplicate key, an over-long line or a
- * non-UTF-8 value is an error naming file:line. A missing file is fine.
+ * Every key, from either kind of file, is checked against a table of
+ * known keys and types when it is read (see Documentation/git-maint.adoc,
+ * CONFIGURATION): an unknown key, a bad value, a key without a value
+ * that is not a boolean, a duplicate key in one INI file, a line over
+ * CONFIG_LINE_MAX or a non-UTF-8 value is an error naming the file and
+ * line (or the git variable). A missing file is fine. A bare key means
+ * true, as in git. A git variable outside maint.* that git-maint would
+ * read under maint.* (archive.url) is warned about, naming the right one.
  */
 
 #include "strbuf.h"
 #include "strvec.h"
 
+/* The longest line of an INI file: values of any length short of that. */
+#define CONFIG_LINE_MAX (1 << 20)
+
 struct config_entry {
 	char *section;		/* "tree", lower-cased */
 	char *subsection;	/* "usb" or NULL; case kept */
 	char *key;		/* "public", lower-cased */
-	char *value;
-	char *file;
-	int line;
+	char *value;		/* a bare boolean key: "true" */
+	char *file;		/* the INI file, or the git variable ("maint.tree.usb.public") */
+	int line;		/* in the INI file; 0 for a git variable */
 };
 
-/* A git config variable as libgit2 lists it: "section.subsection.key". */
+/* Where a git variable was set, lowest priority first. */
+enum config_level {
+	CONFIG_LEVEL_SYSTEM,
+	CONFIG_LEVEL_GLOBAL,	/* ~/.gitconfig, $XDG_CONFIG_HOME/git/config */
+	CONFIG_LEVEL_REPO,	/* the repository's config (and config.worktree) */
+};
+
+/* A git config variable as git lists it: "section.subsection.key". */
 struct config_git_entry {
 	char *name;		/* section and key lower-cased, subsection as written */
 	char *value;		/* NULL for a bare "key" (true) */
+	enum config_level level;
 };
 
 struct maint_config {
@@ -48,17 +85,28 @@ struct maint_config {
 #define MAINT_CONFIG_INIT { NULL, 0, 0, NULL, 0, 0 }
 
 /*
- * The INI files only, without libgit2 (for a command that needs no
- * repository and should not pay libgit2's start-up): the XDG file, then
- * maint.ini in the repository's common git directory found by
- * gitdir_discover_common() (gitdir.h). A missing repository or file is fine.
+ * Everything, without libgit2 (for a program that needs no repository
+ * and should not pay libgit2's start-up): git's config files read by
+ * gitconfig.h for the repository gitdir_discover() finds (if any), and
+ * the INI files, assembled. Returns 0, or -1 reported.
  */
-int config_load_ini(struct maint_config *cfg);
-/* The XDG file, $XDG_CONFIG_HOME/git-maint/config or ~/.config/git-maint/config (used by the loaders). */
-int config_read_user_file(struct maint_config *cfg);
-/* Reads one INI file (used by config_load and by tests). */
+int config_load_files(struct maint_config *cfg);
+
+/*
+ * Once git's variables are in (config_add_git(), lowest priority first):
+ * the INI files and the maint.* variables as entries, in the precedence
+ * above, and the warnings for misplaced keys. commondir: the
+ * repository's common git directory (for maint.ini), NULL outside one.
+ * Returns 0, or -1 reported.
+ */
+int config_assemble(struct maint_config *cfg, const char *commondir);
+
+/* Reads one INI file (used by config_assemble() and by tests). */
 int config_read_file(struct maint_config *cfg, const char *path, int must_exist);
 void config_release(struct maint_config *cfg);
+
+/* "file:line", or "git config 'maint.tree.usb.public'": where an entry was set, for messages. */
+void config_entry_origin(struct strbuf *out, const struct config_entry *e);
 
 /* The value of section[.subsection].key, the last one read (per-repo wins), or NULL. */
 const char *config_get(const struct maint_config *cfg, const char *section,
@@ -77,11 +125,12 @@ int config_get_bool(const struct maint_config *cfg, const char *section,
 const char *config_tree_for_branch(const struct maint_config *cfg, const char *branch);
 
 /*
- * Appends one git config variable, as the loader reads them: from the
+ * Appends one git config variable, as the loaders read them: from the
  * lowest priority to the highest (system, global, repository), each
  * file in order, so the last value of a name is the one git uses.
  */
-void config_add_git(struct maint_config *cfg, const char *name, const char *value);
+void config_add_git(struct maint_config *cfg, const char *name, const char *value,
+		    enum config_level level);
 
 /*
  * A string from git config ("user.name"; the section and key in any
@@ -90,6 +139,8 @@ void config_add_git(struct maint_config *cfg, const char *name, const char *valu
 char *config_git_string(const struct maint_config *cfg, const char *name);
 /* A boolean from git config, or def when unset or not a boolean. */
 int config_git_bool(const struct maint_config *cfg, const char *name, int def);
+/* 1 when name is set in git config, to any value or bare. */
+int config_git_has(const struct maint_config *cfg, const char *name);
 /* Every value of a multi-valued git config key, in order, appended to out. */
 void config_git_strings(const struct maint_config *cfg, const char *name, struct strvec *out);
 

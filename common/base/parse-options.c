@@ -55,7 +55,8 @@ static void print_usage(FILE *fp, const char *const *usagestr, const struct opti
 			else
 				strbuf_addf(&line, " <%s>", o->argh);
 		}
-		if (line.len >= 26) {
+		/* two spaces at least before the help, as git's usage has them */
+		if (line.len + 2 > 26) {
 			fprintf(fp, "%s\n", line.buf);
 			strbuf_reset(&line);
 		}

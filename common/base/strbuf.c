@@ -292,3 +292,42 @@ int hex_digit(int c)
 		return c - 'A' + 10;
 	return -1;
 }
+
+/*
+ * git's units: over a GiB in GiB, over a MiB in MiB, over a KiB in KiB,
+ * with two decimals (the MiB and KiB ones rounded to the nearest
+ * hundredth, the GiB one truncated, as git has them); else in bytes.
+ */
+static void humanise(struct strbuf *sb, uint64_t n, int rate)
+{
+	const char *per = rate ? "/s" : "";
+
+	if (n > (1u << 30)) {
+		strbuf_addf(sb, "%llu.%2.2u GiB%s", (unsigned long long)(n >> 30),
+			    (unsigned)((n & ((1u << 30) - 1)) / 10737419), per);
+	} else if (n > (1u << 20)) {
+		uint64_t x = n + 5243;	/* half a hundredth of a MiB */
+
+		strbuf_addf(sb, "%u.%2.2u MiB%s", (unsigned)(x >> 20),
+			    (unsigned)(((x & ((1u << 20) - 1)) * 100) >> 20), per);
+	} else if (n > (1u << 10)) {
+		uint64_t x = n + 5;	/* half a hundredth of a KiB */
+
+		strbuf_addf(sb, "%u.%2.2u KiB%s", (unsigned)(x >> 10),
+			    (unsigned)(((x & ((1u << 10) - 1)) * 100) >> 10), per);
+	} else if (rate) {
+		strbuf_addf(sb, "%u bytes/s", (unsigned)n);
+	} else {
+		strbuf_addf(sb, "%u %s", (unsigned)n, n == 1 ? "byte" : "bytes");
+	}
+}
+
+void strbuf_humanise_bytes(struct strbuf *sb, uint64_t bytes)
+{
+	humanise(sb, bytes, 0);
+}
+
+void strbuf_humanise_rate(struct strbuf *sb, uint64_t bytes_per_second)
+{
+	humanise(sb, bytes_per_second, 1);
+}

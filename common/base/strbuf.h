@@ -13,6 +13,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "usage.h"
@@ -57,6 +58,15 @@ void strbuf_ltrim(struct strbuf *sb);
 void strbuf_trim(struct strbuf *sb);
 
 int strbuf_cmp(const struct strbuf *a, const struct strbuf *b);
+
+/*
+ * A size in git's units, as git's strbuf_humanise_bytes() writes it:
+ * "1.81 MiB", "500.00 KiB", "3.00 GiB", "812 bytes" ("1 byte"); binary
+ * prefixes, two decimals, rounded as git rounds. The rate ("500.00
+ * KiB/s", "812 bytes/s") as git's strbuf_humanise_rate().
+ */
+void strbuf_humanise_bytes(struct strbuf *sb, uint64_t bytes);
+void strbuf_humanise_rate(struct strbuf *sb, uint64_t bytes_per_second);
 
 /* Appends everything readable from fd; returns bytes read or -1 (errno set). */
 ssize_t strbuf_read_fd(struct strbuf *sb, int fd, size_t hint);

@@ -142,13 +142,18 @@ void report_flush(void)
 	pthread_mutex_unlock(&held.lock);
 }
 
+void report_release(int status)
+{
+	pthread_mutex_lock(&held.lock);
+	release_held(status == EXIT_FATAL ? "fatal: " : "error: ");
+	pthread_mutex_unlock(&held.lock);
+}
+
 /* on_exit(): the held error made the program fail when it exits 128, as git's die() would. */
 static void release_at_exit(int status, void *unused)
 {
 	(void)unused;
-	pthread_mutex_lock(&held.lock);
-	release_held(status == EXIT_FATAL ? "fatal: " : "error: ");
-	pthread_mutex_unlock(&held.lock);
+	report_release(status);
 }
 
 void report_hold_errors(void)
@@ -212,7 +217,7 @@ void advise(const char *fmt, ...)
 	pthread_mutex_unlock(&held.lock);
 }
 
-int result_exit_code(int result)
+int result_exit_code(enum maint_result result)
 {
 	switch (result) {
 	case RESULT_OK:
@@ -223,6 +228,29 @@ int result_exit_code(int result)
 		return EXIT_TEMPFAIL;
 	default:
 		return EXIT_FATAL;
+	}
+}
+
+enum maint_result result_worse(enum maint_result a, enum maint_result b)
+{
+	static const int rank[] = { 0, 2, 1 };	/* OK, NO, TEMPFAIL */
+
+	if (a < 0 || b < 0)
+		return RESULT_FATAL;
+	return rank[a] >= rank[b] ? a : b;
+}
+
+enum maint_result result_from_exit_code(int code)
+{
+	switch (code) {
+	case EXIT_OK:
+		return RESULT_OK;
+	case EXIT_NO:
+		return RESULT_NO;
+	case EXIT_TEMPFAIL:
+		return RESULT_TEMPFAIL;
+	default:
+		return RESULT_FATAL;
 	}
 }
 

@@ -39,9 +39,12 @@ enum maint_exit {
 };
 
 /*
- * What an engine in common/ returns when "it worked" and "it failed" are
- * not enough. Commands turn it into an exit code with result_exit_code(),
- * the one place where results become exit codes.
+ * What a function in common/ returns when "it worked" and "it failed" are
+ * not enough: every function that decides ok / no / try later / fatal is
+ * declared to return this type, never a plain int whose 1 could mean two
+ * things. Commands turn it into an exit code with result_exit_code(), the
+ * one place where results become exit codes; result_from_exit_code() is
+ * the one place where a child's exit code becomes a result again.
  */
 enum maint_result {
 	RESULT_FATAL = -1,	/* reported with error(): exit 128 */
@@ -51,7 +54,22 @@ enum maint_result {
 };
 
 /* RESULT_* (any negative value counting as RESULT_FATAL) to EXIT_*. */
-int result_exit_code(int result);
+int result_exit_code(enum maint_result result);
+
+/*
+ * The result a child git-maint program (or any program keeping our exit
+ * codes) reported with its exit code: 0 RESULT_OK, 1 RESULT_NO, 75
+ * RESULT_TEMPFAIL, anything else (128, a signal as run_command() gives it,
+ * -1 for a child that could not run) RESULT_FATAL.
+ */
+enum maint_result result_from_exit_code(int code);
+
+/*
+ * The worse of two results, for a run of several tries (one per remote,
+ * one per input): RESULT_FATAL, then RESULT_NO (refused: retrying will
+ * not help), then RESULT_TEMPFAIL, then RESULT_OK.
+ */
+enum maint_result result_worse(enum maint_result a, enum maint_result b);
 
 #define NORETURN __attribute__((noreturn))
 #define PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -129,6 +147,12 @@ void report_hold_errors(void);
  * prompt.
  */
 void report_flush(void);
+/*
+ * Prints the held error with the prefix the exit status gives it: for an
+ * exit handler that must see it out before the program's end (the pager's,
+ * pager.h, which closes stderr).
+ */
+void report_release(int status);
 
 /*
  * fn runs when the program's cmd_main() returns to the common main()

@@ -131,6 +131,15 @@ void write_or_die(int fd, const void *buf, size_t count)
 	}
 }
 
+int write_or_error(int fd, const void *buf, size_t count)
+{
+	if (write_in_full(fd, buf, count) >= 0)
+		return 0;
+	if (errno != EPIPE)
+		error_errno("write error");
+	return -1;
+}
+
 int env_true(const char *name)
 {
 	const char *v = getenv(name);

@@ -48,6 +48,12 @@ int fsync_dir(const char *dir);
  * way git does when its reader went away.
  */
 void write_or_die(int fd, const void *buf, size_t count);
+/*
+ * The same for common/: 0, or -1 with "fatal: write error: <why>"
+ * reported (write_or_die()'s words), or nothing on EPIPE (the reader
+ * went away); the caller ends the command.
+ */
+int write_or_error(int fd, const void *buf, size_t count);
 
 /* git's git_env_bool(name, 0): set, and not "", "0", "false", "no" or "off". */
 int env_true(const char *name);

@@ -91,11 +91,8 @@ int commit_store_new(struct commit_store **out, git_repository *repo, int use_gr
 
 	r->repo = repo;
 	reader.ctx = r;
-	/*
-	 * Each commit is read once and kept in the store; libgit2's object
-	 * cache would only hold a second copy of each.
-	 */
-	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
+	/* each commit is read once and kept in the store */
+	repo_tune(REPO_USE_NO_CACHE);
 	if (use_graph && graph_wanted(repo)) {
 		struct strbuf objdir = STRBUF_INIT;
 

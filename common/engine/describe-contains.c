@@ -53,12 +53,21 @@ static int answer(struct describer *d, const struct dc_options *o, const char *r
 	return rc;
 }
 
-int dc_run_args(struct describer *d, const struct dc_options *o, int argc, const char **argv,
-		const struct dc_fallback *fb)
+/* Standard output flushed: 0, or -1 (reported). */
+static int flush_stdout(void)
+{
+	if (fflush(stdout))
+		return error_errno("write error on standard output");
+	return 0;
+}
+
+enum maint_result dc_run_args(struct describer *d, const struct dc_options *o, int argc,
+			      const char **argv, const struct dc_fallback *fb)
 {
 	static const char *head[] = { "HEAD", NULL };
 	struct strbuf out = STRBUF_INIT;
-	int i, ret = EXIT_OK;
+	enum maint_result ret = RESULT_OK;
+	int i;
 
 	if (!argc) {
 		argc = 1;
@@ -73,27 +82,29 @@ int dc_run_args(struct describer *d, const struct dc_options *o, int argc, const
 			if (!fb)
 				BUG("no fallback for '%s'", argv[i]);
 			strbuf_release(&out);
-			if (fflush(stdout))
-				die_errno("write error on standard output");
+			if (flush_stdout() < 0)
+				return RESULT_FATAL;
 			fb->args(fb->ctx, argc - i, argv + i);
 			BUG("the fallback returned");
 		} else if (rc < 0) {
-			ret = EXIT_NO;
+			ret = RESULT_NO;
 		} else if (rc > 0) {
-			/* like git: what was named so far, then the failure */
+			/* like git: what was named so far, then the failure, and no more */
 			fflush(stdout);
-			strbuf_release(&out);
-			die("cannot describe '%s'", oid_to_hex(&oid, hex));
+			error("cannot describe '%s'", oid_to_hex(&oid, hex));
+			ret = RESULT_FATAL;
+			break;
 		}
 	}
 	strbuf_release(&out);
 	return ret;
 }
 
-int dc_run_stdin(struct describer *d, const struct dc_options *o, const struct dc_fallback *fb)
+enum maint_result dc_run_stdin(struct describer *d, const struct dc_options *o,
+			       const struct dc_fallback *fb)
 {
 	struct strbuf line = STRBUF_INIT, out = STRBUF_INIT;
-	int ret = EXIT_OK;
+	enum maint_result ret = RESULT_OK;
 
 	while (strbuf_getline(&line, stdin) != EOF) {
 		git_oid oid;
@@ -104,24 +115,23 @@ int dc_run_stdin(struct describer *d, const struct dc_options *o, const struct d
 			continue;
 		rc = answer(d, o, line.buf, &oid, &out);
 		if (rc == DESCRIBE_FALLBACK) {
-			int rest;
-
 			if (!fb)
 				BUG("no fallback for '%s'", line.buf);
-			if (fflush(stdout))
-				die_errno("write error on standard output");
-			rest = fb->input(fb->ctx, line.buf);
-			if (rest > ret)
-				ret = rest;
+			ret = flush_stdout() < 0 ? RESULT_FATAL :
+			      result_worse(ret, fb->input(fb->ctx, line.buf));
 			break;
 		}
 		if (rc) {
+			/* the command's output: git's "<name> undefined" line */
 			strbuf_setlen(&line, neutralise_field(line.buf, line.len));
-			printf("%s undefined\n", line.buf);
-			ret = EXIT_NO;
+			strbuf_addstr(&line, " undefined\n");
+			fwrite(line.buf, 1, line.len, stdout);
+			ret = RESULT_NO;
 		}
-		if (fflush(stdout))
-			die_errno("write error on standard output");
+		if (flush_stdout() < 0) {
+			ret = RESULT_FATAL;
+			break;
+		}
 	}
 	strbuf_release(&line);
 	strbuf_release(&out);

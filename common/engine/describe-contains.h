@@ -15,6 +15,7 @@
 
 #include "describe.h"
 #include "strvec.h"
+#include "usage.h"
 
 struct dc_options {
 	int all;
@@ -35,21 +36,25 @@ void dc_describe_options(struct describe_options *out, const struct dc_options *
 /*
  * What to do when the describer answers DESCRIBE_FALLBACK: for the
  * arguments from the one it could not answer on (never returns), or for
- * standard input from line on (returns the exit code of the rest).
+ * standard input from line on (returns the result of the rest).
  */
 struct dc_fallback {
 	void (*args)(void *ctx, int argc, const char **argv);
-	int (*input)(void *ctx, const char *line);
+	enum maint_result (*input)(void *ctx, const char *line);
 	void *ctx;
 };
 
 /*
  * Answers the commits of argv (HEAD when none; the first o->answered
- * left out) or of standard input, as the command does, with d. Returns
- * the exit code.
+ * left out) or of standard input, as the command does, with d.
+ * RESULT_OK; RESULT_NO when a commit is not a commit (or, from standard
+ * input, is "undefined"); RESULT_FATAL (reported) when one that is cannot
+ * be described (the arguments after it are not answered, as in git) or
+ * standard output cannot be written.
  */
-int dc_run_args(struct describer *d, const struct dc_options *o, int argc, const char **argv,
-		const struct dc_fallback *fb);
-int dc_run_stdin(struct describer *d, const struct dc_options *o, const struct dc_fallback *fb);
+enum maint_result dc_run_args(struct describer *d, const struct dc_options *o, int argc,
+			      const char **argv, const struct dc_fallback *fb);
+enum maint_result dc_run_stdin(struct describer *d, const struct dc_options *o,
+			       const struct dc_fallback *fb);
 
 #endif

@@ -11,6 +11,7 @@
 #include "mailinfo.h"
 #include "quote.h"
 #include "range-diff.h"
+#include "report-color.h"
 #include "repo.h"
 #include "series-walk.h"
 #include "strbuf.h"
@@ -43,6 +44,7 @@ struct series {
 	struct patch_attest *att;	/* per patch; NULL under --attest=off */
 	struct attest_conf ac;
 	struct attest *attest;	/* NULL under --attest=off */
+	struct report_colors colors;	/* of the report, off with --porcelain */
 };
 
 static void series_clear(struct series *s)
@@ -115,9 +117,11 @@ static void add_review(struct series *s)
 }
 
 /* --range-diff: each series' two newest versions; 0 when there was one. */
-static int show_range_diffs(const struct patch_mails *pms, const struct dry_apply_opts *o)
+static int show_range_diffs(const struct patch_mails *pms, const struct dry_apply_opts *o,
+			    const struct maint_config *cfg)
 {
 	struct strbuf out = STRBUF_INIT;
+	struct report_colors colors;
 
 	for (size_t i = 0; i < pms->versions_nr; i++) {
 		if (i)
@@ -126,6 +130,8 @@ static int show_range_diffs(const struct patch_mails *pms, const struct dry_appl
 			exit(EXIT_FATAL);
 	}
 	strbuf_setlen(&out, neutralise_controls(out.buf, out.len));
+	report_colors_load(&colors, cfg, o->color);
+	range_diff_colorize(&out, &colors);
 	write_or_die(1, out.buf, out.len);
 	strbuf_release(&out);
 	if (!pms->versions_nr)
@@ -211,7 +217,7 @@ static void read_series(struct series *s, const char **args, int nargs,
 	if ((rc = walk_read(&s->w, (const char *const *)args, nargs, &wo)) != RESULT_OK)
 		exit(result_exit_code(rc));
 	if (o->range_diff)
-		exit(show_range_diffs(&s->w.pms, o) < 0 ? EXIT_NO : EXIT_OK);
+		return;		/* dry_apply() shows the range-diffs */
 	if (s->attest)
 		attest_series(s);
 	fflush(stdout);
@@ -246,10 +252,12 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
  * Writes out to stdout and empties it. Text from the mail in it was
  * quoted where it was added (quote.h); this last pass makes sure that no
  * control character reaches the terminal, as report() and say() do.
+ * Then s's colours, if on: the only escape sequences written.
  */
-static void write_report(struct strbuf *out)
+static void write_report(struct strbuf *out, const struct series *s)
 {
 	strbuf_setlen(out, neutralise_controls(out->buf, out->len));
+	report_colorize(out, &s->colors);
 	write_or_die(1, out->buf, out->len);
 	strbuf_reset(out);
 }
@@ -311,7 +319,7 @@ static int check_report(void *data, struct walk_patch *p)
 		if (c->first)
 			strbuf_addbuf(out, &c->s->trailers[p->i]);
 	}
-	write_report(out);
+	write_report(out, c->s);
 	strbuf_release(&prefix);
 	strbuf_release(&name);
 	return 0;
@@ -475,7 +483,7 @@ static int check_series(git_repository *repo, struct target *targets, size_t nt,
 	} else if (human && nt > 1) {
 		applies_to(verdicts, "The series", targets, nt, takes);
 	}
-	write_report(out);
+	write_report(out, s);
 	free(takes);
 	return n > 0;
 }
@@ -497,8 +505,8 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	char *current = NULL;
 	int ret = EXIT_NO;
 
-	/* Blobs are only read, as git reads them: without re-hashing each. */
-	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	if (repo_tune(REPO_USE_READ_ONLY) < 0)
+		exit(EXIT_FATAL);
 	if (!o->onto.nr) {
 		current = repo_current_branch(repo);
 		strvec_push(&o->onto, current ? current : "HEAD");
@@ -516,13 +524,18 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	if (s.ac.policy != ATTEST_OFF && !(s.attest = attest_new(&s.ac)))
 		exit(EXIT_FATAL);
 	read_series(&s, args, nargs, o, cfg);
+	if (o->range_diff) {
+		ret = show_range_diffs(&s.w.pms, o, cfg) < 0 ? EXIT_NO : EXIT_OK;
+		goto cleanup;
+	}
 	if (!s.w.nr) {
 		error("no patches found");
 		goto cleanup;
 	}
+	report_colors_load(&s.colors, cfg, o->color && !o->porcelain);
 	if (o->porcelain) {
 		strbuf_addbuf(&out, &s.porcelain);
-		write_report(&out);
+		write_report(&out, &s);
 	} else if (s.w.pms.series_nr > 1) {
 		strbuf_addf(&out, "%zu series, %zu patches%s\n", s.w.pms.series_nr, s.w.nr, s.skipped.buf);
 		if (!o->quiet)
@@ -538,7 +551,7 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	if (s.w.pms.series_nr > 1 && !o->porcelain)
 		strbuf_addf(&out, "%sVerdicts, series by series:\n", o->quiet ? "" : "\n");
 	strbuf_addbuf(&out, &verdicts);
-	write_report(&out);
+	write_report(&out, &s);
 	ret = taken == s.w.pms.series_nr ? EXIT_OK : EXIT_NO;
 cleanup:
 	strbuf_release(&out);

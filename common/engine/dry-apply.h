@@ -40,10 +40,11 @@ struct dry_apply_opts {
 	struct review_opts review;
 	int range_diff, creation_factor;
 	const char *attest;	/* --attest=<policy>; NULL: attest.policy */
+	int color;		/* colour the report and the range-diff (report-color.h) */
 };
 
 #define DRY_APPLY_OPTS_INIT { STRVEC_INIT, STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT, \
-			      0, RANGE_DIFF_CREATION_FACTOR, NULL }
+			      0, RANGE_DIFF_CREATION_FACTOR, NULL, 0 }
 
 void dry_apply_opts_release(struct dry_apply_opts *o);
 

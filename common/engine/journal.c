@@ -6,6 +6,7 @@
 #include "commit.h"
 #include "notes.h"
 #include "objwrite.h"
+#include "refstep.h"
 #include "repo.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -366,13 +367,15 @@ static size_t fold_every(void)
 	return *end || !n ? JOURNAL_FOLD_EVERY : n;
 }
 
-int journal_open(struct journal *j, git_repository *repo, const char *committer, int writable)
+int journal_open(struct journal *j, git_repository *repo, const char *committer,
+		 const struct state_lock *lock)
 {
 	git_signature *sig = NULL;
 	git_oid tip;
-	int rc, fd;
+	int writable = !!lock, rc, fd;
 
 	j->repo = repo;
+	j->lock = lock;
 	j->fold_every = fold_every();
 	if (lg2_check(git_signature_from_buffer(&sig, committer), "bad committer '%s'", committer) < 0)
 		return -1;
@@ -537,23 +540,35 @@ out:
 	return ret;
 }
 
-/* Points JOURNAL_REF at the new notes commit (on the disk, in one pack, first). */
-static int move_ref(struct journal *j, const git_oid *new_tip, const char *reflog)
+/* The fold's objects, in one pack, on the disk before the ref names them. */
+static int fold_write_objects(void *data)
 {
-	git_reference *ref = NULL;
-	git_commit *c = NULL;
-	int rc;
+	struct journal *j = data;
 
 	if (objwrite_flush(j->ow) < 0)
 		return -1;
 	crash_point("notify-journal-packed");
+	return 0;
+}
+
+/*
+ * Points JOURNAL_REF at the new notes commit: a guarded step
+ * (common/repo/refstep.h) named "notify-journal", from the tip we read to
+ * the new one, so a writer that is not us is noticed, not overwritten.
+ * The step keeps no state of its own: the log is that state, and folding
+ * it again makes the same notes.
+ */
+static int move_ref(struct journal *j, const git_oid *new_tip, const char *reflog)
+{
+	struct refstep_move move = { .ref = JOURNAL_REF, .has_old = !!j->tip, .reflog = reflog };
+	struct refstep step = { .repo = j->repo, .lock = j->lock, .name = "notify-journal",
+				.moves = &move, .nr = 1, .write_objects = fold_write_objects, .data = j };
+	git_commit *c = NULL;
+
 	if (j->tip)
-		rc = git_reference_create_matching(&ref, j->repo, JOURNAL_REF, new_tip, 1,
-						   git_commit_id(j->tip), reflog);
-	else
-		rc = git_reference_create(&ref, j->repo, JOURNAL_REF, new_tip, 0, reflog);
-	git_reference_free(ref);
-	if (lg2_check(rc, "cannot update '%s'", JOURNAL_REF) < 0 ||
+		git_oid_cpy(&move.old, git_commit_id(j->tip));
+	git_oid_cpy(&move.new, new_tip);
+	if (refstep_run(&step) < 0 ||
 	    lg2_check(git_commit_lookup(&c, j->repo, new_tip), "cannot read '%s'", JOURNAL_REF) < 0)
 		return -1;
 	git_commit_free(j->tip);

@@ -41,8 +41,9 @@
  * compose_message_id()). Every JOURNAL_FOLD_EVERY records, at
  * journal_flush() and when a writer opens the journal, the log is folded
  * into the notes: one pack (objwrite.h: fsync'ed), one notes commit and
- * one update of the ref (with an old-value check, so a writer that is not
- * us is noticed), and only then is the log emptied. A crash during a fold
+ * one update of the ref, a guarded step (common/repo/refstep.h, under the
+ * notify lock) from the value read to the new one, so a writer that is
+ * not us is noticed; only then is the log emptied. A crash during a fold
  * leaves the log whole; folding it again is harmless (the same notes). So
  * the log never holds more than JOURNAL_FOLD_EVERY records and memory
  * does not grow with the number of mails; refs/notes/maint-notify (which
@@ -58,7 +59,9 @@
  * appended-<n>" once this process's n-th record is on the disk,
  * "notify-journal-packed" once a fold's objects are and the ref has not
  * moved, "notify-journal-folded" once the ref moved and the log is not
- * emptied yet.
+ * emptied yet; and the ref step's own, "notify-journal-objects-written",
+ * "-before-ref" and "-after-ref" (refstep.h; the step keeps no state, so
+ * it has no "-state-write").
  *
  * Readers that do not write (a dry run) see the notes and the log, and
  * change neither. Writers hold maint-notify.lock (see notify.c), in the
@@ -67,6 +70,7 @@
 
 #include <git2.h>
 
+#include "state.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -94,6 +98,7 @@ struct journal_pending;
 
 struct journal {
 	git_repository *repo;
+	const struct state_lock *lock;	/* the notify lock, held; NULL when read-only */
 	char *committer;	/* of the notes commits */
 	git_commit *tip;	/* the notes commit at JOURNAL_REF, or NULL */
 	int fd;			/* the log, open for appending; -1 when read-only */
@@ -105,17 +110,19 @@ struct journal {
 	size_t appended;	/* records written by this process, for the crash points */
 };
 
-#define JOURNAL_INIT { NULL, NULL, NULL, -1, NULL, NULL, 0, 0, NULL, 0, 0 }
+#define JOURNAL_INIT { NULL, NULL, NULL, NULL, -1, NULL, NULL, 0, 0, NULL, 0, 0 }
 
 /* Records in the log before a fold into the notes. */
 #define JOURNAL_FOLD_EVERY 256
 
 /*
- * committer: "Name <email> <when> <tz>" (ident_committer()). writable:
- * the caller holds the notify lock and will journal_write(); a log left
- * by an earlier run is folded now. Else the log is only read. -1 reported.
+ * committer: "Name <email> <when> <tz>" (ident_committer()). lock: the
+ * notify lock, held by the caller, who will journal_write(); a log left
+ * by an earlier run is folded now. NULL: the log is only read. -1
+ * reported.
  */
-int journal_open(struct journal *j, git_repository *repo, const char *committer, int writable);
+int journal_open(struct journal *j, git_repository *repo, const char *committer,
+		 const struct state_lock *lock);
 /* Frees everything; what is in the log and not folded stays there for the next writer. */
 void journal_release(struct journal *j);
 

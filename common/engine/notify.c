@@ -365,25 +365,27 @@ static int load_template(struct strbuf *out, const struct maint_config *cfg, con
 			 const char *def)
 {
 	const struct config_entry *e = config_get_entry(cfg, "notify", NULL, key);
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, origin = STRBUF_INIT;
 	int ret = 0;
 
 	if (!e) {
 		strbuf_addstr(out, def);
 		return 0;
 	}
+	config_entry_origin(&origin, e);
 	if (starts_with(e->value, "~/") && getenv("HOME"))
 		strbuf_addf(&path, "%s/%s", getenv("HOME"), e->value + 2);
 	else
 		strbuf_addstr(&path, e->value);
 	if (strbuf_read_file(out, path.buf, 0) < 0)
-		ret = error_errno("cannot read the template '%s' (notify.%s, %s:%d)", path.buf, key,
-				  e->file, e->line);
+		ret = error_errno("cannot read the template '%s' (notify.%s, %s)", path.buf, key,
+				  origin.buf);
 	else if (memchr(out->buf, '\0', out->len))
 		ret = error("the template '%s' holds a NUL byte", path.buf);
 	else if (template_check(out->buf, out->len, placeholder_names, path.buf) < 0)
 		ret = -1;
 	strbuf_release(&path);
+	strbuf_release(&origin);
 	return ret;
 }
 
@@ -893,22 +895,22 @@ static int setup(struct notify *n)
 }
 
 /* The journal, read once the lock (when sending) is ours. */
-static int open_journal(struct notify *n)
+static enum maint_result open_journal(struct notify *n)
 {
 	struct strbuf committer = STRBUF_INIT;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	if (n->o->send) {
-		int r = state_lock_acquire_named(&n->lock, n->repo, "maint-notify.lock");
+		enum maint_result r = state_lock_acquire_named(&n->lock, n->repo, "maint-notify.lock");
 
-		if (r)
-			return r > 0 ? RESULT_TEMPFAIL : RESULT_FATAL;
+		if (r != RESULT_OK)
+			return r;
 	}
 	if (ident_committer(&committer, n->cfg) == 0 &&
-	    journal_open(&n->journal, n->repo, committer.buf, n->o->send) == 0)
-		ret = 0;
+	    journal_open(&n->journal, n->repo, committer.buf, n->o->send ? &n->lock : NULL) == 0)
+		ret = RESULT_OK;
 	strbuf_release(&committer);
-	return ret < 0 ? RESULT_FATAL : RESULT_OK;
+	return ret;
 }
 
 static void release(struct notify *n)
@@ -931,7 +933,7 @@ static void release(struct notify *n)
 	state_lock_release(&n->lock);
 }
 
-static int result(const struct notify *n)
+static enum maint_result result(const struct notify *n)
 {
 	if (n->pending) {
 		advise("%zu mail%s waiting: run again later to send %s", n->pending,
@@ -943,7 +945,7 @@ static int result(const struct notify *n)
 	return n->refused ? RESULT_NO : RESULT_OK;
 }
 
-static int send_all(struct notify *n, const struct oid_list *commits)
+static enum maint_result send_all(struct notify *n, const struct oid_list *commits)
 {
 	size_t i;
 	int fatal = 0;
@@ -1014,7 +1016,8 @@ static int refused_commits(struct notify *n, struct oid_list *l)
 	return ret < 0 ? -1 : 0;
 }
 
-int notify_run(git_repository *repo, const struct maint_config *cfg, const struct notify_opts *o)
+enum maint_result notify_run(git_repository *repo, const struct maint_config *cfg,
+			     const struct notify_opts *o)
 {
 	struct notify n = { .repo = repo, .cfg = cfg, .o = o, .lock = STATE_LOCK_INIT,
 			    .ourselves = STRVEC_INIT, .exclude = STRVEC_INIT,
@@ -1023,22 +1026,10 @@ int notify_run(git_repository *repo, const struct maint_config *cfg, const struc
 			    .journal = JOURNAL_INIT,
 			    .flight = { .subject = STRBUF_INIT, .to = STRBUF_INIT, .e = JOURNAL_ENTRY_INIT } };
 	struct oid_list commits = { NULL, 0, 0 };
-	int ret = RESULT_FATAL, r;
+	enum maint_result ret = RESULT_FATAL, r;
 
-	/*
-	 * Two notes trees are looked up once per commit; libgit2 keeps trees of
-	 * up to 4 KiB in its cache, and a notes tree is bigger: without this,
-	 * each lookup would inflate and parse it again. Commits are read once
-	 * each (and the journal's notes commits would only fill the cache),
-	 * and the cache is bounded (1 MiB), so memory does not grow with the
-	 * number of mails.
-	 */
-	if (lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)64 << 10),
-		      "cannot set the object cache") < 0 ||
-	    lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0),
-		      "cannot set the object cache") < 0 ||
-	    lg2_check(git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)1 << 20),
-		      "cannot set the object cache") < 0)
+	/* notes trees cached, commits not: memory does not grow with the mails */
+	if (repo_tune(REPO_USE_NOTES) < 0)
 		return RESULT_FATAL;
 	if (setup(&n) < 0 || (!all_refused(o) && notify_collect_commits(&n, &commits) < 0))
 		goto out;

@@ -85,6 +85,7 @@
 
 #include "config.h"
 #include "strvec.h"
+#include "usage.h"
 
 struct notify_opts {
 	int send;
@@ -101,7 +102,8 @@ struct notify_opts {
 
 #define NOTIFY_OPTS_INIT { 0, 0, NULL, 0, STRVEC_INIT }
 
-int notify_run(git_repository *repo, const struct maint_config *cfg, const struct notify_opts *o);
+enum maint_result notify_run(git_repository *repo, const struct maint_config *cfg,
+			     const struct notify_opts *o);
 
 /* The default templates (Documentation/git-maint-notify.adoc shows them). */
 extern const char notify_default_template[];

@@ -129,8 +129,8 @@ static void check_one(struct checked *k, const struct precheck_opts *o)
 		problem(k, "no Signed-off-by: of its committer <%s>", committer->email);
 }
 
-int precheck_commits(git_repository *repo, const git_oid *commits, size_t nr,
-		     const struct precheck_opts *opts)
+enum maint_result precheck_commits(git_repository *repo, const git_oid *commits, size_t nr,
+				   const struct precheck_opts *opts)
 {
 	int problems = 0;
 

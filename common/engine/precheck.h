@@ -23,6 +23,7 @@
 #include <git2.h>
 
 #include "commit.h"
+#include "usage.h"
 
 struct precheck_opts {
 	int signoff;
@@ -35,7 +36,7 @@ struct precheck_opts {
  * configured), RESULT_NO when some failed (each reported), RESULT_FATAL
  * (reported) when a commit cannot be read.
  */
-int precheck_commits(git_repository *repo, const git_oid *commits, size_t nr,
-		     const struct precheck_opts *opts);
+enum maint_result precheck_commits(git_repository *repo, const git_oid *commits, size_t nr,
+				   const struct precheck_opts *opts);
 
 #endif

@@ -115,7 +115,6 @@ static void split_words(struct strvec *sv, const char *s)
 static int save_state(struct publish *p, const char *crash_label)
 {
 	struct strbuf sb = STRBUF_INIT, words = STRBUF_INIT;
-	char h[GIT_OID_HEXSZ + 1];
 	int ret;
 
 	/* Created here, at the first state written: a run stopped before leaves nothing. */
@@ -126,8 +125,8 @@ static int save_state(struct publish *p, const char *crash_label)
 		state_kv_add(&sb, "tree", p->tree);
 	state_kv_add(&sb, "work", p->work);
 	state_kv_add(&sb, "public", p->public);
-	state_kv_add(&sb, "before", hex(h, &p->before));
-	state_kv_add(&sb, "after", hex(h, &p->after));
+	state_kv_add_oid(&sb, "before", &p->before);
+	state_kv_add_oid(&sb, "after", &p->after);
 	state_kv_add(&sb, "kind", kind_names[p->kind]);
 	join_words(&words, &p->remotes);
 	state_kv_add(&sb, "remotes", words.buf);
@@ -150,35 +149,11 @@ static int damaged(const struct publish *p)
 		     "run 'git maint-publish --abort' to clear it", p->dir);
 }
 
-static int state_oid(const struct strbuf *sb, const char *key, git_oid *oid)
-{
-	char *v = state_kv_get(sb, key);
-	int ret = 0;
-
-	if (!v || git_oid_fromstr(oid, v) < 0)
-		ret = error("publish state: no valid '%s'", key);
-	free(v);
-	return ret;
-}
-
-static int state_int(const struct strbuf *sb, const char *key, int *out)
-{
-	char *v = state_kv_get(sb, key), *end = NULL;
-	long n = v ? strtol(v, &end, 10) : 0;
-	int ret = 0;
-
-	if (!v || !*v || *end)
-		ret = error("publish state: no valid '%s'", key);
-	else
-		*out = n;
-	free(v);
-	return ret;
-}
-
 static int load_state(struct publish *p)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *kind = NULL, *words = NULL;
+	long notify, timeout, quiet;
 	int rc, ret = -1;
 
 	rc = state_read(p->dir, "state", &sb);
@@ -198,10 +173,15 @@ static int load_state(struct publish *p)
 	p->notify_reverts = words && !strcmp(words, "1");
 	free(words);
 	words = NULL;
-	if (state_oid(&sb, "before", &p->before) || state_oid(&sb, "after", &p->after) ||
-	    state_int(&sb, "notify", &p->notify) || state_int(&sb, "timeout", &p->timeout) ||
-	    state_int(&sb, "quiet", &p->quiet))
+	if (state_kv_get_oid(&sb, "publish", "before", &p->before, NULL) ||
+	    state_kv_get_oid(&sb, "publish", "after", &p->after, NULL) ||
+	    state_kv_get_long(&sb, "publish", "notify", &notify, NULL) ||
+	    state_kv_get_long(&sb, "publish", "timeout", &timeout, NULL) ||
+	    state_kv_get_long(&sb, "publish", "quiet", &quiet, NULL))
 		goto bad;
+	p->notify = notify;
+	p->timeout = timeout;
+	p->quiet = quiet;
 	kind = state_kv_get(&sb, "kind");
 	p->kind = ARRAY_SIZE(kind_names);
 	for (size_t i = 0; kind && i < ARRAY_SIZE(kind_names); i++)
@@ -265,7 +245,7 @@ out:
 	return ret;
 }
 
-static int report_conflicts(struct publish *p, git_index *index)
+static enum maint_result report_conflicts(struct publish *p, git_index *index)
 {
 	git_index_conflict_iterator *it = NULL;
 	const git_index_entry *anc, *ours, *theirs;
@@ -324,12 +304,12 @@ out:
  * The merge, in memory: every object it makes (merged blobs, trees, the
  * commit) goes into the open object batch, on disk only at the step.
  */
-static int plan_merge(struct publish *p)
+static enum maint_result plan_merge(struct publish *p)
 {
 	git_commit *ours = NULL, *theirs = NULL;
 	git_index *index = NULL;
 	git_merge_options mopts = GIT_MERGE_OPTIONS_INIT;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	if (lg2_check(git_commit_lookup(&ours, p->repo, &p->before), "cannot read '%s'",
 		      short_ref(p->public)) < 0 ||
@@ -351,15 +331,14 @@ out:
 	return ret;
 }
 
-static int run_checks(struct publish *p)
+static enum maint_result run_checks(struct publish *p)
 {
 	struct trailer_conf tc = TRAILER_CONF_INIT;
-	int ret;
+	enum maint_result ret;
 
 	if (!p->checks.signoff && !p->checks.fixes)
 		return RESULT_OK;
-	if (trailer_conf_load(&tc, p->repo) < 0)
-		return RESULT_FATAL;
+	trailer_conf_load(&tc, p->cfg);
 	p->checks.trailers = &tc;
 	ret = precheck_commits(p->repo, p->commits, p->nr, &p->checks);
 	p->checks.trailers = NULL;
@@ -373,13 +352,14 @@ static int run_checks(struct publish *p)
 }
 
 /* The tree's build command, in the work tree where the work branch is checked out. */
-static int run_build(struct publish *p)
+static enum maint_result run_build(struct publish *p)
 {
 	struct strbuf env = STRBUF_INIT;
 	const char *envv[2];
 	const char *dir = git_repository_workdir(p->repo);
 	char *head = repo_current_branch(p->repo);
-	int rc, ret = RESULT_FATAL;
+	enum maint_result ret = RESULT_FATAL;
+	int rc;
 
 	if (!dir || !head || strcmp(head, short_ref(p->work))) {
 		error("--build runs in the work tree of '%s'; check it out first", short_ref(p->work));
@@ -421,8 +401,9 @@ static int refuse_checked_out(struct publish *p)
 	return 0;
 }
 
-static int plan(struct publish *p)
+static enum maint_result plan(struct publish *p)
 {
+	enum maint_result checked;
 	int rc;
 
 	if (read_branch(p, p->work, &p->work_tip) < 0 || read_branch(p, p->public, &p->before) < 0 ||
@@ -431,9 +412,9 @@ static int plan(struct publish *p)
 	git_oid_cpy(&p->after, &p->before);
 	if (list_commits(p) < 0)
 		return -1;
-	rc = run_checks(p);
-	if (rc)
-		return rc;
+	checked = run_checks(p);
+	if (checked != RESULT_OK)
+		return checked;
 	if (!p->nr) {
 		p->kind = KIND_UP_TO_DATE;
 		return 0;
@@ -462,7 +443,7 @@ static void print_commits(struct publish *p, FILE *fp)
 		char h[GIT_OID_HEXSZ + 1];
 
 		if (git_commit_lookup(&c, p->repo, &p->commits[i]) < 0) {
-			fprintf(fp, "  %s\n", abbrev(h, &p->commits[i]));
+			say(fp, "  %s", abbrev(h, &p->commits[i]));
 			continue;
 		}
 		say(fp, "  %s %s", abbrev(h, &p->commits[i]), git_commit_summary(c));
@@ -490,47 +471,55 @@ static int wants_notify(const struct publish *p)
 	return p->notify && !git_oid_equal(&p->before, &p->after);
 }
 
+/* " a b c" of words, or " none". */
+static void add_words_of(struct strbuf *out, const struct strvec *words)
+{
+	for (size_t i = 0; i < words->nr; i++)
+		strbuf_addf(out, " %s", words->v[i]);
+	if (!words->nr)
+		strbuf_addstr(out, " none");
+}
+
+/* --dry-run: the plan is the command's output, on stdout. */
 static void print_plan(struct publish *p)
 {
 	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf words = STRBUF_INIT;
 
-	printf("Would publish '%s' to '%s'%s%s%s\n", short_ref(p->work), short_ref(p->public),
-	       p->tree ? " (tree '" : "", p->tree ? p->tree : "", p->tree ? "')" : "");
-	printf("Commits: %zu\n", p->nr);
+	say(stdout, "Would publish '%s' to '%s'%s%s%s", short_ref(p->work), short_ref(p->public),
+	    p->tree ? " (tree '" : "", p->tree ? p->tree : "", p->tree ? "')" : "");
+	say(stdout, "Commits: %zu", p->nr);
 	print_commits(p, stdout);
 	switch (p->kind) {
 	case KIND_UP_TO_DATE:
-		printf("Update: none, '%s' is up to date\n", short_ref(p->public));
+		say(stdout, "Update: none, '%s' is up to date", short_ref(p->public));
 		break;
 	case KIND_FAST_FORWARD:
-		printf("Update: fast-forward %s..%s\n", abbrev(a, &p->before), abbrev(b, &p->after));
+		say(stdout, "Update: fast-forward %s..%s", abbrev(a, &p->before), abbrev(b, &p->after));
 		break;
 	case KIND_MERGE:
-		printf("Update: merge commit of '%s' into '%s' (no conflicts)\n", short_ref(p->work),
-		       short_ref(p->public));
+		say(stdout, "Update: merge commit of '%s' into '%s' (no conflicts)", short_ref(p->work),
+		    short_ref(p->public));
 		break;
 	}
 	if (p->checks.signoff || p->checks.fixes)
-		printf("Checks: %s%s%s passed\n", p->checks.signoff ? "signoff" : "",
-		       p->checks.signoff && p->checks.fixes ? ", " : "", p->checks.fixes ? "fixes" : "");
+		say(stdout, "Checks: %s%s%s passed", p->checks.signoff ? "signoff" : "",
+		    p->checks.signoff && p->checks.fixes ? ", " : "", p->checks.fixes ? "fixes" : "");
 	if (p->build_cmd)
-		printf("Build: %s (not run with --dry-run)\n", p->build_cmd);
-	printf("Push:");
-	for (size_t i = 0; i < p->remotes.nr; i++)
-		printf(" %s", p->remotes.v[i]);
-	printf("%s\n", p->remotes.nr ? "" : " none");
+		say(stdout, "Build: %s (not run with --dry-run)", p->build_cmd);
+	add_words_of(&words, &p->remotes);
+	say(stdout, "Push:%s", words.buf);
 	if (wants_notify(p)) {
-		struct strvec argv = STRVEC_INIT;
-
 		notify_argv(&argv, p);
-		printf("Notify:");
-		for (size_t i = 0; i < argv.nr; i++)
-			printf(" %s", argv.v[i]);
-		printf("\n");
-		strvec_clear(&argv);
+		strbuf_reset(&words);
+		add_words_of(&words, &argv);
+		say(stdout, "Notify:%s", words.buf);
 	} else {
-		printf("Notify: no\n");
+		say(stdout, "Notify: no");
 	}
+	strvec_clear(&argv);
+	strbuf_release(&words);
 }
 
 /* ---- the step ---- */
@@ -552,29 +541,22 @@ static int step_save_state(void *data, enum refstep_phase phase, const char *cra
 
 static int run_step(struct publish *p, int finishing)
 {
-	struct refstep_move move = { 0 };
-	struct refstep step = { 0 };
+	struct refstep_move move = { .ref = p->public, .has_old = 1 };
+	struct refstep step = { .repo = p->repo, .lock = p->lock, .name = "publish",
+				.moves = &move, .nr = 1, .write_objects = step_write_objects,
+				.save_state = step_save_state, .data = p };
 
 	if (git_oid_equal(&p->before, &p->after))
 		return 0;
-	move.ref = p->public;
 	git_oid_cpy(&move.old, &p->before);
-	move.has_old = 1;
 	git_oid_cpy(&move.new, &p->after);
 	if (!p->reflog.len)
 		strbuf_addstr(&p->reflog, "maint-publish: finish interrupted step");
 	move.reflog = p->reflog.buf;
-	step.repo = p->repo;
-	step.lock = p->lock;
-	step.name = "publish";
-	step.moves = &move;
-	step.nr = 1;
-	step.write_objects = step_write_objects;
-	step.save_state = step_save_state;
-	step.data = p;
 	return finishing ? refstep_finish(&step) : refstep_run(&step);
 }
 
+/* What happened to the public branch, on stdout as git merge says it. */
 static void say_step(struct publish *p)
 {
 	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
@@ -583,32 +565,22 @@ static void say_step(struct publish *p)
 		return;
 	switch (p->kind) {
 	case KIND_UP_TO_DATE:
-		printf("'%s' is up to date with '%s'\n", short_ref(p->public), short_ref(p->work));
+		say(stdout, "'%s' is up to date with '%s'", short_ref(p->public), short_ref(p->work));
 		break;
 	case KIND_FAST_FORWARD:
-		printf("%s: fast-forward %s..%s (%zu commit%s)\n", short_ref(p->public),
-		       abbrev(a, &p->before), abbrev(b, &p->after), p->nr, p->nr == 1 ? "" : "s");
+		say(stdout, "%s: fast-forward %s..%s (%zu commit%s)", short_ref(p->public),
+		    abbrev(a, &p->before), abbrev(b, &p->after), p->nr, p->nr == 1 ? "" : "s");
 		break;
 	case KIND_MERGE:
-		printf("%s: merged '%s' as %s (%zu commit%s)\n", short_ref(p->public), short_ref(p->work),
-		       abbrev(b, &p->after), p->nr, p->nr == 1 ? "" : "s");
+		say(stdout, "%s: merged '%s' as %s (%zu commit%s)", short_ref(p->public),
+		    short_ref(p->work), abbrev(b, &p->after), p->nr, p->nr == 1 ? "" : "s");
 		break;
 	}
 }
 
 /* ---- the remotes ---- */
 
-/* The worst of two results: fatal, then refused, then temporary. */
-static int worse(int a, int b)
-{
-	static const int rank[] = { 0, 2, 1 };	/* OK, NO, TEMPFAIL */
-
-	if (a < 0 || b < 0)
-		return RESULT_FATAL;
-	return rank[a] >= rank[b] ? a : b;
-}
-
-static int push_failed(const char *remote, const struct push_result *res)
+static enum maint_result push_failed(const char *remote, const struct push_result *res)
 {
 	error("push to '%s': %s (%s)", remote, push_outcome_name(res->outcome), res->reason.buf);
 	return push_outcome_result(res->outcome);
@@ -621,8 +593,8 @@ static int remote_behind(struct publish *p, const struct push_result *res)
 	       git_graph_descendant_of(p->repo, &p->after, &res->remote_old) == 1;
 }
 
-static int refuse_moved_on(struct publish *p, const char *remote, const struct push_result *res,
-			   int changed)
+static enum maint_result refuse_moved_on(struct publish *p, const char *remote,
+					 const struct push_result *res, int changed)
 {
 	char h[GIT_OID_HEXSZ + 1];
 
@@ -671,8 +643,8 @@ static int mark_pushed(struct publish *p, const char *remote)
  * One remote: connected (conn and res already, for the first remote of
  * a new publish, else here), checked, pushed, recorded.
  */
-static int push_one(struct publish *p, const char *remote, struct push_conn *conn,
-		    struct push_result *res)
+static enum maint_result push_one(struct publish *p, const char *remote, struct push_conn *conn,
+				  struct push_result *res)
 {
 	struct push_opts o = { 0 };
 	char a[GIT_OID_HEXSZ + 1], b[GIT_OID_HEXSZ + 1];
@@ -680,10 +652,11 @@ static int push_one(struct publish *p, const char *remote, struct push_conn *con
 	fill_push_opts(p, &o, remote);
 	if (!conn && push_connect(&conn, p->repo, &o, res) < 0)
 		return push_failed(remote, res);
+	/* each remote's result on stderr, as git push reports it */
 	if (res->has_remote_old && git_oid_equal(&res->remote_old, &p->after)) {
 		push_close(conn);
 		if (!p->quiet)
-			printf("%s: %s up to date\n", remote, short_ref(p->public));
+			say(stderr, "%s: %s up to date", remote, short_ref(p->public));
 		return mark_pushed(p, remote);
 	}
 	if (!remote_behind(p, res)) {
@@ -693,21 +666,22 @@ static int push_one(struct publish *p, const char *remote, struct push_conn *con
 	if (push_update(conn, &p->after, res) < 0)
 		return push_failed(remote, res);
 	if (!p->quiet && res->has_remote_old)
-		printf("%s: %s %s..%s\n", remote, short_ref(p->public), abbrev(a, &res->remote_old),
-		       abbrev(b, &p->after));
+		say(stderr, "%s: %s %s..%s", remote, short_ref(p->public), abbrev(a, &res->remote_old),
+		    abbrev(b, &p->after));
 	else if (!p->quiet)
-		printf("%s: %s created at %s\n", remote, short_ref(p->public), abbrev(b, &p->after));
+		say(stderr, "%s: %s created at %s", remote, short_ref(p->public), abbrev(b, &p->after));
 	return mark_pushed(p, remote);
 }
 
 /* Every remote not yet pushed to, in order; conn/first_res for the first one when connected. */
-static int push_all(struct publish *p, struct push_conn *conn, struct push_result *first_res)
+static enum maint_result push_all(struct publish *p, struct push_conn *conn,
+				  struct push_result *first_res)
 {
-	int ret = RESULT_OK;
+	enum maint_result ret = RESULT_OK;
 
 	for (size_t i = 0; i < p->remotes.nr; i++) {
 		struct push_result res = PUSH_RESULT_INIT;
-		int rc;
+		enum maint_result rc;
 
 		if (strvec_contains(&p->pushed, p->remotes.v[i]))
 			continue;
@@ -718,7 +692,7 @@ static int push_all(struct publish *p, struct push_conn *conn, struct push_resul
 			rc = push_one(p, p->remotes.v[i], NULL, &res);
 		}
 		push_result_release(&res);
-		ret = worse(ret, rc);
+		ret = result_worse(ret, rc);
 	}
 	if (ret == RESULT_TEMPFAIL)
 		advise("once the remotes can be reached, 'git maint-publish --continue' pushes to "
@@ -734,11 +708,12 @@ static int push_all(struct publish *p, struct push_conn *conn, struct push_resul
  * to run, so a publish killed meanwhile runs it again, and notify's
  * journal sends only what is missing.
  */
-static int run_notify(struct publish *p)
+static enum maint_result run_notify(struct publish *p)
 {
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf prog = STRBUF_INIT;
-	int rc, ret;
+	enum maint_result ret;
+	int rc;		/* the exit code of git-maint-notify */
 
 	notify_argv(&argv, p);
 	if (find_program(&prog, argv.v[0]) < 0) {
@@ -757,26 +732,24 @@ static int run_notify(struct publish *p)
 	fflush(stdout);
 	rc = run_command(argv.v, NULL, 0, NULL);
 	strvec_clear(&argv);
-	if (state_lock_acquire(p->lock, p->repo)) {
+	if (state_lock_acquire(p->lock, p->repo) != RESULT_OK) {
 		error("lost the repository lock while git-maint-notify ran");
 		return RESULT_TEMPFAIL;
 	}
 	crash_point("publish-after-notify");
-	switch (rc) {
-	case 0:
-	case 1:		/* mails refused for good: notify's journal says which */
+	ret = result_from_exit_code(rc);
+	switch (ret) {
+	case RESULT_OK:
+	case RESULT_NO:		/* mails refused for good: notify's journal says which */
 		p->notify = 0;
-		ret = rc ? RESULT_NO : RESULT_OK;
 		break;
-	case 75:
+	case RESULT_TEMPFAIL:
 		advise("'git maint-publish --continue' runs git-maint-notify again for the mails still missing");
-		ret = RESULT_TEMPFAIL;
 		break;
-	default:
+	case RESULT_FATAL:
 		if (rc >= 0)
 			error("git-maint-notify failed (exit %d); the commits are published", rc);
 		advise("fix the cause and run 'git maint-publish --continue' to notify the authors");
-		ret = RESULT_FATAL;
 		break;
 	}
 	if (!p->notify && save_state(p, NULL) < 0)
@@ -785,9 +758,10 @@ static int run_notify(struct publish *p)
 }
 
 /* After the pushes: notify when every remote has the commits. */
-static int push_and_notify(struct publish *p, struct push_conn *conn, struct push_result *first_res)
+static enum maint_result push_and_notify(struct publish *p, struct push_conn *conn,
+					 struct push_result *first_res)
 {
-	int ret = push_all(p, conn, first_res);
+	enum maint_result ret = push_all(p, conn, first_res);
 
 	if (ret != RESULT_OK)
 		return ret;
@@ -863,7 +837,7 @@ static int all_done(const struct publish *p)
 	return !wants_notify(p);
 }
 
-static int finish(struct publish *p, int ret)
+static enum maint_result finish(struct publish *p, enum maint_result ret)
 {
 	if (ret >= 0 && all_done(p) && state_dir_exists(p->dir) && state_dir_remove(p->dir) < 0)
 		return RESULT_FATAL;
@@ -875,11 +849,12 @@ static int finish(struct publish *p, int ret)
  * hold nothing the new tip lacks. On success *conn stays connected for
  * the push that follows the step.
  */
-static int check_first_remote(struct publish *p, struct push_conn **conn, struct push_result *res)
+static enum maint_result check_first_remote(struct publish *p, struct push_conn **conn,
+					    struct push_result *res)
 {
 	struct push_opts o = { 0 };
 	const char *remote = p->remotes.v[0];
-	int ret;
+	enum maint_result ret;
 
 	fill_push_opts(p, &o, remote);
 	if (push_connect(conn, p->repo, &o, res) < 0) {
@@ -902,10 +877,11 @@ static int check_first_remote(struct publish *p, struct push_conn **conn, struct
  * never stands in the way of a new publish. One killed before it wrote
  * its first state moved nothing and leaves nothing to finish.
  */
-static int finish_earlier(struct publish *p)
+static enum maint_result finish_earlier(struct publish *p)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int rc = state_read(p->dir, "state", &sb), ret;
+	int rc = state_read(p->dir, "state", &sb);
+	enum maint_result ret;
 
 	strbuf_release(&sb);
 	if (rc > 0) {
@@ -922,13 +898,13 @@ static int finish_earlier(struct publish *p)
 	return ret;
 }
 
-int publish_start(git_repository *repo, const struct maint_config *cfg,
-		  struct state_lock *lock, const struct publish_opts *opts)
+enum maint_result publish_start(git_repository *repo, const struct maint_config *cfg,
+				struct state_lock *lock, const struct publish_opts *opts)
 {
 	struct publish p;
 	struct push_conn *conn = NULL;
 	struct push_result res = PUSH_RESULT_INIT;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	publish_init(&p, repo, cfg, lock);
 	copy_opts(&p, opts);
@@ -956,7 +932,7 @@ int publish_start(git_repository *repo, const struct maint_config *cfg,
 	ret = check_first_remote(&p, &conn, &res);
 	if (ret)
 		goto out;
-	ret = -1;
+	ret = RESULT_FATAL;
 	if (p.kind == KIND_UP_TO_DATE ? save_state(&p, NULL) : run_step(&p, 0)) {
 		int exists;
 		git_oid cur;
@@ -977,11 +953,11 @@ out:
 	return ret;
 }
 
-int publish_continue(git_repository *repo, const struct maint_config *cfg,
-		     struct state_lock *lock, int quiet)
+enum maint_result publish_continue(git_repository *repo, const struct maint_config *cfg,
+				   struct state_lock *lock, int quiet)
 {
 	struct publish p;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	publish_init(&p, repo, cfg, lock);
 	if (!state_dir_exists(p.dir)) {
@@ -1036,17 +1012,17 @@ out:
 	strbuf_release(&sb);
 }
 
-int publish_abort(git_repository *repo)
+enum maint_result publish_abort(git_repository *repo)
 {
 	char *dir = state_dir_path(repo, "publish");
-	int ret = 0;
+	enum maint_result ret = RESULT_OK;
 
 	if (!state_dir_exists(dir)) {
 		ret = error("no publish in progress");
 	} else {
 		advise_dropped_mails(dir);
 		if (state_dir_remove(dir) < 0)
-			ret = -1;
+			ret = RESULT_FATAL;
 	}
 	free(dir);
 	return ret;

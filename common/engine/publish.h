@@ -61,6 +61,7 @@
 #include "config.h"
 #include "state.h"
 #include "strvec.h"
+#include "usage.h"
 
 struct publish_opts {
 	const char *tree;	/* the [tree "<name>"], or NULL */
@@ -80,18 +81,18 @@ struct publish_opts {
 #define PUBLISH_OPTS_INIT { NULL, NULL, NULL, STRVEC_INIT, 1, 1, 0, 0, 60, 0, 0, NULL }
 
 /* Starts a publish; refuses when one is in progress or a queue is stopped. */
-int publish_start(git_repository *repo, const struct maint_config *cfg,
-		  struct state_lock *lock, const struct publish_opts *opts);
+enum maint_result publish_start(git_repository *repo, const struct maint_config *cfg,
+				struct state_lock *lock, const struct publish_opts *opts);
 
 /* --continue: finishes the step, pushes to the remotes still missing, notifies. */
-int publish_continue(git_repository *repo, const struct maint_config *cfg,
-		     struct state_lock *lock, int quiet);
+enum maint_result publish_continue(git_repository *repo, const struct maint_config *cfg,
+				   struct state_lock *lock, int quiet);
 
 /*
  * --abort: forgets the pushes and the notification still to do. Moves no
  * ref: a public branch is never rewound.
  */
-int publish_abort(git_repository *repo);
+enum maint_result publish_abort(git_repository *repo);
 
 /* 1 when a publish (or a damaged publish state directory) is in progress. */
 int publish_in_progress(git_repository *repo);

@@ -90,14 +90,7 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 		       const struct state_lock *lock)
 {
 	memset(q, 0, sizeof(*q));
-	/*
-	 * libgit2 keeps every tree it parsed (up to 256 MiB by default);
-	 * a series walks each tree once, so a small cache does as well.
-	 */
-	git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)4 << 20);
-	/* Likewise pack windows: 1 MiB at a time, at most 8 MiB mapped (a series makes many small packs). */
-	git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
-	git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
+	repo_tune(REPO_USE_SERIES);
 	q->repo = repo;
 	q->cfg = cfg;
 	q->lock = lock;
@@ -181,14 +174,6 @@ static int queue_state_exists(const struct queue *q)
 	return rc;
 }
 
-static void add_oid(struct strbuf *sb, const char *key, const git_oid *oid, int has)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-
-	if (has)
-		state_kv_add(sb, key, git_oid_tostr(hex, sizeof(hex), oid));
-}
-
 static int save_state(struct queue *q, const char *crash_label)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -198,12 +183,15 @@ static int save_state(struct queue *q, const char *crash_label)
 	state_kv_add(&sb, "branch", q->branch);
 	if (q->source)
 		state_kv_add(&sb, "source", q->source);
-	add_oid(&sb, "orig", &q->orig, 1);
-	add_oid(&sb, "base", &q->base, 1);
-	add_oid(&sb, "tip", &q->tip, 1);
-	add_oid(&sb, "notes-orig", &q->notes_orig, q->has_notes_orig);
-	add_oid(&sb, "notes-base", &q->notes_base, q->has_notes_base);
-	add_oid(&sb, "notes-tip", &q->notes_tip, q->has_notes_tip);
+	state_kv_add_oid(&sb, "orig", &q->orig);
+	state_kv_add_oid(&sb, "base", &q->base);
+	state_kv_add_oid(&sb, "tip", &q->tip);
+	if (q->has_notes_orig)
+		state_kv_add_oid(&sb, "notes-orig", &q->notes_orig);
+	if (q->has_notes_base)
+		state_kv_add_oid(&sb, "notes-base", &q->notes_base);
+	if (q->has_notes_tip)
+		state_kv_add_oid(&sb, "notes-tip", &q->notes_tip);
 	state_kv_addf(&sb, "next", "%zu", q->next);
 	state_kv_addf(&sb, "last", "%zu", q->last);
 	state_kv_add(&sb, "stopped", stop_names[q->stopped]);
@@ -226,72 +214,6 @@ static int save_state(struct queue *q, const char *crash_label)
 	ret = state_write(q->dir, "state", &sb, crash_label);
 	strbuf_release(&sb);
 	return ret;
-}
-
-static int get_oid(const struct strbuf *sb, const char *key, git_oid *oid, int *has)
-{
-	char *v = state_kv_get(sb, key);
-	int ret = 0;
-
-	if (has)
-		*has = 0;
-	if (!v)
-		return has ? 0 : error("queue state has no '%s'", key);
-	if (git_oid_fromstr(oid, v) < 0)
-		ret = error("queue state: bad '%s' value '%s'", key, v);
-	else if (has)
-		*has = 1;
-	free(v);
-	return ret;
-}
-
-static int get_num(const struct strbuf *sb, const char *key, long *out)
-{
-	char *v = state_kv_get(sb, key), *end;
-
-	if (!v)
-		return error("queue state has no '%s'", key);
-	*out = strtol(v, &end, 10);
-	if (*end || end == v) {
-		free(v);
-		return error("queue state: bad '%s' value", key);
-	}
-	free(v);
-	return 0;
-}
-
-/* A size the state may lack (--max-message-size not given): 0 then. */
-static int get_size_or_0(const struct strbuf *sb, const char *key, size_t *out)
-{
-	char *v = state_kv_get(sb, key), *end;
-	unsigned long long n;
-	int ret = 0;
-
-	*out = 0;
-	if (!v)
-		return 0;
-	errno = 0;
-	n = strtoull(v, &end, 10);
-	if (errno || *end || end == v || n > SIZE_MAX)
-		ret = error("queue state: bad '%s' value", key);
-	else
-		*out = (size_t)n;
-	free(v);
-	return ret;
-}
-
-/* A number the state of a queue started by an older version may lack: def then. */
-static int get_num_or(const struct strbuf *sb, const char *key, long def, long *out)
-{
-	char *v = state_kv_get(sb, key);
-	int has = v != NULL;
-
-	free(v);
-	if (!has) {
-		*out = def;
-		return 0;
-	}
-	return get_num(sb, key, out);
 }
 
 static int parse_mails(struct queue *q)
@@ -420,7 +342,8 @@ static void say_review(const struct queue *q)
 
 	if (!carried && !flagged && !not)
 		return;
-	printf("Trailers from replies: %zu carried, %zu flagged, %zu not carried\n", carried, flagged, not);
+	say(stdout, "Trailers from replies: %zu carried, %zu flagged, %zu not carried", carried, flagged,
+	    not);
 	if (flagged || not)
 		advise("'git maint-queue --show-trailers' lists them, and why");
 }
@@ -483,7 +406,7 @@ static int load_state(struct queue *q)
 	struct strbuf sb = STRBUF_INIT;
 	long next, last, v;
 	char *s = NULL;
-	int rc, ret = -1;
+	int rc, ret = -1, has;
 
 	rc = state_read(q->dir, "state", &sb);
 	if (rc > 0)
@@ -495,12 +418,14 @@ static int load_state(struct queue *q)
 		error("queue state names no branch");
 		goto bad;
 	}
-	if (get_oid(&sb, "orig", &q->orig, NULL) || get_oid(&sb, "base", &q->base, NULL) ||
-	    get_oid(&sb, "tip", &q->tip, NULL) ||
-	    get_oid(&sb, "notes-orig", &q->notes_orig, &q->has_notes_orig) ||
-	    get_oid(&sb, "notes-base", &q->notes_base, &q->has_notes_base) ||
-	    get_oid(&sb, "notes-tip", &q->notes_tip, &q->has_notes_tip) ||
-	    get_num(&sb, "next", &next) || get_num(&sb, "last", &last))
+	if (state_kv_get_oid(&sb, "queue", "orig", &q->orig, NULL) ||
+	    state_kv_get_oid(&sb, "queue", "base", &q->base, NULL) ||
+	    state_kv_get_oid(&sb, "queue", "tip", &q->tip, NULL) ||
+	    state_kv_get_oid(&sb, "queue", "notes-orig", &q->notes_orig, &q->has_notes_orig) ||
+	    state_kv_get_oid(&sb, "queue", "notes-base", &q->notes_base, &q->has_notes_base) ||
+	    state_kv_get_oid(&sb, "queue", "notes-tip", &q->notes_tip, &q->has_notes_tip) ||
+	    state_kv_get_long(&sb, "queue", "next", &next, NULL) ||
+	    state_kv_get_long(&sb, "queue", "last", &last, NULL))
 		goto bad;
 	q->next = next;
 	q->last = last;
@@ -508,7 +433,8 @@ static int load_state(struct queue *q)
 	for (size_t i = 0; s && i < ARRAY_SIZE(stop_names); i++)
 		if (!strcmp(s, stop_names[i]))
 			q->stopped = i;
-#define NUM(key, field) do { if (get_num(&sb, key, &v)) goto bad; field = v; } while (0)
+#define NUM(key, field) \
+	do { if (state_kv_get_long(&sb, "queue", key, &v, NULL)) goto bad; field = v; } while (0)
 	NUM("sync", q->sync);
 	NUM("signoff", q->opts.signoff);
 	NUM("fuzz", q->opts.fuzz);
@@ -516,11 +442,13 @@ static int load_state(struct queue *q)
 	NUM("quiet", q->opts.quiet);
 	NUM("check-stop", q->opts.check_stop);
 	NUM("build-each", q->opts.build_each);
-	if (get_num_or(&sb, "scissors", 0, &v))
+	/* what a queue started by an older version may lack: 0 then */
+	v = 0;
+	q->opts.source.max_size = 0;
+	if (state_kv_get_long(&sb, "queue", "scissors", &v, &has) ||
+	    state_kv_get_size(&sb, "queue", "max-message-size", &q->opts.source.max_size, &has))
 		goto bad;
 	q->opts.scissors = v;
-	if (get_size_or_0(&sb, "max-message-size", &q->opts.source.max_size))
-		goto bad;
 #undef NUM
 	q->source = state_kv_get(&sb, "source");
 	q->opts.link_mask = state_kv_get(&sb, "link");
@@ -592,7 +520,7 @@ static int sync_worktree(struct queue *q, const git_oid *from_commit, const git_
 	if (!q->sync || git_oid_equal(from_commit, to_commit))
 		return 0;
 	if (changed_paths(q, from_commit, to_commit, &paths, &a, &b) ||
-	    worktree_sync(q->repo, &a, &b, &paths, force, NULL))
+	    worktree_sync(q->repo, q->cfg, &a, &b, &paths, force, NULL))
 		goto out;
 	ret = 0;
 out:
@@ -609,7 +537,7 @@ static int sync_check(struct queue *q, const git_oid *from_commit, const git_oid
 
 	if (q->sync && !git_oid_equal(from_commit, to_commit))
 		ret = changed_paths(q, from_commit, to_commit, &paths, &a, &b) < 0 ? -1 :
-		      worktree_check_untracked(q->repo, &a, &b, &paths, NULL);
+		      worktree_check_untracked(q->repo, q->cfg, &a, &b, &paths, NULL);
 	strvec_clear(&paths);
 	return ret;
 }
@@ -685,7 +613,7 @@ static int step_after_move(void *data)
 		return sync_worktree(q, &q->base, &q->tip, 1);
 	if (!q->sync || q->worktree_done)
 		return 0;
-	if (worktree_sync(q->repo, &st->from_tree, &st->to_tree, &st->paths, 0, &content) < 0)
+	if (worktree_sync(q->repo, q->cfg, &st->from_tree, &st->to_tree, &st->paths, 0, &content) < 0)
 		return error("'%s' moved to %s but its work tree was not updated; "
 			     "fix the cause and run 'git maint-queue --continue' (or --abort)",
 			     short_branch(q), git_oid_tostr_s(&q->tip));
@@ -771,16 +699,17 @@ static int finish_step(struct queue *q)
  * the queue goes on at patch next_after. RESULT_TEMPFAIL when git's
  * index is locked, nothing written.
  */
-static int do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
+static enum maint_result do_step(struct queue *q, const git_oid *new_tip, size_t next_after)
 {
 	struct queue_step st = { .q = q, .paths = STRVEC_INIT };
 	struct strbuf reflog = STRBUF_INIT;
 	char suffix[32];
 	git_oid notes_new;
-	int changed = 0, ret = -1;
+	enum maint_result ret = RESULT_FATAL;
+	int changed = 0;
 
 	if (git_oid_equal(new_tip, &q->tip))
-		return 0;
+		return RESULT_OK;
 	/*
 	 * The work tree is looked at before anything is written (the new
 	 * objects are readable from memory): a refusal leaves no trace.
@@ -987,7 +916,7 @@ static int write_conflicts(struct queue *q, struct apply_session *session,
 			strbuf_addf(&list, "%s\n", files[i].path);
 	/* The blobs the index names reach the disk first. */
 	if (objwrite_flush(&q->ow) < 0 || state_write_raw(q->dir, "conflict", list.buf, list.len) < 0 ||
-	    worktree_write_files(q->repo, files, nr) < 0)
+	    worktree_write_files(q->repo, q->cfg, files, nr) < 0)
 		goto out;
 	advise("resolve the conflicts in the work tree, 'git add' the files and run\n"
 	       "'git maint-queue --continue'");
@@ -1058,7 +987,7 @@ static int reset_conflicts(struct queue *q, const git_oid *at_commit)
 	ret = 0;
 	if (q->sync) {
 		if (commit_tree_id(q->repo, at_commit, &tree) < 0 ||
-		    worktree_sync(q->repo, &tree, &tree, &paths, 1, NULL) < 0) {
+		    worktree_sync(q->repo, q->cfg, &tree, &tree, &paths, 1, NULL) < 0) {
 			ret = -1;
 			goto out;
 		}
@@ -1097,10 +1026,10 @@ out:
 }
 
 /* Stops at patch k: what has been committed so far lands, the mail is kept. */
-static int stop_at(struct queue *q, size_t k, enum stop_reason why, const git_oid *tip,
-		   const char *raw, size_t len)
+static enum maint_result stop_at(struct queue *q, size_t k, enum stop_reason why,
+				 const git_oid *tip, const char *raw, size_t len)
 {
-	int rc = do_step(q, tip, k);
+	enum maint_result rc = do_step(q, tip, k);
 
 	if (rc)
 		return rc;
@@ -1112,7 +1041,7 @@ static int stop_at(struct queue *q, size_t k, enum stop_reason why, const git_oi
 	return RESULT_NO;
 }
 
-static int run_build(struct queue *q)
+static enum maint_result run_build(struct queue *q)
 {
 	const char *wd = git_repository_workdir(q->repo);
 	struct strbuf env = STRBUF_INIT;
@@ -1131,16 +1060,16 @@ static int run_build(struct queue *q)
 	rc = hook_run(q->opts.build_cmd, wd, NULL, 0, envv);
 	strbuf_release(&env);
 	if (rc < 0)
-		return -1;
+		return RESULT_FATAL;
 	if (rc) {
 		error("build failed (exit %d): %s", rc, q->opts.build_cmd);
-		return 1;
+		return RESULT_NO;
 	}
-	return 0;
+	return RESULT_OK;
 }
 
 /* The build failed: the queue stops after the patches that landed. */
-static int build_stop(struct queue *q)
+static enum maint_result build_stop(struct queue *q)
 {
 	q->stopped = STOP_BUILD;
 	if (save_state(q, NULL) < 0)
@@ -1153,20 +1082,20 @@ static int build_stop(struct queue *q)
 }
 
 /* Runs the build command, when there is one: RESULT_OK, RESULT_NO (stopped) or -1. */
-static int build(struct queue *q)
+static enum maint_result build(struct queue *q)
 {
-	int rc = run_build(q);
+	enum maint_result rc = run_build(q);
 
-	return rc <= 0 ? rc : build_stop(q);
+	return rc == RESULT_NO ? build_stop(q) : rc;
 }
 
 /*
  * Lands the patches committed so far (the branch at tip) and goes on at
  * patch next; then builds when each step is built.
  */
-static int land(struct queue *q, const git_oid *tip, size_t next, int then_build)
+static enum maint_result land(struct queue *q, const git_oid *tip, size_t next, int then_build)
 {
-	int rc = do_step(q, tip, next);
+	enum maint_result rc = do_step(q, tip, next);
 
 	if (rc)
 		return rc;
@@ -1263,20 +1192,24 @@ static void series_end(struct queue *q, struct series *s)
 	strbuf_release(&s->report);
 }
 
-/* The verifier of the run, NULL under --attest=off; dies (128) on a bad attest.* value. */
-static struct attest *queue_attest(struct queue *q)
+/*
+ * Sets up the verifier of the run on first use: q->attest, NULL under
+ * --attest=off. -1 (reported) on a bad attest.* value, on every call.
+ */
+static int queue_attest(struct queue *q)
 {
 	if (q->attest_ready)
-		return q->attest;
-	q->attest_ready = 1;
+		return q->attest_ready < 0 ? -1 : 0;
+	q->attest_ready = -1;
 	attest_conf_init(&q->ac);
 	if (attest_conf_load(&q->ac, q->cfg, q->opts.attest) < 0)
-		exit(EXIT_FATAL);
+		return -1;
 	q->ac.read_ref = attest_keys_read_ref;
 	q->ac.ref_ctx = q->repo;
 	if (q->ac.policy != ATTEST_OFF && !(q->attest = attest_new(&q->ac)))
-		exit(EXIT_FATAL);
-	return q->attest;
+		return -1;
+	q->attest_ready = 1;
+	return 0;
 }
 
 /*
@@ -1284,22 +1217,23 @@ static struct attest *queue_attest(struct queue *q)
  * applied: RESULT_OK, or (each refusal reported) RESULT_NO, or
  * RESULT_TEMPFAIL when only DNS could not answer.
  */
-static int judge_series(struct queue *q, const struct patch_mails *pms)
+static enum maint_result judge_series(struct queue *q, const struct patch_mails *pms)
 {
 	struct attest_verdict v = ATTEST_VERDICT_INIT;
 	struct strbuf buf = STRBUF_INIT, what = STRBUF_INIT;
-	struct attest *a = queue_attest(q);
-	int ret = RESULT_OK;
+	enum maint_result ret = RESULT_OK;
 
-	for (size_t i = 0; a && q->ac.policy >= ATTEST_SOFTFAIL && i < pms->nr; i++) {
+	if (queue_attest(q) < 0)
+		return RESULT_FATAL;
+	for (size_t i = 0; q->attest && q->ac.policy >= ATTEST_SOFTFAIL && i < pms->nr; i++) {
 		struct raw_mail raw;
-		int rc;
+		enum maint_result rc;
 
 		if (patch_mails_get(pms, &pms->v[i], &buf, &raw) < 0) {
 			ret = RESULT_FATAL;
 			break;
 		}
-		attest_check(a, &raw, &v);
+		attest_check(q->attest, &raw, &v);
 		strbuf_reset(&what);
 		strbuf_addf(&what, "%s: message %zu", raw.origin, raw.number);
 		rc = attest_apply_policy(q->ac.policy, &v, what.buf);
@@ -1368,7 +1302,11 @@ static int queue_before(void *data, struct walk_patch *p)
 		struct raw_mail raw = { 0 };
 
 		strbuf_addbuf(&line, &p->pm.subject);
-		if (queue_attest(q)) {
+		if (queue_attest(q) < 0) {
+			strbuf_release(&line);
+			return RESULT_FATAL;
+		}
+		if (q->attest) {
 			raw.buf = p->buf;
 			raw.len = p->len;
 			raw.origin = p->mail->origin;
@@ -1407,19 +1345,20 @@ static int apply_failed(struct queue *q, struct series *s, const struct walk_pat
 }
 /*
  * The commit git am makes of pm on parent with tree, and its note (the
- * mail it came from) in the batch: 0, 1 when the mail has no author to
- * give it (reported), -1.
+ * mail it came from) in the batch: RESULT_OK, RESULT_NO when the mail has
+ * no author to give it (reported), RESULT_FATAL.
  */
-static int commit_patch(struct queue *q, const struct patch_mail *pm, size_t k, const char *buf,
-			size_t len, const git_oid *tree, const git_oid *parent, git_oid *commit)
+static enum maint_result commit_patch(struct queue *q, const struct patch_mail *pm, size_t k,
+				      const char *buf, size_t len, const git_oid *tree,
+				      const git_oid *parent, git_oid *commit)
 {
 	struct strbuf msg = STRBUF_INIT, author = STRBUF_INIT, note = STRBUF_INIT;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	if (!pm->has_author || !pm->author_email.len) {
 		flush_applying(q);
 		error("patch %s has no valid author e-mail address", patch_name(q, k));
-		ret = 1;
+		ret = RESULT_NO;
 		goto out;
 	}
 	if (ident_author_from_mail(&author, pm->author_name.buf, pm->author_email.buf,
@@ -1434,7 +1373,7 @@ static int commit_patch(struct queue *q, const struct patch_mail *pm, size_t k, 
 	q->step_last = k;
 	strbuf_reset(&q->step_subject);
 	strbuf_add(&q->step_subject, msg.buf, msg_first_line_len(msg.buf, msg.len));
-	ret = 0;
+	ret = RESULT_OK;
 out:
 	strbuf_release(&msg);
 	strbuf_release(&author);
@@ -1446,13 +1385,13 @@ out:
 static int commit_series_patch(struct queue *q, struct series *s, const struct walk_patch *p, size_t k)
 {
 	git_oid tree, commit;
-	int rc;
+	enum maint_result rc;
 
 	if (apply_session_write_tree(&tree, s->session, &q->ow) < 0)
 		return stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len);
 	rc = commit_patch(q, &p->pm, k, p->buf, p->len, &tree, &s->tip, &commit);
 	if (rc)
-		return rc > 0 ? stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len) : -1;
+		return rc == RESULT_NO ? stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len) : rc;
 	git_oid_cpy(&s->tip, &commit);
 	return 0;
 }
@@ -1495,12 +1434,12 @@ static int queue_after(void *data, struct walk_patch *p)
  * landed (and built); RESULT_NO when the queue stopped at a patch, a
  * check or a build (state kept); RESULT_TEMPFAIL; -1.
  */
-static int run_series(struct queue *q, int skip_check_first)
+static enum maint_result run_series(struct queue *q, int skip_check_first)
 {
 	static const struct walk_hooks hooks = { queue_mail, queue_before, queue_after };
 	struct walk_run r = WALK_RUN_INIT(NULL);
 	struct series s;
-	int ret = series_begin(q, &s, skip_check_first);
+	enum maint_result ret = series_begin(q, &s, skip_check_first);
 
 	if (!ret) {
 		r.session = s.session;
@@ -1554,12 +1493,12 @@ static int one_series(const struct queue *q, const struct walk *w)
  * over mbox.max-message-size or the series to queue is not one (reported:
  * nothing queued); RESULT_FATAL.
  */
-static int read_series(struct queue *q, const char *const *args, size_t nargs)
+static enum maint_result read_series(struct queue *q, const char *const *args, size_t nargs)
 {
 	struct walk w = WALK_INIT;
 	struct walk_read_opts wo = { 0 };
 	struct strbuf buf = STRBUF_INIT;
-	int rc;
+	enum maint_result rc;
 
 	wo.source = &q->opts.source;
 	wo.cfg = q->cfg;
@@ -1570,7 +1509,9 @@ static int read_series(struct queue *q, const char *const *args, size_t nargs)
 		wo.review = q->opts.review;
 	wo.trailers = &q->trailers;
 	wo.series = q->opts.series;
-	wo.attest = queue_attest(q);
+	if (queue_attest(q) < 0)
+		return RESULT_FATAL;
+	wo.attest = q->attest;
 	if ((rc = walk_read(&w, args, nargs, &wo)) != RESULT_OK || one_series(q, &w) < 0 ||
 	    (rc = judge_series(q, &w.pms)) != RESULT_OK) {
 		walk_release(&w);
@@ -1637,17 +1578,17 @@ static void say_done(struct queue *q)
 		char a[GIT_OID_HEXSZ + 1];
 
 		git_oid_tostr(a, 12, &q->orig);
-		printf("Queued on '%s': %s..%.11s\n", short_branch(q), a, git_oid_tostr_s(&q->tip));
+		say(stdout, "Queued on '%s': %s..%.11s", short_branch(q), a, git_oid_tostr_s(&q->tip));
 	} else {
-		printf("Nothing queued on '%s'\n", short_branch(q));
+		say(stdout, "Nothing queued on '%s'", short_branch(q));
 	}
 }
 
-static int finish(struct queue *q, int ret)
+static enum maint_result finish(struct queue *q, enum maint_result ret)
 {
-	if (ret == 0) {
+	if (ret == RESULT_OK) {
 		if (state_dir_remove(q->dir) < 0)
-			return -1;
+			return RESULT_FATAL;
 		say_done(q);
 	} else if (q->fresh && ret != RESULT_NO) {
 		/* Nothing was moved: leave no state behind, the user simply runs again. */
@@ -1656,17 +1597,19 @@ static int finish(struct queue *q, int ret)
 	return ret;
 }
 
-int queue_start(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock,
-		const char *branch, const char *const *args, size_t nargs, const struct queue_opts *opts)
+enum maint_result queue_start(git_repository *repo, const struct maint_config *cfg,
+			      const struct state_lock *lock, const char *branch,
+			      const char *const *args, size_t nargs, const struct queue_opts *opts)
 {
 	struct queue q;
-	int ret = -1, sync, rc;
+	enum maint_result ret = RESULT_FATAL, rc;
+	int sync;
 
 	queue_init(&q, repo, cfg, lock);
-	rc = queue_state_exists(&q);
-	if (rc < 0)
+	sync = queue_state_exists(&q);
+	if (sync < 0)
 		goto out;
-	if (rc) {
+	if (sync) {
 		error("a queue is in progress ('%s'); use 'git maint-queue --continue', "
 		      "'--skip' or '--abort'", q.dir);
 		goto out;
@@ -1690,12 +1633,10 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const stru
 	git_oid_cpy(&q.notes_base, &q.notes_orig);
 	git_oid_cpy(&q.notes_tip, &q.notes_orig);
 	q.has_notes_base = q.has_notes_tip = q.has_notes_orig;
-	if (trailer_conf_load(&q.trailers, repo) < 0)
-		goto out;
+	trailer_conf_load(&q.trailers, cfg);
 	rc = read_series(&q, args, nargs);
-	if (rc) {
-		if (rc > 0)
-			ret = rc;	/* RESULT_NO, or RESULT_TEMPFAIL (attestation: DNS down) */
+	if (rc != RESULT_OK) {
+		ret = rc;	/* RESULT_TEMPFAIL too: attestation, DNS down */
 		goto out;
 	}
 	if (!q.nr) {
@@ -1715,18 +1656,12 @@ int queue_start(git_repository *repo, const struct maint_config *cfg, const stru
 		state_dir_remove(q.dir);
 		goto out;
 	}
-	if (q.sync) {
-		git_reference *r = NULL;
-
-		if (lg2_check(git_reference_create(&r, repo, "ORIG_HEAD", &q.orig, 1,
-						   "maint-queue: start"), "cannot write ORIG_HEAD") < 0)
-			goto out;
-		git_reference_free(r);
-	}
+	if (q.sync && refstep_record(repo, lock, "ORIG_HEAD", &q.orig, "maint-queue: start") < 0)
+		goto out;
 	crash_point("queue-after-read");
 	if (!q.opts.quiet)
-		printf("Queueing %zu patch%s on '%s'%s\n", q.nr, q.nr == 1 ? "" : "es", short_branch(&q),
-		       q.skipped.buf);
+		say(stdout, "Queueing %zu patch%s on '%s'%s", q.nr, q.nr == 1 ? "" : "es",
+		    short_branch(&q), q.skipped.buf);
 	if (!q.opts.quiet)
 		say_review(&q);
 	ret = finish(&q, run_series(&q, 0));
@@ -1750,8 +1685,11 @@ static int recheck_sync(struct queue *q)
 	return 0;
 }
 
-/* The user resolved the stopped patch in the index: commit that. 1 when there is nothing to commit. */
-static int commit_resolved(struct queue *q)
+/*
+ * The user resolved the stopped patch in the index: commit that.
+ * RESULT_NO when there is nothing to commit.
+ */
+static enum maint_result commit_resolved(struct queue *q)
 {
 	git_index *index = NULL;
 	git_oid tree, head_tree, commit;
@@ -1761,7 +1699,7 @@ static int commit_resolved(struct queue *q)
 	struct raw_mail raw = { 0 };
 	const char *buf;
 	size_t len;
-	int ret = -1;
+	enum maint_result ret = RESULT_FATAL;
 
 	mailinfo_init(&pm);
 	mopts.scissors = q->opts.scissors;
@@ -1776,7 +1714,7 @@ static int commit_resolved(struct queue *q)
 	    commit_tree_id(q->repo, &q->tip, &head_tree) < 0)
 		goto out;
 	if (git_oid_equal(&tree, &head_tree)) {
-		ret = 1;
+		ret = RESULT_NO;
 		goto out;
 	}
 	mail_bytes(q, q->next, &edited, &buf, &len);
@@ -1800,11 +1738,12 @@ out:
 	return ret;
 }
 
-int queue_continue(git_repository *repo, const struct maint_config *cfg,
-		   const struct state_lock *lock, int skip, int quiet)
+enum maint_result queue_continue(git_repository *repo, const struct maint_config *cfg,
+				 const struct state_lock *lock, int skip, int quiet)
 {
 	struct queue q;
-	int ret = -1, skip_check = 0, rc;
+	enum maint_result ret = RESULT_FATAL;
+	int skip_check = 0, rc;
 	struct strbuf edited = STRBUF_INIT;
 
 	queue_init(&q, repo, cfg, lock);
@@ -1824,7 +1763,8 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg,
 		ret = RESULT_TEMPFAIL;
 		goto out;
 	}
-	if (trailer_conf_load(&q.trailers, repo) < 0 || setup_identity(&q) < 0 || finish_step(&q) < 0)
+	trailer_conf_load(&q.trailers, cfg);
+	if (setup_identity(&q) < 0 || finish_step(&q) < 0)
 		goto out;
 	if (q.stopped == STOP_BUILD) {
 		if (skip)
@@ -1835,7 +1775,7 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg,
 		if (save_state(&q, NULL) < 0)
 			goto out;
 		if (q.next > q.last) {
-			ret = finish(&q, 0);
+			ret = finish(&q, RESULT_OK);
 			goto out;
 		}
 		ret = finish(&q, run_series(&q, 0));
@@ -1848,11 +1788,11 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg,
 			q.next++;
 			q.stopped = STOP_NONE;
 		} else if (q.sync) {
-			int rc = commit_resolved(&q);
+			enum maint_result resolved = commit_resolved(&q);
 
-			if (rc < 0)
+			if (resolved < 0)
 				goto out;
-			if (rc == 0) {
+			if (resolved == RESULT_OK) {
 				q.stopped = STOP_NONE;
 				if (forget_conflicts(&q, 0) < 0)
 					goto out;
@@ -1873,7 +1813,7 @@ int queue_continue(git_repository *repo, const struct maint_config *cfg,
 		goto out;
 	}
 	if (q.next > q.last) {
-		ret = finish(&q, q.opts.build_each ? 0 : build(&q));
+		ret = finish(&q, q.opts.build_each ? RESULT_OK : build(&q));
 		goto out;
 	}
 	ret = finish(&q, run_series(&q, skip_check));
@@ -1900,7 +1840,7 @@ static int abort_check(struct queue *q, const git_oid *cur)
 		ret = -1;
 		goto out;
 	}
-	ret = worktree_check_untracked(q->repo, &a, &b, &paths, "--abort");
+	ret = worktree_check_untracked(q->repo, q->cfg, &a, &b, &paths, "--abort");
 out:
 	strvec_clear(&paths);
 	return ret;
@@ -1946,12 +1886,14 @@ static int abort_notes(struct queue *q, struct refstep_move *m)
 	return 1;
 }
 
-int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock)
+enum maint_result queue_abort(git_repository *repo, const struct maint_config *cfg,
+			      const struct state_lock *lock)
 {
 	struct queue q;
 	struct abort_step a = { .q = &q };
 	const git_oid *from;
-	int ret = -1, exists, ours = 0, resync = 0, rc;
+	enum maint_result ret = RESULT_FATAL;
+	int exists, ours = 0, resync = 0, rc;
 
 	queue_init(&q, repo, cfg, lock);
 	rc = state_dir_exists(q.dir);
@@ -2024,7 +1966,7 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg, const stru
 		goto out;
 	ret = state_dir_remove(q.dir);
 	if (!ret && ours)
-		printf("'%s' is back at %s\n", short_branch(&q), git_oid_tostr_s(&q.orig));
+		say(stdout, "'%s' is back at %s", short_branch(&q), git_oid_tostr_s(&q.orig));
 out:
 	queue_release(&q);
 	return ret;
@@ -2083,25 +2025,25 @@ static int preview_patch(struct queue *q, struct patch_mail *pm, size_t k, struc
 	return 0;
 }
 
-int queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
-			const char *const *args, size_t nargs, const struct queue_opts *opts,
-			struct strbuf *out)
+enum maint_result queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
+				      const char *const *args, size_t nargs,
+				      const struct queue_opts *opts, struct strbuf *out)
 {
 	struct patch_mail pm;
 	struct queue q;
-	int ret = RESULT_FATAL, rc;
+	enum maint_result ret = RESULT_FATAL, rc;
 
 	queue_init(&q, repo, cfg, NULL);
 	mailinfo_init(&pm);
 	copy_opts(&q.opts, opts);
 	q.opts.quiet = 1;	/* the listing only: no "Skipping" lines */
 	q.preview = 1;
-	if (trailer_conf_load(&q.trailers, repo) < 0 ||
-	    (q.opts.signoff && ident_committer_name_email(&q.signer, cfg) < 0))
+	trailer_conf_load(&q.trailers, cfg);
+	if (q.opts.signoff && ident_committer_name_email(&q.signer, cfg) < 0)
 		goto out;
 	rc = read_series(&q, args, nargs);
-	if (rc) {
-		ret = rc > 0 ? rc : RESULT_FATAL;
+	if (rc != RESULT_OK) {
+		ret = rc;
 		goto out;
 	}
 	if (!q.nr) {

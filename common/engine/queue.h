@@ -58,6 +58,7 @@
 #include "state.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "usage.h"
 
 struct review_opts;
 
@@ -100,15 +101,17 @@ void queue_opts_release(struct queue_opts *opts);
  * branch (a full ref name, which must exist). Refuses when a queue is in
  * progress.
  */
-int queue_start(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock,
-		const char *branch, const char *const *args, size_t nargs, const struct queue_opts *opts);
+enum maint_result queue_start(git_repository *repo, const struct maint_config *cfg,
+			      const struct state_lock *lock, const char *branch,
+			      const char *const *args, size_t nargs, const struct queue_opts *opts);
 
 /* --continue (skip 0) and --skip (skip 1). */
-int queue_continue(git_repository *repo, const struct maint_config *cfg,
-		   const struct state_lock *lock, int skip, int quiet);
+enum maint_result queue_continue(git_repository *repo, const struct maint_config *cfg,
+				 const struct state_lock *lock, int skip, int quiet);
 
 /* --abort: the branch back to where it was before the queue, state removed. */
-int queue_abort(git_repository *repo, const struct maint_config *cfg, const struct state_lock *lock);
+enum maint_result queue_abort(git_repository *repo, const struct maint_config *cfg,
+			      const struct state_lock *lock);
 
 /*
  * --show-trailers: what queue_start() would put in each commit's trailer
@@ -122,9 +125,9 @@ int queue_abort(git_repository *repo, const struct maint_config *cfg, const stru
  * after "Not carried (given to patches the newest version dropped):".
  * Text from mail is as it came: the caller neutralises it.
  */
-int queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
-			const char *const *args, size_t nargs, const struct queue_opts *opts,
-			struct strbuf *out);
+enum maint_result queue_show_trailers(git_repository *repo, const struct maint_config *cfg,
+				      const char *const *args, size_t nargs,
+				      const struct queue_opts *opts, struct strbuf *out);
 
 /* --show-current: the mail of the patch the queue stopped at, to out. */
 int queue_show_current(git_repository *repo, struct strbuf *out);

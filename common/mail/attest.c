@@ -275,10 +275,11 @@ void attest_mark(struct strbuf *out, enum attest_policy p, const struct attest_v
 	strbuf_addch(out, ']');
 }
 
-int attest_apply_policy(enum attest_policy p, const struct attest_verdict *v, const char *what)
+enum maint_result attest_apply_policy(enum attest_policy p, const struct attest_verdict *v,
+				      const char *what)
 {
 	struct strbuf why = STRBUF_INIT;
-	int ret = RESULT_OK;
+	enum maint_result ret = RESULT_OK;
 
 	if (p < ATTEST_SOFTFAIL || v->verdict == 'G')
 		return RESULT_OK;

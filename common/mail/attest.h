@@ -70,6 +70,7 @@
 
 #include "strbuf.h"
 #include "strvec.h"
+#include "usage.h"
 
 struct maint_config;
 struct raw_mail;
@@ -184,7 +185,8 @@ void attest_mark(struct strbuf *out, enum attest_policy p, const struct attest_v
  * anything but G and RESULT_NO, or RESULT_TEMPFAIL when only DNS could
  * not answer (exit 75: try later).
  */
-int attest_apply_policy(enum attest_policy p, const struct attest_verdict *v, const char *what);
+enum maint_result attest_apply_policy(enum attest_policy p, const struct attest_verdict *v,
+				      const char *what);
 
 /* ---- the parts (attest-dkim.c, attest-patatt.c); used by attest.c ---- */
 

@@ -174,11 +174,12 @@ static void fetcher_argv(struct strvec *argv, const char *prog, int fd, const ch
 }
 
 /* Runs the fetcher for in->arg: RESULT_OK, RESULT_TEMPFAIL or RESULT_FATAL (reported). */
-static int run_fetcher(struct fetched_input *in, const struct fetch_opts *o)
+static enum maint_result run_fetcher(struct fetched_input *in, const struct fetch_opts *o)
 {
 	struct strbuf prog = STRBUF_INIT, manifest = STRBUF_INIT;
 	struct strvec argv = STRVEC_INIT;
-	int fd, rc, ret = RESULT_FATAL;
+	enum maint_result ret = RESULT_FATAL;
+	int fd, rc;
 
 	if (find_part_program(&prog, FETCH_PROGRAM) < 0) {
 		error("cannot fetch '%s': %s is not installed", in->arg, FETCH_PROGRAM);
@@ -193,7 +194,10 @@ static int run_fetcher(struct fetched_input *in, const struct fetch_opts *o)
 		/* the fetcher said why, but for a crash */
 		if (rc > 128)
 			error("cannot fetch '%s': %s died of signal %d", in->arg, FETCH_PROGRAM, rc - 128);
-		ret = rc == EXIT_TEMPFAIL ? RESULT_TEMPFAIL : RESULT_FATAL;
+		ret = result_from_exit_code(rc);
+		/* an archive without the message (1) fails this input as any unreadable one */
+		if (ret == RESULT_NO)
+			ret = RESULT_FATAL;
 		goto out;
 	}
 	if (fetched_input_map(in, fd) < 0 || read_manifest(in, &manifest) < 0)
@@ -217,10 +221,10 @@ static struct fetched_input *lookup(const char *arg)
 }
 
 /* Fetches arg into the table: RESULT_OK, RESULT_TEMPFAIL or RESULT_FATAL (reported). */
-static int fetch_one(const char *arg, struct fetched_input **out)
+static enum maint_result fetch_one(const char *arg, struct fetched_input **out)
 {
 	struct fetched_input *in = xcalloc(1, sizeof(*in));
-	int rc;
+	enum maint_result rc;
 
 	if (fetch_arg_kind(arg) == FETCH_LOCAL)
 		BUG("fetch_one() on a local argument");
@@ -244,20 +248,18 @@ static int is_local(const char *arg)
 	return !strcmp(arg, "-") || fetch_arg_kind(arg) == FETCH_LOCAL || !stat(arg, &st);
 }
 
-int fetch_prepare(const char *const *args, size_t nargs, const struct fetch_opts *opts)
+enum maint_result fetch_prepare(const char *const *args, size_t nargs,
+				const struct fetch_opts *opts)
 {
-	int worst = RESULT_OK;
+	enum maint_result worst = RESULT_OK;
 
 	table.opts = *opts;
 	for (size_t i = 0; i < nargs; i++) {
 		struct fetched_input *in;
-		int rc;
 
 		if (is_local(args[i]) || lookup(args[i]))
 			continue;
-		rc = fetch_one(args[i], &in);
-		if (rc == RESULT_FATAL || (rc == RESULT_TEMPFAIL && worst == RESULT_OK))
-			worst = rc;
+		worst = result_worse(worst, fetch_one(args[i], &in));
 	}
 	return worst;
 }

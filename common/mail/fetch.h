@@ -61,6 +61,7 @@
 #include <stdint.h>
 
 #include "parse-options.h"
+#include "usage.h"
 
 enum fetch_kind {
 	FETCH_LOCAL,		/* a path, "-" */
@@ -102,7 +103,8 @@ struct fetch_opts {
  * archive configured, TLS refused, not found, bad configuration). Each
  * failure is reported; every argument is tried.
  */
-int fetch_prepare(const char *const *args, size_t nargs, const struct fetch_opts *opts);
+enum maint_result fetch_prepare(const char *const *args, size_t nargs,
+				const struct fetch_opts *opts);
 
 /*
  * The mail fetched for one argument: spans of a mapped file. A message

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "mbox-write.h"
+#include "color.h"
 #include "quote.h"
 #include "select.h"
 #include "source.h"
@@ -178,8 +179,49 @@ static void add_field(struct strbuf *out, const char *s)
 	quote_field(out, s, strlen(s));
 }
 
+/*
+ * %C(<colour>), %Cred, %Cgreen, %Cblue, %Creset at f (after the 'C'), as
+ * in git's pretty formats: written when color is on; "%C(always,...)"
+ * always, "%C(auto,...)" as without it. Its length, or 0 when it is none.
+ */
+static size_t expand_color(struct strbuf *out, const char *f, int color)
+{
+	static const char *const named[] = { "red", "green", "blue", "reset" };
+	char code[COLOR_MAXLEN], spec[64];
+	const char *end, *s = NULL;
+	size_t len = 0;
+
+	if (f[0] == '(') {
+		end = strchr(f, ')');
+		if (!end || (size_t)(end - f - 1) >= sizeof(spec))
+			return 0;
+		memcpy(spec, f + 1, end - f - 1);
+		spec[end - f - 1] = '\0';
+		if (skip_prefix(spec, "always,", &s))
+			color = 1;
+		else if (!skip_prefix(spec, "auto,", &s))
+			s = spec;
+		len = end - f + 1;
+	} else {
+		for (size_t i = 0; i < sizeof(named) / sizeof(named[0]) && !s; i++)
+			if (starts_with(f, named[i])) {
+				s = named[i];
+				len = strlen(s);
+			}
+		if (!s)
+			return 0;
+	}
+	if (!strcmp(s, "reset"))
+		strcpy(code, COLOR_RESET);
+	else if (color_parse(s, code) < 0)
+		return 0;
+	if (color)
+		strbuf_addstr(out, code);
+	return len;
+}
+
 /* Expands one placeholder at f (after '%'); returns its length or 0 when unknown. */
-static size_t expand(struct strbuf *out, const char *f, const struct mail_entry *e)
+static size_t expand(struct strbuf *out, const char *f, const struct mail_entry *e, int color)
 {
 	size_t i;
 
@@ -230,6 +272,9 @@ static size_t expand(struct strbuf *out, const char *f, const struct mail_entry 
 			return 0;
 		}
 		return 2;
+	case 'C':
+		i = expand_color(out, f + 1, color);
+		return i ? i + 1 : 0;
 	case 'x':
 		if (hex_digit(f[1]) < 0 || hex_digit(f[2]) < 0)
 			return 0;
@@ -239,7 +284,7 @@ static size_t expand(struct strbuf *out, const char *f, const struct mail_entry 
 	return 0;
 }
 
-static int format(struct strbuf *out, const char *fmt, const struct mail_entry *e)
+static int format(struct strbuf *out, const char *fmt, const struct mail_entry *e, int color)
 {
 	const char *f = fmt;
 
@@ -252,7 +297,7 @@ static int format(struct strbuf *out, const char *fmt, const struct mail_entry *
 			break;
 		}
 		strbuf_add(out, f, pct - f);
-		used = expand(out, pct + 1, e);
+		used = expand(out, pct + 1, e, color);
 		if (!used)
 			return error("unknown placeholder '%%%.2s' in format '%s'", pct + 1, fmt);
 		f = pct + 1 + used;
@@ -260,15 +305,15 @@ static int format(struct strbuf *out, const char *fmt, const struct mail_entry *
 	return 0;
 }
 
-int mbox_write_format_entry(struct strbuf *out, const char *fmt, const struct mail_entry *e)
+int mbox_write_format_entry(struct strbuf *out, const char *fmt, const struct mail_entry *e, int color)
 {
-	return format(out, fmt, e);
+	return format(out, fmt, e, color);
 }
 
 int mbox_write_format_check(const char *fmt)
 {
 	struct strbuf sink = STRBUF_INIT;
-	int rc = format(&sink, fmt, NULL);
+	int rc = format(&sink, fmt, NULL, 0);
 
 	strbuf_release(&sink);
 	return rc;

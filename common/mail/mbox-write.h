@@ -76,13 +76,16 @@ void outdir_close(struct outdir *od);
  *       not checked (--attest=off)
  *   %GS who signed it: "ed25519/dev@example.org", "DKIM/example.org"
  *   %n  newline   %%  percent   %xNN  the byte NN (hex)
+ *   %C(<colour>)  a colour in git's syntax (color.h), %Cred, %Cgreen,
+ *       %Cblue, %Creset: as in git's pretty formats, written only when
+ *       color is on (%C(always,<colour>): always)
  * Text from the mail is written so that a record stays one line
  * (quote.h): each path C-quoted as git quotes paths, and when it holds a
  * space; in every other field control characters, tab and newline
  * included, become '?'.
  * Returns -1 (error reported) on an unknown placeholder.
  */
-int mbox_write_format_entry(struct strbuf *out, const char *fmt, const struct mail_entry *e);
+int mbox_write_format_entry(struct strbuf *out, const char *fmt, const struct mail_entry *e, int color);
 /* Checks fmt once, before any output; -1 (error reported) when invalid. */
 int mbox_write_format_check(const char *fmt);
 /* Does fmt use %p? */
@@ -90,6 +93,6 @@ int mbox_write_format_needs_paths(const char *fmt);
 /* Does fmt use %G? or %GS (the entries' attestation)? */
 int mbox_write_format_needs_attest(const char *fmt);
 
-#define MBOX_WRITE_FORMAT_DEFAULT "%i\t%m\t%an <%ae>\t%ad\t%s\t%p"
+#define MBOX_WRITE_FORMAT_DEFAULT "%C(yellow)%i%Creset\t%m\t%an <%ae>\t%ad\t%s\t%p"
 
 #endif

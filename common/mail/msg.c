@@ -300,6 +300,43 @@ void msg_append_trailer(struct strbuf *msg, const struct trailer_conf *tc, const
 	strbuf_release(&line);
 }
 
+/* One trailer.* variable, lowest priority first, so a later trailer.separators wins. */
+static void trailer_conf_add(struct trailer_conf *tc, const char *name, const char *value)
+{
+	static const char *const vars[] = { "key", "command", "cmd", "where", "ifexists", "ifmissing" };
+	const char *item, *dot;
+
+	if (!skip_prefix(name, "trailer.", &item))
+		return;
+	dot = strrchr(item, '.');
+	if (!dot) {
+		if (!strcmp(item, "separators") && value) {
+			free(tc->separators);
+			tc->separators = xstrdup(value);
+		}
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
+		char *token;
+
+		if (strcmp(dot + 1, vars[i]))
+			continue;
+		token = xstrndup(item, dot - item);
+		if (!strvec_contains(&tc->tokens, token))
+			strvec_push(&tc->tokens, token);
+		free(token);
+		if (!strcmp(vars[i], "key") && value)
+			strvec_push(&tc->tokens, value);
+		return;
+	}
+}
+
+void trailer_conf_load(struct trailer_conf *tc, const struct maint_config *cfg)
+{
+	for (size_t i = 0; i < cfg->git_nr; i++)
+		trailer_conf_add(tc, cfg->git[i].name, cfg->git[i].value);
+}
+
 void trailer_conf_release(struct trailer_conf *tc)
 {
 	free(tc->separators);

@@ -29,12 +29,13 @@
  * (trailer.separators, default ":") and the configured tokens
  * (trailer.<token>.*, and trailer.<token>.key), which, like the
  * git-generated lines, make a paragraph that is 25% trailers a trailer
- * block. Reading that configuration takes a repository:
- * trailer_conf_load() in common/repo/commit.h.
+ * block. trailer_conf_load() takes it from the git configuration
+ * config_load() (config-git.h) read.
  */
 
 #include <stddef.h>
 
+#include "config.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -46,6 +47,8 @@ struct trailer_conf {
 
 #define TRAILER_CONF_INIT { NULL, STRVEC_INIT }
 
+/* trailer.* of cfg's git configuration into tc (TRAILER_CONF_INIT or released). */
+void trailer_conf_load(struct trailer_conf *tc, const struct maint_config *cfg);
 void trailer_conf_release(struct trailer_conf *tc);
 
 /* git stripspace without comment stripping, in place. */

@@ -662,15 +662,16 @@ static void warn_incomplete(const struct read_state *rs)
 	strbuf_release(&ranges);
 }
 
-int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t nargs,
-		     const struct patch_mails_opts *opts)
+enum maint_result patch_mails_read(struct patch_mails *pms, const char *const *args, size_t nargs,
+				   const struct patch_mails_opts *opts)
 {
 	struct read_state rs = { &pms->spool, !!opts->review, NULL, 0, 0, NULL, NULL, STRVEC_INIT, STRVEC_INIT,
 				 STRVEC_INIT, NULL, NULL, NULL, 0, 0, 0 };
 	struct mail_source *src;
 	struct patch_mail pm;
 	struct raw_mail raw;
-	int rc, ret = 0;
+	enum maint_result ret = RESULT_OK;
+	int rc;
 
 	if (source_open(&src, args, nargs, source_opts_flags(opts->source)) < 0)
 		return RESULT_FATAL;

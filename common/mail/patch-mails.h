@@ -57,6 +57,7 @@
 #include "spool.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "usage.h"
 
 struct raw_mail;
 
@@ -138,8 +139,8 @@ struct patch_mails_opts {
  * there are, patch_mails_list_series()); RESULT_FATAL
  * when an input could not be read or the configuration is bad (reported).
  */
-int patch_mails_read(struct patch_mails *pms, const char *const *args, size_t nargs,
-		     const struct patch_mails_opts *opts);
+enum maint_result patch_mails_read(struct patch_mails *pms, const char *const *args, size_t nargs,
+				   const struct patch_mails_opts *opts);
 
 /*
  * Appends " (2 cover letters and 3 replies skipped)" to out, or nothing

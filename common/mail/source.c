@@ -230,6 +230,16 @@ int source_check_format(const char *const *args, size_t nargs, unsigned flags)
 	return ret;
 }
 
+int source_reads_terminal(const char *const *args, size_t nargs)
+{
+	if (!isatty(0))
+		return 0;
+	for (size_t i = 0; i < nargs; i++)
+		if (!strcmp(args[i], "-"))
+			return 1;
+	return !nargs;
+}
+
 int source_open(struct mail_source **out, const char *const *args, size_t nargs, unsigned flags)
 {
 	struct mail_source *src;
@@ -287,8 +297,14 @@ int source_config_max_size(const struct maint_config *cfg, size_t *out)
 		return 0;
 	errno = 0;
 	v = strtoull(e->value, &end, 10);
-	if (errno || end == e->value || *end)
-		return error("%s:%d: bad mbox.max-message-size '%s'", e->file, e->line, e->value);
+	if (errno || end == e->value || *end) {
+		struct strbuf origin = STRBUF_INIT;
+
+		config_entry_origin(&origin, e);
+		error("%s: bad mbox.max-message-size '%s'", origin.buf, e->value);
+		strbuf_release(&origin);
+		return -1;
+	}
 	*out = v && v < SIZE_MAX ? (size_t)v : SIZE_MAX;
 	return 0;
 }

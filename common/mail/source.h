@@ -175,6 +175,13 @@ unsigned source_opts_flags(const struct source_opts *o);
  */
 int source_opts_max_size(const struct source_opts *o, const struct maint_config *cfg, size_t *out);
 
+/*
+ * 1 when args[0..nargs) read mail from the terminal (no argument, or "-",
+ * with standard input a terminal): a command does not start a pager
+ * then, which would take the terminal from the user typing the mail.
+ */
+int source_reads_terminal(const char *const *args, size_t nargs);
+
 /* 1 = got one, 0 = end, -1 = error reported (the bad input is skipped; may call again). */
 int source_next(struct mail_source *src, struct raw_mail *out);
 /*

@@ -75,10 +75,13 @@ static int expand_line(struct strbuf *out, const char *p, const char *end,
 			p++;
 		} else if (*p == '%' && p + 1 < end && p[1] == '(' && (len = name_len(p + 2, end))) {
 			const char *v = lookup(vars, n, p + 2, len);
+			size_t at = out->len;
 
 			placeholders++;
 			filled += !!*v;
+			/* values come from mail and commits: no ESC or CR reaches a mail or a terminal */
 			strbuf_addstr(out, v);
+			strbuf_setlen(out, at + neutralise_controls(out->buf + at, out->len - at));
 			p += len + 2;
 		} else {
 			strbuf_addch(out, *p);

@@ -13,7 +13,10 @@
  *
  * A line that holds placeholders, all of which expand to nothing, is
  * left out whole, so an optional line ("It is at %(url)") disappears
- * when its value is not configured. A value may span lines.
+ * when its value is not configured. A value may span lines; its
+ * control characters but tab and newline (an ESC in a Date header, a
+ * CR) are replaced by '?' (neutralise_controls()), here for every
+ * placeholder.
  *
  * template_check() is run once on a template as read (a placeholder
  * that is not in names is an error naming source:line); template_expand()

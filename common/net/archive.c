@@ -151,7 +151,7 @@ int archive_ref_parse(struct archive_ref *ref, const char *arg, const char *defa
 	}
 	if (!default_base)
 		return error("'%s' is a Message-ID, and no archive is configured to fetch it from "
-			     "(archive.url)", arg);
+			     "(git config maint.archive.url <url>)", arg);
 	if (!base_ok(default_base))
 		return error("archive.url '%s' is not an http(s) URL we can use", default_base);
 	if (set_ref(ref, id, len, default_base, arg) < 0)
@@ -193,7 +193,7 @@ static void now(struct timespec *ts)
  * after another, for ever) keeps bytes moving, so libcurl's stall
  * timeout never fires: the stall is measured here, in mail.
  */
-static int gunzip_stalled(struct gunzip *g, size_t made)
+static enum maint_result gunzip_stalled(struct gunzip *g, size_t made)
 {
 	struct timespec t;
 
@@ -249,12 +249,13 @@ static int gunzip_write(void *data, const char *buf, size_t len)
 	return gunzip_stalled(g, made_here);
 }
 
-int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fetch_opts *opts,
-			 int (*open_out)(void *data), void *data, int *got_fd)
+enum maint_result archive_fetch_thread(const struct archive_ref *ref,
+				       const struct archive_fetch_opts *opts,
+				       int (*open_out)(void *data), void *data, int *got_fd)
 {
 	struct http_opts ho = HTTP_OPTS_INIT;
 	struct gunzip *g = xcalloc(1, sizeof(*g));
-	int ret;
+	enum maint_result ret;
 
 	g->fd = -1;
 	g->max = opts->max_size ? opts->max_size : ARCHIVE_MAX_SIZE_DEFAULT;
@@ -275,6 +276,7 @@ int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fet
 	ho.max_body = g->max == (size_t)-1 ? 0 : g->max + g->max / 1024 + 4096;
 	ho.max_body_setting = "archive.max-size";
 	ho.quiet = opts->quiet;
+	ho.cfg = opts->cfg;
 	ho.progress_title = "Fetching thread";
 	ret = http_get(ref->thread_url, &ho, gunzip_write, g);
 	if (ret == RESULT_NO) {
@@ -487,12 +489,13 @@ static void add_all_versions(struct pick *p, const struct pick_msg *anchor, stru
 			fetched_input_add(in, p->v[i].off, p->v[i].len);
 }
 
-int archive_pick(const struct archive_ref *ref, const char *buf, size_t len,
-		 const struct archive_pick_opts *o, struct fetched_input *in)
+enum maint_result archive_pick(const struct archive_ref *ref, const char *buf, size_t len,
+			       const struct archive_pick_opts *o, struct fetched_input *in)
 {
 	struct pick p = { NULL, 0, 0 };
 	struct pick_msg *anchor;
-	int version, total, ret = RESULT_FATAL;
+	enum maint_result ret = RESULT_FATAL;
+	int version, total;
 
 	read_thread(&p, buf, len, o);
 	anchor = find_id(&p, ref->msgid);

@@ -52,6 +52,9 @@
 #include <stddef.h>
 
 #include "strbuf.h"
+#include "usage.h"
+
+struct maint_config;
 
 #define ARCHIVE_MAX_SIZE_DEFAULT ((size_t)256 << 20)
 
@@ -80,6 +83,7 @@ struct archive_fetch_opts {
 	long max_time;		/* archive.max-time (seconds), 0: the default */
 	size_t max_size;	/* uncompressed thread bound, 0: ARCHIVE_MAX_SIZE_DEFAULT */
 	int quiet;
+	const struct maint_config *cfg;	/* for an archive that asks for a login (http.h) */
 };
 
 /*
@@ -90,8 +94,9 @@ struct archive_fetch_opts {
  * (reported here: the archive has no such message), RESULT_TEMPFAIL,
  * RESULT_FATAL (including a damaged or oversized gzip stream).
  */
-int archive_fetch_thread(const struct archive_ref *ref, const struct archive_fetch_opts *opts,
-			 int (*open_out)(void *data), void *data, int *got_fd);
+enum maint_result archive_fetch_thread(const struct archive_ref *ref,
+				       const struct archive_fetch_opts *opts,
+				       int (*open_out)(void *data), void *data, int *got_fd);
 
 struct fetched_input;
 
@@ -109,7 +114,7 @@ struct archive_pick_opts {
  * the Message-ID is not in the thread or the version asked for is not
  * there. A thread without a patch gives no span and a warning.
  */
-int archive_pick(const struct archive_ref *ref, const char *buf, size_t len,
-		 const struct archive_pick_opts *opts, struct fetched_input *in);
+enum maint_result archive_pick(const struct archive_ref *ref, const char *buf, size_t len,
+			       const struct archive_pick_opts *opts, struct fetched_input *in);
 
 #endif

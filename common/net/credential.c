@@ -190,6 +190,44 @@ void credential_init(struct credential *c, const struct maint_config *cfg, const
 		      use_http_path(c) : 0;
 }
 
+int credential_init_url(struct credential *c, const struct maint_config *cfg, const char *url,
+			const char *user)
+{
+	const char *p = strstr(url, "://"), *host, *slash, *at, *colon;
+	char *protocol, *server, *url_user = NULL;
+	unsigned port = 0;
+
+	if (!p)
+		return -1;
+	protocol = xstrndup(url, p - url);
+	host = p + 3;
+	slash = strchrnul(host, '/');
+	at = memrchr(host, '@', slash - host);
+	if (at) {
+		char *colon_pw;
+
+		url_user = url_decode(host, at - host);
+		/* a password in the URL is not ours to use or to show */
+		colon_pw = strchr(url_user, ':');
+		if (colon_pw)
+			*colon_pw = '\0';
+		host = at + 1;
+	}
+	colon = memrchr(host, ':', slash - host);
+	if (colon && !memchr(colon, ']', slash - colon)) {
+		port = (unsigned)strtoul(colon + 1, NULL, 10);
+		server = xstrndup(host, colon - host);
+	} else {
+		server = xstrndup(host, slash - host);
+	}
+	credential_init(c, cfg, protocol, server, port, *slash ? slash + 1 : NULL,
+			user && *user ? user : url_user);
+	free(protocol);
+	free(server);
+	free(url_user);
+	return 0;
+}
+
 void credential_describe(struct strbuf *out, const struct credential *c)
 {
 	strbuf_addf(out, "%s://%s", c->protocol, c->host);
@@ -361,11 +399,11 @@ static char *secret_key_of(struct secret_key *k, const struct credential *c)
 	return server;
 }
 
-static int from_secret_service(struct credential *c)
+static enum maint_result from_secret_service(struct credential *c)
 {
 	struct secret_key k;
 	char *server = secret_key_of(&k, c), *user = NULL;
-	int rc = secret_lookup(&k, &c->password, &user, &c->secret_why);
+	enum maint_result rc = secret_lookup(&k, &c->password, &user, &c->secret_why);
 
 	free(server);
 	if (rc == RESULT_OK && !c->username && user)
@@ -422,9 +460,10 @@ static void no_password(struct credential *c)
 	strbuf_release(&why);
 }
 
-int credential_fill(struct credential *c)
+enum maint_result credential_fill(struct credential *c)
 {
-	int prompt = can_prompt(c), rc;
+	int prompt = can_prompt(c);
+	enum maint_result rc;
 
 	if (c->password)
 		return RESULT_OK;
@@ -534,11 +573,11 @@ static int read_new_password(struct credential *c)
 	return ret;
 }
 
-int credential_store(struct credential *c)
+enum maint_result credential_store(struct credential *c)
 {
 	struct secret_key k;
 	char *server;
-	int ret;
+	enum maint_result ret;
 
 	if (read_new_password(c) < 0)
 		return RESULT_FATAL;
@@ -555,11 +594,11 @@ int credential_store(struct credential *c)
 	return ret;
 }
 
-int credential_forget(struct credential *c)
+enum maint_result credential_forget(struct credential *c)
 {
 	struct secret_key k;
 	char *server;
-	int ret;
+	enum maint_result ret;
 
 	if (c->helpers)
 		return run_git(c, "reject", 1, 0, 0, NULL) ?

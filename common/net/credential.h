@@ -52,6 +52,7 @@
 
 #include "config.h"
 #include "strbuf.h"
+#include "usage.h"
 
 enum credential_source {
 	CREDENTIAL_NONE,
@@ -97,10 +98,18 @@ void credential_init(struct credential *c, const struct maint_config *cfg, const
 		     const char *host, unsigned port, const char *path, const char *user);
 
 /*
+ * credential_init() for "protocol://[user@]host[:port]/path" (a query or
+ * fragment is part of the path), the user given winning over the URL's.
+ * -1 when url is not of that form.
+ */
+int credential_init_url(struct credential *c, const struct maint_config *cfg, const char *url,
+			const char *user);
+
+/*
  * Finds the password (see above): RESULT_OK with c->password (and
  * c->username) set, or RESULT_FATAL, reported with a hint.
  */
-int credential_fill(struct credential *c);
+enum maint_result credential_fill(struct credential *c);
 
 /*
  * The server accepted c->password, or refused it; either tells the
@@ -116,10 +125,10 @@ void credential_reject(struct credential *c, struct strbuf *note);
  * input is a terminal, else the first line of standard input) and
  * stores it where git would (see above). RESULT_OK or RESULT_FATAL.
  */
-int credential_store(struct credential *c);
+enum maint_result credential_store(struct credential *c);
 
 /* For --forget-password: RESULT_OK, RESULT_NO (the Secret Service had none), RESULT_FATAL. */
-int credential_forget(struct credential *c);
+enum maint_result credential_forget(struct credential *c);
 
 /* "smtp://host:port", "https://host/path": what the password is for, in messages. */
 void credential_describe(struct strbuf *out, const struct credential *c);

@@ -31,6 +31,7 @@
 struct fetch_config {
 	struct maint_config cfg;
 	const char *archive_url, *cainfo;
+	char *midmask_url;	/* archive_url from b4.midmask */
 	long timeout, max_time, expire;
 	const char *imap_cainfo;
 	long imap_timeout;
@@ -47,13 +48,39 @@ static long config_number(const struct maint_config *cfg, const char *section, c
 	return v ? strtol(v, NULL, 10) : def;
 }
 
+/*
+ * archive.url, else b4's midmask when it ends in "%s": b4 fetches
+ * <midmask with the Message-ID>/t.mbox.gz as we fetch
+ * <archive.url><Message-ID>/t.mbox.gz. b4's own default (lore's /all/)
+ * is not taken: with neither set, a bare Message-ID stays an error.
+ */
+static const char *archive_url(struct fetch_config *fc)
+{
+	const char *url = config_get(&fc->cfg, "archive", NULL, "url");
+	char *mask;
+
+	if (url)
+		return url;
+	mask = config_git_string(&fc->cfg, "b4.midmask");
+	if (mask && ends_with(mask, "%s") && !strstr(mask, "%s")[2])
+		fc->midmask_url = xstrndup(mask, strlen(mask) - 2);
+	free(mask);
+	return fc->midmask_url;
+}
+
+static void fetch_config_release(struct fetch_config *fc)
+{
+	config_release(&fc->cfg);
+	free(fc->midmask_url);
+}
+
 static int load_config(struct fetch_config *fc)
 {
 	long n;
 
-	if (config_load_ini(&fc->cfg) < 0)
+	if (config_load_files(&fc->cfg) < 0)
 		return -1;
-	fc->archive_url = config_get(&fc->cfg, "archive", NULL, "url");
+	fc->archive_url = archive_url(fc);
 	fc->cainfo = config_get(&fc->cfg, "archive", NULL, "cainfo");
 	fc->timeout = config_number(&fc->cfg, "archive", "timeout", 0);
 	fc->max_time = config_number(&fc->cfg, "archive", "max-time", 0);
@@ -362,8 +389,8 @@ static int write_spans(const struct fetched_input *in, int out_fd, struct strbuf
 	return 0;
 }
 
-static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, int out_fd,
-			 struct strbuf *manifest)
+static enum maint_result fetch_archive(struct fetched_input *in, const struct fetch_opts *o,
+				       int out_fd, struct strbuf *manifest)
 {
 	struct fetch_config fc = { MAINT_CONFIG_INIT };
 	struct archive_ref ref = ARCHIVE_REF_INIT;
@@ -371,7 +398,8 @@ static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, i
 	struct archive_pick_opts po = { in->arg };
 	struct cache c = { -1, NULL, NULL };
 	struct thread_out out = { NULL, in->arg };
-	int fd = -1, stale = -1, fresh = 0, ret = RESULT_FATAL, rc;
+	enum maint_result ret = RESULT_FATAL, got;
+	int fd = -1, stale = -1, fresh = 0, rc;
 	time_t when = 0;
 
 	if (load_config(&fc) < 0 || archive_ref_parse(&ref, in->arg, fc.archive_url) < 0)
@@ -394,17 +422,18 @@ static int fetch_archive(struct fetched_input *in, const struct fetch_opts *o, i
 		ao.max_time = fc.max_time;
 		ao.max_size = fc.max_size;
 		ao.quiet = o->quiet;
-		rc = archive_fetch_thread(&ref, &ao, thread_open_out, &out, &fd);
-		if (rc == RESULT_OK && out.cache && cache_commit(&c, fd) < 0)
-			rc = RESULT_FATAL;
-		if (rc == RESULT_OK && out.cache)
+		ao.cfg = &fc.cfg;
+		got = archive_fetch_thread(&ref, &ao, thread_open_out, &out, &fd);
+		if (got == RESULT_OK && out.cache && cache_commit(&c, fd) < 0)
+			got = RESULT_FATAL;
+		if (got == RESULT_OK && out.cache)
 			cache_prune(&c, fc.cache_max_size);
-		if (rc != RESULT_OK) {
+		if (got != RESULT_OK) {
 			if (fd >= 0)
 				close(fd);
 			fd = -1;
-			if (rc != RESULT_TEMPFAIL || stale < 0) {
-				ret = rc;
+			if (got != RESULT_TEMPFAIL || stale < 0) {
+				ret = got;
 				goto out;
 			}
 			warn_stale(in->arg, when);
@@ -431,20 +460,21 @@ out:
 	fetched_input_unmap(in);
 	cache_release(&c);
 	archive_ref_release(&ref);
-	config_release(&fc.cfg);
+	fetch_config_release(&fc);
 	return ret;
 }
 
 /* ---- an IMAP folder ---- */
 
-static int fetch_imap(struct fetched_input *in, const struct fetch_opts *o, int out_fd,
-		      struct strbuf *manifest)
+static enum maint_result fetch_imap(struct fetched_input *in, const struct fetch_opts *o,
+				    int out_fd, struct strbuf *manifest)
 {
 	struct fetch_config fc = { MAINT_CONFIG_INIT };
 	struct imap_url u = IMAP_URL_INIT;
 	struct imap_opts io = { NULL };
 	struct credential cred = CREDENTIAL_INIT;
-	int ret = RESULT_FATAL, login = 0;
+	enum maint_result ret = RESULT_FATAL;
+	int login = 0;
 
 	if (load_config(&fc) < 0 || imap_url_parse(&u, in->arg) < 0)
 		goto out;
@@ -469,16 +499,17 @@ static int fetch_imap(struct fetched_input *in, const struct fetch_opts *o, int 
 out:
 	credential_release(&cred);
 	imap_url_release(&u);
-	config_release(&fc.cfg);
+	fetch_config_release(&fc);
 	return ret;
 }
 
 /* ---- one argument ---- */
 
-int fetch_remote(const char *arg, const struct fetch_opts *opts, int out_fd, struct strbuf *manifest)
+enum maint_result fetch_remote(const char *arg, const struct fetch_opts *opts, int out_fd,
+			       struct strbuf *manifest)
 {
 	struct fetched_input in = { (char *)arg };
-	int ret;
+	enum maint_result ret;
 
 	switch (fetch_arg_kind(arg)) {
 	case FETCH_ARCHIVE:

@@ -19,6 +19,7 @@
 
 #include "fetch.h"
 #include "strbuf.h"
+#include "usage.h"
 
 /*
  * Fetches arg's mail (with the configuration of the git-maint INI files)
@@ -26,6 +27,7 @@
  * file), appending the manifest (fetch.h) to manifest. Returns
  * RESULT_OK, RESULT_TEMPFAIL or RESULT_FATAL, each failure reported.
  */
-int fetch_remote(const char *arg, const struct fetch_opts *opts, int out_fd, struct strbuf *manifest);
+enum maint_result fetch_remote(const char *arg, const struct fetch_opts *opts, int out_fd,
+			       struct strbuf *manifest);
 
 #endif

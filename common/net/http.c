@@ -3,10 +3,13 @@
  * HTTP(S) GET through libcurl (see http.h).
  */
 #include "http.h"
+#include "credential.h"
 #include "progress.h"
 #include "usage.h"
+#include "wrapper.h"
 
 #include <curl/curl.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct transfer {
@@ -69,7 +72,7 @@ static int progress_cb(void *userp, curl_off_t dltotal, curl_off_t dlnow, curl_o
 	(void)ultotal;
 	(void)ulnow;
 	if (!t->progress && t->title && dlnow > 0)
-		t->progress = progress_start(t->title, dltotal > 0 ? (uint64_t)dltotal : 0, t->quiet);
+		t->progress = progress_start_bytes(t->title, dltotal > 0 ? (uint64_t)dltotal : 0, t->quiet);
 	progress_update(t->progress, dlnow > 0 ? (uint64_t)dlnow : 0);
 	return 0;
 }
@@ -130,21 +133,31 @@ static int setup(CURL *c, const char *url, const struct http_opts *o, char *errb
 	return 0;
 }
 
-/* The result of a finished transfer, reported unless RESULT_OK or RESULT_NO. */
-static int result_of(CURL *c, CURLcode rc, const char *url, const char *errbuf,
-		     const struct transfer *t)
+/* The transfer's HTTP status, 0 when there was none. */
+static long status_of(CURL *c)
 {
 	long status = 0;
+
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	return status;
+}
+
+/* The result of a finished transfer, reported unless RESULT_OK or RESULT_NO. */
+static enum maint_result result_of(CURL *c, CURLcode rc, const char *url, const char *errbuf,
+				   const struct transfer *t, const struct strbuf *note)
+{
+	long status;
 
 	if (rc == CURLE_OK)
 		return RESULT_OK;
 	if (t->stopped)
 		return t->stopped;
 	if (rc == CURLE_HTTP_RETURNED_ERROR) {
-		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+		status = status_of(c);
 		if (status == 404 || status == 410)
 			return RESULT_NO;
-		error("cannot fetch '%s': the server answered %ld", url, status);
+		error("cannot fetch '%s': the server answered %ld%s%s", url, status, note->len ? "; " : "",
+		      note->buf);
 		return status >= 500 || status == 429 ? RESULT_TEMPFAIL : RESULT_FATAL;
 	}
 	if (rc == CURLE_OUT_OF_MEMORY && !t->body) {
@@ -157,14 +170,61 @@ static int result_of(CURL *c, CURLcode rc, const char *url, const char *errbuf,
 	return curl_code_is_transient(rc) ? RESULT_TEMPFAIL : RESULT_FATAL;
 }
 
-int http_get(const char *url, const struct http_opts *opts, http_write_fn *write, void *data)
+/*
+ * A server that asked for a login (401): the URL that asked (a redirect
+ * may have led there), its password found as every password is
+ * (credential.h), and the transfer again with it. The source hears how
+ * it went; a second 401 is the answer, said with what became of the
+ * password.
+ */
+static int with_login(CURL *c, CURLcode *rc, const struct http_opts *o, char *errbuf,
+		      struct strbuf *note)
+{
+	struct credential cred = CREDENTIAL_INIT;
+	char *effective = NULL, *asked;
+	int ret = -1;
+
+	/* the handle's string, which setting the URL may free: a copy */
+	if (curl_easy_getinfo(c, CURLINFO_EFFECTIVE_URL, &effective) != CURLE_OK || !effective)
+		return error("cannot fetch: the server wants a login, and libcurl does not say where");
+	asked = xstrdup(effective);
+	if (credential_init_url(&cred, o->cfg, asked, NULL) < 0) {
+		error("cannot fetch '%s': the server wants a login", asked);
+		goto out;
+	}
+	if (credential_fill(&cred) != RESULT_OK)
+		goto out;
+	if (curl_easy_setopt(c, CURLOPT_URL, asked) != CURLE_OK ||
+	    curl_easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_ANY) != CURLE_OK ||
+	    curl_easy_setopt(c, CURLOPT_USERNAME, cred.username) != CURLE_OK ||
+	    curl_easy_setopt(c, CURLOPT_PASSWORD, cred.password) != CURLE_OK) {
+		error("cannot fetch '%s': libcurl refused an option", asked);
+		goto out;
+	}
+	errbuf[0] = '\0';
+	*rc = curl_easy_perform(c);
+	if (*rc == CURLE_OK)
+		credential_approve(&cred);
+	else if (status_of(c) == 401)
+		credential_reject(&cred, note);
+	ret = 0;
+out:
+	/* libcurl keeps its copy until the handle goes, which is next */
+	credential_release(&cred);
+	free(asked);
+	return ret;
+}
+
+enum maint_result http_get(const char *url, const struct http_opts *opts, http_write_fn *write,
+			   void *data)
 {
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct transfer t = { url, write, data, 0, 0, opts->max_body, opts->max_body_setting, 0,
 			      NULL, opts->progress_title, opts->quiet };
+	struct strbuf note = STRBUF_INIT;
 	CURL *c;
 	CURLcode rc;
-	int ret;
+	enum maint_result ret;
 
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return error("cannot initialise libcurl");
@@ -177,13 +237,18 @@ int http_get(const char *url, const struct http_opts *opts, http_write_fn *write
 		ret = error("cannot fetch '%s': libcurl refused an option", url);
 	} else {
 		rc = curl_easy_perform(c);
-		if (rc == CURLE_OK)
+		if (rc == CURLE_HTTP_RETURNED_ERROR && status_of(c) == 401 && opts->cfg &&
+		    with_login(c, &rc, opts, errbuf, &note) < 0)
+			ret = RESULT_FATAL;
+		else
+			ret = result_of(c, rc, url, errbuf, &t, &note);
+		if (ret == RESULT_OK)
 			progress_stop(&t.progress);
 		else
 			progress_abandon(&t.progress);
-		ret = result_of(c, rc, url, errbuf, &t);
 	}
 	curl_easy_cleanup(c);
 	curl_global_cleanup();
+	strbuf_release(&note);
 	return ret;
 }

@@ -26,6 +26,11 @@
  *     memory does not grow with it; a status of 400 or above sends none.
  *   - Progress (bytes) on stderr through common/base/progress.h when it is a
  *     terminal and not quiet.
+ *   - A server that answers 401 gets one more request, with the login
+ *     found for the URL that asked as every password is
+ *     (common/net/credential.h: git's credential helpers, the Secret
+ *     Service, git's prompt); the source hears whether it worked (a
+ *     second 401 rejects it, and the error says what became of it).
  *
  * Results (enum maint_result):
  *   RESULT_OK        2xx, the whole body delivered
@@ -44,6 +49,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "usage.h"
+
+struct maint_config;
+
 struct http_opts {
 	const char *cainfo;		/* CA bundle, NULL: the system's */
 	long timeout;			/* seconds; 0: HTTP_TIMEOUT_DEFAULT */
@@ -52,8 +61,9 @@ struct http_opts {
 	const char *max_body_setting;	/* the setting that sets max_body, for the message */
 	const char *progress_title;	/* NULL: no progress */
 	int quiet;
+	const struct maint_config *cfg;	/* for a server that asks for a login; NULL: a 401 is the answer */
 };
-#define HTTP_OPTS_INIT { NULL, 0, 0, 0, NULL, NULL, 0 }
+#define HTTP_OPTS_INIT { NULL, 0, 0, 0, NULL, NULL, 0, NULL }
 #define HTTP_TIMEOUT_DEFAULT 60
 #define HTTP_MAX_TIME_DEFAULT 600
 #define HTTP_MAX_HEADER_BYTES (64 << 10)
@@ -65,7 +75,8 @@ struct http_opts {
 typedef int http_write_fn(void *data, const char *buf, size_t len);
 
 /* GETs url (http:// or https://), body to write(data, ...). */
-int http_get(const char *url, const struct http_opts *opts, http_write_fn *write, void *data);
+enum maint_result http_get(const char *url, const struct http_opts *opts, http_write_fn *write,
+			   void *data);
 
 /*
  * Is this CURLcode worth trying again later (the network or the

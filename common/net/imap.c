@@ -228,7 +228,7 @@ struct imap_conn {
 	char errbuf[CURL_ERROR_SIZE];
 };
 
-PRINTF(2, 3) static int tempfail(struct imap_conn *ic, const char *fmt, ...)
+PRINTF(2, 3) static enum maint_result tempfail(struct imap_conn *ic, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -242,7 +242,7 @@ PRINTF(2, 3) static int tempfail(struct imap_conn *ic, const char *fmt, ...)
 }
 
 /* Waits until the socket can be read (or written); RESULT_TEMPFAIL on a timeout. */
-static int wait_socket(struct imap_conn *ic, short events)
+static enum maint_result wait_socket(struct imap_conn *ic, short events)
 {
 	struct pollfd pfd = { ic->sock, events, 0 };
 	int rc;
@@ -257,7 +257,7 @@ static int wait_socket(struct imap_conn *ic, short events)
 	return RESULT_OK;
 }
 
-static int recv_more(struct imap_conn *ic)
+static enum maint_result recv_more(struct imap_conn *ic)
 {
 	char buf[1 << 16];
 
@@ -271,7 +271,7 @@ static int recv_more(struct imap_conn *ic)
 	for (;;) {
 		size_t n = 0;
 		CURLcode rc = curl_easy_recv(ic->c, buf, sizeof(buf), &n);
-		int w;
+		enum maint_result w;
 
 		if (rc == CURLE_AGAIN) {
 			if ((w = wait_socket(ic, POLLIN)) != RESULT_OK)
@@ -287,12 +287,12 @@ static int recv_more(struct imap_conn *ic)
 	}
 }
 
-static int send_all(struct imap_conn *ic, const char *buf, size_t len)
+static enum maint_result send_all(struct imap_conn *ic, const char *buf, size_t len)
 {
 	while (len) {
 		size_t n = 0;
 		CURLcode rc = curl_easy_send(ic->c, buf, len, &n);
-		int w;
+		enum maint_result w;
 
 		if (rc == CURLE_AGAIN) {
 			if ((w = wait_socket(ic, POLLOUT)) != RESULT_OK)
@@ -308,7 +308,7 @@ static int send_all(struct imap_conn *ic, const char *buf, size_t len)
 }
 
 /* The next line from the server, without its CRLF. */
-static int read_line(struct imap_conn *ic, struct strbuf *line)
+static enum maint_result read_line(struct imap_conn *ic, struct strbuf *line)
 {
 	size_t scanned = 0;	/* bytes after pos known to hold no LF */
 
@@ -316,7 +316,7 @@ static int read_line(struct imap_conn *ic, struct strbuf *line)
 		const char *start = ic->in.buf + ic->pos;
 		size_t avail = ic->in.len - ic->pos;
 		const char *nl = memchr(start + scanned, '\n', avail - scanned);
-		int rc;
+		enum maint_result rc;
 
 		if (nl) {
 			strbuf_reset(line);
@@ -352,12 +352,13 @@ static long long literal_size(const struct strbuf *line)
 }
 
 /* Reads a literal of n bytes, each piece to write (or nowhere when write is NULL). */
-static int read_literal(struct imap_conn *ic, unsigned long long n,
-			int (*write)(void *data, const char *buf, size_t len), void *data)
+static enum maint_result read_literal(struct imap_conn *ic, unsigned long long n,
+				      int (*write)(void *data, const char *buf, size_t len),
+				      void *data)
 {
 	while (n) {
 		size_t have = ic->in.len - ic->pos, take;
-		int rc;
+		enum maint_result rc;
 
 		if (!have && (rc = recv_more(ic)) != RESULT_OK)
 			return rc;
@@ -376,16 +377,17 @@ struct answer {
 	/* an untagged line without a literal */
 	void (*line)(struct answer *a, const char *line);
 	/* a line ending in a literal of n bytes, which it must read (or drain) */
-	int (*literal)(struct answer *a, struct imap_conn *ic, const char *line, unsigned long long n);
+	enum maint_result (*literal)(struct answer *a, struct imap_conn *ic, const char *line,
+				     unsigned long long n);
 };
 
 /* Sends "<tag> <cmd>" and reads until its tagged answer. */
-static int command(struct imap_conn *ic, const char *cmd, struct answer *a)
+static enum maint_result command(struct imap_conn *ic, const char *cmd, struct answer *a)
 {
 	struct strbuf line = STRBUF_INIT, sb = STRBUF_INIT;
 	char tag[16];
 	size_t verb = strcspn(cmd, " ");
-	int rc;
+	enum maint_result rc;
 
 	snprintf(tag, sizeof(tag), "M%u ", ++ic->tag);
 	strbuf_addf(&sb, "%s%s\r\n", tag, cmd);
@@ -478,11 +480,11 @@ static int write_fd(void *data, const char *buf, size_t len)
 	return 0;
 }
 
-static int fetch_literal(struct answer *a, struct imap_conn *ic, const char *line,
-			 unsigned long long n)
+static enum maint_result fetch_literal(struct answer *a, struct imap_conn *ic, const char *line,
+				       unsigned long long n)
 {
 	struct fetch *f = (struct fetch *)a;
-	int rc;
+	enum maint_result rc;
 
 	if (!strstr(line, " FETCH ") || !strstr(line, "BODY[] {"))
 		return read_literal(ic, n, NULL, NULL);	/* nothing we asked for */
@@ -510,14 +512,15 @@ static void date_imap(char *buf, size_t size, time_t t)
 	snprintf(buf, size, "%d-%s-%d", tm.tm_mday, months[tm.tm_mon], tm.tm_year + 1900);
 }
 
-static int read_folder(struct imap_conn *ic, const struct imap_url *u, const struct imap_opts *o,
-		       int out_fd, struct fetched_input *in)
+static enum maint_result read_folder(struct imap_conn *ic, const struct imap_url *u,
+				     const struct imap_opts *o, int out_fd,
+				     struct fetched_input *in)
 {
 	struct strbuf cmd = STRBUF_INIT, name = STRBUF_INIT;
 	struct search s = { { search_line, NULL }, NULL, 0, 0 };
 	struct fetch f = { { NULL, fetch_literal }, ic, o, out_fd, in, 0, 0, 0, NULL };
 	char date[32];
-	int rc;
+	enum maint_result rc;
 
 	if (imap_utf7_encode(&name, u->folder) < 0)
 		BUG("imap_url_parse() let a folder name that is not UTF-8 through");
@@ -571,12 +574,13 @@ out:
 }
 
 /* libcurl connects, negotiates TLS and logs in; nothing more. */
-static int connect_login(struct imap_conn *ic, const struct imap_url *u, const char *user,
-			 const char *password, const struct imap_opts *o)
+static enum maint_result connect_login(struct imap_conn *ic, const struct imap_url *u,
+				       const char *user, const char *password,
+				       const struct imap_opts *o)
 {
 	struct strbuf url = STRBUF_INIT;
 	CURLcode rc = CURLE_OK;
-	int ret = RESULT_FATAL;
+	enum maint_result ret = RESULT_FATAL;
 
 	strbuf_addf(&url, "%s://%s", u->starttls ? "imap" : "imaps", u->host);
 	if (u->port)
@@ -621,11 +625,11 @@ out:
 	return ret;
 }
 
-int imap_read_folder(const struct imap_url *u, const char *user, const char *password,
-		     const struct imap_opts *o, int out_fd, struct fetched_input *in)
+enum maint_result imap_read_folder(const struct imap_url *u, const char *user, const char *password,
+				   const struct imap_opts *o, int out_fd, struct fetched_input *in)
 {
 	struct imap_conn ic = { NULL };
-	int ret;
+	enum maint_result ret;
 
 	ic.timeout = o->timeout > 0 ? o->timeout : IMAP_TIMEOUT_DEFAULT;
 	ic.what = o->what;

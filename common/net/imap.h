@@ -37,6 +37,7 @@
 #include <time.h>
 
 #include "strbuf.h"
+#include "usage.h"
 
 struct imap_url {
 	int starttls;		/* imap:// (STARTTLS required), else imaps:// */
@@ -78,8 +79,8 @@ struct fetched_input;
  * not verified, login refused, no such folder, a broken answer). Each
  * failure is reported.
  */
-int imap_read_folder(const struct imap_url *u, const char *user, const char *password,
-		     const struct imap_opts *o, int out_fd, struct fetched_input *in);
+enum maint_result imap_read_folder(const struct imap_url *u, const char *user, const char *password,
+				   const struct imap_opts *o, int out_fd, struct fetched_input *in);
 
 /* Appends name in IMAP's modified UTF-7 (RFC 3501 5.1.3); -1 when name is not valid UTF-8. */
 int imap_utf7_encode(struct strbuf *out, const char *name);

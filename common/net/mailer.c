@@ -179,7 +179,7 @@ static void credential_for(struct credential *cred, const struct mailer_conf *c)
 
 /* ---- opening ---- */
 
-int mailer_open(struct mailer **out, const struct mailer_conf *c)
+enum maint_result mailer_open(struct mailer **out, const struct mailer_conf *c)
 {
 	struct mailer *m = xcalloc(1, sizeof(*m));
 	struct smtp_opts o = { 0 };
@@ -422,10 +422,10 @@ static int check_password_setting(const struct mailer_conf *c)
 	return 0;
 }
 
-int mailer_store_password(const struct mailer_conf *c)
+enum maint_result mailer_store_password(const struct mailer_conf *c)
 {
 	struct credential cred = CREDENTIAL_INIT;
-	int ret;
+	enum maint_result ret;
 
 	if (check_password_setting(c) < 0)
 		return RESULT_FATAL;
@@ -435,10 +435,10 @@ int mailer_store_password(const struct mailer_conf *c)
 	return ret;
 }
 
-int mailer_forget_password(const struct mailer_conf *c)
+enum maint_result mailer_forget_password(const struct mailer_conf *c)
 {
 	struct credential cred = CREDENTIAL_INIT;
-	int ret;
+	enum maint_result ret;
 
 	if (check_password_setting(c) < 0)
 		return RESULT_FATAL;

@@ -55,6 +55,7 @@
 #include "smtp.h"
 #include "strbuf.h"
 #include "strvec.h"
+#include "usage.h"
 
 struct mailer_conf {
 	char *server;		/* host name, or a program's absolute path */
@@ -94,7 +95,7 @@ struct mailer;
  * be found is reported, with a hint, and is RESULT_FATAL), the SMTP
  * handle. No connection is made yet. RESULT_OK or RESULT_FATAL.
  */
-int mailer_open(struct mailer **out, const struct mailer_conf *c);
+enum maint_result mailer_open(struct mailer **out, const struct mailer_conf *c);
 
 /* Sends one message (LF line ends) to the recipients; see smtp_send(). */
 enum smtp_status mailer_send(struct mailer *m, const char *from, const struct strvec *rcpt,
@@ -119,7 +120,7 @@ void mailer_close(struct mailer *m);
  * --forget-password removes it. RESULT_OK, RESULT_NO (nothing to
  * forget), RESULT_FATAL.
  */
-int mailer_store_password(const struct mailer_conf *c);
-int mailer_forget_password(const struct mailer_conf *c);
+enum maint_result mailer_store_password(const struct mailer_conf *c);
+enum maint_result mailer_forget_password(const struct mailer_conf *c);
 
 #endif

@@ -68,7 +68,7 @@ static char *key_label(const struct secret_key *key)
 	return strbuf_detach(&sb, NULL);
 }
 
-static int gerror_report(GError *err, const char *what, const struct secret_key *key)
+static enum maint_result gerror_report(GError *err, const char *what, const struct secret_key *key)
 {
 	error("cannot %s the password for %s://%s in the Secret Service: %s", what, key->protocol,
 	      key->server, err ? err->message : "unknown error");
@@ -123,7 +123,7 @@ static SecretItem *pick_item(GList *items, unsigned port)
 }
 
 /* The Secret Service could not be asked: why, for the caller to say (or not). */
-static int unreachable(GError *err, struct strbuf *why)
+static enum maint_result unreachable(GError *err, struct strbuf *why)
 {
 	strbuf_addf(why, "the Secret Service cannot be reached: %s",
 		    err ? err->message : "unknown error");
@@ -133,8 +133,8 @@ static int unreachable(GError *err, struct strbuf *why)
 }
 
 /* The first line of the item's secret (git keeps metadata below it), and its user. */
-static int item_password(SecretItem *item, const struct secret_key *key, char **password,
-			 char **user_out)
+static enum maint_result item_password(SecretItem *item, const struct secret_key *key,
+				       char **password, char **user_out)
 {
 	SecretValue *value = secret_item_get_secret(item);
 	const char *text, *nl;
@@ -160,14 +160,15 @@ static int item_password(SecretItem *item, const struct secret_key *key, char **
 	return RESULT_OK;
 }
 
-int secret_lookup(const struct secret_key *key, char **password, char **user_out, struct strbuf *why)
+enum maint_result secret_lookup(const struct secret_key *key, char **password, char **user_out,
+				 struct strbuf *why)
 {
 	SecretService *service;
 	GHashTable *attrs;
 	GError *err = NULL;
 	GList *items;
 	SecretItem *item;
-	int ret = RESULT_NO;
+	enum maint_result ret = RESULT_NO;
 
 	*password = NULL;
 	if (user_out)
@@ -248,7 +249,7 @@ static int remove_same(GHashTable *attrs, const struct secret_key *key)
 	return ret;
 }
 
-int secret_store(const struct secret_key *key, const char *password)
+enum maint_result secret_store(const struct secret_key *key, const char *password)
 {
 	GHashTable *attrs;
 	GError *err = NULL;
@@ -273,7 +274,7 @@ int secret_store(const struct secret_key *key, const char *password)
 	return RESULT_OK;
 }
 
-int secret_forget(const struct secret_key *key)
+enum maint_result secret_forget(const struct secret_key *key)
 {
 	GHashTable *attrs;
 	GError *err = NULL;

@@ -44,6 +44,8 @@
  * this file (its GError crosses here).
  */
 
+#include "usage.h"
+
 struct secret_key {
 	const char *protocol;	/* required: "smtp", "https" */
 	const char *server;	/* required: the host name, no port */
@@ -59,12 +61,13 @@ struct secret_key {
  * reported); RESULT_FATAL (reported) for a locked collection. *password
  * is NULL unless RESULT_OK.
  */
-int secret_lookup(const struct secret_key *key, char **password, char **user_out, struct strbuf *why);
+enum maint_result secret_lookup(const struct secret_key *key, char **password, char **user_out,
+				 struct strbuf *why);
 
 /* Stores (or replaces) the password for key; key->user is required. RESULT_OK or RESULT_FATAL. */
-int secret_store(const struct secret_key *key, const char *password);
+enum maint_result secret_store(const struct secret_key *key, const char *password);
 
 /* Removes the items matching key. RESULT_OK (something removed), RESULT_NO (nothing was there), RESULT_FATAL. */
-int secret_forget(const struct secret_key *key);
+enum maint_result secret_forget(const struct secret_key *key);
 
 #endif

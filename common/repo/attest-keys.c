@@ -49,8 +49,7 @@ int attest_keys_read_ref(void *ctx, const char *repo_path, const char *ref, cons
 	int rc = 1;
 
 	if (repo_path && *repo_path) {
-		repo_global_init();
-		if (git_repository_open(&other, repo_path) < 0)
+		if (repo_open_path(&other, repo_path) < 0)
 			return 1;
 		repo = other;
 	}

@@ -6,56 +6,6 @@
 #include "wrapper.h"
 
 #include <string.h>
-#include <strings.h>
-
-int trailer_conf_load(struct trailer_conf *tc, git_repository *repo)
-{
-	static const char *const vars[] = { "key", "command", "cmd", "where", "ifexists", "ifmissing" };
-	git_config *cfg = NULL;
-	git_config_iterator *it = NULL;
-	git_config_entry *e;
-	int rc;
-
-	if (lg2_check(git_repository_config_snapshot(&cfg, repo), "cannot read the git configuration") < 0)
-		return -1;
-	/* Not a glob iterator: libgit2's regular expression leaks its match data. */
-	rc = git_config_iterator_new(&it, cfg);
-	if (lg2_check(rc, "cannot read the git configuration") < 0) {
-		git_config_free(cfg);
-		return -1;
-	}
-	while ((rc = git_config_next(&e, it)) == 0) {
-		const char *item, *dot;
-
-		if (strncasecmp(e->name, "trailer.", strlen("trailer.")))
-			continue;
-		item = e->name + strlen("trailer.");
-		dot = strrchr(item, '.');
-
-		if (!dot) {
-			if (!strcmp(item, "separators") && e->value) {
-				free(tc->separators);
-				tc->separators = xstrdup(e->value);
-			}
-			continue;
-		}
-		for (size_t i = 0; i < ARRAY_SIZE(vars); i++) {
-			if (strcmp(dot + 1, vars[i]))
-				continue;
-			char *name = xstrndup(item, dot - item);
-
-			if (!strvec_contains(&tc->tokens, name))
-				strvec_push(&tc->tokens, name);
-			free(name);
-			if (!strcmp(vars[i], "key") && e->value)
-				strvec_push(&tc->tokens, e->value);
-			break;
-		}
-	}
-	git_config_iterator_free(it);
-	git_config_free(cfg);
-	return rc == GIT_ITEROVER ? 0 : lg2_check(rc, "cannot read the git configuration");
-}
 
 int commit_write(git_oid *out, git_repository *repo, struct objwrite *ow, const git_oid *tree,
 		 const git_oid *parent, const char *author, const char *committer,

@@ -3,10 +3,9 @@
 #define COMMIT_H
 
 /*
- * Commit objects as `git am` makes them, and git's trailer configuration
- * read from a repository. The messages themselves (git am's message,
- * stripspace, trailer blocks, sign-offs) are common/mail/msg.h, included
- * here.
+ * Commit objects as `git am` makes them. The messages themselves (git
+ * am's message, stripspace, trailer blocks, sign-offs, git's trailer
+ * configuration) are common/mail/msg.h, included here.
  */
 
 #include <git2.h>
@@ -15,9 +14,6 @@
 #include "objwrite.h"
 #include "strbuf.h"
 #include "strvec.h"
-
-/* Reads trailer.* from repo's git configuration into tc (TRAILER_CONF_INIT or released). */
-int trailer_conf_load(struct trailer_conf *tc, git_repository *repo);
 
 /*
  * Writes a commit object: tree, parent (NULL for a root commit), author

@@ -8,6 +8,21 @@
 #include "config-git.h"
 #include "repo.h"
 
+/* libgit2's levels as the config's (config.h): an application's own file counts as the repository's. */
+static enum config_level level_of(git_config_level_t level)
+{
+	switch (level) {
+	case GIT_CONFIG_LEVEL_PROGRAMDATA:
+	case GIT_CONFIG_LEVEL_SYSTEM:
+		return CONFIG_LEVEL_SYSTEM;
+	case GIT_CONFIG_LEVEL_XDG:
+	case GIT_CONFIG_LEVEL_GLOBAL:
+		return CONFIG_LEVEL_GLOBAL;
+	default:
+		return CONFIG_LEVEL_REPO;
+	}
+}
+
 /* Every variable of a snapshot of c, lowest priority first (libgit2 lists them so). */
 static int add_all(struct maint_config *cfg, git_config *c)
 {
@@ -23,7 +38,7 @@ static int add_all(struct maint_config *cfg, git_config *c)
 		return -1;
 	}
 	while ((rc = git_config_next(&e, it)) == 0)
-		config_add_git(cfg, e->name, e->value);
+		config_add_git(cfg, e->name, e->value, level_of(e->level));
 	git_config_iterator_free(it);
 	git_config_free(snap);
 	return rc == GIT_ITEROVER ? 0 : lg2_check(rc, "cannot read git config");
@@ -31,16 +46,15 @@ static int add_all(struct maint_config *cfg, git_config *c)
 
 int config_load(struct maint_config *cfg, git_repository *repo)
 {
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf common = STRBUF_INIT;
 	git_config *c = NULL;
 	int ret = -1;
 
-	if (config_read_user_file(cfg) < 0)
-		goto out;
 	if (repo) {
-		strbuf_addf(&path, "%smaint.ini", git_repository_commondir(repo));
-		if (config_read_file(cfg, path.buf, 0) < 0 ||
-		    lg2_check(git_repository_config(&c, repo), "cannot read git config") < 0 ||
+		strbuf_addstr(&common, git_repository_commondir(repo));
+		while (common.len > 1 && common.buf[common.len - 1] == '/')
+			strbuf_setlen(&common, common.len - 1);
+		if (lg2_check(git_repository_config(&c, repo), "cannot read git config") < 0 ||
 		    add_all(cfg, c) < 0)
 			goto out;
 	} else {
@@ -49,9 +63,9 @@ int config_load(struct maint_config *cfg, git_repository *repo)
 		if (git_config_open_default(&c) == 0 && add_all(cfg, c) < 0)
 			goto out;
 	}
-	ret = 0;
+	ret = config_assemble(cfg, repo ? common.buf : NULL);
 out:
 	git_config_free(c);
-	strbuf_release(&path);
+	strbuf_release(&common);
 	return ret;
 }

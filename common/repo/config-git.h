@@ -14,8 +14,8 @@
 #include "config.h"
 
 /*
- * Reads the INI files (config.h) and, when repo is not NULL, its git
- * config (else the global git config; none at all is fine). Returns -1
+ * Reads git's config through libgit2, repo's (else the global one; none
+ * at all is fine), then the INI files (config_assemble()). Returns -1
  * with one error line (file:line: problem) on failure.
  */
 int config_load(struct maint_config *cfg, git_repository *repo);

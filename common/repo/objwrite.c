@@ -167,9 +167,7 @@ int objwrite_begin(struct objwrite *ow, git_repository *repo)
 	struct memstore *ms;
 
 	ow->repo = repo;
-	/* Packs reach the disk before a ref names them, as git does. */
-	if (lg2_check(git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1), "cannot enable fsync") < 0)
-		return -1;
+	/* packs reach the disk before a ref names them: fsync is on (repo_global_init()) */
 	if (lg2_check(git_repository_odb(&ow->odb, repo), "cannot open object database") < 0)
 		return -1;
 	ms = xcalloc(1, sizeof(*ms));

@@ -12,41 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/*
- * "http://user@host:8080/path/repo.git": the password's key, as git's
- * credential protocol has it (the port apart, the path without its
- * leading slash).
- */
+/* The password's key, from the URL libgit2 pushes to. */
 static int http_key(struct push_credential *c, const char *url, const char *user)
 {
-	const char *p = strstr(url, "://"), *host, *slash, *at, *colon;
-	char *protocol, *server, *url_user = NULL;
-	unsigned port = 0;
-
-	if (!p)
+	if (credential_init_url(&c->http, c->cfg, url, user) < 0)
 		return -1;
-	protocol = xstrndup(url, p - url);
-	host = p + 3;
-	slash = strchrnul(host, '/');
-	at = memchr(host, '@', slash - host);
-	if (at) {
-		url_user = xstrndup(host, at - host);
-		host = at + 1;
-	}
-	colon = memrchr(host, ':', slash - host);
-	if (colon && !memchr(colon, ']', slash - colon)) {
-		port = (unsigned)strtoul(colon + 1, NULL, 10);
-		server = xstrndup(host, colon - host);
-	} else {
-		server = xstrndup(host, slash - host);
-	}
-	credential_init(&c->http, c->cfg, protocol, server, port, *slash ? slash + 1 : NULL,
-			user && *user ? user : url_user);
 	c->http.waiting = c->waiting;
 	c->http.waiting_data = c->data;
-	free(protocol);
-	free(server);
-	free(url_user);
 	return 0;
 }
 

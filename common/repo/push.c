@@ -52,7 +52,7 @@ const char *push_outcome_name(enum push_outcome o)
 	return o < ARRAY_SIZE(outcome_names) ? outcome_names[o] : "failed";
 }
 
-int push_outcome_result(enum push_outcome o)
+enum maint_result push_outcome_result(enum push_outcome o)
 {
 	switch (o) {
 	case PUSH_OK:
@@ -448,35 +448,23 @@ static void NORETURN worker_main(int fd, git_repository *repo, const struct push
 
 /* ---- the parent ---- */
 
-int push_remote_url(git_repository *repo, const char *remote, char **url)
+int push_remote_url(const struct maint_config *cfg, const char *remote, char **url)
 {
-	git_config *cfg = NULL;
-	git_buf buf = GIT_BUF_INIT;
 	struct strbuf key = STRBUF_INIT;
-	int valid = 0, rc, ret = -1;
+	int valid = 0;
 
 	*url = NULL;
 	if (git_remote_name_is_valid(&valid, remote) < 0 || !valid)
 		return 1;
-	if (lg2_check(git_repository_config_snapshot(&cfg, repo), "cannot read the configuration") < 0)
-		return -1;
 	strbuf_addf(&key, "remote.%s.pushurl", remote);
-	rc = git_config_get_string_buf(&buf, cfg, key.buf);
-	if (rc == GIT_ENOTFOUND) {
-		strbuf_setlen(&key, 0);
+	*url = config_git_string(cfg, key.buf);
+	if (!*url) {
+		strbuf_reset(&key);
 		strbuf_addf(&key, "remote.%s.url", remote);
-		rc = git_config_get_string_buf(&buf, cfg, key.buf);
+		*url = config_git_string(cfg, key.buf);
 	}
-	if (rc == GIT_ENOTFOUND) {
-		ret = 1;
-	} else if (lg2_check(rc, "cannot read '%s'", key.buf) == 0) {
-		*url = xstrdup(buf.ptr);
-		ret = 0;
-	}
-	git_buf_dispose(&buf);
 	strbuf_release(&key);
-	git_config_free(cfg);
-	return ret;
+	return *url ? 0 : 1;
 }
 
 struct push_conn {
@@ -648,7 +636,7 @@ int push_connect(struct push_conn **out, git_repository *repo, const struct push
 	strbuf_addf(&c->title, "Pushing to '%s'", opts->remote);
 	res->has_remote_old = 0;
 	free(res->url);
-	if (push_remote_url(repo, opts->remote, &res->url)) {
+	if (push_remote_url(opts->cfg, opts->remote, &res->url)) {
 		res->outcome = PUSH_FAILED;
 		strbuf_addf(&res->reason, "no remote '%s'", opts->remote);
 		goto out;
@@ -757,8 +745,8 @@ int push_track(git_repository *repo, const struct maint_config *cfg, const struc
 	       const char *remote, const char *ref, const git_oid *oid)
 {
 	struct strbuf tracking = STRBUF_INIT, suffix = STRBUF_INIT;
-	struct refstep_move move = { 0 };
-	struct refstep step = { 0 };
+	struct refstep_move move = { .reflog = "update by push" };
+	struct refstep step = { .repo = repo, .lock = lock, .name = "push", .moves = &move, .nr = 1 };
 	int rc, ret = 0;
 
 	rc = push_tracking_ref(cfg, remote, ref, &tracking);
@@ -772,14 +760,8 @@ int push_track(git_repository *repo, const struct maint_config *cfg, const struc
 		goto out;
 	move.ref = tracking.buf;
 	git_oid_cpy(&move.new, oid);
-	move.reflog = "update by push";
 	strbuf_addf(&suffix, ":%s", remote);
-	step.repo = repo;
-	step.lock = lock;
-	step.name = "push";
 	step.point_suffix = suffix.buf;
-	step.moves = &move;
-	step.nr = 1;
 	ret = refstep_run(&step);
 out:
 	if (rc < 0)

@@ -57,6 +57,7 @@
 #include "config.h"
 #include "state.h"
 #include "strbuf.h"
+#include "usage.h"
 
 enum push_outcome {
 	PUSH_OK,		/* the remote holds the new value */
@@ -72,7 +73,8 @@ struct push_opts {
 	const char *remote;	/* the remote's name */
 	const char *ref;	/* "refs/heads/usb-next", the same name there */
 	int timeout;		/* seconds of silence before giving up; 0: none */
-	const struct maint_config *cfg;	/* git's credential.* settings (common/net/credential.h) */
+	/* git's credential.* settings (common/net/credential.h), the remote's URL (push_remote_url()) */
+	const struct maint_config *cfg;
 	int quiet;		/* no progress meter */
 };
 
@@ -93,20 +95,20 @@ void push_result_release(struct push_result *res);
  * PUSH_UNREACHABLE, _TIMEOUT and _SERVER RESULT_TEMPFAIL (transport
  * failures: try again later); PUSH_AUTH and _FAILED RESULT_FATAL.
  */
-int push_outcome_result(enum push_outcome outcome);
+enum maint_result push_outcome_result(enum push_outcome outcome);
 
 /* "rejected", "unreachable", "timed out", "server error", "authentication failed", "failed". */
 const char *push_outcome_name(enum push_outcome outcome);
 
 /*
  * The URL a push to remote goes to (remote.<name>.pushurl, else .url),
- * read from the configuration: 0 with *url set (caller frees), 1 when
- * there is no such remote (nothing reported), -1 (reported) on error.
+ * from the git configuration config_load() read: 0 with *url set (caller
+ * frees), 1 when there is no such remote (nothing reported).
  * (git_remote_lookup() of libgit2 1.5 leaks its regex match data, so the
  * parent process does not call it; the push worker, which ends with
  * _exit(), does.)
  */
-int push_remote_url(git_repository *repo, const char *remote, char **url);
+int push_remote_url(const struct maint_config *cfg, const char *remote, char **url);
 
 struct push_conn;
 

@@ -5,6 +5,7 @@
 #include "usage.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void hit(const struct refstep *s, const char *point)
 {
@@ -181,6 +182,21 @@ static int finish_one(const struct refstep *s, size_t i)
 	/* Two ids in one message: git_oid_tostr_s() has one buffer. */
 	return error("'%s' moved since the %s step began (it is at %s, the step moves it to %s)",
 		     m->ref, s->name, git_oid_tostr(at, sizeof(at), &cur), to);
+}
+
+int refstep_record(git_repository *repo, const struct state_lock *lock, const char *ref,
+		   const git_oid *oid, const char *reflog)
+{
+	git_reference *r = NULL;
+	int rc;
+
+	if (!lock || lock->fd < 0)
+		BUG("'%s' set without the lock", ref);
+	if (strcmp(ref, "ORIG_HEAD"))
+		BUG("'%s' is not a ref that records a fact", ref);
+	rc = git_reference_create(&r, repo, ref, oid, 1, reflog);
+	git_reference_free(r);
+	return lg2_check(rc, "cannot update '%s'", ref);
 }
 
 int refstep_finish(const struct refstep *s)

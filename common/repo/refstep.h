@@ -4,8 +4,14 @@
 
 /*
  * The guarded repository step: the one way git-maint moves refs
- * (DESIGN.md, "Repository changes"). A step moves one or more refs, each
- * from the value it is expected to hold to a new one, in this order:
+ * (DESIGN.md, "Repository changes"). Every ref git-maint writes is
+ * written here, under the repository lock (or the notify lock, for
+ * notify's journal): the branches, notes refs, the notify journal and
+ * the remote-tracking refs a push moves (push_track(), push.h) by a step
+ * (refstep_run()), and ORIG_HEAD, which only records a fact and guards
+ * nothing, by refstep_record() (below). A step moves one or more
+ * refs, each from the value it is expected to hold to a new one, in this
+ * order:
  *
  *   1. the repository lock is held (common/repo/state.h; a BUG() otherwise)
  *   2. the objects the refs will point at are written, by the caller's
@@ -98,5 +104,16 @@ int refstep_finish(const struct refstep *step);
  * there is no such ref; -1 (reported) when it cannot be read.
  */
 int refstep_read(git_repository *repo, const char *ref, git_oid *oid, int *exists);
+
+/*
+ * Sets ORIG_HEAD, a ref that records a fact rather than holding work
+ * (where a branch was before queue moved it, as git am leaves it). It
+ * is set whatever it held, as git sets it: nothing is lost by
+ * overwriting it, nothing is resumed from it, so there is no expected
+ * value, no state and no crash point. The lock must be held (a BUG()
+ * otherwise); any other ref is a BUG(). -1 (reported) on failure.
+ */
+int refstep_record(git_repository *repo, const struct state_lock *lock, const char *ref,
+		   const git_oid *oid, const char *reflog);
 
 #endif

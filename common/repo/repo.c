@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "repo.h"
+#include "gitdir.h"
 #include "similar.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -41,8 +42,46 @@ void repo_global_init(void)
 		return;
 	if (git_libgit2_init() < 0)
 		die("cannot initialise libgit2");
+	/* Packs and refs reach the disk before a ref names them, as git does. */
+	if (lg2_check(git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1), "cannot enable fsync") < 0)
+		die("cannot initialise libgit2");
 	libgit2_ready = 1;
 	at_cmd_return(repo_global_shutdown);
+}
+
+int repo_tune(enum repo_use use)
+{
+	int rc = 0;
+
+	repo_global_init();
+	switch (use) {
+	case REPO_USE_SERIES:
+		rc = git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)4 << 20);
+		if (!rc)
+			rc = git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
+		if (!rc)
+			rc = git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
+		break;
+	case REPO_USE_NOTES:
+		rc = git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)64 << 10);
+		if (!rc)
+			rc = git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0);
+		if (!rc)
+			rc = git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)1 << 20);
+		break;
+	case REPO_USE_READ_ONLY:
+		rc = git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+		break;
+	case REPO_USE_NO_CACHE:
+		rc = git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
+		break;
+	}
+	return lg2_check(rc, "cannot set libgit2's caches");
+}
+
+void repo_check_index_objects(int on)
+{
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, on);
 }
 
 void repo_global_shutdown(void)
@@ -53,19 +92,60 @@ void repo_global_shutdown(void)
 	libgit2_ready = 0;
 }
 
-int repo_open(git_repository **out)
+/*
+ * Opens the git directory gitdir_discover() found, as it is: no search of
+ * libgit2's own. A ".git" directory's work tree is its parent, a linked
+ * worktree's the one its "gitdir" file names, a bare repository has none
+ * (libgit2's reading, as git's); $GIT_WORK_TREE, when set, wins.
+ */
+static int open_found(git_repository **out, const char *gitdir)
 {
-	const char *gitdir = getenv("GIT_DIR");
+	const char *worktree = getenv("GIT_WORK_TREE");
 	int rc;
 
 	repo_global_init();
-	if (gitdir)
-		rc = git_repository_open(out, gitdir);
-	else
-		rc = git_repository_open_ext(out, ".", 0, getenv("GIT_CEILING_DIRECTORIES"));
-	if (rc == GIT_ENOTFOUND)
-		return error("not a git repository (or any of the parent directories)");
-	return lg2_check(rc, "cannot open repository");
+	rc = git_repository_open_ext(out, gitdir, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (lg2_check(rc, "cannot open repository '%s'", gitdir) < 0)
+		return -1;
+	if (worktree && *worktree &&
+	    lg2_check(git_repository_set_workdir(*out, worktree, 0),
+		      "cannot use the work tree '%s'", worktree) < 0) {
+		git_repository_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int repo_open_if_any(git_repository **out)
+{
+	struct strbuf gitdir = STRBUF_INIT;
+	int ret = 0;
+
+	*out = NULL;
+	if (!gitdir_discover(&gitdir, NULL))
+		ret = open_found(out, gitdir.buf);
+	strbuf_release(&gitdir);
+	return ret;
+}
+
+int repo_open(git_repository **out)
+{
+	const char *env = getenv("GIT_DIR");
+
+	if (repo_open_if_any(out) < 0)
+		return -1;
+	if (*out)
+		return 0;
+	if (env && *env)
+		return error("not a git repository: '%s'", env);
+	return error("not a git repository (or any of the parent directories)");
+}
+
+int repo_open_path(git_repository **out, const char *path)
+{
+	repo_global_init();
+	return git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ? -1 : 0;
 }
 
 git_repository *repo_open_or_die(void)

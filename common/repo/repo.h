@@ -42,16 +42,78 @@ int lg2_last_error(struct strbuf *msg);
  * must any other code that calls libgit2 before a repository is open.
  * Both are idempotent; repo_global_init() has repo_global_shutdown() run
  * when cmd_main() returns (at_cmd_return(), usage.h).
+ *
+ * libgit2's process-wide settings (git_libgit2_opts()) are set here and
+ * nowhere else. repo_global_init() sets what every command wants: what
+ * libgit2 writes for us (refs, the index, packs; objwrite.h) is fsync'ed
+ * before the call returns, as git does before a ref names new objects.
+ * A command then says how it uses the objects (repo_tune()), and repo.c
+ * picks the caches that fit.
  */
 void repo_global_init(void);
 void repo_global_shutdown(void);
 
+enum repo_use {
+	/*
+	 * queue: each tree of a series is walked once, and a series makes
+	 * many small packs: a 4 MiB object cache (not libgit2's 256 MiB),
+	 * pack windows of 1 MiB, at most 8 MiB of them mapped.
+	 */
+	REPO_USE_SERIES,
+	/*
+	 * notify: two notes trees (bigger than the 4 KiB libgit2 caches
+	 * trees up to) are looked up once per commit, commits are read once
+	 * each: trees up to 64 KiB cached, commits not, 1 MiB in all, so
+	 * memory does not grow with the number of mails.
+	 */
+	REPO_USE_NOTES,
+	/* dry-apply: objects are only read, as git reads them, without re-hashing each */
+	REPO_USE_READ_ONLY,
+	/*
+	 * Each object is read (or made) once and kept by the caller
+	 * (describe's commit store, the fuzzers): no object cache, which
+	 * would only hold a second copy of each.
+	 */
+	REPO_USE_NO_CACHE,
+};
+
+/* Sets libgit2's caches for use (repo_global_init() first). -1 reported. */
+int repo_tune(enum repo_use use);
+
 /*
- * Opens the repository the way git does: $GIT_DIR if set, else searched
- * upwards from the current directory. Returns -1 (with an error
- * reported) when there is none.
+ * libgit2 checks that every object an index entry names exists (strict
+ * object creation, on by default): off while code that has just written
+ * or read each blob adds them (worktree.c's sync), on again after.
+ */
+void repo_check_index_objects(int on);
+
+/*
+ * Opens the repository gitdir_discover() (common/base/gitdir.h) finds,
+ * by git's rules: $GIT_DIR if set, else searched upwards from the
+ * current directory, honouring $GIT_CEILING_DIRECTORIES and
+ * $GIT_DISCOVERY_ACROSS_FILESYSTEM; the work tree is $GIT_WORK_TREE when
+ * set. So every command, with libgit2 or without it, agrees about
+ * whether there is a repository and which one: libgit2's own discovery
+ * is never used. Returns -1 (with an error reported: "not a git
+ * repository") when there is none.
  */
 int repo_open(git_repository **out);
+
+/*
+ * repo_open() for a command that works with or without a repository:
+ * 0 with *out NULL when there is none; -1 (reported) when the one found
+ * cannot be opened.
+ */
+int repo_open_if_any(git_repository **out);
+
+/*
+ * Opens the repository at path as it is, without discovery (path is
+ * the repository or its work tree): for a repository named by the
+ * configuration, not the one the command runs in (patatt's ref: key
+ * sources, common/repo/attest-keys.h). Nothing is reported: -1 when
+ * there is none there.
+ */
+int repo_open_path(git_repository **out, const char *path);
 
 /* Like repo_open() but dies with "not a git repository". */
 git_repository *repo_open_or_die(void);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -42,12 +43,13 @@ static long read_pid(int fd)
 	return strtol(buf, NULL, 10);
 }
 
-int state_lock_acquire(struct state_lock *lk, git_repository *repo)
+enum maint_result state_lock_acquire(struct state_lock *lk, git_repository *repo)
 {
 	return state_lock_acquire_named(lk, repo, "git-maint.lock");
 }
 
-int state_lock_acquire_named(struct state_lock *lk, git_repository *repo, const char *name)
+enum maint_result state_lock_acquire_named(struct state_lock *lk, git_repository *repo,
+					   const char *name)
 {
 	char *path = join_path(git_repository_commondir(repo), name);
 	struct strbuf pid = STRBUF_INIT;
@@ -74,7 +76,7 @@ int state_lock_acquire_named(struct state_lock *lk, git_repository *repo, const 
 				error("another git-maint operation holds %s", path);
 			close(fd);
 			free(path);
-			return 1;
+			return RESULT_TEMPFAIL;
 		}
 		/* The holder before us may have removed the file while we waited for it. */
 		if (fstat(fd, &st_fd) < 0 || stat(path, &st_path) < 0 ||
@@ -97,7 +99,7 @@ int state_lock_acquire_named(struct state_lock *lk, git_repository *repo, const 
 		strbuf_release(&pid);
 		lk->path = path;
 		lk->fd = fd;
-		return 0;
+		return RESULT_OK;
 	}
 	error("cannot lock '%s': it keeps being replaced", path);
 fail:
@@ -105,7 +107,7 @@ fail:
 		close(fd);
 	strbuf_release(&pid);
 	free(path);
-	return -1;
+	return RESULT_FATAL;
 }
 
 void state_lock_release(struct state_lock *lk)
@@ -509,4 +511,82 @@ out:
 	strbuf_release(&sb);
 	free(path);
 	return ret;
+}
+
+void state_kv_add_oid(struct strbuf *payload, const char *key, const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	state_kv_add(payload, key, git_oid_tostr(hex, sizeof(hex), oid));
+}
+
+/*
+ * The value of key for a typed getter: 0 with *v set (caller frees),
+ * 1 when missing and has allows it, -1 reported.
+ */
+static int kv_value(const struct strbuf *payload, const char *what, const char *key, int *has,
+		    char **v)
+{
+	*v = state_kv_get(payload, key);
+	if (has)
+		*has = *v != NULL;
+	if (*v)
+		return 0;
+	return has ? 1 : error("%s state has no '%s'", what, key);
+}
+
+static int bad_value(const char *what, const char *key, char *v)
+{
+	free(v);
+	return error("%s state: bad '%s' value", what, key);
+}
+
+int state_kv_get_oid(const struct strbuf *payload, const char *what, const char *key,
+		     git_oid *out, int *has)
+{
+	char *v;
+	int rc = kv_value(payload, what, key, has, &v);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (git_oid_fromstr(out, v) < 0)
+		return bad_value(what, key, v);
+	free(v);
+	return 0;
+}
+
+int state_kv_get_long(const struct strbuf *payload, const char *what, const char *key,
+		      long *out, int *has)
+{
+	char *v, *end;
+	int rc = kv_value(payload, what, key, has, &v);
+	long n;
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || end == v || *end)
+		return bad_value(what, key, v);
+	free(v);
+	*out = n;
+	return 0;
+}
+
+int state_kv_get_size(const struct strbuf *payload, const char *what, const char *key,
+		      size_t *out, int *has)
+{
+	char *v, *end;
+	int rc = kv_value(payload, what, key, has, &v);
+	unsigned long long n;
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno || end == v || *end || *v == '-' || n > SIZE_MAX)
+		return bad_value(what, key, v);
+	free(v);
+	*out = (size_t)n;
+	return 0;
 }

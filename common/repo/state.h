@@ -15,7 +15,7 @@
  *
  *	error: another git-maint operation holds <path> (pid N)
  *
- * and state_lock_acquire() returns 1, which commands turn into exit 75.
+ * and state_lock_acquire() returns RESULT_TEMPFAIL (exit 75).
  *
  * State. An operation keeps what --continue/--skip/--abort need under
  * $GIT_DIR/maint/<name>/. Every file is written to a temporary name,
@@ -31,7 +31,8 @@
  * reported as damaged, and the command's --abort clears it.
  *
  * The payload format is up to the operation; state_kv_*() (state-kv.h) help with
- * "key value" lines.
+ * "key value" lines, and the typed getters below read object ids and numbers
+ * from them.
  *
  * State files are input, read with the same suspicion as mail: whoever
  * could write them could have put a symbolic link there. Nothing here
@@ -47,6 +48,7 @@
 
 #include "state-kv.h"
 #include "strbuf.h"
+#include "usage.h"
 
 struct state_lock {
 	char *path;
@@ -56,16 +58,18 @@ struct state_lock {
 #define STATE_LOCK_INIT { NULL, -1 }
 
 /*
- * Takes the repository lock. 0: held by us; 1: another live process holds
- * it (error reported, naming the path and pid; exit 75); -1: error.
+ * Takes the repository lock. RESULT_OK: held by us; RESULT_TEMPFAIL:
+ * another live process holds it (error reported, naming the path and
+ * pid); RESULT_FATAL: error (reported).
  */
-int state_lock_acquire(struct state_lock *lk, git_repository *repo);
+enum maint_result state_lock_acquire(struct state_lock *lk, git_repository *repo);
 /*
  * The same lock discipline on another file of $GIT_COMMON_DIR, for a
  * command that must not run twice at once but may run under the
  * repository lock's holder (notify, run by publish: "maint-notify.lock").
  */
-int state_lock_acquire_named(struct state_lock *lk, git_repository *repo, const char *name);
+enum maint_result state_lock_acquire_named(struct state_lock *lk, git_repository *repo,
+					   const char *name);
 /* Releases and removes the lock file; takes an unlocked lock. */
 void state_lock_release(struct state_lock *lk);
 
@@ -115,5 +119,22 @@ int state_write_raw(const char *dir, const char *name, const char *data, size_t 
 int state_read_raw(const char *dir, const char *name, struct strbuf *out);
 /* Removes dir/name if it is there: 0, or -1 (reported). */
 int state_remove(const char *dir, const char *name);
+
+/* "key <hex object id>". */
+void state_kv_add_oid(struct strbuf *payload, const char *key, const git_oid *oid);
+
+/*
+ * The value of key as an object id, a number (decimal) or a size: 0 with
+ * *out set, or -1 reported, naming the state by what ("queue state has
+ * no 'tip'", "publish state: bad 'timeout' value"). When has is not
+ * NULL, a missing key is not an error: 0 with *has 0 and *out untouched
+ * (the caller's default stays); else *has is 1.
+ */
+int state_kv_get_oid(const struct strbuf *payload, const char *what, const char *key,
+		     git_oid *out, int *has);
+int state_kv_get_long(const struct strbuf *payload, const char *what, const char *key,
+		      long *out, int *has);
+int state_kv_get_size(const struct strbuf *payload, const char *what, const char *key,
+		      size_t *out, int *has);
 
 #endif

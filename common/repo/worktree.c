@@ -524,27 +524,18 @@ static int file_exists(const char *path)
  * file by file costs a look at every directory of every path.
  * 1 maybe, 0 no, -1 error.
  */
-static int filters_possible(struct sync *sy, git_config *cfg, git_tree *to, const struct strvec *paths)
+static int filters_possible(struct sync *sy, const struct maint_config *cfg, git_tree *to,
+			    const struct strvec *paths)
 {
 	struct strvec dirs = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
-	git_config_entry *ce = NULL;
 	const char *env;
 	int ret = 1;
 
-	if (!cfg)
+	/* core.autocrlf set to anything but false, core.eol or core.attributesfile set */
+	if ((config_git_has(cfg, "core.autocrlf") && config_git_bool(cfg, "core.autocrlf", 1)) ||
+	    config_git_has(cfg, "core.eol") || config_git_has(cfg, "core.attributesfile"))
 		goto out;
-	if (git_config_get_entry(&ce, cfg, "core.autocrlf") == 0 && strcasecmp(ce->value, "false")) {
-		git_config_entry_free(ce);
-		goto out;
-	}
-	git_config_entry_free(ce);
-	ce = NULL;
-	if (git_config_get_entry(&ce, cfg, "core.eol") == 0 ||
-	    git_config_get_entry(&ce, cfg, "core.attributesfile") == 0) {
-		git_config_entry_free(ce);
-		goto out;
-	}
 	strbuf_addf(&sb, "%sinfo/attributes", git_repository_commondir(sy->repo));
 	if (file_exists(sb.buf) || file_exists("/etc/gitattributes"))
 		goto out;
@@ -907,11 +898,10 @@ out:
 }
 
 /* Reads what a sync of paths from tree from to tree to needs: the trees, the index, core.symlinks. */
-static int sync_begin(struct sync *sy, git_repository *repo, const git_oid *from, const git_oid *to,
-		      const struct strvec *paths, int force)
+static int sync_begin(struct sync *sy, git_repository *repo, const struct maint_config *cfg,
+		      const git_oid *from, const git_oid *to, const struct strvec *paths, int force)
 {
-	git_config *cfg = NULL;
-	int ret = -1, v;
+	int ret = -1;
 
 	sy->repo = repo;
 	sy->workdir = git_repository_workdir(repo);
@@ -920,9 +910,7 @@ static int sync_begin(struct sync *sy, git_repository *repo, const git_oid *from
 	/* Read by setting it: no other thread creates files meanwhile (prefetch only reads). */
 	sy->umask = umask(0);
 	umask(sy->umask);
-	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
-	    git_config_get_bool(&v, cfg, "core.symlinks") == 0)
-		sy->symlinks = v;
+	sy->symlinks = config_git_bool(cfg, "core.symlinks", 1);
 	if ((from && lg2_check(git_tree_lookup(&sy->from, repo, from), "cannot read tree") < 0) ||
 	    (to && lg2_check(git_tree_lookup(&sy->to, repo, to), "cannot read tree") < 0))
 		goto out;
@@ -939,18 +927,18 @@ static int sync_begin(struct sync *sy, git_repository *repo, const git_oid *from
 	}
 	ret = 0;
 out:
-	git_config_free(cfg);
 	return ret;
 }
 
-int worktree_check_untracked(git_repository *repo, const git_oid *from, const git_oid *to,
-			     const struct strvec *paths, const char *doing)
+int worktree_check_untracked(git_repository *repo, const struct maint_config *cfg,
+			     const git_oid *from, const git_oid *to, const struct strvec *paths,
+			     const char *doing)
 {
 	struct sync sy = SYNC_INIT;
 	int ret = 0;
 
 	if (paths->nr)
-		ret = sync_begin(&sy, repo, from, to, paths, 1) < 0 ? -1 : check_way(&sy, doing);
+		ret = sync_begin(&sy, repo, cfg, from, to, paths, 1) < 0 ? -1 : check_way(&sy, doing);
 	sync_release(&sy);
 	return ret;
 }
@@ -1037,8 +1025,9 @@ static int cursor_entry_bypath(git_tree_entry **out, struct tree_cursor *c, cons
 	return lg2_check(git_tree_entry_dup(out, te), "cannot read tree entry '%s'", path);
 }
 
-int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
-		  const struct strvec *paths, int force, const struct worktree_content *content)
+int worktree_sync(git_repository *repo, const struct maint_config *cfg, const git_oid *from,
+		  const git_oid *to, const struct strvec *paths, int force,
+		  const struct worktree_content *content)
 {
 	struct sync sy = SYNC_INIT;
 	struct tree_cursor cto = { 0 }, cfrom = { 0 };
@@ -1048,7 +1037,7 @@ int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
 	if (!paths->nr)
 		return 0;
 	sy.content = content;
-	if (sync_begin(&sy, repo, from, to, paths, force) < 0)
+	if (sync_begin(&sy, repo, cfg, from, to, paths, force) < 0)
 		goto out;
 	tes = xcalloc(paths->nr, sizeof(*tes));
 	cursor_init(&cto, repo, sy.to);
@@ -1084,14 +1073,14 @@ int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
 	 * each id added to the index (strict object creation, on by
 	 * default) would read every object's header again.
 	 */
-	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);
+	repo_check_index_objects(0);
 	for (size_t i = 0; i < paths->nr; i++)
 		if (tes[i] && write_file(&sy, paths->v[i], git_tree_entry_filemode(tes[i]),
 					 git_tree_entry_id(tes[i]), NULL, 0, NULL) < 0) {
-			git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 1);
+			repo_check_index_objects(1);
 			goto out;
 		}
-	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 1);
+	repo_check_index_objects(1);
 	ret = lg2_check(git_index_write(sy.index), "cannot write the index");
 out:
 	for (size_t i = 0; tes && i < paths->nr; i++)
@@ -1103,7 +1092,8 @@ out:
 	return ret;
 }
 
-int worktree_write_files(git_repository *repo, const struct worktree_file *files, size_t nr)
+int worktree_write_files(git_repository *repo, const struct maint_config *cfg,
+			 const struct worktree_file *files, size_t nr)
 {
 	struct sync sy = SYNC_INIT;
 	struct strvec paths = STRVEC_INIT;
@@ -1111,7 +1101,7 @@ int worktree_write_files(git_repository *repo, const struct worktree_file *files
 
 	for (size_t i = 0; i < nr; i++)
 		strvec_push(&paths, files[i].path);
-	if (sync_begin(&sy, repo, NULL, NULL, &paths, 0) < 0 || check_way(&sy, NULL))
+	if (sync_begin(&sy, repo, cfg, NULL, NULL, &paths, 0) < 0 || check_way(&sy, NULL))
 		goto out;
 	for (size_t i = 0; i < nr; i++)
 		if (files[i].deleted && remove_path(&sy, files[i].path) < 0)

@@ -10,6 +10,7 @@
 
 #include <git2.h>
 
+#include "config.h"
 #include "strvec.h"
 
 /*
@@ -37,8 +38,9 @@ int worktree_check_clean(git_repository *repo, const struct strvec *paths, const
  * (error reported, listing them, "by <doing>"), -1 error. Lets a caller
  * look before it moves a ref.
  */
-int worktree_check_untracked(git_repository *repo, const git_oid *from, const git_oid *to,
-			     const struct strvec *paths, const char *doing);
+int worktree_check_untracked(git_repository *repo, const struct maint_config *cfg,
+			     const git_oid *from, const git_oid *to, const struct strvec *paths,
+			     const char *doing);
 
 /*
  * Where the contents to write may already be in memory (the apply
@@ -66,8 +68,9 @@ struct worktree_content {
  * and their index entries get the stat data of what was written.
  * content may be NULL.
  */
-int worktree_sync(git_repository *repo, const git_oid *from, const git_oid *to,
-		  const struct strvec *paths, int force, const struct worktree_content *content);
+int worktree_sync(git_repository *repo, const struct maint_config *cfg, const git_oid *from,
+		  const git_oid *to, const struct strvec *paths, int force,
+		  const struct worktree_content *content);
 
 /* A path as a stopped patch leaves it for the user (git am -3 with conflicts). */
 struct worktree_file {
@@ -87,6 +90,7 @@ struct worktree_file {
  * conflicted; refuses (-1, reported) when untracked files are in the way,
  * as worktree_sync does.
  */
-int worktree_write_files(git_repository *repo, const struct worktree_file *files, size_t nr);
+int worktree_write_files(git_repository *repo, const struct maint_config *cfg,
+			 const struct worktree_file *files, size_t nr);
 
 #endif

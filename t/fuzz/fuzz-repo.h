@@ -58,9 +58,8 @@ static void fuzz_repo_init(void)
 	git_odb *odb;
 	git_odb_backend *fixed;
 
-	repo_global_init();
 	/* every input makes new objects: a cache of them only grows (to 256 MiB) */
-	fuzz_check(git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0));
+	fuzz_check(repo_tune(REPO_USE_NO_CACHE));
 	fuzz_check(git_odb_new(&odb));
 	fuzz_check(git_mempack_new(&fixed));
 	fuzz_check(git_odb_add_backend(odb, fixed, 1));

@@ -52,10 +52,10 @@ int cmd_main(int argc, const char **argv)
 	} else if (!strcmp(argv[1], "lock") && argc == 3) {
 		git_repository *repo = repo_open_or_die();
 		struct state_lock lk = STATE_LOCK_INIT;
-		int rc = state_lock_acquire(&lk, repo);
+		enum maint_result rc = state_lock_acquire(&lk, repo);
 
-		if (rc)
-			ret = rc > 0 ? EXIT_TEMPFAIL : EXIT_FATAL;
+		if (rc != RESULT_OK)
+			ret = result_exit_code(rc);
 		else {
 			ret = system(argv[2]) ? 1 : 0;
 			state_lock_release(&lk);

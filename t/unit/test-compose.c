@@ -237,6 +237,22 @@ static void templates(void **state)
 	strbuf_release(&out);
 }
 
+/* A value from mail (a Date header) cannot drive a terminal or add a line break of its own. */
+static void template_values_neutralised(void **state)
+{
+	const struct template_var vars[] = {
+		{ "date", "Mon, 1 Jan 2024\033[2J\033]0;x\a \r+0000 \xc2\x9b" "1m" },
+		{ "reason", "two\tfields\nlines" },
+	};
+	static const char text[] = "On %(date) you wrote: %(reason) (%%(date))";
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	template_expand(&out, text, strlen(text), vars, ARRAY_SIZE(vars));
+	assert_string_equal(out.buf, "On Mon, 1 Jan 2024?[2J?]0;x? ?+0000 ?1m you wrote: two\tfields\nlines (%(date))");
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +262,7 @@ int main(void)
 		cmocka_unit_test(quoted_printable_round_trip),
 		cmocka_unit_test(message_ids),
 		cmocka_unit_test(templates),
+		cmocka_unit_test(template_values_neutralised),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -16,7 +16,9 @@
 #include "gitdir.h"
 #include "hashmap.h"
 #include "parse-options.h"
+#include "progress.h"
 #include "quote.h"
+#include "similar.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "usage.h"
@@ -203,9 +205,38 @@ static void config_errors(void **state)
 	config_rejects("[smtp]\nencryption = maybe\n");			/* not a choice */
 	config_rejects("[tree \"usb\"]\nsignoff = perhaps\n");		/* not a bool */
 	config_rejects("[notify]\nfrom = caf\xe9\n");			/* not UTF-8 */
-	config_rejects("[notify]\njust words\n");			/* syntax */
-	snprintf(longline, sizeof(longline), "[notify]\ntemplate = %0300d\n", 7);
-	config_rejects(longline);					/* too long */
+	config_rejects("[notify]\njust words\n");			/* unknown key */
+	config_rejects("[notify]\ntemplate\n");			/* bare, not a boolean */
+	config_rejects("[tree \"usb\"]\n\tcheck = a\n\tcheck = b\n");	/* duplicate, indented */
+	snprintf(longline, sizeof(longline), "[%0300d]\nx = 1\n", 7);
+	config_rejects(longline);					/* a long section header */
+}
+
+/* Values of any length (a real check command), and a bare boolean key is true, as in git. */
+static void config_long_and_bare(void **state)
+{
+	struct maint_config cfg = MAINT_CONFIG_INIT;
+	struct strbuf text = STRBUF_INIT, value = STRBUF_INIT;
+	char *path;
+
+	(void)state;
+	strbuf_addchars(&value, 'x', 100000);
+	strbuf_addf(&text, "[tree \"usb\"]\n\tcheck = %s ; comment\n\tsignoff\n\tpublic = usb-next\n", value.buf);
+	path = write_temp(text.buf);
+	assert_int_equal(config_read_file(&cfg, path, 1), 0);
+	assert_string_equal(config_get(&cfg, "tree", "usb", "check"), value.buf);
+	assert_int_equal(config_get_bool(&cfg, "tree", "usb", "signoff", 0), 1);
+	assert_string_equal(config_get(&cfg, "tree", "usb", "public"), "usb-next");
+	assert_int_equal(config_get_entry(&cfg, "tree", "usb", "public")->line, 4);
+	config_release(&cfg);
+	unlink(path);
+	free(path);
+	strbuf_reset(&text);
+	strbuf_addstr(&text, "[tree \"usb\"]\ncheck = ");
+	strbuf_addchars(&text, 'y', CONFIG_LINE_MAX);
+	config_rejects(text.buf);					/* over the bound */
+	strbuf_release(&text);
+	strbuf_release(&value);
 }
 
 static void config_missing_file(void **state)
@@ -389,6 +420,100 @@ static void neutralise_controls_replaces(void **state)
 	assert_int_equal(result_exit_code(RESULT_TEMPFAIL), EXIT_TEMPFAIL);
 	assert_int_equal(result_exit_code(RESULT_FATAL), EXIT_FATAL);
 	assert_int_equal(result_exit_code(-7), EXIT_FATAL);
+	/* and back: a child's exit code is the result it reported */
+	assert_int_equal(result_from_exit_code(EXIT_OK), RESULT_OK);
+	assert_int_equal(result_from_exit_code(EXIT_NO), RESULT_NO);
+	assert_int_equal(result_from_exit_code(EXIT_TEMPFAIL), RESULT_TEMPFAIL);
+	assert_int_equal(result_from_exit_code(EXIT_FATAL), RESULT_FATAL);
+	assert_int_equal(result_from_exit_code(128 + 9), RESULT_FATAL);
+	assert_int_equal(result_from_exit_code(-1), RESULT_FATAL);
+	for (int r = RESULT_FATAL; r <= RESULT_TEMPFAIL; r++)
+		assert_int_equal(result_from_exit_code(result_exit_code(r)), r);
+}
+
+/* What git's strbuf_humanise_bytes() and _rate() print for the same numbers. */
+static void humanise_as_git(void **state)
+{
+	static const struct {
+		uint64_t n;
+		const char *bytes, *rate;
+	} cases[] = {
+		{ 0, "0 bytes", "0 bytes/s" },
+		{ 1, "1 byte", "1 bytes/s" },
+		{ 1024, "1024 bytes", "1024 bytes/s" },
+		{ 1025, "1.00 KiB", "1.00 KiB/s" },
+		{ 512000, "500.00 KiB", "500.00 KiB/s" },
+		{ 1048570, "1023.99 KiB", "1023.99 KiB/s" },
+		{ 1900544, "1.81 MiB", "1.81 MiB/s" },
+		{ 5493601, "5.24 MiB", "5.24 MiB/s" },
+		{ 1073741823, "1024.00 MiB", "1024.00 MiB/s" },	/* git rounds up to it too */
+		{ (uint64_t)3 << 30, "3.00 GiB", "3.00 GiB/s" },
+		{ (uint64_t)5 << 40, "5120.00 GiB", "5120.00 GiB/s" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_humanise_bytes(&sb, cases[i].n);
+		assert_string_equal(sb.buf, cases[i].bytes);
+		strbuf_reset(&sb);
+		strbuf_humanise_rate(&sb, cases[i].n);
+		assert_string_equal(sb.buf, cases[i].rate);
+		strbuf_release(&sb);
+	}
+}
+
+/* The meter's lines, as git's progress.c draws them. */
+static void progress_lines(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	progress_format(&sb, 1900544, 5493601, 1, 512000);
+	assert_string_equal(sb.buf, "  34% (1.81 MiB/5.24 MiB) | 500.00 KiB/s");
+	strbuf_reset(&sb);
+	progress_format(&sb, 1900544, 0, 1, 512000);
+	assert_string_equal(sb.buf, " 1.81 MiB | 500.00 KiB/s");
+	strbuf_reset(&sb);
+	progress_format(&sb, 1900544, 5493601, 1, UINT64_MAX);
+	assert_string_equal(sb.buf, "  34% (1.81 MiB/5.24 MiB)");
+	strbuf_reset(&sb);
+	progress_format(&sb, 90, 200, 0, UINT64_MAX);
+	assert_string_equal(sb.buf, "  45% (90/200)");
+	strbuf_reset(&sb);
+	progress_format(&sb, 90, 0, 0, UINT64_MAX);
+	assert_string_equal(sb.buf, " 90");
+	strbuf_release(&sb);
+}
+
+/* git's help.c choices for a mistyped name. */
+static void similar_names_as_git(void **state)
+{
+	static const char *const branches[] = {
+		"main", "work-linus", "work-next", "usb-linus", "usb-next", "net-next",
+	};
+	struct strvec out = STRVEC_INIT;
+
+	(void)state;
+	assert_int_equal(levenshtein("usb-nxt", "usb-next", 0, 2, 1, 3), 1);
+	assert_int_equal(levenshtein("usb-enxt", "usb-next", 0, 2, 1, 3), 0);
+	assert_int_equal(levenshtein("usb-nexxt", "usb-next", 0, 2, 1, 3), 3);
+	assert_int_equal(levenshtein("usb-mext", "usb-next", 0, 2, 1, 3), 2);
+	similar_names(&out, "usb-nxt", branches, 6);
+	assert_int_equal(out.nr, 1);
+	assert_string_equal(out.v[0], "usb-next");
+	strvec_clear(&out);
+	similar_names(&out, "work", branches, 6);
+	assert_int_equal(out.nr, 2);
+	assert_string_equal(out.v[0], "work-linus");
+	assert_string_equal(out.v[1], "work-next");
+	strvec_clear(&out);
+	similar_names(&out, "staging-testing", branches, 6);
+	assert_int_equal(out.nr, 0);
+	similar_names(&out, "usb-next", branches, 6);	/* itself: nothing to suggest */
+	assert_int_equal(out.nr, 0);
+	strvec_clear(&out);
 }
 
 static void quote_paths_and_fields(void **state)
@@ -462,10 +587,14 @@ int main(void)
 		cmocka_unit_test(utf8_validation),
 		cmocka_unit_test(config_reads_trees),
 		cmocka_unit_test(config_errors),
+		cmocka_unit_test(config_long_and_bare),
 		cmocka_unit_test(config_missing_file),
 		cmocka_unit_test(gitdir_discovers_as_git),
 		cmocka_unit_test(hashmap_maps_byte_strings),
 		cmocka_unit_test(neutralise_controls_replaces),
+		cmocka_unit_test(humanise_as_git),
+		cmocka_unit_test(progress_lines),
+		cmocka_unit_test(similar_names_as_git),
 		cmocka_unit_test(quote_paths_and_fields),
 		cmocka_unit_test(url_unquote_escapes),
 	};

@@ -1,0 +1,262 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+
+test_description='settings where git users keep them: maint.* in git'"'"'s config (read through libgit2, and without it by mbox-split and the fetcher), maint.ini with values of any length and bare keys, one precedence, warnings for misplaced keys, b4'"'"'s keys'
+
+. ./test-lib.sh
+
+# every known key: "<section> <1 if it needs a name> <key> <type> <choices>"
+sed -n 's/^	{ "\([a-z]*\)", \([01]\), "\([a-z0-9-]*\)", \(KEY_[A-Z_]*\)\(, "\([^"]*\)"\)\{0,1\} },$/\1 \2 \3 \4 \6/p' \
+	"$MAINT_SRC_DIR/common/base/config.c" >keys
+
+# both loaders, what mbox-split and the fetcher read (no libgit2) and
+# what the others read: the same output, errors and exit code (returned)
+both () {
+	test-config files "$@" >"$TRASH_DIRECTORY/files.out" 2>"$TRASH_DIRECTORY/files.err"
+	rc=$?
+	test-config libgit2 "$@" >"$TRASH_DIRECTORY/libgit2.out" 2>"$TRASH_DIRECTORY/libgit2.err"
+	test $? = $rc &&
+	test_cmp "$TRASH_DIRECTORY/files.out" "$TRASH_DIRECTORY/libgit2.out" &&
+	test_cmp "$TRASH_DIRECTORY/files.err" "$TRASH_DIRECTORY/libgit2.err" &&
+	cat "$TRASH_DIRECTORY/files.out" &&
+	return $rc
+}
+
+test_expect_success 'setup: a repository' '
+	git init -q repo &&
+	test_line_count -gt 40 keys
+'
+
+test_expect_success 'every key of maint.ini can be set with git config, as maint.<section>[.<name>].<key>' '
+	while read section named key type choices
+	do
+		case $type in
+		KEY_BOOL) value=true ;;
+		KEY_INT) value=7 ;;
+		KEY_ENUM) value=${choices%%|*} ;;
+		*) value="v-$key %s" ;;
+		esac &&
+		case $key in
+		3way) gkey=threeWay ;;	# a git name starts with a letter: as am.threeWay
+		*) gkey=$key ;;
+		esac &&
+		if test "$named" = 1
+		then
+			name=maint.$section.usb.$gkey sub=usb
+		else
+			name=maint.$section.$gkey sub=
+		fi &&
+		git -C repo config "$name" "$value" &&
+		(cd repo && both get "$section" "$sub" "$key") >actual &&
+		# named as git lists it: section and key lower-cased
+		printf "%s\tgit config '"'"'%s'"'"'\n" "$value" "$(echo "$name" | tr A-Z a-z)" >expect &&
+		test_cmp expect actual &&
+		git -C repo config --unset "$name" || return 1
+	done <keys
+'
+
+test_expect_success 'the precedence: global git config < ~/.config/git-maint/config < the repository'"'"'s git config < maint.ini' '
+	mkdir -p .config/git-maint &&
+	git config --global maint.queue.fuzz 1 &&
+	(cd repo && both get queue "" fuzz) >actual &&
+	printf "[queue]\n\tfuzz = 2\n" >.config/git-maint/config &&
+	(cd repo && both get queue "" fuzz) >>actual &&
+	git -C repo config maint.queue.fuzz 3 &&
+	(cd repo && both get queue "" fuzz) >>actual &&
+	printf "[queue]\n\tfuzz = 4\n" >repo/.git/maint.ini &&
+	(cd repo && both get queue "" fuzz) >>actual &&
+	cat >expect <<-EOF &&
+	1	git config '"'"'maint.queue.fuzz'"'"'
+	2	$HOME/.config/git-maint/config:2
+	3	git config '"'"'maint.queue.fuzz'"'"'
+	4	$PWD/repo/.git/maint.ini:2
+	EOF
+	test_cmp expect actual &&
+	rm repo/.git/maint.ini .config/git-maint/config &&
+	git -C repo config --unset maint.queue.fuzz &&
+	git config --global --unset maint.queue.fuzz
+'
+
+test_expect_success 'a 300-byte value in maint.ini (a real check command) is read whole' '
+	check="./scripts/checkpatch.pl --terse --no-tree --strict --ignore $(printf "X%.0s" $(test_seq 260)) -" &&
+	test ${#check} -gt 300 &&
+	printf "[tree \"usb\"]\n\tcheck = %s\n\tpublic = usb-next\n" "$check" >repo/.git/maint.ini &&
+	(cd repo && both get tree usb check) >actual &&
+	printf "%s\t%s:2\n" "$check" "$PWD/repo/.git/maint.ini" >expect &&
+	test_cmp expect actual &&
+	(cd repo && both get tree usb public) >actual &&
+	grep "^usb-next	" actual
+'
+
+test_expect_success 'a value with an inline comment and spaces, long or short, reads as inih reads it' '
+	long=$(printf "y%.0s" $(test_seq 250)) &&
+	printf "[tree \"usb\"]\n\tcheck =   %s   ; a comment\n\tbuild = make -j8 ; comment\n" "$long" >repo/.git/maint.ini &&
+	(cd repo && both get tree usb check && both get tree usb build) | cut -f1 >actual &&
+	printf "%s\nmake -j8\n" "$long" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a line over the bound (1 MiB) is refused naming file:line' '
+	{ printf "[tree \"usb\"]\n\tcheck = " && head -c 1048577 /dev/zero | tr "\0" x && echo; } >repo/.git/maint.ini &&
+	(cd repo && test_expect_code 128 test-config files get tree usb check 2>../err) &&
+	grep "maint.ini:2: line too long (limit 1048576 bytes)" err
+'
+
+test_expect_success 'a bare key means true, as in git; a bare key that is not a boolean is an error' '
+	printf "[queue]\n\tsignoff\n\t3way ; a comment\n" >repo/.git/maint.ini &&
+	# git config writes no bare key: the way a user writes one
+	printf "[maint \"queue\"]\n\tsloppy-trailers\n" >>repo/.git/config &&
+	(cd repo && both get queue "" signoff && both get queue "" 3way && both get queue "" sloppy-trailers) |
+		cut -f1 >actual &&
+	printf "true\ntrue\ntrue\n" >expect &&
+	test_cmp expect actual &&
+	git -C repo config --unset maint.queue.sloppy-trailers &&
+	printf "[queue]\n\ttrailers\n" >repo/.git/maint.ini &&
+	(cd repo && test_expect_code 128 test-config files get queue "" trailers 2>../err) &&
+	grep "maint.ini:2: missing value for .trailers." err &&
+	rm repo/.git/maint.ini
+'
+
+test_expect_success 'a key git-maint reads under another name gets a warning naming the right one' '
+	git -C repo config archive.url https://lore.kernel.org/linux-usb/ &&
+	git -C repo config tree.usb.public usb-next &&
+	git -C repo config imap.host imap.example.org &&
+	(cd repo && test_expect_code 1 both get archive "" url) &&
+	cat >expect <<-EOF &&
+	warning: '"'"'archive.url'"'"' in git'"'"'s config is not read by git-maint: set '"'"'maint.archive.url'"'"'
+	warning: '"'"'tree.usb.public'"'"' in git'"'"'s config is not read by git-maint: set '"'"'maint.tree.usb.public'"'"'
+	EOF
+	test_cmp expect files.err &&
+	# mbox-split, which reads git'"'"'s files without libgit2, says the same
+	(cd repo && test_expect_code 1 git maint-mbox-split --format=%s /dev/null 2>../err) &&
+	grep -v "no messages found" err >warnings &&
+	test_cmp expect warnings &&
+	git -C repo config --remove-section archive &&
+	git -C repo config --remove-section tree.usb &&
+	git -C repo config --remove-section imap
+'
+
+test_expect_success 'an unknown or misspelt maint.* key is an error naming it' '
+	git -C repo config maint.tree.usb.publik usb-next &&
+	(cd repo && test_expect_code 128 test-config files get tree usb public 2>../err) &&
+	echo "fatal: git config '"'"'maint.tree.usb.publik'"'"': unknown key" >expect &&
+	test_cmp expect err &&
+	git -C repo config --unset maint.tree.usb.publik &&
+	git -C repo config maint.queue.signoff perhaps &&
+	(cd repo && test_expect_code 128 test-config libgit2 get queue "" signoff 2>../err) &&
+	grep "git config .maint.queue.signoff.: bad value .perhaps." err &&
+	git -C repo config --unset maint.queue.signoff
+'
+
+test_expect_success 'include.path and includeIf "gitdir:" hold maint.* for both readers' '
+	cat >inc.conf <<-\EOF &&
+	[maint "tree.usb"]
+		public = usb-next
+	EOF
+	cat >work.conf <<-\EOF &&
+	[maint "queue"]
+		signoff = true
+	EOF
+	git config --global include.path "$PWD/inc.conf" &&
+	git config --global "includeIf.gitdir:$PWD/repo/.path" "$PWD/work.conf" &&
+	(cd repo && both get tree usb public && both get queue "" signoff) | cut -f1 >actual &&
+	printf "usb-next\ntrue\n" >expect &&
+	test_cmp expect actual &&
+	git init -q elsewhere &&
+	(cd elsewhere && test_expect_code 1 both get queue "" signoff) &&
+	git config --global --unset include.path &&
+	git config --global --unset "includeIf.gitdir:$PWD/repo/.path"
+'
+
+test_expect_success 'our reader of git'"'"'s files lists what git config --list lists (quotes, escapes, continuations, old-style sections, includes, includeIf)' '
+	cat >tricky.conf <<-\EOF &&
+	# a comment
+	[Core]
+		Editor = "vi  -x" ; trailing comment
+		pager = less\
+	 -R
+	[section.OldStyle]
+		key = a\tb\\c\"d
+	[branch "Sub.Section \"q\""]
+		remote = origin
+		bare
+	[sendemail]
+		smtpServer   =   mail.example.org   # comment
+		smtpPass = "p#ss;word "
+	[includeIf "onbranch:work*"]
+		path = branch.conf
+	[includeIf "gitdir/i:**/REPO/"]
+		path = icase.conf
+	EOF
+	echo "[maint \"queue\"] fuzz = 2" >branch.conf &&
+	echo "[maint \"queue\"] link = x" >icase.conf &&
+	git config --global include.path "$PWD/tricky.conf" &&
+	git -C repo checkout -q -b work-next &&
+	git -C repo config maint.notify.cc "a@example.org, b@example.org" &&
+	(cd repo && git config --list --includes) >expect &&
+	(cd repo && test-config files git) >actual &&
+	test_cmp expect actual &&
+	git config --global --unset include.path
+'
+
+test_expect_success 'a malformed git config file: an error naming file and line' '
+	printf "[maint]\n\tok = 1\n[broken\n" >bad.conf &&
+	printf "[include]\n\tpath = bad.conf\n" >global.conf &&
+	(cd repo && GIT_CONFIG_GLOBAL="$TRASH_DIRECTORY/global.conf" test_expect_code 128 test-config files git 2>../err) &&
+	echo "fatal: bad config line 3 in file '"'"'$PWD/bad.conf'"'"'" >expect &&
+	test_cmp expect err &&
+	(cd repo && GIT_CONFIG_GLOBAL="$TRASH_DIRECTORY/global.conf" test_must_fail git config --list 2>../err) &&
+	grep "^fatal: bad config line 3 in file $PWD/bad.conf" err
+'
+
+test_expect_success 'end to end: maint.mbox.max-message-size from git config, in mbox-split (no libgit2)' '
+	{
+		printf "From x Mon Sep 17 00:00:00 2001\nMessage-ID: <s1@example.com>\nSubject: small\n\nhi\n\n" &&
+		printf "From x Mon Sep 17 00:00:00 2001\nMessage-ID: <s2@example.com>\nSubject: big\n\n" &&
+		head -c 3000 /dev/zero | tr "\0" x && printf "\n"
+	} >sizes &&
+	git -C repo config maint.mbox.max-message-size 2000 &&
+	(cd repo && test_expect_code 1 git maint-mbox-split --format=%m ../sizes >../out 2>../err) &&
+	echo s1@example.com >expect &&
+	test_cmp expect out &&
+	grep "message 2 exceeds max size (2000 bytes)" err &&
+	git -C repo config --unset maint.mbox.max-message-size
+'
+
+test_expect_success 'b4.midmask stands for archive.url when that is unset' '
+	git -C repo config b4.midmask "http://127.0.0.1:1/all/%s" &&
+	(cd repo && test_expect_code 75 git maint-mbox-split "<x@example.org>" >out 2>../err) &&
+	grep "http://127.0.0.1:1/all/x@example.org/t.mbox.gz" err &&
+	git -C repo config maint.archive.url "http://127.0.0.1:1/usb/" &&
+	(cd repo && test_expect_code 75 git maint-mbox-split "<x@example.org>" >out 2>../err) &&
+	grep "http://127.0.0.1:1/usb/x@example.org/t.mbox.gz" err &&
+	git -C repo config --unset maint.archive.url &&
+	git -C repo config --unset b4.midmask
+'
+
+test_expect_success 'queue.link = true (or bare): the Link: mask b4 uses, b4.linkmask, else b4'"'"'s default' '
+	echo a >repo/f &&
+	git -C repo add f &&
+	git -C repo commit -q -m base &&
+	git -C repo branch one &&
+	git -C repo branch two &&
+	{
+		printf "From 0 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <author@example.com>\n" &&
+		printf "Date: Thu, 7 Apr 2005 15:13:13 -0700\nSubject: [PATCH] linked\nMessage-ID: <id@example.com>\n" &&
+		printf "\nmsg\n---\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n"
+	} >link.mbox &&
+	git -C repo config maint.queue.link true &&
+	git -C repo config b4.linkmask "https://patch.msgid.link/%s" &&
+	git -C repo maint-queue -q one ../link.mbox &&
+	git -C repo config --unset b4.linkmask &&
+	git -C repo maint-queue -q two ../link.mbox &&
+	git -C repo config --unset maint.queue.link &&
+	for b in one two
+	do
+		git -C repo log -1 --format=%\(trailers:key=Link,valueonly\) $b || return 1
+	done >actual &&
+	printf "https://patch.msgid.link/id@example.com\n\nhttps://lore.kernel.org/r/id@example.com\n\n" >expect &&
+	test_cmp expect actual
+'
+
+test_done
