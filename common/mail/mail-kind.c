@@ -439,6 +439,72 @@ static void find_root_covers(struct mail_kinds *mk)
 	free(top);
 }
 
+static int cmp_int(const void *a, const void *b);
+
+/* How many detached rerolls find_detached_rerolls() looks at: the work is that times the mailbox. */
+#define DETACHED_REROLLS_MAX 256
+
+/*
+ * A partial reroll whose patches answer messages the mailbox does not
+ * have: v2 of patch 2/3 sent in reply to v1 2/3, read from a selection
+ * or an archive's pick that left the replaced v1 2/3 out. Nothing links
+ * it to v1 but its numbers: it is taken as v1's partial reroll when it
+ * is of a later version, has the same total, and holds only numbers v1
+ * lacks (the newest such older series). Without this it would be a
+ * series of its own, "incomplete: missing 1, 3 of 3".
+ */
+static void find_detached_rerolls(struct mail_kinds *mk, size_t *fam)
+{
+	size_t ns = mk->series_nr, looked = 0, nk, ks_alloc = 0;
+	unsigned char *clash = xcalloc(ns + 1, 1), *has = xcalloc(ns + 1, 1);
+	int *ks = NULL;
+
+	for (size_t s = 0; s < ns && looked < DETACHED_REROLLS_MAX; s++) {
+		struct mail_series *ms = &mk->series[s].pub;
+		size_t first = ms->first, best = MAIL_NONE;
+
+		if (ms->partial || ms->version < 2 || ms->total < 2 || ms->has_cover ||
+		    mk->msgs[first].reply_node == MAIL_NONE || mk->cls[first].parent != MAIL_NONE)
+			continue;
+		looked++;
+		memset(clash, 0, ns);
+		memset(has, 0, ns);
+		nk = 0;
+		for (size_t i = first; i < mk->nr; i++)
+			if (mk->cls[i].series == s && mk->cls[i].kind == MAIL_PATCH) {
+				ALLOC_GROW(ks, nk + 1, ks_alloc);
+				ks[nk++] = mk->cls[i].k;
+			}
+		qsort(ks, nk, sizeof(*ks), cmp_int);
+		for (size_t i = 0; i < mk->nr; i++) {
+			const struct mail_class *c = &mk->cls[i];
+			size_t o = c->series;
+
+			if (c->kind != MAIL_PATCH || o == MAIL_NONE || o == s)
+				continue;
+			has[o] = 1;
+			if (bsearch(&c->k, ks, nk, sizeof(*ks), cmp_int))
+				clash[o] = 1;	/* s holds this number too */
+		}
+		for (size_t o = 0; o < ns; o++) {
+			const struct mail_series *mo = &mk->series[o].pub;
+
+			if (o == s || !has[o] || clash[o] || mo->partial || mo->total != ms->total ||
+			    mo->version >= ms->version)
+				continue;
+			if (best == MAIL_NONE || mo->version > mk->series[best].pub.version)
+				best = o;
+		}
+		if (best != MAIL_NONE) {
+			unite(fam, s, best);
+			ms->partial = 1;
+		}
+	}
+	free(ks);
+	free(clash);
+	free(has);
+}
+
 /*
  * The versions of a series (families): series of one sender sharing a
  * subject, a partial reroll with what it replaces; then which series
@@ -474,6 +540,7 @@ static void find_families(struct mail_kinds *mk)
 		else
 			unite(fam, c->series, s);
 	}
+	find_detached_rerolls(mk, fam);
 	for (size_t s = 0; s < mk->series_nr; s++) {
 		struct mail_series *ms = &mk->series[s].pub;
 
