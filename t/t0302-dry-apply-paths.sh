@@ -171,7 +171,9 @@ test_expect_success 'a symlink itself can be retargeted' '
 
 test_expect_success 'ed scripts are refused' '
 	printf "%s\n" "1c" "!rm -rf /" "." >p.diff &&
-	refused "ed-style and normal diffs are not supported" p.diff &&
+	# with no diff line it is not even taken for a patch
+	(cd repo && test_expect_code 128 git maint-dry-apply --porcelain ../p.diff 2>../err) &&
+	grep "patch format detection failed" err &&
 	printf "%s\n" "diff -e a b" "1c" "new" "." >p.diff &&
 	refused "ed-style and normal diffs are not supported" p.diff
 '

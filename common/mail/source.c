@@ -143,8 +143,9 @@ static int is_header_field(const char *p, size_t len)
 
 /*
  * A patch without a mail around it, as patch(1) and git apply take it:
- * a line starting a diff ("diff ", "Index: ", or "--- " with "+++ " on
- * the next line) somewhere in buf[0..len), after any leading text.
+ * a line starting a diff ("diff ", "Index: ", "--- " with "+++ " on the
+ * next line, or "*** " with "--- ") somewhere in buf[0..len), after any
+ * leading text.
  */
 static int looks_like_bare_patch(const char *buf, size_t len)
 {
@@ -157,8 +158,10 @@ static int looks_like_bare_patch(const char *buf, size_t len)
 
 		if ((n >= 5 && !memcmp(p, "diff ", 5)) || (n >= 7 && !memcmp(p, "Index: ", 7)))
 			return 1;
-		if (n >= 4 && !memcmp(p, "--- ", 4) && end + 5 <= len && !memcmp(buf + end + 1, "+++ ", 4))
-			return 1;
+		if (n >= 4 && end + 5 <= len &&
+		    ((!memcmp(p, "--- ", 4) && !memcmp(buf + end + 1, "+++ ", 4)) ||
+		     (!memcmp(p, "*** ", 4) && !memcmp(buf + end + 1, "--- ", 4))))
+			return 1;	/* a unified diff, or a context diff (the engine says it is not supported) */
 		pos = end + 1;
 	}
 	return 0;

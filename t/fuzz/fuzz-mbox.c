@@ -132,9 +132,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 		if (ftruncate(fd, 0) < 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
 			abort();
-		source_open(&src, args, 1, flags);
-		collect(&file, src, max);
-		same_runs(&mem, &file);
+		/*
+		 * a file that is not mail is refused when opened; the buffer's
+		 * first source_next() refused it too
+		 */
+		if (source_open(&src, args, 1, flags) < 0) {
+			if (!mem.nr || !mem.m[0].error)
+				abort();
+		} else {
+			collect(&file, src, max);
+			same_runs(&mem, &file);
+		}
 	}
 	if (knobs & 0x40) {
 		if (pipe(pfd) < 0 || write(pfd[1], data, size) != (ssize_t)size)
