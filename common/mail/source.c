@@ -169,10 +169,8 @@ static int looks_like_bare_patch(const char *buf, size_t len)
 
 int source_looks_like_mail(const char *buf, size_t len, unsigned flags)
 {
-	int bare = !(flags & SOURCE_MAIL_ONLY);
-
+	int bare = !(flags & SOURCE_MAIL_ONLY), cut = 0;
 	size_t pos = 0, fields = 0;
-	int cut = 0;
 
 	while (pos < len && isspace((unsigned char)buf[pos]))
 		pos++;
@@ -186,15 +184,20 @@ int source_looks_like_mail(const char *buf, size_t len, unsigned flags)
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - buf) : len;
 
-		if (!nl && cut)
-			break;	/* a header block this long is taken as one */
+		if (!nl && cut) {
+			/* a header line (or block) longer than we look at is taken as one */
+			if (fields || is_header_field(buf + pos, end - pos))
+				return 1;
+			break;
+		}
 		if (end == pos || (end == pos + 1 && buf[pos] == '\r'))
 			break;	/* the blank line ending the header */
 		if (buf[pos] == ' ' || buf[pos] == '\t') {
 			if (!fields)
 				return bare && looks_like_bare_patch(buf, len);
 		} else if (!is_header_field(buf + pos, end - pos)) {
-			return bare && looks_like_bare_patch(buf, len);
+			/* after a field, a line without a colon ends the header, as for git mailinfo */
+			return fields || (bare && looks_like_bare_patch(buf, len));
 		}
 		fields++;
 		pos = end + 1;

@@ -91,9 +91,9 @@ struct raw_mail {
 /*
  * git am's patch format detection, on the start of an input: 1 when
  * buf[0..len), past blank lines, is empty, starts with "From " (an mbox)
- * or with a mail header: header fields ("Name: value", the name
- * printable ASCII without ':') and their continuation lines up to the
- * first blank line, or to SOURCE_DETECT_BYTES. Also 1 for a patch
+ * or with a mail header: a header field ("Name: value", the name
+ * printable ASCII without ':'); a later line that is neither a field
+ * nor a continuation line ends the header, as for git mailinfo. Also 1 for a patch
  * without a mail around it, which patch(1) takes and dry-apply stands in
  * for: a line starting "diff ", "Index: " or "--- " then "+++ " in the
  * first SOURCE_DETECT_BYTES (a Makefile or a binary file has none),

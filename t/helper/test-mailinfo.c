@@ -92,7 +92,8 @@ int cmd_main(int argc, const char **argv)
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
 		die_errno("cannot create '%s'", dir);
 
-	source_open(&src, argv + 2, argc - 2, flags);
+	if (source_open(&src, argv + 2, argc - 2, flags) < 0)
+		return 128;
 	{
 		const char *m = getenv("TEST_MAILINFO_MAX_SIZE");
 		if (m)
