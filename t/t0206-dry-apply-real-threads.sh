@@ -22,8 +22,8 @@ test_expect_success 'a thread with replies: covers and replies stepped over, one
 	    + Acked-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>, on the cover letter)
 	Patch 2/4: topic: change b
 	checking file b.c
-	    + Acked-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>, on the cover letter)
 	    + Reviewed-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>)
+	    + Acked-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>, on the cover letter)
 	Patch 3/4: topic: change c
 	checking file c.c
 	    + Acked-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>, on the cover letter)
