@@ -27,7 +27,10 @@ in_netns () {
 		mount --bind "$PWD/resolv.conf" /etc/resolv.conf || exit 99
 		if test "$1" != down
 		then
-			rm -f dns.ready &&
+			# (rm on a line of its own: "rm && server &" would run the rm in
+			# the background too, and the wait below could see the
+			# dns.ready of the last run before the server listens)
+			rm -f dns.ready || exit 99
 			$ATTEST_PY "$MAINT_TEST_DIR/dns-server.py" "$1" dkim-keys dns.ready dns.log &
 			pid=$! &&
 			# python starts slowly on a loaded machine: up to 30 s
