@@ -361,6 +361,61 @@ static void find_superseded(struct select_index *idx)
 	}
 }
 
+/* The patch or cover letter entry i answers through follow-ups, else NO_NODE. */
+static size_t answered_entry(struct select_index *idx, size_t i)
+{
+	size_t p = idx->entries[i]->parent;
+
+	for (size_t steps = 0; p != MAIL_NONE && p < idx->nr && steps <= idx->nr; steps++) {
+		const struct mail_entry *e = idx->entries[p];
+
+		if (e->kind == MAIL_PATCH || e->kind == MAIL_COVER)
+			return p;
+		if (e->kind != MAIL_FOLLOWUP)
+			break;
+		p = e->parent;
+	}
+	return NO_NODE;
+}
+
+/*
+ * The superseded messages the review of a newest version needs (see
+ * select.h), marked for_review: follow-ups with trailers for an older
+ * patch or cover letter, the follow-ups on the way, what they answer,
+ * a cover letter's patches, and the patches partial rerolls replace
+ * (what links a reroll to its thread, and its history). Linear: each chain is walked once per
+ * follow-up with trailers, and a cover letter's patches are found
+ * through one list of the patches by series.
+ */
+static void keep_for_review(struct select_index *idx)
+{
+	size_t ns = mail_kinds_series_count(idx->kinds);
+	unsigned char *cover_kept = xcalloc(ns + 1, 1);
+
+	for (size_t i = 0; i < idx->nr; i++) {
+		struct mail_entry *f = idx->entries[i];
+		size_t p = f->has_trailers && f->kind == MAIL_FOLLOWUP ? answered_entry(idx, i) : NO_NODE;
+
+		if (p == NO_NODE || !idx->entries[p]->superseded)
+			continue;
+		for (size_t q = i; q != p; q = idx->entries[q]->parent)
+			idx->entries[q]->for_review = 1;
+		idx->entries[p]->for_review = 1;
+		if (idx->entries[p]->kind == MAIL_COVER && idx->entries[p]->own_series != MAIL_NONE)
+			cover_kept[idx->entries[p]->own_series] = 1;
+	}
+	for (size_t i = 0; i < idx->nr; i++) {
+		struct mail_entry *e = idx->entries[i];
+
+		if (e->kind == MAIL_PATCH && e->own_series != MAIL_NONE && cover_kept[e->own_series])
+			e->for_review = 1;
+		/* a patch a partial reroll replaces: the reroll answers it, its only link to the thread */
+		if (e->replaced_by != MAIL_NONE)
+			e->for_review = 1;
+	}
+	free(cover_kept);
+}
+
 /* One line per incomplete series of a selected thread: "missing 2-19, 21". */
 static void warn_missing(struct select_index *idx, const unsigned char *thread_out)
 {
@@ -480,6 +535,7 @@ size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 	size_t *rank;
 	struct sort_key *keys = xcalloc(idx->nr + 1, sizeof(*keys));
 	size_t i, nsel = 0, nranked = 0, nthreads;
+	unsigned char *family_out = xcalloc(mail_kinds_series_count(idx->kinds) + 1, 1);
 
 	find_series(idx);
 	find_superseded(idx);
@@ -494,16 +550,26 @@ size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 	if (!o->all_versions)
 		bring_in_newest(idx, thread_out);
 	warn_missing(idx, thread_out);
+	if (!o->all_versions && !o->patches_only && !o->no_threads) {
+		keep_for_review(idx);
+		/* what an older version's review needs comes with the newest, whatever thread it is in */
+		for (i = 0; i < idx->nr; i++)
+			if (!idx->entries[i]->superseded && idx->entries[i]->family != MAIL_NONE &&
+			    thread_out[idx->entries[i]->thread])
+				family_out[idx->entries[i]->family] = 1;
+	}
 	for (i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
 		struct sort_key *key;
 
-		if (!(o->no_threads ? e->matched : thread_out[e->thread]))
+		if (e->for_review && e->series != MAIL_NONE && family_out[group_of(idx, e->series)])
+			;	/* an older version's review, for the newest (keep_for_review()) */
+		else if (!(o->no_threads ? e->matched : thread_out[e->thread]))
+			continue;
+		else if (e->superseded && !o->all_versions)
 			continue;
 		if (e->kind == MAIL_DUPLICATE)
 			continue;	/* the first copy wins */
-		if (e->superseded && !o->all_versions)
-			continue;
 		if (o->patches_only && e->kind != MAIL_PATCH)
 			continue;
 		if (!rank[e->thread])
@@ -515,6 +581,13 @@ size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 		key->version = e->version;
 		key->k = e->total ? e->k : INT_MAX;
 		key->reply = e->kind != MAIL_PATCH && e->kind != MAIL_COVER;
+		if (e->kind == MAIL_PATCH && e->own_series != MAIL_NONE) {
+			/* a partial reroll's patch among those of the version it rerolls */
+			size_t t = mail_kinds_series(idx->kinds, e->own_series)->reroll_of;
+
+			if (t != MAIL_NONE)
+				key->version = mail_kinds_series(idx->kinds, t)->version;
+		}
 		if (e->parent != MAIL_NONE && (key->reply || !e->total ||
 					       idx->entries[e->parent]->replaced_by == i)) {
 			/* A reply right after the message it answers, a reroll in place of the patch it replaces. */
@@ -538,6 +611,7 @@ size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 	free(keys);
 	free(rank);
 	free(thread_out);
+	free(family_out);
 	return nsel;
 }
 
