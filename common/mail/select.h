@@ -34,9 +34,8 @@
  *     no_threads): the follow-ups that give trailers to a patch or cover
  *     letter of an older version (has_trailers, set by the caller), the
  *     follow-ups between them, the patch they answer, and for a cover
- *     letter the patches of its version, and the patches a partial
- *     reroll replaces (the reroll answers them: they link it to its
- *     thread) (for_review), so that whoever reads the selection carries
+ *     letter the patches of its version (for_review), so that whoever
+ *     reads the selection carries
  *     those trailers where the change did not change
  *     (common/mail/review.h), and reads the same series from it again;
  *   - patches_only keeps only the mail core's patches;
