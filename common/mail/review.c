@@ -5,6 +5,7 @@
 
 #include "msg.h"
 #include "config.h"
+#include "hashmap.h"
 #include "mailinfo.h"
 #include "parse-options.h"
 #include "usage.h"
@@ -463,23 +464,40 @@ static int taken(const struct review_opts *opts, const struct trailer *t)
 	return 0;
 }
 
-static int same_trailer(const struct trailer *a, const struct trailer *b)
+/*
+ * Two trailers are the same when both name a person and have the same
+ * token and address (one person's trailer given twice), or neither
+ * names one and the lines are the same, ASCII case ignored either way:
+ * so the same key (case folded) here, for sets that keep judge()
+ * linear however many trailers a patch is given (RELIABILITY 55).
+ */
+static void trailer_key(struct strbuf *key, const struct trailer *t)
 {
-	if (*a->email || *b->email)
-		return trailer_same_person(a, b);
-	return !strcasecmp(a->line, b->line);
+	const char *parts[2] = { *t->email ? t->token : t->line, *t->email ? t->email : NULL };
+
+	strbuf_reset(key);
+	strbuf_addch(key, *t->email ? 'p' : 'l');
+	for (size_t i = 0; i < 2 && parts[i]; i++) {
+		strbuf_addch(key, '\0');
+		for (const char *c = parts[i]; *c; c++)
+			strbuf_addch(key, *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+	}
 }
 
-/* Was t already in the patch, or carried before (among so_far's first nr)? */
-static const char *kept_once(const struct rmsg *patch, const struct review_list *so_far,
-			     size_t nr, const struct trailer *t)
+/* The trailers a patch has, and those carried to it so far. */
+struct kept {
+	struct hashmap in_patch, carried;
+	struct strbuf key;
+};
+
+/* Was t already in the patch, or carried before? */
+static const char *kept_once(struct kept *k, const struct trailer *t)
 {
-	for (size_t i = 0; i < patch->trailers.nr; i++)
-		if (same_trailer(&patch->trailers.v[i], t))
-			return "already in the patch";
-	for (size_t i = 0; i < nr; i++)
-		if (so_far->v[i].verdict == REVIEW_CARRIED && same_trailer(so_far->v[i].trailer, t))
-			return "given twice";
+	trailer_key(&k->key, t);
+	if (hashmap_get(&k->in_patch, k->key.buf, k->key.len))
+		return "already in the patch";
+	if (hashmap_get(&k->carried, k->key.buf, k->key.len))
+		return "given twice";
 	return NULL;
 }
 
@@ -487,9 +505,14 @@ static void judge(struct review *rv, const struct rmsg *patch, struct gifts *g,
 		  struct review_list *out, const struct review_opts *opts)
 {
 	struct strbuf note = STRBUF_INIT;
+	struct kept kept = { HASHMAP_INIT, HASHMAP_INIT, STRBUF_INIT };
 
 	if (g->nr)
 		qsort(g->v, g->nr, sizeof(*g->v), cmp_gift);
+	for (size_t i = 0; patch && i < patch->trailers.nr; i++) {
+		trailer_key(&kept.key, &patch->trailers.v[i]);
+		hashmap_put(&kept.in_patch, kept.key.buf, kept.key.len, NULL);
+	}
 	for (size_t i = 0; i < g->nr; i++) {
 		const struct rmsg *f = &rv->m[g->v[i].followup];
 		const struct trailer *t = &f->trailers.v[g->v[i].t];
@@ -512,10 +535,14 @@ static void judge(struct review *rv, const struct rmsg *patch, struct gifts *g,
 			it->verdict = REVIEW_NOT_TAKEN;
 		else if (!own && opts->sloppy <= 0)
 			it->verdict = REVIEW_FLAGGED;
-		else if (patch && (once = kept_once(patch, out, out->nr - 1, t)))
+		else if (patch && (once = kept_once(&kept, t)))
 			it->verdict = REVIEW_KEPT_ONCE;
 		else
 			it->verdict = patch ? REVIEW_CARRIED : REVIEW_STALE;
+		if (it->verdict == REVIEW_CARRIED) {
+			trailer_key(&kept.key, t);
+			hashmap_put(&kept.carried, kept.key.buf, kept.key.len, NULL);
+		}
 		if (!own)
 			strbuf_addf(&note, "%snot the sender's address", note.len ? ", " : "");
 		if (once)
@@ -525,6 +552,9 @@ static void judge(struct review *rv, const struct rmsg *patch, struct gifts *g,
 		it->note = strbuf_detach(&note, NULL);
 	}
 	strbuf_release(&note);
+	strbuf_release(&kept.key);
+	hashmap_release(&kept.in_patch);
+	hashmap_release(&kept.carried);
 }
 
 void review_collect(struct review *rv, const size_t *applied, size_t napplied,

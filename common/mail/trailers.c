@@ -659,11 +659,6 @@ void trailers_of_message(struct trailer_list *out, const char *msg, size_t len,
 
 /* ---- who gave a trailer ---- */
 
-int trailer_same_person(const struct trailer *a, const struct trailer *b)
-{
-	return *a->email && !strcasecmp(a->token, b->token) && !strcasecmp(a->email, b->email);
-}
-
 /* The address in lower case, the "+tag" of its local part dropped. */
 static void address_key(struct strbuf *out, const char *email)
 {

@@ -126,9 +126,6 @@ int trailers_in_reply(const char *mail, size_t len);
 void trailers_of_message(struct trailer_list *out, const char *msg, size_t len,
 			 const struct trailer_conf *tc);
 
-/* Same token (case-blind) and same address (case-blind): one person's trailer given twice. */
-int trailer_same_person(const struct trailer *a, const struct trailer *b);
-
 /*
  * Is t the replier's own (see Identity above)? A trailer about no
  * person always is. from_name may be "" (no name in the From header).
