@@ -135,6 +135,7 @@ test_expect_success 'dry-apply --range-diff: v1, v2 and their replies in one mai
 		repo_state >../after
 	) &&
 	test_cmp expect actual &&
+	cp expect expect.range &&
 	test_must_be_empty err &&
 	test_cmp before after
 '
@@ -147,6 +148,17 @@ test_expect_success 'dry-apply --range-diff: one version only is a negative answ
 	test_must_be_empty out &&
 	echo "error: no series with two versions in the input" >expect &&
 	test_cmp expect err
+'
+
+test_expect_success 'dry-apply --range-diff: versions over 1,000,000 pairs of patches are refused in one line, exit 1, the others shown (55)' '
+	python3 "$MAINT_SRC_DIR/t/perf/gen-review.py" rangediff 1001 >huge.mbox &&
+	(
+		cd reviews &&
+		test_expect_code 1 git maint-dry-apply --range-diff ../huge.mbox reviews-v2.mbox >../out 2>../err
+	) &&
+	echo "error: ${SQ}usb: many fixes${SQ}: v1 and v2 have 1001 and 1001 patches; a range-diff compares every pair, at most 1000000 pairs" >expect &&
+	test_cmp expect err &&
+	test_cmp expect.range out
 '
 
 test_done

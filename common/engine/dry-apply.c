@@ -118,7 +118,8 @@ static void add_review(struct series *s)
 
 /*
  * --range-diff: each series' two newest versions. RESULT_NO when no
- * series has two (reported).
+ * series has two, or one pair of versions is too large (reported; the
+ * others are shown).
  */
 static enum maint_result show_range_diffs(const struct patch_mails *pms, const struct dry_apply_opts *o,
 					  const struct maint_config *cfg)
@@ -126,19 +127,24 @@ static enum maint_result show_range_diffs(const struct patch_mails *pms, const s
 	struct strbuf out = STRBUF_INIT;
 	struct report_colors colors;
 	enum maint_result ret = RESULT_FATAL;
+	size_t refused = 0;
 
 	for (size_t i = 0; i < pms->versions_nr; i++) {
-		if (i)
+		int rc;
+
+		if (out.len)
 			strbuf_addch(&out, '\n');
-		if (range_diff_versions(&out, pms, &pms->versions[i], o->creation_factor) < 0)
+		rc = range_diff_versions(&out, pms, &pms->versions[i], o->creation_factor);
+		if (rc < 0)
 			goto cleanup;
+		refused += rc;
 	}
 	strbuf_setlen(&out, neutralise_controls(out.buf, out.len));
 	report_colors_load(&colors, cfg, o->color);
 	range_diff_colorize(&out, &colors);
 	if (write_or_error(1, out.buf, out.len) < 0)
 		goto cleanup;
-	ret = RESULT_OK;
+	ret = refused ? RESULT_NO : RESULT_OK;
 	if (!pms->versions_nr) {
 		error("no series with two versions in the input");
 		ret = RESULT_NO;

@@ -8,6 +8,7 @@
 #include "patch-mails.h"
 #include "patch.h"
 #include "range-diff.h"
+#include "quote.h"
 #include "repo.h"
 #include "wrapper.h"
 
@@ -708,12 +709,23 @@ static int patch_of_mail(struct range_patch *rp, struct strvec *keep, struct pat
 int range_diff_versions(struct strbuf *out, const struct patch_mails *pms,
 			const struct patch_mails_versions *pv, int creation_factor)
 {
-	struct range_patch *a = xcalloc(pv->old_nr + 1, sizeof(*a));
-	struct range_patch *b = xcalloc(pv->new_nr + 1, sizeof(*b));
+	struct range_patch *a, *b;
 	struct strvec keep = STRVEC_INIT;
 	struct patch_mail pm;
 	int ret = 0;
 
+	if (pv->old_nr && pv->new_nr > RANGE_DIFF_MAX_PAIRS / pv->old_nr) {
+		struct strbuf subject = STRBUF_INIT;
+
+		quote_field(&subject, pv->subject, strlen(pv->subject));
+		error("'%s': v%d and v%d have %zu and %zu patches; a range-diff compares every pair, "
+		      "at most %d pairs", subject.buf, pv->old_version, pv->new_version, pv->old_nr,
+		      pv->new_nr, RANGE_DIFF_MAX_PAIRS);
+		strbuf_release(&subject);
+		return 1;
+	}
+	a = xcalloc(pv->old_nr + 1, sizeof(*a));
+	b = xcalloc(pv->new_nr + 1, sizeof(*b));
 	mailinfo_init(&pm);
 	for (size_t i = 0; i < pv->old_nr && !ret; i++)
 		ret = patch_of_mail(&a[i], &keep, &pm, pms, &pv->old[i]);
