@@ -19,7 +19,9 @@
  * has (libgit2 1.5's push walks the whole tree of every commit an
  * advertised ref names: see the closing note of issue 23 for figures).
  * A root commit brings its whole tree; gitlinks (submodules) are not
- * objects of this repository; an object found twice goes once.
+ * objects of this repository; an object found twice goes once. A tip
+ * that is an annotated tag (a pull request's) brings the tag object too,
+ * and the commit it names is the tip of the walk.
  *
  * Deltas. A tree or blob whose path held an object of the same kind in
  * the commit's first parent (or, that failing, another parent) is
@@ -29,7 +31,12 @@
  * offer ofs-delta), REF_DELTA when it is not, which by
  * the induction above means the remote has it (a thin pack, completed
  * by the server's index-pack; not when the server advertised "no-thin":
- * opts->thin 0). Chains stop at PUSHPACK_MAX_DEPTH, as git's pack.depth.
+ * opts->thin 0; nor for an object under PUSHPACK_THIN_MIN_SIZE, which goes
+ * whole: each thin base costs the server a read of it through its own
+ * delta chain, up to 50 deep, ~1 ms even for a tree of 500 bytes, while
+ * the bytes a small object's delta saves are a few hundred; see the
+ * closing note of issue 23 for the figures). Chains stop at
+ * PUSHPACK_MAX_DEPTH, as git's pack.depth.
  * Commits go whole. Deflated at zlib's default level, as git's packs.
  *
  * What it does not do: search other candidate bases (a renamed or new
@@ -43,6 +50,8 @@
 #include <stdint.h>
 
 #define PUSHPACK_MAX_DEPTH 50
+/* Objects smaller than this (bytes, whole) are never thin deltas. */
+#define PUSHPACK_THIN_MIN_SIZE 8192
 
 struct pushpack_opts {
 	const git_oid *haves;	/* the ids the remote advertised (refs and peeled tags) */
