@@ -111,8 +111,10 @@ describe-contains--libgit2_LAYERS = engine describe repo base
 # tests, helpers, benchmarks and fuzz targets link every layer
 ALL_LAYERS = engine describe repo net mail base
 
-# One pkg-config check per library; a missing one names its Debian
-# package (contrib/install-deps.sh installs them all).
+# One pkg-config check for a rule's libraries, then one per library only
+# when that fails, so a missing one names its Debian package
+# (contrib/install-deps.sh installs them all): 7 pkg-config runs a make,
+# not 30 (the tests run make eight times).
 PKG_NAMES = libgit2 inih zlib libcrypto libcurl libsecret-1 cmocka opendkim
 deb_libgit2 = libgit2-dev
 deb_inih = libinih-dev
@@ -124,10 +126,11 @@ deb_cmocka = libcmocka-dev
 deb_opendkim = libopendkim-dev
 $(foreach p,$(PKG_NAMES),$(eval pkg_cflags_$(p) := $(shell pkg-config --cflags $(p) 2>/dev/null)))
 $(foreach p,$(PKG_NAMES),$(eval pkg_libs_$(p) := $(shell pkg-config --libs $(p) 2>/dev/null)))
-check_pkgs = @missing=; for p in $(foreach p,$(1),$(p):$(deb_$(p))); do \
+check_pkgs = @pkg-config --exists $(1) 2>/dev/null || { \
+	missing=; for p in $(foreach p,$(1),$(p):$(deb_$(p))); do \
 		pkg-config --exists "$${p%%:*}" || missing="$$missing $${p\#*:}"; done; \
 	test -z "$$missing" || { echo "error: pkg-config does not find what this needs; install:$$missing" \
-		"(or run 'sh contrib/install-deps.sh' for everything the build and tests need)" >&2; exit 1; }
+		"(or run 'sh contrib/install-deps.sh' for everything the build and tests need)" >&2; exit 1; }; }
 .PHONY: $(addprefix pkgs-,$(LAYERS) test)
 $(addprefix pkgs-,$(LAYERS)): pkgs-%:
 	$(call check_pkgs,$(call layers_pkgs,$(call layer_closure,$*)) $($*_HEADERS))
