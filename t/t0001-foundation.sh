@@ -64,6 +64,7 @@ test_expect_success 'each program links only the libraries of the layers it uses
 	notify: libcrypto libcurl libgit2 libinih libopendkim libresolv libsecret-1 libz
 	publish: libcrypto libgit2 libinih libopendkim libresolv libsecret-1 libz
 	queue: libcrypto libgit2 libinih libopendkim libresolv libz
+	request-pull: libcrypto libcurl libgit2 libinih libsecret-1 libz
 	source--fetch: libcrypto libcurl libinih libsecret-1 libz
 	EOF
 	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
