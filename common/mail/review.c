@@ -469,7 +469,7 @@ static int taken(const struct review_opts *opts, const struct trailer *t)
  * token and address (one person's trailer given twice), or neither
  * names one and the lines are the same, ASCII case ignored either way:
  * so the same key (case folded) here, for sets that keep judge()
- * linear however many trailers a patch is given (RELIABILITY 55).
+ * linear however many trailers a patch is given (reliability case 55).
  */
 static void trailer_key(struct strbuf *key, const struct trailer *t)
 {

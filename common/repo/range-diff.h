@@ -76,7 +76,7 @@ int range_diff_pairs(int *to_new, const struct range_patch *old, size_t nold,
  * range-diff diffs every patch of one version with every patch of the
  * other: time and memory grow with the product (two versions of 3,000
  * patches: 91 s and 155 MiB; git range-diff: 42 s). Two versions whose
- * patch counts multiply to more than this are refused (RELIABILITY 55);
+ * patch counts multiply to more than this are refused (reliability case 55);
  * no mailing list's series comes near (1,000 patches each: 3 s of CPU).
  */
 #define RANGE_DIFF_MAX_PAIRS 1000000
