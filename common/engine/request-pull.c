@@ -595,18 +595,14 @@ static void pull_mail_release(struct pull_mail *pm)
 	strvec_clear(&pm->rcpt);
 }
 
-/* The From: notify.from, else sendemail.from, else the committer (as notify). */
+/* The From, as notify's (mailer_from()). */
 static int sender(const struct rp *rp, struct pull_mail *pm)
 {
-	const char *v = config_get(rp->cfg, "notify", NULL, "from");
-	char *git_from = v ? NULL : config_git_string(rp->cfg, "sendemail.from");
 	struct strbuf sb = STRBUF_INIT;
 	struct mail_address a = MAIL_ADDRESS_INIT;
-	int ret = -1;
+	int configured, ret = -1;
 
-	if (v || git_from)
-		strbuf_addstr(&sb, v ? v : git_from);
-	else if (ident_committer_name_email(&sb, rp->cfg) < 0)
+	if (mailer_from(&sb, rp->cfg, &configured) < 0)
 		goto out;
 	if (mail_parse_address(&a, sb.buf, sb.len) < 0) {
 		error("bad From address '%s'", sb.buf);
@@ -618,7 +614,6 @@ static int sender(const struct rp *rp, struct pull_mail *pm)
 out:
 	mail_address_release(&a);
 	strbuf_release(&sb);
-	free(git_from);
 	return ret;
 }
 
