@@ -128,4 +128,22 @@ test_expect_success 'queue: a series half applied queues the rest, the result as
 	test "$(git rev-parse g-half^{tree})" = "$(git rev-parse work-next^{tree})"
 '
 
+test_expect_success 'a patch that creates a file, a rename and a deletion: already applied where they are, as git apply -R says' '
+	git checkout -q -b g-files work-next &&
+	echo "new file" >drivers/usb/misc/new.c &&
+	git add drivers/usb/misc/new.c &&
+	git mv drivers/usb/host/ehci.c drivers/usb/host/ehci-hcd.c &&
+	git rm -q fs/ext4/inode.c &&
+	test_tick &&
+	git commit -q -m "usb: files come and go" &&
+	git format-patch -q -M -1 --stdout >files.mbox &&
+	git apply --reverse --check files.mbox &&
+	git maint-dry-apply --onto g-files files.mbox >out &&
+	grep "^already applied\$" out &&
+	grep "^g-files: the patch is already applied\$" out &&
+	git maint-dry-apply --onto g-files~1 files.mbox >out &&
+	grep "^g-files~1: the patch applies\$" out &&
+	git checkout -q work-next
+'
+
 test_done
