@@ -46,6 +46,7 @@
  * read under maint.* (archive.url) is warned about, naming the right one.
  */
 
+#include "gitconfig.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -59,13 +60,6 @@ struct config_entry {
 	char *value;		/* a bare boolean key: "true" */
 	char *file;		/* the INI file, or the git variable ("maint.tree.usb.public") */
 	int line;		/* in the INI file; 0 for a git variable */
-};
-
-/* Where a git variable was set, lowest priority first. */
-enum config_level {
-	CONFIG_LEVEL_SYSTEM,
-	CONFIG_LEVEL_GLOBAL,	/* ~/.gitconfig, $XDG_CONFIG_HOME/git/config */
-	CONFIG_LEVEL_REPO,	/* the repository's config (and config.worktree) */
 };
 
 /* A git config variable as git lists it: "section.subsection.key". */
@@ -143,8 +137,5 @@ int config_git_bool(const struct maint_config *cfg, const char *name, int def);
 int config_git_has(const struct maint_config *cfg, const char *name);
 /* Every value of a multi-valued git config key, in order, appended to out. */
 void config_git_strings(const struct maint_config *cfg, const char *name, struct strvec *out);
-
-/* Parses a git-style boolean; returns -1 if value is not one. */
-int config_parse_bool(const char *value);
 
 #endif

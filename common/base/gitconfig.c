@@ -3,6 +3,7 @@
  * git's configuration files without libgit2 (see gitconfig.h).
  */
 #include "gitconfig.h"
+#include "strbuf.h"
 #include "usage.h"
 #include "wildmatch.h"
 #include "wrapper.h"
@@ -12,20 +13,22 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #define MAX_INCLUDE_DEPTH 10
 
-/* The repository, for includeIf's conditions. */
-struct where {
+/* One gitconfig_read(): the repository, for includeIf's conditions, and where the variables go. */
+struct reading {
 	const char *gitdir;	/* NULL outside a repository */
 	int worktree_config;	/* extensions.worktreeConfig was set true */
+	gitconfig_fn *fn;
+	void *data;
 };
 
 struct parser {
-	struct maint_config *cfg;
 	enum config_level level;
-	struct where *where;
+	struct reading *where;
 	const char *path;	/* the file, for messages and relative includes */
 	int depth;		/* of includes */
 	const char *buf;
@@ -38,8 +41,16 @@ struct parser {
 	int has_sub;
 };
 
-static int read_file(struct maint_config *cfg, enum config_level level, struct where *w,
-		     const char *path, int depth);
+static int read_file(enum config_level level, struct reading *w, const char *path, int depth);
+
+int config_parse_bool(const char *v)
+{
+	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcmp(v, "1"))
+		return 1;
+	if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off") || !strcmp(v, "0") || !*v)
+		return 0;
+	return -1;
+}
 
 /* The next byte, CRLF as LF; '\n' at the end of the file (and eof set). */
 static int next_char(struct parser *p)
@@ -299,7 +310,7 @@ static int variable(struct parser *p, const char *key, const char *val)
 		strbuf_addbuf(&name, &p->sub);
 	}
 	strbuf_addf(&name, ".%s", key);
-	config_add_git(p->cfg, name.buf, val, p->level);
+	p->where->fn(name.buf, val, p->level, p->where->data);
 	if (!strcmp(name.buf, "extensions.worktreeconfig"))
 		p->where->worktree_config = !val || config_parse_bool(val) == 1;
 	include = strcmp(key, "path") ? 0 :
@@ -311,7 +322,7 @@ static int variable(struct parser *p, const char *key, const char *val)
 				    MAX_INCLUDE_DEPTH, val, p->path);
 		} else {
 			include_path(&path, p, val);
-			ret = read_file(p->cfg, p->level, p->where, path.buf, p->depth + 1);
+			ret = read_file(p->level, p->where, path.buf, p->depth + 1);
 		}
 	}
 	strbuf_release(&name);
@@ -387,10 +398,9 @@ static int parse(struct parser *p)
 }
 
 /* One file; a missing one is fine. */
-static int read_file(struct maint_config *cfg, enum config_level level, struct where *w,
-		     const char *path, int depth)
+static int read_file(enum config_level level, struct reading *w, const char *path, int depth)
 {
-	struct parser p = { cfg, level, w, path, depth, NULL, 0, 0, 1, 0, 0, STRBUF_INIT, STRBUF_INIT, 0 };
+	struct parser p = { level, w, path, depth, NULL, 0, 0, 1, 0, 0, STRBUF_INIT, STRBUF_INIT, 0 };
 	struct strbuf buf = STRBUF_INIT;
 	int ret;
 
@@ -409,7 +419,7 @@ static int read_file(struct maint_config *cfg, enum config_level level, struct w
 	return ret;
 }
 
-static int read_global(struct maint_config *cfg, struct where *w)
+static int read_global(struct reading *w)
 {
 	const char *env = getenv("GIT_CONFIG_GLOBAL"), *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
@@ -417,40 +427,40 @@ static int read_global(struct maint_config *cfg, struct where *w)
 	int ret = 0;
 
 	if (env)
-		return *env ? read_file(cfg, CONFIG_LEVEL_GLOBAL, w, env, 0) : 0;
+		return *env ? read_file(CONFIG_LEVEL_GLOBAL, w, env, 0) : 0;
 	if (xdg && *xdg)
 		strbuf_addf(&path, "%s/git/config", xdg);
 	else if (home)
 		strbuf_addf(&path, "%s/.config/git/config", home);
 	if (path.len)
-		ret = read_file(cfg, CONFIG_LEVEL_GLOBAL, w, path.buf, 0);
+		ret = read_file(CONFIG_LEVEL_GLOBAL, w, path.buf, 0);
 	strbuf_reset(&path);
 	if (!ret && home) {
 		strbuf_addf(&path, "%s/.gitconfig", home);
-		ret = read_file(cfg, CONFIG_LEVEL_GLOBAL, w, path.buf, 0);
+		ret = read_file(CONFIG_LEVEL_GLOBAL, w, path.buf, 0);
 	}
 	strbuf_release(&path);
 	return ret;
 }
 
-int gitconfig_read(struct maint_config *cfg, const char *gitdir, const char *commondir)
+int gitconfig_read(const char *gitdir, const char *commondir, gitconfig_fn *fn, void *data)
 {
 	const char *sys = getenv("GIT_CONFIG_SYSTEM");
-	struct where w = { gitdir, 0 };
+	struct reading w = { gitdir, 0, fn, data };
 	struct strbuf path = STRBUF_INIT;
 	int ret = 0;
 
 	if (!env_true("GIT_CONFIG_NOSYSTEM") && (!sys || *sys))
-		ret = read_file(cfg, CONFIG_LEVEL_SYSTEM, &w, sys ? sys : "/etc/gitconfig", 0);
+		ret = read_file(CONFIG_LEVEL_SYSTEM, &w, sys ? sys : "/etc/gitconfig", 0);
 	if (!ret)
-		ret = read_global(cfg, &w);
+		ret = read_global(&w);
 	if (!ret && gitdir) {
 		strbuf_addf(&path, "%s/config", commondir ? commondir : gitdir);
-		ret = read_file(cfg, CONFIG_LEVEL_REPO, &w, path.buf, 0);
+		ret = read_file(CONFIG_LEVEL_REPO, &w, path.buf, 0);
 		if (!ret && w.worktree_config) {
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/config.worktree", gitdir);
-			ret = read_file(cfg, CONFIG_LEVEL_REPO, &w, path.buf, 0);
+			ret = read_file(CONFIG_LEVEL_REPO, &w, path.buf, 0);
 		}
 	}
 	strbuf_release(&path);

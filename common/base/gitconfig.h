@@ -39,15 +39,34 @@
  * ("bad config line"), is an error naming it and the line.
  */
 
-#include "config.h"
+/* Where a git variable was set, lowest priority first. */
+enum config_level {
+	CONFIG_LEVEL_SYSTEM,
+	CONFIG_LEVEL_GLOBAL,	/* ~/.gitconfig, $XDG_CONFIG_HOME/git/config */
+	CONFIG_LEVEL_REPO,	/* the repository's config (and config.worktree) */
+};
 
 /*
- * Appends every variable of git's configuration to cfg (config_add_git()),
- * lowest priority first. gitdir is the repository's git directory (a
- * worktree's own) and commondir where its config is (NULL: gitdir);
- * gitdir NULL: outside a repository, system and global only.
- * Returns 0, or -1 reported.
+ * What gitconfig_read() hands every variable to: its name as git lists
+ * it ("section.subsection.key", section and key lower-cased), its value
+ * (NULL for a bare name: true), its level.
  */
-int gitconfig_read(struct maint_config *cfg, const char *gitdir, const char *commondir);
+typedef void gitconfig_fn(const char *name, const char *value, enum config_level level, void *data);
+
+/*
+ * Hands every variable of git's configuration to fn, lowest priority
+ * first (config_load_files() appends them to the configuration; this
+ * reader knows nothing of it). gitdir is the
+ * repository's git directory (a worktree's own) and commondir where its
+ * config is (NULL: gitdir); gitdir NULL: outside a repository, system
+ * and global only. Returns 0, or -1 reported.
+ */
+int gitconfig_read(const char *gitdir, const char *commondir, gitconfig_fn *fn, void *data);
+
+/*
+ * Parses a value of git's boolean syntax (true/yes/on/1, false/no/off/0
+ * or empty, any case); returns 1, 0, or -1 if value is not one.
+ */
+int config_parse_bool(const char *value);
 
 #endif
