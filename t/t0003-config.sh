@@ -77,6 +77,89 @@ test_expect_success 'the precedence: global git config < ~/.config/git-maint/con
 	git config --global --unset maint.queue.fuzz
 '
 
+# git-params: what git -c gives the programs it runs, in $GIT_CONFIG_PARAMETERS
+printf '#!/bin/sh\nprintf "%%s" "$GIT_CONFIG_PARAMETERS"\n' >git-params &&
+chmod +x git-params
+PATH=$PWD:$PATH
+
+test_expect_success 'git -c maint.*: for one command, over every file (maint.ini too), both readers' '
+	git -C repo config maint.queue.fuzz 3 &&
+	printf "[queue]\n\tfuzz = 4\n" >repo/.git/maint.ini &&
+	(cd repo &&
+	 GIT_CONFIG_PARAMETERS=$(git -c maint.queue.fuzz=5 params) both get queue "" fuzz &&
+	 GIT_CONFIG_PARAMETERS=$(git -c Maint.Queue.Fuzz=6 params) both get queue "" fuzz &&
+	 GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=maint.queue.fuzz GIT_CONFIG_VALUE_0=7 both get queue "" fuzz &&
+	 GIT_CONFIG_PARAMETERS=$(git -c maint.queue.fuzz=8 -c maint.queue.fuzz=9 params) both get queue "" fuzz) >actual &&
+	cat >expect <<-EOF &&
+	5	git -c '"'"'maint.queue.fuzz'"'"'
+	6	git -c '"'"'maint.Queue.fuzz'"'"'
+	7	git -c '"'"'maint.queue.fuzz'"'"'
+	9	git -c '"'"'maint.queue.fuzz'"'"'
+	EOF
+	test_cmp expect actual &&
+	(cd repo && GIT_CONFIG_PARAMETERS=$(git -c maint.queue.fuzz=many params) &&
+	 GIT_CONFIG_PARAMETERS=$GIT_CONFIG_PARAMETERS test_expect_code 128 both get queue "" fuzz) &&
+	grep "^fatal: git -c '"'"'maint.queue.fuzz'"'"': bad value '"'"'many'"'"'" files.err &&
+	rm repo/.git/maint.ini &&
+	git -C repo config --unset maint.queue.fuzz
+'
+
+test_expect_success 'git -c: the variables both readers list are those git config --list lists, last' '
+	git -C repo config sendemail.smtpServer file.example.org &&
+	set -- -c sendemail.smtpServer=cmd.example.org -c "Maint.Tree.USB.Public=it'"'"'s \"q\" = x" \
+		-c bare.key -c empty.key= -c "maint.notify.cc=a@example.org, b@example.org" &&
+	(cd repo && git "$@" config --list --includes) >expect &&
+	(cd repo && GIT_CONFIG_PARAMETERS=$(git "$@" params) both git) >actual &&
+	test_cmp expect actual &&
+	(cd repo && GIT_CONFIG_PARAMETERS=$(git "$@" params) both get tree USB public) >actual &&
+	printf "it'"'"'s \"q\" = x\tgit -c '"'"'maint.Tree.USB.public'"'"'\n" >expect &&
+	test_cmp expect actual &&
+	git -C repo config --unset sendemail.smtpServer
+'
+
+test_expect_success 'git -c: the old form of GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT before it, as git reads them' '
+	(
+		export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=a.Count GIT_CONFIG_VALUE_0=0 \
+			GIT_CONFIG_KEY_1=b.c GIT_CONFIG_VALUE_1= &&
+		GIT_CONFIG_PARAMETERS="'"'"'a.b=c=d'"'"' '"'"'x.y'"'"'=  '"'"'p.q'"'"'\'"'"''"'"'r.s'"'"'='"'"'s'"'"'\!'"'"''"'"'" &&
+		export GIT_CONFIG_PARAMETERS &&
+		cd repo &&
+		git config --list --includes >../expect &&
+		both git >../actual
+	) &&
+	test_cmp expect actual &&
+	grep "^p.q'"'"'r.s=s!\$" actual
+'
+
+test_expect_success 'git -c: what git refuses, refused with git'"'"'s words' '
+	for params in bogus "'"'"'foo'"'"'='"'"'v'"'"'" "'"'"'foo.'"'"'='"'"'v'"'"'" "'"'"'a.1b'"'"'='"'"'v'"'"'" \
+		"'"'"'a.b_c=v'"'"'" "'"'"'a.b'"'"'=v" "'"'"'a.b'"'"'='"'"'v" "'"'"'=v'"'"'"
+	do
+		(cd repo && GIT_CONFIG_PARAMETERS=$params test_expect_code 128 git config --list 2>../expect >/dev/null) &&
+		(cd repo && GIT_CONFIG_PARAMETERS=$params test_expect_code 128 both git >/dev/null) &&
+		test_cmp expect files.err || return 1
+	done &&
+	for env in "GIT_CONFIG_COUNT=x" "GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=a.b GIT_CONFIG_VALUE_0=x" \
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=a.b"
+	do
+		(cd repo && env $env git config --list 2>../expect >/dev/null; test $? = 128) &&
+		(cd repo && export $env && both git >/dev/null; test $? = 128) &&
+		test_cmp expect files.err || return 1
+	done
+'
+
+test_expect_success 'end to end: git -c maint.mbox.max-message-size reaches mbox-split (no libgit2)' '
+	{
+		printf "From x Mon Sep 17 00:00:00 2001\nMessage-ID: <s1@example.com>\nSubject: small\n\nhi\n\n" &&
+		printf "From x Mon Sep 17 00:00:00 2001\nMessage-ID: <s2@example.com>\nSubject: big\n\n" &&
+		head -c 3000 /dev/zero | tr "\0" x && printf "\n"
+	} >sizes-cl &&
+	(cd repo && test_expect_code 1 git -c maint.mbox.max-message-size=2000 maint-mbox-split --format=%m ../sizes-cl >../out 2>../err) &&
+	echo s1@example.com >expect &&
+	test_cmp expect out &&
+	grep "message 2 exceeds max size (2000 bytes)" err
+'
+
 test_expect_success 'a 300-byte value in maint.ini (a real check command) is read whole' '
 	check="./scripts/checkpatch.pl --terse --no-tree --strict --ignore $(printf "X%.0s" $(test_seq 260)) -" &&
 	test ${#check} -gt 300 &&

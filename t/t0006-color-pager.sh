@@ -116,6 +116,17 @@ test_expect_success 'color.ui=never and color.maint-dry-apply=false turn it off;
 	! grep "$ESC" tty
 '
 
+test_expect_success 'git -c color.ui=... for one command wins over the repository'"'"'s config' '
+	git -C r config color.ui never &&
+	(cd r && git -c color.ui=always maint-dry-apply --onto base ../change.mbox) >pipe &&
+	grep -xF "${GREEN}base: the patch applies${RESET}" pipe &&
+	git -C r config color.ui always &&
+	(cd r && GIT_PAGER=cat on_pty git -c color.maint-dry-apply=never maint-dry-apply --onto base ../change.mbox) >tty &&
+	git -C r config --unset color.ui &&
+	! grep "$ESC" tty &&
+	grep "base: the patch applies" tty
+'
+
 test_expect_success 'a slot is set as git sets colours: color.maint-dry-apply.failed' '
 	git -C r config color.maint-dry-apply.failed "yellow reverse" &&
 	(cd r && test_expect_code 1 git maint-dry-apply --color --onto work-next ../change.mbox) >pipe &&

@@ -5,7 +5,7 @@
 /*
  * Configuration: git-maint's settings and git's own variables, from
  *
- *   git's config files      every variable (user.name, sendemail.*,
+ *   git's config            every variable (user.name, sendemail.*,
  *                           credential.*, b4.*), and git-maint's settings
  *                           under maint.* (maint.tree.usb.public is
  *                           [tree "usb"] public; maint.smtp.server is
@@ -24,9 +24,11 @@
  *   2. the XDG INI file
  *   3. maint.* in the repository's git config
  *   4. the repository's maint.ini
+ *   5. maint.* given on git's command line (git -c maint.queue.fuzz=2)
  *
  * so what is set for one repository wins over what is set for the user,
- * whichever file holds it. A setting git send-email or b4 also has
+ * whichever file holds it, and what is given for one command wins over
+ * every file, as in git. A setting git send-email or b4 also has
  * (sendemail.smtpServer, b4.midmask) is read from their key when none of
  * the above sets ours (see where each is read).
  *
@@ -58,7 +60,7 @@ struct config_entry {
 	char *key;		/* "public", lower-cased */
 	char *value;		/* a bare boolean key: "true" */
 	char *file;		/* the INI file, or the git variable ("maint.tree.usb.public") */
-	int line;		/* in the INI file; 0 for a git variable */
+	int line;		/* in the INI file; 0 for a git variable, -1 for one given with git -c */
 };
 
 /* Where a git variable was set, lowest priority first. */
@@ -66,6 +68,7 @@ enum config_level {
 	CONFIG_LEVEL_SYSTEM,
 	CONFIG_LEVEL_GLOBAL,	/* ~/.gitconfig, $XDG_CONFIG_HOME/git/config */
 	CONFIG_LEVEL_REPO,	/* the repository's config (and config.worktree) */
+	CONFIG_LEVEL_COMMAND,	/* git -c: GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT */
 };
 
 /* A git config variable as git lists it: "section.subsection.key". */

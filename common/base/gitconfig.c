@@ -409,6 +409,178 @@ static int read_file(struct maint_config *cfg, enum config_level level, struct w
 	return ret;
 }
 
+/* ---- git's command line: git -c, GIT_CONFIG_COUNT ---- */
+
+/*
+ * A name as git -c gives it ("Maint.Tree.usb.Public") as git lists it:
+ * section and key lower-cased, the subsection as written. 0, or -1
+ * reported with git's words.
+ */
+static int canonical_key(const char *key, struct strbuf *out)
+{
+	const char *last = strrchr(key, '.');
+	size_t base;
+
+	if (!*key)
+		return error("empty config key");
+	if (!last || last == key)
+		return error("key does not contain a section: %s", key);
+	if (!last[1])
+		return error("key does not contain variable name: %s", key);
+	base = last - key;
+	for (size_t i = 0, dot = 0; key[i]; i++) {
+		unsigned char c = key[i];
+
+		dot |= c == '.';
+		if (!dot || i > base) {
+			if (!is_key_char(c) || (i == base + 1 && !isalpha(c)))
+				return error("invalid key: %s", key);
+			c = tolower(c);
+		} else if (c == '\n') {
+			return error("invalid key (newline): %s", key);
+		}
+		strbuf_addch(out, c);
+	}
+	return 0;
+}
+
+static int add_command_line(struct maint_config *cfg, const char *key, const char *value)
+{
+	struct strbuf name = STRBUF_INIT;
+	int ret = canonical_key(key, &name);
+
+	if (!ret)
+		config_add_git(cfg, name.buf, value, CONFIG_LEVEL_COMMAND);
+	strbuf_release(&name);
+	return ret;
+}
+
+/*
+ * One shell-quoted word at *s ('a'\''b' is a'b), unquoted in place;
+ * *s is left after it (NULL at the end). NULL when it is not one.
+ */
+static char *sq_dequote_step(char *s, char **next)
+{
+	char *dst = s, *src = s;
+
+	if (*src != '\'')
+		return NULL;
+	for (;;) {
+		char c = *++src;
+
+		if (!c)
+			return NULL;
+		if (c != '\'') {
+			*dst++ = c;
+			continue;
+		}
+		c = *++src;	/* out of the quotes */
+		if (c == '\\' && (src[1] == '\'' || src[1] == '!') && src[2] == '\'') {
+			*dst++ = src[1];
+			src += 2;
+			continue;
+		}
+		*dst = '\0';
+		*next = c ? src : NULL;
+		return s;
+	}
+}
+
+/* The old form, 'key=value' in one word ('key' alone: bare). */
+static int add_old_style(struct maint_config *cfg, char *word)
+{
+	char *eq = strchr(word, '=');
+	struct strbuf key = STRBUF_INIT;
+	int ret;
+
+	strbuf_add(&key, word, eq ? (size_t)(eq - word) : strlen(word));
+	strbuf_trim(&key);
+	ret = key.len ? add_command_line(cfg, key.buf, eq ? eq + 1 : NULL) :
+			error("bogus config parameter: %s", word);
+	strbuf_release(&key);
+	return ret;
+}
+
+/* $GIT_CONFIG_PARAMETERS: 'key'='value' (or 'key'= : bare, or the old 'key=value'), space-separated. */
+static int read_parameters(struct maint_config *cfg, char *s)
+{
+	static const char bogus[] = "bogus format in GIT_CONFIG_PARAMETERS";
+
+	while (s && *s) {
+		char *key = sq_dequote_step(s, &s), *value = NULL;
+
+		if (!key)
+			return error(bogus);
+		if (!s || isspace((unsigned char)*s)) {
+			if (add_old_style(cfg, key) < 0)
+				return -1;
+		} else if (*s == '=') {
+			s++;
+			if (*s == '\'') {
+				value = sq_dequote_step(s, &s);
+				if (!value || (s && !isspace((unsigned char)*s)))
+					return error(bogus);
+			} else if (*s && !isspace((unsigned char)*s)) {
+				return error(bogus);
+			}
+			if (add_command_line(cfg, key, value) < 0)
+				return -1;
+		} else {
+			return error(bogus);
+		}
+		while (s && isspace((unsigned char)*s))
+			s++;
+	}
+	return 0;
+}
+
+/* GIT_CONFIG_COUNT, GIT_CONFIG_KEY_<n>, GIT_CONFIG_VALUE_<n>. */
+static int read_count(struct maint_config *cfg, const char *count_env)
+{
+	struct strbuf var = STRBUF_INIT;
+	unsigned long count;
+	char *end;
+	int ret = 0;
+
+	errno = 0;
+	count = strtoul(count_env, &end, 10);
+	if (*end || errno)
+		return error("bogus count in GIT_CONFIG_COUNT");
+	if (count > INT_MAX)
+		return error("too many entries in GIT_CONFIG_COUNT");
+	for (unsigned long i = 0; i < count && !ret; i++) {
+		const char *key, *value;
+
+		strbuf_reset(&var);
+		strbuf_addf(&var, "GIT_CONFIG_KEY_%lu", i);
+		key = getenv(var.buf);
+		if (!key) {
+			ret = error("missing config key %s", var.buf);
+			break;
+		}
+		strbuf_reset(&var);
+		strbuf_addf(&var, "GIT_CONFIG_VALUE_%lu", i);
+		value = getenv(var.buf);
+		ret = value ? add_command_line(cfg, key, value) : error("missing config value %s", var.buf);
+	}
+	strbuf_release(&var);
+	return ret;
+}
+
+int gitconfig_read_command_line(struct maint_config *cfg)
+{
+	const char *count = getenv("GIT_CONFIG_COUNT"), *params = getenv("GIT_CONFIG_PARAMETERS");
+	char *copy = params ? xstrdup(params) : NULL;
+	int ret = 0;
+
+	if (count)
+		ret = read_count(cfg, count);
+	if (!ret && copy)
+		ret = read_parameters(cfg, copy);
+	free(copy);
+	return ret < 0 ? error("unable to parse command-line config") : 0;
+}
+
 static int read_global(struct maint_config *cfg, struct where *w)
 {
 	const char *env = getenv("GIT_CONFIG_GLOBAL"), *xdg = getenv("XDG_CONFIG_HOME");
@@ -453,6 +625,8 @@ int gitconfig_read(struct maint_config *cfg, const char *gitdir, const char *com
 			ret = read_file(cfg, CONFIG_LEVEL_REPO, &w, path.buf, 0);
 		}
 	}
+	if (!ret)
+		ret = gitconfig_read_command_line(cfg);
 	strbuf_release(&path);
 	return ret;
 }

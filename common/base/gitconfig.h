@@ -17,6 +17,13 @@
  *                (~/.config/git/config) and then ~/.gitconfig
  *   repository   <commondir>/config, and <gitdir>/config.worktree when
  *                extensions.worktreeConfig is true
+ *   command      what `git -c <name>=<value>` passes down, as git reads
+ *                it: $GIT_CONFIG_COUNT with GIT_CONFIG_KEY_<n> and
+ *                GIT_CONFIG_VALUE_<n>, then $GIT_CONFIG_PARAMETERS
+ *                ('name'='value' words, or the older 'name=value';
+ *                'name' alone or 'name'= is a bare name); names are
+ *                checked and lower-cased as git does; include.path given
+ *                so is not followed
  *
  * The syntax is git's: [section], [section "subsection"] (\" and \\
  * inside), the old [section.subsection]; "name = value" or a bare name
@@ -49,5 +56,13 @@
  * Returns 0, or -1 reported.
  */
 int gitconfig_read(struct maint_config *cfg, const char *gitdir, const char *commondir);
+
+/*
+ * Appends the command line's variables alone (the "command" level
+ * above): for config_load(), whose libgit2 does not read them. Returns
+ * 0, or -1 reported as git reports it ("unable to parse command-line
+ * config" after what was wrong).
+ */
+int gitconfig_read_command_line(struct maint_config *cfg);
 
 #endif
