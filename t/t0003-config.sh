@@ -251,6 +251,32 @@ test_expect_success 'include.path and includeIf "gitdir:" hold maint.* for both 
 	git config --global --unset "includeIf.gitdir:$PWD/repo/.path"
 '
 
+test_expect_success 'includeIf "gitdir:" and "onbranch:" patterns match as git matches them ("*" within a component, "**" across)' '
+	mkdir -p deep/one/two &&
+	git init -q deep/one/two/repo &&
+	git -C deep/one/two/repo checkout -q -b topic/sub/x &&
+	d=$PWD/deep &&
+	i=0 &&
+	for cond in "gitdir:$d/*/repo/" "gitdir:$d/*/*/repo/" "gitdir:$d/**/repo/" "gitdir:$d/one/**/two/repo/" \
+		"gitdir:$d/one**/repo/" "gitdir:$d/one/t?o/repo/" "gitdir:$d/one/two?repo/" "gitdir:$d/one[/]two/repo/" \
+		"gitdir:$d/*" "gitdir:$d/**" "gitdir:one/two/" "gitdir:*/two/repo/.git" "gitdir/i:$d/ONE/*/REPO/" \
+		"gitdir:$d/**/two/**" "gitdir:$d/o*/two/repo/" "onbranch:topic/*" "onbranch:topic/**" "onbranch:topic/" \
+		"onbranch:topic*" "onbranch:*/x" "onbranch:**/x"
+	do
+		i=$((i + 1)) &&
+		echo "[maint \"tree.t$i\"] public = $cond" >"cond$i.conf" &&
+		git config --global --add "includeIf.$cond.path" "$PWD/cond$i.conf" || return 1
+	done &&
+	(cd deep/one/two/repo && git config --list --includes) >expect &&
+	(cd deep/one/two/repo && test-config files git) >actual &&
+	test_cmp expect actual &&
+	# not everything, not nothing
+	grep "^maint.tree.t3.public=" actual &&
+	! grep "^maint.tree.t1.public=" actual &&
+	! grep "^maint.tree.t19.public=" actual &&
+	rm -f .gitconfig
+'
+
 test_expect_success 'our reader of git'"'"'s files lists what git config --list lists (quotes, escapes, continuations, old-style sections, includes, includeIf)' '
 	cat >tricky.conf <<-\EOF &&
 	# a comment
@@ -280,6 +306,33 @@ test_expect_success 'our reader of git'"'"'s files lists what git config --list 
 	(cd repo && test-config files git) >actual &&
 	test_cmp expect actual &&
 	git config --global --unset include.path
+'
+
+test_expect_success 'what git config takes at the edges, our reader takes; what it refuses, refused at the line git names' '
+	mkdir edges &&
+	printf "[a]\n\tb = x\\\\" >edges/1 &&
+	printf "top = 1\n[ \"sub\"]\n\tk = 2\n[.old]\n\tk = 3\n[s]\n\tk = \"q\"\\\\\n  more\\\\" >edges/2 &&
+	n=2 &&
+	for bad in "[s" "[s]\nk = \"x" "[s]\nk = \"x\\\\" "[s]\nk = x\\\\q" "[s \"x" "[s \"x\"" "[s]\nk x" \
+		"[s]\nk = \"a\nb\"" "[s\n]" "[s]\n1k=x" "[s \"x\\\\" "[s\v\"x\"]\nk = 1" "[s \"x\" ]\nk = 1" "[]\nk = 1"
+	do
+		n=$((n + 1)) &&
+		printf "$bad" >edges/$n || return 1
+	done &&
+	for f in $(test_seq $n)
+	do
+		GIT_CONFIG_GLOBAL=$PWD/edges/$f git config --list >expect 2>expect.err
+		echo $? >>expect &&
+		sed "s/^\(fatal: bad config line [0-9]* in file \)\(.*\)/\1'"'"'\2'"'"'/" expect.err >>expect &&
+		GIT_CONFIG_GLOBAL=$PWD/edges/$f test-config files git >actual 2>actual.err
+		echo $? >>actual &&
+		cat actual.err >>actual &&
+		test_cmp expect actual || return 1
+	done &&
+	GIT_CONFIG_GLOBAL=$PWD/edges/2 test-config files git >actual &&
+	grep "^s.k=q  more\$" actual &&
+	GIT_CONFIG_GLOBAL=$PWD/edges/5 test_expect_code 128 test-config files git 2>err &&
+	grep "bad config line 3 in file" err
 '
 
 test_expect_success 'a malformed git config file: an error naming file and line' '

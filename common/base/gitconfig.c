@@ -22,41 +22,48 @@ struct where {
 	int worktree_config;	/* extensions.worktreeConfig was set true */
 };
 
-struct parser {
-	struct maint_config *cfg;
-	enum config_level level;
-	struct where *where;
-	const char *path;	/* the file, for messages and relative includes */
-	int depth;		/* of includes */
+/* ---- git's config syntax (gitconfig_parse()) ---- */
+
+/*
+ * What a piece of the syntax answers: BAD_LINE names the line being read,
+ * BAD_INCOMPLETE (a quote or a header a newline cut short) the one the
+ * newline just ended, as git counts.
+ */
+enum { SYNTAX_OK = 0, BAD_LINE = 1, BAD_INCOMPLETE = 2 };
+
+struct syntax {
 	const char *buf;
 	size_t len, pos;
-	int line;
+	int line;		/* as git counts: one more at each newline, and at each read at the end */
 	int eof;
-	int after_newline;	/* the last byte read ended a line */
-	struct strbuf sec;	/* the section, lower-cased */
-	struct strbuf sub;	/* its subsection as written; has_sub says whether there is one */
+	struct strbuf var;	/* "section[.subsection]." then the key: git's name */
+	size_t base;		/* var's length before the key */
+	struct strbuf sub;	/* the subsection as written, when has_sub */
+	size_t section_len;
 	int has_sub;
 };
 
-static int read_file(struct maint_config *cfg, enum config_level level, struct where *w,
-		     const char *path, int depth);
-
-/* The next byte, CRLF as LF; '\n' at the end of the file (and eof set). */
-static int next_char(struct parser *p)
+/* The next byte, CRLF as LF; '\n' at the end of the text (and eof set). */
+static int next_char(struct syntax *s)
 {
 	int c;
 
-	if (p->pos >= p->len) {
-		p->eof = 1;
-		p->after_newline = 0;
+	if (s->pos >= s->len) {
+		s->eof = 1;
+		s->line++;
 		return '\n';
 	}
-	c = (unsigned char)p->buf[p->pos++];
-	if (c == '\r' && p->pos < p->len && p->buf[p->pos] == '\n')
-		c = (unsigned char)p->buf[p->pos++];
-	p->after_newline = c == '\n';
-	p->line += p->after_newline;
+	c = (unsigned char)s->buf[s->pos++];
+	if (c == '\r' && s->pos < s->len && s->buf[s->pos] == '\n')
+		c = (unsigned char)s->buf[s->pos++];
+	s->line += c == '\n';
 	return c;
+}
+
+/* git's isspace(): ASCII space, tab, newline, carriage return, nothing else. */
+static int is_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 static int is_key_char(int c)
@@ -64,81 +71,91 @@ static int is_key_char(int c)
 	return isalnum(c) || c == '-';
 }
 
-/* The line that is wrong: the one a newline just ended, when it was read last (as git counts). */
-static int bad_line(struct parser *p)
+/* [section "subsection"]: from the space after the section's name. */
+static int extended_section(struct syntax *s, int c)
 {
-	return error("bad config line %d in file '%s'", p->line - p->after_newline, p->path);
-}
-
-/* [section "subsection"]: after the space that follows the section's name. */
-static int extended_section(struct parser *p, int c)
-{
-	while (c == ' ' || c == '\t')
-		c = next_char(p);
-	if (c != '"')
-		return -1;
-	p->has_sub = 1;
-	for (;;) {
-		c = next_char(p);
+	do {
 		if (c == '\n')
-			return -1;
+			return BAD_INCOMPLETE;
+		c = next_char(s);
+	} while (is_space(c));
+	if (c != '"')
+		return BAD_LINE;
+	s->has_sub = 1;
+	s->section_len = s->var.len;
+	for (;;) {
+		c = next_char(s);
+		if (c == '\n')
+			return BAD_INCOMPLETE;
 		if (c == '"')
 			break;
 		if (c == '\\') {
-			c = next_char(p);
+			c = next_char(s);
 			if (c == '\n')
-				return -1;
+				return BAD_INCOMPLETE;
 		}
-		strbuf_addch(&p->sub, c);
+		strbuf_addch(&s->sub, c);
 	}
-	return next_char(p) == ']' ? 0 : -1;
+	if (next_char(s) != ']')
+		return BAD_LINE;
+	strbuf_addch(&s->var, '.');
+	strbuf_addbuf(&s->var, &s->sub);
+	return SYNTAX_OK;
 }
 
-/* After '[': the section, its subsection. */
-static int section_header(struct parser *p)
+/* After '[': the section, its subsection; "[]" is no section. */
+static int section_header(struct syntax *s)
 {
-	char *dot;
+	const char *dot;
+	int c, rc;
 
-	strbuf_reset(&p->sec);
-	strbuf_reset(&p->sub);
-	p->has_sub = 0;
+	strbuf_reset(&s->var);
+	strbuf_reset(&s->sub);
+	s->has_sub = 0;
 	for (;;) {
-		int c = next_char(p);
-
-		if (p->eof)
-			return -1;
+		c = next_char(s);
+		if (s->eof)
+			return BAD_LINE;
 		if (c == ']')
 			break;
-		if (isspace(c))
-			return extended_section(p, c);
+		if (is_space(c)) {
+			rc = extended_section(s, c);
+			if (rc)
+				return rc;
+			break;
+		}
 		if (!is_key_char(c) && c != '.')
-			return -1;
-		strbuf_addch(&p->sec, tolower(c));
+			return BAD_LINE;
+		strbuf_addch(&s->var, tolower(c));
 	}
+	if (!s->var.len)
+		return BAD_LINE;
 	/* the old [section.subsection], lower-cased whole */
-	dot = strchr(p->sec.buf, '.');
+	dot = s->has_sub ? NULL : strchr(s->var.buf, '.');
+	s->section_len = dot ? (size_t)(dot - s->var.buf) : s->has_sub ? s->section_len : s->var.len;
 	if (dot) {
-		strbuf_addstr(&p->sub, dot + 1);
-		strbuf_setlen(&p->sec, dot - p->sec.buf);
-		p->has_sub = 1;
+		strbuf_addstr(&s->sub, dot + 1);
+		s->has_sub = 1;
 	}
-	return p->sec.len ? 0 : -1;
+	strbuf_addch(&s->var, '.');
+	s->base = s->var.len;
+	return SYNTAX_OK;
 }
 
 /* After "=": the value, as git reads it. */
-static int value(struct parser *p, struct strbuf *out)
+static int value(struct syntax *s, struct strbuf *out)
 {
 	int quote = 0, comment = 0;
 	size_t space = 0;
 
 	for (;;) {
-		int c = next_char(p);
+		int c = next_char(s);
 
 		if (c == '\n')
-			return quote ? -1 : 0;
+			return quote ? BAD_INCOMPLETE : SYNTAX_OK;
 		if (comment)
 			continue;
-		if (isspace(c) && !quote) {
+		if (is_space(c) && !quote) {
 			if (out->len)
 				space++;
 			continue;
@@ -150,12 +167,10 @@ static int value(struct parser *p, struct strbuf *out)
 		strbuf_addchars(out, ' ', space);
 		space = 0;
 		if (c == '\\') {
-			c = next_char(p);
+			c = next_char(s);
 			switch (c) {
 			case '\n':
-				if (p->eof)
-					return -1;
-				continue;
+				continue;	/* continued; at the end of the text, the end */
 			case 't':
 				c = '\t';
 				break;
@@ -169,7 +184,7 @@ static int value(struct parser *p, struct strbuf *out)
 			case '"':
 				break;
 			default:
-				return -1;
+				return BAD_LINE;
 			}
 			strbuf_addch(out, c);
 			continue;
@@ -182,8 +197,96 @@ static int value(struct parser *p, struct strbuf *out)
 	}
 }
 
+/* The first letter read: the rest of the name, then its value, handed to fn (its negative return, or BAD_*). */
+static int name_and_value(struct syntax *s, int c, gitconfig_fn fn, void *data)
+{
+	struct strbuf val = STRBUF_INIT;
+	struct gitconfig_var v;
+	int ret = BAD_LINE, has_value = 0;
+
+	strbuf_setlen(&s->var, s->base);
+	strbuf_addch(&s->var, tolower(c));
+	for (;;) {
+		c = next_char(s);
+		if (s->eof || !is_key_char(c))
+			break;
+		strbuf_addch(&s->var, tolower(c));
+	}
+	while (c == ' ' || c == '\t')
+		c = next_char(s);
+	if (c == '=') {
+		has_value = 1;
+		ret = value(s, &val);
+		if (ret)
+			goto out;
+	} else if (c != '\n') {
+		goto out;
+	}
+	v.name = s->var.buf;
+	v.name_len = s->var.len;
+	v.section_len = s->base ? s->section_len : 0;
+	v.subsection = s->has_sub ? s->sub.buf : NULL;
+	v.subsection_len = s->sub.len;
+	v.key = s->var.buf + s->base;
+	v.value = has_value ? val.buf : NULL;
+	v.value_len = val.len;
+	ret = fn(&v, data);
+	if (ret > 0)
+		ret = SYNTAX_OK;
+out:
+	strbuf_release(&val);
+	return ret;
+}
+
+int gitconfig_parse(const char *buf, size_t len, unsigned flags, gitconfig_fn fn, void *data)
+{
+	struct syntax s = { buf, len, 0, 1, 0, STRBUF_INIT, 0, STRBUF_INIT, 0, 0 };
+	int comment = 0, ret = 0;
+
+	if ((flags & GITCONFIG_BOM) && len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		s.pos = 3;
+	for (;;) {
+		int c = next_char(&s);
+
+		if (c == '\n') {
+			if (s.eof)
+				break;
+			comment = 0;
+			continue;
+		}
+		if (comment || is_space(c))
+			continue;
+		if (c == '#' || c == ';') {
+			comment = 1;
+			continue;
+		}
+		ret = c == '[' ? section_header(&s) : isalpha(c) ? name_and_value(&s, c, fn, data) : BAD_LINE;
+		if (ret)
+			break;
+	}
+	if (ret > 0)
+		ret = s.line - (ret == BAD_INCOMPLETE);
+	strbuf_release(&s.var);
+	strbuf_release(&s.sub);
+	return ret;
+}
+
+/* ---- git's config files ---- */
+
+/* One file being read, with what its includes need. */
+struct file {
+	struct maint_config *cfg;
+	enum config_level level;
+	struct where *where;
+	const char *path;	/* the file, for messages and relative includes */
+	int depth;		/* of includes */
+};
+
+static int read_file(struct maint_config *cfg, enum config_level level, struct where *w,
+		     const char *path, int depth);
+
 /* "~/x" from $HOME, a relative path from the including file's directory. */
-static void include_path(struct strbuf *out, const struct parser *p, const char *path)
+static void include_path(struct strbuf *out, const struct file *p, const char *path)
 {
 	const char *home = getenv("HOME"), *slash;
 
@@ -200,7 +303,7 @@ static void include_path(struct strbuf *out, const struct parser *p, const char 
 }
 
 /* A pattern completed as git completes includeIf's: "**" + "/" in front of a relative one, "**" after a trailing '/'. */
-static void complete_pattern(struct strbuf *out, const struct parser *p, const char *pat, int is_gitdir)
+static void complete_pattern(struct strbuf *out, const struct file *p, const char *pat, int is_gitdir)
 {
 	const char *home = getenv("HOME"), *slash;
 
@@ -226,7 +329,7 @@ static void lower(char *s)
 		*s = tolower((unsigned char)*s);
 }
 
-static int gitdir_matches(const struct parser *p, const char *pat, int icase)
+static int gitdir_matches(const struct file *p, const char *pat, int icase)
 {
 	struct strbuf pattern = STRBUF_INIT;
 	char real[PATH_MAX];
@@ -244,14 +347,14 @@ static int gitdir_matches(const struct parser *p, const char *pat, int icase)
 		text = xstrdup(texts[i]);
 		if (icase)
 			lower(text);
-		match = wildmatch(pattern.buf, text);
+		match = wildmatch(pattern.buf, text, WM_PATHNAME);
 		free(text);
 	}
 	strbuf_release(&pattern);
 	return match;
 }
 
-static int branch_matches(const struct parser *p, const char *pat)
+static int branch_matches(const struct file *p, const char *pat)
 {
 	struct strbuf head = STRBUF_INIT, pattern = STRBUF_INIT, file = STRBUF_INIT;
 	const char *branch;
@@ -262,7 +365,7 @@ static int branch_matches(const struct parser *p, const char *pat)
 		strbuf_trim(&head);
 		if (skip_prefix(head.buf, "ref: refs/heads/", &branch)) {
 			complete_pattern(&pattern, p, pat, 0);
-			match = wildmatch(pattern.buf, branch);
+			match = wildmatch(pattern.buf, branch, WM_PATHNAME);
 		}
 	}
 	strbuf_release(&head);
@@ -272,7 +375,7 @@ static int branch_matches(const struct parser *p, const char *pat)
 }
 
 /* includeIf "<cond>": does it hold? */
-static int condition_holds(const struct parser *p, const char *cond)
+static int condition_holds(const struct file *p, const char *cond)
 {
 	const char *pat;
 
@@ -287,110 +390,42 @@ static int condition_holds(const struct parser *p, const char *cond)
 	return 0;
 }
 
-/* One variable read: kept, and followed when it is an include. */
-static int variable(struct parser *p, const char *key, const char *val)
+static int section_is(const struct gitconfig_var *v, const char *section)
 {
-	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT;
+	return v->section_len == strlen(section) && !strncmp(v->name, section, v->section_len);
+}
+
+/* One variable read: kept, and followed when it is an include. */
+static int variable(const struct gitconfig_var *v, void *data)
+{
+	struct file *f = data;
+	struct strbuf path = STRBUF_INIT;
 	int ret = 0, include;
 
-	strbuf_addbuf(&name, &p->sec);
-	if (p->has_sub) {
-		strbuf_addch(&name, '.');
-		strbuf_addbuf(&name, &p->sub);
-	}
-	strbuf_addf(&name, ".%s", key);
-	config_add_git(p->cfg, name.buf, val, p->level);
-	if (!strcmp(name.buf, "extensions.worktreeconfig"))
-		p->where->worktree_config = !val || config_parse_bool(val) == 1;
-	include = strcmp(key, "path") ? 0 :
-		  !strcmp(p->sec.buf, "include") && !p->has_sub ? 1 :
-		  !strcmp(p->sec.buf, "includeif") && p->has_sub ? condition_holds(p, p->sub.buf) : 0;
-	if (include && val) {
-		if (p->depth >= MAX_INCLUDE_DEPTH) {
+	config_add_git(f->cfg, v->name, v->value, f->level);
+	if (!strcmp(v->name, "extensions.worktreeconfig"))
+		f->where->worktree_config = !v->value || config_parse_bool(v->value) == 1;
+	include = strcmp(v->key, "path") ? 0 :
+		  section_is(v, "include") && !v->subsection ? 1 :
+		  section_is(v, "includeif") && v->subsection ? condition_holds(f, v->subsection) : 0;
+	if (include && v->value) {
+		if (f->depth >= MAX_INCLUDE_DEPTH) {
 			ret = error("exceeded maximum include depth (%d) while including '%s' from '%s'",
-				    MAX_INCLUDE_DEPTH, val, p->path);
+				    MAX_INCLUDE_DEPTH, v->value, f->path);
 		} else {
-			include_path(&path, p, val);
-			ret = read_file(p->cfg, p->level, p->where, path.buf, p->depth + 1);
+			include_path(&path, f, v->value);
+			ret = read_file(f->cfg, f->level, f->where, path.buf, f->depth + 1);
 		}
 	}
-	strbuf_release(&name);
 	strbuf_release(&path);
 	return ret;
-}
-
-/* The first letter read: the rest of the name, then its value. */
-static int name_and_value(struct parser *p, int c)
-{
-	struct strbuf key = STRBUF_INIT, val = STRBUF_INIT;
-	int ret = -1, has_value = 0;
-
-	strbuf_addch(&key, tolower(c));
-	for (;;) {
-		c = next_char(p);
-		if (p->eof || !is_key_char(c))
-			break;
-		strbuf_addch(&key, tolower(c));
-	}
-	while (c == ' ' || c == '\t')
-		c = next_char(p);
-	if (c == '=') {
-		has_value = 1;
-		if (value(p, &val) < 0)
-			goto out;
-	} else if (c != '\n') {
-		goto out;
-	}
-	if (!p->sec.len)
-		goto out;
-	ret = variable(p, key.buf, has_value ? val.buf : NULL) < 0 ? -2 : 0;
-out:
-	strbuf_release(&key);
-	strbuf_release(&val);
-	return ret;
-}
-
-static int parse(struct parser *p)
-{
-	int comment = 0;
-
-	if (p->len >= 3 && !memcmp(p->buf, "\xef\xbb\xbf", 3))
-		p->pos = 3;
-	for (;;) {
-		int c = next_char(p), rc;
-
-		if (c == '\n') {
-			if (p->eof)
-				return 0;
-			comment = 0;
-			continue;
-		}
-		if (comment || isspace(c))
-			continue;
-		if (c == '#' || c == ';') {
-			comment = 1;
-			continue;
-		}
-		if (c == '[') {
-			if (section_header(p) < 0)
-				return bad_line(p);
-			continue;
-		}
-		if (!isalpha(c))
-			return bad_line(p);
-		rc = name_and_value(p, c);
-		if (rc == -2)
-			return -1;	/* an include failed: reported */
-		if (rc < 0)
-			return bad_line(p);
-	}
 }
 
 /* One file; a missing one is fine. */
 static int read_file(struct maint_config *cfg, enum config_level level, struct where *w,
 		     const char *path, int depth)
 {
-	struct parser p = { cfg, level, w, path, depth, NULL, 0, 0, 1, 0, 0, STRBUF_INIT, STRBUF_INIT, 0 };
+	struct file f = { cfg, level, w, path, depth };
 	struct strbuf buf = STRBUF_INIT;
 	int ret;
 
@@ -400,13 +435,11 @@ static int read_file(struct maint_config *cfg, enum config_level level, struct w
 			return 0;
 		return error_errno("cannot read git config file '%s'", path);
 	}
-	p.buf = buf.buf;
-	p.len = buf.len;
-	ret = parse(&p);
-	strbuf_release(&p.sec);
-	strbuf_release(&p.sub);
+	ret = gitconfig_parse(buf.buf, buf.len, GITCONFIG_BOM, variable, &f);
+	if (ret > 0)
+		ret = error("bad config line %d in file '%s'", ret, path);
 	strbuf_release(&buf);
-	return ret;
+	return ret < 0 ? -1 : 0;
 }
 
 /* ---- git's command line: git -c, GIT_CONFIG_COUNT ---- */
