@@ -2,6 +2,7 @@
 #include "publish.h"
 #include "ident.h"
 #include "hook.h"
+#include "in-progress.h"
 #include "objwrite.h"
 #include "precheck.h"
 #include "push.h"
@@ -334,6 +335,7 @@ out:
 static enum maint_result run_checks(struct publish *p)
 {
 	struct trailer_conf tc = TRAILER_CONF_INIT;
+	struct strbuf check_keys = STRBUF_INIT;	/* "tree.usb" or "publish", as git config names them */
 	enum maint_result ret;
 
 	if (!p->checks.signoff && !p->checks.fixes)
@@ -344,10 +346,15 @@ static enum maint_result run_checks(struct publish *p)
 	p->checks.trailers = NULL;
 	trailer_conf_release(&tc);
 	if (ret == RESULT_NO) {
+		if (p->tree)
+			strbuf_addf(&check_keys, "tree.%s", p->tree);
+		else
+			strbuf_addstr(&check_keys, "publish");
 		error("the checks failed; nothing was changed");
 		advise("mend the commits on '%s' (they are not public yet), or turn the check off "
-		       "in maint.ini", short_ref(p->work));
+		       "(%s.check-signoff, %s.check-fixes)", short_ref(p->work), check_keys.buf, check_keys.buf);
 	}
+	strbuf_release(&check_keys);
 	return ret;
 }
 
@@ -704,14 +711,17 @@ static enum maint_result push_all(struct publish *p, struct push_conn *conn,
 
 /*
  * git-maint-notify as a child, our lock released while it runs: it takes
- * the lock itself to write its journal. The state still says notify is
+ * the lock itself to write its journal, and is told that the publish it
+ * sees is the one running it, not one that stopped (in-progress.h). The state still says notify is
  * to run, so a publish killed meanwhile runs it again, and notify's
  * journal sends only what is missing.
  */
 static enum maint_result run_notify(struct publish *p)
 {
+	static const char *const env[] = { IN_PROGRESS_RUN_BY_ENV "=publish", NULL };
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf prog = STRBUF_INIT;
+	struct run_opts run = { NULL, env, NULL, 0, NULL, NULL };
 	enum maint_result ret;
 	int rc;		/* the exit code of git-maint-notify */
 
@@ -727,10 +737,11 @@ static enum maint_result run_notify(struct publish *p)
 	}
 	free((char *)argv.v[0]);
 	argv.v[0] = strbuf_detach(&prog, NULL);
+	run.argv = argv.v;
 	crash_point("publish-before-notify");
 	state_lock_release(p->lock);
 	fflush(stdout);
-	rc = run_command(argv.v, NULL, 0, NULL);
+	rc = run_command_opts(&run);
 	strvec_clear(&argv);
 	if (state_lock_acquire(p->lock, p->repo) != RESULT_OK) {
 		error("lost the repository lock while git-maint-notify ran");
