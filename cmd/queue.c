@@ -173,7 +173,7 @@ static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 		config_get_bool(cfg, "queue", NULL, "3way", 0);
 	o->quiet = c->quiet;
 	o->source = c->source;
-	o->attest = c->attest;
+	o->attest = dup_or_null(c->attest);
 	v = tree ? config_get(cfg, "tree", tree, "link") : NULL;
 	o->link_mask = link_mask(cfg, v ? v : config_get(cfg, "queue", NULL, "link"));
 	if (tree) {

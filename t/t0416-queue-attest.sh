@@ -75,4 +75,17 @@ test_expect_success 'off checks nothing' '
 	test_cmp expect actual
 '
 
+test_expect_success '--attest given at the start holds for --continue and --skip' '
+	git -C repo reset -q --hard base &&
+	echo one >>repo/file &&
+	git -C repo commit -q -a -m "one, by hand" &&
+	(cd repo && test_expect_code 1 git maint-queue --attest=off work ../good.mbox) >out 2>err &&
+	grep "^attest off$" repo/.git/maint/queue/state &&
+	(cd repo && git maint-queue --skip) >out &&
+	echo "Applying: file: add two" >expect &&
+	grep "^Applying" out >actual &&
+	test_cmp expect actual &&
+	test_path_is_missing repo/.git/maint/queue
+'
+
 test_done

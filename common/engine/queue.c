@@ -111,6 +111,7 @@ void queue_opts_release(struct queue_opts *o)
 	free(o->link_mask);
 	free(o->check_cmd);
 	free(o->build_cmd);
+	free(o->attest);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -211,6 +212,8 @@ static int save_state(struct queue *q, const char *crash_label)
 		state_kv_add(&sb, "check", q->opts.check_cmd);
 	if (q->opts.build_cmd)
 		state_kv_add(&sb, "build", q->opts.build_cmd);
+	if (q->opts.attest)
+		state_kv_add(&sb, "attest", q->opts.attest);
 	ret = state_write(q->dir, "state", &sb, crash_label);
 	strbuf_release(&sb);
 	return ret;
@@ -454,6 +457,7 @@ static int load_state(struct queue *q)
 	q->opts.link_mask = state_kv_get(&sb, "link");
 	q->opts.check_cmd = state_kv_get(&sb, "check");
 	q->opts.build_cmd = state_kv_get(&sb, "build");
+	q->opts.attest = state_kv_get(&sb, "attest");
 	rc = state_read(q->dir, "mails", &q->mails);
 	if (rc > 0)
 		error("the queue state has no stored series");
@@ -1570,6 +1574,7 @@ static void copy_opts(struct queue_opts *dst, const struct queue_opts *src)
 	dst->link_mask = src->link_mask ? xstrdup(src->link_mask) : NULL;
 	dst->check_cmd = src->check_cmd ? xstrdup(src->check_cmd) : NULL;
 	dst->build_cmd = src->build_cmd ? xstrdup(src->build_cmd) : NULL;
+	dst->attest = src->attest ? xstrdup(src->attest) : NULL;
 }
 
 static void say_done(struct queue *q)

@@ -81,9 +81,10 @@ struct queue_opts {
 	/*
 	 * --attest=<policy> (common/mail/attest.h); NULL: attest.policy.
 	 * Every patch is judged before anything is applied; "Applying:"
-	 * lines and carried trailers show the verdicts.
+	 * lines and carried trailers show the verdicts. Kept in the queue's
+	 * state, so --continue marks the rest under the same policy.
 	 */
-	const char *attest;
+	char *attest;
 };
 
 #define QUEUE_OPTS_INIT { 0 }

@@ -342,7 +342,7 @@ static int write_one(struct pushpack *pp, struct packwrite *pw, struct pp_object
 	if (o->has_base && len >= DELTA_MIN_SIZE) {
 		at = find(pp, &o->base);
 		b = at >= 0 && pp->v[at].written ? &pp->v[at] : NULL;
-		if ((b ? b->depth < PUSHPACK_MAX_DEPTH : pp->opts->thin) &&
+		if ((b ? b->depth < PUSHPACK_MAX_DEPTH : pp->opts->thin && len >= PUSHPACK_THIN_MIN_SIZE) &&
 		    !git_odb_read(&base, pp->odb, &o->base)) {
 			strbuf_setlen(delta, 0);
 			delta_ok = !delta_create(delta, git_odb_object_data(base), git_odb_object_size(base),

@@ -29,7 +29,12 @@
  * offer ofs-delta), REF_DELTA when it is not, which by
  * the induction above means the remote has it (a thin pack, completed
  * by the server's index-pack; not when the server advertised "no-thin":
- * opts->thin 0). Chains stop at PUSHPACK_MAX_DEPTH, as git's pack.depth.
+ * opts->thin 0; nor for an object under PUSHPACK_THIN_MIN_SIZE, which goes
+ * whole: each thin base costs the server a read of it through its own
+ * delta chain, up to 50 deep, ~1 ms even for a tree of 500 bytes, while
+ * the bytes a small object's delta saves are a few hundred; see the
+ * closing note of issue 23 for the figures). Chains stop at
+ * PUSHPACK_MAX_DEPTH, as git's pack.depth.
  * Commits go whole. Deflated at zlib's default level, as git's packs.
  *
  * What it does not do: search other candidate bases (a renamed or new
@@ -43,6 +48,8 @@
 #include <stdint.h>
 
 #define PUSHPACK_MAX_DEPTH 50
+/* Objects smaller than this (bytes, whole) are never thin deltas. */
+#define PUSHPACK_THIN_MIN_SIZE 8192
 
 struct pushpack_opts {
 	const git_oid *haves;	/* the ids the remote advertised (refs and peeled tags) */
