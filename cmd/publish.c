@@ -6,7 +6,9 @@
  * then has git-maint-notify tell the authors; resumable with --continue.
  * The engine is common/engine/publish.c.
  */
+#include "color.h"
 #include "config-git.h"
+#include "pager.h"
 #include "parse-options.h"
 #include "publish.h"
 #include "push.h"
@@ -35,6 +37,7 @@ struct publish_cmd_opts {
 	int timeout;	/* -1: from config */
 	int quiet;
 	int build;
+	int color;	/* enum color_when */
 };
 
 static int branch_exists(git_repository *repo, const char *name)
@@ -237,7 +240,7 @@ out:
 
 int cmd_main(int argc, const char **argv)
 {
-	struct publish_cmd_opts c = { ACTION_START, 0, -1, -1, 0, 0 };
+	struct publish_cmd_opts c = { ACTION_START, 0, -1, -1, 0, 0, COLOR_UNSET };
 	struct option options[] = {
 		OPT__DRY_RUN(&c.dry_run, "print the plan (commits, merge kind, remotes, notify) and change nothing"),
 		OPT_BOOL(0, "notify", &c.notify, "tell the authors once every remote has the commits (default from config)"),
@@ -245,6 +248,7 @@ int cmd_main(int argc, const char **argv)
 			    "give up on a remote silent for this long (default 60)"),
 		OPT_BOOL(0, "build", &c.build, "run the tree's build command in the work tree first"),
 		OPT__QUIET(&c.quiet, "print only errors"),
+		OPT__COLOR(&c.color, "colour the --dry-run plan: always, never or auto (color.ui)"),
 		OPT_GROUP("Resuming"),
 		OPT_SET_INT(0, "continue", &c.action, "push to the remotes still missing, then notify",
 			    ACTION_CONTINUE),
@@ -284,6 +288,11 @@ int cmd_main(int argc, const char **argv)
 		}
 		if (fill_opts(&popts, refs, repo, &cfg, &c, argc ? argv[0] : head) < 0)
 			goto cleanup;
+		/* the plan is a report for people: paged and coloured on a terminal (pager.h, color.h) */
+		if (c.dry_run && !c.quiet) {
+			setup_pager(&cfg, "publish");
+			popts.color = color_want(&cfg, "publish", c.color);
+		}
 		rc = publish_start(repo, &cfg, &lock, &popts);
 		break;
 	case ACTION_CONTINUE:

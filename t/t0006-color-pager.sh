@@ -23,6 +23,7 @@ ESC=$(printf "\033")
 RED="${ESC}[31m"
 GREEN="${ESC}[32m"
 BOLD="${ESC}[1m"
+YELLOW="${ESC}[33m"
 RESET="${ESC}[m"
 # the pager, as git runs it: a shell command (the trash directory's name has a space)
 RECORD_PAGER="\"$HOME/record-pager\""
@@ -224,6 +225,34 @@ test_expect_success 'mbox-split --list: paged on a terminal' '
 	! grep "usb: change three" tty
 '
 
+test_expect_success 'publish --dry-run: the plan paged and coloured on a terminal (heading bold, commit ids yellow), plain into a pipe' '
+	git init -q --bare o.git &&
+	git -C r remote add origin ../o.git &&
+	git -C r branch usb-fix usb-next &&
+	git -C r checkout -q -b work-fix usb-next &&
+	echo fixed >r/g &&
+	git -C r add g &&
+	git -C r commit -q -m "usb: fix one" &&
+	(cd r && git maint-publish -n work-fix) >pipe &&
+	! grep "$ESC" pipe &&
+	grep "^Would publish '"'"'work-fix'"'"' to '"'"'usb-fix'"'"'\$" pipe &&
+	id=$(git -C r rev-parse --short work-fix) &&
+	rm -f "$HOME/paged" &&
+	(cd r && GIT_PAGER="$RECORD_PAGER" on_pty git maint-publish -n work-fix) >tty &&
+	grep -xF "${BOLD}Would publish '"'"'work-fix'"'"' to '"'"'usb-fix'"'"'${RESET}" paged &&
+	grep -xF "${YELLOW}  $id${RESET} usb: fix one" paged &&
+	sed "s/$ESC\[[0-9;]*m//g" paged >uncoloured &&
+	test_cmp pipe uncoloured &&
+	(cd r && GIT_PAGER=cat on_pty git -c color.maint-publish.commit=blue -c pager.maint-publish=false maint-publish -n work-fix) >tty &&
+	grep -F "${ESC}[34m  $id${RESET} usb: fix one" tty &&
+	(cd r && GIT_PAGER=cat on_pty git maint-publish --no-color -n work-fix) >tty &&
+	! grep "$ESC" tty &&
+	(cd r && git maint-publish --color -n work-fix) >pipe &&
+	grep -xF "${BOLD}Would publish '"'"'work-fix'"'"' to '"'"'usb-fix'"'"'${RESET}" pipe &&
+	git -C r checkout -q --detach base
+'
+
+	git -C r checkout -q --detach base
 test_expect_success 'setup: two versions of a series' '
 	mkdir reviews &&
 	(cd reviews && reviews_setup)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "publish.h"
 #include "ident.h"
+#include "color.h"
 #include "hook.h"
 #include "in-progress.h"
 #include "objwrite.h"
@@ -14,11 +15,19 @@
 #include "usage.h"
 #include "wrapper.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum publish_kind { KIND_UP_TO_DATE, KIND_FAST_FORWARD, KIND_MERGE };
+
+/* The colours of the --dry-run plan: color.maint-publish.<slot> (color.h says when). */
+enum plan_slot { PLAN_HEADING, PLAN_COMMIT, PLAN_SLOTS };
+static const struct color_slot plan_slot_defaults[PLAN_SLOTS] = {
+	{ "heading", "bold", "" },	/* "Would publish 'work-next' to 'usb-next'" */
+	{ "commit", "yellow", "" },	/* each commit's id, as git log colours it */
+};
 static const char *const kind_names[] = { "up-to-date", "fast-forward", "merge" };
 
 struct publish {
@@ -36,6 +45,7 @@ struct publish {
 	int timeout;
 	struct precheck_opts checks;
 	const char *build_cmd;
+	struct color_slot colors[PLAN_SLOTS];	/* of the --dry-run plan */
 
 	enum publish_kind kind;
 	git_oid work_tip, before, after;
@@ -51,6 +61,7 @@ static void publish_init(struct publish *p, git_repository *repo, const struct m
 			 struct state_lock *lock)
 {
 	memset(p, 0, sizeof(*p));
+	memcpy(p->colors, plan_slot_defaults, sizeof(p->colors));	/* no colour until copy_opts() */
 	p->repo = repo;
 	p->cfg = cfg;
 	p->lock = lock;
@@ -443,17 +454,44 @@ static enum maint_result plan(struct publish *p)
 	return plan_merge(p);
 }
 
-static void print_commits(struct publish *p, FILE *fp)
+/*
+ * One line of the plan on stdout: its head (up to head_len bytes) in
+ * code, the rest plain, the whole neutralised as say() neutralises.
+ */
+PRINTF(4, 5) static void plan_line(const char *code, size_t head_len, int whole, const char *fmt, ...)
 {
+	struct strbuf line = STRBUF_INIT, out = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&line, fmt, ap);
+	va_end(ap);
+	strbuf_setlen(&line, neutralise_controls(line.buf, line.len));
+	if (whole || head_len > line.len)
+		head_len = line.len;
+	color_add(&out, code, line.buf, head_len);
+	strbuf_add(&out, line.buf + head_len, line.len - head_len);
+	strbuf_addch(&out, '\n');
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&line);
+	strbuf_release(&out);
+}
+
+/* Each commit: its id in the commit colour (as git log's), its subject. */
+static void print_commits(struct publish *p)
+{
+	const char *code = p->colors[PLAN_COMMIT].code;
+
 	for (size_t i = 0; i < p->nr; i++) {
 		git_commit *c = NULL;
 		char h[GIT_OID_HEXSZ + 1];
 
+		abbrev(h, &p->commits[i]);
 		if (git_commit_lookup(&c, p->repo, &p->commits[i]) < 0) {
-			say(fp, "  %s", abbrev(h, &p->commits[i]));
+			plan_line(code, 2 + strlen(h), 1, "  %s", h);
 			continue;
 		}
-		say(fp, "  %s %s", abbrev(h, &p->commits[i]), git_commit_summary(c));
+		plan_line(code, 2 + strlen(h), 0, "  %s %s", h, git_commit_summary(c));
 		git_commit_free(c);
 	}
 }
@@ -494,10 +532,11 @@ static void print_plan(struct publish *p)
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf words = STRBUF_INIT;
 
-	say(stdout, "Would publish '%s' to '%s'%s%s%s", short_ref(p->work), short_ref(p->public),
-	    p->tree ? " (tree '" : "", p->tree ? p->tree : "", p->tree ? "')" : "");
+	plan_line(p->colors[PLAN_HEADING].code, 0, 1, "Would publish '%s' to '%s'%s%s%s",
+		  short_ref(p->work), short_ref(p->public),
+		  p->tree ? " (tree '" : "", p->tree ? p->tree : "", p->tree ? "')" : "");
 	say(stdout, "Commits: %zu", p->nr);
-	print_commits(p, stdout);
+	print_commits(p);
 	switch (p->kind) {
 	case KIND_UP_TO_DATE:
 		say(stdout, "Update: none, '%s' is up to date", short_ref(p->public));
@@ -836,6 +875,7 @@ static int copy_opts(struct publish *p, const struct publish_opts *o)
 	p->checks.signoff = o->check_signoff;
 	p->checks.fixes = o->check_fixes;
 	p->build_cmd = o->build_cmd;
+	color_slots_load(p->colors, PLAN_SLOTS, p->cfg, "maint-publish", o->color);
 	return 0;
 }
 
