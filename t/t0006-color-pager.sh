@@ -253,6 +253,21 @@ test_expect_success 'publish --dry-run: the plan paged and coloured on a termina
 '
 
 	git -C r checkout -q --detach base
+test_expect_success 'notify'"'"'s dry run: the mails paged on a terminal, not with --send, not into a pipe' '
+	git -C r branch queued base &&
+	git -C r maint-queue -q queued ../change.mbox &&
+	(cd r && git maint-notify queued~1..queued) >pipe &&
+	grep "^Subject: Re: \[PATCH\] usb: change three" pipe &&
+	rm -f paged &&
+	(cd r && GIT_PAGER="$RECORD_PAGER" on_pty git maint-notify queued~1..queued) >tty &&
+	test_cmp pipe paged &&
+	! grep "^Subject:" tty &&
+	rm -f paged &&
+	(cd r && GIT_PAGER="$RECORD_PAGER" on_pty git -c pager.maint-notify=false maint-notify queued~1..queued) >tty &&
+	test_path_is_missing paged &&
+	grep "^Subject: Re: \[PATCH\] usb: change three" tty
+'
+
 test_expect_success 'setup: two versions of a series' '
 	mkdir reviews &&
 	(cd reviews && reviews_setup)
