@@ -71,7 +71,7 @@ MAINT_VERSION := $(strip $(file <VERSION))$(shell test -e .git && \
 #             commit store, peel cache, refs from files, describe
 #   engine    every layer below: one engine per command, the steps it
 #             takes in order (mbox-split, dry-apply, queue, notify,
-#             publish, describe-contains); cmd/<name>.c parses the
+#             publish, request-pull, describe-contains); cmd/<name>.c parses the
 #             options, calls its engine and exits with what it returns
 #
 # A layer's code includes and calls its own layer and those it uses,
@@ -105,6 +105,7 @@ dry-apply_LAYERS = engine repo mail base
 queue_LAYERS = engine repo mail base
 notify_LAYERS = engine repo net mail base
 publish_LAYERS = engine repo net mail base
+request-pull_LAYERS = engine repo net mail base
 source--fetch_LAYERS = net mail base
 describe-contains_LAYERS = engine describe base
 describe-contains--libgit2_LAYERS = engine describe repo base

@@ -56,7 +56,8 @@ int cmd_main(int argc, const char **argv)
 		OPT_END()
 	};
 	git_repository *repo;
-	int nargs, ret;
+	enum maint_result res;
+	int nargs;
 
 	nargs = parse_options(argc, argv, options, dry_apply_usage, 0);
 	if (o.fuzz < 0)
@@ -67,8 +68,8 @@ int cmd_main(int argc, const char **argv)
 		usage_msg_opt(dry_apply_usage, options, "--creation-factor must not be negative");
 	fo.quiet = o.quiet;
 	in_progress_announce(NULL, o.quiet);
-	if ((ret = fetch_prepare(argv, nargs, &fo)) != RESULT_OK)
-		exit(result_exit_code(ret));
+	if ((res = fetch_prepare(argv, nargs, &fo)) != RESULT_OK)
+		exit(result_exit_code(res));
 
 	repo = repo_open_or_die();
 	if (config_load(&cfg, repo) < 0 || source_opts_max_size(&o.source, &cfg, &o.max_size) < 0 ||
@@ -80,11 +81,11 @@ int cmd_main(int argc, const char **argv)
 			setup_pager(&cfg, "dry-apply");
 		o.color = color_want(&cfg, "dry-apply", color);
 	}
-	ret = dry_apply(repo, &cfg, argv, nargs, &o);
+	res = dry_apply(repo, &cfg, argv, nargs, &o);
 
 	dry_apply_opts_release(&o);
 	config_release(&cfg);
 	git_repository_free(repo);
 	fetch_release();
-	return ret;
+	return result_exit_code(res);
 }

@@ -227,7 +227,7 @@ int cmd_main(int argc, const char **argv)
 
 	/*
 	 * A bad or oversized message is refused and skipped, the others
-	 * still written: a negative answer (RELIABILITY 10-15), not a
+	 * still written: a negative answer (reliability cases 10-15), not a
 	 * failure. An input we could not read is.
 	 */
 	ret = ms.errors ? EXIT_FATAL : ms.bad || ms.oversized || !n ? EXIT_NO : EXIT_OK;

@@ -6,7 +6,8 @@
 # Build: compiler, pkg-config, libgit2, libcurl, libsecret, inih, OpenSSL (SHA-1), asciidoctor.
 # Tests: git, sharness, cmocka, GNU patch, python3 (t/perf/gen-repo.sh), an SMTP server (aiosmtpd), a
 # Secret Service (gnome-keyring under dbus), GNU time, man, openssl, clang
-# with its libFuzzer runtime (t0103), a web server for git http-backend (lighttpd, t0720),
+# with its libFuzzer runtime (t0103), a web server for git http-backend (lighttpd, with TLS
+# for https, t0720),
 # an ssh server (openssh-server, t0730), msmtp (notify through a program),
 # git send-email with its Perl SMTP modules (the oracle of t/perf/p0600),
 # a public-inbox archive (public-inbox, t0800) and an IMAP server (dovecot-imapd, t0810);
@@ -17,7 +18,7 @@
 packages="build-essential pkg-config git libgit2-dev libcurl4-openssl-dev
 libsecret-1-dev libinih-dev libssl-dev asciidoctor sharness libcmocka-dev patch time
 man-db python3 python3-aiosmtpd gnome-keyring dbus dbus-daemon libsecret-tools openssl perl
-clang libclang-rt-14-dev lighttpd openssh-server msmtp git-email libauthen-sasl-perl
+clang libclang-rt-14-dev lighttpd lighttpd-mod-openssl openssh-server msmtp git-email libauthen-sasl-perl
 libio-socket-ssl-perl libmailtools-perl public-inbox zlib1g-dev dovecot-imapd
 bash-completion zsh tmux libopendkim-dev patatt python3-dkim python3-dnspython
 opendkim-tools b4"

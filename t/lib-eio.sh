@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Disk write errors for the tests (RELIABILITY 23): t/lib/eio-write.c,
+# Disk write errors for the tests (reliability case 23): t/lib/eio-write.c,
 # built here as an LD_PRELOAD shim, makes write() and writev() fail with
 # EIO on files whose path has $EIO_WRITE_PATH as whole components. Source
 # it after test-lib.sh; tests that use it need the EIO prerequisite (set

@@ -64,6 +64,7 @@ test_expect_success 'each program links only the libraries of the layers it uses
 	notify: libcrypto libcurl libgit2 libinih libopendkim libresolv libsecret-1 libz
 	publish: libcrypto libgit2 libinih libopendkim libresolv libsecret-1 libz
 	queue: libcrypto libgit2 libinih libopendkim libresolv libz
+	request-pull: libcrypto libcurl libgit2 libinih libsecret-1 libz
 	source--fetch: libcrypto libcurl libinih libsecret-1 libz
 	EOF
 	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
@@ -130,6 +131,18 @@ test_expect_success 'results are a type: what decides ok / no / try later return
 		" "$f" || return 1
 	done >untyped &&
 	test_must_be_empty untyped
+'
+
+# An engine answers with a result (enum maint_result) and its command
+# maps it to the exit code (usage.h): no engine object refers to a
+# function that ends the program (the libc's, ours, or the parser's).
+test_expect_success 'engines never exit: their commands map the result to the exit code' '
+	nm -u "$MAINT_BUILD_DIR/libmaint-engine.a" >syms &&
+	awk "NF == 2 { print \$2 }" syms | sort -u >undefined &&
+	{ grep -x -e exit -e _exit -e _Exit -e quick_exit -e die -e die_errno -e die_code \
+		-e write_or_die -e repo_open_or_die -e usage_with_options -e usage_msg_opt \
+		undefined >exits || :; } &&
+	test_must_be_empty exits
 '
 
 test_expect_success 'results become exit codes, and child exit codes results, in one place each' '

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 test_description='the mail core on hostile and broken input
 
-RELIABILITY.md items 9-15: a defined result or one error line naming the
-message number and the header or problem; never a crash, a hang or
-memory growing with the input.'
+Reliability cases 9-15 (Documentation/technical/reliability.txt): a
+defined result or one error line naming the message number and the
+header or problem; never a crash, a hang or memory growing with the
+input.'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-mail.sh"
 

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 test_description='hostile mail through every command: long decoded lines, dates, header values in trailers, output
 
-RELIABILITY.md items 39, 42, 43 and 47, and the mail side of issue 10:
-linear decoding, dates that never make a timestamp git fsck flags,
+Reliability cases 39, 42, 43 and 47 (Documentation/technical/reliability.txt),
+and the mail side of issue 10: linear decoding, dates that never make a timestamp git fsck flags,
 no line added to a commit message beyond the one intended, and nothing
 from a mail, a patch or a ref name reaching the terminal as a control
 sequence or forging a record of a listing.'

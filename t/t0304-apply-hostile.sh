@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 
-test_description='dry-apply and queue against hostile patches: sizes written in the mail (RELIABILITY 38), patches git am refuses or applies (44, 46)'
+test_description='dry-apply and queue against hostile patches: sizes written in the mail (reliability case 38), patches git am refuses or applies (44, 46)'
 
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-apply.sh"

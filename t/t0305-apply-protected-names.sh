@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 
-test_description='dry-apply and queue refuse what git fsck flags at protected names (RELIABILITY 41)
+test_description='dry-apply and queue refuse what git fsck flags at protected names (reliability case 41)
 
 Symbolic links at .gitmodules, .gitattributes, .gitignore, .mailmap and
 every name NTFS or HFS+ takes for them, and anything but a file at

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 
-test_description='dry-apply and queue on large patches: many files, many hunks (RELIABILITY 40)
+test_description='dry-apply and queue on large patches: many files, many hunks (reliability case 40)
 
 The figures (time and memory against git apply and git am) are measured
 by t/perf/p0310-apply-hostile.sh; these tests check what the linear-time

@@ -3,7 +3,7 @@
 test_description='git maint-queue on a full disk: exit 128 naming the file, branch unchanged, no torn state'
 . ./test-lib.sh
 
-# Needs root to mount a small tmpfs (RELIABILITY 23). The mount point is
+# Needs root to mount a small tmpfs (reliability case 23). The mount point is
 # outside the trash directory and unmounted by sharness' final cleanup,
 # so a failed run leaves nothing that stops the next one.
 mnt=$(mktemp -d "${TMPDIR:-/tmp}/maint-t0450.XXXXXX")

@@ -3,7 +3,7 @@
 test_description='git maint-queue when the disk fails a write (EIO): exit 128 naming the file, nothing lost'
 . ./test-lib.sh
 
-# RELIABILITY 23: writes fail with EIO where the test says (lib-eio.sh).
+# Reliability case 23: writes fail with EIO where the test says (lib-eio.sh).
 . "$MAINT_TEST_DIR/lib-eio.sh"
 
 # What the user sees: refs, HEAD, index entries, status, work tree bytes.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-test_description='git maint-queue and the maintainer'\''s files: nothing untracked is lost (RELIABILITY 37)
+test_description='git maint-queue and the maintainer'\''s files: nothing untracked is lost (reliability case 37)
 
 git am is the oracle: where it refuses to overwrite an untracked or
 ignored file, queue refuses too, before the branch moves, and leaves the

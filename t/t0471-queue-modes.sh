@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-test_description='git maint-queue writes file modes as git writes them (RELIABILITY 44)
+test_description='git maint-queue writes file modes as git writes them (reliability case 44)
 
 A tracked file rewritten by a patch gets the permissions git gives the
 file it creates in its place: 0666 or 0777 less the umask, no setuid,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-test_description='git maint-queue reads its state files with the suspicion due to mail (RELIABILITY 45)
+test_description='git maint-queue reads its state files with the suspicion due to mail (reliability case 45)
 
 $GIT_DIR/maint/queue, $GIT_DIR/maint or a file in them replaced by a
 symbolic link, or a conflict list naming ../ paths: nothing outside

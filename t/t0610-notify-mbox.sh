@@ -257,7 +257,7 @@ test_expect_success 'a message in ISO-8859-1 (encoding header) is converted to U
 	test_cmp expect actual
 '
 
-# RELIABILITY 25: CR, LF, NUL, U+2028 in names and addresses never reach a header or a command.
+# Reliability case 25: CR, LF, NUL, U+2028 in names and addresses never reach a header or a command.
 test_expect_success 'setup: records with hostile values' '
 	(
 		cd repo &&
@@ -309,7 +309,7 @@ test_expect_success 'the refused mails do not stop the good ones' '
 	grep "^Subject: Applied \"good\" to hostile$" out
 '
 
-# RELIABILITY 57: a value from a record reaches the body neutralised, %(date) as every other.
+# Reliability case 57: a value from a record reaches the body neutralised, %(date) as every other.
 test_expect_success '%(date) from a record: ESC and BEL in the body become ?' '
 	(
 		cd repo &&

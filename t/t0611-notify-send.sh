@@ -186,7 +186,7 @@ test_expect_success 'the password is nowhere in the repository' '
 	! grep -r -a -e "$SMTP_PASSWORD" repo/.git
 '
 
-# RELIABILITY 25, on the wire: what the server received
+# Reliability case 25, on the wire: what the server received
 test_expect_success 'hostile records: their mails refused and recorded, nothing injected reaches the server' '
 	before=$(smtp_count) &&
 	(

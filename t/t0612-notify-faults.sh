@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 
-test_description='git maint-notify --send when the server refuses, drops, stalls, or is not what it should be (RELIABILITY 26-28)'
+test_description='git maint-notify --send when the server refuses, drops, stalls, or is not what it should be (reliability cases 26-28)'
 
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-keyring.sh"
@@ -62,7 +62,7 @@ journal_count () {
 	git -C "$1" cat-file --batch | grep -c "^Status: $2$"
 }
 
-# RELIABILITY 23: writes to the journal's log fail with EIO (lib-eio.sh).
+# Reliability case 23: writes to the journal's log fail with EIO (lib-eio.sh).
 . "$MAINT_TEST_DIR/lib-eio.sh"
 
 # One server for the script: each test empties its spool and tells it how
@@ -77,7 +77,7 @@ test_expect_success 'setup: keyring with the SMTP password, the server, a reposi
 	(cd template-smtp && smtp_config)
 '
 
-# RELIABILITY 26
+# Reliability case 26
 test_expect_success '421 after 3 of 10: exit 75, 3 recorded, 7 left' '
 	fresh_repo r421 &&
 	smtp_reset --fail-after 3 &&
@@ -347,7 +347,7 @@ test_expect_success EIO 'the journal cannot record the first mail (EIO): the sec
 	test "$(journal_count reio sent)" = 10
 '
 
-# RELIABILITY 27
+# Reliability case 27
 test_expect_success '550 for one recipient: that mail refused and recorded, the others go, exit 1' '
 	fresh_repo r550 &&
 	smtp_reset --reject author4@example.org &&
@@ -505,7 +505,7 @@ test_expect_success '451 for one recipient: that mail waits (exit 75), the other
 	test_cmp expect actual
 '
 
-# RELIABILITY 28
+# Reliability case 28
 test_expect_success 'a server without STARTTLS: refused before AUTH, exit 128, nothing sent or recorded' '
 	fresh_repo rnotls &&
 	smtp_reset --no-starttls &&

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 
-test_description='git maint-notify: the SMTP password from a real Secret Service (missing bus, service, item; locked), and where it must never be (RELIABILITY 29, 30)'
+test_description='git maint-notify: the SMTP password from a real Secret Service (missing bus, service, item; locked), and where it must never be (reliability cases 29, 30)'
 
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-keyring.sh"
@@ -86,7 +86,7 @@ test_expect_success 'nothing left to send: no keyring needed (a rerun without a 
 	test_must_be_empty err
 '
 
-# RELIABILITY 30: argv, environment, output, trace, repository
+# Reliability case 30: argv, environment, output, trace, repository
 # The server holds the mail at DATA (--stall-after 0) until the test has
 # looked, then answers 421: exit 75, without waiting for the timeout.
 test_expect_success 'the password is never in the process arguments or environment while it sends' '

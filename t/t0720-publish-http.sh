@@ -5,6 +5,7 @@ test_description='git maint-publish over http: git http-backend behind lighttpd 
 . "$MAINT_TEST_DIR/lib-keyring.sh"
 . "$MAINT_TEST_DIR/lib-publish.sh"
 . "$MAINT_TEST_DIR/lib-git-server.sh"
+. "$MAINT_TEST_DIR/lib-tls.sh"
 
 PASSWORD='s3cret-http-pw'
 
@@ -158,6 +159,48 @@ test_expect_success 'a server error (HTTP 502 to the upload): exit 75, the state
 	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test_line_count = 1 notify.log &&
 	test_path_is_missing r/.git/maint/publish
+'
+
+
+test_expect_success 'https with a certificate no authority the system trusts vouches for: refused, exit 128, nothing changed' '
+	stop_server $HTTP_PID &&
+	make_tls_cert tls &&
+	start_http_server "$PWD/srv" maint "$PASSWORD" "server.modules += ( \"mod_openssl\" )
+		ssl.engine = \"enable\"
+		ssl.pemfile = \"$PWD/tls/cert.pem\"
+		ssl.privkey = \"$PWD/tls/key.pem\"" &&
+	# localhost: libgit2 (mbedTLS) matches the host against the
+	# certificate'"'"'s DNS names only, not its IP address
+	printf "https://maint:%s@localhost:%s\n" "$PASSWORD" "$HTTP_PORT" >>creds &&
+	git -C r remote set-url origin "https://localhost:$HTTP_PORT/git/origin.git" &&
+	in_repo r queue_commit drivers/usb/m.c "usb: m" &&
+	repo_state_of r >before &&
+	origin_before=$(remote_tip srv/origin.git usb-next) &&
+	: >notify.log &&
+	test_expect_code 128 git -C r maint-publish >out 2>err &&
+	grep "^error: push to .origin.: failed (.*certificate" err &&
+	repo_state_of r >after &&
+	test_cmp before after &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$origin_before" &&
+	test_must_be_empty notify.log
+'
+
+test_expect_success 'http.sslCAInfo naming that certificate, as for git push: published over https' '
+	git -C r config http.sslCAInfo "$PWD/tls/cert.pem" &&
+	tip=$(git -C r rev-parse work-next) &&
+	git -C r maint-publish >out 2>err &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
+	test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$tip" &&
+	test_line_count = 1 notify.log
+'
+
+test_expect_success 'GIT_SSL_CAINFO over http.sslCAInfo, as git has it' '
+	git -C r config http.sslCAInfo "$PWD/no-such-file.pem" &&
+	in_repo r queue_commit drivers/usb/n.c "usb: n" &&
+	tip=$(git -C r rev-parse work-next) &&
+	GIT_SSL_CAINFO="$PWD/tls/cert.pem" git -C r maint-publish >out 2>err &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
+	git -C r config --unset http.sslCAInfo
 '
 
 test_done

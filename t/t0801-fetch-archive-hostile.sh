@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-test_description='archives without end: bounds in bytes, in time and on the cache (RELIABILITY 54)
+test_description='archives without end: bounds in bytes, in time and on the cache (reliability case 54)
 
 A server that sends empty gzip members for ever, drips a thread that
 never ends, or sends headers without end is stopped at a bound, with

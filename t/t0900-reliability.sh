@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-test_description='RELIABILITY.md cases the command tests left open
+test_description='the reliability cases the command tests left open
 
+The cases and their numbers are Documentation/technical/reliability.txt.
 Each test checks the exit code, the one stderr line that names the file,
 message or path, and that refs, reflogs, index and work tree are as
 before (or the state can be resumed). The cases already covered by the

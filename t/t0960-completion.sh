@@ -102,7 +102,7 @@ in_pfx () {
 	)
 }
 
-COMMANDS="describe-contains dry-apply mbox-split notify publish queue"
+COMMANDS="describe-contains dry-apply mbox-split notify publish queue request-pull"
 
 test_expect_success 'make install: the programs, their parts, the man pages' '
 	maint_install "$PWD/pfx" >install.out 2>&1 &&
@@ -238,7 +238,7 @@ test_expect_success 'git maint-queue <mailbox>, the branch forgotten: the error,
 test_expect_success BASH_COMPLETION 'complete -p: git, and each dashed program, through git'"'"'s wrapper' '
 	bash -c ". $GIT_COMPLETION && . \"$MAINT_SRC_DIR/contrib/completion/git-maint.bash\" &&
 		complete -p git git-maint-queue git-maint-mbox-split git-maint-dry-apply \
-			git-maint-notify git-maint-publish git-maint-describe-contains" >actual &&
+			git-maint-notify git-maint-publish git-maint-request-pull git-maint-describe-contains" >actual &&
 	cat >expect <<-\EOF &&
 	complete -o bashdefault -o default -o nospace -F __git_wrap__git_main git
 	complete -o bashdefault -o default -o nospace -F __git_wrap_git_maint_queue git-maint-queue
@@ -246,12 +246,13 @@ test_expect_success BASH_COMPLETION 'complete -p: git, and each dashed program, 
 	complete -o bashdefault -o default -o nospace -F __git_wrap_git_maint_dry_apply git-maint-dry-apply
 	complete -o bashdefault -o default -o nospace -F __git_wrap_git_maint_notify git-maint-notify
 	complete -o bashdefault -o default -o nospace -F __git_wrap_git_maint_publish git-maint-publish
+	complete -o bashdefault -o default -o nospace -F __git_wrap_git_maint_request_pull git-maint-request-pull
 	complete -o bashdefault -o default -o nospace -F __git_wrap_git_maint_describe_contains git-maint-describe-contains
 	EOF
 	test_cmp expect actual
 '
 
-test_expect_success BASH_COMPLETION 'git maint-<TAB>: the six commands, not their parts' '
+test_expect_success BASH_COMPLETION 'git maint-<TAB>: the seven commands, not their parts' '
 	complete_in_r "git maint-" >actual &&
 	cat >expect <<-\EOF &&
 	maint-describe-contains 
@@ -260,6 +261,7 @@ test_expect_success BASH_COMPLETION 'git maint-<TAB>: the six commands, not thei
 	maint-notify 
 	maint-publish 
 	maint-queue 
+	maint-request-pull 
 	EOF
 	test_cmp expect actual
 '
@@ -270,7 +272,7 @@ test_expect_success BASH_COMPLETION 'git maint-queue --con<TAB>: --continue' '
 	test_cmp expect actual
 '
 
-for cmd in mbox-split dry-apply queue notify publish describe-contains
+for cmd in mbox-split dry-apply queue notify publish request-pull describe-contains
 do
 	test_expect_success BASH_COMPLETION "git maint-$cmd --<TAB>: every option the program lists" '
 		git-maint-$cmd --git-completion-helper | tr " " "\n" | sed -n "s/^\(--.*=\)\$/\1/p;s/^\(--[^=]*\)\$/\1 /p" >expect &&

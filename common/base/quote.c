@@ -34,7 +34,7 @@ static size_t plain_len(const char *path, size_t i, size_t len, unsigned flags)
 	unsigned char c = path[i];
 
 	if (c >= 0x80)
-		return utf8_char_len((const unsigned char *)path + i, len - i);
+		return flags & QUOTE_ASCII ? 0 : utf8_char_len((const unsigned char *)path + i, len - i);
 	if (c < 0x20 || c == 0x7f || c == '"' || c == '\\' || (c == ' ' && (flags & QUOTE_SPACE)))
 		return 0;
 	return 1;

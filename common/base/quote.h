@@ -26,6 +26,7 @@
 
 /* quote_path() flags */
 #define QUOTE_SPACE 1	/* quote a path holding a space too: for space-separated lists */
+#define QUOTE_ASCII 2	/* every byte past ASCII in octal, as git's default core.quotePath true */
 
 /* Appends path[0..len) to out as the rule above says. */
 void quote_path(struct strbuf *out, const char *path, size_t len, unsigned flags);

@@ -116,36 +116,46 @@ static void add_review(struct series *s)
 	porcelain_trailers(&s->porcelain, review_unplaced(rv), "-");
 }
 
-/* --range-diff: each series' two newest versions; 0 when there was one. */
-static int show_range_diffs(const struct patch_mails *pms, const struct dry_apply_opts *o,
-			    const struct maint_config *cfg)
+/*
+ * --range-diff: each series' two newest versions. RESULT_NO when no
+ * series has two (reported).
+ */
+static enum maint_result show_range_diffs(const struct patch_mails *pms, const struct dry_apply_opts *o,
+					  const struct maint_config *cfg)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct report_colors colors;
+	enum maint_result ret = RESULT_FATAL;
 
 	for (size_t i = 0; i < pms->versions_nr; i++) {
 		if (i)
 			strbuf_addch(&out, '\n');
 		if (range_diff_versions(&out, pms, &pms->versions[i], o->creation_factor) < 0)
-			exit(EXIT_FATAL);
+			goto cleanup;
 	}
 	strbuf_setlen(&out, neutralise_controls(out.buf, out.len));
 	report_colors_load(&colors, cfg, o->color);
 	range_diff_colorize(&out, &colors);
-	write_or_die(1, out.buf, out.len);
+	if (write_or_error(1, out.buf, out.len) < 0)
+		goto cleanup;
+	ret = RESULT_OK;
+	if (!pms->versions_nr) {
+		error("no series with two versions in the input");
+		ret = RESULT_NO;
+	}
+cleanup:
 	strbuf_release(&out);
-	if (!pms->versions_nr)
-		return error("no series with two versions in the input");
-	return 0;
+	return ret;
 }
 
 /*
  * Every patch's attestation: checked, marked, and judged by the policy
- * (every patch is, so that hardfail names each one it refuses). Exits
- * 1, or 75 when only DNS could not answer, when the policy refuses the
- * series; 128 on a mail that cannot be read again.
+ * (every patch is, so that hardfail names each one it refuses).
+ * RESULT_NO, or RESULT_TEMPFAIL when only DNS could not answer, when the
+ * policy refuses the series; RESULT_FATAL on a mail that cannot be read
+ * again.
  */
-static void attest_series(struct series *s)
+static enum maint_result attest_series(struct series *s)
 {
 	static const struct mailinfo_opts heads = {
 		.quoted_cr = MAILINFO_QUOTED_CR_WARN, .headers_and_paths_only = 1, .quiet = 1,
@@ -153,17 +163,19 @@ static void attest_series(struct series *s)
 	struct attest_verdict v = ATTEST_VERDICT_INIT;
 	struct strbuf buf = STRBUF_INIT, mark = STRBUF_INIT, what = STRBUF_INIT;
 	struct patch_mail pm;
-	int refused = RESULT_OK;
+	enum maint_result refused = RESULT_OK;
 
 	mailinfo_init(&pm);
 	s->att = xcalloc(s->w.nr + 1, sizeof(*s->att));
 	for (size_t i = 0; i < s->w.nr; i++) {
 		struct patch_attest *a = &s->att[i];
 		struct raw_mail raw;
-		int rc;
+		enum maint_result rc;
 
-		if (patch_mails_get(&s->w.pms, &s->w.pms.v[i], &buf, &raw) < 0)
-			exit(EXIT_FATAL);
+		if (patch_mails_get(&s->w.pms, &s->w.pms.v[i], &buf, &raw) < 0) {
+			refused = RESULT_FATAL;
+			break;
+		}
 		attest_check(s->attest, &raw, &v);
 		strbuf_reset(&mark);
 		attest_mark(&mark, s->ac.policy, &v);
@@ -190,21 +202,20 @@ static void attest_series(struct series *s)
 	strbuf_release(&buf);
 	strbuf_release(&mark);
 	strbuf_release(&what);
-	if (refused != RESULT_OK)
-		exit(result_exit_code(refused));
+	return refused;
 }
 
 /*
  * Reads the patches of the inputs (common/engine/series-walk.h: cover
  * letters, replies, duplicates and other mail are stepped over, one line
- * each); dies (128) on input that cannot be read, exits 1 on a message
- * over the size limit.
+ * each): RESULT_FATAL on input that cannot be read, RESULT_NO on a
+ * message over the size limit, or attest_series()'s refusal.
  */
-static void read_series(struct series *s, const char **args, int nargs,
-			const struct dry_apply_opts *o, const struct maint_config *cfg)
+static enum maint_result read_series(struct series *s, const char **args, int nargs,
+				     const struct dry_apply_opts *o, const struct maint_config *cfg)
 {
 	struct walk_read_opts wo = { 0 };
-	int rc;
+	enum maint_result rc;
 
 	wo.source = &o->source;
 	wo.cfg = cfg;
@@ -215,14 +226,15 @@ static void read_series(struct series *s, const char **args, int nargs,
 	wo.series = &o->series;
 	wo.attest = s->attest;
 	if ((rc = walk_read(&s->w, (const char *const *)args, nargs, &wo)) != RESULT_OK)
-		exit(result_exit_code(rc));
+		return rc;
 	if (o->range_diff)
-		return;		/* dry_apply() shows the range-diffs */
-	if (s->attest)
-		attest_series(s);
+		return RESULT_OK;	/* dry_apply() shows the range-diffs */
+	if (s->attest && (rc = attest_series(s)) != RESULT_OK)
+		return rc;
 	fflush(stdout);
 	patch_mails_skipped(&s->w.pms, &s->skipped);
 	add_review(s);
+	return RESULT_OK;
 }
 
 struct target {
@@ -252,14 +264,18 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
  * Writes out to stdout and empties it. Text from the mail in it was
  * quoted where it was added (quote.h); this last pass makes sure that no
  * control character reaches the terminal, as report() and say() do.
- * Then s's colours, if on: the only escape sequences written.
+ * Then s's colours, if on: the only escape sequences written. -1 when
+ * stdout cannot be written (write_or_error()).
  */
-static void write_report(struct strbuf *out, const struct series *s)
+static int write_report(struct strbuf *out, const struct series *s)
 {
+	int ret;
+
 	strbuf_setlen(out, neutralise_controls(out->buf, out->len));
 	report_colorize(out, &s->colors);
-	write_or_die(1, out->buf, out->len);
+	ret = write_or_error(1, out->buf, out->len);
 	strbuf_reset(out);
+	return ret;
 }
 
 /* One series' walk on one target: its report goes to out. */
@@ -269,6 +285,7 @@ struct check {
 	const struct dry_apply_opts *o;
 	struct strbuf *out;
 	int first;		/* the first target: the trailers are shown under it */
+	int write_failed;	/* stdout could not be written (reported, or EPIPE) */
 };
 
 /* "3/11": patch i's own numbers. */
@@ -319,21 +336,25 @@ static int check_report(void *data, struct walk_patch *p)
 		if (c->first)
 			strbuf_addbuf(out, &c->s->trailers[p->i]);
 	}
-	write_report(out, c->s);
 	strbuf_release(&prefix);
 	strbuf_release(&name);
-	return 0;
+	if (write_report(out, c->s) < 0)
+		c->write_failed = 1;
+	return c->write_failed;
 }
 
-/* Checks series u against one target, printing into out. */
-static int check_target(git_repository *repo, struct target *t, struct series *s, size_t u,
-			const struct dry_apply_opts *o, struct strbuf *out, int first)
+/*
+ * Checks series u against one target, printing into out: RESULT_OK, or
+ * RESULT_FATAL (reported) when it cannot.
+ */
+static enum maint_result check_target(git_repository *repo, struct target *t, struct series *s, size_t u,
+				      const struct dry_apply_opts *o, struct strbuf *out, int first)
 {
 	static const struct walk_hooks hooks = { check_mail, NULL, check_report };
 	const struct patch_series *ps = &s->w.pms.series[u];
 	struct apply_opts aopts = APPLY_OPTS_INIT;
 	struct apply_session *sess;
-	struct check c = { s, t, o, out, first };
+	struct check c = { s, t, o, out, first, 0 };
 	struct walk_run r = WALK_RUN_INIT(NULL);
 	int ret;
 
@@ -343,7 +364,7 @@ static int check_target(git_repository *repo, struct target *t, struct series *s
 	aopts.check_only = o->each;
 	aopts.max_binary = o->max_size;
 	if (apply_session_new(&sess, repo, &t->tree, &aopts) < 0)
-		return -1;
+		goto fail;
 	if (!o->porcelain && !o->quiet)
 		strbuf_addf(out, "Checking %zu patch%s against %s%s%s\n", ps->nr, ps->nr == 1 ? "" : "es",
 			    t->name, o->each ? " (each alone)" : "",
@@ -356,10 +377,17 @@ static int check_target(git_repository *repo, struct target *t, struct series *s
 	r.data = &c;
 	ret = walk_run(&r, s->w.v, ps->first, ps->first + ps->nr);
 	apply_session_free(sess);
+	if (c.write_failed)
+		return RESULT_FATAL;
+	if (ret)
+		goto fail;
 	t->takes_all &= t->applied == ps->nr;
 	t->applied_all += t->applied;
 	t->patches_all += ps->nr;
-	return ret;
+	return RESULT_OK;
+fail:
+	error("cannot check the series against '%s'", t->name);
+	return RESULT_FATAL;
 }
 
 /* Target t's verdict on series u: a "series" record, or a line for people. */
@@ -444,12 +472,18 @@ static void applies_to(struct strbuf *out, const char *what, const struct target
 	strbuf_addch(out, '\n');
 }
 
-/* The report on series u: each target's walk, then its verdicts. 1 when some target takes it. */
-static int check_series(git_repository *repo, struct target *targets, size_t nt, struct series *s,
-			size_t u, const struct dry_apply_opts *o, struct strbuf *out, struct strbuf *verdicts)
+/*
+ * The report on series u: each target's walk, then its verdicts.
+ * RESULT_OK when some target takes it, RESULT_NO when none does,
+ * RESULT_FATAL when it cannot be checked or reported (reported).
+ */
+static enum maint_result check_series(git_repository *repo, struct target *targets, size_t nt,
+				      struct series *s, size_t u, const struct dry_apply_opts *o,
+				      struct strbuf *out, struct strbuf *verdicts)
 {
 	int several = s->w.pms.series_nr > 1, human = !o->porcelain;
 	size_t *takes = xcalloc(nt, sizeof(*takes)), n = 0;
+	enum maint_result ret = RESULT_FATAL;
 	char what[64];
 
 	if (several && human) {
@@ -458,8 +492,8 @@ static int check_series(git_repository *repo, struct target *targets, size_t nt,
 		series_heading(out, s, u);
 	}
 	for (size_t i = 0; i < nt; i++) {
-		if (check_target(repo, &targets[i], s, u, o, out, !i) < 0)
-			die("cannot check the series against '%s'", targets[i].name);
+		if (check_target(repo, &targets[i], s, u, o, out, !i) != RESULT_OK)
+			goto cleanup;
 		if (!i && !several)
 			not_carried(out, s, o);
 		takes[i] = targets[i].applied == s->w.pms.series[u].nr;
@@ -483,9 +517,12 @@ static int check_series(git_repository *repo, struct target *targets, size_t nt,
 	} else if (human && nt > 1) {
 		applies_to(verdicts, "The series", targets, nt, takes);
 	}
-	write_report(out, s);
+	if (write_report(out, s) < 0)
+		goto cleanup;
+	ret = n ? RESULT_OK : RESULT_NO;
+cleanup:
 	free(takes);
-	return n > 0;
+	return ret;
 }
 
 void dry_apply_opts_release(struct dry_apply_opts *o)
@@ -495,18 +532,18 @@ void dry_apply_opts_release(struct dry_apply_opts *o)
 	review_opts_release(&o->review);
 }
 
-int dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args, int nargs,
-	      struct dry_apply_opts *o)
+enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args,
+			    int nargs, struct dry_apply_opts *o)
 {
 	struct series s = { WALK_INIT, NULL, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL, ATTEST_CONF_INIT, NULL };
 	struct target *targets = NULL;
 	size_t nt, taken = 0;
 	struct strbuf out = STRBUF_INIT, verdicts = STRBUF_INIT;
 	char *current = NULL;
-	int ret = EXIT_NO;
+	enum maint_result ret = RESULT_FATAL, rc;
 
 	if (repo_tune(REPO_USE_READ_ONLY) < 0)
-		exit(EXIT_FATAL);
+		goto cleanup;
 	if (!o->onto.nr) {
 		current = repo_current_branch(repo);
 		strvec_push(&o->onto, current ? current : "HEAD");
@@ -515,34 +552,41 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	targets = xcalloc(nt, sizeof(*targets));
 	for (size_t i = 0; i < nt; i++)
 		if (resolve_target(repo, o->onto.v[i], &targets[i]) < 0)
-			exit(EXIT_FATAL);	/* reported, with the similar branches */
+			goto cleanup;	/* reported, with the similar branches */
 
 	if (attest_conf_load(&s.ac, cfg, o->attest) < 0)
-		exit(EXIT_FATAL);
+		goto cleanup;
 	s.ac.read_ref = attest_keys_read_ref;
 	s.ac.ref_ctx = repo;
 	if (s.ac.policy != ATTEST_OFF && !(s.attest = attest_new(&s.ac)))
-		exit(EXIT_FATAL);
-	read_series(&s, args, nargs, o, cfg);
+		goto cleanup;
+	if ((ret = read_series(&s, args, nargs, o, cfg)) != RESULT_OK)
+		goto cleanup;
 	if (o->range_diff) {
-		ret = show_range_diffs(&s.w.pms, o, cfg) < 0 ? EXIT_NO : EXIT_OK;
+		ret = show_range_diffs(&s.w.pms, o, cfg);
 		goto cleanup;
 	}
 	if (!s.w.nr) {
 		error("no patches found");
+		ret = RESULT_NO;
 		goto cleanup;
 	}
+	ret = RESULT_FATAL;
 	report_colors_load(&s.colors, cfg, o->color && !o->porcelain);
 	if (o->porcelain) {
 		strbuf_addbuf(&out, &s.porcelain);
-		write_report(&out, &s);
+		if (write_report(&out, &s) < 0)
+			goto cleanup;
 	} else if (s.w.pms.series_nr > 1) {
 		strbuf_addf(&out, "%zu series, %zu patches%s\n", s.w.pms.series_nr, s.w.nr, s.skipped.buf);
 		if (!o->quiet)
 			strbuf_addch(&out, '\n');
 	}
-	for (size_t u = 0; u < s.w.pms.series_nr; u++)
-		taken += check_series(repo, targets, nt, &s, u, o, &out, &verdicts);
+	for (size_t u = 0; u < s.w.pms.series_nr; u++) {
+		if ((rc = check_series(repo, targets, nt, &s, u, o, &out, &verdicts)) == RESULT_FATAL)
+			goto cleanup;
+		taken += rc == RESULT_OK;
+	}
 	if (s.w.pms.series_nr > 1)
 		not_carried(&out, &s, o);
 	for (size_t i = 0; o->porcelain && i < nt; i++)
@@ -551,8 +595,9 @@ int dry_apply(git_repository *repo, const struct maint_config *cfg, const char *
 	if (s.w.pms.series_nr > 1 && !o->porcelain)
 		strbuf_addf(&out, "%sVerdicts, series by series:\n", o->quiet ? "" : "\n");
 	strbuf_addbuf(&out, &verdicts);
-	write_report(&out, &s);
-	ret = taken == s.w.pms.series_nr ? EXIT_OK : EXIT_NO;
+	if (write_report(&out, &s) < 0)
+		goto cleanup;
+	ret = taken == s.w.pms.series_nr ? RESULT_OK : RESULT_NO;
 cleanup:
 	strbuf_release(&out);
 	strbuf_release(&verdicts);

@@ -51,16 +51,18 @@ void dry_apply_opts_release(struct dry_apply_opts *o);
 /*
  * Checks the mails of args[0..nargs) (common/mail/source.h rules)
  * against each target of o->onto (the current branch when empty: it is
- * added), printing the report to stdout. Returns the exit code: 0 when
- * the series applies to some target, 1 when to none (or no patch was
- * found, reported); dies (128) on input or a repository that cannot be
- * read, exits 1 on a message that cannot apply (undecodable, over the
- * size limit). Each patch's line carries its attestation (attest_mark());
- * the policy (o->attest, attest.policy) warns (softfail), or refuses the
- * series before checking it (hardfail: exit 1, or 75 when DNS could not
- * answer), as queue would.
+ * added), printing the report to stdout. Returns RESULT_OK when every
+ * series applies to some target, RESULT_NO when one applies to none (or
+ * no patch was found, or a message is over the size limit: reported),
+ * RESULT_FATAL on input, a repository or stdout that cannot be read or
+ * written (reported; nothing on a closed pipe). Each patch's line carries
+ * its attestation (attest_mark()); the policy (o->attest, attest.policy)
+ * warns (softfail), or refuses the series before checking it (hardfail:
+ * RESULT_NO, or RESULT_TEMPFAIL when DNS could not answer), as queue
+ * would. It never exits: cmd/dry-apply.c turns the result into the exit
+ * code.
  */
-int dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args, int nargs,
-	      struct dry_apply_opts *o);
+enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg, const char **args,
+			    int nargs, struct dry_apply_opts *o);
 
 #endif

@@ -11,6 +11,7 @@
 #include "mailinfo.h"
 #include "review.h"
 #include "source.h"
+#include "trailers.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -122,6 +123,9 @@ int mbox_split_index(struct mbox_split *ms)
 		/* raw.origin is one of args (or "-"), which outlive the index. */
 		e = select_index_add(ms->idx, &pm, raw.number, raw.len, raw.origin,
 				   raw.from_line, raw.from_line_len);
+		/* an answer may give trailers an older version's review needs (select.h) */
+		if (pm.in_reply_to.len || pm.references.nr)
+			e->has_trailers = trailers_in_reply(raw.buf, raw.len);
 		if (ms->rereadable && !raw.file)
 			e->file_off = raw.offset;
 		if (ms->attest) {

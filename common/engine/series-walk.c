@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-int walk_read(struct walk *w, const char *const *args, size_t nargs, const struct walk_read_opts *o)
+enum maint_result walk_read(struct walk *w, const char *const *args, size_t nargs,
+			    const struct walk_read_opts *o)
 {
 	struct patch_mails_opts pmo = { 0 };
-	int rc;
+	enum maint_result rc;
 
 	pmo.source = o->source;
 	pmo.cfg = o->cfg;

@@ -81,7 +81,8 @@ struct walk_read_opts {
  * results (RESULT_OK, RESULT_NO for a message over the size limit,
  * RESULT_FATAL), reported.
  */
-int walk_read(struct walk *w, const char *const *args, size_t nargs, const struct walk_read_opts *o);
+enum maint_result walk_read(struct walk *w, const char *const *args, size_t nargs,
+			    const struct walk_read_opts *o);
 void walk_release(struct walk *w);
 
 /* Patch i's mail bytes into buf (from the spool). -1 when they cannot be read (reported). */

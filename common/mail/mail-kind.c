@@ -234,7 +234,7 @@ static void find_kinds(struct mail_kinds *mk, size_t *node_msg)
 		struct msg *m = &mk->msgs[i];
 		struct mail_class *c = &mk->cls[i];
 
-		c->series = c->replaced_by = MAIL_NONE;
+		c->series = c->replaced_by = c->replaces = MAIL_NONE;
 		if (node_msg[m->node] == MAIL_NONE)
 			node_msg[m->node] = i;
 		if (node_msg[m->node] != i)
@@ -274,6 +274,19 @@ static void find_kinds(struct mail_kinds *mk, size_t *node_msg)
 	}
 }
 
+/* Patch i replaces patch old (an older version's, same number), unless a newer one does. */
+static void replace_patch(struct mail_kinds *mk, size_t old, size_t i)
+{
+	struct mail_class *p = &mk->cls[old];
+
+	if (p->replaced_by != MAIL_NONE && mk->cls[p->replaced_by].version >= mk->cls[i].version)
+		return;
+	if (p->replaced_by != MAIL_NONE)
+		mk->cls[p->replaced_by].replaces = MAIL_NONE;
+	p->replaced_by = i;
+	mk->cls[i].replaces = old;
+}
+
 /* A vN patch answering a patch of an older version with the same number replaces it. */
 static int marks_reroll(struct mail_kinds *mk, size_t i)
 {
@@ -284,8 +297,7 @@ static int marks_reroll(struct mail_kinds *mk, size_t i)
 	p = &mk->cls[c->parent];
 	if (p->kind != MAIL_PATCH || p->version >= c->version || p->k != c->k)
 		return 0;
-	if (p->replaced_by == MAIL_NONE || mk->cls[p->replaced_by].version < c->version)
-		p->replaced_by = i;
+	replace_patch(mk, c->parent, i);
 	return 1;
 }
 
@@ -299,6 +311,7 @@ static size_t new_series(struct mail_kinds *mk, size_t i)
 	s->pub.first = i;
 	s->pub.version = mk->cls[i].version;
 	s->pub.total = mk->cls[i].total;
+	s->pub.reroll_of = MAIL_NONE;
 	s->last_k = -1;
 	return mk->series_nr++;
 }
@@ -402,6 +415,8 @@ static void find_series(struct mail_kinds *mk)
 		mk->series[s].pub.nr++;
 		mk->series[s].pub.has_cover |= c->k == 0;
 		mk->series[s].rerolls += reroll;
+		if (reroll && c->replaces != MAIL_NONE)
+			mk->series[s].pub.reroll_of = mk->cls[c->replaces].series;
 		if (c->k > mk->series[s].last_k)
 			mk->series[s].last_k = c->k;
 		mk->series[s].last_msg = i;
@@ -413,6 +428,101 @@ static void find_series(struct mail_kinds *mk)
 	strbuf_release(&key);
 	hashmap_release(&by_thread);
 	hashmap_release(&by_sender);
+}
+
+/* Series in one thread with the same n, by version: where orphan rerolls find theirs. */
+struct thread_version {
+	size_t root;
+	int total, version;
+	size_t series;
+};
+
+static int cmp_thread_version(const void *a_, const void *b_)
+{
+	const struct thread_version *a = a_, *b = b_;
+
+	if (a->root != b->root)
+		return a->root < b->root ? -1 : 1;
+	if (a->total != b->total)
+		return a->total < b->total ? -1 : 1;
+	if (a->version != b->version)
+		return a->version < b->version ? -1 : 1;
+	return a->series < b->series ? -1 : a->series > b->series;
+}
+
+/* May series s be a reroll whose replaced patches were left out: no cover, patches missing? */
+static int orphan_reroll(const struct mail_kinds *mk, size_t s)
+{
+	const struct series_state *st = &mk->series[s];
+
+	return !st->pub.has_cover && !st->pub.partial && st->pub.reroll_of == MAIL_NONE &&
+	       st->pub.total > 1 && st->pub.nr < (size_t)st->pub.total &&
+	       !mk->msgs[st->pub.first].root;
+}
+
+/*
+ * Series that lack their cover letter and some patches, in the thread
+ * of an older version with the same n: partial rerolls of the newest
+ * such version (see the header). Sorting keeps it O(n log n).
+ */
+static void find_orphan_rerolls(struct mail_kinds *mk)
+{
+	size_t ns = mk->series_nr, found = 0;
+	struct thread_version *tv = xmalloc(st_mult(ns + 1, sizeof(*tv)));
+	struct hashmap by_k = HASHMAP_INIT;
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t s = 0; s < ns; s++) {
+		tv[s].root = find(mk->parent, mk->msgs[mk->series[s].pub.first].node);
+		tv[s].total = mk->series[s].pub.total;
+		tv[s].version = mk->series[s].pub.version;
+		tv[s].series = s;
+	}
+	qsort(tv, ns, sizeof(*tv), cmp_thread_version);
+	for (size_t j = 1; j < ns; j++) {
+		size_t s = tv[j].series, t = MAIL_NONE;
+
+		if (!orphan_reroll(mk, s))
+			continue;
+		for (size_t q = j; q-- > 0 && t == MAIL_NONE;) {
+			if (tv[q].root != tv[j].root || tv[q].total != tv[j].total)
+				break;
+			if (tv[q].version < tv[j].version)
+				t = tv[q].series;
+		}
+		if (t == MAIL_NONE)
+			continue;
+		mk->series[s].pub.reroll_of = t;
+		mk->series[s].pub.partial = 1;
+		found++;
+	}
+	/* their patches replace the older version's with the same number */
+	for (size_t i = 0; found && i < mk->nr; i++) {
+		const struct mail_class *c = &mk->cls[i];
+
+		if (c->kind != MAIL_PATCH || c->series == MAIL_NONE)
+			continue;
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%zu %d", c->series, c->k);
+		if (!hashmap_get(&by_k, key.buf, key.len))
+			map_put(&by_k, &key, i);
+	}
+	for (size_t i = 0; found && i < mk->nr; i++) {
+		const struct mail_class *c = &mk->cls[i];
+		size_t t, old;
+
+		if (c->kind != MAIL_PATCH || c->series == MAIL_NONE || c->replaces != MAIL_NONE ||
+		    (t = mk->series[c->series].pub.reroll_of) == MAIL_NONE ||
+		    mk->series[c->series].rerolls)
+			continue;
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%zu %d", t, c->k);
+		if ((old = map_get(&by_k, &key)) != MAIL_NONE)
+			replace_patch(mk, old, i);
+	}
+	strbuf_release(&key);
+	hashmap_release(&by_k);
+	free(tv);
 }
 
 /* A series' thread root without a diff is its cover letter. */
@@ -453,7 +563,7 @@ static int cmp_int(const void *a, const void *b);
  * lacks (the newest such older series). Without this it would be a
  * series of its own, "incomplete: missing 1, 3 of 3".
  */
-static void find_detached_rerolls(struct mail_kinds *mk, size_t *fam)
+static void find_detached_rerolls(struct mail_kinds *mk)
 {
 	size_t ns = mk->series_nr, looked = 0, nk, ks_alloc = 0;
 	unsigned char *clash = xcalloc(ns + 1, 1), *has = xcalloc(ns + 1, 1);
@@ -496,7 +606,7 @@ static void find_detached_rerolls(struct mail_kinds *mk, size_t *fam)
 				best = o;
 		}
 		if (best != MAIL_NONE) {
-			unite(fam, s, best);
+			ms->reroll_of = best;
 			ms->partial = 1;
 		}
 	}
@@ -540,7 +650,9 @@ static void find_families(struct mail_kinds *mk)
 		else
 			unite(fam, c->series, s);
 	}
-	find_detached_rerolls(mk, fam);
+	for (size_t s = 0; s < mk->series_nr; s++)
+		if (mk->series[s].pub.reroll_of != MAIL_NONE)
+			unite(fam, s, mk->series[s].pub.reroll_of);
 	for (size_t s = 0; s < mk->series_nr; s++) {
 		struct mail_series *ms = &mk->series[s].pub;
 
@@ -565,6 +677,8 @@ void mail_kinds_run(struct mail_kinds *mk)
 	find_kinds(mk, node_msg);
 	find_series(mk);
 	find_root_covers(mk);
+	find_orphan_rerolls(mk);
+	find_detached_rerolls(mk);
 	find_families(mk);
 	/* Thread numbers in order of first appearance (node_msg reused, per root node). */
 	for (size_t n = 0; n < mk->nodes; n++)
@@ -638,20 +752,36 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Every series' member numbers, grouped by series and sorted: built once. */
+/* The series whose numbers series s's members count for: a partial reroll's, the rerolled one's. */
+static size_t counts_for(const struct mail_kinds *mk, size_t s)
+{
+	for (size_t steps = 0; mk->series[s].pub.reroll_of != MAIL_NONE && steps < mk->series_nr; steps++)
+		s = mk->series[s].pub.reroll_of;
+	return s;
+}
+
+/*
+ * Every series' member numbers, grouped by series and sorted: built once.
+ * A partial reroll's count for the series it rerolls.
+ */
 static void build_members(struct mail_kinds *mk)
 {
-	size_t *fill;
+	size_t *fill, *count = xcalloc(mk->series_nr + 1, sizeof(size_t));
 
 	mk->member_start = xcalloc(mk->series_nr + 1, sizeof(size_t));
 	mk->member_k = xmalloc(st_mult(mk->nr + 1, sizeof(int)));
 	for (size_t s = 0; s < mk->series_nr; s++)
-		mk->member_start[s + 1] = mk->member_start[s] + mk->series[s].pub.nr;
+		count[counts_for(mk, s)] += mk->series[s].pub.nr;
+	for (size_t s = 0; s < mk->series_nr; s++)
+		mk->member_start[s + 1] = mk->member_start[s] + count[s];
+	free(count);
 	fill = xmalloc(st_mult(mk->series_nr + 1, sizeof(size_t)));
 	memcpy(fill, mk->member_start, mk->series_nr * sizeof(size_t));
 	for (size_t i = 0; i < mk->nr; i++) {
 		size_t s = mk->cls[i].series;
 
+		if (s != MAIL_NONE)
+			s = counts_for(mk, s);
 		if (s != MAIL_NONE && fill[s] < mk->member_start[s + 1])
 			mk->member_k[fill[s]++] = mk->cls[i].k;
 	}

@@ -39,7 +39,17 @@
  *
  * Partial rerolls: a vN patch answering (In-Reply-To) a patch of an
  * older version with the same k replaces that patch only (replaced_by);
- * its series is a partial reroll and is never called incomplete.
+ * its series is a partial reroll and is never called incomplete. So is
+ * a series without a cover letter that lacks patches, in the thread of
+ * an older version with the same n (the patches it replaced were left
+ * out, by a selection that kept the reroll): its patches replace those
+ * of the newest such version with the same k, or fill its gaps; and so
+ * is a later version answering a message the mailbox lacks, with the
+ * same n and only numbers an older version lacks (detached: its thread
+ * is its own). Either way the older version's missing numbers are
+ * those both lack (reroll_of), so the same mail selected again and
+ * again reads the same, with no "incomplete" warning for what the
+ * reroll fills.
  *
  * Versions: the series of one sender that share a cover letter or patch
  * subject (as git am cleans it) are versions of one series, a family;
@@ -115,6 +125,7 @@ struct mail_class {
 	size_t thread;		/* thread number, 0-based, in order of first appearance */
 	size_t series;		/* its series (patches and covers), MAIL_NONE when none */
 	size_t replaced_by;	/* the newer version's patch that replaces it, MAIL_NONE */
+	size_t replaces;	/* the older version's patch it replaces, MAIL_NONE */
 	int version, k, total;	/* as added; a single patch counts as 1/1 */
 };
 
@@ -124,6 +135,7 @@ struct mail_series {
 	int version, total;
 	unsigned has_cover:1;
 	unsigned partial:1;	/* a partial reroll: every patch of it replaces one of an older version */
+	size_t reroll_of;	/* a partial reroll: the series it rerolls, else MAIL_NONE */
 	size_t family;		/* the versions of one series share it: the first series of them */
 	unsigned superseded:1;	/* older than the newest full posting of its family */
 };

@@ -21,6 +21,8 @@ void msg_stripspace(struct strbuf *sb)
 {
 	size_t empties = 0, i, j, len, newlen;
 
+	/* a last line without its newline gets one: room for it */
+	strbuf_grow(sb, 1);
 	for (i = j = 0; i < sb->len; i += len, j += newlen) {
 		const char *eol = memchr(sb->buf + i, '\n', sb->len - i);
 

@@ -176,7 +176,7 @@ static void choose(struct patch_mails *pms, struct read_state *rs)
 			skip(rs, i, 0);
 			continue;
 		}
-		if (c->parent != MAIL_NONE && mail_kinds_at(rs->mk, c->parent)->replaced_by == i)
+		if (c->replaces != MAIL_NONE)
 			continue;	/* a partial reroll: applied in place of the patch it replaces */
 		if (older_version(rs, c)) {
 			skip(rs, i, 1);
@@ -653,6 +653,9 @@ static void warn_incomplete(const struct read_state *rs)
 	for (size_t s = 0; s < ns; s++) {
 		const struct mail_series *ms = mail_kinds_series(rs->mk, s);
 
+		/* an older version, or one of a series not kept, is not applied: what it lacks is no matter */
+		if (ms->superseded || (rs->selected && rs->unit[s] == MAIL_NONE))
+			continue;
 		strbuf_reset(&ranges);
 		if (mail_kinds_missing(rs->mk, s, &ranges))
 			warning("%s: message %zu: series '%s' v%d is incomplete: missing %s of %d",

@@ -361,6 +361,59 @@ static void find_superseded(struct select_index *idx)
 	}
 }
 
+/* The patch or cover letter entry i answers through follow-ups, else NO_NODE. */
+static size_t answered_entry(struct select_index *idx, size_t i)
+{
+	size_t p = idx->entries[i]->parent;
+
+	for (size_t steps = 0; p != MAIL_NONE && p < idx->nr && steps <= idx->nr; steps++) {
+		const struct mail_entry *e = idx->entries[p];
+
+		if (e->kind == MAIL_PATCH || e->kind == MAIL_COVER)
+			return p;
+		if (e->kind != MAIL_FOLLOWUP)
+			break;
+		p = e->parent;
+	}
+	return NO_NODE;
+}
+
+/*
+ * The superseded messages the review of a newest version needs (see
+ * select.h), marked for_review: follow-ups with trailers for an older
+ * patch or cover letter, the follow-ups on the way, what they answer,
+ * and a cover letter's patches. A patch a partial reroll replaces is
+ * not kept for that alone: the reroll read without it is still its
+ * series' (mail-kind.h, detached rerolls). Linear: each chain is walked once per
+ * follow-up with trailers, and a cover letter's patches are found
+ * through one list of the patches by series.
+ */
+static void keep_for_review(struct select_index *idx)
+{
+	size_t ns = mail_kinds_series_count(idx->kinds);
+	unsigned char *cover_kept = xcalloc(ns + 1, 1);
+
+	for (size_t i = 0; i < idx->nr; i++) {
+		struct mail_entry *f = idx->entries[i];
+		size_t p = f->has_trailers && f->kind == MAIL_FOLLOWUP ? answered_entry(idx, i) : NO_NODE;
+
+		if (p == NO_NODE || !idx->entries[p]->superseded)
+			continue;
+		for (size_t q = i; q != p; q = idx->entries[q]->parent)
+			idx->entries[q]->for_review = 1;
+		idx->entries[p]->for_review = 1;
+		if (idx->entries[p]->kind == MAIL_COVER && idx->entries[p]->own_series != MAIL_NONE)
+			cover_kept[idx->entries[p]->own_series] = 1;
+	}
+	for (size_t i = 0; i < idx->nr; i++) {
+		struct mail_entry *e = idx->entries[i];
+
+		if (e->kind == MAIL_PATCH && e->own_series != MAIL_NONE && cover_kept[e->own_series])
+			e->for_review = 1;
+	}
+	free(cover_kept);
+}
+
 /* One line per incomplete series of a selected thread: "missing 2-19, 21". */
 static void warn_missing(struct select_index *idx, const unsigned char *thread_out)
 {
@@ -473,19 +526,58 @@ static int cmp_key(const void *a_, const void *b_)
 	return a->input < b->input ? -1 : a->input > b->input;
 }
 
+/* The version e sorts with: a partial reroll's patch among those of the version it rerolls. */
+static int sort_version(struct select_index *idx, const struct mail_entry *e)
+{
+	size_t t = e->kind == MAIL_PATCH && e->own_series != MAIL_NONE ?
+		   mail_kinds_series(idx->kinds, e->own_series)->reroll_of : MAIL_NONE;
+
+	return t != MAIL_NONE ? mail_kinds_series(idx->kinds, t)->version : e->version;
+}
+
+/*
+ * The thread each thread is ranked as in the output: its own, but a
+ * partial reroll in a thread of its own (its replaced patches left out:
+ * mail-kind.h) goes with the thread of the version it rerolls, so the
+ * same mail selected again comes out in the same order.
+ */
+static size_t *reroll_threads(struct select_index *idx, size_t nthreads)
+{
+	size_t *rank_thread = xmalloc(st_mult(nthreads + 1, sizeof(*rank_thread)));
+	size_t ns = mail_kinds_series_count(idx->kinds);
+
+	for (size_t t = 0; t < nthreads; t++)
+		rank_thread[t] = t;
+	for (size_t s = 0; s < ns; s++) {
+		const struct mail_series *ms = mail_kinds_series(idx->kinds, s), *to = ms;
+
+		/* a reroll of a reroll goes with the first (bounded: a cycle ends it) */
+		for (size_t steps = 0; to->reroll_of != MAIL_NONE && steps < ns; steps++)
+			to = mail_kinds_series(idx->kinds, to->reroll_of);
+		if (to != ms)
+			rank_thread[mail_kinds_at(idx->kinds, ms->first)->thread] =
+				mail_kinds_at(idx->kinds, to->first)->thread;
+	}
+	return rank_thread;
+}
+
 size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 {
 	const struct select_opts *o = idx->opts;
 	unsigned char *thread_out;
-	size_t *rank;
+	size_t *rank, *rank_thread;
 	struct sort_key *keys = xcalloc(idx->nr + 1, sizeof(*keys));
 	size_t i, nsel = 0, nranked = 0, nthreads;
+	unsigned char *family_out;
 
 	find_series(idx);
 	find_superseded(idx);
+	/* the mail core has run: its series are known */
+	family_out = xcalloc(mail_kinds_series_count(idx->kinds) + 1, 1);
 	nthreads = mail_kinds_threads(idx->kinds);
 	thread_out = xcalloc(nthreads + 1, 1);
 	rank = xcalloc(nthreads + 1, sizeof(*rank));
+	rank_thread = reroll_threads(idx, nthreads);
 	/* Threads (or single messages) that matched. */
 	for (i = 0; i < idx->nr; i++)
 		if (idx->entries[i]->matched)
@@ -494,25 +586,35 @@ size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 	if (!o->all_versions)
 		bring_in_newest(idx, thread_out);
 	warn_missing(idx, thread_out);
+	if (!o->all_versions && !o->patches_only && !o->no_threads) {
+		keep_for_review(idx);
+		/* what an older version's review needs comes with the newest, whatever thread it is in */
+		for (i = 0; i < idx->nr; i++)
+			if (!idx->entries[i]->superseded && idx->entries[i]->family != MAIL_NONE &&
+			    thread_out[idx->entries[i]->thread])
+				family_out[idx->entries[i]->family] = 1;
+	}
 	for (i = 0; i < idx->nr; i++) {
 		struct mail_entry *e = idx->entries[i];
 		struct sort_key *key;
 
-		if (!(o->no_threads ? e->matched : thread_out[e->thread]))
+		if (e->for_review && e->series != MAIL_NONE && family_out[group_of(idx, e->series)])
+			;	/* an older version's review, for the newest (keep_for_review()) */
+		else if (!(o->no_threads ? e->matched : thread_out[e->thread]))
+			continue;
+		else if (e->superseded && !o->all_versions)
 			continue;
 		if (e->kind == MAIL_DUPLICATE)
 			continue;	/* the first copy wins */
-		if (e->superseded && !o->all_versions)
-			continue;
 		if (o->patches_only && e->kind != MAIL_PATCH)
 			continue;
-		if (!rank[e->thread])
-			rank[e->thread] = ++nranked;
+		if (!rank[rank_thread[e->thread]])
+			rank[rank_thread[e->thread]] = ++nranked;
 		key = &keys[nsel++];
 		key->e = e;
 		key->input = i;
-		key->thread_rank = o->input_order ? 0 : rank[e->thread];
-		key->version = e->version;
+		key->thread_rank = o->input_order ? 0 : rank[rank_thread[e->thread]];
+		key->version = sort_version(idx, e);
 		key->k = e->total ? e->k : INT_MAX;
 		key->reply = e->kind != MAIL_PATCH && e->kind != MAIL_COVER;
 		if (e->parent != MAIL_NONE && (key->reply || !e->total ||
@@ -520,7 +622,7 @@ size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 			/* A reply right after the message it answers, a reroll in place of the patch it replaces. */
 			struct mail_entry *parent = idx->entries[e->parent];
 
-			key->version = parent->version;
+			key->version = sort_version(idx, parent);
 			key->k = parent->total ? parent->k : INT_MAX;
 			key->reply = parent->replaced_by != i;
 		}
@@ -537,7 +639,9 @@ size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 	*order = idx->order;
 	free(keys);
 	free(rank);
+	free(rank_thread);
 	free(thread_out);
+	free(family_out);
 	return nsel;
 }
 

@@ -29,7 +29,15 @@
  *     sharing a cover or patch subject) older than the newest full
  *     posting in the mailbox are dropped (the newest is selected in
  *     their place), and so is a patch a partial reroll replaces (the
- *     reroll takes its place), unless all_versions;
+ *     reroll takes its place), unless all_versions; but what the review
+ *     of the newest needs of them is kept (unless patches_only or
+ *     no_threads): the follow-ups that give trailers to a patch or cover
+ *     letter of an older version (has_trailers, set by the caller), the
+ *     follow-ups between them, the patch they answer, and for a cover
+ *     letter the patches of its version (for_review), so that whoever
+ *     reads the selection carries
+ *     those trailers where the change did not change
+ *     (common/mail/review.h), and reads the same series from it again;
  *   - patches_only keeps only the mail core's patches;
  *   - one warning (unless quiet) per incomplete series of a selected
  *     thread, naming the missing numbers as ranges.
@@ -60,6 +68,8 @@ struct mail_entry {
 	time_t when;		/* parsed Date, 0 when none or unparsable */
 	int version, k, total;	/* [PATCH v2 3/5]: 2, 3, 5 */
 	unsigned has_patch:1, is_reply:1, matched:1, superseded:1;
+	unsigned has_trailers:1;	/* a follow-up giving trailers (set by the caller, trailers_in_reply()) */
+	unsigned for_review:1;		/* superseded, kept for what the review of the newest needs */
 	/* set by select_choose(), from the mail core's classification (common/mail/mail-kind.h) */
 	enum mail_kind kind;
 	size_t thread;		/* thread number */

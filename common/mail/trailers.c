@@ -563,6 +563,26 @@ void trailers_from_reply(struct trailer_list *out, const char *text, size_t len)
 	strbuf_release(&email);
 }
 
+int trailers_in_reply(const char *mail, size_t len)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct trailer_list tl = TRAILER_LIST_INIT;
+	int found;
+
+	size_t hlen = mail_header_len(mail, len);
+
+	/* a trailer names a person by address, or is a Fixes: line; base64 hides both */
+	if (!memchr(mail + hlen, '@', len - hlen) && !memmem(mail, len, "ixes:", 5) &&
+	    !memmem(mail, len, "ase64", 5) && !memmem(mail, len, "ASE64", 5))
+		return 0;
+	if (!trailers_reply_text(&text, mail, len))
+		trailers_from_reply(&tl, text.buf, text.len);
+	found = tl.nr > 0;
+	trailer_list_release(&tl);
+	strbuf_release(&text);
+	return found;
+}
+
 /* ---- a commit message's trailer block ---- */
 
 struct block_item {

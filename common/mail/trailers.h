@@ -115,6 +115,9 @@ int trailers_reply_text(struct strbuf *out, const char *mail, size_t len);
 /* Appends to out the trailers of a reply's text (from trailers_reply_text()), in order. */
 void trailers_from_reply(struct trailer_list *out, const char *text, size_t len);
 
+/* Does the message mail[0..len) carry a trailer in its reply text (as above)? 1 or 0. */
+int trailers_in_reply(const char *mail, size_t len);
+
 /*
  * Appends to out the trailers of a commit message's trailer block (as
  * git interpret-trailers finds it; tc may be NULL): every "Token: value"

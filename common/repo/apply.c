@@ -1182,202 +1182,300 @@ static void file_result_init(struct apply_file_result *fr, const struct file_pat
 	fr->status = APPLY_FILE_OK;
 }
 
+/*
+ * One file diff on its way through apply_file(), in git apply's steps:
+ * check_patch() (the paths, check_preimage(), check_to_create(), the new
+ * mode), apply_data() (the post-image, with the 3-way fallback),
+ * write_out_results() (into the stage). Each step leaves here what the
+ * next one needs, and returns one of these:
+ */
+enum file_step {
+	FILE_STEP_ERROR = -1,	/* an error of our own (reported) */
+	FILE_STEP_OK = 0,	/* on to the next step */
+	FILE_STEP_REFUSED,	/* the file diff cannot apply: why says why */
+	FILE_STEP_FAILED,	/* hunks failed (fr->status and the hunks say which) */
+};
+
+struct file_apply {
+	struct apply_session *s;
+	const struct file_patch *fp;
+	struct apply_file_result *fr;
+	struct file_state old;	/* the pre-image (fp->old_path's), when it exists */
+	struct strbuf content;	/* the pre-image's content, then the post-image's */
+	unsigned mode;		/* the post-image's */
+	int use_oid;		/* the post-image is the blob post_oid, not content */
+	git_oid post_oid;
+	struct strbuf why;	/* FILE_STEP_REFUSED's reason */
+};
+
+/* A check's 1 / 0 / -1 as a step's outcome. */
+static enum file_step refused_if(int rc)
+{
+	return rc < 0 ? FILE_STEP_ERROR : rc ? FILE_STEP_REFUSED : FILE_STEP_OK;
+}
+
+/*
+ * Path safety first: both names. A file deleted or renamed away may sit
+ * under a file the same patch created in place of its directory ("rm -r
+ * dir" and a new file "dir", which format-patch lists first); a symbolic
+ * link is refused all the same.
+ */
+static enum file_step check_paths(struct file_apply *fa)
+{
+	const struct file_patch *fp = fa->fp;
+	int rc = 0;
+
+	if (fp->old_path)
+		rc = check_path_in(fa->s, fp->old_path, fp->is_delete || fp->is_rename, &fa->why);
+	if (!rc && fp->new_path)
+		rc = check_path(fa->s, fp->new_path, &fa->why);
+	return refused_if(rc);
+}
+
+/*
+ * The pre-image, read into fa->old and fa->content: it exists, is a file
+ * of the type the diff says. A rename or copy source that an earlier
+ * file of this patch already replaced (a criss-cross rename "a -> b,
+ * b -> a") is read as it was before the patch, as git apply does.
+ */
+static enum file_step check_preimage(struct file_apply *fa)
+{
+	struct apply_session *s = fa->s;
+	const struct file_patch *fp = fa->fp;
+	struct file_state *old = &fa->old;
+	struct entry *staged;
+	int rc;
+
+	if (!fp->old_path)
+		return FILE_STEP_OK;
+	staged = map_get(&s->stage, fp->old_path);
+	if ((fp->is_rename || fp->is_copy) && staged && !staged->deleted && staged->arrived)
+		rc = lookup_prepatch(s, fp->old_path, old);
+	else
+		rc = lookup(s, fp->old_path, old);
+	if (rc < 0)
+		return FILE_STEP_ERROR;
+	if (!old->exists) {
+		strbuf_addf(&fa->why, "'%s' does not exist", fp->old_path);
+		return FILE_STEP_REFUSED;
+	}
+	if (old->mode == GIT_FILEMODE_TREE) {
+		strbuf_addf(&fa->why, "'%s' is a directory", fp->old_path);
+		return FILE_STEP_REFUSED;
+	}
+	if (fp->old_mode && file_type(fp->old_mode) != file_type(old->mode)) {
+		strbuf_addf(&fa->why, "'%s' has type %o, expected %o", fp->old_path, old->mode, fp->old_mode);
+		return FILE_STEP_REFUSED;
+	}
+	return read_content(s, old, fp->old_path, &fa->content) < 0 ? FILE_STEP_ERROR : FILE_STEP_OK;
+}
+
+/*
+ * The destination must be free for creations, renames and copies (a
+ * copy onto its own source too, as git apply says).
+ */
+static enum file_step check_to_create(struct file_apply *fa)
+{
+	struct apply_session *s = fa->s;
+	const struct file_patch *fp = fa->fp;
+	struct file_state dst = { 0 };
+	int rc;
+
+	if (!fp->new_path || (fp->old_path && !fp->is_copy && !strcmp(fp->old_path, fp->new_path)))
+		return FILE_STEP_OK;
+	if (lookup(s, fp->new_path, &dst) < 0)
+		return FILE_STEP_ERROR;
+	if (dst.exists && dst.mode != GIT_FILEMODE_TREE &&
+	    !(!map_get(&s->stage, fp->new_path) && leaves(s, fp->new_path))) {
+		strbuf_addf(&fa->why, "'%s' already exists", fp->new_path);
+		return FILE_STEP_REFUSED;
+	}
+	rc = is_live_dir(s, fp->new_path);
+	if (rc > 0)
+		strbuf_addf(&fa->why, "'%s' already exists as a directory", fp->new_path);
+	return refused_if(rc);
+}
+
+/*
+ * The post-image's mode, into fa->mode. A file does not turn into a
+ * symbolic link or a submodule (or back) by a mode change: git's diffs
+ * delete and create instead, and git apply refuses this.
+ */
+static enum file_step check_new_mode(struct file_apply *fa)
+{
+	const struct file_patch *fp = fa->fp;
+	const struct file_state *old = &fa->old;
+	unsigned mode = fp->new_mode ? fp->new_mode : old->exists ? old->mode : GIT_FILEMODE_BLOB;
+
+	fa->mode = mode;
+	if (fp->new_path && old->exists && file_type(mode) != file_type(old->mode)) {
+		strbuf_addf(&fa->why, "new mode (%o) of '%s' does not match old mode (%o)", mode,
+			    fp->new_path, old->mode);
+		return FILE_STEP_REFUSED;
+	}
+	if (fp->is_binary && (mode == GIT_FILEMODE_COMMIT || old->mode == GIT_FILEMODE_COMMIT)) {
+		strbuf_addf(&fa->why, "corrupt patch for submodule '%s'", file_patch_name(fp));
+		return FILE_STEP_REFUSED;
+	}
+	return refused_if(fp->new_path && check_protected(fp->new_path, mode, &fa->why));
+}
+
+/* Everything about the file diff that can be checked before its data is applied. */
+static enum file_step check_patch(struct file_apply *fa)
+{
+	enum file_step rc;
+
+	if ((rc = check_paths(fa)) || (rc = check_preimage(fa)) || (rc = check_to_create(fa)))
+		return rc;
+	return check_new_mode(fa);
+}
+
+/*
+ * git am -3 after the hunks failed: three_way() on the pre-image content
+ * (saved). Merged cleanly: saved becomes the post-image and every failed
+ * hunk is merged. With conflicts: the file is staged with its conflict
+ * markers, for apply_session_conflicts(), and the hunks stay failed.
+ * -1 on error.
+ */
+static int three_way_fallback(struct file_apply *fa, struct strbuf *saved)
+{
+	struct apply_file_result *fr = fa->fr;
+	int rc = three_way(fa->s, fa->fp, saved, &fr->conflict);
+
+	if (rc == 2) {
+		struct entry *e = stage_entry(fa->s, fa->fp->new_path);
+
+		e->deleted = 0;
+		e->mode = fa->mode;
+		e->has_oid = 0;
+		strbuf_reset(&e->data);
+		strbuf_addbuf(&e->data, saved);
+		fr->conflict->mode = fa->mode;
+	}
+	if (rc == 1) {
+		for (size_t k = 0; k < fa->fp->hunk_nr; k++)
+			if (fr->hunks[k].status == APPLY_HUNK_FAILED)
+				fr->hunks[k].status = APPLY_HUNK_MERGED;
+		fr->hunks_failed = 0;
+		fr->status = APPLY_FILE_MERGED;
+		strbuf_reset(&fa->content);
+		strbuf_addbuf(&fa->content, saved);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* The hunks on fa->content, falling back to a 3-way merge under -3. */
+static enum file_step apply_text(struct file_apply *fa)
+{
+	struct apply_session *s = fa->s;
+	struct apply_file_result *fr = fa->fr;
+	struct strbuf saved = STRBUF_INIT;
+	int rc = 0;
+
+	if (s->opts.three_way)
+		strbuf_addbuf(&saved, &fa->content);
+	fr->hunks_failed = apply_hunks(fa->fp, &fa->content, s->opts.fuzz, 0, s->failures_left, fr->hunks);
+	if (fr->hunks_failed && s->opts.three_way)
+		rc = three_way_fallback(fa, &saved);
+	strbuf_release(&saved);
+	if (rc < 0)
+		return FILE_STEP_ERROR;
+	if (fr->hunks_failed) {
+		fr->status = APPLY_FILE_FAILED;
+		return FILE_STEP_FAILED;
+	}
+	return FILE_STEP_OK;
+}
+
+/*
+ * The post-image, from the pre-image in fa->content: into fa->content,
+ * or fa->post_oid when fa->use_oid (a binary post-image already in the
+ * repository, a submodule's commit); then what git's fsck would say of
+ * it.
+ */
+static enum file_step apply_data(struct file_apply *fa)
+{
+	const struct file_patch *fp = fa->fp;
+	enum file_step rc;
+
+	if (fp->is_binary) {
+		if (apply_binary(fa->s, fp, &fa->content, &fa->use_oid, &fa->post_oid, &fa->why))
+			return FILE_STEP_REFUSED;
+	} else if (fp->hunk_nr && (rc = apply_text(fa))) {
+		return rc;
+	}
+	if (fp->is_delete && fa->content.len && !fp->is_binary) {
+		strbuf_addf(&fa->why, "'%s' is not empty after the deletion patch", fp->old_path);
+		return FILE_STEP_REFUSED;
+	}
+	if (!fp->new_path)
+		return FILE_STEP_OK;
+	if (fa->mode != GIT_FILEMODE_COMMIT)
+		return refused_if(check_protected_content(fa->s, fp->new_path,
+							  fa->use_oid ? &fa->post_oid : NULL,
+							  &fa->content, &fa->why));
+	/* A submodule's post-image names its commit. */
+	if (gitlink_oid(&fa->content, &fa->post_oid) < 0) {
+		strbuf_addf(&fa->why, "corrupt patch for submodule '%s'", fp->new_path);
+		return FILE_STEP_REFUSED;
+	}
+	fa->use_oid = 1;
+	return FILE_STEP_OK;
+}
+
+/* Into the stage: the old name deleted (deletion, rename), the new one written. */
+static void write_out_results(struct file_apply *fa)
+{
+	const struct file_patch *fp = fa->fp;
+	struct entry *e;
+
+	if (fp->old_path && (fp->is_delete || fp->is_rename)) {
+		struct entry *staged = map_get(&fa->s->stage, fp->old_path);
+
+		/* A rename source already taken over by an earlier rename stays. */
+		if (!(fp->is_rename && staged && !staged->deleted && staged->arrived))
+			stage_entry(fa->s, fp->old_path)->deleted = 1;
+	}
+	if (!fp->new_path)
+		return;
+	e = stage_entry(fa->s, fp->new_path);
+	e->deleted = 0;
+	if (!fp->old_path || strcmp(fp->old_path, fp->new_path))
+		e->arrived = 1;
+	e->mode = fa->mode;
+	strbuf_reset(&e->data);
+	if (fa->use_oid) {
+		e->has_oid = 1;
+		git_oid_cpy(&e->oid, &fa->post_oid);
+	} else if (!fp->hunk_nr && !fp->is_binary && fa->old.exists && fa->old.has_oid) {
+		e->has_oid = 1;	/* rename, copy or mode change only */
+		git_oid_cpy(&e->oid, &fa->old.oid);
+	} else {
+		e->has_oid = 0;
+		strbuf_release(&e->data);
+		e->data = fa->content;	/* moved */
+		strbuf_init(&fa->content, 0);
+	}
+}
+
 /* Applies one file diff to the stage. Returns -1 on internal error, else 0. */
 static int apply_file(struct apply_session *s, const struct file_patch *fp,
 		      struct apply_file_result *fr)
 {
-	struct strbuf why = STRBUF_INIT, content = STRBUF_INIT;
-	struct file_state old = { 0 }, dst = { 0 };
-	unsigned mode;
-	int ret = 0, use_oid = 0, rc;
-	git_oid post_oid;
+	struct file_apply fa = { .s = s, .fp = fp, .fr = fr, .content = STRBUF_INIT, .why = STRBUF_INIT };
+	enum file_step rc;
 
 	file_result_init(fr, fp);
-
-	/* Path safety first: both names. */
-	/*
-	 * A file deleted or renamed away may sit under a file the same
-	 * patch created in place of its directory ("rm -r dir" and a new
-	 * file "dir", which format-patch lists first); a symbolic link is
-	 * refused all the same.
-	 */
-	if ((fp->old_path &&
-	     (rc = check_path_in(s, fp->old_path, fp->is_delete || fp->is_rename, &why))) ||
-	    (fp->new_path && (rc = check_path(s, fp->new_path, &why)))) {
-		if (rc < 0)
-			ret = -1;
-		goto refuse;
-	}
-
-	/*
-	 * The pre-image. A rename or copy source that an earlier file of
-	 * this patch already replaced (a criss-cross rename "a -> b, b -> a")
-	 * is read as it was before the patch, as git apply does.
-	 */
-	if (fp->old_path) {
-		struct entry *staged = map_get(&s->stage, fp->old_path);
-
-		if ((fp->is_rename || fp->is_copy) && staged && !staged->deleted && staged->arrived)
-			rc = lookup_prepatch(s, fp->old_path, &old);
-		else
-			rc = lookup(s, fp->old_path, &old);
-		if (rc < 0)
-			goto internal;
-		if (!old.exists) {
-			strbuf_addf(&why, "'%s' does not exist", fp->old_path);
-			goto refuse;
-		}
-		if (old.mode == GIT_FILEMODE_TREE) {
-			strbuf_addf(&why, "'%s' is a directory", fp->old_path);
-			goto refuse;
-		}
-		if (fp->old_mode && file_type(fp->old_mode) != file_type(old.mode)) {
-			strbuf_addf(&why, "'%s' has type %o, expected %o", fp->old_path, old.mode, fp->old_mode);
-			goto refuse;
-		}
-		if (read_content(s, &old, fp->old_path, &content) < 0)
-			goto internal;
-	}
-	/*
-	 * The destination must be free for creations, renames and copies
-	 * (a copy onto its own source too, as git apply says).
-	 */
-	if (fp->new_path && (!fp->old_path || fp->is_copy || strcmp(fp->old_path, fp->new_path))) {
-		if (lookup(s, fp->new_path, &dst) < 0)
-			goto internal;
-		if (dst.exists && dst.mode != GIT_FILEMODE_TREE &&
-		    !(!map_get(&s->stage, fp->new_path) && leaves(s, fp->new_path))) {
-			strbuf_addf(&why, "'%s' already exists", fp->new_path);
-			goto refuse;
-		}
-		rc = is_live_dir(s, fp->new_path);
-		if (rc < 0)
-			goto internal;
-		if (rc) {
-			strbuf_addf(&why, "'%s' already exists as a directory", fp->new_path);
-			goto refuse;
-		}
-	}
-	mode = fp->new_mode ? fp->new_mode : old.exists ? old.mode : GIT_FILEMODE_BLOB;
-	/*
-	 * A file does not turn into a symbolic link or a submodule (or
-	 * back) by a mode change: git's diffs delete and create instead,
-	 * and git apply refuses this.
-	 */
-	if (fp->new_path && old.exists && file_type(mode) != file_type(old.mode)) {
-		strbuf_addf(&why, "new mode (%o) of '%s' does not match old mode (%o)", mode,
-			    fp->new_path, old.mode);
-		goto refuse;
-	}
-	if (fp->is_binary && (mode == GIT_FILEMODE_COMMIT || old.mode == GIT_FILEMODE_COMMIT)) {
-		strbuf_addf(&why, "corrupt patch for submodule '%s'", file_patch_name(fp));
-		goto refuse;
-	}
-	if (fp->new_path && check_protected(fp->new_path, mode, &why))
-		goto refuse;
-
-	/* The post-image. */
-	if (fp->is_binary) {
-		if (apply_binary(s, fp, &content, &use_oid, &post_oid, &why))
-			goto refuse;
-	} else if (fp->hunk_nr) {
-		struct strbuf saved = STRBUF_INIT;
-
-		if (s->opts.three_way)
-			strbuf_addbuf(&saved, &content);
-		fr->hunks_failed = apply_hunks(fp, &content, s->opts.fuzz, 0, s->failures_left, fr->hunks);
-		if (fr->hunks_failed && s->opts.three_way) {
-			rc = three_way(s, fp, &saved, &fr->conflict);
-			if (rc < 0) {
-				strbuf_release(&saved);
-				goto internal;
-			}
-			if (rc == 2) {
-				/* Staged with its conflict markers, for apply_session_conflicts(). */
-				struct entry *e = stage_entry(s, fp->new_path);
-
-				e->deleted = 0;
-				e->mode = mode;
-				e->has_oid = 0;
-				strbuf_reset(&e->data);
-				strbuf_addbuf(&e->data, &saved);
-				fr->conflict->mode = mode;
-			}
-			if (rc == 1) {
-				for (size_t k = 0; k < fp->hunk_nr; k++)
-					if (fr->hunks[k].status == APPLY_HUNK_FAILED)
-						fr->hunks[k].status = APPLY_HUNK_MERGED;
-				fr->hunks_failed = 0;
-				fr->status = APPLY_FILE_MERGED;
-				strbuf_reset(&content);
-				strbuf_addbuf(&content, &saved);
-			}
-		}
-		strbuf_release(&saved);
-		if (fr->hunks_failed) {
-			fr->status = APPLY_FILE_FAILED;
-			goto out;
-		}
-	}
-	if (fp->is_delete && content.len && !fp->is_binary) {
-		strbuf_addf(&why, "'%s' is not empty after the deletion patch", fp->old_path);
-		goto refuse;
-	}
-	if (fp->new_path && mode != GIT_FILEMODE_COMMIT &&
-	    (rc = check_protected_content(s, fp->new_path, use_oid ? &post_oid : NULL, &content,
-					  &why))) {
-		if (rc < 0)
-			goto internal;
-		goto refuse;
-	}
-	if (fp->new_path && mode == GIT_FILEMODE_COMMIT) {
-		/* A submodule's post-image names its commit. */
-		if (gitlink_oid(&content, &post_oid) < 0) {
-			strbuf_addf(&why, "corrupt patch for submodule '%s'", fp->new_path);
-			goto refuse;
-		}
-		use_oid = 1;
-	}
-
-	/* Record: delete the old name (deletion, rename), write the new one. */
-	if (fp->old_path && (fp->is_delete || fp->is_rename)) {
-		struct entry *staged = map_get(&s->stage, fp->old_path);
-
-		/* A rename source already taken over by an earlier rename stays. */
-		if (!(fp->is_rename && staged && !staged->deleted && staged->arrived))
-			stage_entry(s, fp->old_path)->deleted = 1;
-	}
-	if (fp->new_path) {
-		struct entry *e = stage_entry(s, fp->new_path);
-
-		e->deleted = 0;
-		if (!fp->old_path || strcmp(fp->old_path, fp->new_path))
-			e->arrived = 1;
-		e->mode = mode;
-		strbuf_reset(&e->data);
-		if (use_oid) {
-			e->has_oid = 1;
-			git_oid_cpy(&e->oid, &post_oid);
-		} else if (!fp->hunk_nr && !fp->is_binary && old.exists && old.has_oid) {
-			e->has_oid = 1;	/* rename, copy or mode change only */
-			git_oid_cpy(&e->oid, &old.oid);
-		} else {
-			e->has_oid = 0;
-			strbuf_release(&e->data);
-			e->data = content;	/* moved */
-			strbuf_init(&content, 0);
-		}
-	}
-	goto out;
-internal:
-	ret = -1;
-refuse:
-	if (ret == 0)
-		file_error(fr, &why);
-out:
-	strbuf_release(&why);
-	strbuf_release(&content);
-	return ret;
+	rc = check_patch(&fa);
+	if (rc == FILE_STEP_OK)
+		rc = apply_data(&fa);
+	if (rc == FILE_STEP_OK)
+		write_out_results(&fa);
+	else if (rc == FILE_STEP_REFUSED)
+		file_error(fr, &fa.why);
+	strbuf_release(&fa.why);
+	strbuf_release(&fa.content);
+	return rc == FILE_STEP_ERROR ? -1 : 0;
 }
 
 /* ------------------------------------------------------------- patches */

@@ -245,6 +245,26 @@ static void NORETURN fail_lg2(struct worker *w, int rc)
 	fail(w, o, reason.buf);
 }
 
+/*
+ * The certificate authorities https trusts, as git push has them:
+ * $GIT_SSL_CAINFO / $GIT_SSL_CAPATH, else http.sslCAInfo /
+ * http.sslCAPath; the system's when none is set.
+ */
+static void trust_certificates(struct worker *w)
+{
+	const char *env_file = getenv("GIT_SSL_CAINFO"), *env_dir = getenv("GIT_SSL_CAPATH");
+	char *file = env_file && *env_file ? xstrdup(env_file) :
+		config_git_string(w->opts->cfg, "http.sslcainfo");
+	char *dir = env_dir && *env_dir ? xstrdup(env_dir) :
+		config_git_string(w->opts->cfg, "http.sslcapath");
+	int rc = file || dir ? repo_trust_certificates(file, dir) : 0;
+
+	if (rc < 0)
+		fail_lg2(w, rc);
+	free(file);
+	free(dir);
+}
+
 static void connect_remote(struct worker *w)
 {
 	const char *const *names;
@@ -432,6 +452,7 @@ static void NORETURN worker_main(int fd, git_repository *repo, const struct push
 	w.cb.sideband_progress = cb_sideband;
 	w.cb.push_transfer_progress = cb_transfer;
 	w.cb.payload = &w;
+	trust_certificates(&w);
 	connect_remote(&w);
 	if (w.has_adv)
 		send_line(&w, "adv %s", git_oid_tostr_s(&w.adv));

@@ -292,12 +292,53 @@ out:
 	return ret;
 }
 
+static int remote_has(const struct pushpack *pp, const git_oid *oid)
+{
+	for (size_t i = 0; i < pp->opts->nr_haves; i++)
+		if (git_oid_equal(&pp->opts->haves[i], oid))
+			return 1;
+	return 0;
+}
+
+/*
+ * A tip that is an annotated tag (a pull request's): the tag object, and
+ * a tag it points at, go too, unless the remote has them; *commit is
+ * what they point at in the end.
+ */
+static int add_tags(struct pushpack *pp, const git_oid *tip, git_oid *commit)
+{
+	git_tag *tag = NULL;
+
+	git_oid_cpy(commit, tip);
+	for (int depth = 0; depth < 16; depth++) {	/* a tag of a tag of ...: bounded */
+		size_t len;
+		git_object_t type;
+
+		if (lg2_check(git_odb_read_header(&len, &type, pp->odb, commit), "cannot read %s",
+			      git_oid_tostr_s(commit)) < 0)
+			return -1;
+		if (type != GIT_OBJECT_TAG)
+			return 0;
+		if (!remote_has(pp, commit))
+			add(pp, commit, GIT_OBJECT_TAG, NULL);
+		if (lg2_check(git_tag_lookup(&tag, pp->repo, commit), "cannot read tag %s",
+			      git_oid_tostr_s(commit)) < 0)
+			return -1;
+		git_oid_cpy(commit, git_tag_target_id(tag));
+		git_tag_free(tag);
+	}
+	return error("tag %s: too many tags of tags", git_oid_tostr_s(tip));
+}
+
 static int find_objects(struct pushpack *pp, const git_oid *tip, uint32_t *commits)
 {
 	git_revwalk *walk = NULL;
-	git_oid id;
+	git_oid id, commit;
 	int rc, ret = -1;
 
+	if (add_tags(pp, tip, &commit) < 0)
+		return -1;
+	tip = &commit;
 	if (lg2_check(git_revwalk_new(&walk, pp->repo), "cannot walk the history") < 0)
 		return -1;
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);

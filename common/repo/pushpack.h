@@ -19,7 +19,9 @@
  * has (libgit2 1.5's push walks the whole tree of every commit an
  * advertised ref names: see the closing note of issue 23 for figures).
  * A root commit brings its whole tree; gitlinks (submodules) are not
- * objects of this repository; an object found twice goes once.
+ * objects of this repository; an object found twice goes once. A tip
+ * that is an annotated tag (a pull request's) brings the tag object too,
+ * and the commit it names is the tip of the walk.
  *
  * Deltas. A tree or blob whose path held an object of the same kind in
  * the commit's first parent (or, that failing, another parent) is

@@ -4,14 +4,14 @@
 
 /*
  * The guarded repository step: the one way git-maint moves refs
- * (DESIGN.md, "Repository changes"). Every ref git-maint writes is
- * written here, under the repository lock (or the notify lock, for
- * notify's journal): the branches, notes refs, the notify journal and
- * the remote-tracking refs a push moves (push_track(), push.h) by a step
- * (refstep_run()), and ORIG_HEAD, which only records a fact and guards
- * nothing, by refstep_record() (below). A step moves one or more
- * refs, each from the value it is expected to hold to a new one, in this
- * order:
+ * (Documentation/technical/data-flow.txt, "Repository changes"). Every
+ * ref git-maint writes is written here, under the repository lock (or
+ * the notify lock, for notify's journal): the branches, notes refs,
+ * the notify journal and the remote-tracking refs a push moves
+ * (push_track(), push.h) by a step (refstep_run()), and ORIG_HEAD,
+ * which only records a fact and guards nothing, by refstep_record()
+ * (below). A step moves one or more refs, each from the value it is
+ * expected to hold to a new one, in this order:
  *
  *   1. the repository lock is held (common/repo/state.h; a BUG() otherwise)
  *   2. the objects the refs will point at are written, by the caller's

@@ -84,6 +84,11 @@ void repo_check_index_objects(int on)
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, on);
 }
 
+int repo_trust_certificates(const char *file, const char *dir)
+{
+	return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, dir);
+}
+
 void repo_global_shutdown(void)
 {
 	if (!libgit2_ready)

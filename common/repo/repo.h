@@ -88,6 +88,16 @@ int repo_tune(enum repo_use use);
 void repo_check_index_objects(int on);
 
 /*
+ * The certificates libgit2's https trusts, instead of the system's: a
+ * file of them, a directory of them, or both (NULL: not that one), as
+ * git's http.sslCAInfo and http.sslCAPath. Process-wide (the push worker
+ * sets it for its one connection). 0, or libgit2's error code with
+ * git_error_last() set (nothing reported: a failed push is reported by
+ * its caller).
+ */
+int repo_trust_certificates(const char *file, const char *dir);
+
+/*
  * Opens the repository gitdir_discover() (common/base/gitdir.h) finds,
  * by git's rules: $GIT_DIR if set, else searched upwards from the
  * current directory, honouring $GIT_CEILING_DIRECTORIES and

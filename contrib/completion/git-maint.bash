@@ -47,7 +47,7 @@ if ! declare -F __gitcomp >/dev/null 2>&1; then
 	fi
 fi
 
-__git_maint_commands="mbox-split dry-apply queue notify publish describe-contains"
+__git_maint_commands="mbox-split dry-apply queue notify publish request-pull describe-contains"
 
 # __git_maint_load <command>: asks git-maint-<command> for its options once
 # and keeps them in __git_maint_opts_<command> (for __gitcomp: the long
@@ -260,6 +260,19 @@ __git_maint_publish_arg ()
 _git_maint_publish ()
 {
 	__git_maint_complete publish __git_maint_none __git_maint_publish_arg
+}
+
+__git_maint_request_pull_value ()
+{
+	case $1 in
+	--tag) __gitcomp_direct "$(__git_tags "" "$2" " ")" ;;
+	*) __git_maint_none ;;
+	esac
+}
+
+_git_maint_request_pull ()
+{
+	__git_maint_complete request-pull __git_maint_request_pull_value __git_maint_publish_arg
 }
 
 __git_maint_describe_value ()

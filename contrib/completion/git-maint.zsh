@@ -93,7 +93,7 @@ done
 case $cmd in
 mbox-split|dry-apply) args=('*:mailbox, Maildir or message file:_files') ;;
 queue) args=('1:branch:__git_maint_branches' '*:mailbox, Maildir or message file:_files') ;;
-publish) args=('::branch:__git_maint_branches') ;;
+publish|request-pull) args=('::branch:__git_maint_branches') ;;
 notify) args=('*:revision range:__git_maint_refs') ;;
 describe-contains) args=('*:commit:__git_maint_refs') ;;
 esac

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A write() fault injector for tests (RELIABILITY 23), loaded with
+ * A write() fault injector for tests (reliability case 23), loaded with
  * LD_PRELOAD: a write to a file whose path has $EIO_WRITE_PATH as whole
  * components (see fails())
  * fails with EIO, as a failing disk would make it. Built by the test

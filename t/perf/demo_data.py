@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The demo corpus (gen-repo.sh --size=demo, used by contrib/demo.sh).
 #
-# A small driver tree laid out like the article in
-# /work/shared/seeds/000-article.md: branches master, usb-linus, usb-next
+# A small driver tree laid out like the USB maintainer's workflow that
+# git-maint(7) describes: branches master, usb-linus, usb-next
 # and the maintainer's work-linus and work-next; and a TODO mailbox with
 # the article's two USB patches (made against usb-next, so they apply to
 # work-next but fail on work-linus at the second hunk of

@@ -31,7 +31,7 @@
 #
 # --size=small is for tests (a few hundred files and messages, seconds);
 # --size=demo builds the tree and TODO mailbox of contrib/demo.sh (the
-# branch layout of /work/shared/seeds/000-article.md). The default is full
+# branch layout of the USB maintainer's workflow, git-maint(7)). The default is full
 # (a few minutes on 2 cores). The default <out> is t/perf/out/<size>, or
 # t/perf/out/<size>-<n>-<base> when --series/--base differ from the
 # defaults. An existing output with the same parameters is reused unless

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Review data of hostile shapes, for p0320 (issue 24, RELIABILITY 55).
+"""Review data of hostile shapes, for p0320 (issue 24, reliability case 55).
 
   gen-review.py trailers <n>     a patch and one reply giving it n
                                  distinct Reviewed-by trailers

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# p0310: patches that are large on purpose (RELIABILITY 38, 40), ours
+# p0310: patches that are large on purpose (reliability cases 38, 40), ours
 # and git's tools in the same run, wall-clock seconds and peak memory:
 #
 #   files     one patch creating <n> files in one directory

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # p0320: review data of hostile shapes at 1x, 10x and 100x (issue 24,
-# RELIABILITY 55), ours and git's (or b4's) tools on the same input in the
+# reliability case 55), ours and git's (or b4's) tools on the same input in the
 # same run; the figures of git-maint(7), LIMITS, "Review data":
 #
 #   trailers    one reply giving a patch n distinct trailers:

@@ -23,18 +23,23 @@
 #           Built when asked for (a long while, once).
 #
 # Each run pushes the first P0700_COMMITS (default "30 100") commits of the
-# work over each transport: git daemon, and lighttpd + git http-backend
-# with basic auth (the password from a credential helper, for both tools),
-# P0700_REPS times (default 5), publish and git push alternating which
-# goes first, each to a fresh hard-linked copy of the remote. Prints the
-# medians and the ratios publish / git push; fails when a push did not
-# leave the remote at the work's tip, not when a goal is missed.
+# work over each transport of P0700_VIA (default all four): daemon (git
+# daemon), http (lighttpd + git http-backend with basic auth, the
+# password from a credential helper for both tools), https (the same
+# over TLS, a throwaway certificate both tools trust by http.sslCAInfo),
+# ssh (sshd on loopback, a throwaway key in ~/.ssh; git push's ssh told
+# it by core.sshCommand), P0700_REPS times (default 5), publish and git
+# push alternating which goes first, each to a fresh hard-linked copy of
+# the remote. Prints the medians and the ratios publish / git push; fails
+# when a push did not leave the remote at the work's tip, not when a goal
+# is missed.
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${MAINT_BUILD_DIR:=$top/.build}"
 : "${MAINT_PERF_CACHE:=$top/t/perf/out/cache}"
 : "${P0700_REPS:=5}"
 : "${P0700_COMMITS:=30 100}"
+: "${P0700_VIA:=daemon http https ssh}"
 run=$top/t/perf/out/p0700
 sets=${*:-git kernel}
 
@@ -43,7 +48,8 @@ mkdir -p "$run/home" "$run/srv" "$MAINT_PERF_CACHE"
 export HOME="$run/home" GIT_CONFIG_NOSYSTEM=1 LC_ALL=C TZ=UTC
 export GIT_COMMITTER_NAME="Greg Kroah-Hartman" GIT_COMMITTER_EMAIL="gregkh@linuxfoundation.org"
 export GIT_AUTHOR_NAME="$GIT_COMMITTER_NAME" GIT_AUTHOR_EMAIL="$GIT_COMMITTER_EMAIL"
-unset GIT_DIR GIT_WORK_TREE GIT_MAINT_TEST_CRASH_AT DBUS_SESSION_BUS_ADDRESS
+unset GIT_DIR GIT_WORK_TREE GIT_MAINT_TEST_CRASH_AT DBUS_SESSION_BUS_ADDRESS SSH_AUTH_SOCK \
+	GIT_SSL_CAINFO GIT_SSL_CAPATH
 PATH=$MAINT_BUILD_DIR/bin:$PATH
 
 # ---- the data sets ----
@@ -121,9 +127,22 @@ cleanup () { :; }
 test_set_prereq () { :; }
 die () { :; }
 . "$top/t/lib-git-server.sh"
+. "$top/t/lib-tls.sh"
 trap 'code=$?; set +e; stop_git_servers; exit $code' EXIT
 start_git_daemon "$run/srv"
 start_http_server "$run/srv" maint "$PASSWORD"
+http_port=$HTTP_PORT
+mkdir -p "$run/tls"
+(cd "$run/tls" && tls_cert_make)
+start_http_server "$run/srv" maint "$PASSWORD" "server.modules += ( \"mod_openssl\" )
+	ssl.engine = \"enable\"
+	ssl.pemfile = \"$run/tls/cert.pem\"
+	ssl.privkey = \"$run/tls/key.pem\""
+https_port=$HTTP_PORT
+mkdir -p "$HOME/.ssh"
+ssh-keygen -q -t ed25519 -N "" -f "$HOME/.ssh/id_ed25519"
+cp "$HOME/.ssh/id_ed25519.pub" "$run/authorized_keys"
+start_ssh_server "$run/authorized_keys"
 
 # A counting proxy in front of each server, for the runs that count bytes.
 start_proxy () {
@@ -135,15 +154,26 @@ start_proxy () {
 	cat "$run/proxy-$1.port"
 }
 daemon_proxy=$(start_proxy daemon "$DAEMON_PORT")
-http_proxy=$(start_proxy http "$HTTP_PORT")
-printf "http://maint:%s@127.0.0.1:%s\nhttp://maint:%s@127.0.0.1:%s\n" \
-	"$PASSWORD" "$HTTP_PORT" "$PASSWORD" "$http_proxy" >"$run/creds"
+http_proxy=$(start_proxy http "$http_port")
+https_proxy=$(start_proxy https "$https_port")
+ssh_proxy=$(start_proxy ssh "$SSH_PORT")
+# the proxy's port shows the same host key
+sed -n "s/^\[127.0.0.1\]:$SSH_PORT /[127.0.0.1]:$ssh_proxy /p" "$HOME/.ssh/known_hosts" >>"$HOME/.ssh/known_hosts"
+for port in "$http_port" "$http_proxy"; do
+	printf "http://maint:%s@127.0.0.1:%s\n" "$PASSWORD" "$port"
+done >"$run/creds"
+# localhost: libgit2 (mbedTLS) matches the certificate's DNS names only
+for port in "$https_port" "$https_proxy"; do
+	printf "https://maint:%s@localhost:%s\n" "$PASSWORD" "$port"
+done >>"$run/creds"
 chmod 600 "$run/creds"
 
 url_of () {	# transport remote-name counted
 	case $1 in
 	daemon) port=$DAEMON_PORT; test -z "$3" || port=$daemon_proxy; echo "git://127.0.0.1:$port/$2.git" ;;
-	http) port=$HTTP_PORT; test -z "$3" || port=$http_proxy; echo "http://127.0.0.1:$port/git/$2.git" ;;
+	http) port=$http_port; test -z "$3" || port=$http_proxy; echo "http://127.0.0.1:$port/git/$2.git" ;;
+	https) port=$https_port; test -z "$3" || port=$https_proxy; echo "https://localhost:$port/git/$2.git" ;;
+	ssh) port=$SSH_PORT; test -z "$3" || port=$ssh_proxy; echo "ssh://$(id -un)@127.0.0.1:$port$run/srv/$2.git" ;;
 	esac
 }
 
@@ -161,6 +191,9 @@ prepare () {
 	git -C "$run/$2" update-ref refs/heads/work-next \
 		"$(git -C "$cache/local.git" rev-parse "work-next~$((100 - $3))")"
 	git -C "$run/$2" config credential.helper "store --file=$run/creds"
+	git -C "$run/$2" config http.sslCAInfo "$run/tls/cert.pem"
+	git -C "$run/$2" config core.sshCommand \
+		"ssh -i $HOME/.ssh/id_ed25519 -o IdentitiesOnly=yes -o UserKnownHostsFile=$HOME/.ssh/known_hosts -o BatchMode=yes"
 	git -C "$run/$2" remote add r "$(url_of "$4" "$2" "$5")"
 	printf '[tree "p"]\n\tpublic = usb-next\n\twork = work-next\n\tremote = r\n\tnotify = false\n' \
 		>"$run/$2/maint.ini"
@@ -207,7 +240,7 @@ for set in $sets; do
 	tags=$(git -C "$cache/tmpl.git" tag | wc -l)
 	echo "p0700 $set: $objects objects, the remote $tags tags"
 	for commits in $P0700_COMMITS; do
-		for transport in daemon http; do
+		for transport in $P0700_VIA; do
 			r=1
 			while test $r -le "$P0700_REPS"; do
 				if test $((r % 2)) = 1; then

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Unit tests of parse_date() (common/base/date.c): dates a commit cannot
- * hold are refused, not wrapped or overflowed (RELIABILITY 42; the
+ * hold are refused, not wrapped or overflowed (reliability case 42; the
  * inputs the date fuzz target found are in t/fuzz/regressions/date/).
  */
 #include <setjmp.h>

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#include "diffstat.h"
+#include "quote.h"
+#include "repo.h"
+#include "usage.h"
+#include "wrapper.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* git's width for --stat when standard output is not a terminal */
+#define STAT_WIDTH 80
+
+struct stat_file {
+	struct strbuf name;	/* as shown: quoted, a rename shortened */
+	uintmax_t added, deleted;	/* lines; for a binary file, bytes new and old */
+	int binary;
+};
+
+struct stat_all {
+	struct stat_file *v;
+	size_t nr;
+};
+
+static int decimal_width(uintmax_t n)
+{
+	int w = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		w++;
+	}
+	return w;
+}
+
+static int needs_quotes(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int q;
+
+	quote_path(&sb, path, strlen(path), QUOTE_ASCII);
+	q = sb.len != strlen(path);
+	strbuf_release(&sb);
+	return q;
+}
+
+/* "a/{b => c}/d": the leading directories and the trailing part the two names share, once. */
+static void rename_name(struct strbuf *out, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), pfx = 0, sfx = 0, i, mid_a, mid_b;
+
+	if (needs_quotes(a) || needs_quotes(b)) {
+		quote_path(out, a, la, QUOTE_ASCII);
+		strbuf_addstr(out, " => ");
+		quote_path(out, b, lb, QUOTE_ASCII);
+		return;
+	}
+	for (i = 0; a[i] && a[i] == b[i]; i++)
+		if (a[i] == '/')
+			pfx = i + 1;
+	/* the suffix starts at a '/', and may share the prefix's closing '/' */
+	for (i = 0; i < la && i < lb; i++) {
+		size_t ia = la - 1 - i, ib = lb - 1 - i;
+
+		if (a[ia] != b[ib] || ia + (pfx ? 1 : 0) < pfx || ib + (pfx ? 1 : 0) < pfx)
+			break;
+		if (a[ia] == '/')
+			sfx = la - ia;
+	}
+	mid_a = la > pfx + sfx ? la - pfx - sfx : 0;
+	mid_b = lb > pfx + sfx ? lb - pfx - sfx : 0;
+	if (pfx + sfx) {
+		strbuf_add(out, a, pfx);
+		strbuf_addch(out, '{');
+	}
+	strbuf_add(out, a + pfx, mid_a);
+	strbuf_addstr(out, " => ");
+	strbuf_add(out, b + pfx, mid_b);
+	if (pfx + sfx) {
+		strbuf_addch(out, '}');
+		strbuf_add(out, a + la - sfx, sfx);
+	}
+}
+
+static int count_file(struct stat_file *f, git_diff *diff, size_t i)
+{
+	const git_diff_delta *d = git_diff_get_delta(diff, i);
+	git_patch *patch = NULL;
+	size_t ctx, adds, dels;
+
+	if (d->status == GIT_DELTA_RENAMED)
+		rename_name(&f->name, d->old_file.path, d->new_file.path);
+	else
+		quote_path(&f->name, d->new_file.path, strlen(d->new_file.path), QUOTE_ASCII);
+	if (lg2_check(git_patch_from_diff(&patch, diff, i), "cannot compare '%s'", d->new_file.path) < 0)
+		return -1;
+	d = git_patch_get_delta(patch);
+	if (d->flags & GIT_DIFF_FLAG_BINARY) {
+		f->binary = 1;
+		if (!git_oid_equal(&d->old_file.id, &d->new_file.id)) {
+			f->added = d->new_file.size;
+			f->deleted = d->old_file.size;
+		}
+	} else if (!lg2_check(git_patch_line_stats(&ctx, &adds, &dels, patch), "cannot count '%s'",
+			      d->new_file.path)) {
+		f->added = adds;
+		f->deleted = dels;
+	} else {
+		git_patch_free(patch);
+		return -1;
+	}
+	git_patch_free(patch);
+	return 0;
+}
+
+/* 1 + it scaled to width - 1: every change shows at least one sign. */
+static uintmax_t scale(uintmax_t it, uintmax_t width, uintmax_t max)
+{
+	return it ? 1 + it * (width - 1) / max : 0;
+}
+
+struct widths {
+	int name, number, graph;
+	uintmax_t max_change;
+};
+
+/* The columns, as git shares out its 80 between the name and the graph. */
+static void layout(const struct stat_all *s, struct widths *w)
+{
+	size_t max_len = 0;
+	int bin_width = 0, width = STAT_WIDTH;
+
+	memset(w, 0, sizeof(*w));
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct stat_file *f = &s->v[i];
+
+		if (f->name.len > max_len)
+			max_len = f->name.len;
+		if (f->binary) {
+			int bw = 14 + decimal_width(f->added) + decimal_width(f->deleted);
+
+			if (bw > bin_width)
+				bin_width = bw;
+			w->number = 3;	/* the counts line up with "Bin" */
+		} else if (f->added + f->deleted > w->max_change) {
+			w->max_change = f->added + f->deleted;
+		}
+	}
+	if (decimal_width(w->max_change) > w->number)
+		w->number = decimal_width(w->max_change);
+	if (width < 16 + 6 + w->number)
+		width = 16 + 6 + w->number;
+	w->graph = w->max_change + 4 > (uintmax_t)bin_width ? (int)w->max_change : bin_width - 4;
+	w->name = (int)max_len;
+	if (w->name + w->number + 6 + w->graph > width) {
+		if (w->graph > width * 3 / 8 - w->number - 6) {
+			w->graph = width * 3 / 8 - w->number - 6;
+			if (w->graph < 6)
+				w->graph = 6;
+		}
+		if (w->name > width - w->number - 6 - w->graph)
+			w->name = width - w->number - 6 - w->graph;
+		else
+			w->graph = width - w->number - 6 - w->name;
+	}
+}
+
+static void stat_line(struct strbuf *out, const struct stat_file *f, const struct widths *w)
+{
+	const char *name = f->name.buf, *prefix = "";
+	int len = w->name, padding;
+	uintmax_t add = f->added, del = f->deleted;
+
+	if ((int)f->name.len > w->name) {
+		/* cut from the left, at a '/' where there is one */
+		const char *slash;
+
+		prefix = "...";
+		len = len > 3 ? len - 3 : 0;
+		name += f->name.len - len;
+		if ((slash = strchr(name, '/')))
+			name = slash;
+	}
+	padding = len - (int)strlen(name);
+	if (padding < 0)
+		padding = 0;
+	if (f->binary) {
+		strbuf_addf(out, " %s%s%*s | %*s", prefix, name, padding, "", w->number, "Bin");
+		if (f->added || f->deleted)
+			strbuf_addf(out, " %" PRIuMAX " -> %" PRIuMAX " bytes", f->deleted, f->added);
+		strbuf_addch(out, '\n');
+		return;
+	}
+	if ((uintmax_t)w->graph <= w->max_change) {
+		uintmax_t total = scale(add + del, w->graph, w->max_change);
+
+		if (total < 2 && add && del)
+			total = 2;
+		if (add < del) {
+			add = scale(add, w->graph, w->max_change);
+			del = total - add;
+		} else {
+			del = scale(del, w->graph, w->max_change);
+			add = total - del;
+		}
+	}
+	strbuf_addf(out, " %s%s%*s | %*" PRIuMAX "%s", prefix, name, padding, "", w->number,
+		    f->added + f->deleted, f->added + f->deleted ? " " : "");
+	strbuf_addchars(out, '+', add);
+	strbuf_addchars(out, '-', del);
+	strbuf_addch(out, '\n');
+}
+
+static void totals(struct strbuf *out, const struct stat_all *s)
+{
+	uintmax_t ins = 0, del = 0;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		if (!s->v[i].binary) {
+			ins += s->v[i].added;
+			del += s->v[i].deleted;
+		}
+	}
+	strbuf_addf(out, s->nr == 1 ? " %zu file changed" : " %zu files changed", s->nr);
+	if (ins || !del)
+		strbuf_addf(out, ins == 1 ? ", %" PRIuMAX " insertion(+)" : ", %" PRIuMAX " insertions(+)", ins);
+	if (del || !ins)
+		strbuf_addf(out, del == 1 ? ", %" PRIuMAX " deletion(-)" : ", %" PRIuMAX " deletions(-)", del);
+	strbuf_addch(out, '\n');
+}
+
+static void mode_change(struct strbuf *out, const git_diff_delta *d, int with_name)
+{
+	if (!d->old_file.mode || !d->new_file.mode || d->old_file.mode == d->new_file.mode)
+		return;
+	strbuf_addf(out, " mode change %06o => %06o", d->old_file.mode, d->new_file.mode);
+	if (with_name) {
+		strbuf_addch(out, ' ');
+		quote_path(out, d->new_file.path, strlen(d->new_file.path), QUOTE_ASCII);
+	}
+	strbuf_addch(out, '\n');
+}
+
+static void summary(struct strbuf *out, git_diff *diff)
+{
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		switch (d->status) {
+		case GIT_DELTA_ADDED:
+			strbuf_addf(out, " create mode %06o ", d->new_file.mode);
+			quote_path(out, d->new_file.path, strlen(d->new_file.path), QUOTE_ASCII);
+			strbuf_addch(out, '\n');
+			break;
+		case GIT_DELTA_DELETED:
+			strbuf_addf(out, " delete mode %06o ", d->old_file.mode);
+			quote_path(out, d->old_file.path, strlen(d->old_file.path), QUOTE_ASCII);
+			strbuf_addch(out, '\n');
+			break;
+		case GIT_DELTA_RENAMED:
+			strbuf_addstr(out, " rename ");
+			rename_name(out, d->old_file.path, d->new_file.path);
+			strbuf_addf(out, " (%u%%)\n", (unsigned)d->similarity);
+			mode_change(out, d, 0);
+			break;
+		default:
+			mode_change(out, d, 1);
+			break;
+		}
+	}
+}
+
+int diffstat_trees(struct strbuf *out, git_repository *repo, git_tree *a, git_tree *b)
+{
+	git_diff *diff = NULL;
+	git_diff_find_options fo = GIT_DIFF_FIND_OPTIONS_INIT;
+	struct stat_all s = { NULL, 0 };
+	struct widths w;
+	int ret = -1;
+
+	fo.flags = GIT_DIFF_FIND_RENAMES;
+	if (lg2_check(git_diff_tree_to_tree(&diff, repo, a, b, NULL), "cannot compare the trees") < 0 ||
+	    lg2_check(git_diff_find_similar(diff, &fo), "cannot find renames") < 0)
+		goto out;
+	s.v = xcalloc(git_diff_num_deltas(diff) + 1, sizeof(*s.v));
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		strbuf_init(&s.v[s.nr].name, 0);
+		s.nr++;
+		if (count_file(&s.v[i], diff, i) < 0)
+			goto out;
+	}
+	if (s.nr) {
+		layout(&s, &w);
+		for (size_t i = 0; i < s.nr; i++)
+			stat_line(out, &s.v[i], &w);
+		totals(out, &s);
+		summary(out, diff);
+	}
+	ret = 0;
+out:
+	for (size_t i = 0; i < s.nr; i++)
+		strbuf_release(&s.v[i].name);
+	free(s.v);
+	git_diff_free(diff);
+	return ret;
+}

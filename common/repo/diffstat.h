@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef DIFFSTAT_H
+#define DIFFSTAT_H
+
+/*
+ * `git diff -M --stat --summary <a> <b>` as git prints it when its
+ * output is not a terminal (80 columns, no diff.stat* settings), byte
+ * for byte: what a pull request carries (request-pull-text.h), where a
+ * reader compares it with their own git's.
+ *
+ * libgit2 finds the changes (a tree-to-tree diff, renames at git's 50%
+ * similarity); the layout is git's, which libgit2's git_diff_stats does
+ * not reproduce (a rename's name is not shortened to "dir/{a => b}",
+ * its name column is wider, and --summary has no "rename" line):
+ *
+ *   - one line per file: " <name><padding> | <n> <+++-->", the name
+ *     column as wide as the longest name, the count column as wide as
+ *     the largest count; when that passes 80 columns the graph takes at
+ *     most 3/8 of them and a longer name is cut from the left ("...");
+ *     the graph is scaled so the largest change fills it, every change
+ *     showing at least one sign;
+ *   - a binary file: " <name> | Bin <old size> -> <new size> bytes";
+ *   - a renamed file's name: the common leading directories and
+ *     trailing part once, "drivers/usb/{old.c => new.c}";
+ *   - names C-quoted as git quotes them with core.quotePath true
+ *     (quote.h, QUOTE_ASCII);
+ *   - " N files changed, X insertions(+), Y deletions(-)";
+ *   - the summary: " create mode 100644 <name>", " delete mode ...",
+ *     " rename <name> (<similarity>%)", " mode change 100644 => 100755
+ *     [<name>]".
+ *
+ * Nothing at all when the trees are the same.
+ */
+
+#include <git2.h>
+
+#include "strbuf.h"
+
+/* Appends the diffstat of tree a to tree b. 0, or -1 reported. */
+int diffstat_trees(struct strbuf *out, git_repository *repo, git_tree *a, git_tree *b);
+
+#endif
