@@ -30,11 +30,15 @@ if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>
 	exit 1
 fi
 
+# One dpkg-query for all of them (one a package read the whole status
+# database: 1.4 s of CPU for each make check, make demo and t0990); a
+# package may have a line per architecture, and one says "installed".
+installed=" $(dpkg-query -W -f='${Package} ${Status}\n' $packages 2>/dev/null |
+	sed -n 's/^\([^ ]*\) .* installed$/\1/p' | tr '\n' ' ')"
 missing=
 for p in $packages; do
-	s=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
-	case "$s" in
-	*" installed") ;;
+	case "$installed" in
+	*" $p "*) ;;
 	*) missing="$missing $p" ;;
 	esac
 done

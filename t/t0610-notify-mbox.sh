@@ -281,22 +281,27 @@ test_expect_success 'setup: records with hostile values' '
 	)
 '
 
-test_expect_success 'each hostile record: its mail refused with one line, exit 1, no injected header' '
+test_expect_success 'each hostile record: its mail refused with one line, exit 1, no injected header; a hostile Cc is left out, not the mail (51)' '
 	(cd repo && test_expect_code 1 git maint-notify usb-next..hostile >../out 2>../err) &&
 	test_line_count = 6 err &&
-	for i in 1 2 3 4 5 6
+	for i in 1 3 4 5
 	do
 		c=$(git -C repo rev-parse --short=12 hostile~$((6 - i))) &&
 		grep "^error: $c: not sent: " err || return 1
 	done &&
 	grep "name .* holds a line break" err &&
-	grep "address .* is not a plain address" err &&
 	grep "holds a Unicode line separator" err &&
 	grep "In-Reply-To .* is not a Message-ID" err &&
 	grep "subject .* holds a line break" err &&
-	grep "starts with .-." err &&
-	test_must_be_empty out &&
-	! grep -i "bcc\|victim\|RCPT" out
+	c2=$(git -C repo rev-parse --short=12 hostile~4) &&
+	c6=$(git -C repo rev-parse --short=12 hostile~0) &&
+	grep "^warning: $c2: 1 Cc address left out as not plain local@domain (.a@example.com>.)$" err &&
+	grep "^warning: $c6: 1 Cc address left out as not plain local@domain (.-X/tmp/log@example.com.)$" err &&
+	grep "^From [0-9a-f]* Mon Sep" out >froms &&
+	test_line_count = 2 froms &&
+	test $(grep -c "^To: Eve <eve@example.com>$" out) = 2 &&
+	test $(grep -c "^Cc: Stable <stable@example.org>, list@example.org$" out) = 2 &&
+	! grep -i "bcc\|victim\|RCPT\|-X" out
 '
 
 test_expect_success 'the refused mails do not stop the good ones' '
@@ -305,7 +310,7 @@ test_expect_success 'the refused mails do not stop the good ones' '
 	 test_expect_code 1 git maint-notify usb-next..hostile >../out 2>../err) &&
 	test_line_count = 6 err &&
 	grep "^From [0-9a-f]* Mon Sep" out >froms &&
-	test_line_count = 1 froms &&
+	test_line_count = 3 froms &&
 	grep "^Subject: Applied \"good\" to hostile$" out
 '
 
@@ -328,6 +333,73 @@ test_expect_success '%(date) from a record: ESC and BEL in the body become ?' '
 	echo "Mail of Fri, 1 Apr 2005 10:00:00 +0200?[2J?]0;owned?." >expect &&
 	test_cmp expect actual &&
 	! grep -q "$(printf "\033")" out
+'
+
+# cc_list <mbox>: the addresses of its Cc headers, unfolded, one a line
+cc_list () {
+	awk '/^Cc: /{ cc = 1; printf "%s,", substr($0, 5); next }
+	     cc && /^[ \t]/{ printf "%s", $0; next }
+	     { cc = 0 }
+	     END { print "" }' "$1" | tr "," "\n" | sed -e "s/^[ \t]*//" -e "/^$/d"
+}
+
+test_expect_success 'a record Cc'"'"'ing 150: notify.max-cc (100) of the mail'"'"'s own, in its order, then notify.cc; repeats and odd addresses left out; one warning each (51)' '
+	(
+		cd repo &&
+		git checkout -q -b many usb-next &&
+		test_tick &&
+		GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.com git commit -q --allow-empty -m "many cc" &&
+		{
+			printf "Message-ID: <m1@x>\nFrom: Ann <ann@example.com>\nSubject: [PATCH] many cc\n" &&
+			printf "To: usb-list@example.org\nCc: USB-List@Example.org\nCc: Ann <ANN@example.com>\n" &&
+			printf "Cc: u@b\303\274cher.example\nCc: \"quoted local\"@example.org\n" &&
+			i=1 &&
+			while test $i -le 150
+			do
+				printf "Cc: P %d <p%d@example.org>\n" $i $i &&
+				i=$((i + 1)) || return 1
+			done
+		} >nm &&
+		git notes --ref=maint add -f -C $(git hash-object -w nm) many &&
+		git checkout -q hostile
+	) &&
+	(cd repo && git maint-notify usb-next..many) >out 2>err &&
+	c=$(git -C repo rev-parse --short=12 many) &&
+	cat >expect <<-EOF &&
+	warning: $c: 2 Cc addresses left out as not plain local@domain ('"'"'u@b$(printf "\303\274")cher.example'"'"', ...)
+	warning: $c: 51 more Cc addresses left out: at most 100 are copied (notify.max-cc)
+	EOF
+	test_cmp expect err &&
+	cc_list out >actual &&
+	{
+		echo usb-list@example.org &&
+		i=1 &&
+		while test $i -le 99
+		do
+			echo "P $i <p$i@example.org>" &&
+			i=$((i + 1)) || return 1
+		done &&
+		echo "Stable <stable@example.org>" &&
+		echo list@example.org
+	} >expect &&
+	test_cmp expect actual &&
+	grep "^To: Ann <ann@example.com>$" out
+'
+
+test_expect_success 'notify.max-cc: set lower it copies fewer; above 1000 (a sendmail argument list) it is refused' '
+	git -C repo config maint.notify.max-cc 3 &&
+	(cd repo && git maint-notify usb-next..many) >out 2>err &&
+	cc_list out >actual &&
+	printf "%s\n" usb-list@example.org "P 1 <p1@example.org>" "P 2 <p2@example.org>" \
+		"Stable <stable@example.org>" list@example.org >expect &&
+	test_cmp expect actual &&
+	grep "^warning: .*: 148 more Cc addresses left out: at most 3 are copied (notify.max-cc)$" err &&
+	git -C repo config maint.notify.max-cc 1001 &&
+	(cd repo && test_expect_code 128 git maint-notify usb-next..many) >out 2>err &&
+	echo "fatal: bad notify.max-cc '"'"'1001'"'"': expected a number from 0 to 1000" >expect &&
+	test_cmp expect err &&
+	test_must_be_empty out &&
+	git -C repo config --unset maint.notify.max-cc
 '
 
 test_expect_success '--stdin: the commits named, in that order' '

@@ -264,6 +264,87 @@ test_expect_success 'no git-maint-notify anywhere: exit 128, published, --abort 
 	test_path_is_missing r/.git/maint/publish
 '
 
+# write_hook <path>: a shell script from stdin, executable
+write_hook () {
+	{ echo "#!/bin/sh" && cat; } >"$1" &&
+	chmod +x "$1"
+}
+
+test_expect_success 'a local origin whose pre-receive refuses: refused as git push is, in the remote'"'"'s words, exit 1, nothing moved there (49)' '
+	write_hook origin.git/hooks/pre-receive <<-\EOF &&
+	echo "no pushes to this tree" >&2
+	exit 1
+	EOF
+	write_hook origin.git/hooks/post-receive <<-EOF &&
+	cat >>"$PWD/post-receive.log"
+	EOF
+	in_repo r queue_commit drivers/usb/j.c "usb: j" &&
+	origin_before=$(remote_tip origin.git usb-next) &&
+	tracking_before=$(git -C r rev-parse refs/remotes/origin/usb-next) &&
+	: >notify.log &&
+	test_expect_code 1 git -C r maint-publish >out 2>err &&
+	cat >expect <<-EOF &&
+	remote: no pushes to this tree
+	error: push to '"'"'origin'"'"': rejected (pre-receive hook declined)
+	EOF
+	test_cmp expect err &&
+	test "$(remote_tip origin.git usb-next)" = "$origin_before" &&
+	test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$tracking_before" &&
+	test_path_is_missing post-receive.log &&
+	test_must_be_empty notify.log &&
+	test_path_is_file r/.git/maint/publish/state &&
+	# the oracle: git push to the same repository is refused the same way
+	test_must_fail git -C r push origin usb-next 2>git-err &&
+	grep "^ ! \[remote rejected\] usb-next -> usb-next (pre-receive hook declined)" git-err
+'
+
+test_expect_success '--continue once the hook accepts: pushed, post-receive ran with the update, the tracking ref follows (49)' '
+	rm origin.git/hooks/pre-receive &&
+	git -C r maint-publish --continue -q &&
+	tip=$(git -C r rev-parse work-next) &&
+	test "$(remote_tip origin.git usb-next)" = "$tip" &&
+	test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$tip" &&
+	echo "$origin_before $tip refs/heads/usb-next" >expect &&
+	test_cmp expect post-receive.log &&
+	test_line_count = 1 notify.log &&
+	test_path_is_missing r/.git/maint/publish
+'
+
+test_expect_success 'a file:// backup whose update hook refuses: origin published, the backup named, exit 1, --continue pushes only to it (49)' '
+	make_bare_server_repo backup.git &&
+	git -C r remote add backup "file://$PWD/backup.git" &&
+	git -C r push -q backup usb-next &&
+	printf "[tree \"usb\"]\n\tpublic = usb-next\n\twork = work-next\n\tbackup = backup\n" >r/.git/maint.ini &&
+	write_hook backup.git/hooks/update <<-\EOF &&
+	echo "read-only medium: $1 stays" >&2
+	exit 1
+	EOF
+	in_repo r queue_commit drivers/usb/k.c "usb: k" &&
+	backup_before=$(remote_tip backup.git usb-next) &&
+	origin_before=$(remote_tip origin.git usb-next) &&
+	tip=$(git -C r rev-parse work-next) &&
+	rm post-receive.log &&
+	: >notify.log &&
+	test_expect_code 1 git -C r maint-publish >out 2>err &&
+	cat >expect <<-EOF &&
+	origin: usb-next $(git -C r rev-parse --short=7 $origin_before)..$(git -C r rev-parse --short=7 $tip)
+	remote: read-only medium: refs/heads/usb-next stays
+	remote: error: hook declined to update refs/heads/usb-next
+	error: push to '"'"'backup'"'"': rejected (hook declined)
+	EOF
+	test_cmp expect err &&
+	test "$(remote_tip origin.git usb-next)" = "$tip" &&
+	test "$(remote_tip backup.git usb-next)" = "$backup_before" &&
+	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" = "$backup_before" &&
+	test_must_be_empty notify.log &&
+	rm backup.git/hooks/update &&
+	git -C r maint-publish --continue -q &&
+	test "$(remote_tip backup.git usb-next)" = "$tip" &&
+	test_line_count = 1 post-receive.log &&
+	test_line_count = 1 notify.log &&
+	rm r/.git/maint.ini
+'
+
 test_expect_success 'every option is documented' '
 	command_options git-maint-publish >opts &&
 	test_line_count -gt 4 opts &&

@@ -91,6 +91,19 @@ test_expect_success 'a helper with a wrong password: rejected, and git credentia
 	test_must_be_empty notify.log
 '
 
+test_expect_success 'a password written in the remote'"'"'s URL is never printed: the URL shown without its user-info, as git shows it (50)' '
+	git -C r remote set-url origin "http://maint:url-pw-0xdead@127.0.0.1:$HTTP_PORT/git/origin.git" &&
+	repo_state_of r >before &&
+	test_expect_code 128 git -C r maint-publish >out 2>err &&
+	grep "^error: push to .origin.: authentication failed (no credentials for $HTTP_URL/origin.git)\$" err &&
+	git -C r maint-publish --dry-run >out 2>>err &&
+	! grep -F "url-pw-0xdead" out err &&
+	repo_state_of r >after &&
+	test_cmp before after &&
+	test_must_be_empty notify.log &&
+	git -C r remote set-url origin "$HTTP_URL/origin.git"
+'
+
 test_expect_success 'the password never reaches the arguments of any process we start' '
 	printf "http://maint:%s@127.0.0.1:%s\n" "$PASSWORD" "$HTTP_PORT" >creds &&
 	git_spy "$PWD/spy" &&

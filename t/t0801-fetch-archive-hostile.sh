@@ -50,6 +50,21 @@ test_expect_success 'endless empty gzip members, fast: refused at archive.max-si
 	stop_server "$HOSTILE_PID"
 '
 
+test_expect_success 'a password written in the archive'"'"'s URL is never printed: the URL shown without its user-info (50)' '
+	start_hostile_http empty-members &&
+	secret_url=$(echo "$HOSTILE_URL" | sed "s|^http://|http://maint:url-pw-0xdead@|") &&
+	hostile_config r "$secret_url/git/" "max-size = 1048576" &&
+	state r >before &&
+	test_expect_code 128 git -C r maint-mbox-split "<endless@example.com>" >out 2>err &&
+	grep "^warning: .$HOSTILE_URL/git/. is plain http" err &&
+	grep "^fatal: .$HOSTILE_URL/git/endless@example.com/t.mbox.gz.: the server sent over" err &&
+	test_expect_code 128 git -C r maint-mbox-split "$secret_url/git/nothing-here" >out 2>>err &&
+	! grep -F "url-pw-0xdead" out err &&
+	state r >after &&
+	test_cmp before after &&
+	stop_server "$HOSTILE_PID"
+'
+
 test_expect_success 'endless empty gzip members, slowly: the stall timeout fires on mail, not bytes, exit 75' '
 	start_hostile_http empty-members 0.05 &&
 	hostile_config r "$HOSTILE_URL/git/" "timeout = 1" &&

@@ -55,7 +55,9 @@ test_expect_success 'setup: a series of three in INBOX/TODO, the first read, a r
 	cat p/*.patch >series.mbox &&
 	keyring_store "$IMAP_PASSWORD" protocol imaps server 127.0.0.1 port "$IMAP_PORT" user "$IMAP_USER" &&
 	imap_config r &&
-	URL="imaps://$IMAP_USER@127.0.0.1:$IMAP_PORT/INBOX/TODO"
+	URL="imaps://$IMAP_USER@127.0.0.1:$IMAP_PORT/INBOX/TODO" &&
+	# as messages show it: without the user-info, as git shows URLs
+	SHOWN_URL="imaps://127.0.0.1:$IMAP_PORT/INBOX/TODO"
 '
 
 test_expect_success 'every message of the folder, in order; no flag changed' '
@@ -190,7 +192,7 @@ test_expect_success 'no session bus: exit 128 naming the cause in the hint' '
 test_expect_success 'a wrong password: the login refused, exit 128; the item goes, as git-credential-libsecret'"'"'s would' '
 	keyring_store wrong-password protocol imaps server 127.0.0.1 port "$IMAP_PORT" user mallory &&
 	test_expect_code 128 git -C r maint-mbox-split "imaps://mallory@127.0.0.1:$IMAP_PORT/INBOX/TODO" >out 2>err &&
-	echo "fatal: '"'"'imaps://mallory@127.0.0.1:$IMAP_PORT/INBOX/TODO'"'"': the server refused the login of '"'"'mallory'"'"'" >expect &&
+	echo "fatal: '"'"'imaps://127.0.0.1:$IMAP_PORT/INBOX/TODO'"'"': the server refused the login of '"'"'mallory'"'"'" >expect &&
 	test_cmp expect err &&
 	test_must_fail keyring_lookup protocol imaps server 127.0.0.1 user mallory
 '
@@ -199,7 +201,7 @@ test_expect_success 'TLS: the server'"'"'s certificate not trusted: refused befo
 	git clone -q r untrusting &&
 	grep -c "Login: user=" "$IMAP_DIR/dovecot.log" >logins.before &&
 	test_expect_code 128 git -C untrusting maint-mbox-split "$URL" >out 2>err &&
-	grep "^fatal: cannot read '"'"'$URL'"'"': SSL certificate problem: self-signed certificate" err &&
+	grep "^fatal: cannot read '"'"'$SHOWN_URL'"'"': SSL certificate problem: self-signed certificate" err &&
 	test_line_count = 1 err &&
 	grep -c "Login: user=" "$IMAP_DIR/dovecot.log" >logins.after &&
 	test_cmp logins.before logins.after
@@ -216,7 +218,7 @@ test_expect_success 'imap:// to a server without STARTTLS: refused before any pa
 	start_no_starttls_server &&
 	keyring_store "$IMAP_PASSWORD" protocol imap server 127.0.0.1 port "$NO_TLS_PORT" user "$IMAP_USER" &&
 	test_expect_code 128 git -C r maint-mbox-split "imap://$IMAP_USER@127.0.0.1:$NO_TLS_PORT/INBOX" >out 2>err &&
-	grep "^fatal: cannot read '"'"'imap://$IMAP_USER@127.0.0.1:$NO_TLS_PORT/INBOX'"'"': " err &&
+	grep "^fatal: cannot read '"'"'imap://127.0.0.1:$NO_TLS_PORT/INBOX'"'"': " err &&
 	test_line_count = 1 err &&
 	! grep -i -e LOGIN -e AUTHENTICATE no-starttls.log &&
 	! grep -F "$(printf "\0%s\0%s" "$IMAP_USER" "$IMAP_PASSWORD" | base64)" no-starttls.log
@@ -229,8 +231,19 @@ test_expect_success 'no such folder: exit 128 with the server'"'"'s answer' '
 
 test_expect_success 'a bad query is refused before anything is asked' '
 	test_expect_code 128 git -C r maint-mbox-split "$URL?flagged" 2>err &&
-	echo "fatal: '"'"'$URL?flagged'"'"': unknown query '"'"'flagged'"'"' (unseen, since=<date>, mark-seen)" >expect &&
+	echo "fatal: '"'"'$SHOWN_URL?flagged'"'"': unknown query '"'"'flagged'"'"' (unseen, since=<date>, mark-seen)" >expect &&
 	test_cmp expect err
+'
+
+test_expect_success 'a password written in the URL is neither used nor printed (50)' '
+	secret_url="imaps://$IMAP_USER:url-pw-0xdead@127.0.0.1:$IMAP_PORT/INBOX/TODO" &&
+	test_expect_code 128 git -C r maint-mbox-split "$secret_url?flagged" 2>err &&
+	echo "fatal: '"'"'$SHOWN_URL?flagged'"'"': unknown query '"'"'flagged'"'"' (unseen, since=<date>, mark-seen)" >expect &&
+	test_cmp expect err &&
+	git -C r maint-mbox-split --format=%m "$secret_url" >actual 2>err &&
+	git -C r maint-mbox-split --format=%m "$URL" >expect &&
+	test_cmp expect actual &&
+	! grep -F "url-pw-0xdead" err
 '
 
 test_expect_success 'a server that accepts and never answers: exit 75, nothing changed' '
@@ -248,7 +261,7 @@ test_expect_success 'the server gone: queue exits 75 and nothing changed' '
 	stop_imap &&
 	(cd r && repo_state) >before &&
 	test_expect_code 75 git -C r maint-queue main "$URL" >out 2>err &&
-	grep "^error: cannot read '"'"'$URL'"'"': .*[Cc]onnect" err &&
+	grep "^error: cannot read '"'"'$SHOWN_URL'"'"': .*[Cc]onnect" err &&
 	test_line_count = 1 err &&
 	(cd r && repo_state) >after &&
 	test_cmp before after

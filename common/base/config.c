@@ -76,6 +76,7 @@ static const struct known_key {
 	{ "notify", 0, "from", KEY_STRING },
 	{ "notify", 0, "cc", KEY_STRING },
 	{ "notify", 0, "exclude", KEY_STRING },
+	{ "notify", 0, "max-cc", KEY_INT },
 	{ "notify", 0, "template", KEY_STRING },
 	{ "notify", 0, "revert-template", KEY_STRING },
 	{ "mbox", 0, "max-message-size", KEY_INT },

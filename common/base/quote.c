@@ -5,6 +5,8 @@
 #include "quote.h"
 #include "usage.h"
 
+#include <string.h>
+
 /* The length of the valid UTF-8 character (not C1) at s[0..left), or 0. */
 static size_t utf8_char_len(const unsigned char *s, size_t left)
 {
@@ -95,6 +97,26 @@ void quote_field(struct strbuf *out, const char *s, size_t len)
 
 	strbuf_add(out, s, len);
 	strbuf_setlen(out, start + neutralise_field(out->buf + start, len));
+}
+
+const char *quote_url(struct strbuf *out, const char *url)
+{
+	static const char scheme_chars[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.";
+	const char *scheme_end = strstr(url, "://"), *host = url, *at;
+	size_t start = out->len;
+
+	/* a scheme is letters, digits, '+', '-', '.' (RFC 3986 3.1): else no URL */
+	if (scheme_end && scheme_end > url && strspn(url, scheme_chars) == (size_t)(scheme_end - url)) {
+		host = scheme_end + 3;
+		quote_field(out, url, host - url);
+		/* the last '@' of the authority: a password may hold a raw '@' */
+		at = memrchr(host, '@', strcspn(host, "/?#"));
+		if (at)
+			host = at + 1;
+	}
+	quote_field(out, host, strlen(host));
+	return out->buf + start;
 }
 
 int url_unquote(struct strbuf *out, const char *s, size_t len, unsigned flags)

@@ -34,6 +34,17 @@ void quote_path(struct strbuf *out, const char *path, size_t len, unsigned flags
 /* Appends s[0..len) to out with its control characters replaced by '?'. */
 void quote_field(struct strbuf *out, const char *s, size_t len);
 
+/*
+ * Appends url to out as it may be shown: a URL with a scheme
+ * ("https://user:password@host/...") loses its user-info, as git's
+ * messages show it (transport_anonymize_url()), so that a password
+ * written in a remote's or an archive's URL is never printed; control
+ * characters become '?'. Anything else (a path, ssh's host:path) is
+ * kept as it is, controls aside. Returns what it appended (out->buf
+ * from where it started), for a message's argument.
+ */
+const char *quote_url(struct strbuf *out, const char *url);
+
 /* url_unquote() flags */
 #define URL_NO_CONTROLS 1	/* refuse a decoded control character (CR, LF ... DEL), not only NUL */
 

@@ -30,6 +30,7 @@ struct notify {
 	struct strvec ourselves;	/* e-mails never copied */
 	struct strvec exclude;		/* notify.exclude */
 	struct compose_addrs extra_cc;	/* notify.cc */
+	size_t max_cc;			/* notify.max-cc: of the mail's own Cc, at most */
 	/* where the commits land, for the text */
 	char *tree, *branch;
 	const char *repo_url, *commit_url;

@@ -5,14 +5,17 @@
  */
 #include "notify-internal.h"
 #include "commit.h"
+#include "hashmap.h"
 #include "ident.h"
 #include "mail.h"
 #include "notes.h"
+#include "quote.h"
 #include "repo.h"
 #include "template.h"
 #include "usage.h"
 #include "wrapper.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -51,6 +54,10 @@ static const char *const placeholder_names[] = {
 	"tree", "branch", "subject", "commit", "short", "url", "author", "author-name", "date",
 	"repo", "me", "reverted", "reverted-short", "reverted-subject", "reason", NULL
 };
+
+/* notify.max-cc: a thank-you copies at most this many of its mail's Cc (notify.cc's on top) */
+#define NOTIFY_MAX_CC_DEFAULT 100
+#define NOTIFY_MAX_CC_LIMIT 1000
 
 enum { V_TREE, V_BRANCH, V_SUBJECT, V_COMMIT, V_SHORT, V_URL, V_AUTHOR, V_AUTHOR_NAME, V_DATE,
        V_REPO, V_ME, V_REVERTED, V_REVERTED_SHORT, V_REVERTED_SUBJECT, V_REASON, V_NR };
@@ -118,6 +125,97 @@ static void drop_unwanted(const struct notify *n, struct compose_mail *m)
 		compose_addrs_remove(&m->cc, n->ourselves.v[i]);
 	for (size_t i = 0; i < n->exclude.nr; i++)
 		compose_addrs_remove(&m->cc, n->exclude.v[i]);
+}
+
+/*
+ * The Cc of a thank-you, picked in one pass however many the mail had
+ * (RELIABILITY 51): each address once (ASCII case ignored, a set of those
+ * seen), none of the To's, ours or notify.exclude's; an address compose
+ * would refuse (a UTF-8 domain, a quoted local part, a control character
+ * in the name) is left out, not the mail; of the mail's own at most
+ * notify.max-cc, in the mail's order (To before Cc, so its lists first),
+ * notify.cc's on top. What was left out is counted for one warning.
+ */
+struct cc_pick {
+	struct compose_addrs *cc;
+	struct hashmap seen;	/* lower-cased addresses taken or never to take */
+	struct strbuf key;
+	size_t max, taken, over, odd;
+	struct strbuf first_odd;
+};
+
+#define CC_PICK_INIT { NULL, HASHMAP_INIT, STRBUF_INIT, 0, 0, 0, 0, STRBUF_INIT }
+
+/* 1 when email was seen before (now it has been). */
+static int cc_seen(struct cc_pick *p, const char *email)
+{
+	int added;
+
+	strbuf_reset(&p->key);
+	for (const char *c = email; *c; c++)
+		strbuf_addch(&p->key, *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+	hashmap_put(&p->seen, p->key.buf, p->key.len, &added);
+	return !added;
+}
+
+static void cc_pick_init(struct cc_pick *p, const struct notify *n, struct compose_mail *m)
+{
+	p->cc = &m->cc;
+	p->max = n->max_cc;
+	for (size_t i = 0; i < m->to.nr; i++)
+		cc_seen(p, m->to.v[i].email);
+	for (size_t i = 0; i < n->ourselves.nr; i++)
+		cc_seen(p, n->ourselves.v[i]);
+	for (size_t i = 0; i < n->exclude.nr; i++)
+		cc_seen(p, n->exclude.v[i]);
+	for (size_t i = 0; i < m->cc.nr; i++)
+		cc_seen(p, m->cc.v[i].email);
+}
+
+/* capped: one of the mail's own, counted against notify.max-cc */
+static void cc_pick(struct cc_pick *p, const char *name, const char *email, int capped)
+{
+	const char *why;
+
+	if (cc_seen(p, email))
+		return;
+	if (compose_check_email(email, &why) < 0 || compose_check_text(name, strlen(name), &why) < 0) {
+		if (!p->odd++)
+			quote_field(&p->first_odd, email, strlen(email));
+		return;
+	}
+	if (capped && p->taken >= p->max) {
+		p->over++;
+		return;
+	}
+	p->taken += capped;
+	compose_addrs_append(p->cc, name, email);
+}
+
+/* The mail's "Name <email>" lines (a note's To or Cc). */
+static void cc_pick_lines(struct cc_pick *p, const struct strvec *v)
+{
+	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
+
+	for (size_t i = 0; i < v->nr; i++)
+		if (!split_address(v->v[i], &name, &email))
+			cc_pick(p, name.buf, email.buf, 1);
+	strbuf_release(&name);
+	strbuf_release(&email);
+}
+
+/* The warnings, naming the commit; and p released. */
+static void cc_pick_finish(struct cc_pick *p, const char *short_id)
+{
+	if (p->odd)
+		warning("%s: %zu Cc address%s left out as not plain local@domain ('%s'%s)", short_id,
+			p->odd, p->odd > 1 ? "es" : "", p->first_odd.buf, p->odd > 1 ? ", ..." : "");
+	if (p->over)
+		warning("%s: %zu more Cc address%s left out: at most %zu are copied (notify.max-cc)",
+			short_id, p->over, p->over > 1 ? "es" : "", p->max);
+	hashmap_release(&p->seen);
+	strbuf_release(&p->key);
+	strbuf_release(&p->first_odd);
 }
 
 /* The time of sending: GIT_COMMITTER_DATE when set (as for commits), else now. */
@@ -319,6 +417,29 @@ static void revert_reason(struct strbuf *out, const char *msg)
 
 /* ---- setting up: who we are, where the commits land, the templates ---- */
 
+/*
+ * notify.max-cc, at most NOTIFY_MAX_CC_LIMIT: more recipients than that
+ * could overflow a sendmail program's argument list (they are its
+ * arguments, as send-email gives them).
+ */
+static int load_max_cc(struct notify *n)
+{
+	const char *v = config_get(n->cfg, "notify", NULL, "max-cc");
+	char *end;
+	unsigned long max;
+
+	n->max_cc = NOTIFY_MAX_CC_DEFAULT;
+	if (!v)
+		return 0;
+	errno = 0;
+	max = strtoul(v, &end, 10);
+	if (!*v || *end || errno || *v == '-' || max > NOTIFY_MAX_CC_LIMIT)
+		return error("bad notify.max-cc '%s': expected a number from 0 to %d", v,
+			     NOTIFY_MAX_CC_LIMIT);
+	n->max_cc = max;
+	return 0;
+}
+
 static int load_identity(struct notify *n)
 {
 	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT, sb = STRBUF_INIT;
@@ -344,6 +465,8 @@ static int load_identity(struct notify *n)
 		strvec_push(&n->ourselves, email.buf);
 	if ((v = config_get(n->cfg, "notify", NULL, "cc")))
 		add_address_list(&n->extra_cc, v);
+	if (load_max_cc(n) < 0)
+		goto out;
 	if ((v = config_get(n->cfg, "notify", NULL, "exclude"))) {
 		struct compose_addrs ex = COMPOSE_ADDRS_INIT;
 
@@ -497,6 +620,7 @@ static int build_applied(struct notify *n, struct outgoing *og, const struct com
 	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT, url = STRBUF_INIT;
 	struct strbuf author = STRBUF_INIT, greet = STRBUF_INIT;
 	struct template_var vars[V_NR];
+	struct cc_pick pick = CC_PICK_INIT;
 	int ret = 1;
 
 	if (!rec->found || split_address(rec->from.buf, &name, &email) < 0) {
@@ -508,9 +632,10 @@ static int build_applied(struct notify *n, struct outgoing *og, const struct com
 	if (is_ourselves(n, email.buf))
 		goto out;
 	compose_addrs_add(&og->mail.to, name.buf, email.buf);
+	cc_pick_init(&pick, n, &og->mail);
 	if (rec->found) {
-		add_addresses(&og->mail.cc, &rec->to);
-		add_addresses(&og->mail.cc, &rec->cc);
+		cc_pick_lines(&pick, &rec->to);
+		cc_pick_lines(&pick, &rec->cc);
 		reply_subject(&og->subject, rec->subject.len ? rec->subject.buf : ci->subject.buf);
 		if (rec->message_id.len) {
 			strbuf_addbuf(&og->in_reply_to, &rec->message_id);
@@ -522,7 +647,8 @@ static int build_applied(struct notify *n, struct outgoing *og, const struct com
 		strbuf_addf(&og->subject, "Applied \"%s\" to %s", ci->subject.buf, n->branch);
 	}
 	for (size_t i = 0; i < n->extra_cc.nr; i++)
-		compose_addrs_add(&og->mail.cc, n->extra_cc.v[i].name, n->extra_cc.v[i].email);
+		cc_pick(&pick, n->extra_cc.v[i].name, n->extra_cc.v[i].email, 0);
+	cc_pick_finish(&pick, ci->short_id);
 	common_vars(n, vars, ci, &url);
 	strbuf_addf(&author, "%s <%s>", name.buf, email.buf);
 	greeting_name(&greet, name.buf, email.buf);

@@ -25,14 +25,19 @@ int compose_addrs_has(const struct compose_addrs *l, const char *email)
 	return 0;
 }
 
-int compose_addrs_add(struct compose_addrs *l, const char *name, const char *email)
+void compose_addrs_append(struct compose_addrs *l, const char *name, const char *email)
 {
-	if (compose_addrs_has(l, email))
-		return 0;
 	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
 	l->v[l->nr].name = xstrdup(name ? name : "");
 	l->v[l->nr].email = xstrdup(email);
 	l->nr++;
+}
+
+int compose_addrs_add(struct compose_addrs *l, const char *name, const char *email)
+{
+	if (compose_addrs_has(l, email))
+		return 0;
+	compose_addrs_append(l, name, email);
 	return 1;
 }
 

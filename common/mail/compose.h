@@ -61,6 +61,8 @@ struct compose_addrs {
 
 /* Adds a copy of name/email unless email is already in the list; 1 if added. */
 int compose_addrs_add(struct compose_addrs *l, const char *name, const char *email);
+/* Appends without looking for email first: the caller knows it is not there. */
+void compose_addrs_append(struct compose_addrs *l, const char *name, const char *email);
 /* Is email in the list (ignoring ASCII case)? */
 int compose_addrs_has(const struct compose_addrs *l, const char *email);
 /* Removes email from the list if it is there. */

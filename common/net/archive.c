@@ -67,8 +67,12 @@ static int base_ok(const char *base)
 
 static void warn_plain_http(const char *url)
 {
+	struct strbuf shown = STRBUF_INIT;
+
 	if (starts_with(url, "http://"))
-		warning("'%s' is plain http: anyone on the way can change the patches you get", url);
+		warning("'%s' is plain http: anyone on the way can change the patches you get",
+			quote_url(&shown, url));
+	strbuf_release(&shown);
 }
 
 static int set_ref(struct archive_ref *ref, const char *msgid, size_t len, const char *base,
@@ -76,8 +80,11 @@ static int set_ref(struct archive_ref *ref, const char *msgid, size_t len, const
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (!msgid_ok(msgid, len))
-		return error("'%s' is not a Message-ID we can look up", arg);
+	if (!msgid_ok(msgid, len)) {
+		error("'%s' is not a Message-ID we can look up", quote_url(&sb, arg));
+		strbuf_release(&sb);
+		return -1;
+	}
 	ref->msgid = xstrndup(msgid, len);
 	strbuf_addstr(&sb, base);
 	if (!ends_with(base, "/"))
@@ -93,7 +100,7 @@ static int set_ref(struct archive_ref *ref, const char *msgid, size_t len, const
 static int parse_url(struct archive_ref *ref, const char *arg)
 {
 	static const char *const suffixes[] = { "T", "t", "raw", "t.mbox.gz", "t.atom" };
-	struct strbuf url = STRBUF_INIT, id = STRBUF_INIT;
+	struct strbuf url = STRBUF_INIT, id = STRBUF_INIT, shown = STRBUF_INIT;
 	const char *host, *slash, *last;
 	size_t cut;
 	int ret = -1;
@@ -114,17 +121,18 @@ static int parse_url(struct archive_ref *ref, const char *arg)
 	}
 	slash = strrchr(url.buf, '/');
 	if (!slash || slash < host || slash == host || !slash[1]) {
-		error("'%s' names no message (expected https://<host>/<list>/<Message-ID>/)", arg);
+		error("'%s' names no message (expected https://<host>/<list>/<Message-ID>/)",
+		      quote_url(&shown, arg));
 		goto out;
 	}
 	last = slash + 1;
 	if (url_unquote(&id, last, strlen(last), 0) < 0) {
-		error("'%s' is not a Message-ID we can look up", arg);
+		error("'%s' is not a Message-ID we can look up", quote_url(&shown, arg));
 		goto out;
 	}
 	strbuf_setlen(&url, last - url.buf);
 	if (!base_ok(url.buf)) {
-		error("'%s' is not an archive URL we can use", arg);
+		error("'%s' is not an archive URL we can use", quote_url(&shown, arg));
 		goto out;
 	}
 	ret = set_ref(ref, id.buf, id.len, url.buf, arg);
@@ -133,6 +141,7 @@ static int parse_url(struct archive_ref *ref, const char *arg)
 out:
 	strbuf_release(&url);
 	strbuf_release(&id);
+	strbuf_release(&shown);
 	return ret;
 }
 
@@ -152,8 +161,13 @@ int archive_ref_parse(struct archive_ref *ref, const char *arg, const char *defa
 	if (!default_base)
 		return error("'%s' is a Message-ID, and no archive is configured to fetch it from "
 			     "(git config maint.archive.url <url>)", arg);
-	if (!base_ok(default_base))
-		return error("archive.url '%s' is not an http(s) URL we can use", default_base);
+	if (!base_ok(default_base)) {
+		struct strbuf shown = STRBUF_INIT;
+
+		error("archive.url '%s' is not an http(s) URL we can use", quote_url(&shown, default_base));
+		strbuf_release(&shown);
+		return -1;
+	}
 	if (set_ref(ref, id, len, default_base, arg) < 0)
 		return -1;
 	warn_plain_http(default_base);
@@ -179,7 +193,7 @@ struct gunzip {
 	int (*open_out)(void *data);
 	void *data;
 	int fd;
-	const char *url;
+	struct strbuf url;	/* the thread's URL as messages show it (quote_url()) */
 	unsigned char out[1 << 16];
 };
 
@@ -205,7 +219,7 @@ static enum maint_result gunzip_stalled(struct gunzip *g, size_t made)
 	if (t.tv_sec - g->last_made.tv_sec < g->stall)
 		return 0;
 	error("cannot fetch '%s': no mail came out of what the server sent for %ld seconds "
-	      "(archive.timeout)", g->url, g->stall);
+	      "(archive.timeout)", g->url.buf, g->stall);
 	return RESULT_TEMPFAIL;
 }
 
@@ -231,16 +245,16 @@ static int gunzip_write(void *data, const char *buf, size_t len)
 		g->z.avail_out = sizeof(g->out);
 		r = inflate(&g->z, Z_NO_FLUSH);
 		if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR)
-			return error("'%s' is not a gzip'ed mbox (%s)", g->url,
+			return error("'%s' is not a gzip'ed mbox (%s)", g->url.buf,
 				     g->z.msg ? g->z.msg : "zlib error");
 		made = sizeof(g->out) - g->z.avail_out;
 		if (made > g->max - g->total)
 			return error("'%s': the thread is over %zu bytes uncompressed (archive.max-size); "
-				     "refused", g->url, g->max);
+				     "refused", g->url.buf, g->max);
 		g->total += made;
 		made_here += made;
 		if (made && write_in_full(g->fd, g->out, made) < 0)
-			return error_errno("cannot write the thread of '%s'", g->url);
+			return error_errno("cannot write the thread of '%s'", g->url.buf);
 		if (r == Z_STREAM_END)
 			g->ended = 1;
 		else if (r == Z_BUF_ERROR && !made)
@@ -263,8 +277,10 @@ enum maint_result archive_fetch_thread(const struct archive_ref *ref,
 	now(&g->last_made);
 	g->open_out = open_out;
 	g->data = data;
-	g->url = ref->thread_url;
+	g->url = (struct strbuf)STRBUF_INIT;
+	quote_url(&g->url, ref->thread_url);
 	if (inflateInit2(&g->z, 16 + MAX_WBITS) != Z_OK) {
+		strbuf_release(&g->url);
 		free(g);
 		*got_fd = -1;
 		return error("cannot initialise zlib");
@@ -280,15 +296,19 @@ enum maint_result archive_fetch_thread(const struct archive_ref *ref,
 	ho.progress_title = "Fetching thread";
 	ret = http_get(ref->thread_url, &ho, gunzip_write, g);
 	if (ret == RESULT_NO) {
-		error("the archive has no message '<%s>' (%s)", ref->msgid, ref->base);
+		struct strbuf base = STRBUF_INIT;
+
+		error("the archive has no message '<%s>' (%s)", ref->msgid, quote_url(&base, ref->base));
+		strbuf_release(&base);
 		ret = RESULT_FATAL;
 	} else if (ret == RESULT_OK && g->fd < 0) {
-		ret = error("'%s': the archive sent nothing", ref->thread_url);
+		ret = error("'%s': the archive sent nothing", g->url.buf);
 	} else if (ret == RESULT_OK && !g->ended) {
-		ret = error("'%s': the gzip data ends early", ref->thread_url);
+		ret = error("'%s': the gzip data ends early", g->url.buf);
 	}
 	inflateEnd(&g->z);
 	*got_fd = g->fd;
+	strbuf_release(&g->url);
 	free(g);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "gitdir.h"
 #include "imap.h"
+#include "quote.h"
 #include "credential.h"
 #include "sha1.h"
 #include "source.h"
@@ -311,10 +312,12 @@ static int thread_open_out(void *data)
 	tmpdir = getenv("TMPDIR");
 	strbuf_addf(&sb, "%s/git-maint-thread-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	fd = mkostemp(sb.buf, O_CLOEXEC);
-	if (fd < 0)
-		error_errno("cannot create a temporary file for '%s'", o->arg);
-	else
+	if (fd < 0) {
+		strbuf_reset(&sb);
+		error_errno("cannot create a temporary file for '%s'", quote_url(&sb, o->arg));
+	} else {
 		unlink(sb.buf);	/* the descriptor is all we need */
+	}
 	strbuf_release(&sb);
 	return fd;
 }
@@ -345,10 +348,12 @@ static void warn_stale(const char *arg, time_t when)
 {
 	char date[64];
 	struct tm tm;
+	struct strbuf shown = STRBUF_INIT;
 
 	if (!localtime_r(&when, &tm) || !strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm))
 		strcpy(date, "earlier");
-	warning("'%s': using the copy of the thread fetched %s", arg, date);
+	warning("'%s': using the copy of the thread fetched %s", quote_url(&shown, arg), date);
+	strbuf_release(&shown);
 }
 
 /* One line of the manifest (common/mail/fetch.h) for s, at off in the output file. */
@@ -382,8 +387,13 @@ static int write_spans(const struct fetched_input *in, int out_fd, struct strbuf
 		add_span(manifest, s, at);
 		if (s->skipped_limit)
 			continue;
-		if (write_in_full(out_fd, in->data + s->off, s->len) < 0)
-			return error_errno("cannot write the mail of '%s'", in->arg);
+		if (write_in_full(out_fd, in->data + s->off, s->len) < 0) {
+			struct strbuf shown = STRBUF_INIT;
+
+			error_errno("cannot write the mail of '%s'", quote_url(&shown, in->arg));
+			strbuf_release(&shown);
+			return -1;
+		}
 		at += s->len;
 	}
 	return 0;
@@ -473,6 +483,7 @@ static enum maint_result fetch_imap(struct fetched_input *in, const struct fetch
 	struct imap_url u = IMAP_URL_INIT;
 	struct imap_opts io = { NULL };
 	struct credential cred = CREDENTIAL_INIT;
+	struct strbuf shown = STRBUF_INIT;
 	enum maint_result ret = RESULT_FATAL;
 	int login = 0;
 
@@ -487,7 +498,7 @@ static enum maint_result fetch_imap(struct fetched_input *in, const struct fetch
 	io.max_message_size = fc.max_message_size == (size_t)-1 ? 0 :
 			      fc.max_message_size ? fc.max_message_size : SOURCE_MAX_SIZE_DEFAULT;
 	io.quiet = o->quiet;
-	io.what = in->arg;
+	io.what = quote_url(&shown, in->arg);
 	io.login = &login;
 	ret = imap_read_folder(&u, cred.username, cred.password, &io, out_fd, in);
 	if (login > 0)
@@ -498,6 +509,7 @@ static enum maint_result fetch_imap(struct fetched_input *in, const struct fetch
 		list_spans(in, manifest);
 out:
 	credential_release(&cred);
+	strbuf_release(&shown);
 	imap_url_release(&u);
 	fetch_config_release(&fc);
 	return ret;
@@ -518,9 +530,14 @@ enum maint_result fetch_remote(const char *arg, const struct fetch_opts *opts, i
 	case FETCH_IMAP:
 		ret = fetch_imap(&in, opts, out_fd, manifest);
 		break;
-	default:
-		ret = error("'%s' is neither a Message-ID nor a URL to fetch mail from", arg);
+	default: {
+		struct strbuf shown = STRBUF_INIT;
+
+		ret = error("'%s' is neither a Message-ID nor a URL to fetch mail from",
+			    quote_url(&shown, arg));
+		strbuf_release(&shown);
 		break;
+	}
 	}
 	free(in.spans);
 	return ret < 0 ? RESULT_FATAL : ret;

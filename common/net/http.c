@@ -5,6 +5,7 @@
 #include "http.h"
 #include "credential.h"
 #include "progress.h"
+#include "quote.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -13,7 +14,7 @@
 #include <string.h>
 
 struct transfer {
-	const char *url;
+	const char *url;	/* as shown in messages: without its user-info (quote_url()) */
 	http_write_fn *write;
 	void *data;
 	int stopped;		/* the transfer was stopped here, and reported: with this result */
@@ -143,9 +144,10 @@ static long status_of(CURL *c)
 }
 
 /* The result of a finished transfer, reported unless RESULT_OK or RESULT_NO. */
-static enum maint_result result_of(CURL *c, CURLcode rc, const char *url, const char *errbuf,
+static enum maint_result result_of(CURL *c, CURLcode rc, const char *errbuf,
 				   const struct transfer *t, const struct strbuf *note)
 {
+	const char *url = t->url;
 	long status;
 
 	if (rc == CURLE_OK)
@@ -181,6 +183,7 @@ static int with_login(CURL *c, CURLcode *rc, const struct http_opts *o, char *er
 		      struct strbuf *note)
 {
 	struct credential cred = CREDENTIAL_INIT;
+	struct strbuf shown = STRBUF_INIT;
 	char *effective = NULL, *asked;
 	int ret = -1;
 
@@ -188,8 +191,9 @@ static int with_login(CURL *c, CURLcode *rc, const struct http_opts *o, char *er
 	if (curl_easy_getinfo(c, CURLINFO_EFFECTIVE_URL, &effective) != CURLE_OK || !effective)
 		return error("cannot fetch: the server wants a login, and libcurl does not say where");
 	asked = xstrdup(effective);
+	quote_url(&shown, asked);
 	if (credential_init_url(&cred, o->cfg, asked, NULL) < 0) {
-		error("cannot fetch '%s': the server wants a login", asked);
+		error("cannot fetch '%s': the server wants a login", shown.buf);
 		goto out;
 	}
 	if (credential_fill(&cred) != RESULT_OK)
@@ -198,7 +202,7 @@ static int with_login(CURL *c, CURLcode *rc, const struct http_opts *o, char *er
 	    curl_easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_ANY) != CURLE_OK ||
 	    curl_easy_setopt(c, CURLOPT_USERNAME, cred.username) != CURLE_OK ||
 	    curl_easy_setopt(c, CURLOPT_PASSWORD, cred.password) != CURLE_OK) {
-		error("cannot fetch '%s': libcurl refused an option", asked);
+		error("cannot fetch '%s': libcurl refused an option", shown.buf);
 		goto out;
 	}
 	errbuf[0] = '\0';
@@ -211,6 +215,7 @@ static int with_login(CURL *c, CURLcode *rc, const struct http_opts *o, char *er
 out:
 	/* libcurl keeps its copy until the handle goes, which is next */
 	credential_release(&cred);
+	strbuf_release(&shown);
 	free(asked);
 	return ret;
 }
@@ -219,7 +224,8 @@ enum maint_result http_get(const char *url, const struct http_opts *opts, http_w
 			   void *data)
 {
 	char errbuf[CURL_ERROR_SIZE] = "";
-	struct transfer t = { url, write, data, 0, 0, opts->max_body, opts->max_body_setting, 0,
+	struct strbuf shown = STRBUF_INIT;
+	struct transfer t = { NULL, write, data, 0, 0, opts->max_body, opts->max_body_setting, 0,
 			      NULL, opts->progress_title, opts->quiet };
 	struct strbuf note = STRBUF_INIT;
 	CURL *c;
@@ -233,15 +239,17 @@ enum maint_result http_get(const char *url, const struct http_opts *opts, http_w
 		curl_global_cleanup();
 		return error("cannot initialise libcurl");
 	}
+	quote_url(&shown, url);
+	t.url = shown.buf;
 	if (setup(c, url, opts, errbuf, &t) < 0) {
-		ret = error("cannot fetch '%s': libcurl refused an option", url);
+		ret = error("cannot fetch '%s': libcurl refused an option", t.url);
 	} else {
 		rc = curl_easy_perform(c);
 		if (rc == CURLE_HTTP_RETURNED_ERROR && status_of(c) == 401 && opts->cfg &&
 		    with_login(c, &rc, opts, errbuf, &note) < 0)
 			ret = RESULT_FATAL;
 		else
-			ret = result_of(c, rc, url, errbuf, &t, &note);
+			ret = result_of(c, rc, errbuf, &t, &note);
 		if (ret == RESULT_OK)
 			progress_stop(&t.progress);
 		else
@@ -250,5 +258,6 @@ enum maint_result http_get(const char *url, const struct http_opts *opts, http_w
 	curl_easy_cleanup(c);
 	curl_global_cleanup();
 	strbuf_release(&note);
+	strbuf_release(&shown);
 	return ret;
 }

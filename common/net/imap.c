@@ -90,12 +90,18 @@ int imap_url_parse(struct imap_url *u, const char *url)
 		u->starttls = 0;
 	else if (skip_prefix(url, "imap://", &p))
 		u->starttls = 1;
-	else
-		return error("'%s' is not an imap:// or imaps:// URL", url);
+	else {
+		error("'%s' is not an imap:// or imaps:// URL", quote_url(&sb, url));
+		strbuf_release(&sb);
+		return -1;
+	}
 	auth_end = p + strcspn(p, "/?#");
 	at = memrchr(p, '@', auth_end - p);
 	if (at) {
-		if (url_unquote(&sb, p, at - p, URL_NO_CONTROLS) < 0 || !sb.len)
+		/* a password in the URL is not ours to use or to show (credential.h) */
+		const char *pw = memchr(p, ':', at - p);
+
+		if (url_unquote(&sb, p, (pw ? pw : at) - p, URL_NO_CONTROLS) < 0 || !sb.len)
 			goto bad;
 		u->user = strbuf_detach(&sb, NULL);
 	}
@@ -133,17 +139,21 @@ int imap_url_parse(struct imap_url *u, const char *url)
 	u->folder = strbuf_detach(&sb, NULL);
 	if (*path_end == '?') {
 		char *q = xstrndup(path_end + 1, strcspn(path_end + 1, "#"));
-		int rc = parse_query(u, q, url);
+		int rc = parse_query(u, q, quote_url(&sb, url));
 
 		free(q);
+		strbuf_release(&sb);
 		if (rc < 0)
 			return -1;
 	}
 	return 0;
 bad:
+	strbuf_reset(&sb);
+	error("'%s' is not an IMAP folder URL we can read "
+	      "(imaps://[<user>@]<host>[:<port>]/<folder>[?unseen&since=<date>&mark-seen])",
+	      quote_url(&sb, url));
 	strbuf_release(&sb);
-	return error("'%s' is not an IMAP folder URL we can read "
-		     "(imaps://[<user>@]<host>[:<port>]/<folder>[?unseen&since=<date>&mark-seen])", url);
+	return -1;
 }
 
 void imap_url_release(struct imap_url *u)

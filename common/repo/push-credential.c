@@ -3,6 +3,7 @@
  * Credentials for libgit2's transports (see push-credential.h).
  */
 #include "push-credential.h"
+#include "quote.h"
 #include "repo.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -26,11 +27,14 @@ static int http_credential(git_credential **out, struct push_credential *c, cons
 			   const char *user)
 {
 	if (!c->http.protocol && http_key(c, url, user) < 0) {
-		strbuf_addf(&c->why, "cannot read the URL '%s'", url);
+		strbuf_addstr(&c->why, "cannot read the URL '");
+		quote_url(&c->why, url);
+		strbuf_addch(&c->why, '\'');
 		return -1;
 	}
 	if (credential_fill(&c->http) != RESULT_OK) {
-		strbuf_addf(&c->why, "no credentials for %s", url);
+		strbuf_addstr(&c->why, "no credentials for ");
+		quote_url(&c->why, url);
 		return -1;
 	}
 	c->kind = PUSH_CRED_PASSWORD;
@@ -99,7 +103,9 @@ int push_credential_acquire(git_credential **out, const char *url, const char *u
 	if (c->calls++ && c->kind == PUSH_CRED_PASSWORD) {
 		/* Asked again: what we gave was refused. One refusal, no loop. */
 		c->failed = 1;
-		strbuf_addf(&c->why, "the %s credential for %s was refused", source_name(c), url);
+		strbuf_addf(&c->why, "the %s credential for ", source_name(c));
+		quote_url(&c->why, url);
+		strbuf_addstr(&c->why, " was refused");
 		return GIT_EAUTH;
 	}
 	if (allowed_types & GIT_CREDENTIAL_SSH_KEY) {
@@ -116,7 +122,8 @@ int push_credential_acquire(git_credential **out, const char *url, const char *u
 		}
 		return 0;
 	}
-	strbuf_addf(&c->why, "no kind of credential we have is accepted by %s", url);
+	strbuf_addstr(&c->why, "no kind of credential we have is accepted by ");
+	quote_url(&c->why, url);
 	c->failed = 1;
 	return GIT_EAUTH;
 }

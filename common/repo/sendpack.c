@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "sendpack.h"
+#include "quote.h"
 #include "run-command.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -351,7 +352,13 @@ static int choose_transport(struct sendpack *sp, const char *url, unsigned *rpc)
 	} else if (colon && (!slash || colon < slash) && strstr(url, "://") == NULL) {
 		sp->inner_fn = git_smart_subtransport_ssh;
 	} else if (strstr(url, "://")) {
-		return net_error("unsupported URL protocol in '%s'", url);
+		struct strbuf shown = STRBUF_INIT;
+		int rc;
+
+		quote_url(&shown, url);
+		rc = net_error("unsupported URL protocol in '%s'", shown.buf);
+		strbuf_release(&shown);
+		return rc;
 	} else {
 		sp->dir = xstrdup(url);
 	}

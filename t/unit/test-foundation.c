@@ -550,6 +550,30 @@ static void quote_paths_and_fields(void **state)
 	strbuf_release(&sb);
 }
 
+static void quote_url_hides_userinfo(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "http://maint:s3cret@127.0.0.1:8080/git/origin.git", "http://127.0.0.1:8080/git/origin.git" },
+		{ "https://u:p@ss@host/a@b", "https://host/a@b" },	/* a raw '@' in the password */
+		{ "imaps://user@host", "imaps://host" },
+		{ "ssh://git@host/x.git", "ssh://host/x.git" },
+		{ "https://host/p?q=a@b", "https://host/p?q=a@b" },	/* '@' past the authority */
+		{ "git@host:x.git", "git@host:x.git" },			/* ssh's host:path: no password */
+		{ "/srv/backup.git", "/srv/backup.git" },
+		{ "file:///srv/b\x1b.git", "file:///srv/b?.git" },
+		{ "http://h/\x1b[31m", "http://h/?[31m" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		quote_url(&sb, cases[i][0]);
+		assert_string_equal(sb.buf, cases[i][1]);
+		strbuf_release(&sb);
+	}
+}
+
 static void url_unquote_escapes(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -596,6 +620,7 @@ int main(void)
 		cmocka_unit_test(progress_lines),
 		cmocka_unit_test(similar_names_as_git),
 		cmocka_unit_test(quote_paths_and_fields),
+		cmocka_unit_test(quote_url_hides_userinfo),
 		cmocka_unit_test(url_unquote_escapes),
 	};
 
