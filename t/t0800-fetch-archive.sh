@@ -221,9 +221,9 @@ test_expect_success 'mbox-split: the same patches from the archive as from the t
 	test_line_count = 2 actual
 '
 
-test_expect_success 'dry-apply: the same report from the archive as from the local selection' '
+test_expect_success 'dry-apply: the same report from the archive as from the thread as a local mbox' '
 	git -C r maint-mbox-split ../thread.mbox >selected.mbox &&
-	git -C r maint-dry-apply ../selected.mbox >expect 2>/dev/null &&
+	git -C r maint-dry-apply ../thread.mbox >expect 2>/dev/null &&
 	git -C r maint-dry-apply "id:$V1_COVER" >actual &&
 	test_cmp expect actual &&
 	grep "all 2 patches apply" actual

@@ -244,6 +244,7 @@ struct target {
 	size_t applied_all, patches_all;	/* over the series so far, for the "target" record */
 	/* the series at hand */
 	size_t applied;
+	size_t already;		/* did not apply: already applied (series-walk.h) */
 	size_t first_failed;	/* 1 + the place in the walk of the first patch that failed, 0 if none */
 };
 
@@ -318,21 +319,29 @@ static int check_report(void *data, struct walk_patch *p)
 
 	if (p->res.ok)
 		c->t->applied++;
+	else if (p->already_applied)
+		c->t->already++;
 	else if (!c->t->first_failed)
 		c->t->first_failed = p->i + 1;
 	patch_name(c->s, p->i, &name);
 	strbuf_addf(&prefix, "%s\t%zu\t", c->t->name, p->i + 1);
 	if (o->porcelain) {
-		strbuf_addf(out, "patch\t%s%s\t", prefix.buf, p->res.ok ? "ok" : "failed");
+		strbuf_addf(out, "patch\t%s%s\t", prefix.buf,
+			    p->res.ok ? "ok" : p->already_applied ? "applied" : "failed");
 		apply_quote_field(out, subject, strlen(subject));
 		strbuf_addf(out, "\t%zu\t%s\t\n", p->mail->series + 1, name.buf);
-		apply_result_print(out, &p->res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
+		if (!p->already_applied)
+			apply_result_print(out, &p->res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
 	} else if (!o->quiet) {
 		strbuf_addf(out, "Patch %s: ", name.buf);
 		quote_field(out, subject, strlen(subject));
 		strbuf_addstr(out, c->s->att ? c->s->att[p->i].mark : "");
 		strbuf_addch(out, '\n');
-		apply_result_print(out, &p->res, APPLY_PRINT_HUMAN, NULL, o->verbose);
+		/* one line, not the hunks that fail because they are there */
+		if (p->already_applied)
+			strbuf_addstr(out, "already applied\n");
+		else
+			apply_result_print(out, &p->res, APPLY_PRINT_HUMAN, NULL, o->verbose);
 		if (c->first)
 			strbuf_addbuf(out, &c->s->trailers[p->i]);
 	}
@@ -341,6 +350,12 @@ static int check_report(void *data, struct walk_patch *p)
 	if (write_report(out, c->s) < 0)
 		c->write_failed = 1;
 	return c->write_failed;
+}
+
+/* Does t take the series (the patches that apply and those already there)? */
+static int takes_series(const struct target *t, const struct patch_series *ps)
+{
+	return t->applied + t->already == ps->nr;
 }
 
 /*
@@ -358,7 +373,7 @@ static enum maint_result check_target(git_repository *repo, struct target *t, st
 	struct walk_run r = WALK_RUN_INIT(NULL);
 	int ret;
 
-	t->applied = t->first_failed = 0;
+	t->applied = t->already = t->first_failed = 0;
 	aopts.fuzz = o->fuzz;
 	aopts.three_way = o->three_way;
 	aopts.check_only = o->each;
@@ -381,8 +396,8 @@ static enum maint_result check_target(git_repository *repo, struct target *t, st
 		return RESULT_FATAL;
 	if (ret)
 		goto fail;
-	t->takes_all &= t->applied == ps->nr;
-	t->applied_all += t->applied;
+	t->takes_all &= takes_series(t, ps);
+	t->applied_all += t->applied + t->already;
 	t->patches_all += ps->nr;
 	return RESULT_OK;
 fail:
@@ -396,18 +411,24 @@ static void print_summary(struct strbuf *out, const struct target *t, const stru
 {
 	const struct patch_series *ps = &s->w.pms.series[u];
 	size_t total = ps->nr;
-	int ok = t->applied == total;
+	int ok = takes_series(t, ps);
 	struct strbuf name = STRBUF_INIT;
 
 	if (t->first_failed)
 		patch_name(s, t->first_failed - 1, &name);
 	if (o->porcelain) {
-		strbuf_addf(out, "series\t%zu\t%s\t%s\t%zu\t%zu\t%s\t%d\t", u + 1, t->name, ok ? "ok" : "failed",
-			    t->applied, total, ok ? "-" : name.buf, 0);
+		strbuf_addf(out, "series\t%zu\t%s\t%s\t%zu\t%zu\t%s\t%zu\t", u + 1, t->name, ok ? "ok" : "failed",
+			    t->applied, total, ok ? "-" : name.buf, t->already);
 		apply_quote_field(out, ps->message_id, strlen(ps->message_id));
 		strbuf_addch(out, '\t');
 		apply_quote_field(out, ps->subject, strlen(ps->subject));
 		strbuf_addch(out, '\n');
+	} else if (ok && t->already == total) {
+		strbuf_addf(out, total == 1 ? "%s: the patch is already applied\n" :
+			    "%s: all %zu patches are already applied\n", t->name, total);
+	} else if (ok && t->already) {
+		strbuf_addf(out, "%s: %zu of %zu patches apply, the other %zu %s already applied\n",
+			    t->name, t->applied, total, t->already, t->already == 1 ? "is" : "are");
 	} else if (ok && total == 1) {
 		strbuf_addf(out, "%s: the patch applies\n", t->name);
 	} else if (ok) {
@@ -415,8 +436,10 @@ static void print_summary(struct strbuf *out, const struct target *t, const stru
 	} else if (total == 1) {
 		strbuf_addf(out, "%s: the patch does not apply\n", t->name);
 	} else {
-		strbuf_addf(out, "%s: %zu of %zu patches apply; patch %s is the first that does not\n",
-			    t->name, t->applied, total, name.buf);
+		strbuf_addf(out, "%s: %zu of %zu patches apply", t->name, t->applied, total);
+		if (t->already)
+			strbuf_addf(out, " (%zu already applied)", t->already);
+		strbuf_addf(out, "; patch %s is the first that does not\n", name.buf);
 	}
 	strbuf_release(&name);
 }
@@ -496,7 +519,7 @@ static enum maint_result check_series(git_repository *repo, struct target *targe
 			goto cleanup;
 		if (!i && !several)
 			not_carried(out, s, o);
-		takes[i] = targets[i].applied == s->w.pms.series[u].nr;
+		takes[i] = takes_series(&targets[i], &s->w.pms.series[u]);
 		n += takes[i];
 		if (several || o->porcelain)
 			print_summary(out, &targets[i], s, u, o);

@@ -1416,7 +1416,22 @@ static int bound_memory(struct queue *q, struct series *s)
 	return 0;
 }
 
-/* Patch k applied or not: committed (and landed, with build-each), or a stop. */
+/*
+ * Patch k is already applied (series-walk.h): stepped over with one
+ * line in place of its "Applying:", as git rebase steps over a commit
+ * already upstream; the rest of the series goes on.
+ */
+static int skip_applied(struct queue *q, const struct walk_patch *p)
+{
+	if (q->opts.quiet)
+		return 0;
+	strvec_pop(&q->applying);
+	flush_applying(q);
+	say(stdout, "Already applied: %s", p->pm.subject.buf);
+	return 0;
+}
+
+/* Patch k applied or not: committed (and landed, with build-each), skipped, or a stop. */
 static int queue_after(void *data, struct walk_patch *p)
 {
 	struct series *s = data;
@@ -1425,6 +1440,8 @@ static int queue_after(void *data, struct walk_patch *p)
 	int rc;
 
 	prefetch_passed(s->pf, k);
+	if (!p->res.ok && p->already_applied)
+		return skip_applied(q, p);
 	if (!p->res.ok)
 		return apply_failed(q, s, p, k);
 	if ((rc = commit_series_patch(q, s, p, k)) || (rc = bound_memory(q, s)))

@@ -85,6 +85,7 @@ static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origi
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
+	p->already_applied = 0;
 	popts.origin = origin;
 	popts.p_value = r->p_value;
 	popts.max_binary = r->max_binary;
@@ -92,6 +93,11 @@ static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origi
 	    !patch_parse(ps, p->pm.patch.buf, p->pm.patch.len, &popts, &err)) {
 		apply_session_set_label(r->session, p->pm.subject.buf);
 		ret = apply_patch(r->session, ps, &p->res);
+		if (!ret && !p->res.ok && !p->res.conflicts &&
+		    (ret = apply_patch_is_applied(r->session, ps)) > 0) {
+			p->already_applied = 1;
+			ret = 0;
+		}
 	} else {
 		explain_no_diff(p, origin, &err);
 		apply_result_set_error(&p->res, err.buf);

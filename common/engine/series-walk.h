@@ -26,7 +26,9 @@
  *   3. hooks->before (queue: the check command), which may stop the walk;
  *   4. its diff parsed (common/mail/patch.h) and applied to the session
  *      (common/repo/apply.h); a mail without a diff, or with a diff format
- *      we refuse, fails with why;
+ *      we refuse, fails with why; a diff that fails is tried reversed,
+ *      to tell a patch already applied (already_applied) from one that
+ *      does not apply;
  *   5. hooks->after with the verdict (dry-apply: the report; queue: the
  *      commit, or the stop), which may stop the walk.
  * Nothing is printed here: the hooks say what the engine says.
@@ -97,6 +99,12 @@ struct walk_patch {
 	struct patch_mail pm;	/* the mail decoded (when decoded is set) */
 	int decoded;
 	struct apply_result res;	/* the verdict (after hooks->after only) */
+	/*
+	 * It did not apply, and its changes are there already: the
+	 * reversed patch applies (apply_patch_is_applied()); res says
+	 * how it failed all the same.
+	 */
+	int already_applied;
 };
 
 struct walk_hooks {

@@ -566,6 +566,67 @@ void patch_set_dispose(struct patch_set *ps)
 	ps->text_len = 0;
 }
 
+static void swap_ulong(unsigned long *a, unsigned long *b)
+{
+	unsigned long t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* fp reversed into out, its lines pointing into text (a copy of from's text). */
+static void file_patch_reverse(struct file_patch *out, const struct file_patch *fp,
+			       const char *from, char *text)
+{
+	*out = *fp;
+	out->old_path = fp->new_path ? xstrdup(fp->new_path) : NULL;
+	out->new_path = fp->old_path ? xstrdup(fp->old_path) : NULL;
+	if (fp->new_mode) {
+		out->old_mode = fp->new_mode;
+		out->new_mode = fp->old_mode;
+	}
+	out->is_new = fp->is_delete;
+	out->is_delete = fp->is_new;
+	memcpy(out->old_oid, fp->new_oid, sizeof(out->old_oid));
+	memcpy(out->new_oid, fp->old_oid, sizeof(out->new_oid));
+	strbuf_init(&out->forward.data, 0);
+	strbuf_init(&out->reverse.data, 0);
+	out->hunks = xcalloc(fp->hunk_nr + 1, sizeof(*out->hunks));
+	out->hunk_alloc = fp->hunk_nr + 1;
+	for (size_t h = 0; h < fp->hunk_nr; h++) {
+		struct patch_hunk *rh = &out->hunks[h];
+
+		*rh = fp->hunks[h];
+		swap_ulong(&rh->old_start, &rh->new_start);
+		swap_ulong(&rh->old_count, &rh->new_count);
+		rh->section = text + (fp->hunks[h].section - from);
+		rh->lines = xcalloc(rh->nr + 1, sizeof(*rh->lines));
+		rh->alloc = rh->nr + 1;
+		for (size_t i = 0; i < rh->nr; i++) {
+			const struct patch_line *l = &fp->hunks[h].lines[i];
+
+			rh->lines[i].op = l->op == '+' ? '-' : l->op == '-' ? '+' : l->op;
+			rh->lines[i].text = text + (l->text - from);
+			rh->lines[i].len = l->len;
+		}
+	}
+}
+
+int patch_set_reverse(struct patch_set *out, const struct patch_set *ps)
+{
+	for (size_t i = 0; i < ps->nr; i++)
+		if (ps->files[i].is_copy || ps->files[i].is_binary)
+			return -1;
+	out->format = ps->format;
+	out->text = xmemdup(ps->text, ps->text_len);
+	out->text_len = ps->text_len;
+	out->files = xcalloc(ps->nr + 1, sizeof(*out->files));
+	out->alloc = ps->nr + 1;
+	for (; out->nr < ps->nr; out->nr++)
+		file_patch_reverse(&out->files[out->nr], &ps->files[out->nr], ps->text, out->text);
+	return 0;
+}
+
 static int parse_mode(const char *s, size_t len, unsigned *mode)
 {
 	unsigned v = 0;

@@ -152,6 +152,16 @@ int patch_parse(struct patch_set *ps, const char *buf, size_t len,
 void patch_set_dispose(struct patch_set *ps);
 
 /*
+ * The patch that undoes ps (git apply --reverse): names, modes, object
+ * ids, creation and deletion swapped, every hunk's '-' and '+' lines
+ * and ranges swapped. out must be PATCH_SET_INIT; it gets its own copy
+ * of ps's text. -1 (out left disposed) when ps holds what cannot be
+ * reversed from what we keep: a copy, or binary data (only the forward
+ * block is kept).
+ */
+int patch_set_reverse(struct patch_set *out, const struct patch_set *ps);
+
+/*
  * For text in which patch_parse() found no diff (e.g. a mail whose body
  * the mail parser did not take for a patch): 1 with the reason in why
  * when it holds a diff format we refuse (a context diff, an ed script or

@@ -502,6 +502,19 @@ static void pick_series(struct pick *p, const struct pick_msg *anchor, int versi
 	free(c);
 }
 
+/*
+ * The anchor's thread whole, as the mail core links it, in the
+ * archive's order: every version, cover letter and follow-up, so that
+ * the command selects and carries from it what it would from the same
+ * thread in a local mailbox.
+ */
+static void add_thread(struct pick *p, const struct pick_msg *anchor, struct fetched_input *in)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		if (p->v[i].thread == anchor->thread)
+			fetched_input_add(in, p->v[i].off, p->v[i].len);
+}
+
 static void add_all_versions(struct pick *p, const struct pick_msg *anchor, struct fetched_input *in)
 {
 	for (size_t i = 0; i < p->nr; i++)
@@ -529,6 +542,9 @@ enum maint_result archive_pick(const struct archive_ref *ref, const char *buf, s
 		ret = RESULT_OK;
 	} else if (o->all_versions && !o->version) {
 		add_all_versions(&p, anchor, in);
+		ret = RESULT_OK;
+	} else if (!o->version) {
+		add_thread(&p, anchor, in);
 		ret = RESULT_OK;
 	} else if (!choose_version(&p, anchor, o, &version, &total)) {
 		pick_series(&p, anchor, version, total, in);

@@ -32,8 +32,12 @@
  * 3. The series (archive_pick()): the thread is read and classified by
  *    the mail core as the commands classify any mailbox
  *    (common/mail/mail-kind.h: patch, cover letter, follow-up, duplicate by
- *    Message-ID, thread), and what is kept is the series the Message-ID
- *    belongs to (a follow-up counts for what it answers), as `b4 am`
+ *    Message-ID, thread), and what is kept is the mail core's thread of
+ *    the Message-ID, whole (every version, cover letter and follow-up,
+ *    in the archive's order): the command then selects and carries
+ *    trailers from it as from the same thread in a local mailbox. With
+ *    a version asked for, the series the Message-ID belongs to (a
+ *    follow-up counts for what it answers), as `b4 am`
  *    takes it: the cover letter and patches of the newest version the
  *    thread holds, or of the version asked for; for a number that
  *    version lacks, the newest older version's patch with the same n (a

@@ -1535,6 +1535,27 @@ void apply_result_dispose(struct apply_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+int apply_patch_is_applied(struct apply_session *s, const struct patch_set *ps)
+{
+	struct patch_set reversed = PATCH_SET_INIT;
+	struct apply_result res = APPLY_RESULT_INIT;
+	struct apply_opts saved = s->opts;
+	int ret;
+
+	if (patch_set_reverse(&reversed, ps) < 0)
+		return 0;
+	s->opts.check_only = 1;
+	s->opts.three_way = 0;
+	s->opts.fuzz = 0;
+	ret = apply_patch(s, &reversed, &res);
+	s->opts = saved;
+	if (!ret)
+		ret = res.ok;
+	apply_result_dispose(&res);
+	patch_set_dispose(&reversed);
+	return ret;
+}
+
 void apply_result_set_error(struct apply_result *res, const char *msg)
 {
 	res->ok = 0;

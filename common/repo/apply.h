@@ -199,6 +199,17 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps,
 		struct apply_result *res);
 
 /*
+ * After apply_patch() failed on ps (not by merge conflicts): is ps
+ * already applied, its post-image there where its pre-image is
+ * expected? 1 when the reversed patch applies to the current state
+ * without fuzz (git apply --reverse --check, GNU patch's "Reversed (or
+ * previously applied) patch detected"), 0 when not or when ps cannot be
+ * reversed (patch_set_reverse()), -1 on an internal error (reported).
+ * The session is left as it was.
+ */
+int apply_patch_is_applied(struct apply_session *s, const struct patch_set *ps);
+
+/*
  * Records a failed patch parse in res the same way a failed apply is
  * recorded, so a report shows it in place: res->ok = 0, res->error = msg.
  */

@@ -1,0 +1,149 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+test_description='a patch already applied: reported as such, not as failed hunks, and stepped over by queue'
+. ./test-lib.sh
+SQ="'"
+. "$MAINT_TEST_DIR/lib-threads.sh"
+. "$MAINT_TEST_DIR/lib-todo.sh"
+
+# Series 7 of the week (G, "usb: misc: led fixes") is on work-next already,
+# as git am made it; work-linus lacks it.
+test_expect_success 'setup: a week of mail for the USB tree, series G on work-next' '
+	todo_setup &&
+	G=$(msgid todo/G/0000-cover-letter.patch) &&
+	echo "$G" >G.id &&
+	git branch g-half work-next~1 &&
+	git log -1 --format=%s g-half >actual &&
+	echo "usb: misc: led: fix blink" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'git apply --reverse --check, the oracle: each patch of G is on work-next, not on work-linus' '
+	for p in todo/G/0001-*.patch todo/G/0002-*.patch
+	do
+		git apply --reverse --check "$p" &&
+		git checkout -q work-linus &&
+		test_must_fail git apply --reverse --check "$p" 2>/dev/null &&
+		git checkout -q work-next || return 1
+	done
+'
+
+test_expect_success 'dry-apply: each patch "already applied" in one line, no hunk failure; the series is taken' '
+	git maint-dry-apply --onto work-next --series "$(cat G.id)" TODO >out &&
+	sed -n "/^Checking/,\$p" out >actual &&
+	cat >expect <<-\EOF &&
+	Checking 2 patches against work-next (1 cover letter skipped)
+	Patch 1/2: usb: misc: led: fix blink
+	already applied
+	Patch 2/2: usb: misc: led: fix brightness
+	already applied
+	work-next: all 2 patches are already applied
+	EOF
+	test_cmp expect actual &&
+	! grep -i "hunk" out
+'
+
+test_expect_success 'dry-apply: a series half applied takes the rest, and says which' '
+	git maint-dry-apply --onto g-half --series "$(cat G.id)" TODO >out &&
+	sed -n "/^Checking/,\$p" out >actual &&
+	cat >expect <<-\EOF &&
+	Checking 2 patches against g-half (1 cover letter skipped)
+	Patch 1/2: usb: misc: led: fix blink
+	already applied
+	Patch 2/2: usb: misc: led: fix brightness
+	checking file drivers/usb/misc/led.c
+	g-half: 1 of 2 patches apply, the other 1 is already applied
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'dry-apply --porcelain: "applied" patch records, the series record counts them' '
+	git maint-dry-apply --porcelain --onto work-next --onto work-linus --onto g-half \
+		--series "$(cat G.id)" TODO >out &&
+	awk -F "\t" "\$1 == \"patch\" { print \$2, \$3, \$4 }" out >actual &&
+	cat >expect <<-\EOF &&
+	work-next 1 applied
+	work-next 2 applied
+	work-linus 1 ok
+	work-linus 2 ok
+	g-half 1 applied
+	g-half 2 ok
+	EOF
+	test_cmp expect actual &&
+	awk -F "\t" "\$1 == \"series\" { print \$3, \$4, \$5, \$6, \$7, \$8 }" out >actual &&
+	cat >expect <<-\EOF &&
+	work-next ok 0 2 - 2
+	work-linus ok 2 2 - 0
+	g-half ok 1 2 - 1
+	EOF
+	test_cmp expect actual &&
+	! grep "^hunk	work-next" out &&
+	! grep "^file	work-next" out &&
+	! grep "^[fh][a-z]*	g-half	1	" out
+'
+
+test_expect_success 'the whole week: series 7 is taken by both branches, and no hunk of it fails' '
+	test_expect_code 1 git maint-dry-apply --onto work-linus --onto work-next TODO >out &&
+	grep "^  7: work-linus work-next: usb: misc: led fixes\$" out &&
+	sed -n "/^Series 7\\//,/^Series 8\\//p" out >g &&
+	! grep "FAILED" g &&
+	test $(grep -c "^already applied\$" g) = 2
+'
+
+test_expect_success 'a patch that does not apply is not taken for one already applied' '
+	test_expect_code 1 git maint-dry-apply --porcelain --onto work-linus --series 1 TODO >out &&
+	awk -F "\t" "\$1 == \"patch\" { print \$4 }" out >actual &&
+	printf "%s\n" failed ok ok >expect &&
+	test_cmp expect actual &&
+	awk -F "\t" "\$1 == \"series\" { print \$4, \$8 }" out >actual &&
+	echo "failed 0" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'queue: a series already applied is stepped over, one line a patch; nothing moves; exit 0' '
+	git checkout -q work-next &&
+	before=$(git rev-parse work-next) &&
+	git maint-queue --series "$(cat G.id)" work-next TODO >out 2>err &&
+	grep -v "^Queueing\|^Skipping" out >actual &&
+	cat >expect <<-EOF &&
+	Already applied: usb: misc: led: fix blink
+	Already applied: usb: misc: led: fix brightness
+	Nothing queued on ${SQ}work-next${SQ}
+	EOF
+	test_cmp expect actual &&
+	test_must_be_empty err &&
+	test "$(git rev-parse work-next)" = "$before" &&
+	test_path_is_missing .git/maint/queue
+'
+
+test_expect_success 'queue: a series half applied queues the rest, the result as on work-next' '
+	git maint-queue --series "$(cat G.id)" g-half TODO >out 2>err &&
+	grep "^Already applied\|^Applying" out >actual &&
+	cat >expect <<-\EOF &&
+	Already applied: usb: misc: led: fix blink
+	Applying: usb: misc: led: fix brightness
+	EOF
+	test_cmp expect actual &&
+	test "$(git rev-parse g-half~1)" = "$(git rev-parse work-next~1)" &&
+	test "$(git rev-parse g-half^{tree})" = "$(git rev-parse work-next^{tree})"
+'
+
+test_expect_success 'a patch that creates a file, a rename and a deletion: already applied where they are, as git apply -R says' '
+	git checkout -q -b g-files work-next &&
+	echo "new file" >drivers/usb/misc/new.c &&
+	git add drivers/usb/misc/new.c &&
+	git mv drivers/usb/host/ehci.c drivers/usb/host/ehci-hcd.c &&
+	git rm -q fs/ext4/inode.c &&
+	test_tick &&
+	git commit -q -m "usb: files come and go" &&
+	git format-patch -q -M -1 --stdout >files.mbox &&
+	git apply --reverse --check files.mbox &&
+	git maint-dry-apply --onto g-files files.mbox >out &&
+	grep "^already applied\$" out &&
+	grep "^g-files: the patch is already applied\$" out &&
+	git maint-dry-apply --onto g-files~1 files.mbox >out &&
+	grep "^g-files~1: the patch applies\$" out &&
+	git checkout -q work-next
+'
+
+test_done
