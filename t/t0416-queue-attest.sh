@@ -75,16 +75,19 @@ test_expect_success 'off checks nothing' '
 	test_cmp expect actual
 '
 
-test_expect_success '--attest given at the start holds for --continue and --skip' '
+# (A branch that has patch 1 already is not a stop: queue steps over it.
+# The stop here is a line that differs, mended by hand.)
+test_expect_success '--attest given at the start holds for --continue' '
 	git -C repo reset -q --hard base &&
-	echo one >>repo/file &&
-	git -C repo commit -q -a -m "one, by hand" &&
+	echo uno >>repo/file &&
+	git -C repo commit -q -a -m "uno, by hand" &&
 	(cd repo && test_expect_code 1 git maint-queue --attest=off work ../good.mbox) >out 2>err &&
 	grep "^attest off$" repo/.git/maint/queue/state &&
-	(cd repo && git maint-queue --skip) >out &&
-	echo "Applying: file: add two" >expect &&
-	grep "^Applying" out >actual &&
-	test_cmp expect actual &&
+	printf "base\none\n" >repo/file &&
+	git -C repo add file &&
+	(cd repo && git maint-queue --continue) >out &&
+	grep "^Applying: file: add two$" out &&
+	! grep "^Applying: .*\[" out &&
 	test_path_is_missing repo/.git/maint/queue
 '
 
