@@ -43,6 +43,22 @@ test_expect_success GITCHECKOUT 'every source file carries the SPDX line of COPY
 	test_must_be_empty lacking
 '
 
+# What the code cites is in the repository: the data flow and the
+# reliability cases of Documentation/technical/, each case by a number
+# that reliability.txt has; never a document the clone does not hold.
+test_expect_success GITCHECKOUT 'every design note the code cites is in Documentation/technical/' '
+	{ git -C "$MAINT_SRC_DIR" grep -n -e "RELIABILIT[Y]" -e "DESIGN[.]md" || :; } >absent &&
+	test_must_be_empty absent &&
+	sed -n "s/^\([0-9][0-9]*\)\. .*/\1/p" "$MAINT_SRC_DIR/Documentation/technical/reliability.txt" |
+	sort -u >cases &&
+	test_line_count -gt 50 cases &&
+	git -C "$MAINT_SRC_DIR" grep -h -o -i -E "reliability cases? [0-9]+((-|, | and )[0-9]+)*" >cited &&
+	test_line_count -gt 20 cited &&
+	tr -c "0-9\n" " " <cited | tr " " "\n" | sed "/^$/d" | sort -u >numbers &&
+	comm -23 numbers cases >unknown &&
+	test_must_be_empty unknown
+'
+
 test_expect_success 'mbox-split and describe-contains load neither libgit2 nor libcurl nor libsecret' '
 	for p in describe-contains mbox-split
 	do

@@ -94,15 +94,6 @@ static const struct known_key {
 	{ "imap", 0, "timeout", KEY_INT },
 };
 
-int config_parse_bool(const char *v)
-{
-	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcmp(v, "1"))
-		return 1;
-	if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off") || !strcmp(v, "0") || !*v)
-		return 0;
-	return -1;
-}
-
 static int choice_ok(const char *choices, const char *v)
 {
 	size_t n = strlen(v);
@@ -562,13 +553,24 @@ out:
 	return ret;
 }
 
+/* gitconfig_read()'s variables into cfg. */
+static void add_git_variable(const char *name, const char *value, enum config_level level, void *cfg)
+{
+	config_add_git(cfg, name, value, level);
+}
+
+int config_add_command_line(struct maint_config *cfg)
+{
+	return gitconfig_read_command_line(add_git_variable, cfg);
+}
+
 int config_load_files(struct maint_config *cfg)
 {
 	struct strbuf gitdir = STRBUF_INIT, common = STRBUF_INIT;
 	int in_repo = !gitdir_discover(&gitdir, NULL) && !gitdir_discover_common(&common);
 	int ret;
 
-	ret = gitconfig_read(cfg, in_repo ? gitdir.buf : NULL, in_repo ? common.buf : NULL);
+	ret = gitconfig_read(in_repo ? gitdir.buf : NULL, in_repo ? common.buf : NULL, add_git_variable, cfg);
 	if (!ret)
 		ret = config_assemble(cfg, in_repo ? common.buf : NULL);
 	strbuf_release(&gitdir);

@@ -48,6 +48,7 @@
  * read under maint.* (archive.url) is warned about, naming the right one.
  */
 
+#include "gitconfig.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -61,14 +62,6 @@ struct config_entry {
 	char *value;		/* a bare boolean key: "true" */
 	char *file;		/* the INI file, or the git variable ("maint.tree.usb.public") */
 	int line;		/* in the INI file; 0 for a git variable, -1 for one given with git -c */
-};
-
-/* Where a git variable was set, lowest priority first. */
-enum config_level {
-	CONFIG_LEVEL_SYSTEM,
-	CONFIG_LEVEL_GLOBAL,	/* ~/.gitconfig, $XDG_CONFIG_HOME/git/config */
-	CONFIG_LEVEL_REPO,	/* the repository's config (and config.worktree) */
-	CONFIG_LEVEL_COMMAND,	/* git -c: GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT */
 };
 
 /* A git config variable as git lists it: "section.subsection.key". */
@@ -136,6 +129,13 @@ void config_add_git(struct maint_config *cfg, const char *name, const char *valu
 		    enum config_level level);
 
 /*
+ * Appends git's command-line variables (git -c; gitconfig.h), for a
+ * loader that reads git's files another way (libgit2's, config-git.h).
+ * Returns 0, or -1 reported.
+ */
+int config_add_command_line(struct maint_config *cfg);
+
+/*
  * A string from git config ("user.name"; the section and key in any
  * case), the last value set, or NULL when unset or bare. Caller frees.
  */
@@ -147,7 +147,5 @@ int config_git_has(const struct maint_config *cfg, const char *name);
 /* Every value of a multi-valued git config key, in order, appended to out. */
 void config_git_strings(const struct maint_config *cfg, const char *name, struct strvec *out);
 
-/* Parses a git-style boolean; returns -1 if value is not one. */
-int config_parse_bool(const char *value);
 
 #endif

@@ -3,6 +3,7 @@
  * git's configuration files without libgit2 (see gitconfig.h).
  */
 #include "gitconfig.h"
+#include "strbuf.h"
 #include "usage.h"
 #include "wildmatch.h"
 #include "wrapper.h"
@@ -12,15 +13,27 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #define MAX_INCLUDE_DEPTH 10
 
-/* The repository, for includeIf's conditions. */
-struct where {
+/* One gitconfig_read(): the repository, for includeIf's conditions, and where the variables go. */
+struct reading {
 	const char *gitdir;	/* NULL outside a repository */
 	int worktree_config;	/* extensions.worktreeConfig was set true */
+	gitconfig_fn *fn;
+	void *data;
 };
+
+int config_parse_bool(const char *v)
+{
+	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcmp(v, "1"))
+		return 1;
+	if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcasecmp(v, "off") || !strcmp(v, "0") || !*v)
+		return 0;
+	return -1;
+}
 
 /* ---- git's config syntax (gitconfig_parse()) ---- */
 
@@ -198,7 +211,7 @@ static int value(struct syntax *s, struct strbuf *out)
 }
 
 /* The first letter read: the rest of the name, then its value, handed to fn (its negative return, or BAD_*). */
-static int name_and_value(struct syntax *s, int c, gitconfig_fn fn, void *data)
+static int name_and_value(struct syntax *s, int c, gitconfig_var_fn *fn, void *data)
 {
 	struct strbuf val = STRBUF_INIT;
 	struct gitconfig_var v;
@@ -238,7 +251,7 @@ out:
 	return ret;
 }
 
-int gitconfig_parse(const char *buf, size_t len, unsigned flags, gitconfig_fn fn, void *data)
+int gitconfig_parse(const char *buf, size_t len, unsigned flags, gitconfig_var_fn *fn, void *data)
 {
 	struct syntax s = { buf, len, 0, 1, 0, STRBUF_INIT, 0, STRBUF_INIT, 0, 0 };
 	int comment = 0, ret = 0;
@@ -275,15 +288,13 @@ int gitconfig_parse(const char *buf, size_t len, unsigned flags, gitconfig_fn fn
 
 /* One file being read, with what its includes need. */
 struct file {
-	struct maint_config *cfg;
 	enum config_level level;
-	struct where *where;
+	struct reading *where;
 	const char *path;	/* the file, for messages and relative includes */
 	int depth;		/* of includes */
 };
 
-static int read_file(struct maint_config *cfg, enum config_level level, struct where *w,
-		     const char *path, int depth);
+static int read_file(enum config_level level, struct reading *w, const char *path, int depth);
 
 /* "~/x" from $HOME, a relative path from the including file's directory. */
 static void include_path(struct strbuf *out, const struct file *p, const char *path)
@@ -402,7 +413,7 @@ static int variable(const struct gitconfig_var *v, void *data)
 	struct strbuf path = STRBUF_INIT;
 	int ret = 0, include;
 
-	config_add_git(f->cfg, v->name, v->value, f->level);
+	f->where->fn(v->name, v->value, f->level, f->where->data);
 	if (!strcmp(v->name, "extensions.worktreeconfig"))
 		f->where->worktree_config = !v->value || config_parse_bool(v->value) == 1;
 	include = strcmp(v->key, "path") ? 0 :
@@ -414,7 +425,7 @@ static int variable(const struct gitconfig_var *v, void *data)
 				    MAX_INCLUDE_DEPTH, v->value, f->path);
 		} else {
 			include_path(&path, f, v->value);
-			ret = read_file(f->cfg, f->level, f->where, path.buf, f->depth + 1);
+			ret = read_file(f->level, f->where, path.buf, f->depth + 1);
 		}
 	}
 	strbuf_release(&path);
@@ -422,10 +433,9 @@ static int variable(const struct gitconfig_var *v, void *data)
 }
 
 /* One file; a missing one is fine. */
-static int read_file(struct maint_config *cfg, enum config_level level, struct where *w,
-		     const char *path, int depth)
+static int read_file(enum config_level level, struct reading *w, const char *path, int depth)
 {
-	struct file f = { cfg, level, w, path, depth };
+	struct file f = { level, w, path, depth };
 	struct strbuf buf = STRBUF_INIT;
 	int ret;
 
@@ -477,13 +487,13 @@ static int canonical_key(const char *key, struct strbuf *out)
 	return 0;
 }
 
-static int add_command_line(struct maint_config *cfg, const char *key, const char *value)
+static int add_command_line(struct reading *r, const char *key, const char *value)
 {
 	struct strbuf name = STRBUF_INIT;
 	int ret = canonical_key(key, &name);
 
 	if (!ret)
-		config_add_git(cfg, name.buf, value, CONFIG_LEVEL_COMMAND);
+		r->fn(name.buf, value, CONFIG_LEVEL_COMMAND, r->data);
 	strbuf_release(&name);
 	return ret;
 }
@@ -520,7 +530,7 @@ static char *sq_dequote_step(char *s, char **next)
 }
 
 /* The old form, 'key=value' in one word ('key' alone: bare). */
-static int add_old_style(struct maint_config *cfg, char *word)
+static int add_old_style(struct reading *r, char *word)
 {
 	char *eq = strchr(word, '=');
 	struct strbuf key = STRBUF_INIT;
@@ -528,14 +538,14 @@ static int add_old_style(struct maint_config *cfg, char *word)
 
 	strbuf_add(&key, word, eq ? (size_t)(eq - word) : strlen(word));
 	strbuf_trim(&key);
-	ret = key.len ? add_command_line(cfg, key.buf, eq ? eq + 1 : NULL) :
+	ret = key.len ? add_command_line(r, key.buf, eq ? eq + 1 : NULL) :
 			error("bogus config parameter: %s", word);
 	strbuf_release(&key);
 	return ret;
 }
 
 /* $GIT_CONFIG_PARAMETERS: 'key'='value' (or 'key'= : bare, or the old 'key=value'), space-separated. */
-static int read_parameters(struct maint_config *cfg, char *s)
+static int read_parameters(struct reading *r, char *s)
 {
 	static const char bogus[] = "bogus format in GIT_CONFIG_PARAMETERS";
 
@@ -545,7 +555,7 @@ static int read_parameters(struct maint_config *cfg, char *s)
 		if (!key)
 			return error(bogus);
 		if (!s || isspace((unsigned char)*s)) {
-			if (add_old_style(cfg, key) < 0)
+			if (add_old_style(r, key) < 0)
 				return -1;
 		} else if (*s == '=') {
 			s++;
@@ -556,7 +566,7 @@ static int read_parameters(struct maint_config *cfg, char *s)
 			} else if (*s && !isspace((unsigned char)*s)) {
 				return error(bogus);
 			}
-			if (add_command_line(cfg, key, value) < 0)
+			if (add_command_line(r, key, value) < 0)
 				return -1;
 		} else {
 			return error(bogus);
@@ -568,7 +578,7 @@ static int read_parameters(struct maint_config *cfg, char *s)
 }
 
 /* GIT_CONFIG_COUNT, GIT_CONFIG_KEY_<n>, GIT_CONFIG_VALUE_<n>. */
-static int read_count(struct maint_config *cfg, const char *count_env)
+static int read_count(struct reading *r, const char *count_env)
 {
 	struct strbuf var = STRBUF_INIT;
 	unsigned long count;
@@ -594,27 +604,28 @@ static int read_count(struct maint_config *cfg, const char *count_env)
 		strbuf_reset(&var);
 		strbuf_addf(&var, "GIT_CONFIG_VALUE_%lu", i);
 		value = getenv(var.buf);
-		ret = value ? add_command_line(cfg, key, value) : error("missing config value %s", var.buf);
+		ret = value ? add_command_line(r, key, value) : error("missing config value %s", var.buf);
 	}
 	strbuf_release(&var);
 	return ret;
 }
 
-int gitconfig_read_command_line(struct maint_config *cfg)
+int gitconfig_read_command_line(gitconfig_fn *fn, void *data)
 {
+	struct reading r = { NULL, 0, fn, data };
 	const char *count = getenv("GIT_CONFIG_COUNT"), *params = getenv("GIT_CONFIG_PARAMETERS");
 	char *copy = params ? xstrdup(params) : NULL;
 	int ret = 0;
 
 	if (count)
-		ret = read_count(cfg, count);
+		ret = read_count(&r, count);
 	if (!ret && copy)
-		ret = read_parameters(cfg, copy);
+		ret = read_parameters(&r, copy);
 	free(copy);
 	return ret < 0 ? error("unable to parse command-line config") : 0;
 }
 
-static int read_global(struct maint_config *cfg, struct where *w)
+static int read_global(struct reading *w)
 {
 	const char *env = getenv("GIT_CONFIG_GLOBAL"), *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
@@ -622,44 +633,44 @@ static int read_global(struct maint_config *cfg, struct where *w)
 	int ret = 0;
 
 	if (env)
-		return *env ? read_file(cfg, CONFIG_LEVEL_GLOBAL, w, env, 0) : 0;
+		return *env ? read_file(CONFIG_LEVEL_GLOBAL, w, env, 0) : 0;
 	if (xdg && *xdg)
 		strbuf_addf(&path, "%s/git/config", xdg);
 	else if (home)
 		strbuf_addf(&path, "%s/.config/git/config", home);
 	if (path.len)
-		ret = read_file(cfg, CONFIG_LEVEL_GLOBAL, w, path.buf, 0);
+		ret = read_file(CONFIG_LEVEL_GLOBAL, w, path.buf, 0);
 	strbuf_reset(&path);
 	if (!ret && home) {
 		strbuf_addf(&path, "%s/.gitconfig", home);
-		ret = read_file(cfg, CONFIG_LEVEL_GLOBAL, w, path.buf, 0);
+		ret = read_file(CONFIG_LEVEL_GLOBAL, w, path.buf, 0);
 	}
 	strbuf_release(&path);
 	return ret;
 }
 
-int gitconfig_read(struct maint_config *cfg, const char *gitdir, const char *commondir)
+int gitconfig_read(const char *gitdir, const char *commondir, gitconfig_fn *fn, void *data)
 {
 	const char *sys = getenv("GIT_CONFIG_SYSTEM");
-	struct where w = { gitdir, 0 };
+	struct reading w = { gitdir, 0, fn, data };
 	struct strbuf path = STRBUF_INIT;
 	int ret = 0;
 
 	if (!env_true("GIT_CONFIG_NOSYSTEM") && (!sys || *sys))
-		ret = read_file(cfg, CONFIG_LEVEL_SYSTEM, &w, sys ? sys : "/etc/gitconfig", 0);
+		ret = read_file(CONFIG_LEVEL_SYSTEM, &w, sys ? sys : "/etc/gitconfig", 0);
 	if (!ret)
-		ret = read_global(cfg, &w);
+		ret = read_global(&w);
 	if (!ret && gitdir) {
 		strbuf_addf(&path, "%s/config", commondir ? commondir : gitdir);
-		ret = read_file(cfg, CONFIG_LEVEL_REPO, &w, path.buf, 0);
+		ret = read_file(CONFIG_LEVEL_REPO, &w, path.buf, 0);
 		if (!ret && w.worktree_config) {
 			strbuf_reset(&path);
 			strbuf_addf(&path, "%s/config.worktree", gitdir);
-			ret = read_file(cfg, CONFIG_LEVEL_REPO, &w, path.buf, 0);
+			ret = read_file(CONFIG_LEVEL_REPO, &w, path.buf, 0);
 		}
 	}
 	if (!ret)
-		ret = gitconfig_read_command_line(cfg);
+		ret = gitconfig_read_command_line(fn, data);
 	strbuf_release(&path);
 	return ret;
 }

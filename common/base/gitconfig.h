@@ -42,7 +42,13 @@
 
 #include <stddef.h>
 
-#include "config.h"
+/* Where a git variable was set, lowest priority first. */
+enum config_level {
+	CONFIG_LEVEL_SYSTEM,
+	CONFIG_LEVEL_GLOBAL,	/* ~/.gitconfig, $XDG_CONFIG_HOME/git/config */
+	CONFIG_LEVEL_REPO,	/* the repository's config (and config.worktree) */
+	CONFIG_LEVEL_COMMAND,	/* git -c: GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT */
+};
 
 /*
  * git's config syntax, the one reader of it here (git's files, fsck's
@@ -69,7 +75,7 @@ struct gitconfig_var {
 };
 
 /* Called for each variable in order; a negative return stops the reading. */
-typedef int (*gitconfig_fn)(const struct gitconfig_var *var, void *data);
+typedef int gitconfig_var_fn(const struct gitconfig_var *var, void *data);
 
 /* gitconfig_parse() flags */
 #define GITCONFIG_BOM 1		/* a UTF-8 byte order mark first is skipped (git's files; not fsck's blobs) */
@@ -80,16 +86,24 @@ typedef int (*gitconfig_fn)(const struct gitconfig_var *var, void *data);
  * refuse the text, the number of the bad line (> 0), counted as git
  * counts it for "bad config line <n>".
  */
-int gitconfig_parse(const char *buf, size_t len, unsigned flags, gitconfig_fn fn, void *data);
+int gitconfig_parse(const char *buf, size_t len, unsigned flags, gitconfig_var_fn *fn, void *data);
 
 /*
- * Appends every variable of git's configuration to cfg (config_add_git()),
- * lowest priority first. gitdir is the repository's git directory (a
- * worktree's own) and commondir where its config is (NULL: gitdir);
- * gitdir NULL: outside a repository, system and global only.
- * Returns 0, or -1 reported.
+ * What gitconfig_read() hands every variable to: its name as git lists
+ * it ("section.subsection.key", section and key lower-cased), its value
+ * (NULL for a bare name: true), its level.
  */
-int gitconfig_read(struct maint_config *cfg, const char *gitdir, const char *commondir);
+typedef void gitconfig_fn(const char *name, const char *value, enum config_level level, void *data);
+
+/*
+ * Hands every variable of git's configuration to fn, lowest priority
+ * first (config_load_files() appends them to the configuration; this
+ * reader knows nothing of it). gitdir is the
+ * repository's git directory (a worktree's own) and commondir where its
+ * config is (NULL: gitdir); gitdir NULL: outside a repository, system
+ * and global only. Returns 0, or -1 reported.
+ */
+int gitconfig_read(const char *gitdir, const char *commondir, gitconfig_fn *fn, void *data);
 
 /*
  * Appends the command line's variables alone (the "command" level
@@ -97,6 +111,12 @@ int gitconfig_read(struct maint_config *cfg, const char *gitdir, const char *com
  * 0, or -1 reported as git reports it ("unable to parse command-line
  * config" after what was wrong).
  */
-int gitconfig_read_command_line(struct maint_config *cfg);
+int gitconfig_read_command_line(gitconfig_fn *fn, void *data);
+
+/*
+ * Parses a value of git's boolean syntax (true/yes/on/1, false/no/off/0
+ * or empty, any case); returns 1, 0, or -1 if value is not one.
+ */
+int config_parse_bool(const char *value);
 
 #endif

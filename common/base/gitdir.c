@@ -186,20 +186,66 @@ done:
 	return ret;
 }
 
+/* The environment the discovery reads: what, besides the directory, it depends on. */
+static const char *const discovery_env[] = {
+	"GIT_DIR", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+};
+#define DISCOVERY_ENV_NR (sizeof(discovery_env) / sizeof(*discovery_env))
+
+/* The last discovery's answer, and what it was asked from. */
+static struct {
+	int known;
+	char *cwd, *env[DISCOVERY_ENV_NR];
+	struct strbuf dir;
+	enum gitdir_how how;
+	int ret;
+} found = { .dir = STRBUF_INIT };
+
+static int same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Is the answer in found one asked from cwd in this environment? Takes cwd. */
+static int found_holds(char *cwd)
+{
+	int holds = found.known && same(found.cwd, cwd);
+
+	for (size_t i = 0; holds && i < DISCOVERY_ENV_NR; i++)
+		holds = same(found.env[i], getenv(discovery_env[i]));
+	if (holds) {
+		free(cwd);
+		return 1;
+	}
+	free(found.cwd);
+	found.cwd = cwd;
+	for (size_t i = 0; i < DISCOVERY_ENV_NR; i++) {
+		const char *v = getenv(discovery_env[i]);
+
+		free(found.env[i]);
+		found.env[i] = v ? xstrdup(v) : NULL;
+	}
+	return 0;
+}
+
 int gitdir_discover(struct strbuf *out, enum gitdir_how *how)
 {
-	const char *env = getenv("GIT_DIR");
-	enum gitdir_how dummy;
-	int ret;
+	if (!found_holds(getcwd(NULL, 0))) {
+		const char *env = getenv("GIT_DIR");
 
-	if (!how)
-		how = &dummy;
-	*how = GITDIR_DOTGIT;
+		found.how = GITDIR_DOTGIT;
+		strbuf_reset(&found.dir);
+		found.ret = env && *env ? from_env(&found.dir, &found.how, env) :
+			    walk_up(&found.dir, &found.how);
+		if (found.ret)
+			strbuf_reset(&found.dir);
+		found.known = 1;
+	}
 	strbuf_reset(out);
-	ret = env && *env ? from_env(out, how, env) : walk_up(out, how);
-	if (ret)
-		strbuf_reset(out);
-	return ret;
+	strbuf_addbuf(out, &found.dir);
+	if (how)
+		*how = found.how;
+	return found.ret;
 }
 
 int gitdir_discover_common(struct strbuf *out)

@@ -32,6 +32,12 @@ enum gitdir_how {
  * Replaces out with the git directory (no trailing '/'; absolute unless
  * $GIT_DIR was relative) and, when how is not NULL, sets *how.
  * Returns 0, or 1 when there is no repository (out empty).
+ *
+ * A program discovers once: the answer is remembered, and a later call
+ * from the same directory with the same $GIT_DIR,
+ * $GIT_CEILING_DIRECTORIES and $GIT_DISCOVERY_ACROSS_FILESYSTEM gets it
+ * without looking again (the stopped-operation hint, the configuration,
+ * repo_open() all ask). No program creates the repository it runs in.
  */
 int gitdir_discover(struct strbuf *out, enum gitdir_how *how);
 

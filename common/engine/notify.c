@@ -129,8 +129,8 @@ static void drop_unwanted(const struct notify *n, struct compose_mail *m)
 
 /*
  * The Cc of a thank-you, picked in one pass however many the mail had
- * (RELIABILITY 51): each address once (ASCII case ignored, a set of those
- * seen), none of the To's, ours or notify.exclude's; an address compose
+ * (reliability case 51): each address once (ASCII case ignored, a set of
+ * those seen), none of the To's, ours or notify.exclude's; an address compose
  * would refuse (a UTF-8 domain, a quoted local part, a control character
  * in the name) is left out, not the mail; of the mail's own at most
  * notify.max-cc, in the mail's order (To before Cc, so its lists first),

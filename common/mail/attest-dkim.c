@@ -18,7 +18,7 @@
  *
  * The one file that includes <opendkim/dkim.h>.
  */
-#include "attest-internal.h"
+#include "attest-dkim.h"
 #include "hashmap.h"
 #include "mail.h"
 #include "strbuf.h"

@@ -9,7 +9,7 @@
  * --no-auto-key-retrieve: it fetches nothing, so it waits for nothing
  * but itself.
  */
-#include "attest-internal.h"
+#include "attest-gpg.h"
 #include "run-command.h"
 #include "strbuf.h"
 #include "strvec.h"

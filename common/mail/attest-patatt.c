@@ -23,8 +23,8 @@
  *
  * This is the one file of the mail layer that talks to OpenSSL.
  */
-#include "attest.h"
-#include "attest-internal.h"
+#include "attest-patatt.h"
+#include "attest-gpg.h"
 #include "gitdir.h"
 #include "mail.h"
 #include "mailinfo.h"

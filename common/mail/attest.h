@@ -68,6 +68,7 @@
 
 #include <stddef.h>
 
+#include "attest-sig.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "usage.h"
@@ -75,55 +76,8 @@
 struct maint_config;
 struct raw_mail;
 
-/* b4's attestation-policy values and meanings; ATTEST_CHECK is the default. */
-enum attest_policy {
-	ATTEST_OFF,		/* check nothing, show nothing */
-	ATTEST_CHECK,		/* show verdicts, never stop */
-	ATTEST_SOFTFAIL,	/* warn about every patch that is not G, go on */
-	ATTEST_HARDFAIL,	/* stop before anything is applied unless every patch is G */
-};
+/* The verdicts, the signatures and the configuration: attest-sig.h. */
 
-/* One signature of a message. */
-struct attest_sig {
-	char verdict;		/* 'G', 'B' or 'U' */
-	unsigned tempfail:1;	/* U because DNS could not answer now */
-	char *signer;		/* "ed25519/dev@example.org", "openpgp/...", "DKIM/example.org" */
-	char *why;		/* why it is not G ("body hash mismatch"); "" for G */
-};
-
-/* What the signatures of one message say. */
-struct attest_verdict {
-	char verdict;		/* 'G', 'B', 'U' or 'N' */
-	unsigned tempfail:1;	/* U only because DNS could not answer now: retry later */
-	struct attest_sig *sigs;	/* developer signatures first, then DKIM, in header order */
-	size_t nr, alloc;
-	size_t decider;		/* the index in sigs of the signature that decided; nr when N */
-};
-#define ATTEST_VERDICT_INIT { 'N', 0, NULL, 0, 0, 0 }
-
-void attest_verdict_release(struct attest_verdict *v);
-/* The deciding signature's signer, or "" (N). */
-const char *attest_signer(const struct attest_verdict *v);
-
-/*
- * Reads the file dir/path of ref (NULL: HEAD) in the repository repo
- * ("" or NULL: the current one) into out. 0 found, 1 not there, -1 error
- * (reported).
- */
-typedef int attest_ref_reader(void *ctx, const char *repo, const char *ref, const char *path,
-			      struct strbuf *out);
-
-struct attest_conf {
-	enum attest_policy policy;
-	char *dkim_keys;	/* attest.dkim-keys: the key file, NULL: DNS */
-	int timeout;		/* attest.timeout: seconds a DNS query or gpg may take (default 5) */
-	struct strvec keyrings;	/* the patatt key sources, in order */
-	char *gpg_program;	/* gpg.program, NULL: "gpg" */
-	attest_ref_reader *read_ref;	/* reads ref:: sources; NULL: from the work tree */
-	void *ref_ctx;
-};
-#define ATTEST_CONF_INIT { ATTEST_CHECK, NULL, 5, STRVEC_INIT, NULL, NULL, NULL }
-#define ATTEST_TIMEOUT_DEFAULT 5
 /* ATTEST_CONF_INIT for a conf in memory that was not initialised so. */
 void attest_conf_init(struct attest_conf *c);
 
@@ -187,25 +141,5 @@ void attest_mark(struct strbuf *out, enum attest_policy p, const struct attest_v
  */
 enum maint_result attest_apply_policy(enum attest_policy p, const struct attest_verdict *v,
 				      const char *what);
-
-/* ---- the parts (attest-dkim.c, attest-patatt.c); used by attest.c ---- */
-
-struct attest_msg;		/* a message as the parts see it (attest.c) */
-struct attest_dkim;
-struct attest_dkim *attest_dkim_new(const struct attest_conf *conf);
-void attest_dkim_free(struct attest_dkim *d);
-void attest_dkim_check(struct attest_dkim *d, const struct attest_msg *m, struct attest_verdict *v);
-void attest_patatt_check(const struct attest_conf *conf, const struct attest_msg *m,
-			 struct attest_verdict *v);
-
-/*
- * The tags of a patatt signature header value, as patatt reads them:
- * every blank removed, split at ';', each "name=value" (at the first
- * '='; chunks without one are skipped), a later tag replacing an
- * earlier one of the same name; NUL bytes dropped. tags gets "name",
- * "value" pairs.
- * Linear in len. Exposed for the fuzz target.
- */
-void attest_patatt_tags(struct strvec *tags, const char *value, size_t len);
 
 #endif

@@ -6,7 +6,6 @@
  * link libgit2.
  */
 #include "config-git.h"
-#include "gitconfig.h"
 #include "repo.h"
 #include "wrapper.h"
 
@@ -71,7 +70,7 @@ int config_load(struct maint_config *cfg, git_repository *repo)
 			goto out;
 	}
 	/* libgit2 does not read git -c's variables: they come last, winning */
-	if (gitconfig_read_command_line(cfg) < 0)
+	if (config_add_command_line(cfg) < 0)
 		goto out;
 	ret = config_assemble(cfg, repo ? common.buf : NULL);
 out:

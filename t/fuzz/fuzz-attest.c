@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "attest.h"
+#include "attest-patatt.h"
 #include "mail.h"
 #include "source.h"
 #include "strbuf.h"

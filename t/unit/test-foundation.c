@@ -299,13 +299,16 @@ static void discover_from(const char *top, const char *dir, int want, const char
 	strbuf_release(&expect);
 }
 
-static void gitdir_discovers_as_git(void **state)
+/*
+ * A new directory (returned, absolute) holding a repository, repo/.git,
+ * and no GIT_DIR or GIT_CEILING_DIRECTORIES to change where it is found.
+ */
+static char *discovery_top(void)
 {
 	char tmpl[] = "/tmp/test-gitdir-XXXXXX";
 	char *top = realpath(mkdtemp(tmpl), NULL);
-	struct strbuf p = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf p = STRBUF_INIT;
 
-	(void)state;
 	assert_non_null(top);
 	unsetenv("GIT_DIR");
 	unsetenv("GIT_CEILING_DIRECTORIES");
@@ -313,7 +316,28 @@ static void gitdir_discovers_as_git(void **state)
 	assert_int_equal(mkdir(p.buf, 0700), 0);
 	strbuf_addstr(&p, "/.git");
 	make_repository(p.buf);
-	strbuf_reset(&p);
+	strbuf_release(&p);
+	return top;
+}
+
+/* Removes what discovery_top() made, and frees top. */
+static void discovery_top_remove(char *top)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	assert_int_equal(chdir("/"), 0);
+	strbuf_addf(&p, "rm -rf '%s'", top);
+	assert_int_equal(system(p.buf), 0);
+	strbuf_release(&p);
+	free(top);
+}
+
+static void gitdir_discovers_as_git(void **state)
+{
+	char *top = discovery_top();
+	struct strbuf p = STRBUF_INIT, out = STRBUF_INIT;
+
+	(void)state;
 	strbuf_addf(&p, "%s/repo/sub", top);
 	assert_int_equal(mkdir(p.buf, 0700), 0);
 	strbuf_reset(&p);
@@ -358,13 +382,44 @@ static void gitdir_discovers_as_git(void **state)
 	strbuf_addf(&p, "%s/wt/../repo/.git/../../bare.git", top);
 	assert_string_equal(out.buf, p.buf);
 
-	assert_int_equal(chdir("/"), 0);
-	strbuf_reset(&p);
-	strbuf_addf(&p, "rm -rf '%s'", top);
-	assert_int_equal(system(p.buf), 0);
 	strbuf_release(&p);
 	strbuf_release(&out);
-	free(top);
+	discovery_top_remove(top);
+}
+
+/*
+ * A program discovers once: a second call from the same directory, in
+ * the same environment, gets the first answer without looking again
+ * (the repository moved away in between is not seen); a change of the
+ * environment the discovery reads makes it look again.
+ */
+static void gitdir_discovers_once(void **state)
+{
+	char *top = discovery_top();
+	struct strbuf p = STRBUF_INIT, moved = STRBUF_INIT, out = STRBUF_INIT, expect = STRBUF_INIT;
+
+	(void)state;
+	strbuf_addf(&p, "%s/repo/.git", top);
+	strbuf_addf(&expect, "%s/repo/.git", top);
+	strbuf_addf(&moved, "%s/repo/moved", top);
+	discover_from(top, "repo", 0, "repo/.git", GITDIR_DOTGIT);
+
+	assert_int_equal(rename(p.buf, moved.buf), 0);
+	assert_int_equal(gitdir_discover(&out, NULL), 0);
+	assert_string_equal(out.buf, expect.buf);
+
+	setenv("GIT_CEILING_DIRECTORIES", top, 1);
+	assert_int_equal(gitdir_discover(&out, NULL), 1);
+	unsetenv("GIT_CEILING_DIRECTORIES");
+	assert_int_equal(rename(moved.buf, p.buf), 0);
+	assert_int_equal(gitdir_discover(&out, NULL), 0);
+	assert_string_equal(out.buf, expect.buf);
+
+	strbuf_release(&p);
+	strbuf_release(&moved);
+	strbuf_release(&out);
+	strbuf_release(&expect);
+	discovery_top_remove(top);
 }
 
 static void hashmap_maps_byte_strings(void **state)
@@ -614,6 +669,7 @@ int main(void)
 		cmocka_unit_test(config_long_and_bare),
 		cmocka_unit_test(config_missing_file),
 		cmocka_unit_test(gitdir_discovers_as_git),
+		cmocka_unit_test(gitdir_discovers_once),
 		cmocka_unit_test(hashmap_maps_byte_strings),
 		cmocka_unit_test(neutralise_controls_replaces),
 		cmocka_unit_test(humanise_as_git),
