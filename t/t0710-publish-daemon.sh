@@ -227,6 +227,14 @@ test_expect_success 'as the hint says: fetch, merge, --abort, publish again' '
 	test_line_count = 1 notify.log
 '
 
+test_expect_success 'http.sslCAInfo is for https: one naming no file does not stop a git:// push' '
+	git -C r config http.sslCAInfo "$PWD/no-such-ca.pem" &&
+	in_repo r queue_commit drivers/usb/s.c "usb: s" &&
+	git -C r maint-publish -q &&
+	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
+	git -C r config --unset http.sslCAInfo
+'
+
 test_expect_success 'every server is stopped by the library' '
 	stop_git_servers &&
 	test_path_is_missing .git-server-pids

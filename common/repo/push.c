@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -246,19 +247,22 @@ static void NORETURN fail_lg2(struct worker *w, int rc)
 }
 
 /*
- * The certificate authorities https trusts, as git push has them:
- * $GIT_SSL_CAINFO / $GIT_SSL_CAPATH, else http.sslCAInfo /
- * http.sslCAPath; the system's when none is set.
+ * The certificate authorities an https remote is checked against, as
+ * git push has them: $GIT_SSL_CAINFO / $GIT_SSL_CAPATH, else
+ * http.sslCAInfo / http.sslCAPath; the system's when none is set. Other
+ * transports never read them (a wrong one must not stop a git:// push).
  */
 static void trust_certificates(struct worker *w)
 {
 	const char *env_file = getenv("GIT_SSL_CAINFO"), *env_dir = getenv("GIT_SSL_CAPATH");
-	char *file = env_file && *env_file ? xstrdup(env_file) :
-		config_git_string(w->opts->cfg, "http.sslcainfo");
-	char *dir = env_dir && *env_dir ? xstrdup(env_dir) :
-		config_git_string(w->opts->cfg, "http.sslcapath");
-	int rc = file || dir ? repo_trust_certificates(file, dir) : 0;
+	char *file, *dir;
+	int rc;
 
+	if (strncasecmp(w->url, "https://", 8))
+		return;
+	file = env_file && *env_file ? xstrdup(env_file) : config_git_string(w->opts->cfg, "http.sslcainfo");
+	dir = env_dir && *env_dir ? xstrdup(env_dir) : config_git_string(w->opts->cfg, "http.sslcapath");
+	rc = file || dir ? repo_trust_certificates(file, dir) : 0;
 	if (rc < 0)
 		fail_lg2(w, rc);
 	free(file);

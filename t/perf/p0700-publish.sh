@@ -129,21 +129,6 @@ die () { :; }
 . "$top/t/lib-git-server.sh"
 . "$top/t/lib-tls.sh"
 trap 'code=$?; set +e; stop_git_servers; exit $code' EXIT
-start_git_daemon "$run/srv"
-start_http_server "$run/srv" maint "$PASSWORD"
-http_port=$HTTP_PORT
-mkdir -p "$run/tls"
-(cd "$run/tls" && tls_cert_make)
-start_http_server "$run/srv" maint "$PASSWORD" "server.modules += ( \"mod_openssl\" )
-	ssl.engine = \"enable\"
-	ssl.pemfile = \"$run/tls/cert.pem\"
-	ssl.privkey = \"$run/tls/key.pem\""
-https_port=$HTTP_PORT
-mkdir -p "$HOME/.ssh"
-ssh-keygen -q -t ed25519 -N "" -f "$HOME/.ssh/id_ed25519"
-cp "$HOME/.ssh/id_ed25519.pub" "$run/authorized_keys"
-start_ssh_server "$run/authorized_keys"
-
 # A counting proxy in front of each server, for the runs that count bytes.
 start_proxy () {
 	rm -f "$run/proxy-$1.port"
@@ -153,20 +138,54 @@ start_proxy () {
 	while ! test -f "$run/proxy-$1.port"; do sleep 0.05; done
 	cat "$run/proxy-$1.port"
 }
-daemon_proxy=$(start_proxy daemon "$DAEMON_PORT")
-http_proxy=$(start_proxy http "$http_port")
-https_proxy=$(start_proxy https "$https_port")
-ssh_proxy=$(start_proxy ssh "$SSH_PORT")
-# the proxy's port shows the same host key
-sed -n "s/^\[127.0.0.1\]:$SSH_PORT /[127.0.0.1]:$ssh_proxy /p" "$HOME/.ssh/known_hosts" >>"$HOME/.ssh/known_hosts"
-for port in "$http_port" "$http_proxy"; do
+# only the servers of the transports asked for (sshd needs root for /run/sshd)
+via () { case " $P0700_VIA " in *" $1 "*) return 0 ;; esac; return 1; }
+if via daemon; then
+	start_git_daemon "$run/srv"
+	daemon_proxy=$(start_proxy daemon "$DAEMON_PORT")
+fi
+if via http; then
+	start_http_server "$run/srv" maint "$PASSWORD"
+	http_port=$HTTP_PORT
+	http_proxy=$(start_proxy http "$http_port")
+fi
+if via https; then
+	mkdir -p "$run/tls"
+	(cd "$run/tls" && tls_cert_make)
+	start_http_server "$run/srv" maint "$PASSWORD" "server.modules += ( \"mod_openssl\" )
+		ssl.engine = \"enable\"
+		ssl.pemfile = \"$run/tls/cert.pem\"
+		ssl.privkey = \"$run/tls/key.pem\""
+	https_port=$HTTP_PORT
+	https_proxy=$(start_proxy https "$https_port")
+fi
+if via ssh; then
+	mkdir -p "$HOME/.ssh"
+	ssh-keygen -q -t ed25519 -N "" -f "$HOME/.ssh/id_ed25519"
+	cp "$HOME/.ssh/id_ed25519.pub" "$run/authorized_keys"
+	start_ssh_server "$run/authorized_keys" || {
+		echo "p0700: sshd did not start (root is needed for /run/sshd): leave ssh out of P0700_VIA" >&2
+		exit 1
+	}
+	ssh_proxy=$(start_proxy ssh "$SSH_PORT")
+	# the proxy's port shows the same host key
+	sed -n "s/^\[127.0.0.1\]:$SSH_PORT /[127.0.0.1]:$ssh_proxy /p" "$HOME/.ssh/known_hosts" >>"$HOME/.ssh/known_hosts"
+fi
+
+for port in $http_port $http_proxy; do
 	printf "http://maint:%s@127.0.0.1:%s\n" "$PASSWORD" "$port"
 done >"$run/creds"
 # localhost: libgit2 (mbedTLS) matches the certificate's DNS names only
-for port in "$https_port" "$https_proxy"; do
+for port in $https_port $https_proxy; do
 	printf "https://maint:%s@localhost:%s\n" "$PASSWORD" "$port"
 done >>"$run/creds"
 chmod 600 "$run/creds"
+for t in $P0700_VIA; do
+	case $t in
+	daemon|http|https|ssh) ;;
+	*) echo "p0700: no transport '$t' (daemon, http, https, ssh)" >&2; exit 1 ;;
+	esac
+done
 
 url_of () {	# transport remote-name counted
 	case $1 in
