@@ -19,8 +19,9 @@
 # usb-next to a public server (git daemon on a free loopback port) and a
 # bare backup, mailing the authors through a loopback SMTP sink
 # (t/smtp-server.py via t/lib-smtp.sh; what it receives is kept in
-# $DEMO_DIR/smtp-spool), and finally asks which release holds a commit
-# (describe-contains). Every server is stopped when the script ends, also
+# $DEMO_DIR/smtp-spool), asks the demo's upstream to pull usb-next (a tag
+# pushed to the public server, one "[GIT PULL]" mail: request-pull), and
+# finally asks which release holds a commit (describe-contains). Every server is stopped when the script ends, also
 # when a step fails or the script is interrupted; their pids are in
 # $DEMO_DIR/server-pids.
 #
@@ -40,7 +41,7 @@ if [ -z "$MAINT_BUILD_DIR" ]; then
 	make -C "$top" --no-print-directory -j"$(nproc 2>/dev/null || echo 1)" programs doc
 	MAINT_BUILD_DIR=$top/.build
 fi
-for p in mbox-split dry-apply queue publish notify describe-contains; do
+for p in mbox-split dry-apply queue publish notify request-pull describe-contains; do
 	if ! test -x "$MAINT_BUILD_DIR/bin/git-maint-$p"; then
 		echo "demo: $MAINT_BUILD_DIR/bin/git-maint-$p is not built; run 'make demo'" >&2
 		exit 1
@@ -233,6 +234,7 @@ git -C "$demo/repo" fetch -q origin
 git -C "$demo/repo" fetch -q backup
 cat >>"$demo/repo/.git/maint.ini" <<EOF
 	url = $DAEMON_URL/origin.git
+	upstream-to = Linus Torvalds <torvalds@example.org>
 
 # the demo's loopback sink; a real setup names its mail server here, or in
 # git send-email's sendemail.* (see git-maint-notify(1))
@@ -258,6 +260,12 @@ step "Publishing again sends nothing twice: every mail is in refs/notes/maint-no
 step "Back on the work branch, ready for the next round" \
 	'git status -sb | head -n 1'
 
+# --- request-pull: the merge window opens, upstream is asked to pull usb-next ----
+step "Ask upstream to pull usb-next: a tag (unsigned here: the demo has no key), pushed to origin and seen there, one mail" \
+	'git maint-request-pull --no-sign --tag usb-6.2-rc1 -m "USB changes for 6.2-rc1" --send usb-next'
+step "The pull request as mailed: its body is what git request-pull prints" \
+	'tr -d "\r" <../smtp-spool/0007.eml'
+
 # --- describe-contains: the article's git dc ----------------------------------------
 # Weeks later Linus merges usb-next in the merge window and tags -rc1, then
 # the release (plumbing here, so the checkout stays on work-next).
@@ -271,8 +279,8 @@ step "Back on the work branch, ready for the next round" \
 	git update-ref refs/heads/master "$release"
 	git tag -a -m "Linux 6.2" v6.2 master
 )
-step "Which tag first holds the first patch of ../s1? (git dc = git describe --contains)" \
-	'git maint-describe-contains usb-next~5 && git describe --contains usb-next~5'
+step "Which of Linus's tags first holds the first patch of ../s1? (git dc = git describe --contains)" \
+	'git maint-describe-contains --match "v*" usb-next~5 && git describe --contains --match "v*" usb-next~5'
 step "Which release (rc tags aside) holds each of the last 3 commits touching drivers/usb/serial" \
 	'git log --format=%H -3 usb-next -- drivers/usb/serial | git maint-describe-contains --stdin --release'
 

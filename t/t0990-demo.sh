@@ -98,8 +98,10 @@ test_expect_success 'publish: usb-next moved to work-next here, on the git daemo
 
 test_expect_success 'notify: six mails received, each to its author, in reply to its patch, none twice' '
 	ls demo/smtp-spool | grep -c "\.eml\$" >count &&
-	echo 6 >expect &&
+	echo 7 >expect &&
 	test_cmp expect count &&
+	rm demo/smtp-spool/0007.env &&
+	mv demo/smtp-spool/0007.eml pull.eml &&
 	cat >expect <<-\EOF &&
 	tianyu.lan@intel.com
 	tianyu.lan@intel.com
@@ -127,14 +129,32 @@ test_expect_success 'notify: six mails received, each to its author, in reply to
 		tr -d "\r" <"$f" | sed -n "/^\$/q;s/^Message-ID: //p" || return 1
 	done | sort | uniq -d >dups &&
 	test_must_be_empty dups &&
-	test "$(git -C demo/repo notes --ref=maint-notify list | wc -l)" = 6
+	# and the pull request'"'"'s, on its tag
+	test "$(git -C demo/repo notes --ref=maint-notify list | wc -l)" = 7
+'
+
+test_expect_success 'request-pull: usb-next asked for once, the tag on origin, the text of git request-pull' '
+	test "$(git -C demo/srv/origin.git rev-parse refs/tags/usb-6.2-rc1)" = \
+		"$(git -C demo/repo rev-parse refs/tags/usb-6.2-rc1)" &&
+	tr -d "\r" <pull.eml >mail &&
+	grep "^Subject: \[GIT PULL\] USB changes for 6.2-rc1\$" mail &&
+	grep "^To: Linus Torvalds <torvalds@example.org>\$" mail &&
+	sed -n "/^The following changes since commit/,\$p" mail >actual &&
+	# the daemon is gone: git request-pull asks the bare repository it
+	# served; master was the first parent of the demo'"'"'s later merge
+	url=$(git -C demo/repo config remote.origin.url) &&
+	srv="$PWD/demo/srv/origin.git" &&
+	(cd demo/repo && COLUMNS=80 git request-pull v6.2-rc1^1 "$srv" usb-6.2-rc1) >oracle &&
+	sed "s|$srv|$url|" oracle >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success 'describe-contains on the demo release tags answers as git describe --contains' '
 	(
 		cd demo/repo &&
-		git maint-describe-contains usb-next~5 >../../actual &&
-		git describe --contains usb-next~5 >../../expect
+		# Linus'"'"'s tags: the pull request'"'"'s usb-6.2-rc1 on usb-next is nearer
+		git maint-describe-contains --match "v*" usb-next~5 >../../actual &&
+		git describe --contains --match "v*" usb-next~5 >../../expect
 	) &&
 	test_cmp expect actual &&
 	grep "^v6.2-rc1^2~5\$" actual
