@@ -19,8 +19,9 @@
 # usb-next to a public server (git daemon on a free loopback port) and a
 # bare backup, mailing the authors through a loopback SMTP sink
 # (t/smtp-server.py via t/lib-smtp.sh; what it receives is kept in
-# $DEMO_DIR/smtp-spool), and finally asks which release holds a commit
-# (describe-contains). Every server is stopped when the script ends, also
+# $DEMO_DIR/smtp-spool), asks the demo's upstream to pull usb-next (a tag
+# pushed to the public server, one "[GIT PULL]" mail: request-pull), and
+# finally asks which release holds a commit (describe-contains). Every server is stopped when the script ends, also
 # when a step fails or the script is interrupted; their pids are in
 # $DEMO_DIR/server-pids.
 #
@@ -35,12 +36,20 @@ set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 if [ -z "$MAINT_BUILD_DIR" ]; then
 	# Run by hand (sh contrib/demo.sh), perhaps on a fresh machine without
-	# even make: first what make demo does (install-deps.sh brings make).
-	sh "$top/contrib/install-deps.sh"
-	make -C "$top" --no-print-directory -j"$(nproc 2>/dev/null || echo 1)" programs doc
+	# even make: first what make demo does (install-deps.sh brings make),
+	# one line each, their output in files.
+	sh "$top/contrib/install-deps.sh" --demo
+	mkdir -p "$top/.build"
+	echo "demo: building (make programs; its output: $top/.build/demo-make.log)"
+	if ! make -C "$top" --no-print-directory -j"$(nproc 2>/dev/null || echo 1)" programs \
+		>"$top/.build/demo-make.log" 2>&1; then
+		tail -n 20 "$top/.build/demo-make.log" >&2
+		echo "demo: the build failed (its output: $top/.build/demo-make.log)" >&2
+		exit 1
+	fi
 	MAINT_BUILD_DIR=$top/.build
 fi
-for p in mbox-split dry-apply queue publish notify describe-contains; do
+for p in mbox-split dry-apply queue publish notify request-pull describe-contains; do
 	if ! test -x "$MAINT_BUILD_DIR/bin/git-maint-$p"; then
 		echo "demo: $MAINT_BUILD_DIR/bin/git-maint-$p is not built; run 'make demo'" >&2
 		exit 1
@@ -157,6 +166,10 @@ sh "$top/t/perf/gen-repo.sh" --size=demo --out="$demo" --force >/dev/null
 mkdir -p "$HOME"
 git -C "$demo/repo" config user.name "Greg Kroah-Hartman"
 git -C "$demo/repo" config user.email "gregkh@linuxfoundation.org"
+# the README's tour, to be tried by hand in a tree of its own (set up at the end)
+mkdir -p "$demo/tour"
+cp -R "$demo/repo" "$demo/tour/repo"
+cp "$demo/TODO" "$demo/tour/TODO"
 
 step "The maintainer's branches (the article's git b)" 'git branch -v'
 step "The TODO mailbox: $(grep -c '^From ' "$demo/TODO") messages for several subsystems" \
@@ -233,6 +246,7 @@ git -C "$demo/repo" fetch -q origin
 git -C "$demo/repo" fetch -q backup
 cat >>"$demo/repo/.git/maint.ini" <<EOF
 	url = $DAEMON_URL/origin.git
+	upstream-to = Linus Torvalds <torvalds@example.org>
 
 # the demo's loopback sink; a real setup names its mail server here, or in
 # git send-email's sendemail.* (see git-maint-notify(1))
@@ -258,6 +272,12 @@ step "Publishing again sends nothing twice: every mail is in refs/notes/maint-no
 step "Back on the work branch, ready for the next round" \
 	'git status -sb | head -n 1'
 
+# --- request-pull: the merge window opens, upstream is asked to pull usb-next ----
+step "Ask upstream to pull usb-next: a tag (unsigned here: the demo has no key), pushed to origin and seen there, one mail" \
+	'git maint-request-pull --no-sign --tag usb-6.2-rc1 -m "USB changes for 6.2-rc1" --send usb-next'
+step "The pull request as mailed: its body is what git request-pull prints" \
+	'tr -d "\r" <../smtp-spool/0007.eml'
+
 # --- describe-contains: the article's git dc ----------------------------------------
 # Weeks later Linus merges usb-next in the merge window and tags -rc1, then
 # the release (plumbing here, so the checkout stays on work-next).
@@ -271,12 +291,45 @@ step "Back on the work branch, ready for the next round" \
 	git update-ref refs/heads/master "$release"
 	git tag -a -m "Linux 6.2" v6.2 master
 )
-step "Which tag first holds the first patch of ../s1? (git dc = git describe --contains)" \
-	'git maint-describe-contains usb-next~5 && git describe --contains usb-next~5'
+step "Which of Linus's tags first holds the first patch of ../s1? (git dc = git describe --contains)" \
+	'git maint-describe-contains --match "v*" usb-next~5 && git describe --contains --match "v*" usb-next~5'
 step "Which release (rc tags aside) holds each of the last 3 commits touching drivers/usb/serial" \
 	'git log --format=%H -3 usb-next -- drivers/usb/serial | git maint-describe-contains --stdin --release'
 
+# --- the tour's tree: as the demo's was before it started ---------------------------
+# Its remotes are bare repositories beside it and its mail goes to a
+# program that files each message in tour/sent/, so that the README's tour,
+# publish included, works there with no server running.
+tour=$demo/tour
+git init -q --bare "$tour/origin.git"
+git init -q --bare "$tour/backup.git"
+git -C "$tour/repo" push -q "$tour/origin.git" usb-next usb-linus
+git -C "$tour/repo" push -q "$tour/backup.git" usb-next usb-linus
+git -C "$tour/repo" remote add origin "$tour/origin.git"
+git -C "$tour/repo" remote add backup "$tour/backup.git"
+git -C "$tour/repo" fetch -q origin
+# the last release, for describe-contains
+git -C "$tour/repo" tag -a -m "Linux 6.1" v6.1 master
+cp "$demo/check.sh" "$demo/build.sh" "$tour/"
+mkdir -p "$tour/sent"
+cat >"$tour/sendmail" <<'EOF'
+#!/bin/sh
+# the tour's mail server: each message into the directory beside it
+dir=$(dirname "$0")/sent
+n=$(($(ls "$dir" | wc -l) + 1))
+cat >"$dir/$(printf %04d $n).eml"
+EOF
+chmod +x "$tour/sendmail"
+sed -e '/^\turl = /d' -e '/^# the demo/,$d' "$demo/repo/.git/maint.ini" >"$tour/repo/.git/maint.ini"
+cat >>"$tour/repo/.git/maint.ini" <<EOF
+
+# the tour's mail goes to a program, as git send-email's sendemail.smtpServer
+# may name one; a real setup names its mail server (see git-maint-notify(1))
+[smtp]
+	server = $tour/sendmail
+EOF
+
 printf '\n%sDone.%s The tree is in %s/repo, the mailboxes and the mails received in %s.\n' \
 	"$bold" "$plain" "$demo" "$demo"
-printf 'To try the commands there yourself (the demo'"'"'s git and mail servers are stopped now:\npublish and notify there cannot reach them; run the demo again for that):\n    export PATH="%s/bin:$PATH"; cd "%s/repo"\n' \
-	"$MAINT_BUILD_DIR" "$demo"
+printf 'To try the README'"'"'s tour yourself, in a fresh copy of the tree (its remotes are\nbare repositories beside it, its mails are filed in %s/sent):\n    export PATH="%s/bin:$PATH"; cd "%s/repo"\n' \
+	"$tour" "$MAINT_BUILD_DIR" "$tour"

@@ -66,16 +66,19 @@ test_expect_success 'a rerun mails nothing' '
 	grep "^origin: tags/usb-6.2-rc4 up to date$" err
 '
 
-test_expect_success 'a remote with another tag of that name: refused, nothing mailed' '
+test_expect_success 'a remote with another tag of that name: refused before anything changes' '
 	git -C r tag -a -m "elsewhere" other master &&
 	git -C r push -q origin other:refs/tags/usb-taken &&
 	git -C r tag -d other &&
 	in_repo r queue_commit drivers/usb/c.c "usb: c" &&
 	git -C r push -q origin usb-next &&
+	repo_state_of r >before &&
 	test_expect_code 1 git -C r maint-request-pull --no-sign --tag usb-taken -m "USB taken" --send 2>err &&
-	grep "error: .origin. has another tag .usb-taken." err &&
-	test "$(smtp_count)" = 1 &&
-	git -C r maint-request-pull --abort
+	grep "error: .origin. has another tag .usb-taken. (.*); nothing was changed" err &&
+	repo_state_of r >after &&
+	test_cmp before after &&
+	test_path_is_missing r/.git/maint/request-pull &&
+	test "$(smtp_count)" = 1
 '
 
 test_expect_success 'a branch the remote lacks: no mail; published, --continue mails once' '
@@ -96,15 +99,17 @@ test_expect_success 'a branch the remote lacks: no mail; published, --continue m
 	grep "no pull request in progress" err
 '
 
-test_expect_success 'an unreachable remote: 75, the state kept; --continue pushes and mails once' '
+test_expect_success 'an unreachable remote: 75, nothing changed; the same command later mails once' '
 	in_repo r queue_commit drivers/usb/e.c "usb: e" &&
 	git -C r push -q origin usb-next &&
 	git -C r remote set-url --push origin "git://127.0.0.1:$SMTP_CLOSED_PORT/origin.git" &&
 	test_expect_code 75 git -C r maint-request-pull --no-sign --tag usb-e -m "USB e" --send 2>err &&
 	grep "error: push to .origin.: unreachable" err &&
+	test_must_fail git -C r rev-parse -q --verify refs/tags/usb-e &&
+	test_path_is_missing r/.git/maint/request-pull &&
 	test "$(smtp_count)" = 2 &&
 	git -C r remote set-url --delete --push origin "git://127.0.0.1:$SMTP_CLOSED_PORT/origin.git" &&
-	git -C r maint-request-pull --continue 2>err &&
+	git -C r maint-request-pull --no-sign --tag usb-e -m "USB e" --send 2>err &&
 	test "$(smtp_count)" = 3 &&
 	test "$(git -C origin.git rev-parse refs/tags/usb-e)" = "$(git -C r rev-parse usb-e)"
 '

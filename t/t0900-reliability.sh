@@ -317,17 +317,19 @@ test_expect_success 'dry-apply: index stat data and local changes untouched (18)
 	echo staged >new &&
 	git add new &&
 	: >after && : >index.before && : >index.after &&
+	sed "s/^+f1 line 10 patched\$/+f1 line 10 otherwise/" series.mbox >other.mbox &&
 	state >before &&
 	stat -c "%i %s %y" .git/index >index.before &&
 	git maint-dry-apply -q series.mbox >/dev/null &&
 	git maint-dry-apply -q -3 --each --onto d18 --onto gen series.mbox >/dev/null &&
-	test_expect_code 1 git maint-dry-apply -q --onto gen series.mbox >/dev/null &&
+	git maint-dry-apply -q --onto gen series.mbox >/dev/null &&
+	test_expect_code 1 git maint-dry-apply -q --onto gen other.mbox >/dev/null &&
 	stat -c "%i %s %y" .git/index >index.after &&
 	state >after &&
 	test_cmp index.before index.after &&
 	test_cmp before after &&
 	git reset -q --hard base &&
-	rm -f new
+	rm -f new other.mbox
 '
 
 # A kill cannot leave anything behind if nothing is ever opened for

@@ -443,19 +443,14 @@ static int load_max_cc(struct notify *n)
 static int load_identity(struct notify *n)
 {
 	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT, sb = STRBUF_INIT;
-	const char *v = config_get(n->cfg, "notify", NULL, "from");
-	char *git_from = v ? NULL : config_git_string(n->cfg, "sendemail.from");
-	int ret = -1;
+	const char *v;
+	int configured, ret = -1;
 
-	if (v || git_from) {
-		if (split_address(v ? v : git_from, &name, &email) < 0) {
-			error("bad From address '%s' (notify.from or sendemail.from)", v ? v : git_from);
-			goto out;
-		}
-	} else {
-		if (ident_committer_name_email(&sb, n->cfg) < 0)
-			goto out;
-		split_address(sb.buf, &name, &email);
+	if (mailer_from(&sb, n->cfg, &configured) < 0)
+		goto out;
+	if (split_address(sb.buf, &name, &email) < 0 && configured) {
+		error("bad From address '%s' (notify.from or sendemail.from)", sb.buf);
+		goto out;
 	}
 	n->me.name = strbuf_detach(&name, NULL);
 	n->me.email = strbuf_detach(&email, NULL);
@@ -477,7 +472,6 @@ static int load_identity(struct notify *n)
 	}
 	ret = 0;
 out:
-	free(git_from);
 	strbuf_release(&name);
 	strbuf_release(&email);
 	strbuf_release(&sb);

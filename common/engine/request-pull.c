@@ -470,11 +470,11 @@ static enum maint_result push_failed(const struct rp *rp, const struct push_resu
 	return push_outcome_result(res->outcome);
 }
 
-static enum maint_result other_tag(const struct rp *rp, const git_oid *theirs)
+static enum maint_result other_tag(const struct rp *rp, const git_oid *theirs, const char *outcome)
 {
 	char a[GIT_OID_HEXSZ + 1];
 
-	error("'%s' has another tag '%s' (%s); nothing was mailed", rp->remote, rp->tag, abbrev(a, theirs));
+	error("'%s' has another tag '%s' (%s); %s", rp->remote, rp->tag, abbrev(a, theirs), outcome);
 	advise("a published tag is not replaced: tag again under another name");
 	return RESULT_NO;
 }
@@ -495,7 +495,7 @@ static enum maint_result push_tag(struct rp *rp)
 			say(stderr, "%s: tags/%s up to date", rp->remote, rp->tag);
 	} else if (res.has_remote_old) {
 		push_close(conn);
-		ret = other_tag(rp, &res.remote_old);
+		ret = other_tag(rp, &res.remote_old, "nothing was mailed");
 	} else if (push_update(conn, &rp->tag_oid, &res) < 0) {
 		ret = push_failed(rp, &res);
 	} else if (!rp->quiet) {
@@ -541,7 +541,7 @@ static enum maint_result check_remote(struct rp *rp)
 		return RESULT_NO;
 	}
 	if (!git_oid_equal(&oid, &rp->tag_oid))
-		return other_tag(rp, &oid);
+		return other_tag(rp, &oid, "nothing was mailed");
 	if ((r = ask_remote(rp, rp->public, &oid, &has)) != RESULT_OK)
 		return r;
 	if (!has || (!git_oid_equal(&oid, &rp->tip) &&
@@ -553,6 +553,21 @@ static enum maint_result check_remote(struct rp *rp)
 		return RESULT_NO;
 	}
 	return RESULT_OK;
+}
+
+/*
+ * Before anything changes here: a remote that has another tag of that
+ * name is a refusal, one that cannot be reached a reason to try later.
+ */
+static enum maint_result remote_free_for_tag(struct rp *rp)
+{
+	git_oid oid;
+	int has = 0;
+	enum maint_result r = ask_remote(rp, rp->tag_ref, &oid, &has);
+
+	if (r != RESULT_OK || !has || (rp->tag_exists && git_oid_equal(&oid, &rp->tag_oid)))
+		return r;
+	return other_tag(rp, &oid, "nothing was changed");
 }
 
 /* ---- 5. the mail ---- */
@@ -580,18 +595,14 @@ static void pull_mail_release(struct pull_mail *pm)
 	strvec_clear(&pm->rcpt);
 }
 
-/* The From: notify.from, else sendemail.from, else the committer (as notify). */
+/* The From, as notify's (mailer_from()). */
 static int sender(const struct rp *rp, struct pull_mail *pm)
 {
-	const char *v = config_get(rp->cfg, "notify", NULL, "from");
-	char *git_from = v ? NULL : config_git_string(rp->cfg, "sendemail.from");
 	struct strbuf sb = STRBUF_INIT;
 	struct mail_address a = MAIL_ADDRESS_INIT;
-	int ret = -1;
+	int configured, ret = -1;
 
-	if (v || git_from)
-		strbuf_addstr(&sb, v ? v : git_from);
-	else if (ident_committer_name_email(&sb, rp->cfg) < 0)
+	if (mailer_from(&sb, rp->cfg, &configured) < 0)
 		goto out;
 	if (mail_parse_address(&a, sb.buf, sb.len) < 0) {
 		error("bad From address '%s'", sb.buf);
@@ -603,7 +614,6 @@ static int sender(const struct rp *rp, struct pull_mail *pm)
 out:
 	mail_address_release(&a);
 	strbuf_release(&sb);
-	free(git_from);
 	return ret;
 }
 
@@ -875,6 +885,10 @@ enum maint_result request_pull_start(git_repository *repo, const struct maint_co
 		ret = RESULT_NO;
 		goto out;
 	}
+	/* signing may ask for a passphrase: not for a tag the remote would refuse */
+	if (o->send && (ret = remote_free_for_tag(&rp)) != RESULT_OK)
+		goto out;
+	ret = RESULT_FATAL;
 	if (!found && build_tag(&rp, o) < 0)
 		goto out;
 	if (!o->send)

@@ -14,7 +14,10 @@
  *      the upstream (tree.<name>.upstream, else "master"), the tag name
  *      (--tag, else tree.<name>.tag-format), the recipients (--to,
  *      tree.<name>.upstream-to; --cc, tree.<name>.upstream-cc)
- *   2. the tag: an annotated tag of the branch's tip (tag-sign.h),
+ *   2. the remote is asked for refs/tags/<tag> before anything changes
+ *      here: another tag of that name there is a refusal (RESULT_NO), an
+ *      unreachable remote RESULT_TEMPFAIL, nothing changed either way.
+ *      Then the tag: an annotated tag of the branch's tip (tag-sign.h),
  *      signed unless sign is 0; a tag of that name already pointing at
  *      the tip is taken as it is (a rerun), one pointing elsewhere is
  *      refused (RESULT_NO). The object is written, then the state

@@ -106,7 +106,7 @@ struct fetched_input;
 
 struct archive_pick_opts {
 	const char *what;	/* the argument, for messages */
-	int version;		/* 0: the newest */
+	int version;		/* 0: the thread whole; n: version n's series as b4 am picks it */
 	int all_versions;	/* every version of the series */
 	size_t max_message_size;	/* mbox.max-message-size, 0: the source's default */
 };

@@ -4,6 +4,7 @@
  */
 #include "mailer.h"
 #include "credential.h"
+#include "ident.h"
 #include "secmem.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -446,4 +447,16 @@ enum maint_result mailer_forget_password(const struct mailer_conf *c)
 	ret = credential_forget(&cred);
 	credential_release(&cred);
 	return ret;
+}
+
+int mailer_from(struct strbuf *out, const struct maint_config *cfg, int *configured)
+{
+	const char *v = config_get(cfg, "notify", NULL, "from");
+	char *git_from = v ? NULL : config_git_string(cfg, "sendemail.from");
+
+	*configured = v || git_from;
+	if (*configured)
+		strbuf_addstr(out, v ? v : git_from);
+	free(git_from);
+	return *configured ? 0 : ident_committer_name_email(out, cfg);
 }

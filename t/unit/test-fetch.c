@@ -128,7 +128,7 @@ static void pick(struct strbuf *out, const struct strbuf *mbox, const char *msgi
 	free(in.spans);
 }
 
-static void pick_newest_version(void **state)
+static void pick_thread_or_version(void **state)
 {
 	struct strbuf mbox = STRBUF_INIT, out = STRBUF_INIT;
 
@@ -144,9 +144,15 @@ static void pick_newest_version(void **state)
 	/* same subject, not a reply: public-inbox threads it here, it is not the series */
 	add_mail(&mbox, "[PATCH v3 1/1] frob: a", "other", NULL, 1);
 
+	/* no version asked for: the thread whole, in the archive's order */
 	pick(&out, &mbox, "c1", 0);
+	assert_string_equal(out.buf, "c1\np1a\np1b\nr1\nc2\np2b\np2a\np2a\n");
+	pick(&out, &mbox, "r1", 0);
+	assert_string_equal(out.buf, "c1\np1a\np1b\nr1\nc2\np2b\np2a\np2a\n");
+	/* a version asked for: that version's series, as b4 am picks it */
+	pick(&out, &mbox, "c1", 2);
 	assert_string_equal(out.buf, "c2\np2a\np2b\n");
-	pick(&out, &mbox, "r1", 0);		/* a reply: the series it answers */
+	pick(&out, &mbox, "r1", 2);		/* a reply: the series it answers */
 	assert_string_equal(out.buf, "c2\np2a\np2b\n");
 	pick(&out, &mbox, "p2b", 1);
 	assert_string_equal(out.buf, "c1\np1a\np1b\n");
@@ -172,6 +178,8 @@ static void pick_partial_reroll(void **state)
 	add_mail(&mbox, "[PATCH v2 2/3] frob: b", "p2v2", "p2", 1);
 
 	pick(&out, &mbox, "c1", 0);
+	assert_string_equal(out.buf, "c1\np1\np2\np3\np2v2\n");
+	pick(&out, &mbox, "c1", 2);
 	assert_string_equal(out.buf, "c1\np1\np2v2\np3\n");
 	pick(&out, &mbox, "p2v2", 1);
 	assert_string_equal(out.buf, "c1\np1\np2\np3\n");
@@ -271,7 +279,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(argument_kinds),
 		cmocka_unit_test(archive_arguments),
-		cmocka_unit_test(pick_newest_version),
+		cmocka_unit_test(pick_thread_or_version),
 		cmocka_unit_test(pick_partial_reroll),
 		cmocka_unit_test(pick_bounded),
 		cmocka_unit_test(imap_urls),
