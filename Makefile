@@ -184,7 +184,7 @@ ZSH_COMPLETION := $(patsubst $(B)/bin/%,$(B)/completion/zsh/_%,$(COMMAND_PROGRAM
 DOC_SRC := $(sort $(wildcard Documentation/git-maint*.adoc))
 MAN_PAGES := $(foreach d,$(DOC_SRC),$(B)/man/$(if $(filter git-maint.adoc,$(notdir $d)),man7,man1)/$(basename $(notdir $d)).$(if $(filter git-maint.adoc,$(notdir $d)),7,1))
 
-.PHONY: all lib programs doc completion check unit demo bench install uninstall deps clean fuzz fuzz-build FORCE
+.PHONY: all lib programs doc completion check unit demo bench install uninstall deps deps-demo clean fuzz fuzz-build FORCE
 .DELETE_ON_ERROR:
 .SECONDEXPANSION:
 
@@ -280,6 +280,9 @@ $(B)/man/man7/%.7: Documentation/%.adoc
 # Installs the Debian packages the build and tests need, when any is missing.
 deps:
 	@sh contrib/install-deps.sh
+# ... and only those the demo needs, quietly (apt's output in a file).
+deps-demo:
+	@sh contrib/install-deps.sh --demo
 
 # The unit tests print the errors they provoke ("error: buf: message 2 exceeds
 # max size"); --merge keeps them off the terminal, where they read as failures
@@ -337,8 +340,8 @@ check: deps
 unit: $(UNIT_PROGRAMS)
 	@cd t && MAINT_BUILD_DIR='$(CURDIR)/$(B)' prove $(patsubst %,../%,$(UNIT_PROGRAMS))
 
-demo: deps
-	@$(MAKE) --no-print-directory programs doc
+demo: deps-demo
+	@$(MAKE) --no-print-directory programs
 	@MAINT_BUILD_DIR='$(CURDIR)/$(B)' sh contrib/demo.sh
 
 bench: deps

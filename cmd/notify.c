@@ -11,11 +11,13 @@
  */
 
 #include <string.h>
+#include <unistd.h>
 
 #include "config-git.h"
 #include "in-progress.h"
 #include "mailer.h"
 #include "notify.h"
+#include "pager.h"
 #include "parse-options.h"
 #include "repo.h"
 #include "usage.h"
@@ -114,6 +116,9 @@ int cmd_main(int argc, const char **argv)
 	repo = repo_open_or_die();
 	if (config_load(&cfg, repo) < 0)
 		exit(EXIT_FATAL);
+	/* the mails of a dry run are for people to read: paged on a terminal (pager.h) */
+	if (!o.n.send && !(o.n.use_stdin && isatty(0)))
+		setup_pager(&cfg, "notify");
 	ret = notify_run(repo, &cfg, &o.n);
 	config_release(&cfg);
 	strvec_clear(&o.n.after_push);

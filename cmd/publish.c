@@ -6,7 +6,9 @@
  * then has git-maint-notify tell the authors; resumable with --continue.
  * The engine is common/engine/publish.c.
  */
+#include "color.h"
 #include "config-git.h"
+#include "pager.h"
 #include "parse-options.h"
 #include "publish.h"
 #include "push.h"
@@ -35,6 +37,7 @@ struct publish_cmd_opts {
 	int timeout;	/* -1: from config */
 	int quiet;
 	int build;
+	int color;	/* enum color_when */
 };
 
 static int branch_exists(git_repository *repo, const char *name)
@@ -79,11 +82,15 @@ static int guess_public(git_repository *repo, const char *work, char **public)
 		*public = xstrdup(found.v[0]);
 		ret = 0;
 	} else if (!found.nr) {
-		error("no public branch for '%s': no branch '<tree>%s', and no [tree] in maint.ini names it",
+		error("no public branch for '%s': no branch '<tree>%s', and no tree.<name>.work names it",
 		      work, suffix);
+		advise("name it: git config maint.tree.<name>.work %s; git config maint.tree.<name>.public "
+		       "<branch>", work);
 	} else {
-		error("'%s' could be the work branch of '%s' or '%s'; say which in maint.ini "
-		      "([tree \"<name>\"] public = ..., work = %s)", work, found.v[0], found.v[1], work);
+		error("'%s' could be the work branch of '%s' or '%s'; say which with tree.<name>.public",
+		      work, found.v[0], found.v[1]);
+		advise("git config maint.tree.<name>.work %s; git config maint.tree.<name>.public %s", work,
+		       found.v[0]);
 	}
 	strvec_clear(&found);
 	return ret;
@@ -99,8 +106,8 @@ static int resolve_branches(git_repository *repo, const struct maint_config *cfg
 		w = config_get(cfg, "tree", *tree, "work");
 		p = config_get(cfg, "tree", *tree, "public");
 		if (!w || !p)
-			return error("tree '%s' in maint.ini needs both 'work' and 'public' to publish",
-				     *tree);
+			return error("tree '%s' needs both tree.%s.work and tree.%s.public to publish",
+				     *tree, *tree, *tree);
 		*work = xstrdup(w);
 		*public = xstrdup(p);
 		return 0;
@@ -121,10 +128,12 @@ static int resolve_branches(git_repository *repo, const struct maint_config *cfg
 		}
 		strbuf_release(&sb);
 	}
-	return error("'%s' is not a work branch ('work-<x>') and no [tree] in maint.ini names it", name);
+	error("'%s' is not a work branch ('work-<x>') and no tree.<name>.work or .public names it", name);
+	advise("git config maint.tree.<name>.work <branch>; git config maint.tree.<name>.public <branch>");
+	return -1;
 }
 
-/* A space-separated list of remotes from maint.ini. */
+/* A space-separated list of remotes (tree.<name>.remote, .backup). */
 static void add_words(struct strvec *sv, const char *s)
 {
 	while (s && *s) {
@@ -148,23 +157,25 @@ static int resolve_remotes(const struct maint_config *cfg, const char *tree,
 {
 	const char *first = tree ? config_get(cfg, "tree", tree, "remote") : NULL;
 	char *url = NULL;
+	size_t nr_first;
 
 	if (first)
 		add_words(remotes, first);
 	else if (!push_remote_url(cfg, "origin", &url))
 		strvec_push(remotes, "origin");
 	free(url);
+	nr_first = remotes->nr;
 	if (tree)
 		add_words(remotes, config_get(cfg, "tree", tree, "backup"));
 	if (!remotes->nr)
-		return error("no remote to publish to: no 'origin', and no tree.<name>.remote in maint.ini");
+		return error("no remote to publish to: no 'origin', and no tree.<name>.remote");
 	for (size_t i = 0; i < remotes->nr; i++) {
 		int rc = push_remote_url(cfg, remotes->v[i], &url);
 
 		free(url);
 		if (rc > 0)
-			return error("no remote '%s' (from maint.ini); add it with 'git remote add'",
-				     remotes->v[i]);
+			return error("no remote '%s' (from tree.%s.%s); add it with 'git remote add'",
+				     remotes->v[i], tree, i < nr_first ? "remote" : "backup");
 		if (rc < 0)
 			return -1;
 	}
@@ -216,7 +227,7 @@ static int fill_opts(struct publish_opts *o, char **refs, git_repository *repo,
 	if (c->build) {
 		o->build_cmd = tree ? config_get(cfg, "tree", tree, "build") : NULL;
 		if (!o->build_cmd) {
-			error("--build: no tree.<name>.build in maint.ini for '%s'", work);
+			error("--build: no tree.<name>.build for '%s'", work);
 			goto out;
 		}
 	}
@@ -229,7 +240,7 @@ out:
 
 int cmd_main(int argc, const char **argv)
 {
-	struct publish_cmd_opts c = { ACTION_START, 0, -1, -1, 0, 0 };
+	struct publish_cmd_opts c = { ACTION_START, 0, -1, -1, 0, 0, COLOR_UNSET };
 	struct option options[] = {
 		OPT__DRY_RUN(&c.dry_run, "print the plan (commits, merge kind, remotes, notify) and change nothing"),
 		OPT_BOOL(0, "notify", &c.notify, "tell the authors once every remote has the commits (default from config)"),
@@ -237,6 +248,7 @@ int cmd_main(int argc, const char **argv)
 			    "give up on a remote silent for this long (default 60)"),
 		OPT_BOOL(0, "build", &c.build, "run the tree's build command in the work tree first"),
 		OPT__QUIET(&c.quiet, "print only errors"),
+		OPT__COLOR(&c.color, "colour the --dry-run plan: always, never or auto (color.ui)"),
 		OPT_GROUP("Resuming"),
 		OPT_SET_INT(0, "continue", &c.action, "push to the remotes still missing, then notify",
 			    ACTION_CONTINUE),
@@ -276,6 +288,11 @@ int cmd_main(int argc, const char **argv)
 		}
 		if (fill_opts(&popts, refs, repo, &cfg, &c, argc ? argv[0] : head) < 0)
 			goto cleanup;
+		/* the plan is a report for people: paged and coloured on a terminal (pager.h, color.h) */
+		if (c.dry_run && !c.quiet) {
+			setup_pager(&cfg, "publish");
+			popts.color = color_want(&cfg, "publish", c.color);
+		}
 		rc = publish_start(repo, &cfg, &lock, &popts);
 		break;
 	case ACTION_CONTINUE:

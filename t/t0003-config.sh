@@ -77,6 +77,89 @@ test_expect_success 'the precedence: global git config < ~/.config/git-maint/con
 	git config --global --unset maint.queue.fuzz
 '
 
+# git-params: what git -c gives the programs it runs, in $GIT_CONFIG_PARAMETERS
+printf '#!/bin/sh\nprintf "%%s" "$GIT_CONFIG_PARAMETERS"\n' >git-params &&
+chmod +x git-params
+PATH=$PWD:$PATH
+
+test_expect_success 'git -c maint.*: for one command, over every file (maint.ini too), both readers' '
+	git -C repo config maint.queue.fuzz 3 &&
+	printf "[queue]\n\tfuzz = 4\n" >repo/.git/maint.ini &&
+	(cd repo &&
+	 GIT_CONFIG_PARAMETERS=$(git -c maint.queue.fuzz=5 params) both get queue "" fuzz &&
+	 GIT_CONFIG_PARAMETERS=$(git -c Maint.Queue.Fuzz=6 params) both get queue "" fuzz &&
+	 GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=maint.queue.fuzz GIT_CONFIG_VALUE_0=7 both get queue "" fuzz &&
+	 GIT_CONFIG_PARAMETERS=$(git -c maint.queue.fuzz=8 -c maint.queue.fuzz=9 params) both get queue "" fuzz) >actual &&
+	cat >expect <<-EOF &&
+	5	git -c '"'"'maint.queue.fuzz'"'"'
+	6	git -c '"'"'maint.Queue.fuzz'"'"'
+	7	git -c '"'"'maint.queue.fuzz'"'"'
+	9	git -c '"'"'maint.queue.fuzz'"'"'
+	EOF
+	test_cmp expect actual &&
+	(cd repo && GIT_CONFIG_PARAMETERS=$(git -c maint.queue.fuzz=many params) &&
+	 GIT_CONFIG_PARAMETERS=$GIT_CONFIG_PARAMETERS test_expect_code 128 both get queue "" fuzz) &&
+	grep "^fatal: git -c '"'"'maint.queue.fuzz'"'"': bad value '"'"'many'"'"'" files.err &&
+	rm repo/.git/maint.ini &&
+	git -C repo config --unset maint.queue.fuzz
+'
+
+test_expect_success 'git -c: the variables both readers list are those git config --list lists, last' '
+	git -C repo config sendemail.smtpServer file.example.org &&
+	set -- -c sendemail.smtpServer=cmd.example.org -c "Maint.Tree.USB.Public=it'"'"'s \"q\" = x" \
+		-c bare.key -c empty.key= -c "maint.notify.cc=a@example.org, b@example.org" &&
+	(cd repo && git "$@" config --list --includes) >expect &&
+	(cd repo && GIT_CONFIG_PARAMETERS=$(git "$@" params) both git) >actual &&
+	test_cmp expect actual &&
+	(cd repo && GIT_CONFIG_PARAMETERS=$(git "$@" params) both get tree USB public) >actual &&
+	printf "it'"'"'s \"q\" = x\tgit -c '"'"'maint.Tree.USB.public'"'"'\n" >expect &&
+	test_cmp expect actual &&
+	git -C repo config --unset sendemail.smtpServer
+'
+
+test_expect_success 'git -c: the old form of GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT before it, as git reads them' '
+	(
+		export GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=a.Count GIT_CONFIG_VALUE_0=0 \
+			GIT_CONFIG_KEY_1=b.c GIT_CONFIG_VALUE_1= &&
+		GIT_CONFIG_PARAMETERS="'"'"'a.b=c=d'"'"' '"'"'x.y'"'"'=  '"'"'p.q'"'"'\'"'"''"'"'r.s'"'"'='"'"'s'"'"'\!'"'"''"'"'" &&
+		export GIT_CONFIG_PARAMETERS &&
+		cd repo &&
+		git config --list --includes >../expect &&
+		both git >../actual
+	) &&
+	test_cmp expect actual &&
+	grep "^p.q'"'"'r.s=s!\$" actual
+'
+
+test_expect_success 'git -c: what git refuses, refused with git'"'"'s words' '
+	for params in bogus "'"'"'foo'"'"'='"'"'v'"'"'" "'"'"'foo.'"'"'='"'"'v'"'"'" "'"'"'a.1b'"'"'='"'"'v'"'"'" \
+		"'"'"'a.b_c=v'"'"'" "'"'"'a.b'"'"'=v" "'"'"'a.b'"'"'='"'"'v" "'"'"'=v'"'"'"
+	do
+		(cd repo && GIT_CONFIG_PARAMETERS=$params test_expect_code 128 git config --list 2>../expect >/dev/null) &&
+		(cd repo && GIT_CONFIG_PARAMETERS=$params test_expect_code 128 both git >/dev/null) &&
+		test_cmp expect files.err || return 1
+	done &&
+	for env in "GIT_CONFIG_COUNT=x" "GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=a.b GIT_CONFIG_VALUE_0=x" \
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=a.b"
+	do
+		(cd repo && env $env git config --list 2>../expect >/dev/null; test $? = 128) &&
+		(cd repo && export $env && both git >/dev/null; test $? = 128) &&
+		test_cmp expect files.err || return 1
+	done
+'
+
+test_expect_success 'end to end: git -c maint.mbox.max-message-size reaches mbox-split (no libgit2)' '
+	{
+		printf "From x Mon Sep 17 00:00:00 2001\nMessage-ID: <s1@example.com>\nSubject: small\n\nhi\n\n" &&
+		printf "From x Mon Sep 17 00:00:00 2001\nMessage-ID: <s2@example.com>\nSubject: big\n\n" &&
+		head -c 3000 /dev/zero | tr "\0" x && printf "\n"
+	} >sizes-cl &&
+	(cd repo && test_expect_code 1 git -c maint.mbox.max-message-size=2000 maint-mbox-split --format=%m ../sizes-cl >../out 2>../err) &&
+	echo s1@example.com >expect &&
+	test_cmp expect out &&
+	grep "message 2 exceeds max size (2000 bytes)" err
+'
+
 test_expect_success 'a 300-byte value in maint.ini (a real check command) is read whole' '
 	check="./scripts/checkpatch.pl --terse --no-tree --strict --ignore $(printf "X%.0s" $(test_seq 260)) -" &&
 	test ${#check} -gt 300 &&
@@ -168,6 +251,32 @@ test_expect_success 'include.path and includeIf "gitdir:" hold maint.* for both 
 	git config --global --unset "includeIf.gitdir:$PWD/repo/.path"
 '
 
+test_expect_success 'includeIf "gitdir:" and "onbranch:" patterns match as git matches them ("*" within a component, "**" across)' '
+	mkdir -p deep/one/two &&
+	git init -q deep/one/two/repo &&
+	git -C deep/one/two/repo checkout -q -b topic/sub/x &&
+	d=$PWD/deep &&
+	i=0 &&
+	for cond in "gitdir:$d/*/repo/" "gitdir:$d/*/*/repo/" "gitdir:$d/**/repo/" "gitdir:$d/one/**/two/repo/" \
+		"gitdir:$d/one**/repo/" "gitdir:$d/one/t?o/repo/" "gitdir:$d/one/two?repo/" "gitdir:$d/one[/]two/repo/" \
+		"gitdir:$d/*" "gitdir:$d/**" "gitdir:one/two/" "gitdir:*/two/repo/.git" "gitdir/i:$d/ONE/*/REPO/" \
+		"gitdir:$d/**/two/**" "gitdir:$d/o*/two/repo/" "onbranch:topic/*" "onbranch:topic/**" "onbranch:topic/" \
+		"onbranch:topic*" "onbranch:*/x" "onbranch:**/x"
+	do
+		i=$((i + 1)) &&
+		echo "[maint \"tree.t$i\"] public = $cond" >"cond$i.conf" &&
+		git config --global --add "includeIf.$cond.path" "$PWD/cond$i.conf" || return 1
+	done &&
+	(cd deep/one/two/repo && git config --list --includes) >expect &&
+	(cd deep/one/two/repo && test-config files git) >actual &&
+	test_cmp expect actual &&
+	# not everything, not nothing
+	grep "^maint.tree.t3.public=" actual &&
+	! grep "^maint.tree.t1.public=" actual &&
+	! grep "^maint.tree.t19.public=" actual &&
+	rm -f .gitconfig
+'
+
 test_expect_success 'our reader of git'"'"'s files lists what git config --list lists (quotes, escapes, continuations, old-style sections, includes, includeIf)' '
 	cat >tricky.conf <<-\EOF &&
 	# a comment
@@ -197,6 +306,33 @@ test_expect_success 'our reader of git'"'"'s files lists what git config --list 
 	(cd repo && test-config files git) >actual &&
 	test_cmp expect actual &&
 	git config --global --unset include.path
+'
+
+test_expect_success 'what git config takes at the edges, our reader takes; what it refuses, refused at the line git names' '
+	mkdir edges &&
+	printf "[a]\n\tb = x\\\\" >edges/1 &&
+	printf "top = 1\n[ \"sub\"]\n\tk = 2\n[.old]\n\tk = 3\n[s]\n\tk = \"q\"\\\\\n  more\\\\" >edges/2 &&
+	n=2 &&
+	for bad in "[s" "[s]\nk = \"x" "[s]\nk = \"x\\\\" "[s]\nk = x\\\\q" "[s \"x" "[s \"x\"" "[s]\nk x" \
+		"[s]\nk = \"a\nb\"" "[s\n]" "[s]\n1k=x" "[s \"x\\\\" "[s\v\"x\"]\nk = 1" "[s \"x\" ]\nk = 1" "[]\nk = 1"
+	do
+		n=$((n + 1)) &&
+		printf "$bad" >edges/$n || return 1
+	done &&
+	for f in $(test_seq $n)
+	do
+		GIT_CONFIG_GLOBAL=$PWD/edges/$f git config --list >expect 2>expect.err
+		echo $? >>expect &&
+		sed "s/^\(fatal: bad config line [0-9]* in file \)\(.*\)/\1'"'"'\2'"'"'/" expect.err >>expect &&
+		GIT_CONFIG_GLOBAL=$PWD/edges/$f test-config files git >actual 2>actual.err
+		echo $? >>actual &&
+		cat actual.err >>actual &&
+		test_cmp expect actual || return 1
+	done &&
+	GIT_CONFIG_GLOBAL=$PWD/edges/2 test-config files git >actual &&
+	grep "^s.k=q  more\$" actual &&
+	GIT_CONFIG_GLOBAL=$PWD/edges/5 test_expect_code 128 test-config files git 2>err &&
+	grep "bad config line 3 in file" err
 '
 
 test_expect_success 'a malformed git config file: an error naming file and line' '

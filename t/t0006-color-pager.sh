@@ -23,6 +23,7 @@ ESC=$(printf "\033")
 RED="${ESC}[31m"
 GREEN="${ESC}[32m"
 BOLD="${ESC}[1m"
+YELLOW="${ESC}[33m"
 RESET="${ESC}[m"
 # the pager, as git runs it: a shell command (the trash directory's name has a space)
 RECORD_PAGER="\"$HOME/record-pager\""
@@ -114,6 +115,17 @@ test_expect_success 'color.ui=never and color.maint-dry-apply=false turn it off;
 	! grep "$ESC" tty &&
 	(cd r && PTY_TERM=dumb GIT_PAGER=cat on_pty git maint-dry-apply --onto base ../change.mbox) >tty &&
 	! grep "$ESC" tty
+'
+
+test_expect_success 'git -c color.ui=... for one command wins over the repository'"'"'s config' '
+	git -C r config color.ui never &&
+	(cd r && git -c color.ui=always maint-dry-apply --onto base ../change.mbox) >pipe &&
+	grep -xF "${GREEN}base: the patch applies${RESET}" pipe &&
+	git -C r config color.ui always &&
+	(cd r && GIT_PAGER=cat on_pty git -c color.maint-dry-apply=never maint-dry-apply --onto base ../change.mbox) >tty &&
+	git -C r config --unset color.ui &&
+	! grep "$ESC" tty &&
+	grep "base: the patch applies" tty
 '
 
 test_expect_success 'a slot is set as git sets colours: color.maint-dry-apply.failed' '
@@ -211,6 +223,49 @@ test_expect_success 'mbox-split --list: paged on a terminal' '
 	GIT_PAGER="$RECORD_PAGER" on_pty git maint-mbox-split --list change.mbox >tty &&
 	grep "usb: change three" paged &&
 	! grep "usb: change three" tty
+'
+
+test_expect_success 'publish --dry-run: the plan paged and coloured on a terminal (heading bold, commit ids yellow), plain into a pipe' '
+	git init -q --bare o.git &&
+	git -C r remote add origin ../o.git &&
+	git -C r branch usb-fix usb-next &&
+	git -C r checkout -q -b work-fix usb-next &&
+	echo fixed >r/g &&
+	git -C r add g &&
+	git -C r commit -q -m "usb: fix one" &&
+	(cd r && git maint-publish -n work-fix) >pipe &&
+	! grep "$ESC" pipe &&
+	grep "^Would publish '"'"'work-fix'"'"' to '"'"'usb-fix'"'"'\$" pipe &&
+	id=$(git -C r rev-parse --short work-fix) &&
+	rm -f "$HOME/paged" &&
+	(cd r && GIT_PAGER="$RECORD_PAGER" on_pty git maint-publish -n work-fix) >tty &&
+	grep -xF "${BOLD}Would publish '"'"'work-fix'"'"' to '"'"'usb-fix'"'"'${RESET}" paged &&
+	grep -xF "${YELLOW}  $id${RESET} usb: fix one" paged &&
+	sed "s/$ESC\[[0-9;]*m//g" paged >uncoloured &&
+	test_cmp pipe uncoloured &&
+	(cd r && GIT_PAGER=cat on_pty git -c color.maint-publish.commit=blue -c pager.maint-publish=false maint-publish -n work-fix) >tty &&
+	grep -F "${ESC}[34m  $id${RESET} usb: fix one" tty &&
+	(cd r && GIT_PAGER=cat on_pty git maint-publish --no-color -n work-fix) >tty &&
+	! grep "$ESC" tty &&
+	(cd r && git maint-publish --color -n work-fix) >pipe &&
+	grep -xF "${BOLD}Would publish '"'"'work-fix'"'"' to '"'"'usb-fix'"'"'${RESET}" pipe &&
+	git -C r checkout -q --detach base
+'
+
+	git -C r checkout -q --detach base
+test_expect_success 'notify'"'"'s dry run: the mails paged on a terminal, not with --send, not into a pipe' '
+	git -C r branch queued base &&
+	git -C r maint-queue -q queued ../change.mbox &&
+	(cd r && git maint-notify queued~1..queued) >pipe &&
+	grep "^Subject: Re: \[PATCH\] usb: change three" pipe &&
+	rm -f paged &&
+	(cd r && GIT_PAGER="$RECORD_PAGER" on_pty git maint-notify queued~1..queued) >tty &&
+	test_cmp pipe paged &&
+	! grep "^Subject:" tty &&
+	rm -f paged &&
+	(cd r && GIT_PAGER="$RECORD_PAGER" on_pty git -c pager.maint-notify=false maint-notify queued~1..queued) >tty &&
+	test_path_is_missing paged &&
+	grep "^Subject: Re: \[PATCH\] usb: change three" tty
 '
 
 test_expect_success 'setup: two versions of a series' '

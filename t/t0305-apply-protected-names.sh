@@ -199,6 +199,8 @@ test_expect_success 'setup: .gitmodules contents git fsck refuses, and some it t
 	[submodule "x"]\n\turl = "open
 	[submodule "x"]\n\tpath = x\n@ = y
 	\0357\0273\0277[submodule "x"]\n\tpath = x
+	[submodule\0013"x"]\n\tpath = x
+	[submodule "x"]\n\tpath = -x\\
 	EOF
 	cat >good-gitmodules <<-\EOF
 	[submodule "x"]\n\tpath = x\n\turl = https://example.com/x.git
@@ -213,6 +215,7 @@ test_expect_success 'setup: .gitmodules contents git fsck refuses, and some it t
 	[submodule "a..b"]\n\tpath = x\n[other "y"]\n\tpath = -x
 	[submodule]\n\turl = -x
 	[submodule.x]\n\tpath = x\n\tflag
+	path = -x\n[ "x"]\n\tpath = -x\n[.y]\n\tpath = -y
 	EOF
 '
 

@@ -173,10 +173,19 @@ test_expect_success 'the public branch named on the command line finds its work 
 	test_cmp expect actual
 '
 
-test_expect_success 'two candidate public branches: say which in maint.ini' '
+test_expect_success 'two candidate public branches: say which with tree.<name>.public, as git config names it' '
 	git -C r branch tty-next base &&
 	test_expect_code 128 git -C r maint-publish 2>err &&
-	grep "^fatal: .work-next. could be the work branch of .tty-next. or .usb-next.; say which in maint.ini" err &&
+	cat >expect <<-\EOF &&
+	fatal: '"'"'work-next'"'"' could be the work branch of '"'"'tty-next'"'"' or '"'"'usb-next'"'"'; say which with tree.<name>.public
+	hint: git config maint.tree.<name>.work work-next; git config maint.tree.<name>.public tty-next
+	EOF
+	test_cmp expect err &&
+	git -C r config maint.tree.usb.public usb-next &&
+	git -C r config maint.tree.usb.work work-next &&
+	git -C r maint-publish -n >out &&
+	git -C r config --remove-section maint.tree.usb &&
+	grep "^Would publish .work-next. to .usb-next. (tree .usb.)" out &&
 	printf "[tree \"usb\"]\n\tpublic = usb-next\n\twork = work-next\n" >r/.git/maint.ini &&
 	git -C r maint-publish -n >out &&
 	grep "^Would publish .work-next. to .usb-next. (tree .usb.)" out
@@ -195,12 +204,19 @@ test_expect_success '--no-notify and tree.<name>.notify = false: published, nobo
 	rm r/.git/maint.ini
 '
 
-test_expect_success 'a remote named in maint.ini that does not exist: refused before anything' '
+test_expect_success 'a remote named in the configuration that does not exist: refused before anything, its key named' '
 	printf "[tree \"usb\"]\n\tpublic = usb-next\n\twork = work-next\n\tbackup = nowhere\n" >r/.git/maint.ini &&
 	test_expect_code 128 git -C r maint-publish 2>err &&
-	echo "fatal: no remote '"'"'nowhere'"'"' (from maint.ini); add it with '"'"'git remote add'"'"'" >expect &&
+	echo "fatal: no remote '"'"'nowhere'"'"' (from tree.usb.backup); add it with '"'"'git remote add'"'"'" >expect &&
 	test_cmp expect err &&
-	rm r/.git/maint.ini
+	rm r/.git/maint.ini &&
+	git -C r config maint.tree.usb.public usb-next &&
+	git -C r config maint.tree.usb.work work-next &&
+	git -C r config maint.tree.usb.remote "origin elsewhere" &&
+	test_expect_code 128 git -C r maint-publish 2>err &&
+	git -C r config --remove-section maint.tree.usb &&
+	echo "fatal: no remote '"'"'elsewhere'"'"' (from tree.usb.remote); add it with '"'"'git remote add'"'"'" >expect &&
+	test_cmp expect err
 '
 
 test_expect_success 'notify asks to be run again (75): exit 75, state kept, --continue runs only notify' '

@@ -43,7 +43,7 @@ refused () {
 	test_expect_code 1 git -C r maint-publish >out 2>err &&
 	printf "%s\n" "$@" >expect &&
 	echo "error: the checks failed; nothing was changed" >>expect &&
-	echo "hint: mend the commits on 'work-next' (they are not public yet), or turn the check off in maint.ini" >>expect &&
+	echo "hint: mend the commits on 'work-next' (they are not public yet), or turn the check off (tree.usb.check-signoff, tree.usb.check-fixes)" >>expect &&
 	test_cmp expect err &&
 	repo_state_of r >after &&
 	test_cmp before after &&

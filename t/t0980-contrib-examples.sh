@@ -110,6 +110,8 @@ test_expect_success 'maint-loop.sh -n: the branch that takes the USB patches, no
 test_expect_success 'maint-loop.sh: queued on work-next (checked, signed off, built), published, the author told' '
 	(cd r && sh "$LOOP" ../TODO drivers/usb) >out 2>err &&
 	grep "^Applying: usb: hub: one\$" out &&
+	# the publish running (its notify) is not announced as stopped
+	! grep "is stopped" err &&
 	grep "^total: 0 errors, 0 warnings\$" err &&
 	grep "^  CC      drivers/usb/core/hub.o\$" err &&
 	tip=$(git -C r rev-parse work-next) &&

@@ -123,13 +123,15 @@ static const struct known_key *find_key(const char *sec, const char *key)
 /* "[tree \"usb\"] public", or "maint.tree.usb.public": what to call a key in messages. */
 struct key_origin {
 	const char *file;	/* the INI file, or the git variable's name */
-	int line;		/* 0: a git variable */
+	int line;		/* 0: a git variable, -1: one given with git -c */
 };
 
 static void origin_prefix(struct strbuf *out, const struct key_origin *o)
 {
-	if (o->line)
+	if (o->line > 0)
 		strbuf_addf(out, "%s:%d", o->file, o->line);
+	else if (o->line < 0)
+		strbuf_addf(out, "git -c '%s'", o->file);
 	else
 		strbuf_addf(out, "git config '%s'", o->file);
 }
@@ -200,11 +202,11 @@ static int add_setting(struct maint_config *cfg, char *sec, char *sub, char *key
 	}
 	if (check_value(k, name, value, o) < 0)
 		goto fail;
-	if (o->line && !strcmp(key, "password"))
+	if (o->line > 0 && !strcmp(key, "password"))
 		warn_if_readable(o->file, o->line);
-	for (size_t i = 0; o->line && i < cfg->nr; i++) {
+	for (size_t i = 0; o->line > 0 && i < cfg->nr; i++) {
 		e = &cfg->entries[i];
-		if (e->line && !strcmp(e->file, o->file) && !strcmp(e->section, sec) && !strcmp(e->key, key) &&
+		if (e->line > 0 && !strcmp(e->file, o->file) && !strcmp(e->section, sec) && !strcmp(e->key, key) &&
 		    ((!e->subsection && !sub) || (e->subsection && sub && !strcmp(e->subsection, sub)))) {
 			error("%s: duplicate key '%s' (first set at line %d)", where.buf, name, e->line);
 			goto fail;
@@ -483,7 +485,7 @@ static int add_maint_vars(struct maint_config *cfg, enum config_level from, enum
 {
 	for (size_t i = 0; i < cfg->git_nr; i++) {
 		const struct config_git_entry *g = &cfg->git[i];
-		struct key_origin o = { g->name, 0 };
+		struct key_origin o = { g->name, g->level == CONFIG_LEVEL_COMMAND ? -1 : 0 };
 		char *sec, *sub, *key;
 
 		if (g->level < from || g->level > to || strncasecmp(g->name, "maint.", 6))
@@ -542,6 +544,8 @@ int config_assemble(struct maint_config *cfg, const char *commondir)
 		if (config_read_file(cfg, path.buf, 0) < 0)
 			goto out;
 	}
+	if (add_maint_vars(cfg, CONFIG_LEVEL_COMMAND, CONFIG_LEVEL_COMMAND) < 0)
+		goto out;
 	warn_misplaced(cfg);
 	ret = 0;
 out:
@@ -553,6 +557,11 @@ out:
 static void add_git_variable(const char *name, const char *value, enum config_level level, void *cfg)
 {
 	config_add_git(cfg, name, value, level);
+}
+
+int config_add_command_line(struct maint_config *cfg)
+{
+	return gitconfig_read_command_line(add_git_variable, cfg);
 }
 
 int config_load_files(struct maint_config *cfg)

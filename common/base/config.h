@@ -5,7 +5,7 @@
 /*
  * Configuration: git-maint's settings and git's own variables, from
  *
- *   git's config files      every variable (user.name, sendemail.*,
+ *   git's config            every variable (user.name, sendemail.*,
  *                           credential.*, b4.*), and git-maint's settings
  *                           under maint.* (maint.tree.usb.public is
  *                           [tree "usb"] public; maint.smtp.server is
@@ -24,9 +24,11 @@
  *   2. the XDG INI file
  *   3. maint.* in the repository's git config
  *   4. the repository's maint.ini
+ *   5. maint.* given on git's command line (git -c maint.queue.fuzz=2)
  *
  * so what is set for one repository wins over what is set for the user,
- * whichever file holds it. A setting git send-email or b4 also has
+ * whichever file holds it, and what is given for one command wins over
+ * every file, as in git. A setting git send-email or b4 also has
  * (sendemail.smtpServer, b4.midmask) is read from their key when none of
  * the above sets ours (see where each is read).
  *
@@ -59,7 +61,7 @@ struct config_entry {
 	char *key;		/* "public", lower-cased */
 	char *value;		/* a bare boolean key: "true" */
 	char *file;		/* the INI file, or the git variable ("maint.tree.usb.public") */
-	int line;		/* in the INI file; 0 for a git variable */
+	int line;		/* in the INI file; 0 for a git variable, -1 for one given with git -c */
 };
 
 /* A git config variable as git lists it: "section.subsection.key". */
@@ -127,6 +129,13 @@ void config_add_git(struct maint_config *cfg, const char *name, const char *valu
 		    enum config_level level);
 
 /*
+ * Appends git's command-line variables (git -c; gitconfig.h), for a
+ * loader that reads git's files another way (libgit2's, config-git.h).
+ * Returns 0, or -1 reported.
+ */
+int config_add_command_line(struct maint_config *cfg);
+
+/*
  * A string from git config ("user.name"; the section and key in any
  * case), the last value set, or NULL when unset or bare. Caller frees.
  */
@@ -137,5 +146,6 @@ int config_git_bool(const struct maint_config *cfg, const char *name, int def);
 int config_git_has(const struct maint_config *cfg, const char *name);
 /* Every value of a multi-valued git config key, in order, appended to out. */
 void config_git_strings(const struct maint_config *cfg, const char *name, struct strvec *out);
+
 
 #endif

@@ -26,23 +26,6 @@ struct reading {
 	void *data;
 };
 
-struct parser {
-	enum config_level level;
-	struct reading *where;
-	const char *path;	/* the file, for messages and relative includes */
-	int depth;		/* of includes */
-	const char *buf;
-	size_t len, pos;
-	int line;
-	int eof;
-	int after_newline;	/* the last byte read ended a line */
-	struct strbuf sec;	/* the section, lower-cased */
-	struct strbuf sub;	/* its subsection as written; has_sub says whether there is one */
-	int has_sub;
-};
-
-static int read_file(enum config_level level, struct reading *w, const char *path, int depth);
-
 int config_parse_bool(const char *v)
 {
 	if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcmp(v, "1"))
@@ -52,22 +35,48 @@ int config_parse_bool(const char *v)
 	return -1;
 }
 
-/* The next byte, CRLF as LF; '\n' at the end of the file (and eof set). */
-static int next_char(struct parser *p)
+/* ---- git's config syntax (gitconfig_parse()) ---- */
+
+/*
+ * What a piece of the syntax answers: BAD_LINE names the line being read,
+ * BAD_INCOMPLETE (a quote or a header a newline cut short) the one the
+ * newline just ended, as git counts.
+ */
+enum { SYNTAX_OK = 0, BAD_LINE = 1, BAD_INCOMPLETE = 2 };
+
+struct syntax {
+	const char *buf;
+	size_t len, pos;
+	int line;		/* as git counts: one more at each newline, and at each read at the end */
+	int eof;
+	struct strbuf var;	/* "section[.subsection]." then the key: git's name */
+	size_t base;		/* var's length before the key */
+	struct strbuf sub;	/* the subsection as written, when has_sub */
+	size_t section_len;
+	int has_sub;
+};
+
+/* The next byte, CRLF as LF; '\n' at the end of the text (and eof set). */
+static int next_char(struct syntax *s)
 {
 	int c;
 
-	if (p->pos >= p->len) {
-		p->eof = 1;
-		p->after_newline = 0;
+	if (s->pos >= s->len) {
+		s->eof = 1;
+		s->line++;
 		return '\n';
 	}
-	c = (unsigned char)p->buf[p->pos++];
-	if (c == '\r' && p->pos < p->len && p->buf[p->pos] == '\n')
-		c = (unsigned char)p->buf[p->pos++];
-	p->after_newline = c == '\n';
-	p->line += p->after_newline;
+	c = (unsigned char)s->buf[s->pos++];
+	if (c == '\r' && s->pos < s->len && s->buf[s->pos] == '\n')
+		c = (unsigned char)s->buf[s->pos++];
+	s->line += c == '\n';
 	return c;
+}
+
+/* git's isspace(): ASCII space, tab, newline, carriage return, nothing else. */
+static int is_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 static int is_key_char(int c)
@@ -75,81 +84,91 @@ static int is_key_char(int c)
 	return isalnum(c) || c == '-';
 }
 
-/* The line that is wrong: the one a newline just ended, when it was read last (as git counts). */
-static int bad_line(struct parser *p)
+/* [section "subsection"]: from the space after the section's name. */
+static int extended_section(struct syntax *s, int c)
 {
-	return error("bad config line %d in file '%s'", p->line - p->after_newline, p->path);
-}
-
-/* [section "subsection"]: after the space that follows the section's name. */
-static int extended_section(struct parser *p, int c)
-{
-	while (c == ' ' || c == '\t')
-		c = next_char(p);
-	if (c != '"')
-		return -1;
-	p->has_sub = 1;
-	for (;;) {
-		c = next_char(p);
+	do {
 		if (c == '\n')
-			return -1;
+			return BAD_INCOMPLETE;
+		c = next_char(s);
+	} while (is_space(c));
+	if (c != '"')
+		return BAD_LINE;
+	s->has_sub = 1;
+	s->section_len = s->var.len;
+	for (;;) {
+		c = next_char(s);
+		if (c == '\n')
+			return BAD_INCOMPLETE;
 		if (c == '"')
 			break;
 		if (c == '\\') {
-			c = next_char(p);
+			c = next_char(s);
 			if (c == '\n')
-				return -1;
+				return BAD_INCOMPLETE;
 		}
-		strbuf_addch(&p->sub, c);
+		strbuf_addch(&s->sub, c);
 	}
-	return next_char(p) == ']' ? 0 : -1;
+	if (next_char(s) != ']')
+		return BAD_LINE;
+	strbuf_addch(&s->var, '.');
+	strbuf_addbuf(&s->var, &s->sub);
+	return SYNTAX_OK;
 }
 
-/* After '[': the section, its subsection. */
-static int section_header(struct parser *p)
+/* After '[': the section, its subsection; "[]" is no section. */
+static int section_header(struct syntax *s)
 {
-	char *dot;
+	const char *dot;
+	int c, rc;
 
-	strbuf_reset(&p->sec);
-	strbuf_reset(&p->sub);
-	p->has_sub = 0;
+	strbuf_reset(&s->var);
+	strbuf_reset(&s->sub);
+	s->has_sub = 0;
 	for (;;) {
-		int c = next_char(p);
-
-		if (p->eof)
-			return -1;
+		c = next_char(s);
+		if (s->eof)
+			return BAD_LINE;
 		if (c == ']')
 			break;
-		if (isspace(c))
-			return extended_section(p, c);
+		if (is_space(c)) {
+			rc = extended_section(s, c);
+			if (rc)
+				return rc;
+			break;
+		}
 		if (!is_key_char(c) && c != '.')
-			return -1;
-		strbuf_addch(&p->sec, tolower(c));
+			return BAD_LINE;
+		strbuf_addch(&s->var, tolower(c));
 	}
+	if (!s->var.len)
+		return BAD_LINE;
 	/* the old [section.subsection], lower-cased whole */
-	dot = strchr(p->sec.buf, '.');
+	dot = s->has_sub ? NULL : strchr(s->var.buf, '.');
+	s->section_len = dot ? (size_t)(dot - s->var.buf) : s->has_sub ? s->section_len : s->var.len;
 	if (dot) {
-		strbuf_addstr(&p->sub, dot + 1);
-		strbuf_setlen(&p->sec, dot - p->sec.buf);
-		p->has_sub = 1;
+		strbuf_addstr(&s->sub, dot + 1);
+		s->has_sub = 1;
 	}
-	return p->sec.len ? 0 : -1;
+	strbuf_addch(&s->var, '.');
+	s->base = s->var.len;
+	return SYNTAX_OK;
 }
 
 /* After "=": the value, as git reads it. */
-static int value(struct parser *p, struct strbuf *out)
+static int value(struct syntax *s, struct strbuf *out)
 {
 	int quote = 0, comment = 0;
 	size_t space = 0;
 
 	for (;;) {
-		int c = next_char(p);
+		int c = next_char(s);
 
 		if (c == '\n')
-			return quote ? -1 : 0;
+			return quote ? BAD_INCOMPLETE : SYNTAX_OK;
 		if (comment)
 			continue;
-		if (isspace(c) && !quote) {
+		if (is_space(c) && !quote) {
 			if (out->len)
 				space++;
 			continue;
@@ -161,12 +180,10 @@ static int value(struct parser *p, struct strbuf *out)
 		strbuf_addchars(out, ' ', space);
 		space = 0;
 		if (c == '\\') {
-			c = next_char(p);
+			c = next_char(s);
 			switch (c) {
 			case '\n':
-				if (p->eof)
-					return -1;
-				continue;
+				continue;	/* continued; at the end of the text, the end */
 			case 't':
 				c = '\t';
 				break;
@@ -180,7 +197,7 @@ static int value(struct parser *p, struct strbuf *out)
 			case '"':
 				break;
 			default:
-				return -1;
+				return BAD_LINE;
 			}
 			strbuf_addch(out, c);
 			continue;
@@ -193,8 +210,94 @@ static int value(struct parser *p, struct strbuf *out)
 	}
 }
 
+/* The first letter read: the rest of the name, then its value, handed to fn (its negative return, or BAD_*). */
+static int name_and_value(struct syntax *s, int c, gitconfig_var_fn *fn, void *data)
+{
+	struct strbuf val = STRBUF_INIT;
+	struct gitconfig_var v;
+	int ret = BAD_LINE, has_value = 0;
+
+	strbuf_setlen(&s->var, s->base);
+	strbuf_addch(&s->var, tolower(c));
+	for (;;) {
+		c = next_char(s);
+		if (s->eof || !is_key_char(c))
+			break;
+		strbuf_addch(&s->var, tolower(c));
+	}
+	while (c == ' ' || c == '\t')
+		c = next_char(s);
+	if (c == '=') {
+		has_value = 1;
+		ret = value(s, &val);
+		if (ret)
+			goto out;
+	} else if (c != '\n') {
+		goto out;
+	}
+	v.name = s->var.buf;
+	v.name_len = s->var.len;
+	v.section_len = s->base ? s->section_len : 0;
+	v.subsection = s->has_sub ? s->sub.buf : NULL;
+	v.subsection_len = s->sub.len;
+	v.key = s->var.buf + s->base;
+	v.value = has_value ? val.buf : NULL;
+	v.value_len = val.len;
+	ret = fn(&v, data);
+	if (ret > 0)
+		ret = SYNTAX_OK;
+out:
+	strbuf_release(&val);
+	return ret;
+}
+
+int gitconfig_parse(const char *buf, size_t len, unsigned flags, gitconfig_var_fn *fn, void *data)
+{
+	struct syntax s = { buf, len, 0, 1, 0, STRBUF_INIT, 0, STRBUF_INIT, 0, 0 };
+	int comment = 0, ret = 0;
+
+	if ((flags & GITCONFIG_BOM) && len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		s.pos = 3;
+	for (;;) {
+		int c = next_char(&s);
+
+		if (c == '\n') {
+			if (s.eof)
+				break;
+			comment = 0;
+			continue;
+		}
+		if (comment || is_space(c))
+			continue;
+		if (c == '#' || c == ';') {
+			comment = 1;
+			continue;
+		}
+		ret = c == '[' ? section_header(&s) : isalpha(c) ? name_and_value(&s, c, fn, data) : BAD_LINE;
+		if (ret)
+			break;
+	}
+	if (ret > 0)
+		ret = s.line - (ret == BAD_INCOMPLETE);
+	strbuf_release(&s.var);
+	strbuf_release(&s.sub);
+	return ret;
+}
+
+/* ---- git's config files ---- */
+
+/* One file being read, with what its includes need. */
+struct file {
+	enum config_level level;
+	struct reading *where;
+	const char *path;	/* the file, for messages and relative includes */
+	int depth;		/* of includes */
+};
+
+static int read_file(enum config_level level, struct reading *w, const char *path, int depth);
+
 /* "~/x" from $HOME, a relative path from the including file's directory. */
-static void include_path(struct strbuf *out, const struct parser *p, const char *path)
+static void include_path(struct strbuf *out, const struct file *p, const char *path)
 {
 	const char *home = getenv("HOME"), *slash;
 
@@ -211,7 +314,7 @@ static void include_path(struct strbuf *out, const struct parser *p, const char 
 }
 
 /* A pattern completed as git completes includeIf's: "**" + "/" in front of a relative one, "**" after a trailing '/'. */
-static void complete_pattern(struct strbuf *out, const struct parser *p, const char *pat, int is_gitdir)
+static void complete_pattern(struct strbuf *out, const struct file *p, const char *pat, int is_gitdir)
 {
 	const char *home = getenv("HOME"), *slash;
 
@@ -237,7 +340,7 @@ static void lower(char *s)
 		*s = tolower((unsigned char)*s);
 }
 
-static int gitdir_matches(const struct parser *p, const char *pat, int icase)
+static int gitdir_matches(const struct file *p, const char *pat, int icase)
 {
 	struct strbuf pattern = STRBUF_INIT;
 	char real[PATH_MAX];
@@ -255,14 +358,14 @@ static int gitdir_matches(const struct parser *p, const char *pat, int icase)
 		text = xstrdup(texts[i]);
 		if (icase)
 			lower(text);
-		match = wildmatch(pattern.buf, text);
+		match = wildmatch(pattern.buf, text, WM_PATHNAME);
 		free(text);
 	}
 	strbuf_release(&pattern);
 	return match;
 }
 
-static int branch_matches(const struct parser *p, const char *pat)
+static int branch_matches(const struct file *p, const char *pat)
 {
 	struct strbuf head = STRBUF_INIT, pattern = STRBUF_INIT, file = STRBUF_INIT;
 	const char *branch;
@@ -273,7 +376,7 @@ static int branch_matches(const struct parser *p, const char *pat)
 		strbuf_trim(&head);
 		if (skip_prefix(head.buf, "ref: refs/heads/", &branch)) {
 			complete_pattern(&pattern, p, pat, 0);
-			match = wildmatch(pattern.buf, branch);
+			match = wildmatch(pattern.buf, branch, WM_PATHNAME);
 		}
 	}
 	strbuf_release(&head);
@@ -283,7 +386,7 @@ static int branch_matches(const struct parser *p, const char *pat)
 }
 
 /* includeIf "<cond>": does it hold? */
-static int condition_holds(const struct parser *p, const char *cond)
+static int condition_holds(const struct file *p, const char *cond)
 {
 	const char *pat;
 
@@ -298,109 +401,41 @@ static int condition_holds(const struct parser *p, const char *cond)
 	return 0;
 }
 
-/* One variable read: kept, and followed when it is an include. */
-static int variable(struct parser *p, const char *key, const char *val)
+static int section_is(const struct gitconfig_var *v, const char *section)
 {
-	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT;
+	return v->section_len == strlen(section) && !strncmp(v->name, section, v->section_len);
+}
+
+/* One variable read: kept, and followed when it is an include. */
+static int variable(const struct gitconfig_var *v, void *data)
+{
+	struct file *f = data;
+	struct strbuf path = STRBUF_INIT;
 	int ret = 0, include;
 
-	strbuf_addbuf(&name, &p->sec);
-	if (p->has_sub) {
-		strbuf_addch(&name, '.');
-		strbuf_addbuf(&name, &p->sub);
-	}
-	strbuf_addf(&name, ".%s", key);
-	p->where->fn(name.buf, val, p->level, p->where->data);
-	if (!strcmp(name.buf, "extensions.worktreeconfig"))
-		p->where->worktree_config = !val || config_parse_bool(val) == 1;
-	include = strcmp(key, "path") ? 0 :
-		  !strcmp(p->sec.buf, "include") && !p->has_sub ? 1 :
-		  !strcmp(p->sec.buf, "includeif") && p->has_sub ? condition_holds(p, p->sub.buf) : 0;
-	if (include && val) {
-		if (p->depth >= MAX_INCLUDE_DEPTH) {
+	f->where->fn(v->name, v->value, f->level, f->where->data);
+	if (!strcmp(v->name, "extensions.worktreeconfig"))
+		f->where->worktree_config = !v->value || config_parse_bool(v->value) == 1;
+	include = strcmp(v->key, "path") ? 0 :
+		  section_is(v, "include") && !v->subsection ? 1 :
+		  section_is(v, "includeif") && v->subsection ? condition_holds(f, v->subsection) : 0;
+	if (include && v->value) {
+		if (f->depth >= MAX_INCLUDE_DEPTH) {
 			ret = error("exceeded maximum include depth (%d) while including '%s' from '%s'",
-				    MAX_INCLUDE_DEPTH, val, p->path);
+				    MAX_INCLUDE_DEPTH, v->value, f->path);
 		} else {
-			include_path(&path, p, val);
-			ret = read_file(p->level, p->where, path.buf, p->depth + 1);
+			include_path(&path, f, v->value);
+			ret = read_file(f->level, f->where, path.buf, f->depth + 1);
 		}
 	}
-	strbuf_release(&name);
 	strbuf_release(&path);
 	return ret;
-}
-
-/* The first letter read: the rest of the name, then its value. */
-static int name_and_value(struct parser *p, int c)
-{
-	struct strbuf key = STRBUF_INIT, val = STRBUF_INIT;
-	int ret = -1, has_value = 0;
-
-	strbuf_addch(&key, tolower(c));
-	for (;;) {
-		c = next_char(p);
-		if (p->eof || !is_key_char(c))
-			break;
-		strbuf_addch(&key, tolower(c));
-	}
-	while (c == ' ' || c == '\t')
-		c = next_char(p);
-	if (c == '=') {
-		has_value = 1;
-		if (value(p, &val) < 0)
-			goto out;
-	} else if (c != '\n') {
-		goto out;
-	}
-	if (!p->sec.len)
-		goto out;
-	ret = variable(p, key.buf, has_value ? val.buf : NULL) < 0 ? -2 : 0;
-out:
-	strbuf_release(&key);
-	strbuf_release(&val);
-	return ret;
-}
-
-static int parse(struct parser *p)
-{
-	int comment = 0;
-
-	if (p->len >= 3 && !memcmp(p->buf, "\xef\xbb\xbf", 3))
-		p->pos = 3;
-	for (;;) {
-		int c = next_char(p), rc;
-
-		if (c == '\n') {
-			if (p->eof)
-				return 0;
-			comment = 0;
-			continue;
-		}
-		if (comment || isspace(c))
-			continue;
-		if (c == '#' || c == ';') {
-			comment = 1;
-			continue;
-		}
-		if (c == '[') {
-			if (section_header(p) < 0)
-				return bad_line(p);
-			continue;
-		}
-		if (!isalpha(c))
-			return bad_line(p);
-		rc = name_and_value(p, c);
-		if (rc == -2)
-			return -1;	/* an include failed: reported */
-		if (rc < 0)
-			return bad_line(p);
-	}
 }
 
 /* One file; a missing one is fine. */
 static int read_file(enum config_level level, struct reading *w, const char *path, int depth)
 {
-	struct parser p = { level, w, path, depth, NULL, 0, 0, 1, 0, 0, STRBUF_INIT, STRBUF_INIT, 0 };
+	struct file f = { level, w, path, depth };
 	struct strbuf buf = STRBUF_INIT;
 	int ret;
 
@@ -410,13 +445,184 @@ static int read_file(enum config_level level, struct reading *w, const char *pat
 			return 0;
 		return error_errno("cannot read git config file '%s'", path);
 	}
-	p.buf = buf.buf;
-	p.len = buf.len;
-	ret = parse(&p);
-	strbuf_release(&p.sec);
-	strbuf_release(&p.sub);
+	ret = gitconfig_parse(buf.buf, buf.len, GITCONFIG_BOM, variable, &f);
+	if (ret > 0)
+		ret = error("bad config line %d in file '%s'", ret, path);
 	strbuf_release(&buf);
+	return ret < 0 ? -1 : 0;
+}
+
+/* ---- git's command line: git -c, GIT_CONFIG_COUNT ---- */
+
+/*
+ * A name as git -c gives it ("Maint.Tree.usb.Public") as git lists it:
+ * section and key lower-cased, the subsection as written. 0, or -1
+ * reported with git's words.
+ */
+static int canonical_key(const char *key, struct strbuf *out)
+{
+	const char *last = strrchr(key, '.');
+	size_t base;
+
+	if (!*key)
+		return error("empty config key");
+	if (!last || last == key)
+		return error("key does not contain a section: %s", key);
+	if (!last[1])
+		return error("key does not contain variable name: %s", key);
+	base = last - key;
+	for (size_t i = 0, dot = 0; key[i]; i++) {
+		unsigned char c = key[i];
+
+		dot |= c == '.';
+		if (!dot || i > base) {
+			if (!is_key_char(c) || (i == base + 1 && !isalpha(c)))
+				return error("invalid key: %s", key);
+			c = tolower(c);
+		} else if (c == '\n') {
+			return error("invalid key (newline): %s", key);
+		}
+		strbuf_addch(out, c);
+	}
+	return 0;
+}
+
+static int add_command_line(struct reading *r, const char *key, const char *value)
+{
+	struct strbuf name = STRBUF_INIT;
+	int ret = canonical_key(key, &name);
+
+	if (!ret)
+		r->fn(name.buf, value, CONFIG_LEVEL_COMMAND, r->data);
+	strbuf_release(&name);
 	return ret;
+}
+
+/*
+ * One shell-quoted word at *s ('a'\''b' is a'b), unquoted in place;
+ * *s is left after it (NULL at the end). NULL when it is not one.
+ */
+static char *sq_dequote_step(char *s, char **next)
+{
+	char *dst = s, *src = s;
+
+	if (*src != '\'')
+		return NULL;
+	for (;;) {
+		char c = *++src;
+
+		if (!c)
+			return NULL;
+		if (c != '\'') {
+			*dst++ = c;
+			continue;
+		}
+		c = *++src;	/* out of the quotes */
+		if (c == '\\' && (src[1] == '\'' || src[1] == '!') && src[2] == '\'') {
+			*dst++ = src[1];
+			src += 2;
+			continue;
+		}
+		*dst = '\0';
+		*next = c ? src : NULL;
+		return s;
+	}
+}
+
+/* The old form, 'key=value' in one word ('key' alone: bare). */
+static int add_old_style(struct reading *r, char *word)
+{
+	char *eq = strchr(word, '=');
+	struct strbuf key = STRBUF_INIT;
+	int ret;
+
+	strbuf_add(&key, word, eq ? (size_t)(eq - word) : strlen(word));
+	strbuf_trim(&key);
+	ret = key.len ? add_command_line(r, key.buf, eq ? eq + 1 : NULL) :
+			error("bogus config parameter: %s", word);
+	strbuf_release(&key);
+	return ret;
+}
+
+/* $GIT_CONFIG_PARAMETERS: 'key'='value' (or 'key'= : bare, or the old 'key=value'), space-separated. */
+static int read_parameters(struct reading *r, char *s)
+{
+	static const char bogus[] = "bogus format in GIT_CONFIG_PARAMETERS";
+
+	while (s && *s) {
+		char *key = sq_dequote_step(s, &s), *value = NULL;
+
+		if (!key)
+			return error(bogus);
+		if (!s || isspace((unsigned char)*s)) {
+			if (add_old_style(r, key) < 0)
+				return -1;
+		} else if (*s == '=') {
+			s++;
+			if (*s == '\'') {
+				value = sq_dequote_step(s, &s);
+				if (!value || (s && !isspace((unsigned char)*s)))
+					return error(bogus);
+			} else if (*s && !isspace((unsigned char)*s)) {
+				return error(bogus);
+			}
+			if (add_command_line(r, key, value) < 0)
+				return -1;
+		} else {
+			return error(bogus);
+		}
+		while (s && isspace((unsigned char)*s))
+			s++;
+	}
+	return 0;
+}
+
+/* GIT_CONFIG_COUNT, GIT_CONFIG_KEY_<n>, GIT_CONFIG_VALUE_<n>. */
+static int read_count(struct reading *r, const char *count_env)
+{
+	struct strbuf var = STRBUF_INIT;
+	unsigned long count;
+	char *end;
+	int ret = 0;
+
+	errno = 0;
+	count = strtoul(count_env, &end, 10);
+	if (*end || errno)
+		return error("bogus count in GIT_CONFIG_COUNT");
+	if (count > INT_MAX)
+		return error("too many entries in GIT_CONFIG_COUNT");
+	for (unsigned long i = 0; i < count && !ret; i++) {
+		const char *key, *value;
+
+		strbuf_reset(&var);
+		strbuf_addf(&var, "GIT_CONFIG_KEY_%lu", i);
+		key = getenv(var.buf);
+		if (!key) {
+			ret = error("missing config key %s", var.buf);
+			break;
+		}
+		strbuf_reset(&var);
+		strbuf_addf(&var, "GIT_CONFIG_VALUE_%lu", i);
+		value = getenv(var.buf);
+		ret = value ? add_command_line(r, key, value) : error("missing config value %s", var.buf);
+	}
+	strbuf_release(&var);
+	return ret;
+}
+
+int gitconfig_read_command_line(gitconfig_fn *fn, void *data)
+{
+	struct reading r = { NULL, 0, fn, data };
+	const char *count = getenv("GIT_CONFIG_COUNT"), *params = getenv("GIT_CONFIG_PARAMETERS");
+	char *copy = params ? xstrdup(params) : NULL;
+	int ret = 0;
+
+	if (count)
+		ret = read_count(&r, count);
+	if (!ret && copy)
+		ret = read_parameters(&r, copy);
+	free(copy);
+	return ret < 0 ? error("unable to parse command-line config") : 0;
 }
 
 static int read_global(struct reading *w)
@@ -463,6 +669,8 @@ int gitconfig_read(const char *gitdir, const char *commondir, gitconfig_fn *fn, 
 			ret = read_file(CONFIG_LEVEL_REPO, &w, path.buf, 0);
 		}
 	}
+	if (!ret)
+		ret = gitconfig_read_command_line(fn, data);
 	strbuf_release(&path);
 	return ret;
 }

@@ -234,11 +234,13 @@ void in_progress_announce(const char *except, int quiet)
 	struct strbuf line = STRBUF_INIT;
 	size_t nr;
 
+	const char *run_by = getenv(IN_PROGRESS_RUN_BY_ENV);
+
 	if (quiet)
 		return;
 	nr = in_progress_find(ops);
 	for (size_t i = 0; i < nr; i++) {
-		if (except && !strcmp(ops[i].name, except))
+		if ((except && !strcmp(ops[i].name, except)) || (run_by && !strcmp(ops[i].name, run_by)))
 			continue;
 		strbuf_reset(&line);
 		in_progress_describe(&line, &ops[i]);

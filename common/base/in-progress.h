@@ -55,9 +55,17 @@ size_t in_progress_status(struct strbuf *out);
 /*
  * Every program but the parts of commands, as it starts: a hint line on
  * stderr for each stopped operation other than except (the command's
- * own, which says more itself; NULL for none), with the command to see
- * or resume it. Nothing when quiet.
+ * own, which says more itself; NULL for none) and other than the one
+ * that runs this program (IN_PROGRESS_RUN_BY_ENV: publish running its
+ * notify is not stopped), with the command to see or resume it. Nothing
+ * when quiet.
  */
 void in_progress_announce(const char *except, int quiet);
+
+/*
+ * Set by an operation in the environment of the git-maint programs it
+ * runs, to its name ("publish"): its state is there because it runs.
+ */
+#define IN_PROGRESS_RUN_BY_ENV "GIT_MAINT_RUN_BY"
 
 #endif

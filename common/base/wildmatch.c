@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * git's wildmatch() without flags (see wildmatch.h): a backtracking
- * matcher over bytes. Each step answers MATCH, NO_MATCH, or GIVE_UP when
- * no placement of an earlier "*" can help (the text ran out before the
- * pattern, or the pattern is malformed), so that a "*" stops trying.
+ * git's wildmatch() (see wildmatch.h): a backtracking matcher over
+ * bytes. Each step answers MATCH, NO_MATCH, or GIVE_UP when no placement
+ * of an earlier "*" can help (the text ran out before the pattern, or the
+ * pattern is malformed), so that a "*" stops trying.
  */
 #include "wildmatch.h"
 
 #include <string.h>
 
-enum { NO_MATCH = 0, MATCH = 1, GIVE_UP = -1 };
+/*
+ * GIVE_UP_TO_STARSTAR: a "*" that may not cross '/' has reached one, so
+ * no later placement of it helps; an earlier "**" may still move on.
+ */
+enum { NO_MATCH = 0, MATCH = 1, GIVE_UP = -1, GIVE_UP_TO_STARSTAR = -2 };
 
 static int in_class(const unsigned char *name, size_t len, unsigned char c)
 {
@@ -106,32 +110,75 @@ static int match_set(const unsigned char **pp, unsigned char c)
 	return hit != negated ? MATCH : NO_MATCH;
 }
 
-static int match_at(const unsigned char *p, const unsigned char *t)
+/* One match: the pattern's start (to see what is before a "**") and the flags. */
+struct glob {
+	const unsigned char *pattern;
+	unsigned flags;
+};
+
+/*
+ * Do stars, from s up to p (the byte after them), cross '/'? Always,
+ * without WM_PATHNAME; with it, only "**" standing as a whole path
+ * component (after the start or a '/', before the end or a '/').
+ */
+static int stars_cross(const struct glob *g, const unsigned char *s, const unsigned char *p)
 {
+	if (!(g->flags & WM_PATHNAME))
+		return 1;
+	return p - s >= 2 && (s == g->pattern || s[-1] == '/') &&
+	       (!*p || *p == '/' || (p[0] == '\\' && p[1] == '/'));
+}
+
+static int match_at(const struct glob *g, const unsigned char *p, const unsigned char *t);
+
+/* The stars at s, then p: each place in t the rest may start, as far as they reach. */
+static int match_stars(const struct glob *g, const unsigned char *s, const unsigned char *p,
+		       const unsigned char *t)
+{
+	int cross = stars_cross(g, s, p), r;
+
+	if (!*p)
+		return cross || !strchr((const char *)t, '/') ? MATCH : GIVE_UP_TO_STARSTAR;
+	/* "**" + "/" may stand for no directory at all: "a/" "**" "/b" matches "a/b" */
+	if (cross && (g->flags & WM_PATHNAME) && *p == '/' && match_at(g, p + 1, t) == MATCH)
+		return MATCH;
+	for (; *t; t++) {
+		r = match_at(g, p, t);
+		if (r == MATCH || r == GIVE_UP || (r == GIVE_UP_TO_STARSTAR && !cross))
+			return r;
+		if (!cross && *t == '/')
+			return GIVE_UP_TO_STARSTAR;
+	}
+	return GIVE_UP;
+}
+
+static int match_at(const struct glob *g, const unsigned char *p, const unsigned char *t)
+{
+	int pathname = g->flags & WM_PATHNAME;
+
 	for (; *p; p++, t++) {
 		int r;
 
 		if (*p == '*') {
+			const unsigned char *s = p;
+
 			while (*p == '*')
 				p++;
-			if (!*p)
-				return MATCH;
-			for (; *t; t++) {
-				r = match_at(p, t);
-				if (r != NO_MATCH)
-					return r;
-			}
-			return GIVE_UP;
+			return match_stars(g, s, p, t);
 		}
 		if (!*t)
 			return GIVE_UP;
 		switch (*p) {
 		case '?':
+			if (pathname && *t == '/')
+				return NO_MATCH;
 			break;
 		case '[':
 			r = match_set(&p, *t);
 			if (r != MATCH)
 				return r;
+			if (pathname && *t == '/')
+				return NO_MATCH;
 			break;
 		case '\\':
 			if (!p[1] || p[1] != *t)
@@ -146,7 +193,9 @@ static int match_at(const unsigned char *p, const unsigned char *t)
 	return *t ? NO_MATCH : MATCH;
 }
 
-int wildmatch(const char *pattern, const char *text)
+int wildmatch(const char *pattern, const char *text, unsigned flags)
 {
-	return match_at((const unsigned char *)pattern, (const unsigned char *)text) == MATCH;
+	struct glob g = { (const unsigned char *)pattern, flags };
+
+	return match_at(&g, g.pattern, (const unsigned char *)text) == MATCH;
 }

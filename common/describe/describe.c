@@ -164,7 +164,7 @@ static int subpath_matches(const char *path, const char *filter)
 	const char *sub = path;
 
 	while (sub) {
-		if (wildmatch(filter, sub))
+		if (wildmatch(filter, sub, 0))
 			return (int)(sub - path);
 		sub = strchr(sub, '/');
 		if (sub)

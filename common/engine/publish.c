@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "publish.h"
 #include "ident.h"
+#include "color.h"
 #include "hook.h"
+#include "in-progress.h"
 #include "objwrite.h"
 #include "precheck.h"
 #include "push.h"
@@ -13,11 +15,19 @@
 #include "usage.h"
 #include "wrapper.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum publish_kind { KIND_UP_TO_DATE, KIND_FAST_FORWARD, KIND_MERGE };
+
+/* The colours of the --dry-run plan: color.maint-publish.<slot> (color.h says when). */
+enum plan_slot { PLAN_HEADING, PLAN_COMMIT, PLAN_SLOTS };
+static const struct color_slot plan_slot_defaults[PLAN_SLOTS] = {
+	{ "heading", "bold", "" },	/* "Would publish 'work-next' to 'usb-next'" */
+	{ "commit", "yellow", "" },	/* each commit's id, as git log colours it */
+};
 static const char *const kind_names[] = { "up-to-date", "fast-forward", "merge" };
 
 struct publish {
@@ -35,6 +45,7 @@ struct publish {
 	int timeout;
 	struct precheck_opts checks;
 	const char *build_cmd;
+	struct color_slot colors[PLAN_SLOTS];	/* of the --dry-run plan */
 
 	enum publish_kind kind;
 	git_oid work_tip, before, after;
@@ -50,6 +61,7 @@ static void publish_init(struct publish *p, git_repository *repo, const struct m
 			 struct state_lock *lock)
 {
 	memset(p, 0, sizeof(*p));
+	memcpy(p->colors, plan_slot_defaults, sizeof(p->colors));	/* no colour until copy_opts() */
 	p->repo = repo;
 	p->cfg = cfg;
 	p->lock = lock;
@@ -334,6 +346,7 @@ out:
 static enum maint_result run_checks(struct publish *p)
 {
 	struct trailer_conf tc = TRAILER_CONF_INIT;
+	struct strbuf check_keys = STRBUF_INIT;	/* "tree.usb" or "publish", as git config names them */
 	enum maint_result ret;
 
 	if (!p->checks.signoff && !p->checks.fixes)
@@ -344,10 +357,15 @@ static enum maint_result run_checks(struct publish *p)
 	p->checks.trailers = NULL;
 	trailer_conf_release(&tc);
 	if (ret == RESULT_NO) {
+		if (p->tree)
+			strbuf_addf(&check_keys, "tree.%s", p->tree);
+		else
+			strbuf_addstr(&check_keys, "publish");
 		error("the checks failed; nothing was changed");
 		advise("mend the commits on '%s' (they are not public yet), or turn the check off "
-		       "in maint.ini", short_ref(p->work));
+		       "(%s.check-signoff, %s.check-fixes)", short_ref(p->work), check_keys.buf, check_keys.buf);
 	}
+	strbuf_release(&check_keys);
 	return ret;
 }
 
@@ -436,17 +454,44 @@ static enum maint_result plan(struct publish *p)
 	return plan_merge(p);
 }
 
-static void print_commits(struct publish *p, FILE *fp)
+/*
+ * One line of the plan on stdout: its head (up to head_len bytes) in
+ * code, the rest plain, the whole neutralised as say() neutralises.
+ */
+PRINTF(4, 5) static void plan_line(const char *code, size_t head_len, int whole, const char *fmt, ...)
 {
+	struct strbuf line = STRBUF_INIT, out = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&line, fmt, ap);
+	va_end(ap);
+	strbuf_setlen(&line, neutralise_controls(line.buf, line.len));
+	if (whole || head_len > line.len)
+		head_len = line.len;
+	color_add(&out, code, line.buf, head_len);
+	strbuf_add(&out, line.buf + head_len, line.len - head_len);
+	strbuf_addch(&out, '\n');
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&line);
+	strbuf_release(&out);
+}
+
+/* Each commit: its id in the commit colour (as git log's), its subject. */
+static void print_commits(struct publish *p)
+{
+	const char *code = p->colors[PLAN_COMMIT].code;
+
 	for (size_t i = 0; i < p->nr; i++) {
 		git_commit *c = NULL;
 		char h[GIT_OID_HEXSZ + 1];
 
+		abbrev(h, &p->commits[i]);
 		if (git_commit_lookup(&c, p->repo, &p->commits[i]) < 0) {
-			say(fp, "  %s", abbrev(h, &p->commits[i]));
+			plan_line(code, 2 + strlen(h), 1, "  %s", h);
 			continue;
 		}
-		say(fp, "  %s %s", abbrev(h, &p->commits[i]), git_commit_summary(c));
+		plan_line(code, 2 + strlen(h), 0, "  %s %s", h, git_commit_summary(c));
 		git_commit_free(c);
 	}
 }
@@ -487,10 +532,11 @@ static void print_plan(struct publish *p)
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf words = STRBUF_INIT;
 
-	say(stdout, "Would publish '%s' to '%s'%s%s%s", short_ref(p->work), short_ref(p->public),
-	    p->tree ? " (tree '" : "", p->tree ? p->tree : "", p->tree ? "')" : "");
+	plan_line(p->colors[PLAN_HEADING].code, 0, 1, "Would publish '%s' to '%s'%s%s%s",
+		  short_ref(p->work), short_ref(p->public),
+		  p->tree ? " (tree '" : "", p->tree ? p->tree : "", p->tree ? "')" : "");
 	say(stdout, "Commits: %zu", p->nr);
-	print_commits(p, stdout);
+	print_commits(p);
 	switch (p->kind) {
 	case KIND_UP_TO_DATE:
 		say(stdout, "Update: none, '%s' is up to date", short_ref(p->public));
@@ -704,14 +750,17 @@ static enum maint_result push_all(struct publish *p, struct push_conn *conn,
 
 /*
  * git-maint-notify as a child, our lock released while it runs: it takes
- * the lock itself to write its journal. The state still says notify is
+ * the lock itself to write its journal, and is told that the publish it
+ * sees is the one running it, not one that stopped (in-progress.h). The state still says notify is
  * to run, so a publish killed meanwhile runs it again, and notify's
  * journal sends only what is missing.
  */
 static enum maint_result run_notify(struct publish *p)
 {
+	static const char *const env[] = { IN_PROGRESS_RUN_BY_ENV "=publish", NULL };
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf prog = STRBUF_INIT;
+	struct run_opts run = { NULL, env, NULL, 0, NULL, NULL };
 	enum maint_result ret;
 	int rc;		/* the exit code of git-maint-notify */
 
@@ -727,10 +776,11 @@ static enum maint_result run_notify(struct publish *p)
 	}
 	free((char *)argv.v[0]);
 	argv.v[0] = strbuf_detach(&prog, NULL);
+	run.argv = argv.v;
 	crash_point("publish-before-notify");
 	state_lock_release(p->lock);
 	fflush(stdout);
-	rc = run_command(argv.v, NULL, 0, NULL);
+	rc = run_command_opts(&run);
 	strvec_clear(&argv);
 	if (state_lock_acquire(p->lock, p->repo) != RESULT_OK) {
 		error("lost the repository lock while git-maint-notify ran");
@@ -825,6 +875,7 @@ static int copy_opts(struct publish *p, const struct publish_opts *o)
 	p->checks.signoff = o->check_signoff;
 	p->checks.fixes = o->check_fixes;
 	p->build_cmd = o->build_cmd;
+	color_slots_load(p->colors, PLAN_SLOTS, p->cfg, "maint-publish", o->color);
 	return 0;
 }
 

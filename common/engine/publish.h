@@ -76,9 +76,10 @@ struct publish_opts {
 	int check_signoff;	/* common/engine/precheck.h */
 	int check_fixes;
 	const char *build_cmd;	/* run in the work tree before anything changes, or NULL */
+	int color;		/* colour the --dry-run plan (color.h) */
 };
 
-#define PUBLISH_OPTS_INIT { NULL, NULL, NULL, STRVEC_INIT, 1, 1, 0, 0, 60, 0, 0, NULL }
+#define PUBLISH_OPTS_INIT { NULL, NULL, NULL, STRVEC_INIT, 1, 1, 0, 0, 60, 0, 0, NULL, 0 }
 
 /* Starts a publish; refuses when one is in progress or a queue is stopped. */
 enum maint_result publish_start(git_repository *repo, const struct maint_config *cfg,

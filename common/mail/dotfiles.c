@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The checks git's fsck makes on .gitmodules and .gitattributes (see
- * dotfiles.h): a reader of git's config syntax, with the checks of
- * fsck's gitmodules callback on each submodule variable.
+ * dotfiles.h): .gitmodules read by the one reader of git's config syntax
+ * (gitconfig.h), with the checks of fsck's gitmodules callback on each
+ * submodule variable.
  */
 #include "dotfiles.h"
+#include "gitconfig.h"
 #include "wrapper.h"
 
 #include <ctype.h>
@@ -32,124 +34,6 @@ int dotfiles_check_gitattributes(const char *buf, size_t len, struct strbuf *why
 		p += n + 1;
 	}
 	return 0;
-}
-
-/* ------------------------------------------------------------ config */
-
-/* git's config syntax, read as git reads it: CRLF is LF, the end is a LF. */
-struct reader {
-	const unsigned char *p, *end;
-	int eof;
-};
-
-static int next_char(struct reader *r)
-{
-	int c;
-
-	if (r->p >= r->end) {
-		r->eof = 1;
-		return '\n';
-	}
-	c = *r->p++;
-	if (c == '\r' && r->p < r->end && *r->p == '\n')
-		c = *r->p++;
-	return c;
-}
-
-static int is_key_char(int c)
-{
-	return isalnum(c) || c == '-';
-}
-
-/* After "[": the section ("submodule") and subsection ("name") into var; -1 when malformed. */
-static int read_section(struct reader *r, struct strbuf *var)
-{
-	int c;
-
-	for (;;) {
-		c = next_char(r);
-		if (r->eof)
-			return -1;
-		if (c == ']')
-			return var->len ? 0 : -1;	/* "[]" */
-		if (isspace(c))
-			break;
-		if (!is_key_char(c) && c != '.')
-			return -1;
-		strbuf_addch(var, tolower(c));
-	}
-	/* [section "subsection"]: the subsection as written, \x taken as x */
-	while (isspace(c)) {
-		if (c == '\n')
-			return -1;
-		c = next_char(r);
-	}
-	if (c != '"')
-		return -1;
-	strbuf_addch(var, '.');
-	for (;;) {
-		c = next_char(r);
-		if (c == '\n')
-			return -1;
-		if (c == '"')
-			break;
-		if (c == '\\') {
-			c = next_char(r);
-			if (c == '\n')
-				return -1;
-		}
-		strbuf_addch(var, c);
-	}
-	return next_char(r) == ']' ? 0 : -1;
-}
-
-/* After "key =": the value (quotes, escapes, comments, continued lines); -1 when malformed. */
-static int read_value(struct reader *r, struct strbuf *value)
-{
-	int quote = 0, comment = 0;
-	size_t space = 0;
-
-	for (;;) {
-		int c = next_char(r);
-
-		if (c == '\n') {
-			if (quote)
-				return -1;
-			return 0;
-		}
-		if (comment)
-			continue;
-		if (isspace(c) && !quote) {
-			if (value->len)
-				space++;
-			continue;
-		}
-		if (!quote && (c == ';' || c == '#')) {
-			comment = 1;
-			continue;
-		}
-		strbuf_addchars(value, ' ', space);
-		space = 0;
-		if (c == '\\') {
-			c = next_char(r);
-			switch (c) {
-			case '\n':
-				continue;
-			case 't': c = '\t'; break;
-			case 'b': c = '\b'; break;
-			case 'n': c = '\n'; break;
-			case '\\': case '"': break;
-			default: return -1;
-			}
-			strbuf_addch(value, c);
-			continue;
-		}
-		if (c == '"') {
-			quote = !quote;
-			continue;
-		}
-		strbuf_addch(value, c);
-	}
 }
 
 /* ------------------------------------------------------- submodules */
@@ -283,14 +167,15 @@ static int bad_submodule_url(const char *url)
 	return curl && bad_curl_url(curl);
 }
 
-/* fsck's look at one variable var (lower-cased section and key) = value (NULL: none). */
-static int check_variable(const struct strbuf *var, const struct strbuf *value, int has_value,
-			  struct strbuf *why)
+/* fsck's look at one variable (var->value NULL: none); why set, -1 when flagged. */
+static int check_variable(const struct gitconfig_var *var, void *data)
 {
-	const char *sub, *key = strrchr(var->buf, '.');
+	struct strbuf *why = data;
+	const char *sub, *key = strrchr(var->name, '.');
 	size_t sublen;
 
-	if (!skip_prefix(var->buf, "submodule.", &sub) || !key || key < sub)
+	/* as git's callback, the name and the value are read up to their first NUL */
+	if (!skip_prefix(var->name, "submodule.", &sub) || !key || key < sub)
 		return 0;	/* not a submodule's variable, or "submodule.<key>" */
 	sublen = strnlen(sub, key - sub);	/* git sees the name up to a NUL */
 	key++;
@@ -298,19 +183,18 @@ static int check_variable(const struct strbuf *var, const struct strbuf *value, 
 		strbuf_addf(why, "gitmodulesName: disallowed submodule name '%.*s'", (int)sublen, sub);
 		return -1;
 	}
-	if (!has_value)
+	if (!var->value)
 		return 0;
-	/* as git's callback, value->buf is read up to its first NUL */
-	if (!strcmp(key, "url") && bad_submodule_url(value->buf)) {
-		strbuf_addf(why, "gitmodulesUrl: disallowed submodule url '%s'", value->buf);
+	if (!strcmp(key, "url") && bad_submodule_url(var->value)) {
+		strbuf_addf(why, "gitmodulesUrl: disallowed submodule url '%s'", var->value);
 		return -1;
 	}
-	if (!strcmp(key, "path") && value->buf[0] == '-') {
-		strbuf_addf(why, "gitmodulesPath: disallowed submodule path '%s'", value->buf);
+	if (!strcmp(key, "path") && var->value[0] == '-') {
+		strbuf_addf(why, "gitmodulesPath: disallowed submodule path '%s'", var->value);
 		return -1;
 	}
-	if (!strcmp(key, "update") && value->buf[0] == '!') {
-		strbuf_addf(why, "gitmodulesUpdate: disallowed submodule update setting '%s'", value->buf);
+	if (!strcmp(key, "update") && var->value[0] == '!') {
+		strbuf_addf(why, "gitmodulesUpdate: disallowed submodule update setting '%s'", var->value);
 		return -1;
 	}
 	return 0;
@@ -318,64 +202,10 @@ static int check_variable(const struct strbuf *var, const struct strbuf *value, 
 
 int dotfiles_check_gitmodules(const char *buf, size_t len, struct strbuf *why)
 {
-	struct reader r = { (const unsigned char *)buf, (const unsigned char *)buf + len, 0 };
-	struct strbuf var = STRBUF_INIT, value = STRBUF_INIT;
-	size_t base = 0;
-	int comment = 0, ret = 0;
+	/* no byte order mark: git reads a file with one, but fsck no blob */
+	int ret = gitconfig_parse(buf, len, 0, check_variable, why);
 
-	/* (no byte order mark: git reads a file with one, but fsck no blob) */
-	for (;;) {
-		int c = next_char(&r), has_value = 0;
-
-		if (c == '\n') {
-			if (r.eof)
-				break;
-			comment = 0;
-			continue;
-		}
-		if (comment || isspace(c))
-			continue;
-		if (c == '#' || c == ';') {
-			comment = 1;
-			continue;
-		}
-		if (c == '[') {
-			strbuf_reset(&var);
-			if (read_section(&r, &var) < 0)
-				goto parse_error;
-			strbuf_addch(&var, '.');
-			base = var.len;
-			continue;
-		}
-		if (!isalpha(c))
-			goto parse_error;
-		strbuf_setlen(&var, base);
-		strbuf_addch(&var, tolower(c));
-		for (;;) {
-			c = next_char(&r);
-			if (r.eof || !is_key_char(c))
-				break;
-			strbuf_addch(&var, tolower(c));
-		}
-		while (c == ' ' || c == '\t')
-			c = next_char(&r);
-		strbuf_reset(&value);
-		if (c != '\n') {
-			if (c != '=' || read_value(&r, &value) < 0)
-				goto parse_error;
-			has_value = 1;
-		}
-		if (check_variable(&var, &value, has_value, why) < 0) {
-			ret = -1;
-			goto out;
-		}
-	}
-	goto out;
-parse_error:
-	strbuf_addstr(why, "gitmodulesParse: could not parse .gitmodules");
-	ret = -1;
-out:
-	strbuf_release(&var);
-	strbuf_release(&value);
-	return ret;
+	if (ret > 0)
+		strbuf_addstr(why, "gitmodulesParse: could not parse .gitmodules");
+	return ret ? -1 : 0;
 }

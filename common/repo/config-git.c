@@ -7,6 +7,7 @@
  */
 #include "config-git.h"
 #include "repo.h"
+#include "wrapper.h"
 
 /* libgit2's levels as the config's (config.h): an application's own file counts as the repository's. */
 static enum config_level level_of(git_config_level_t level)
@@ -23,13 +24,17 @@ static enum config_level level_of(git_config_level_t level)
 	}
 }
 
-/* Every variable of a snapshot of c, lowest priority first (libgit2 lists them so). */
+/*
+ * Every variable of a snapshot of c, lowest priority first (libgit2 lists
+ * them so); the system's not with $GIT_CONFIG_NOSYSTEM, as git (libgit2
+ * reads it all the same).
+ */
 static int add_all(struct maint_config *cfg, git_config *c)
 {
 	git_config *snap = NULL;
 	git_config_iterator *it = NULL;
 	git_config_entry *e;
-	int rc;
+	int rc, nosystem = env_true("GIT_CONFIG_NOSYSTEM");
 
 	if (lg2_check(git_config_snapshot(&snap, c), "cannot read git config") < 0)
 		return -1;
@@ -38,7 +43,8 @@ static int add_all(struct maint_config *cfg, git_config *c)
 		return -1;
 	}
 	while ((rc = git_config_next(&e, it)) == 0)
-		config_add_git(cfg, e->name, e->value, level_of(e->level));
+		if (!nosystem || level_of(e->level) != CONFIG_LEVEL_SYSTEM)
+			config_add_git(cfg, e->name, e->value, level_of(e->level));
 	git_config_iterator_free(it);
 	git_config_free(snap);
 	return rc == GIT_ITEROVER ? 0 : lg2_check(rc, "cannot read git config");
@@ -63,6 +69,9 @@ int config_load(struct maint_config *cfg, git_repository *repo)
 		if (git_config_open_default(&c) == 0 && add_all(cfg, c) < 0)
 			goto out;
 	}
+	/* libgit2 does not read git -c's variables: they come last, winning */
+	if (config_add_command_line(cfg) < 0)
+		goto out;
 	ret = config_assemble(cfg, repo ? common.buf : NULL);
 out:
 	git_config_free(c);
