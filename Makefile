@@ -184,7 +184,7 @@ ZSH_COMPLETION := $(patsubst $(B)/bin/%,$(B)/completion/zsh/_%,$(COMMAND_PROGRAM
 DOC_SRC := $(sort $(wildcard Documentation/git-maint*.adoc))
 MAN_PAGES := $(foreach d,$(DOC_SRC),$(B)/man/$(if $(filter git-maint.adoc,$(notdir $d)),man7,man1)/$(basename $(notdir $d)).$(if $(filter git-maint.adoc,$(notdir $d)),7,1))
 
-.PHONY: all lib programs doc completion check unit demo bench install uninstall deps clean fuzz fuzz-build FORCE
+.PHONY: all lib programs doc completion check unit demo bench install uninstall deps deps-demo clean fuzz fuzz-build FORCE
 .DELETE_ON_ERROR:
 .SECONDEXPANSION:
 
@@ -280,6 +280,9 @@ $(B)/man/man7/%.7: Documentation/%.adoc
 # Installs the Debian packages the build and tests need, when any is missing.
 deps:
 	@sh contrib/install-deps.sh
+# ... and only those the demo needs, quietly (apt's output in a file).
+deps-demo:
+	@sh contrib/install-deps.sh --demo
 
 # The unit tests print the errors they provoke ("error: buf: message 2 exceeds
 # max size"); --merge keeps them off the terminal, where they read as failures
@@ -311,9 +314,10 @@ TEST_CACHE = $(or $(TEST_ROOT),$(CURDIR)/t)/cache
 # (user+sys of each script under /usr/bin/time in one whole run), slowest
 # first; a script not listed runs after these.
 TEST_SLOW = t0305-apply-protected-names.sh t0612-notify-faults.sh t0500-describe-contains.sh \
-	t0120-attest.sh t0104-mail-hostile-limits.sh t0307-dry-apply-memory.sh t0960-completion.sh \
-	t0800-fetch-archive.sh t0211-b4-trailers.sh t0103-fuzz.sh t0990-demo.sh t0701-publish-crash.sh \
-	t0740-publish-notify.sh t0301-dry-apply-oracle.sh t0810-fetch-imap.sh t0410-queue-am.sh
+	t0751-request-pull-send.sh t0120-attest.sh t0104-mail-hostile-limits.sh t0307-dry-apply-memory.sh \
+	t0960-completion.sh t0800-fetch-archive.sh t0211-b4-trailers.sh t0103-fuzz.sh t0990-demo.sh \
+	t0701-publish-crash.sh t0740-publish-notify.sh t0301-dry-apply-oracle.sh t0810-fetch-imap.sh \
+	t0410-queue-am.sh
 TEST_SCRIPTS = $(patsubst t/%,%,$(sort $(wildcard $(addprefix t/,$(or $(T),t[0-9]*.sh)))))
 TEST_ORDER = $(foreach s,$(TEST_SLOW),$(filter $(s),$(TEST_SCRIPTS))) \
 	$(filter-out $(TEST_SLOW),$(TEST_SCRIPTS))
@@ -336,8 +340,8 @@ check: deps
 unit: $(UNIT_PROGRAMS)
 	@cd t && MAINT_BUILD_DIR='$(CURDIR)/$(B)' prove $(patsubst %,../%,$(UNIT_PROGRAMS))
 
-demo: deps
-	@$(MAKE) --no-print-directory programs doc
+demo: deps-demo
+	@$(MAKE) --no-print-directory programs
 	@MAINT_BUILD_DIR='$(CURDIR)/$(B)' sh contrib/demo.sh
 
 bench: deps

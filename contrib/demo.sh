@@ -36,9 +36,17 @@ set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 if [ -z "$MAINT_BUILD_DIR" ]; then
 	# Run by hand (sh contrib/demo.sh), perhaps on a fresh machine without
-	# even make: first what make demo does (install-deps.sh brings make).
-	sh "$top/contrib/install-deps.sh"
-	make -C "$top" --no-print-directory -j"$(nproc 2>/dev/null || echo 1)" programs doc
+	# even make: first what make demo does (install-deps.sh brings make),
+	# one line each, their output in files.
+	sh "$top/contrib/install-deps.sh" --demo
+	mkdir -p "$top/.build"
+	echo "demo: building (make programs; its output: $top/.build/demo-make.log)"
+	if ! make -C "$top" --no-print-directory -j"$(nproc 2>/dev/null || echo 1)" programs \
+		>"$top/.build/demo-make.log" 2>&1; then
+		tail -n 20 "$top/.build/demo-make.log" >&2
+		echo "demo: the build failed (its output: $top/.build/demo-make.log)" >&2
+		exit 1
+	fi
 	MAINT_BUILD_DIR=$top/.build
 fi
 for p in mbox-split dry-apply queue publish notify request-pull describe-contains; do
@@ -158,6 +166,10 @@ sh "$top/t/perf/gen-repo.sh" --size=demo --out="$demo" --force >/dev/null
 mkdir -p "$HOME"
 git -C "$demo/repo" config user.name "Greg Kroah-Hartman"
 git -C "$demo/repo" config user.email "gregkh@linuxfoundation.org"
+# the README's tour, to be tried by hand in a tree of its own (set up at the end)
+mkdir -p "$demo/tour"
+cp -R "$demo/repo" "$demo/tour/repo"
+cp "$demo/TODO" "$demo/tour/TODO"
 
 step "The maintainer's branches (the article's git b)" 'git branch -v'
 step "The TODO mailbox: $(grep -c '^From ' "$demo/TODO") messages for several subsystems" \
@@ -284,7 +296,40 @@ step "Which of Linus's tags first holds the first patch of ../s1? (git dc = git 
 step "Which release (rc tags aside) holds each of the last 3 commits touching drivers/usb/serial" \
 	'git log --format=%H -3 usb-next -- drivers/usb/serial | git maint-describe-contains --stdin --release'
 
+# --- the tour's tree: as the demo's was before it started ---------------------------
+# Its remotes are bare repositories beside it and its mail goes to a
+# program that files each message in tour/sent/, so that the README's tour,
+# publish included, works there with no server running.
+tour=$demo/tour
+git init -q --bare "$tour/origin.git"
+git init -q --bare "$tour/backup.git"
+git -C "$tour/repo" push -q "$tour/origin.git" usb-next usb-linus
+git -C "$tour/repo" push -q "$tour/backup.git" usb-next usb-linus
+git -C "$tour/repo" remote add origin "$tour/origin.git"
+git -C "$tour/repo" remote add backup "$tour/backup.git"
+git -C "$tour/repo" fetch -q origin
+# the last release, for describe-contains
+git -C "$tour/repo" tag -a -m "Linux 6.1" v6.1 master
+cp "$demo/check.sh" "$demo/build.sh" "$tour/"
+mkdir -p "$tour/sent"
+cat >"$tour/sendmail" <<'EOF'
+#!/bin/sh
+# the tour's mail server: each message into the directory beside it
+dir=$(dirname "$0")/sent
+n=$(($(ls "$dir" | wc -l) + 1))
+cat >"$dir/$(printf %04d $n).eml"
+EOF
+chmod +x "$tour/sendmail"
+sed -e '/^\turl = /d' -e '/^# the demo/,$d' "$demo/repo/.git/maint.ini" >"$tour/repo/.git/maint.ini"
+cat >>"$tour/repo/.git/maint.ini" <<EOF
+
+# the tour's mail goes to a program, as git send-email's sendemail.smtpServer
+# may name one; a real setup names its mail server (see git-maint-notify(1))
+[smtp]
+	server = $tour/sendmail
+EOF
+
 printf '\n%sDone.%s The tree is in %s/repo, the mailboxes and the mails received in %s.\n' \
 	"$bold" "$plain" "$demo" "$demo"
-printf 'To try the commands there yourself (the demo'"'"'s git and mail servers are stopped now:\npublish and notify there cannot reach them; run the demo again for that):\n    export PATH="%s/bin:$PATH"; cd "%s/repo"\n' \
-	"$MAINT_BUILD_DIR" "$demo"
+printf 'To try the README'"'"'s tour yourself, in a fresh copy of the tree (its remotes are\nbare repositories beside it, its mails are filed in %s/sent):\n    export PATH="%s/bin:$PATH"; cd "%s/repo"\n' \
+	"$tour" "$MAINT_BUILD_DIR" "$tour"

@@ -3,6 +3,13 @@
 # Installs the Debian packages git-maint needs to build and test, if any
 # is missing. Elsewhere prints the list and stops.
 #
+#	sh contrib/install-deps.sh [--demo]
+#
+# --demo: only what the demo needs (contrib/demo.sh: the build, git, and
+# python3 with aiosmtpd for its loopback mail server), quietly: one line
+# on stderr, apt's own output in $MAINT_DEPS_LOG (default
+# .build/install-deps.log), shown only when apt fails.
+#
 # Build: compiler, pkg-config, libgit2, libcurl, libsecret, inih, OpenSSL (SHA-1), asciidoctor.
 # Tests: git, sharness, cmocka, GNU patch, python3 (t/perf/gen-repo.sh), an SMTP server (aiosmtpd), a
 # Secret Service (gnome-keyring under dbus), GNU time, man, openssl, clang
@@ -22,6 +29,15 @@ clang libclang-rt-14-dev lighttpd lighttpd-mod-openssl openssh-server msmtp git-
 libio-socket-ssl-perl libmailtools-perl public-inbox zlib1g-dev dovecot-imapd
 bash-completion zsh tmux libopendkim-dev patatt python3-dkim python3-dnspython
 opendkim-tools b4"
+# the build (the Makefile's PKG_NAMES), then what the demo runs
+demo_packages="build-essential pkg-config libgit2-dev libcurl4-openssl-dev libsecret-1-dev
+libinih-dev libssl-dev zlib1g-dev libopendkim-dev git python3 python3-aiosmtpd"
+
+demo=
+if [ "$1" = --demo ]; then
+	demo=y
+	packages=$demo_packages
+fi
 
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
 	echo "git-maint: not a Debian system; install the equivalents of:" >&2
@@ -44,7 +60,14 @@ for p in $packages; do
 done
 [ -z "$missing" ] && exit 0
 
-echo "git-maint: installing missing packages:$missing" >&2
+top=$(cd "$(dirname "$0")/.." && pwd)
+log=${MAINT_DEPS_LOG:-$top/.build/install-deps.log}
+if [ -n "$demo" ]; then
+	mkdir -p "$(dirname "$log")"
+	echo "git-maint: installing$missing (apt's output: $log)" >&2
+else
+	echo "git-maint: installing missing packages:$missing" >&2
+fi
 sudo=
 if [ "$(id -u)" != 0 ]; then
 	if command -v sudo >/dev/null 2>&1; then
@@ -64,5 +87,14 @@ if [ ! -e "$policy" ]; then
 	$sudo chmod 755 "$policy" &&
 	trap '$sudo rm -f "$policy"' EXIT
 fi
-$sudo apt-get update -qq >&2 &&
-$sudo apt-get install -y -qq --no-install-recommends $missing >&2
+install () {
+	$sudo apt-get update -qq &&
+	$sudo apt-get install -y -qq --no-install-recommends $missing
+}
+if [ -z "$demo" ]; then
+	install >&2
+elif ! install >"$log" 2>&1 </dev/null; then
+	tail -n 20 "$log" >&2
+	echo "git-maint: installing failed (the whole output: $log)" >&2
+	exit 1
+fi

@@ -41,6 +41,19 @@ test_expect_success 'setup: the remote has A; B changes a big file, a small one 
 	git -C remote.git prune
 '
 
+# pushed <pack> <tip>: a copy of the remote that took the pack as
+# receive-pack does (index-pack --fix-thin) and moved master to <tip>;
+# whole under fsck --strict, and holding every object of <tip>'s history
+pushed () {
+	rm -rf remote-copy.git &&
+	cp -R remote.git remote-copy.git &&
+	git -C remote-copy.git index-pack --stdin --fix-thin <"$1" >/dev/null &&
+	git -C remote-copy.git update-ref refs/heads/master $(git -C r rev-parse "$2") &&
+	git -C remote-copy.git fsck --strict --no-dangling &&
+	git -C remote-copy.git rev-list --objects master | cut -d" " -f1 | sort >have &&
+	git -C r rev-list --objects "$2" | cut -d" " -f1 | sort >want &&
+	test_cmp want have
+}
 
 test_expect_success 'one commit: what git rev-list lists, the big file and big tree thin deltas, the small ones whole' '
 	(cd r && test-pushpack B ../b.pack $(git rev-parse A)) >out &&
@@ -48,13 +61,7 @@ test_expect_success 'one commit: what git rev-list lists, the big file and big t
 	test_cmp expect out &&
 	git -C r rev-list --objects A..B | cut -d" " -f1 | sort >expect &&
 	test_line_count = 6 expect &&
-	cp -R remote.git remote-copy.git &&
-	git -C remote-copy.git index-pack --stdin --fix-thin <b.pack >/dev/null &&
-	git -C remote-copy.git update-ref refs/heads/master $(git -C r rev-parse B) &&
-	git -C remote-copy.git fsck --strict --no-dangling &&
-	git -C remote-copy.git rev-list --objects master | cut -d" " -f1 | sort >have &&
-	git -C r rev-list --objects B | cut -d" " -f1 | sort >want &&
-	test_cmp want have
+	pushed b.pack B
 '
 
 test_expect_success 'the big file'"'"'s thin base is what the remote has: git index-pack without --fix-thin refuses the pack' '
@@ -70,11 +77,7 @@ test_expect_success 'two commits: the second version of the big file an OFS delt
 	test_cmp expect out &&
 	git -C r rev-list --objects A..C | cut -d" " -f1 | sort >expect &&
 	test_line_count = 9 expect &&
-	rm -rf remote-copy.git &&
-	cp -R remote.git remote-copy.git &&
-	git -C remote-copy.git index-pack --stdin --fix-thin <c.pack >/dev/null &&
-	git -C remote-copy.git update-ref refs/heads/master $(git -C r rev-parse C) &&
-	git -C remote-copy.git fsck --strict --no-dangling
+	pushed c.pack C
 '
 
 test_expect_success 'a server that said no-thin gets a pack that stands alone' '
