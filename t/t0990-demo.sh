@@ -178,10 +178,8 @@ test_expect_success 'the end says where everything is and how to try the command
 '
 
 test_expect_success 'the README'"'"'s tour, as written, works where the demo says to try it' '
-	# (request-pull wants a message of the maintainer'"'"'s own: left out here)
-	sed -n "/^A short tour/,/^Wherever/s/^    \(git maint-[^#]*\)#.*/\1/p" "$MAINT_SRC_DIR/README" |
-		grep -v request-pull >tour &&
-	test_line_count = 7 tour &&
+	sed -n "/^A short tour/,/^Wherever/s/^    \(git maint-[^#]*\)#.*/\1/p" "$MAINT_SRC_DIR/README" >tour &&
+	test_line_count = 8 tour &&
 	(
 		cd demo/tour/repo &&
 		while read -r cmd
@@ -197,8 +195,11 @@ test_expect_success 'the README'"'"'s tour, as written, works where the demo say
 	test "$(git -C demo/tour/repo rev-parse usb-next)" = "$(git -C demo/tour/origin.git rev-parse usb-next)" &&
 	test "$(git -C demo/tour/repo rev-parse usb-next)" = "$(git -C demo/tour/backup.git rev-parse usb-next)" &&
 	ls demo/tour/sent >sent &&
-	test_line_count = 2 sent &&
+	test_line_count = 3 sent &&
 	grep "^To: Lan Tianyu <tianyu.lan@intel.com>" demo/tour/sent/0001.eml &&
+	# the pull request: the tag on origin, one mail to the tour'"'"'s upstream
+	test "$(git -C demo/tour/origin.git rev-parse usb-6.2-rc1^{commit})" = "$(git -C demo/tour/repo rev-parse usb-next)" &&
+	grep "^Subject: \[GIT PULL\] USB for 6.2-rc1\$" demo/tour/sent/0003.eml &&
 	tail -n 1 tour.out >last &&
 	echo v6.1 >expect &&
 	test_cmp expect last
