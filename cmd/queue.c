@@ -134,11 +134,6 @@ static char *resolve_branch(git_repository *repo, const struct maint_config *cfg
 	return branch;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 /*
  * tree.<name>.link or queue.link: a mask; true (or a bare key) for b4's
  * mask, b4.linkmask (else b4's default), the same setting; false: none.
@@ -173,14 +168,14 @@ static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 		config_get_bool(cfg, "queue", NULL, "3way", 0);
 	o->quiet = c->quiet;
 	o->source = c->source;
-	o->attest = dup_or_null(c->attest);
+	o->attest = xstrdup_or_null(c->attest);
 	v = tree ? config_get(cfg, "tree", tree, "link") : NULL;
 	o->link_mask = link_mask(cfg, v ? v : config_get(cfg, "queue", NULL, "link"));
 	if (tree) {
-		o->check_cmd = dup_or_null(config_get(cfg, "tree", tree, "check"));
+		o->check_cmd = xstrdup_or_null(config_get(cfg, "tree", tree, "check"));
 		v = config_get(cfg, "tree", tree, "check-failure");
 		o->check_stop = v && !strcmp(v, "stop");
-		o->build_cmd = dup_or_null(config_get(cfg, "tree", tree, "build"));
+		o->build_cmd = xstrdup_or_null(config_get(cfg, "tree", tree, "build"));
 		o->build_each = config_get_bool(cfg, "tree", tree, "build-each", 0);
 	}
 	if (c->build_each >= 0)

@@ -613,7 +613,7 @@ void config_add_git(struct maint_config *cfg, const char *name, const char *valu
 {
 	ALLOC_GROW(cfg->git, cfg->git_nr + 1, cfg->git_alloc);
 	cfg->git[cfg->git_nr].name = xstrdup(name);
-	cfg->git[cfg->git_nr].value = value ? xstrdup(value) : NULL;
+	cfg->git[cfg->git_nr].value = xstrdup_or_null(value);
 	cfg->git[cfg->git_nr].level = level;
 	cfg->git_nr++;
 }

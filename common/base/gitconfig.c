@@ -614,7 +614,7 @@ int gitconfig_read_command_line(gitconfig_fn *fn, void *data)
 {
 	struct reading r = { NULL, 0, fn, data };
 	const char *count = getenv("GIT_CONFIG_COUNT"), *params = getenv("GIT_CONFIG_PARAMETERS");
-	char *copy = params ? xstrdup(params) : NULL;
+	char *copy = xstrdup_or_null(params);
 	int ret = 0;
 
 	if (count)

@@ -223,7 +223,7 @@ static int found_holds(char *cwd)
 		const char *v = getenv(discovery_env[i]);
 
 		free(found.env[i]);
-		found.env[i] = v ? xstrdup(v) : NULL;
+		found.env[i] = xstrdup_or_null(v);
 	}
 	return 0;
 }

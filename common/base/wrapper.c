@@ -37,6 +37,11 @@ char *xstrdup(const char *s)
 	return xmemdup(s, strlen(s));
 }
 
+char *xstrdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	const char *nul = memchr(s, '\0', n);

@@ -15,6 +15,8 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
+/* A copy of s, or NULL for NULL (an optional string kept beyond its owner). */
+char *xstrdup_or_null(const char *s);
 char *xstrndup(const char *s, size_t n);
 void *xmemdup(const void *p, size_t n);
 

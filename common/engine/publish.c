@@ -863,7 +863,7 @@ static int refuse_busy(struct publish *p)
 
 static int copy_opts(struct publish *p, const struct publish_opts *o)
 {
-	p->tree = o->tree ? xstrdup(o->tree) : NULL;
+	p->tree = xstrdup_or_null(o->tree);
 	p->work = xstrdup(o->work);
 	p->public = xstrdup(o->public);
 	for (size_t i = 0; i < o->remotes.nr; i++)

@@ -1588,10 +1588,10 @@ static int setup_identity(struct queue *q)
 static void copy_opts(struct queue_opts *dst, const struct queue_opts *src)
 {
 	*dst = *src;
-	dst->link_mask = src->link_mask ? xstrdup(src->link_mask) : NULL;
-	dst->check_cmd = src->check_cmd ? xstrdup(src->check_cmd) : NULL;
-	dst->build_cmd = src->build_cmd ? xstrdup(src->build_cmd) : NULL;
-	dst->attest = src->attest ? xstrdup(src->attest) : NULL;
+	dst->link_mask = xstrdup_or_null(src->link_mask);
+	dst->check_cmd = xstrdup_or_null(src->check_cmd);
+	dst->build_cmd = xstrdup_or_null(src->build_cmd);
+	dst->attest = xstrdup_or_null(src->attest);
 }
 
 static void say_done(struct queue *q)

@@ -579,8 +579,8 @@ static void file_patch_reverse(struct file_patch *out, const struct file_patch *
 			       const char *from, char *text)
 {
 	*out = *fp;
-	out->old_path = fp->new_path ? xstrdup(fp->new_path) : NULL;
-	out->new_path = fp->old_path ? xstrdup(fp->old_path) : NULL;
+	out->old_path = xstrdup_or_null(fp->new_path);
+	out->new_path = xstrdup_or_null(fp->old_path);
 	if (fp->new_mode) {
 		out->old_mode = fp->new_mode;
 		out->new_mode = fp->old_mode;

@@ -193,7 +193,7 @@ void review_add(struct review *rv, struct review_msg *in)
 	else
 		strbuf_addstr(&who, m->from_email);
 	m->replier = strbuf_detach(&who, NULL);
-	m->attest = in->attest ? xstrdup(in->attest) : NULL;
+	m->attest = xstrdup_or_null(in->attest);
 	m->trailers = in->trailers;
 	memset(&in->trailers, 0, sizeof(in->trailers));
 	memcpy(m->patch_id, in->patch_id, PATCH_ID_RAWSZ);

@@ -124,7 +124,7 @@ int mailer_conf_load(struct mailer_conf *c, const struct maint_config *cfg, cons
 	c->envelope_sender = setting(cfg, "envelope-sender", "sendemail.envelopeSender");
 	if (c->envelope_sender && (!*c->envelope_sender || !strcmp(c->envelope_sender, "auto"))) {
 		free(c->envelope_sender);
-		c->envelope_sender = from_email ? xstrdup(from_email) : NULL;
+		c->envelope_sender = xstrdup_or_null(from_email);
 	}
 	config_git_strings(cfg, "sendemail.smtpServerOption", &c->program_args);
 	c->password = setting(cfg, "password", "sendemail.smtpPass");

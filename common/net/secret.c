@@ -154,7 +154,7 @@ static enum maint_result item_password(SecretItem *item, const struct secret_key
 		GHashTable *attrs = secret_item_get_attributes(item);
 		const char *u = g_hash_table_lookup(attrs, "user");
 
-		*user_out = u ? xstrdup(u) : NULL;
+		*user_out = xstrdup_or_null(u);
 		g_hash_table_unref(attrs);
 	}
 	return RESULT_OK;

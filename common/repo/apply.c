@@ -1169,8 +1169,8 @@ static int check_protected_content(struct apply_session *s, const char *path, co
 /* The result of fp before it is tried: its names, every hunk skipped. */
 static void file_result_init(struct apply_file_result *fr, const struct file_patch *fp)
 {
-	fr->old_path = fp->old_path ? xstrdup(fp->old_path) : NULL;
-	fr->new_path = fp->new_path ? xstrdup(fp->new_path) : NULL;
+	fr->old_path = xstrdup_or_null(fp->old_path);
+	fr->new_path = xstrdup_or_null(fp->new_path);
 	fr->is_binary = fp->is_binary;
 	fr->is_copy = fp->is_copy;
 	fr->hunk_nr = fp->hunk_nr;
@@ -1764,7 +1764,7 @@ void apply_session_set_reader(struct apply_session *s, apply_reader_fn fn, void 
 void apply_session_set_label(struct apply_session *s, const char *label)
 {
 	free(s->their_label);
-	s->their_label = label ? xstrdup(label) : NULL;
+	s->their_label = xstrdup_or_null(label);
 }
 
 int apply_session_conflicts(struct apply_session *s, struct apply_change **changes, size_t *nr)
