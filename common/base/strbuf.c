@@ -75,6 +75,16 @@ void strbuf_addstr(struct strbuf *sb, const char *s)
 	strbuf_add(sb, s, strlen(s));
 }
 
+void strbuf_addstr_lower(struct strbuf *sb, const char *s)
+{
+	size_t at = sb->len;
+
+	strbuf_addstr(sb, s);
+	for (char *c = sb->buf + at; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			*c += 'a' - 'A';
+}
+
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
 {
 	strbuf_grow(sb, other->len);

@@ -37,6 +37,8 @@ void strbuf_setlen(struct strbuf *sb, size_t len);
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
+/* s with ASCII upper case folded to lower (a key compared ignoring case). */
+void strbuf_addstr_lower(struct strbuf *sb, const char *s);
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
 /* Inline: the byte-at-a-time appender of every parser. */
 static inline void strbuf_addch(struct strbuf *sb, int c)

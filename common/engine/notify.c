@@ -152,8 +152,7 @@ static int cc_seen(struct cc_pick *p, const char *email)
 	int added;
 
 	strbuf_reset(&p->key);
-	for (const char *c = email; *c; c++)
-		strbuf_addch(&p->key, *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+	strbuf_addstr_lower(&p->key, email);
 	hashmap_put(&p->seen, p->key.buf, p->key.len, &added);
 	return !added;
 }

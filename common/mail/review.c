@@ -479,8 +479,7 @@ static void trailer_key(struct strbuf *key, const struct trailer *t)
 	strbuf_addch(key, *t->email ? 'p' : 'l');
 	for (size_t i = 0; i < 2 && parts[i]; i++) {
 		strbuf_addch(key, '\0');
-		for (const char *c = parts[i]; *c; c++)
-			strbuf_addch(key, *c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+		strbuf_addstr_lower(key, parts[i]);
 	}
 }
 
