@@ -184,7 +184,7 @@ void archive_ref_release(struct archive_ref *ref)
 
 /* ---- the thread: t.mbox.gz, gunzipped as it arrives ---- */
 
-struct gunzip {
+struct archive_gunzip {
 	z_stream z;
 	int ended;		/* a gzip member ended: more input starts another */
 	size_t total, max;
@@ -207,7 +207,7 @@ static void now(struct timespec *ts)
  * after another, for ever) keeps bytes moving, so libcurl's stall
  * timeout never fires: the stall is measured here, in mail.
  */
-static enum maint_result gunzip_stalled(struct gunzip *g, size_t made)
+static enum maint_result gunzip_stalled(struct archive_gunzip *g, size_t made)
 {
 	struct timespec t;
 
@@ -223,9 +223,31 @@ static enum maint_result gunzip_stalled(struct gunzip *g, size_t made)
 	return RESULT_TEMPFAIL;
 }
 
-static int gunzip_write(void *data, const char *buf, size_t len)
+struct archive_gunzip *archive_gunzip_new(const char *url, size_t max, long stall,
+					  int (*open_out)(void *data), void *data)
 {
-	struct gunzip *g = data;
+	struct archive_gunzip *g = xcalloc(1, sizeof(*g));
+
+	g->fd = -1;
+	g->max = max;
+	g->stall = stall;
+	now(&g->last_made);
+	g->open_out = open_out;
+	g->data = data;
+	g->url = (struct strbuf)STRBUF_INIT;
+	quote_url(&g->url, url);
+	if (inflateInit2(&g->z, 16 + MAX_WBITS) != Z_OK) {
+		strbuf_release(&g->url);
+		free(g);
+		error("cannot initialise zlib");
+		return NULL;
+	}
+	return g;
+}
+
+int archive_gunzip_write(void *data, const char *buf, size_t len)
+{
+	struct archive_gunzip *g = data;
 	size_t made_here = 0;
 
 	if (g->fd < 0 && (g->fd = g->open_out(g->data)) < 0)
@@ -263,54 +285,51 @@ static int gunzip_write(void *data, const char *buf, size_t len)
 	return gunzip_stalled(g, made_here);
 }
 
+enum maint_result archive_gunzip_end(struct archive_gunzip *g, enum maint_result ret, int *got_fd)
+{
+	if (ret == RESULT_OK && g->fd < 0)
+		ret = error("'%s': the archive sent nothing", g->url.buf);
+	else if (ret == RESULT_OK && !g->ended)
+		ret = error("'%s': the gzip data ends early", g->url.buf);
+	inflateEnd(&g->z);
+	*got_fd = g->fd;
+	strbuf_release(&g->url);
+	free(g);
+	return ret;
+}
+
 enum maint_result archive_fetch_thread(const struct archive_ref *ref,
 				       const struct archive_fetch_opts *opts,
 				       int (*open_out)(void *data), void *data, int *got_fd)
 {
 	struct http_opts ho = HTTP_OPTS_INIT;
-	struct gunzip *g = xcalloc(1, sizeof(*g));
+	size_t max = opts->max_size ? opts->max_size : ARCHIVE_MAX_SIZE_DEFAULT;
+	struct archive_gunzip *g;
 	enum maint_result ret;
 
-	g->fd = -1;
-	g->max = opts->max_size ? opts->max_size : ARCHIVE_MAX_SIZE_DEFAULT;
-	g->stall = opts->timeout > 0 ? opts->timeout : HTTP_TIMEOUT_DEFAULT;
-	now(&g->last_made);
-	g->open_out = open_out;
-	g->data = data;
-	g->url = (struct strbuf)STRBUF_INIT;
-	quote_url(&g->url, ref->thread_url);
-	if (inflateInit2(&g->z, 16 + MAX_WBITS) != Z_OK) {
-		strbuf_release(&g->url);
-		free(g);
-		*got_fd = -1;
-		return error("cannot initialise zlib");
-	}
+	*got_fd = -1;
+	g = archive_gunzip_new(ref->thread_url, max,
+			       opts->timeout > 0 ? opts->timeout : HTTP_TIMEOUT_DEFAULT, open_out, data);
+	if (!g)
+		return RESULT_FATAL;
 	ho.cainfo = opts->cainfo;
 	ho.timeout = opts->timeout;
 	ho.max_time = opts->max_time;
 	/* a gzip stream is not larger than what it holds, but for a few bytes a block */
-	ho.max_body = g->max == (size_t)-1 ? 0 : g->max + g->max / 1024 + 4096;
+	ho.max_body = max == (size_t)-1 ? 0 : max + max / 1024 + 4096;
 	ho.max_body_setting = "archive.max-size";
 	ho.quiet = opts->quiet;
 	ho.cfg = opts->cfg;
 	ho.progress_title = "Fetching thread";
-	ret = http_get(ref->thread_url, &ho, gunzip_write, g);
+	ret = http_get(ref->thread_url, &ho, archive_gunzip_write, g);
 	if (ret == RESULT_NO) {
 		struct strbuf base = STRBUF_INIT;
 
 		error("the archive has no message '<%s>' (%s)", ref->msgid, quote_url(&base, ref->base));
 		strbuf_release(&base);
 		ret = RESULT_FATAL;
-	} else if (ret == RESULT_OK && g->fd < 0) {
-		ret = error("'%s': the archive sent nothing", g->url.buf);
-	} else if (ret == RESULT_OK && !g->ended) {
-		ret = error("'%s': the gzip data ends early", g->url.buf);
 	}
-	inflateEnd(&g->z);
-	*got_fd = g->fd;
-	strbuf_release(&g->url);
-	free(g);
-	return ret;
+	return archive_gunzip_end(g, ret, got_fd);
 }
 
 /* ---- the series ---- */

@@ -102,6 +102,24 @@ enum maint_result archive_fetch_thread(const struct archive_ref *ref,
 				       const struct archive_fetch_opts *opts,
 				       int (*open_out)(void *data), void *data, int *got_fd);
 
+/*
+ * The thread's reader on its own, bytes in (what archive_fetch_thread()
+ * gives http_get(); t/fuzz/fuzz-archive.c feeds it without a socket):
+ * archive_gunzip_new() for the thread at url (named in messages as
+ * quote_url() shows it), at most max bytes uncompressed, giving up after
+ * stall seconds without a byte of mail (NULL, reported, when zlib
+ * cannot start); archive_gunzip_write() with each piece as it arrives
+ * (an http_write_fn: 0, or reported -1 or RESULT_TEMPFAIL to stop);
+ * archive_gunzip_end() with the transfer's result frees it and gives
+ * the result (an empty or cut-off stream is RESULT_FATAL, reported) and
+ * the output's fd (or -1).
+ */
+struct archive_gunzip;
+struct archive_gunzip *archive_gunzip_new(const char *url, size_t max, long stall,
+					  int (*open_out)(void *data), void *data);
+int archive_gunzip_write(void *g, const char *buf, size_t len);
+enum maint_result archive_gunzip_end(struct archive_gunzip *g, enum maint_result ret, int *got_fd);
+
 struct fetched_input;
 
 struct archive_pick_opts {

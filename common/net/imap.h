@@ -82,6 +82,17 @@ struct fetched_input;
 enum maint_result imap_read_folder(const struct imap_url *u, const char *user, const char *password,
 				   const struct imap_opts *o, int out_fd, struct fetched_input *in);
 
+/*
+ * What imap_read_folder() does once logged in, with the server's side
+ * taken from server[0..len) as if it came from a connection in pieces of
+ * step bytes (0: whole), and what it sends going nowhere; the end of the
+ * bytes is the server closing the connection. The parsing of the
+ * server's answers without a socket: t/fuzz/fuzz-imap.c feeds it.
+ */
+enum maint_result imap_replay_folder(const char *server, size_t len, size_t step,
+				     const struct imap_url *u, const struct imap_opts *o, int out_fd,
+				     struct fetched_input *in);
+
 /* Appends name in IMAP's modified UTF-7 (RFC 3501 5.1.3); -1 when name is not valid UTF-8. */
 int imap_utf7_encode(struct strbuf *out, const char *name);
 

@@ -3,6 +3,7 @@
  * SMTP through libcurl (see smtp.h).
  */
 #include "smtp.h"
+#include "smtp-reply.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -16,10 +17,6 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-
-/* Bounds on what the server may send: one reply line, all the lines of one reply. */
-#define LINE_MAX_BYTES 4096
-#define REPLY_MAX_BYTES (64 << 10)
 
 struct smtp {
 	CURL *pristine;		/* set up, never connected: each connection starts as its copy */
@@ -422,7 +419,7 @@ static int conn_recv(struct smtp *s, struct strbuf *why)
 	if (s->in_pos == s->in.len) {
 		strbuf_reset(&s->in);
 		s->in_pos = 0;
-	} else if (s->in_pos > REPLY_MAX_BYTES) {
+	} else if (s->in_pos > SMTP_REPLY_MAX) {
 		strbuf_remove(&s->in, 0, s->in_pos);
 		s->in_pos = 0;
 	}
@@ -448,64 +445,29 @@ static int conn_recv(struct smtp *s, struct strbuf *why)
 	}
 }
 
-/* The server's next line, without its CRLF. */
-static int read_line(struct smtp *s, struct strbuf *line, struct strbuf *why)
-{
-	size_t scanned = 0;	/* bytes after in_pos known to hold no LF */
-
-	for (;;) {
-		const char *start = s->in.buf + s->in_pos;
-		size_t avail = s->in.len - s->in_pos;
-		const char *nl = memchr(start + scanned, '\n', avail - scanned);
-
-		if (nl) {
-			size_t len = nl - start;
-
-			strbuf_reset(line);
-			strbuf_add(line, start, len && start[len - 1] == '\r' ? len - 1 : len);
-			s->in_pos += len + 1;
-			return 0;
-		}
-		if (avail > LINE_MAX_BYTES) {
-			strbuf_addstr(why, "the server sent a line too long");
-			return -1;
-		}
-		scanned = avail;
-		if (conn_recv(s, why) < 0)
-			return -1;
-		if (!avail)
-			scanned = 0;
-	}
-}
-
 /*
  * The server's next reply: its code, with its last line in line; -1 when
  * there is none (why says what happened).
  */
 static int read_reply(struct smtp *s, struct strbuf *line, struct strbuf *why)
 {
-	size_t total = 0;
+	struct smtp_reply r = SMTP_REPLY_INIT;
+	int code, got;
 
 	for (;;) {
-		const char *p;
-
-		if (read_line(s, line, why) < 0)
+		got = smtp_reply_next_line(&r, s->in.buf, s->in.len, &s->in_pos, line, why);
+		if (got < 0)
 			return -1;
-		p = line->buf;
+		if (!got) {
+			if (conn_recv(s, why) < 0)
+				return -1;
+			continue;
+		}
 		if (s->verbose)
-			say(stderr, "smtp: < %s", p);
-		if (line->len < 3 || !isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]) ||
-		    !isdigit((unsigned char)p[2]) || (line->len > 3 && p[3] != ' ' && p[3] != '-')) {
-			strbuf_addstr(why, "the server sent something that is not an SMTP reply");
-			return -1;
-		}
-		if (line->len == 3 || p[3] == ' ')
-			return (p[0] - '0') * 100 + (p[1] - '0') * 10 + (p[2] - '0');
-		total += line->len;
-		if (total > REPLY_MAX_BYTES) {
-			strbuf_addstr(why, "the server sent a reply too long");
-			return -1;
-		}
+			say(stderr, "smtp: < %s", line->buf);
+		got = smtp_reply_judge_line(&r, line, &code, why);
+		if (got)
+			return got < 0 ? -1 : code;
 	}
 }
 

@@ -23,7 +23,8 @@
  * never delivered), and the next message opens a new connection, as it
  * does after any failure that left the connection unusable. Every wait
  * is bounded by the timeout; what the server sends is bounded (4 KiB a
- * line, 64 KiB a reply). smtp_free() says QUIT.
+ * line, 64 KiB a reply: smtp-reply.h, the one reader of replies).
+ * smtp_free() says QUIT.
  *
  * Security, none of which a setting can turn off:
  *   SMTP_STARTTLS  smtp://, STARTTLS required (CURLUSESSL_ALL): a server

@@ -8,7 +8,7 @@ set -e
 cd "$(dirname "$0")"
 rm -rf corpus
 mkdir -p corpus/mbox corpus/header corpus/mime corpus/mailinfo corpus/patch \
-	corpus/apply corpus/delta corpus/config corpus/date
+	corpus/apply corpus/delta corpus/config corpus/date corpus/archive corpus/imap corpus/smtp-reply
 sep="From 1234567890abcdef1234567890abcdef12345678 Mon Sep 17 00:00:00 2001"
 diff='diff --git a/f b/f
 index 1234567..89abcde 100644
@@ -69,3 +69,44 @@ printf '2005-04-07T22:14:13Z' >corpus/date/iso
 printf '@1112911993 +0000' >corpus/date/internal
 printf '1/2/03 11:30 pm PDT' >corpus/date/us
 printf '2012-08-17 10:31' >corpus/date/select-iso
+
+# archive: knobs byte (1 gzip'ed, 2|4 piece size, 8|16 what is picked, 32 small size limit), the thread
+thread() {
+	for v in 1 2
+	do
+		for k in 0 1 2
+		do
+			printf 'From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: A <a@x.org>\nSubject: [PATCH v%d %d/2] p%d\nMessage-ID: <%s@x>\n' $v $k $k "$([ $v$k = 10 ] && echo 1 || echo $v$k)"
+			[ $k = 0 ] || printf 'In-Reply-To: <%s@x>\n' "$([ $v = 1 ] && echo 1 || echo ${v}0)"
+			printf '\n>From the cover\n'
+			[ $k = 0 ] || printf -- '---\n%s' "$diff"
+			printf '\n'
+		done
+	done
+	printf 'From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: B <b@x.org>\nSubject: Re: [PATCH v1 1/2] p1\nMessage-ID: <r@x>\nIn-Reply-To: <11@x>\n\nReviewed-by: B <b@x.org>\n'
+}
+{ printf '\000'; thread; } >corpus/archive/thread-whole
+{ printf '\010'; thread; } >corpus/archive/thread-v1
+{ printf '\001'; thread | gzip -9n; } >corpus/archive/gzip-whole
+{ printf '\033'; thread | gzip -1n; printf '' | gzip -n; } >corpus/archive/gzip-members-v2
+{ printf '\045'; thread | gzip -n | head -c 150; } >corpus/archive/gzip-cut-short
+
+# smtp-reply: piece size byte (1, 2, 3, 5, 16, 100, 4097 or whole), what the server sends
+printf '\003220 mx.example.org ESMTP ready\r\n250-mx.example.org\r\n250-PIPELINING\r\n250-SIZE 10240000\r\n250 8BITMIME\r\n250 2.1.0 Ok\r\n550 5.1.1 <x@y>: unknown user\r\n354 End data with <CR><LF>.<CR><LF>\r\n250 2.0.0 Ok: queued as 1\r\n221 Bye\r\n' >corpus/smtp-reply/session
+printf '\000452-4.5.3 too\n452 4.5.3 many recipients\n421\n250x\n' >corpus/smtp-reply/bare-lf-and-bad
+{ printf '\006250-'; head -c 4100 /dev/zero | tr '\0' a; printf '\r\n250 ok\r\n'; } >corpus/smtp-reply/long-line
+
+# imap: knobs byte (1 unseen, 2 since, 4 mark-seen, 8|16|32 piece size, 64 small size limit,
+# 128 non-ASCII folder), what the server says after the login (tags M1, M2, ...)
+msg='From: A <a@x.org>\r\nSubject: [PATCH] a\r\nMessage-ID: <1@x>\r\n\r\nbody\r\n'
+imap_fetch() {
+	printf '* %d FETCH (UID %d BODY[] {%d}\r\n' "$1" "$1" "$(printf "$msg" | wc -c)"
+	printf "$msg"
+	printf ')\r\n'
+}
+{ printf '\010* 2 EXISTS\r\n* FLAGS (\\Seen)\r\nM1 OK [READ-ONLY] EXAMINE done\r\n* SEARCH 2 1\r\nM2 OK done\r\n'
+	imap_fetch 1; imap_fetch 2; printf 'M3 OK done\r\n* BYE bye\r\nM4 OK done\r\n'; } >corpus/imap/two
+{ printf '\117M1 OK [READ-WRITE] SELECT done\r\n* SEARCH 7\r\nM2 OK\r\n* 7 FETCH (FLAGS (\\Seen) UID 7 BODY[] {300}\r\n'
+	head -c 300 /dev/zero | tr '\0' x; printf ')\r\n* 9 FETCH (UID 9 BODY[HEADER] {3}\r\nabc)\r\nM3 OK\r\nM4 OK stored\r\nM5 OK\r\n'; } >corpus/imap/mark-seen-oversized
+printf '\203M1 OK\r\n* SEARCH\r\nM2 NO [CANNOT] search refused\r\n' >corpus/imap/refused
+printf '\020M1 OK\r\n* SEARCH 1\r\nM2 OK\r\n* BYE going away\r\n' >corpus/imap/bye
