@@ -792,7 +792,13 @@ static int msgid_ok(const char *s, size_t len)
 	return 1;
 }
 
-size_t mail_parse_msgids(struct strvec *out, const char *in, size_t len)
+/*
+ * mail_parse_msgids(), adding to out (when not NULL) only the ids whose
+ * number (from 0) is not in [skip_from, skip_to); returns how many ids
+ * in holds.
+ */
+static size_t parse_msgids(struct strvec *out, const char *in, size_t len, size_t skip_from,
+			   size_t skip_to)
 {
 	size_t n = 0, i = 0;
 	int bracketed = 0;
@@ -809,7 +815,8 @@ size_t mail_parse_msgids(struct strvec *out, const char *in, size_t len)
 		last = memrchr(lt, '<', gt - lt);
 		bracketed = 1;
 		if (msgid_ok(last + 1, gt - last - 1)) {
-			strvec_push_mem(out, last + 1, gt - last - 1);
+			if (out && (n < skip_from || n >= skip_to))
+				strvec_push_mem(out, last + 1, gt - last - 1);
 			n++;
 		}
 		i = gt - in + 1;
@@ -822,11 +829,27 @@ size_t mail_parse_msgids(struct strvec *out, const char *in, size_t len)
 		while (e < len && !isspace((unsigned char)in[e]))
 			e++;
 		if (msgid_ok(in + s, e - s)) {
-			strvec_push_mem(out, in + s, e - s);
+			if (out)
+				strvec_push_mem(out, in + s, e - s);
 			n++;
 		}
 	}
 	return n;
+}
+
+size_t mail_parse_msgids(struct strvec *out, const char *in, size_t len)
+{
+	return parse_msgids(out, in, len, 0, 0);
+}
+
+size_t mail_parse_references(struct strvec *out, const char *in, size_t len)
+{
+	size_t n = parse_msgids(NULL, in, len, 0, 0);
+
+	if (n <= MAIL_REFERENCES_MAX)
+		return parse_msgids(out, in, len, 0, 0);
+	parse_msgids(out, in, len, 1, n - (MAIL_REFERENCES_MAX - 1));
+	return MAIL_REFERENCES_MAX;
 }
 
 /* ---- MIME parameters ---- */

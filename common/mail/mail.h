@@ -155,6 +155,18 @@ int mail_parse_address(struct mail_address *a, const char *in, size_t len);
  */
 size_t mail_parse_msgids(struct strvec *out, const char *in, size_t len);
 
+/*
+ * mail_parse_msgids() for References, bounded: of more than
+ * MAIL_REFERENCES_MAX ids, the first (the thread's root) and the last
+ * MAIL_REFERENCES_MAX - 1 (the nearest ancestors, the parent last) are
+ * added, as mailers trim what they send (RFC 5322 3.6.4 leaves that to
+ * them). Threading needs no more, and the memory of a parsed message
+ * stays a small multiple of the message (git-maint(7) LIMITS), not 1 KiB
+ * or so an id. Returns the number added.
+ */
+#define MAIL_REFERENCES_MAX 100
+size_t mail_parse_references(struct strvec *out, const char *in, size_t len);
+
 /* ---- MIME ---- */
 
 /*

@@ -413,7 +413,7 @@ static void extra_header(struct mi *mi, const struct strbuf *line)
 		strvec_clear(&ids);
 	} else if (skip_header(line, "References", &v)) {
 		strvec_clear(&pm->references);
-		mail_parse_msgids(&pm->references, v, strlen(v));
+		mail_parse_references(&pm->references, v, strlen(v));
 	} else if (skip_header(line, "To", &v)) {
 		mail_parse_address_list(&pm->to, v, strlen(v));
 	} else if (skip_header(line, "Cc", &v)) {

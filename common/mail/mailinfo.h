@@ -62,7 +62,8 @@ struct patch_mail {
 	 * Message ids without <>, read from the undecoded values as
 	 * mail_parse_msgids() reads them: one word each, never a blank or a
 	 * control character (an encoded newline cannot add a line after a
-	 * "Link:" trailer). Addresses as "Name <a@b>".
+	 * "Link:" trailer); of References at most MAIL_REFERENCES_MAX
+	 * (mail_parse_references()). Addresses as "Name <a@b>".
 	 */
 	struct strbuf message_id, in_reply_to;
 	struct strvec references, to, cc;

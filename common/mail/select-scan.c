@@ -363,7 +363,7 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 		size_t len;
 
 		unfolded(val, &refs, &v, &len);
-		mail_parse_msgids(&pm->references, v, len);
+		mail_parse_references(&pm->references, v, len);
 	}
 	/* The body: after the blank line that ends the headers. */
 	body = buf + pos;

@@ -80,6 +80,7 @@ static void one_header(const char *buf, size_t len, const struct mail_header *h,
 	mail_parse_address_list(&list, value.buf, value.len);
 	mail_parse_address(&addr, value.buf, value.len);
 	mail_parse_msgids(&list, value.buf, value.len);
+	mail_parse_references(&list, value.buf, value.len);
 	strbuf_reset(&got);
 	mail_header_param(value.buf, value.len, "charset", &got);
 	mail_address_release(&addr);

@@ -328,6 +328,32 @@ static void message_ids(void **state)
 	assert_int_equal(mail_parse_msgids(&v, "", 0), 0);
 }
 
+/* Of more References than MAIL_REFERENCES_MAX: the root and the nearest, the parent last. */
+static void references_bounded(void **state)
+{
+	struct strbuf refs = STRBUF_INIT;
+	struct strvec v = STRVEC_INIT;
+	char want[32];
+
+	(void)state;
+	for (int i = 0; i < MAIL_REFERENCES_MAX; i++)
+		strbuf_addf(&refs, "<r%d@x> ", i);
+	assert_int_equal(mail_parse_references(&v, refs.buf, refs.len), MAIL_REFERENCES_MAX);
+	assert_string_equal(v.v[1], "r1@x");
+	strvec_clear(&v);
+	for (int i = MAIL_REFERENCES_MAX; i < 10 * MAIL_REFERENCES_MAX; i++)
+		strbuf_addf(&refs, "<not an id> <r%d@x>\n\t", i);
+	assert_int_equal(mail_parse_references(&v, refs.buf, refs.len), MAIL_REFERENCES_MAX);
+	assert_int_equal(v.nr, MAIL_REFERENCES_MAX);
+	assert_string_equal(v.v[0], "r0@x");
+	snprintf(want, sizeof(want), "r%d@x", 9 * MAIL_REFERENCES_MAX + 1);
+	assert_string_equal(v.v[1], want);
+	snprintf(want, sizeof(want), "r%d@x", 10 * MAIL_REFERENCES_MAX - 1);
+	assert_string_equal(v.v[MAIL_REFERENCES_MAX - 1], want);
+	strvec_clear(&v);
+	strbuf_release(&refs);
+}
+
 static void subject_cleanup(void **state)
 {
 	static const struct { const char *in, *out, *out_b; } cases[] = {
@@ -650,6 +676,7 @@ int main(void)
 		cmocka_unit_test(addresses),
 		cmocka_unit_test(deep_comments_are_iterative),
 		cmocka_unit_test(message_ids),
+		cmocka_unit_test(references_bounded),
 		cmocka_unit_test(subject_cleanup),
 		cmocka_unit_test(series_numbers),
 		cmocka_unit_test(diff_paths),
