@@ -102,6 +102,34 @@ test_expect_success 'queue applies the same limit' '
 	queue_refused ten ten.mbox "binary patch of ${SQ}z5${SQ} too large"
 '
 
+test_expect_success 'a series whose deltas each fit but together grow a file past the limit stops at the patch past it (reliability case 56)' '
+	python3 "$BINPATCH" grow bin repo/bin 307200 4 >series.mbox &&
+	test $(wc -c <series.mbox) -lt 4000 &&
+	dry_refused series.mbox \
+		"binary patch to ${SQ}bin${SQ} too large (1294336 bytes from 987136; at most 1048576 more in one series, 921600 of it taken by the patches before, see mbox.max-message-size)" &&
+	grep -x "base: 3 of 4 patches apply; patch 4/4 is the first that does not" out &&
+	python3 "$BINPATCH" grow bin repo/bin 307200 3 >three.mbox &&
+	in_repo git maint-dry-apply -q --onto base ../three.mbox
+'
+
+test_expect_success 'queue stops there too: three commits, exit 1, --abort puts the branch and work tree back' '
+	(
+		cd repo &&
+		git checkout -q -B grow base &&
+		test_expect_code 1 git maint-queue -q grow ../series.mbox 2>../err &&
+		grep -F "at most 1048576 more in one series, 921600 of it taken by the patches before" ../err &&
+		grep "^error: patch 4/4 does not apply to .grow." ../err &&
+		test "$(git rev-list --count base..grow)" = 3 &&
+		test $(wc -c <bin) = 987136 &&
+		git maint-queue --abort >/dev/null &&
+		test "$(git rev-parse grow)" = "$(git rev-parse base)" &&
+		git status --porcelain >../status &&
+		test_must_be_empty ../status &&
+		git diff --quiet base &&
+		test $(wc -c <bin) = 65536
+	)
+'
+
 test_expect_success 'the reverse blocks are held to the limit too' '
 	python3 "$BINPATCH" literal z 600000 >rev.mbox &&
 	sed "s/^literal 0\$/literal 2000000/" rev.mbox >rev2.mbox &&

@@ -234,6 +234,14 @@ struct apply_session {
 	struct treewrite *tw;
 	size_t cached_bytes;	/* contents kept after their blob was written */
 	size_t binary_left;	/* what binary files may still grow by in this patch */
+	size_t binary_shrunk;	/* what they shrank by in this patch */
+	/*
+	 * What they may still grow by in the series (the session): from
+	 * opts.max_binary, less what each patch kept grew them by, net of
+	 * what it shrank them by; set when the first patch starts
+	 */
+	size_t series_binary_left;
+	int series_started;
 	size_t failures_left;	/* APPLY_MAX_FAILURES less the failures of this patch so far */
 	char *their_label;	/* conflict marker label for the patch (git am: its subject) */
 	apply_reader_fn reader;	/* see apply_session_set_reader() */
@@ -874,14 +882,47 @@ static int binary_growth(struct apply_session *s, const char *name, size_t old_s
 			 size_t new_size, struct strbuf *why)
 {
 	size_t growth = new_size > old_size ? new_size - old_size : 0;
+	size_t in_patch = s->series_binary_left - s->binary_left;	/* this patch's so far */
 
-	if (growth > s->binary_left) {
+	if (growth <= s->binary_left) {
+		s->binary_left -= growth;
+		if (old_size > new_size)
+			s->binary_shrunk = st_add(s->binary_shrunk, old_size - new_size);
+		return 0;
+	}
+	if (growth > s->opts.max_binary - in_patch)
 		strbuf_addf(why, "binary patch to '%s' too large (%zu bytes from %zu; at most %zu more in one patch, see mbox.max-message-size)",
 			    name, new_size, old_size, s->opts.max_binary);
-		return 1;
+	else
+		strbuf_addf(why, "binary patch to '%s' too large (%zu bytes from %zu; at most %zu more in one series, %zu of it taken by the patches before, see mbox.max-message-size)",
+			    name, new_size, old_size, s->opts.max_binary,
+			    s->opts.max_binary - s->series_binary_left);
+	return 1;
+}
+
+/*
+ * A patch starts: its binary files may grow by what is left of the
+ * series' allowance (opts.max_binary less the net growth of the patches
+ * kept so far), never more than one patch's.
+ */
+static void binary_patch_start(struct apply_session *s)
+{
+	if (!s->series_started) {
+		s->series_binary_left = s->opts.max_binary;
+		s->series_started = 1;
 	}
-	s->binary_left -= growth;
-	return 0;
+	s->binary_left = s->series_binary_left;
+	s->binary_shrunk = 0;
+}
+
+/* The patch is kept: what it grew binary files by, less what it shrank them by, is spent. */
+static void binary_patch_kept(struct apply_session *s)
+{
+	size_t left = s->binary_left + s->binary_shrunk;
+
+	if (left < s->binary_left || left > s->opts.max_binary)
+		left = s->opts.max_binary;
+	s->series_binary_left = left;
 }
 
 /* Does the content hash to (a prefix of) hex? */
@@ -1569,7 +1610,7 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps, struct appl
 
 	memset(res, 0, sizeof(*res));
 	res->ok = 1;
-	s->binary_left = s->opts.max_binary;
+	binary_patch_start(s);
 	map_clear(&s->stage);
 	map_clear(&s->leaving);
 	for (size_t i = 0; i < ps->nr; i++) {
@@ -1605,6 +1646,7 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps, struct appl
 	}
 	if (res->ok && !s->opts.check_only) {
 		stage_commit(s);
+		binary_patch_kept(s);
 	} else if (!ret && !res->ok && s->opts.three_way) {
 		/* Failed only by merge conflicts: keep the stage for apply_session_conflicts(). */
 		res->conflicts = 0;

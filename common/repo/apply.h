@@ -85,9 +85,11 @@ struct apply_opts {
 	 * they change, in bytes, in one patch together: a delta whose
 	 * result size, or a literal whose size, exceeds its pre-image by
 	 * more than is left is refused (APPLY_FILE_ERROR) before its result
-	 * is allocated. Commands pass the message size limit
-	 * (mbox.max-message-size), as for patch_parse_opts.max_binary;
-	 * SIZE_MAX: no limit.
+	 * is allocated. The patches a session keeps share the same bound
+	 * (each takes its growth, net of what it shrank files by): a
+	 * series cannot grow a file by the bound once per patch.
+	 * Commands pass the message size limit (mbox.max-message-size),
+	 * as for patch_parse_opts.max_binary; SIZE_MAX: no limit.
 	 */
 	size_t max_binary;
 };

@@ -9,6 +9,10 @@
   binpatch.py literal <path> <size> [<count>]
 	<count> (default 1) new files <path>, <path>1, ... each holding
 	<size> zero bytes, as "literal <size>" blocks.
+  binpatch.py grow <path> <source-file> <growth> <count>
+	a series of <count> mails ([PATCH k/<count>]), each a delta that
+	grows <path> by <growth> bytes, from <source-file>'s content on:
+	copy commands only, a few dozen bytes a mail.
 
 The index lines carry the full ids of the pre- and post-images, so git
 apply checks them as we do. Nothing here is a copy of git's code: the
@@ -54,12 +58,39 @@ def blob_id(chunks, size):
     return h.hexdigest()
 
 
-def mail(subject, lines):
+def mail(subject, lines, prefix="[PATCH]"):
     return "".join(l + "\n" for l in [
         "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001",
         "From: A U Thor <author@example.com>",
         "Date: Thu, 7 Apr 2005 15:13:13 -0700",
-        "Subject: [PATCH] " + subject, "", "---"] + lines + ["-- ", "2.39.5", ""])
+        "Subject: %s %s" % (prefix, subject), "", "---"] + lines + ["-- ", "2.39.5", ""])
+
+
+def copy_op(offset, size):
+    """A copy command with every offset and size byte given (size < 2^24)."""
+    return bytes([0xff]) + struct.pack("<I", offset) + struct.pack("<I", size)[:3]
+
+
+def grow(path, source, growth, count):
+    content = open(source, "rb").read()
+    out = []
+    for k in range(1, count + 1):
+        old = content
+        data = varint(len(old)) + varint(len(old) + growth)
+        for at in range(0, len(old), 65536):
+            data += copy_op(at, min(65536, len(old) - at))
+        left = growth
+        while left:
+            n = min(left, 65536, len(old))
+            data += copy_op(0, n)
+            content += old[:n]
+            left -= n
+        out.append(mail("grow %s" % path, [
+            "diff --git a/%s b/%s" % (path, path),
+            "index %s..%s 100644" % (blob_id([old], len(old)), blob_id([content], len(content))),
+            "GIT binary patch", "delta %d" % len(data)] + base85_lines(data) +
+            ["", "literal 0", "HcmV?d00001", ""], "[PATCH %d/%d]" % (k, count)))
+    return "".join(out)
 
 
 def delta(path, source, copies):
@@ -115,5 +146,7 @@ if __name__ == "__main__":
     elif sys.argv[1] == "literal":
         sys.stdout.write(literal(sys.argv[2], int(sys.argv[3]),
                                  int(sys.argv[4]) if len(sys.argv) > 4 else 1))
+    elif sys.argv[1] == "grow":
+        sys.stdout.write(grow(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])))
     else:
-        sys.exit("usage: binpatch.py delta|literal ...")
+        sys.exit("usage: binpatch.py delta|literal|grow ...")
