@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "mbox-write.h"
+#include "ascii.h"
 #include "color.h"
 #include "quote.h"
 #include "select.h"
@@ -373,8 +374,7 @@ int mbox_write_format_needs_attest(const char *fmt)
 /* git format-patch's file name characters */
 static int title_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '.' || c == '_';
+	return ascii_isalnum(c) || c == '.' || c == '_';
 }
 
 #define SERIES_SLUG_MAX 52
