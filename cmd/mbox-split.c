@@ -223,11 +223,9 @@ int cmd_main(int argc, const char **argv)
 		if (mbox_split_stream(&ms, &n) < 0)
 			exit(EXIT_FATAL);
 	} else {
-		/* a series dir is all or nothing: an input not read whole writes none */
+		/* a series dir is all or nothing: an input not read whole (said) writes none */
 		if (mbox_split_index(&ms) < 0 || (o.series_dir && ms.errors)) {
 			seriesdir_release(&sd);
-			if (o.series_dir)
-				error("nothing written into '%s'", o.series_dir);
 			exit(EXIT_FATAL);
 		}
 		n = select_choose(ms.idx, &order);
