@@ -477,34 +477,6 @@ out:
 	return ret;
 }
 
-static int load_template(struct strbuf *out, const struct maint_config *cfg, const char *key,
-			 const char *def)
-{
-	const struct config_entry *e = config_get_entry(cfg, "notify", NULL, key);
-	struct strbuf path = STRBUF_INIT, origin = STRBUF_INIT;
-	int ret = 0;
-
-	if (!e) {
-		strbuf_addstr(out, def);
-		return 0;
-	}
-	config_entry_origin(&origin, e);
-	if (starts_with(e->value, "~/") && getenv("HOME"))
-		strbuf_addf(&path, "%s/%s", getenv("HOME"), e->value + 2);
-	else
-		strbuf_addstr(&path, e->value);
-	if (strbuf_read_file(out, path.buf, 0) < 0)
-		ret = error_errno("cannot read the template '%s' (notify.%s, %s)", path.buf, key,
-				  origin.buf);
-	else if (memchr(out->buf, '\0', out->len))
-		ret = error("the template '%s' holds a NUL byte", path.buf);
-	else if (template_check(out->buf, out->len, placeholder_names, path.buf) < 0)
-		ret = -1;
-	strbuf_release(&path);
-	strbuf_release(&origin);
-	return ret;
-}
-
 /* ---- one mail ---- */
 
 struct outgoing {
@@ -993,8 +965,10 @@ static int setup(struct notify *n)
 		n->abbrev = 12;
 	free(abbrev);
 	if (load_identity(n) < 0 ||
-	    load_template(&n->tmpl, n->cfg, "template", notify_default_template) < 0 ||
-	    load_template(&n->revert_tmpl, n->cfg, "revert-template", notify_default_revert_template) < 0)
+	    template_load(&n->tmpl, n->cfg, "notify", NULL, "template", notify_default_template,
+			  placeholder_names) < 0 ||
+	    template_load(&n->revert_tmpl, n->cfg, "notify", NULL, "revert-template",
+			  notify_default_revert_template, placeholder_names) < 0)
 		return -1;
 	notify_choose_branch(n);
 	if (notify_load_remotes(n) < 0)
