@@ -5,11 +5,13 @@
  */
 #include "request-pull.h"
 #include "compose.h"
+#include "editor.h"
 #include "ident.h"
 #include "journal.h"
 #include "mail.h"
 #include "mailer.h"
 #include "mbox-write.h"
+#include "msg.h"
 #include "objwrite.h"
 #include "push.h"
 #include "refstep.h"
@@ -17,8 +19,11 @@
 #include "request-pull-text.h"
 #include "strbuf.h"
 #include "tag-sign.h"
+#include "template.h"
 #include "wrapper.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -32,6 +37,8 @@ struct rp {
 	int send, quiet, verbose, timeout, sign;
 	struct state_lock lock;
 	char *tree, *public, *remote, *url, *tag, *tag_ref, *to, *cc, *dir;
+	char *version;		/* the upstream's latest tag, once asked (version_known) */
+	int version_known;
 	git_oid upstream, tip, tag_oid;
 	struct strbuf tagbuf;	/* the tag object's text */
 	int tag_exists;		/* refs/tags/<tag> holds tag_oid already */
@@ -51,6 +58,7 @@ static void rp_release(struct rp *rp)
 	free(rp->to);
 	free(rp->cc);
 	free(rp->dir);
+	free(rp->version);
 	strbuf_release(&rp->tagbuf);
 }
 
@@ -137,14 +145,19 @@ static int resolve_remote(struct rp *rp)
 	return 0;
 }
 
-static int resolve_upstream(struct rp *rp)
+static const char *upstream_name(const struct rp *rp)
 {
 	const char *name = tree_get(rp, "upstream");
+
+	return name ? name : "master";
+}
+
+static int resolve_upstream(struct rp *rp)
+{
+	const char *name = upstream_name(rp);
 	git_object *obj = NULL, *peeled = NULL;
 	int ret = -1;
 
-	if (!name)
-		name = "master";
 	if (git_revparse_single(&obj, rp->repo, name) < 0) {
 		git_error_clear();
 		return error("no upstream '%s' to ask to pull into; set tree.%s.upstream", name, rp->tree);
@@ -158,68 +171,154 @@ static int resolve_upstream(struct rp *rp)
 	return ret;
 }
 
-/* The latest tag reachable from the upstream: "v6.2-rc2" for %(version). */
-static int upstream_version(struct rp *rp, struct strbuf *out)
+/*
+ * The latest tag reachable from the upstream ("v6.2-rc2"), for
+ * %(version): asked once. 0 with *out set (NULL: the upstream has no
+ * tag), or -1 reported.
+ */
+static int upstream_version(struct rp *rp, const char **out)
 {
 	git_describe_options dopts = GIT_DESCRIBE_OPTIONS_INIT;
 	git_describe_format_options fopts = GIT_DESCRIBE_FORMAT_OPTIONS_INIT;
 	git_describe_result *res = NULL;
 	git_commit *c = NULL;
 	git_buf buf = GIT_BUF_INIT;
-	int ret = -1;
+	int ret = -1, r;
 
+	if (rp->version_known) {
+		*out = rp->version;
+		return 0;
+	}
 	dopts.describe_strategy = GIT_DESCRIBE_TAGS;
 	fopts.abbreviated_size = 0;
-	if (!lg2_check(git_commit_lookup(&c, rp->repo, &rp->upstream), "cannot read the upstream") &&
-	    !lg2_check(git_describe_commit(&res, (git_object *)c, &dopts),
-		       "%%(version): no tag on the upstream") &&
-	    !lg2_check(git_describe_format(&buf, res, &fopts), "%%(version): cannot name the upstream")) {
-		strbuf_add(out, buf.ptr, buf.size);
+	if (lg2_check(git_commit_lookup(&c, rp->repo, &rp->upstream), "cannot read the upstream") < 0)
+		goto out;
+	r = git_describe_commit(&res, (git_object *)c, &dopts);
+	if (r < 0) {
+		struct strbuf why = STRBUF_INIT;
+
+		/* libgit2's ways of saying "no tag" are this class (or ENOTFOUND) */
+		if (lg2_last_error(&why) == GIT_ERROR_DESCRIBE || r == GIT_ENOTFOUND)
+			ret = 0;
+		else
+			error("%%(version): cannot describe the upstream: %s", why.buf);
+		strbuf_release(&why);
+		git_error_clear();
+	} else if (!lg2_check(git_describe_format(&buf, res, &fopts), "%%(version): cannot name the upstream")) {
+		rp->version = xstrndup(buf.ptr, buf.size);
 		ret = 0;
 	}
+	rp->version_known = !ret;
+	*out = rp->version;
+out:
 	git_buf_dispose(&buf);
 	git_describe_result_free(res);
 	git_commit_free(c);
 	return ret;
 }
 
-/* tree.<name>.tag-format: %(tree), %(branch), %(version), %(date) (YYYYMMDD), %%. */
-static int expand_tag_format(struct rp *rp, const char *fmt, struct strbuf *out)
+/*
+ * The placeholders of request-pull's three templates (template.h's
+ * syntax): the tag's name (tree.<name>.tag-format), its message
+ * (tree.<name>.tag-template) and the mail's greeting (tree.<name>.greeting).
+ */
+enum { PV_TREE, PV_BRANCH, PV_TAG, PV_UPSTREAM, PV_VERSION, PV_DATE, PV_SHORTLOG, PV_SUBJECT, PV_ME,
+       PV_TO_NAME, PV_NR };
+
+static const char *const pv_names[PV_NR] = {
+	"tree", "branch", "tag", "upstream", "version", "date", "shortlog", "subject", "me", "to-name"
+};
+static const char *const tag_format_names[] = { "tree", "branch", "version", "date", NULL };
+static const char *const tag_template_names[] = {
+	"tree", "branch", "tag", "upstream", "version", "shortlog", NULL
+};
+static const char *const greeting_names[] = {
+	"tree", "branch", "tag", "upstream", "version", "subject", "me", "to-name", NULL
+};
+
+static const char default_tag_template[] =
+	"%(tree) updates for %(tag)\n"
+	"\n"
+	"Changes on top of %(version):\n"
+	"\n"
+	"%(shortlog)";
+
+static const char default_greeting[] =
+	"Hi,\n"
+	"\n"
+	"please pull the %(tree) changes below.\n"
+	"\n"
+	"Thanks,\n"
+	"%(me)\n";
+
+struct pull_vars {
+	struct template_var v[PV_NR];
+	struct strbuf date, shortlog;
+};
+
+#define PULL_VARS_INIT { .date = STRBUF_INIT, .shortlog = STRBUF_INIT }
+
+static void pull_vars_release(struct pull_vars *pv)
 {
-	while (*fmt) {
-		const char *end;
+	strbuf_release(&pv->date);
+	strbuf_release(&pv->shortlog);
+}
 
-		if (*fmt != '%') {
-			strbuf_addch(out, *fmt++);
-			continue;
-		}
-		if (fmt[1] == '%') {
-			strbuf_addch(out, '%');
-			fmt += 2;
-			continue;
-		}
-		end = fmt[1] == '(' ? strchr(fmt, ')') : NULL;
-		if (end && !strncmp(fmt, "%(tree)", end + 1 - fmt)) {
-			strbuf_addstr(out, rp->tree);
-		} else if (end && !strncmp(fmt, "%(branch)", end + 1 - fmt)) {
-			strbuf_addstr(out, short_ref(rp->public));
-		} else if (end && !strncmp(fmt, "%(version)", end + 1 - fmt)) {
-			if (upstream_version(rp, out) < 0)
-				return -1;
-		} else if (end && !strncmp(fmt, "%(date)", end + 1 - fmt)) {
-			time_t now = time(NULL);
-			struct tm tm;
-			char d[16];
+/*
+ * The values tmpl[0..len) uses (the others empty): the upstream's
+ * description and the shortlog are made only for a template naming
+ * them. 0, or -1 reported.
+ */
+static int pull_vars_fill(struct pull_vars *pv, struct rp *rp, const char *tmpl, size_t len)
+{
+	for (size_t i = 0; i < PV_NR; i++) {
+		pv->v[i].name = pv_names[i];
+		pv->v[i].value = NULL;
+	}
+	pv->v[PV_TREE].value = rp->tree;
+	pv->v[PV_BRANCH].value = short_ref(rp->public);
+	pv->v[PV_TAG].value = rp->tag;
+	pv->v[PV_UPSTREAM].value = upstream_name(rp);
+	if (template_uses(tmpl, len, "version") && upstream_version(rp, &pv->v[PV_VERSION].value) < 0)
+		return -1;
+	if (template_uses(tmpl, len, "date")) {
+		time_t now = time(NULL);
+		struct tm tm;
+		char d[16];
 
-			strftime(d, sizeof(d), "%Y%m%d", gmtime_r(&now, &tm));
-			strbuf_addstr(out, d);
-		} else {
-			return error("tree.%s.tag-format: unknown placeholder at '%s' "
-				     "(%%(tree), %%(branch), %%(version), %%(date))", rp->tree, fmt);
-		}
-		fmt = end + 1;
+		strftime(d, sizeof(d), "%Y%m%d", gmtime_r(&now, &tm));
+		strbuf_addstr(&pv->date, d);
+		pv->v[PV_DATE].value = pv->date.buf;
+	}
+	if (template_uses(tmpl, len, "shortlog")) {
+		if (request_pull_shortlog(&pv->shortlog, rp->repo, &rp->upstream, &rp->tip) < 0)
+			return -1;
+		pv->v[PV_SHORTLOG].value = pv->shortlog.buf;
 	}
 	return 0;
+}
+
+/* tree.<name>.tag-format expanded into out. 0, or -1 reported. */
+static int expand_tag_format(struct rp *rp, const char *fmt, struct strbuf *out)
+{
+	struct pull_vars pv = PULL_VARS_INIT;
+	struct strbuf source = STRBUF_INIT;
+	int ret = -1;
+
+	strbuf_addf(&source, "tree.%s.tag-format", rp->tree);
+	if (template_check(fmt, strlen(fmt), tag_format_names, source.buf) < 0 ||
+	    pull_vars_fill(&pv, rp, fmt, strlen(fmt)) < 0)
+		goto out;
+	if (template_uses(fmt, strlen(fmt), "version") && !pv.v[PV_VERSION].value) {
+		error("%s: %%(version): no tag on the upstream '%s'", source.buf, upstream_name(rp));
+		goto out;
+	}
+	template_expand(out, fmt, strlen(fmt), pv.v, PV_NR);
+	ret = 0;
+out:
+	strbuf_release(&source);
+	pull_vars_release(&pv);
+	return ret;
 }
 
 static int resolve_tag(struct rp *rp, const char *name)
@@ -276,7 +375,26 @@ static int resolve(struct rp *rp, const struct request_pull_opts *o)
 
 /* ---- 2. the tag ---- */
 
-static int tag_message(struct strbuf *out, const struct rp *rp, const struct request_pull_opts *o)
+/* The tag template (tree.<name>.tag-template, else the default) expanded into out. */
+static int tag_template(struct strbuf *out, struct rp *rp)
+{
+	struct strbuf tmpl = STRBUF_INIT;
+	struct pull_vars pv = PULL_VARS_INIT;
+	int ret = -1;
+
+	if (template_load(&tmpl, rp->cfg, "tree", rp->tree, "tag-template", default_tag_template,
+			  tag_template_names) == 0 &&
+	    pull_vars_fill(&pv, rp, tmpl.buf, tmpl.len) == 0) {
+		template_expand(out, tmpl.buf, tmpl.len, pv.v, PV_NR);
+		ret = 0;
+	}
+	strbuf_release(&tmpl);
+	pull_vars_release(&pv);
+	return ret;
+}
+
+/* The message before any editing: -m, -F, else the template. */
+static int tag_message(struct strbuf *out, struct rp *rp, const struct request_pull_opts *o)
 {
 	if (o->message) {
 		strbuf_addstr(out, o->message);
@@ -288,10 +406,68 @@ static int tag_message(struct strbuf *out, const struct rp *rp, const struct req
 			return error_errno("cannot read the tag message from '%s'", o->message_file);
 		if (memchr(out->buf, '\0', out->len))
 			return error("the tag message in '%s' holds a NUL byte", o->message_file);
-	} else {
-		strbuf_addf(out, "%s updates for %s\n", rp->tree, rp->tag);
+	} else if (tag_template(out, rp) < 0) {
+		return -1;
 	}
 	return 0;
+}
+
+/* $GIT_DIR/TAG_EDITMSG, where git tag has the message edited. */
+static void edit_path(struct strbuf *out, const struct rp *rp)
+{
+	strbuf_addf(out, "%sTAG_EDITMSG", git_repository_path(rp->repo));
+}
+
+/*
+ * The message in msg handed to the editor as git tag -a hands it over
+ * (the file in the git directory, git's comment lines after it), and
+ * read back, comments stripped. An empty message is the user giving up:
+ * -1 reported, nothing made.
+ */
+static int edit_message(struct strbuf *msg, const struct rp *rp)
+{
+	struct strbuf path = STRBUF_INIT, file = STRBUF_INIT;
+	int fd, ret = -1;
+
+	edit_path(&path, rp);
+	strbuf_addbuf(&file, msg);
+	msg_stripspace(&file);
+	strbuf_addf(&file, "\n#\n# Write a message for tag:\n#   %s\n"
+		    "# Lines starting with '#' will be ignored.\n"
+		    "# The tag is of '%s'; its first line follows \"[GIT PULL] \" in the\n"
+		    "# mail to %s. An empty message stops here.\n",
+		    rp->tag, short_ref(rp->public), rp->to);
+	fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0 || write_in_full(fd, file.buf, file.len) < 0) {
+		error_errno("cannot write '%s'", path.buf);
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	if (close(fd) < 0) {
+		error_errno("cannot write '%s'", path.buf);
+		goto out;
+	}
+	if (editor_launch(rp->cfg, path.buf) < 0) {
+		error("the tag message has been left in '%s'; nothing was tagged", path.buf);
+		goto out;
+	}
+	strbuf_reset(msg);
+	if (strbuf_read_file(msg, path.buf, 0) < 0) {
+		error_errno("cannot read '%s'", path.buf);
+		goto out;
+	}
+	msg_stripspace_comments(msg);
+	if (!msg->len) {
+		unlink(path.buf);
+		error("no tag message; nothing was tagged, pushed or mailed");
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&file);
+	return ret;
 }
 
 /*
@@ -340,7 +516,9 @@ static int build_tag(struct rp *rp, const struct request_pull_opts *o)
 	struct tag_sign_conf sc = TAG_SIGN_CONF_INIT;
 	int ret = -1;
 
-	if (tag_message(&msg, rp, o) < 0 || ident_committer(&tagger, rp->cfg) < 0 ||
+	if (tag_message(&msg, rp, o) < 0 || (o->edit && edit_message(&msg, rp) < 0))
+		return -1;
+	if (ident_committer(&tagger, rp->cfg) < 0 ||
 	    tag_sign_buffer(&rp->tagbuf, &rp->tip, rp->tag, tagger.buf, msg.buf) < 0)
 		goto out;
 	if (rp->sign && (ident_committer_name_email(&committer, rp->cfg) < 0 ||
@@ -357,6 +535,16 @@ static int build_tag(struct rp *rp, const struct request_pull_opts *o)
 		    sc.format == TAG_SIGN_X509 ? ", signed with x509" : ", signed with openpgp");
 	ret = 0;
 out:
+	if (o->edit) {
+		struct strbuf path = STRBUF_INIT;
+
+		edit_path(&path, rp);
+		if (!ret)
+			unlink(path.buf);
+		else
+			error("the tag message has been left in '%s'", path.buf);
+		strbuf_release(&path);
+	}
 	tag_sign_conf_release(&sc);
 	strbuf_release(&msg);
 	strbuf_release(&tagger);
@@ -633,7 +821,43 @@ static void add_list(struct compose_addrs *l, struct strvec *rcpt, const char *l
 	strvec_clear(&v);
 }
 
-static const char greeting[] = "Hi,\n\nplease pull the %s changes below.\n\nThanks,\n%s\n\n";
+/*
+ * The greeting (tree.<name>.greeting, else the default) expanded, its
+ * trailing blank lines dropped, then one blank line before the text;
+ * nothing for a greeting that expands to nothing. 0, or -1 reported.
+ */
+static int add_greeting(struct pull_mail *pm, struct rp *rp, const char *subject)
+{
+	struct strbuf tmpl = STRBUF_INIT, to_name = STRBUF_INIT;
+	struct pull_vars pv = PULL_VARS_INIT;
+	const struct compose_addr *to = &pm->mail.to.v[0];
+	size_t start = pm->body.len;
+	int ret = -1;
+
+	if (template_load(&tmpl, rp->cfg, "tree", rp->tree, "greeting", default_greeting,
+			  greeting_names) < 0 ||
+	    pull_vars_fill(&pv, rp, tmpl.buf, tmpl.len) < 0)
+		goto out;
+	if (*to->name)
+		strbuf_addstr(&to_name, to->name);
+	else
+		strbuf_add(&to_name, to->email, strcspn(to->email, "@"));
+	pv.v[PV_SUBJECT].value = subject;
+	pv.v[PV_ME].value = pm->from_name.len ? pm->from_name.buf : pm->from_email.buf;
+	pv.v[PV_TO_NAME].value = to_name.buf;
+	template_expand(&pm->body, tmpl.buf, tmpl.len, pv.v, PV_NR);
+	strbuf_rtrim(&pm->body);
+	if (pm->body.len > start)
+		strbuf_addstr(&pm->body, "\n\n");
+	else
+		strbuf_setlen(&pm->body, start);
+	ret = 0;
+out:
+	strbuf_release(&tmpl);
+	strbuf_release(&to_name);
+	pull_vars_release(&pv);
+	return ret;
+}
 
 /* The whole message in pm->msg. 0, or -1 reported. */
 static int compose_pull(struct rp *rp, struct pull_mail *pm)
@@ -652,9 +876,14 @@ static int compose_pull(struct rp *rp, struct pull_mail *pm)
 	nl = memchr(msg, '\n', len);
 	strbuf_addstr(&pm->subject, "[GIT PULL] ");
 	strbuf_add(&pm->subject, msg, nl ? (size_t)(nl - msg) : len);
-	strbuf_addf(&pm->body, greeting, rp->tree,
-		    pm->from_name.len ? pm->from_name.buf : pm->from_email.buf);
-	if (request_pull_format(&pm->body, rp->repo, &rpt) < 0)
+	add_list(&pm->mail.to, &pm->rcpt, rp->to);
+	add_list(&pm->mail.cc, &pm->rcpt, rp->cc);
+	if (!pm->mail.to.nr) {
+		error("no address in '%s' to send the pull request to", rp->to);
+		goto out;
+	}
+	if (add_greeting(pm, rp, pm->subject.buf + strlen("[GIT PULL] ")) < 0 ||
+	    request_pull_format(&pm->body, rp->repo, &rpt) < 0)
 		goto out;
 	strbuf_addf(&seed, "request-pull\n%s", git_oid_tostr_s(&rp->tag_oid));
 	if (compose_message_id(&pm->message_id, seed.buf, seed.len,
@@ -665,12 +894,6 @@ static int compose_pull(struct rp *rp, struct pull_mail *pm)
 	}
 	pm->mail.from.name = pm->from_name.buf;
 	pm->mail.from.email = pm->from_email.buf;
-	add_list(&pm->mail.to, &pm->rcpt, rp->to);
-	add_list(&pm->mail.cc, &pm->rcpt, rp->cc);
-	if (!pm->mail.to.nr) {
-		error("no address in '%s' to send the pull request to", rp->to);
-		goto out;
-	}
 	pm->mail.subject = pm->subject.buf;
 	pm->mail.message_id = pm->message_id.buf;
 	pm->mail.date = time(NULL);
