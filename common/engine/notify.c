@@ -569,15 +569,6 @@ static void common_vars(struct notify *n, struct template_var *vars, const struc
 	vars[V_ME].value = *n->me.name ? n->me.name : n->me.email;
 }
 
-/* A name to greet: the display name, else the e-mail's local part. */
-static void greeting_name(struct strbuf *out, const char *name, const char *email)
-{
-	if (*name)
-		strbuf_addstr(out, name);
-	else
-		strbuf_add(out, email, strcspn(email, "@"));
-}
-
 /* 1: no mail for this commit (our own patch); 0: og is ready; -1: reported. */
 static int build_applied(struct notify *n, struct outgoing *og, const struct commit_info *ci,
 			 const struct record *rec)
@@ -616,7 +607,7 @@ static int build_applied(struct notify *n, struct outgoing *og, const struct com
 	cc_pick_finish(&pick, ci->short_id);
 	common_vars(n, vars, ci, &url);
 	strbuf_addf(&author, "%s <%s>", name.buf, email.buf);
-	greeting_name(&greet, name.buf, email.buf);
+	compose_greeting_name(&greet, name.buf, email.buf);
 	vars[V_AUTHOR].value = author.buf;
 	vars[V_AUTHOR_NAME].value = greet.buf;
 	vars[V_DATE].value = rec->date.len ? rec->date.buf : ci->author_date.buf;
@@ -655,7 +646,7 @@ static int build_revert(struct notify *n, struct outgoing *og, const struct comm
 	common_vars(n, vars, ci, &url);
 	if (og->mail.to.nr) {
 		strbuf_addf(&author, "%s <%s>", og->mail.to.v[0].name, og->mail.to.v[0].email);
-		greeting_name(&greet, og->mail.to.v[0].name, og->mail.to.v[0].email);
+		compose_greeting_name(&greet, og->mail.to.v[0].name, og->mail.to.v[0].email);
 	}
 	vars[V_AUTHOR].value = author.buf;
 	vars[V_AUTHOR_NAME].value = greet.buf;

@@ -838,10 +838,7 @@ static int add_greeting(struct pull_mail *pm, struct rp *rp, const char *subject
 			  greeting_names) < 0 ||
 	    pull_vars_fill(&pv, rp, tmpl.buf, tmpl.len) < 0)
 		goto out;
-	if (*to->name)
-		strbuf_addstr(&to_name, to->name);
-	else
-		strbuf_add(&to_name, to->email, strcspn(to->email, "@"));
+	compose_greeting_name(&to_name, to->name, to->email);
 	pv.v[PV_SUBJECT].value = subject;
 	pv.v[PV_ME].value = pm->from_name.len ? pm->from_name.buf : pm->from_email.buf;
 	pv.v[PV_TO_NAME].value = to_name.buf;
