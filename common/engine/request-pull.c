@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The request-pull engine: see request-pull.h for the steps, the state
- * and the results.
+ * and the results. The mail (step 5, and the dry run's mbox) is in
+ * request-pull-mail.c.
  */
-#include "request-pull.h"
-#include "compose.h"
+#include "request-pull-internal.h"
 #include "editor.h"
 #include "ident.h"
-#include "journal.h"
-#include "mail.h"
-#include "mailer.h"
-#include "mbox-write.h"
 #include "msg.h"
 #include "objwrite.h"
 #include "push.h"
@@ -31,21 +27,6 @@
 
 #define STATE_NAME "request-pull"
 
-struct rp {
-	git_repository *repo;
-	const struct maint_config *cfg;
-	int send, quiet, verbose, timeout, sign;
-	struct state_lock lock;
-	char *tree, *public, *remote, *url, *tag, *tag_ref, *to, *cc, *dir;
-	char *version;		/* the upstream's latest tag, once asked (version_known) */
-	int version_known;
-	git_oid upstream, tip, tag_oid;
-	struct strbuf tagbuf;	/* the tag object's text */
-	int tag_exists;		/* refs/tags/<tag> holds tag_oid already */
-};
-
-#define RP_INIT { .lock = STATE_LOCK_INIT, .tagbuf = STRBUF_INIT }
-
 static void rp_release(struct rp *rp)
 {
 	state_lock_release(&rp->lock);
@@ -62,7 +43,7 @@ static void rp_release(struct rp *rp)
 	strbuf_release(&rp->tagbuf);
 }
 
-static const char *short_ref(const char *ref)
+const char *request_pull_short_ref(const char *ref)
 {
 	const char *s = ref;
 
@@ -217,14 +198,7 @@ out:
 	return ret;
 }
 
-/*
- * The placeholders of request-pull's three templates (template.h's
- * syntax): the tag's name (tree.<name>.tag-format), its message
- * (tree.<name>.tag-template) and the mail's greeting (tree.<name>.greeting).
- */
-enum { PV_TREE, PV_BRANCH, PV_TAG, PV_UPSTREAM, PV_VERSION, PV_DATE, PV_SHORTLOG, PV_SUBJECT, PV_ME,
-       PV_TO_NAME, PV_NR };
-
+/* The placeholders (request-pull-internal.h), and which the tag's name and message take. */
 static const char *const pv_names[PV_NR] = {
 	"tree", "branch", "tag", "upstream", "version", "date", "shortlog", "subject", "me", "to-name"
 };
@@ -232,10 +206,6 @@ static const char *const tag_format_names[] = { "tree", "branch", "version", "da
 static const char *const tag_template_names[] = {
 	"tree", "branch", "tag", "upstream", "version", "shortlog", NULL
 };
-static const char *const greeting_names[] = {
-	"tree", "branch", "tag", "upstream", "version", "subject", "me", "to-name", NULL
-};
-
 static const char default_tag_template[] =
 	"%(tree) updates for %(tag)\n"
 	"\n"
@@ -243,40 +213,20 @@ static const char default_tag_template[] =
 	"\n"
 	"%(shortlog)";
 
-static const char default_greeting[] =
-	"Hi,\n"
-	"\n"
-	"please pull the %(tree) changes below.\n"
-	"\n"
-	"Thanks,\n"
-	"%(me)\n";
-
-struct pull_vars {
-	struct template_var v[PV_NR];
-	struct strbuf date, shortlog;
-};
-
-#define PULL_VARS_INIT { .date = STRBUF_INIT, .shortlog = STRBUF_INIT }
-
-static void pull_vars_release(struct pull_vars *pv)
+void request_pull_vars_release(struct request_pull_vars *pv)
 {
 	strbuf_release(&pv->date);
 	strbuf_release(&pv->shortlog);
 }
 
-/*
- * The values tmpl[0..len) uses (the others empty): the upstream's
- * description and the shortlog are made only for a template naming
- * them. 0, or -1 reported.
- */
-static int pull_vars_fill(struct pull_vars *pv, struct rp *rp, const char *tmpl, size_t len)
+int request_pull_vars_fill(struct request_pull_vars *pv, struct rp *rp, const char *tmpl, size_t len)
 {
 	for (size_t i = 0; i < PV_NR; i++) {
 		pv->v[i].name = pv_names[i];
 		pv->v[i].value = NULL;
 	}
 	pv->v[PV_TREE].value = rp->tree;
-	pv->v[PV_BRANCH].value = short_ref(rp->public);
+	pv->v[PV_BRANCH].value = request_pull_short_ref(rp->public);
 	pv->v[PV_TAG].value = rp->tag;
 	pv->v[PV_UPSTREAM].value = upstream_name(rp);
 	if (template_uses(tmpl, len, "version") && upstream_version(rp, &pv->v[PV_VERSION].value) < 0)
@@ -301,13 +251,13 @@ static int pull_vars_fill(struct pull_vars *pv, struct rp *rp, const char *tmpl,
 /* tree.<name>.tag-format expanded into out. 0, or -1 reported. */
 static int expand_tag_format(struct rp *rp, const char *fmt, struct strbuf *out)
 {
-	struct pull_vars pv = PULL_VARS_INIT;
+	struct request_pull_vars pv = REQUEST_PULL_VARS_INIT;
 	struct strbuf source = STRBUF_INIT;
 	int ret = -1;
 
 	strbuf_addf(&source, "tree.%s.tag-format", rp->tree);
 	if (template_check(fmt, strlen(fmt), tag_format_names, source.buf) < 0 ||
-	    pull_vars_fill(&pv, rp, fmt, strlen(fmt)) < 0)
+	    request_pull_vars_fill(&pv, rp, fmt, strlen(fmt)) < 0)
 		goto out;
 	if (template_uses(fmt, strlen(fmt), "version") && !pv.v[PV_VERSION].value) {
 		error("%s: %%(version): no tag on the upstream '%s'", source.buf, upstream_name(rp));
@@ -317,7 +267,7 @@ static int expand_tag_format(struct rp *rp, const char *fmt, struct strbuf *out)
 	ret = 0;
 out:
 	strbuf_release(&source);
-	pull_vars_release(&pv);
+	request_pull_vars_release(&pv);
 	return ret;
 }
 
@@ -379,17 +329,17 @@ static int resolve(struct rp *rp, const struct request_pull_opts *o)
 static int tag_template(struct strbuf *out, struct rp *rp)
 {
 	struct strbuf tmpl = STRBUF_INIT;
-	struct pull_vars pv = PULL_VARS_INIT;
+	struct request_pull_vars pv = REQUEST_PULL_VARS_INIT;
 	int ret = -1;
 
 	if (template_load(&tmpl, rp->cfg, "tree", rp->tree, "tag-template", default_tag_template,
 			  tag_template_names) == 0 &&
-	    pull_vars_fill(&pv, rp, tmpl.buf, tmpl.len) == 0) {
+	    request_pull_vars_fill(&pv, rp, tmpl.buf, tmpl.len) == 0) {
 		template_expand(out, tmpl.buf, tmpl.len, pv.v, PV_NR);
 		ret = 0;
 	}
 	strbuf_release(&tmpl);
-	pull_vars_release(&pv);
+	request_pull_vars_release(&pv);
 	return ret;
 }
 
@@ -436,7 +386,7 @@ static int edit_message(struct strbuf *msg, const struct rp *rp)
 		    "# Lines starting with '#' will be ignored.\n"
 		    "# The tag is of '%s'; its first line follows \"[GIT PULL] \" in the\n"
 		    "# mail to %s. An empty message stops here.\n",
-		    rp->tag, short_ref(rp->public), rp->to);
+		    rp->tag, request_pull_short_ref(rp->public), rp->to);
 	fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0 || write_in_full(fd, file.buf, file.len) < 0) {
 		error_errno("cannot write '%s'", path.buf);
@@ -492,7 +442,7 @@ static int existing_tag(struct rp *rp)
 	}
 	if (git_tag_target_type(tag) != GIT_OBJECT_COMMIT || !git_oid_equal(git_tag_target_id(tag), &rp->tip)) {
 		error("tag '%s' exists and points at %s, not at the tip of '%s'; choose another name",
-		      rp->tag, abbrev(a, git_tag_target_id(tag)), short_ref(rp->public));
+		      rp->tag, abbrev(a, git_tag_target_id(tag)), request_pull_short_ref(rp->public));
 		goto out;
 	}
 	if (lg2_check(git_repository_odb(&odb, rp->repo), "cannot open the object database") < 0 ||
@@ -529,7 +479,7 @@ static int build_tag(struct rp *rp, const struct request_pull_opts *o)
 	if (objwrite_hash(&rp->tag_oid, GIT_OBJECT_TAG, rp->tagbuf.buf, rp->tagbuf.len) < 0)
 		goto out;
 	if (!rp->send && !rp->quiet)
-		say(stderr, "would tag the tip of '%s' (%.12s) as '%s'%s", short_ref(rp->public),
+		say(stderr, "would tag the tip of '%s' (%.12s) as '%s'%s", request_pull_short_ref(rp->public),
 		    git_oid_tostr_s(&rp->tip), rp->tag,
 		    !rp->sign ? ", unsigned" : sc.format == TAG_SIGN_SSH ? ", signed with ssh" :
 		    sc.format == TAG_SIGN_X509 ? ", signed with x509" : ", signed with openpgp");
@@ -595,7 +545,7 @@ static int step_save_state(void *data, enum refstep_phase phase, const char *cra
 static void tag_step(struct rp *rp, struct refstep *step, struct refstep_move *move,
 		     struct strbuf *reflog)
 {
-	strbuf_addf(reflog, "maint-request-pull: tag %s", short_ref(rp->public));
+	strbuf_addf(reflog, "maint-request-pull: tag %s", request_pull_short_ref(rp->public));
 	memset(move, 0, sizeof(*move));
 	move->ref = rp->tag_ref;
 	move->has_old = 0;
@@ -625,13 +575,13 @@ static int make_tag(struct rp *rp)
 		ret = save_state(rp, NULL);
 		if (!ret && !rp->quiet)
 			say(stderr, "tag '%s' (%s) already tags '%s'", rp->tag, abbrev(a, &rp->tag_oid),
-			    short_ref(rp->public));
+			    request_pull_short_ref(rp->public));
 		return ret;
 	}
 	tag_step(rp, &step, &move, &reflog);
 	ret = refstep_run(&step);
 	if (!ret && !rp->quiet)
-		say(stderr, "tagged '%s' as '%s' (%s)", short_ref(rp->public), rp->tag,
+		say(stderr, "tagged '%s' as '%s' (%s)", request_pull_short_ref(rp->public), rp->tag,
 		    abbrev(a, &rp->tag_oid));
 	strbuf_release(&reflog);
 	return ret;
@@ -736,7 +686,7 @@ static enum maint_result check_remote(struct rp *rp)
 		     git_graph_descendant_of(rp->repo, &oid, &rp->tip) != 1)) {
 		git_error_clear();
 		error("'%s' does not have '%s' at %s (%s); nothing was mailed", rp->remote,
-		      short_ref(rp->public), abbrev(a, &rp->tip), has ? "it holds something else" : "no such branch");
+		      request_pull_short_ref(rp->public), abbrev(a, &rp->tip), has ? "it holds something else" : "no such branch");
 		advise("publish the branch first (git maint-publish), then 'git maint-request-pull --continue'");
 		return RESULT_NO;
 	}
@@ -758,263 +708,6 @@ static enum maint_result remote_free_for_tag(struct rp *rp)
 	return other_tag(rp, &oid, "nothing was changed");
 }
 
-/* ---- 5. the mail ---- */
-
-struct pull_mail {
-	struct compose_mail mail;
-	struct strbuf from_name, from_email, subject, message_id, body, msg;
-	struct strvec rcpt;
-};
-
-#define PULL_MAIL_INIT { COMPOSE_MAIL_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, \
-			 STRBUF_INIT, STRBUF_INIT, STRVEC_INIT }
-
-static void pull_mail_release(struct pull_mail *pm)
-{
-	compose_addrs_release(&pm->mail.to);
-	compose_addrs_release(&pm->mail.cc);
-	compose_mail_release(&pm->mail);
-	strbuf_release(&pm->from_name);
-	strbuf_release(&pm->from_email);
-	strbuf_release(&pm->subject);
-	strbuf_release(&pm->message_id);
-	strbuf_release(&pm->body);
-	strbuf_release(&pm->msg);
-	strvec_clear(&pm->rcpt);
-}
-
-/* The From, as notify's (mailer_from()). */
-static int sender(const struct rp *rp, struct pull_mail *pm)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct mail_address a = MAIL_ADDRESS_INIT;
-	int configured, ret = -1;
-
-	if (mailer_from(&sb, rp->cfg, &configured) < 0)
-		goto out;
-	if (mail_parse_address(&a, sb.buf, sb.len) < 0) {
-		error("bad From address '%s'", sb.buf);
-		goto out;
-	}
-	strbuf_addbuf(&pm->from_name, &a.name);
-	strbuf_addbuf(&pm->from_email, &a.email);
-	ret = 0;
-out:
-	mail_address_release(&a);
-	strbuf_release(&sb);
-	return ret;
-}
-
-static void add_list(struct compose_addrs *l, struct strvec *rcpt, const char *list)
-{
-	struct strvec v = STRVEC_INIT;
-
-	mail_parse_address_list(&v, list, strlen(list));
-	for (size_t i = 0; i < v.nr; i++) {
-		struct mail_address a = MAIL_ADDRESS_INIT;
-
-		if (!mail_parse_address(&a, v.v[i], strlen(v.v[i])) &&
-		    compose_addrs_add(l, a.name.buf, a.email.buf))
-			strvec_push(rcpt, a.email.buf);
-		mail_address_release(&a);
-	}
-	strvec_clear(&v);
-}
-
-/*
- * The greeting (tree.<name>.greeting, else the default) expanded, its
- * trailing blank lines dropped, then one blank line before the text;
- * nothing for a greeting that expands to nothing. 0, or -1 reported.
- */
-static int add_greeting(struct pull_mail *pm, struct rp *rp, const char *subject)
-{
-	struct strbuf tmpl = STRBUF_INIT, to_name = STRBUF_INIT;
-	struct pull_vars pv = PULL_VARS_INIT;
-	const struct compose_addr *to = &pm->mail.to.v[0];
-	size_t start = pm->body.len;
-	int ret = -1;
-
-	if (template_load(&tmpl, rp->cfg, "tree", rp->tree, "greeting", default_greeting,
-			  greeting_names) < 0 ||
-	    pull_vars_fill(&pv, rp, tmpl.buf, tmpl.len) < 0)
-		goto out;
-	compose_greeting_name(&to_name, to->name, to->email);
-	pv.v[PV_SUBJECT].value = subject;
-	pv.v[PV_ME].value = pm->from_name.len ? pm->from_name.buf : pm->from_email.buf;
-	pv.v[PV_TO_NAME].value = to_name.buf;
-	template_expand(&pm->body, tmpl.buf, tmpl.len, pv.v, PV_NR);
-	strbuf_rtrim(&pm->body);
-	if (pm->body.len > start)
-		strbuf_addstr(&pm->body, "\n\n");
-	else
-		strbuf_setlen(&pm->body, start);
-	ret = 0;
-out:
-	strbuf_release(&tmpl);
-	strbuf_release(&to_name);
-	pull_vars_release(&pv);
-	return ret;
-}
-
-/* The whole message in pm->msg. 0, or -1 reported. */
-static int compose_pull(struct rp *rp, struct pull_mail *pm)
-{
-	struct request_pull_text rpt = { &rp->upstream, &rp->tip, rp->url, rp->tag, NULL, 0 };
-	struct strbuf seed = STRBUF_INIT, why = STRBUF_INIT;
-	const char *msg, *nl;
-	size_t len;
-	int ret = -1;
-
-	if (sender(rp, pm) < 0)
-		return -1;
-	msg = tag_sign_message(rp->tagbuf.buf, rp->tagbuf.len, &len);
-	rpt.message = msg;
-	rpt.message_len = len;
-	nl = memchr(msg, '\n', len);
-	strbuf_addstr(&pm->subject, "[GIT PULL] ");
-	strbuf_add(&pm->subject, msg, nl ? (size_t)(nl - msg) : len);
-	add_list(&pm->mail.to, &pm->rcpt, rp->to);
-	add_list(&pm->mail.cc, &pm->rcpt, rp->cc);
-	if (!pm->mail.to.nr) {
-		error("no address in '%s' to send the pull request to", rp->to);
-		goto out;
-	}
-	if (add_greeting(pm, rp, pm->subject.buf + strlen("[GIT PULL] ")) < 0 ||
-	    request_pull_format(&pm->body, rp->repo, &rpt) < 0)
-		goto out;
-	strbuf_addf(&seed, "request-pull\n%s", git_oid_tostr_s(&rp->tag_oid));
-	if (compose_message_id(&pm->message_id, seed.buf, seed.len,
-			       strchr(pm->from_email.buf, '@') ? strchr(pm->from_email.buf, '@') + 1
-							       : "localhost") < 0) {
-		error("cannot make a Message-ID");
-		goto out;
-	}
-	pm->mail.from.name = pm->from_name.buf;
-	pm->mail.from.email = pm->from_email.buf;
-	pm->mail.subject = pm->subject.buf;
-	pm->mail.message_id = pm->message_id.buf;
-	pm->mail.date = time(NULL);
-	pm->mail.tz = 0;
-	pm->mail.body = pm->body.buf;
-	pm->mail.body_len = pm->body.len;
-	if (compose_message(&pm->msg, &pm->mail, &why) < 0) {
-		error("cannot make the mail: %s", why.buf);
-		goto out;
-	}
-	ret = 0;
-out:
-	strbuf_release(&seed);
-	strbuf_release(&why);
-	return ret;
-}
-
-static void journal_entry_of(const struct rp *rp, const struct pull_mail *pm, const char *server,
-			     struct journal_entry *e)
-{
-	strbuf_addf(&e->kind, "pull %s", rp->tag);
-	strbuf_addbuf(&e->message_id, &pm->message_id);
-	strbuf_addbuf(&e->subject, &pm->subject);
-	for (size_t i = 0; i < pm->mail.to.nr; i++)
-		strvec_push(&e->to, pm->mail.to.v[i].email);
-	for (size_t i = 0; i < pm->mail.cc.nr; i++)
-		strvec_push(&e->cc, pm->mail.cc.v[i].email);
-	compose_date(&e->date, pm->mail.date, pm->mail.tz);
-	strbuf_addstr(&e->server, server);
-}
-
-/* Sends pm through the configured server, the journal (open, ours) recording the outcome. */
-static enum maint_result send_mail(struct rp *rp, struct pull_mail *pm, struct journal *j)
-{
-	struct mailer_conf mc = MAILER_CONF_INIT;
-	struct mailer *m = NULL;
-	struct strbuf reply = STRBUF_INIT, server = STRBUF_INIT;
-	struct journal_entry e = JOURNAL_ENTRY_INIT;
-	enum maint_result ret = RESULT_FATAL;
-	enum smtp_status st;
-
-	if (mailer_conf_load(&mc, rp->cfg, pm->from_email.buf) < 0)
-		goto out;
-	mc.verbose = rp->verbose;
-	mailer_describe(&server, &mc);
-	if (mailer_open(&m, &mc) != RESULT_OK)
-		goto out;
-	st = mailer_send(m, mc.envelope_sender ? mc.envelope_sender : pm->from_email.buf, &pm->rcpt,
-			 pm->msg.buf, pm->msg.len, &reply);
-	journal_entry_of(rp, pm, server.buf, &e);
-	strbuf_addbuf(&e.reply, &reply);
-	switch (st) {
-	case SMTP_SENT:
-		/* a crash here, before the journal has it: the rerun sends this one mail again */
-		crash_point("request-pull-sent");
-		e.status = JOURNAL_SENT;
-		if (journal_write(j, &rp->tag_oid, &e) < 0)
-			goto out;
-		if (!rp->quiet)
-			say(stderr, "Sent %s (to %s)", pm->subject.buf, rp->to);
-		ret = RESULT_OK;
-		break;
-	case SMTP_REFUSED:
-		error("the server refused the pull request: %s", reply.buf);
-		e.status = JOURNAL_FAILED;
-		ret = journal_write(j, &rp->tag_oid, &e) < 0 ? RESULT_FATAL : RESULT_NO;
-		break;
-	case SMTP_DEFERRED:
-	case SMTP_BROKEN:
-		error("the pull request was not sent: %s", reply.buf);
-		advise("'git maint-request-pull --continue' sends it later");
-		ret = RESULT_TEMPFAIL;
-		break;
-	default:
-		error("cannot send through %s: %s", server.buf, reply.buf);
-		break;
-	}
-out:
-	journal_entry_release(&e);
-	mailer_close(m);
-	mailer_conf_release(&mc);
-	strbuf_release(&reply);
-	strbuf_release(&server);
-	return ret;
-}
-
-static enum maint_result mail_once(struct rp *rp)
-{
-	struct state_lock nlock = STATE_LOCK_INIT;
-	struct journal j = JOURNAL_INIT;
-	struct journal_entry e = JOURNAL_ENTRY_INIT;
-	struct pull_mail pm = PULL_MAIL_INIT;
-	struct strbuf committer = STRBUF_INIT;
-	enum maint_result ret = state_lock_acquire_named(&nlock, rp->repo, "maint-notify.lock");
-	int r;
-
-	if (ret != RESULT_OK)
-		goto out;
-	ret = RESULT_FATAL;
-	if (ident_committer(&committer, rp->cfg) < 0 ||
-	    journal_open(&j, rp->repo, committer.buf, &nlock) < 0 ||
-	    (r = journal_read(&j, &rp->tag_oid, &e)) < 0)
-		goto out;
-	if (!r && e.status == JOURNAL_SENT) {
-		if (!rp->quiet)
-			say(stderr, "the pull request for '%s' went out already (%s)", rp->tag, e.message_id.buf);
-		ret = RESULT_OK;
-	} else if (!r && e.status == JOURNAL_FAILED) {
-		error("the server refused the pull request for '%s' before: %s", rp->tag, e.reply.buf);
-		ret = RESULT_NO;
-	} else if (compose_pull(rp, &pm) == 0) {
-		ret = send_mail(rp, &pm, &j);
-	}
-	if (journal_flush(&j) < 0)
-		ret = RESULT_FATAL;
-out:
-	journal_entry_release(&e);
-	journal_release(&j);
-	state_lock_release(&nlock);
-	pull_mail_release(&pm);
-	strbuf_release(&committer);
-	return ret;
-}
-
 /* ---- the runs ---- */
 
 static enum maint_result publish_and_mail(struct rp *rp)
@@ -1022,27 +715,9 @@ static enum maint_result publish_and_mail(struct rp *rp)
 	enum maint_result r;
 
 	if ((r = push_tag(rp)) != RESULT_OK || (r = check_remote(rp)) != RESULT_OK ||
-	    (r = mail_once(rp)) != RESULT_OK)
+	    (r = request_pull_mail_once(rp)) != RESULT_OK)
 		return r;
 	return state_dir_remove(rp->dir) < 0 ? RESULT_FATAL : RESULT_OK;
-}
-
-static enum maint_result dry_run(struct rp *rp)
-{
-	struct pull_mail pm = PULL_MAIL_INIT;
-	struct mbox_writer w;
-	struct strbuf from_line = STRBUF_INIT;
-	enum maint_result ret = RESULT_FATAL;
-
-	mbox_writer_init(&w, 1, MBOX_O);
-	strbuf_addf(&from_line, "From %s Mon Sep 17 00:00:00 2001", git_oid_tostr_s(&rp->tip));
-	if (!compose_pull(rp, &pm) && !mbox_writer_add(&w, from_line.buf, pm.msg.buf, pm.msg.len))
-		ret = RESULT_OK;
-	if (mbox_writer_finish(&w) < 0)
-		ret = RESULT_FATAL;
-	strbuf_release(&from_line);
-	pull_mail_release(&pm);
-	return ret;
 }
 
 static int state_missing(const char *dir)
@@ -1112,7 +787,7 @@ enum maint_result request_pull_start(git_repository *repo, const struct maint_co
 	if (!found && build_tag(&rp, o) < 0)
 		goto out;
 	if (!o->send)
-		ret = dry_run(&rp);
+		ret = request_pull_dry_run(&rp);
 	else if (make_tag(&rp) == 0)
 		ret = publish_and_mail(&rp);
 out:

@@ -4,7 +4,8 @@
 
 /*
  * The request-pull engine behind git-maint-request-pull(1): the upstream
- * half of the loop. A tag on the public branch's tip, pushed to the
+ * half of the loop (request-pull.c; the mail, step 5 and the dry run's
+ * mbox, in request-pull-mail.c). A tag on the public branch's tip, pushed to the
  * public remote, seen there, and one "[GIT PULL]" mail to the upstream
  * maintainer, in these steps:
  *
