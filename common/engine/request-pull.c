@@ -464,10 +464,11 @@ static int build_tag(struct rp *rp, const struct request_pull_opts *o)
 {
 	struct strbuf msg = STRBUF_INIT, tagger = STRBUF_INIT, committer = STRBUF_INIT;
 	struct tag_sign_conf sc = TAG_SIGN_CONF_INIT;
-	int ret = -1;
+	int ret = -1, edited = 0;
 
 	if (tag_message(&msg, rp, o) < 0 || (o->edit && edit_message(&msg, rp) < 0))
-		return -1;
+		goto out;
+	edited = o->edit;
 	if (ident_committer(&tagger, rp->cfg) < 0 ||
 	    tag_sign_buffer(&rp->tagbuf, &rp->tip, rp->tag, tagger.buf, msg.buf) < 0)
 		goto out;
@@ -485,7 +486,8 @@ static int build_tag(struct rp *rp, const struct request_pull_opts *o)
 		    sc.format == TAG_SIGN_X509 ? ", signed with x509" : ", signed with openpgp");
 	ret = 0;
 out:
-	if (o->edit) {
+	/* the message edited stays where git tag leaves it until the tag is made */
+	if (edited) {
 		struct strbuf path = STRBUF_INIT;
 
 		edit_path(&path, rp);
