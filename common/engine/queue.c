@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "queue.h"
 #include "apply.h"
+#include "applied.h"
 #include "attest-keys.h"
 #include "attest.h"
 #include "commit.h"
@@ -1427,7 +1428,10 @@ static int skip_applied(struct queue *q, const struct walk_patch *p)
 		return 0;
 	strvec_pop(&q->applying);
 	flush_applying(q);
-	say(stdout, "Already applied: %s", p->pm.subject.buf);
+	if (p->applied_as_found)
+		say(stdout, "Already applied as %.12s: %s", git_oid_tostr_s(&p->applied_as), p->pm.subject.buf);
+	else
+		say(stdout, "Already applied: %s", p->pm.subject.buf);
 	return 0;
 }
 
@@ -1468,7 +1472,10 @@ static enum maint_result run_series(struct queue *q, int skip_check_first)
 		r.max_binary = s.aopts.max_binary;
 		r.hooks = &hooks;
 		r.data = &s;
+		/* the branch as landed: what held a patch before this run queued any */
+		r.applied = applied_index_new(q->repo, &q->base, NULL);
 		ret = walk_run(&r, q->at, q->next - 1, q->last);
+		applied_index_free(r.applied);
 	}
 	if (!ret) {
 		series_stop_reading(&s);
