@@ -246,7 +246,7 @@ static enum maint_result read_series(struct series *s, const char **args, int na
 
 struct target {
 	const char *name;
-	git_oid tree;
+	git_oid tree, commit;
 	struct applied_index *commits;	/* its commits, for "already applied as <commit>" */
 	int takes_all;		/* every series so far applies to it */
 	size_t applied_all, patches_all;	/* over the series so far, for the "target" record */
@@ -263,6 +263,7 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
 	if (repo_lookup_commit(&c, repo, rev) < 0)
 		return -1;
 	git_oid_cpy(&t->tree, git_commit_tree_id(c));
+	git_oid_cpy(&t->commit, git_commit_id(c));
 	t->commits = applied_index_new(repo, git_commit_id(c), NULL);
 	git_commit_free(c);
 	t->name = rev;
@@ -458,6 +459,31 @@ static void print_summary(struct strbuf *out, const struct target *t, const stru
 }
 
 /*
+ * The series' base-commit (cover letter) when target t lacks it: a
+ * line, or a "base" record. -1 on an error (reported).
+ */
+static int report_base(git_repository *repo, struct strbuf *out, const struct target *t,
+		       const struct patch_series *ps, size_t u, const struct dry_apply_opts *o)
+{
+	int held;
+
+	if (!ps->base_commit || (held = applied_base_held(repo, &t->commit, ps->base_commit)) > 0)
+		return 0;
+	if (held < 0)
+		return -1;
+	if (o->porcelain) {
+		strbuf_addf(out, "base\t%zu\t%s\tmissing\t", u + 1, t->name);
+		apply_quote_field(out, ps->base_commit, strlen(ps->base_commit));
+		strbuf_addch(out, '\n');
+	} else {
+		strbuf_addf(out, "%s: lacks the series' base-commit ", t->name);
+		quote_field(out, ps->base_commit, strlen(ps->base_commit) > 12 ? 12 : strlen(ps->base_commit));
+		strbuf_addch(out, '\n');
+	}
+	return 0;
+}
+
+/*
  * "Series 2/12: <subject> (v2, 3 patches, missing 2 of 3) <message-id>",
  * before a series' report when the input holds several.
  */
@@ -538,6 +564,9 @@ static enum maint_result check_series(git_repository *repo, struct target *targe
 			print_summary(out, &targets[i], s, u, o);
 		else
 			print_summary(verdicts, &targets[i], s, u, o);
+		if (report_base(repo, several || o->porcelain ? out : verdicts, &targets[i], &s->w.pms.series[u],
+				u, o) < 0)
+			goto cleanup;
 	}
 	if (several && human) {
 		snprintf(what, sizeof(what), "Series %zu", u + 1);

@@ -1496,6 +1496,22 @@ int queue_in_progress(git_repository *repo)
 	return ret;
 }
 
+/* A warning per series whose base-commit (its cover letter's) the branch lacks. */
+static int warn_base(const struct queue *q, const struct patch_mails *pms)
+{
+	for (size_t u = 0; u < pms->series_nr; u++) {
+		const char *base = pms->series[u].base_commit;
+		int held = base ? applied_base_held(q->repo, &q->orig, base) : 1;
+
+		if (held < 0)
+			return -1;
+		if (!held)
+			warning("'%s' lacks the series' base-commit %.12s: %s", short_branch(q), base,
+				pms->series[u].subject);
+	}
+	return 0;
+}
+
 /*
  * A run queues one series (or those --series names): the patches of a
  * mailbox that holds several are not queued as one.
@@ -1544,6 +1560,10 @@ static enum maint_result read_series(struct queue *q, const char *const *args, s
 	    (rc = judge_series(q, &w.pms)) != RESULT_OK) {
 		walk_release(&w);
 		return rc != RESULT_OK ? rc : RESULT_NO;
+	}
+	if (!q->opts.quiet && warn_base(q, &w.pms) < 0) {
+		walk_release(&w);
+		return RESULT_FATAL;
 	}
 	/* One input: its message numbers are the queue's, so errors can name it. */
 	if (nargs <= 1)

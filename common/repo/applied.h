@@ -49,4 +49,12 @@ void applied_index_free(struct applied_index *ai);
  */
 int applied_index_find(struct applied_index *ai, const char *text, size_t len, git_oid *out);
 
+/*
+ * Does tip hold the commit a series names as its base ("base-commit:
+ * <id>", which b4 and git format-patch --base write): is it tip or one
+ * of its ancestors? 1 yes; 0 no, or the repository has no such commit,
+ * or base is not a full object id; -1 on an error (reported).
+ */
+int applied_base_held(git_repository *repo, const git_oid *tip, const char *base);
+
 #endif
