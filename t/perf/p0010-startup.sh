@@ -10,7 +10,10 @@
 #   git-maint-<program> -h, every program   git <nearest command> -h
 #   mbox-split -o <dir> (a 3-message mbox)  git mailsplit -o<dir>
 #   dry-apply (a one-line patch)            git apply --check
-#   describe-contains <one commit>          git describe --contains
+#   describe-contains <a commit id>         git describe --contains (with a
+#                                           commit-graph: answered from the files)
+#   describe-contains HEAD~1                git describe --contains (a revision
+#                                           expression: handed to its libgit2 part)
 #   notify -n <commit> (nothing to send)    git format-patch -1 --stdout (git
 #                                           send-email is Perl: no fair floor)
 #
@@ -61,6 +64,8 @@ git checkout -q -b topic
 echo "line 4" >>file
 git commit -q -a -m "one line more"
 git checkout -q master
+git commit-graph write --reachable
+id=$(git rev-parse HEAD~1)
 git format-patch --stdout -1 topic >../one.patch
 git format-patch --stdout -3 topic >../three.mbox
 mkdir ../ours ../git
@@ -72,8 +77,10 @@ diff -r ../ours ../git >/dev/null || { echo "p0010: mbox-split and git mailsplit
 "$bin/git-maint-dry-apply" -q ../one.patch >/dev/null ||
 	{ echo "p0010: dry-apply says the patch does not apply" >&2; exit 1; }
 git apply --check ../one.patch
-[ "$("$bin/git-maint-describe-contains" HEAD~1)" = "$(git describe --contains HEAD~1)" ] ||
-	{ echo "p0010: describe-contains and git describe --contains differ" >&2; exit 1; }
+for rev in "$id" HEAD~1; do
+	[ "$("$bin/git-maint-describe-contains" "$rev")" = "$(git describe --contains "$rev")" ] ||
+		{ echo "p0010: describe-contains and git describe --contains differ" >&2; exit 1; }
+done
 
 # One case a line: <name>|<our exit code>|<our command>|<git's exit code>|<git's command>;
 # "@" is the directory of the programs measured; "--empty <dir>" empties
@@ -87,9 +94,10 @@ done >"$cases"
 cat >>"$cases" <<-\EOF
 	mbox-split, 3 mails|0|--empty ../ours @/git-maint-mbox-split -o ../ours ../three.mbox|0|--empty ../git git mailsplit -o../git ../three.mbox
 	dry-apply, a 1-line patch|0|@/git-maint-dry-apply -q ../one.patch|0|git apply --check ../one.patch
-	describe-contains, 1 commit|0|@/git-maint-describe-contains HEAD~1|0|git describe --contains HEAD~1
+	describe-contains HEAD~1|0|@/git-maint-describe-contains HEAD~1|0|git describe --contains HEAD~1
 	notify -n, nothing to send|0|@/git-maint-notify -n HEAD~1..HEAD|0|git format-patch -1 --stdout
 	EOF
+echo "describe-contains <id>|0|@/git-maint-describe-contains $id|0|git describe --contains $id" >>"$cases"
 
 # measure <key> <exit code> <programs' directory> <command>: the best
 # per-run CPU time so far, in best_<key> (microseconds)
