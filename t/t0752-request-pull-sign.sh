@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-test_description='git maint-request-pull: the tag signed as git tag -s signs it (openpgp with a throwaway gpg home, ssh), git verify-tag the judge'
+test_description='git maint-request-pull: the tag signed as git tag -s signs it (openpgp with a throwaway gpg home, x509 with a self-signed certificate in it, ssh), git verify-tag the judge'
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-publish.sh"
 . "$MAINT_TEST_DIR/lib-git-server.sh"
@@ -13,6 +13,18 @@ cleanup 'gpgconf --kill gpg-agent 2>/dev/null; stop_smtp_server'
 
 mail_body () {
 	tr -d "\r" <"$SMTP_SPOOL/$(printf %04d "$1").eml" | sed "1,/^\$/d"
+}
+
+# mail_text_is_oracle_unsigned <n> <tag> <armour>: the n-th mail's text is
+# git request-pull's for the tag, without the signature ("-----BEGIN
+# <armour>-----" to its END line) that git 2.39 prints and later git does not.
+mail_text_is_oracle_unsigned () {
+	oracle r "$2" "$PWD/origin.git" >oracle.txt &&
+	sed "/^-----BEGIN $3-----\$/,/^-----END $3-----\$/d" oracle.txt >expect &&
+	mail_body "$1" >body &&
+	pull_text body >actual &&
+	! grep "$3" actual &&
+	test_cmp expect actual
 }
 
 test_expect_success 'setup: a gpg key of the committer, an ssh key, the repository, the SMTP server' '
@@ -64,12 +76,7 @@ test_expect_success 'ssh: gpg.format ssh and user.signingKey; git verify-tag acc
 '
 
 test_expect_success 'ssh: the mail leaves the signature out (git 2.39 prints it; later git does not)' '
-	oracle r usb-ssh "$PWD/origin.git" >oracle.txt &&
-	sed "/^-----BEGIN SSH SIGNATURE-----\$/,/^-----END SSH SIGNATURE-----\$/d" oracle.txt >expect &&
-	mail_body 2 >body &&
-	pull_text body >actual &&
-	! grep "SSH SIGNATURE" actual &&
-	test_cmp expect actual
+	mail_text_is_oracle_unsigned 2 usb-ssh "SSH SIGNATURE"
 '
 
 test_expect_success 'a signer that fails: its words, exit 128, no tag, no state, no mail' '
@@ -89,6 +96,45 @@ test_expect_success 'ssh without user.signingKey: refused before anything is wri
 	test_expect_code 128 git -C r maint-request-pull --tag usb-nokey -m "USB" --send 2>err &&
 	grep "user.signingKey needs to be set to sign with ssh" err &&
 	test_must_fail git -C r rev-parse -q --verify refs/tags/usb-nokey
+'
+
+# gpgsm makes the certificate itself (batch key generation, self-signed
+# with a serial number) on a key the agent already holds without a
+# passphrase (Key-Grip: gpgsm 2.2 cannot generate an unprotected key
+# without a pinentry); trustlist.txt makes it a trusted root, "relax"
+# because it is not a CA certificate, and there are no CRLs to check.
+test_expect_success 'x509: gpg.format x509 and user.signingKey; git verify-tag accepts the tag' '
+	gpg --batch --passphrase "" --quick-gen-key "x509 key" rsa2048 sign never 2>/dev/null &&
+	grip=$(gpg --with-colons --with-keygrip -K "x509 key" | awk -F: "/^grp:/ { print \$10; exit }") &&
+	test -n "$grip" &&
+	cat >x509-params <<-EOF &&
+	Key-Type: RSA
+	Key-Grip: $grip
+	Key-Usage: sign
+	Serial: random
+	Name-DN: CN=C O Mitter,O=Example,C=US
+	Name-Email: committer@example.com
+	EOF
+	gpgsm --batch --gen-key --output x509.pem x509-params 2>/dev/null &&
+	gpgsm --batch --import x509.pem 2>/dev/null &&
+	fpr=$(gpgsm --with-colons --list-keys committer@example.com | awk -F: "/^fpr:/ { print \$10; exit }") &&
+	test -n "$fpr" &&
+	echo "$fpr S relax" >>gnupg/trustlist.txt &&
+	echo disable-crl-checks >>gnupg/gpgsm.conf &&
+	in_repo r queue_commit drivers/usb/x.c "usb: x" &&
+	git -C r push -q origin usb-next &&
+	git -C r config gpg.format x509 &&
+	git -C r config user.signingKey committer@example.com &&
+	git -C r maint-request-pull --tag usb-x509 -m "USB x509" --send 2>err &&
+	git -C r verify-tag usb-x509 2>verify &&
+	grep "Good signature from \"/CN=C O Mitter/O=Example/C=US\"" verify &&
+	git -C r cat-file tag usb-x509 >tag &&
+	grep "^-----BEGIN SIGNED MESSAGE-----$" tag &&
+	test "$(git -C origin.git rev-parse refs/tags/usb-x509)" = "$(git -C r rev-parse usb-x509)"
+'
+
+test_expect_success 'x509: the mail leaves the signature out (git 2.39 prints it; later git does not)' '
+	mail_text_is_oracle_unsigned 3 usb-x509 "SIGNED MESSAGE"
 '
 
 test_done

@@ -477,34 +477,6 @@ out:
 	return ret;
 }
 
-static int load_template(struct strbuf *out, const struct maint_config *cfg, const char *key,
-			 const char *def)
-{
-	const struct config_entry *e = config_get_entry(cfg, "notify", NULL, key);
-	struct strbuf path = STRBUF_INIT, origin = STRBUF_INIT;
-	int ret = 0;
-
-	if (!e) {
-		strbuf_addstr(out, def);
-		return 0;
-	}
-	config_entry_origin(&origin, e);
-	if (starts_with(e->value, "~/") && getenv("HOME"))
-		strbuf_addf(&path, "%s/%s", getenv("HOME"), e->value + 2);
-	else
-		strbuf_addstr(&path, e->value);
-	if (strbuf_read_file(out, path.buf, 0) < 0)
-		ret = error_errno("cannot read the template '%s' (notify.%s, %s)", path.buf, key,
-				  origin.buf);
-	else if (memchr(out->buf, '\0', out->len))
-		ret = error("the template '%s' holds a NUL byte", path.buf);
-	else if (template_check(out->buf, out->len, placeholder_names, path.buf) < 0)
-		ret = -1;
-	strbuf_release(&path);
-	strbuf_release(&origin);
-	return ret;
-}
-
 /* ---- one mail ---- */
 
 struct outgoing {
@@ -597,15 +569,6 @@ static void common_vars(struct notify *n, struct template_var *vars, const struc
 	vars[V_ME].value = *n->me.name ? n->me.name : n->me.email;
 }
 
-/* A name to greet: the display name, else the e-mail's local part. */
-static void greeting_name(struct strbuf *out, const char *name, const char *email)
-{
-	if (*name)
-		strbuf_addstr(out, name);
-	else
-		strbuf_add(out, email, strcspn(email, "@"));
-}
-
 /* 1: no mail for this commit (our own patch); 0: og is ready; -1: reported. */
 static int build_applied(struct notify *n, struct outgoing *og, const struct commit_info *ci,
 			 const struct record *rec)
@@ -644,7 +607,7 @@ static int build_applied(struct notify *n, struct outgoing *og, const struct com
 	cc_pick_finish(&pick, ci->short_id);
 	common_vars(n, vars, ci, &url);
 	strbuf_addf(&author, "%s <%s>", name.buf, email.buf);
-	greeting_name(&greet, name.buf, email.buf);
+	compose_greeting_name(&greet, name.buf, email.buf);
 	vars[V_AUTHOR].value = author.buf;
 	vars[V_AUTHOR_NAME].value = greet.buf;
 	vars[V_DATE].value = rec->date.len ? rec->date.buf : ci->author_date.buf;
@@ -683,7 +646,7 @@ static int build_revert(struct notify *n, struct outgoing *og, const struct comm
 	common_vars(n, vars, ci, &url);
 	if (og->mail.to.nr) {
 		strbuf_addf(&author, "%s <%s>", og->mail.to.v[0].name, og->mail.to.v[0].email);
-		greeting_name(&greet, og->mail.to.v[0].name, og->mail.to.v[0].email);
+		compose_greeting_name(&greet, og->mail.to.v[0].name, og->mail.to.v[0].email);
 	}
 	vars[V_AUTHOR].value = author.buf;
 	vars[V_AUTHOR_NAME].value = greet.buf;
@@ -993,8 +956,10 @@ static int setup(struct notify *n)
 		n->abbrev = 12;
 	free(abbrev);
 	if (load_identity(n) < 0 ||
-	    load_template(&n->tmpl, n->cfg, "template", notify_default_template) < 0 ||
-	    load_template(&n->revert_tmpl, n->cfg, "revert-template", notify_default_revert_template) < 0)
+	    template_load(&n->tmpl, n->cfg, "notify", NULL, "template", notify_default_template,
+			  placeholder_names) < 0 ||
+	    template_load(&n->revert_tmpl, n->cfg, "notify", NULL, "revert-template",
+			  notify_default_revert_template, placeholder_names) < 0)
 		return -1;
 	notify_choose_branch(n);
 	if (notify_load_remotes(n) < 0)

@@ -3,6 +3,7 @@
  * compose: one RFC 5322 message (see compose.h).
  */
 #include "compose.h"
+#include "ascii.h"
 #include "mail.h"
 #include "sha1.h"
 #include "utf8.h"
@@ -64,6 +65,14 @@ void compose_addrs_release(struct compose_addrs *l)
 	l->nr = l->alloc = 0;
 }
 
+void compose_greeting_name(struct strbuf *out, const char *name, const char *email)
+{
+	if (*name)
+		strbuf_addstr(out, name);
+	else
+		strbuf_add(out, email, strcspn(email, "@"));
+}
+
 void compose_mail_release(struct compose_mail *m)
 {
 	compose_addrs_release(&m->to);
@@ -106,8 +115,7 @@ int compose_check_text(const char *s, size_t len, const char **why)
 
 static int is_atext(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       (c && strchr("!#$%&'*+-/=?^_`{|}~", c));
+	return ascii_isalnum(c) || (c && strchr("!#$%&'*+-/=?^_`{|}~", c));
 }
 
 static int domain_ok(const char *d)
