@@ -201,6 +201,7 @@ static enum maint_result send_mail(struct rp *rp, struct pull_mail *pm, struct j
 	struct mailer *m = NULL;
 	struct strbuf reply = STRBUF_INIT, server = STRBUF_INIT;
 	struct journal_entry e = JOURNAL_ENTRY_INIT;
+	struct smtp_rcpts rcpts;
 	enum maint_result ret = RESULT_FATAL;
 	enum smtp_status st;
 
@@ -210,8 +211,11 @@ static enum maint_result send_mail(struct rp *rp, struct pull_mail *pm, struct j
 	mailer_describe(&server, &mc);
 	if (mailer_open(&m, &mc) != RESULT_OK)
 		goto out;
-	st = mailer_send(m, mc.envelope_sender ? mc.envelope_sender : pm->from_email.buf, &pm->rcpt,
+	/* a pull request goes to all its recipients or to none */
+	smtp_rcpts_init(&rcpts, &pm->rcpt, pm->rcpt.nr);
+	st = mailer_send(m, mc.envelope_sender ? mc.envelope_sender : pm->from_email.buf, &rcpts,
 			 pm->msg.buf, pm->msg.len, &reply);
+	smtp_rcpts_release(&rcpts);
 	journal_entry_of(rp, pm, server.buf, &e);
 	strbuf_addbuf(&e.reply, &reply);
 	switch (st) {
