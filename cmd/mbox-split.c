@@ -4,7 +4,8 @@
  * patches touch, their author, subject or date, keeping threads together
  * and only the newest version of each series; write them to stdout as an
  * mbox (or mboxrd), into a directory of numbered files like git
- * mailsplit, or as one line per message.
+ * mailsplit, into a directory of one mbox per series, or as one line
+ * per message.
  *
  * The selection rules are in common/mail/select.h, the two passes over the
  * input in common/engine/mbox-split.h, the writers in common/mail/mbox-write.h.
@@ -40,8 +41,8 @@ static const char *const usage_str[] = {
 struct split_opts {
 	struct select_opts sel;
 	struct source_opts source;
-	const char *outdir, *format, *since, *until, *attest;
-	int list, mboxrd, threads, quiet, show_trailers;
+	const char *outdir, *series_dir, *format, *since, *until, *attest;
+	int list, mboxrd, threads, quiet, show_trailers, force;
 	int color;		/* --color[=<when>]: enum color_when; then 1 when the listing is coloured */
 };
 
@@ -111,6 +112,9 @@ int cmd_main(int argc, const char **argv)
 		OPT_GROUP("Output"),
 		OPT_STRING('o', "output-directory", &o.outdir, "dir",
 			   "write one numbered file per message into <dir>, like git mailsplit"),
+		OPT_STRING(0, "series-dir", &o.series_dir, "dir",
+			   "write one mbox per series into <dir>, 0001-<subject>.mbox, ... in series order"),
+		OPT_BOOL(0, "force", &o.force, "with --series-dir: replace the series files <dir> holds"),
 		OPT_BOOL(0, "mboxrd", &o.mboxrd, "write mboxrd (quote >From lines) instead of mbox"),
 		OPT_BOOL('l', "list", &o.list, "list the selected messages, one line each"),
 		OPT_STRING(0, "format", &o.format, "format", "list with this format (see the manual)"),
@@ -141,8 +145,9 @@ int cmd_main(int argc, const char **argv)
 	struct attest_conf ac = ATTEST_CONF_INIT;
 	struct mbox_writer w;
 	struct outdir od = OUTDIR_INIT;
+	struct seriesdir sd = SERIESDIR_INIT;
 	struct mail_entry **order;
-	size_t n;
+	size_t n, outside = 0;
 	int stream, ret;
 
 	argc = parse_options(argc, argv, options, usage_str, 0);
@@ -150,6 +155,10 @@ int cmd_main(int argc, const char **argv)
 		o.list = 1;
 	if (o.list && o.outdir)
 		usage_msg_opt(usage_str, options, "--list and --output-directory cannot be used together");
+	if (o.series_dir && (o.list || o.outdir))
+		usage_msg_opt(usage_str, options, "--series-dir cannot be used with --list or --output-directory");
+	if (o.force && !o.series_dir)
+		usage_msg_opt(usage_str, options, "--force needs --series-dir");
 	if (o.mboxrd && (o.list || o.outdir))
 		usage_msg_opt(usage_str, options, "--mboxrd applies to mbox output only");
 	if (!o.format)
@@ -196,9 +205,17 @@ int cmd_main(int argc, const char **argv)
 	mbox_split_init(&ms);
 	if (o.outdir && outdir_open(&od, o.outdir) < 0)
 		die("cannot write into '%s'", o.outdir);
+	/* refused before anything is read; the files appear only once all are written */
+	if (o.series_dir) {
+		ms.series = &sd;
+		if (seriesdir_open(&sd, o.series_dir, o.mboxrd ? MBOX_RD : MBOX_O, o.force) < 0) {
+			seriesdir_release(&sd);
+			exit(EXIT_FATAL);
+		}
+	}
 	mbox_writer_init(&w, 1, o.mboxrd ? MBOX_RD : MBOX_O);
 
-	stream = !o.list && !o.sel.patches_only && o.sel.all_versions && o.sel.input_order &&
+	stream = !o.list && !o.series_dir && !o.sel.patches_only && o.sel.all_versions && o.sel.input_order &&
 		 !o.sel.touches.nr && !o.sel.authors.nr && !o.sel.subjects.nr && !o.since && !o.until;
 	/* the engine reported why it failed: that error is the fatal one (usage.h) */
 	if (stream) {
@@ -206,10 +223,19 @@ int cmd_main(int argc, const char **argv)
 		if (mbox_split_stream(&ms, &n) < 0)
 			exit(EXIT_FATAL);
 	} else {
-		if (mbox_split_index(&ms) < 0)
+		/* a series dir is all or nothing: an input not read whole (said) writes none */
+		if (mbox_split_index(&ms) < 0 || (o.series_dir && ms.errors)) {
+			seriesdir_release(&sd);
 			exit(EXIT_FATAL);
+		}
 		n = select_choose(ms.idx, &order);
-		if (o.list && o.show_trailers)
+		if (o.series_dir) {
+			if (mbox_split_write_series(&ms, order, n, &outside) < 0 ||
+			    seriesdir_commit(&sd) < 0) {
+				seriesdir_release(&sd);
+				die("cannot write the series into '%s'", o.series_dir);
+			}
+		} else if (o.list && o.show_trailers)
 			list_with_trailers(&ms, o.format, order, n, o.color);
 		else if (o.list)
 			list_entries(o.format, order, n, NULL, NULL, o.color);
@@ -220,6 +246,12 @@ int cmd_main(int argc, const char **argv)
 		die("cannot write the output");
 	if (od.fd >= 0 && !o.quiet)
 		printf("%zu\n", n);
+	/* as git format-patch -o names the files it writes */
+	for (size_t i = 0; !o.quiet && i < sd.names.nr; i++)
+		printf("%s/%s\n", o.series_dir, sd.names.v[i]);
+	if (outside && !o.quiet)
+		warning("%zu selected message%s in no series, not written into '%s'",
+			outside, outside == 1 ? " is" : "s are", o.series_dir);
 	if (!o.quiet && !ms.errors && !ms.bad && !ms.oversized && !(stream ? n : select_index_count(ms.idx)))
 		warning("no messages found in %s",
 			argc == 1 ? (strcmp(argv[0], "-") ? argv[0] : "standard input") :
@@ -232,6 +264,7 @@ int cmd_main(int argc, const char **argv)
 	 */
 	ret = ms.errors ? EXIT_FATAL : ms.bad || ms.oversized || !n ? EXIT_NO : EXIT_OK;
 	outdir_close(&od);
+	seriesdir_release(&sd);
 	mbox_split_release(&ms);
 	attest_free(ms.attest);
 	attest_conf_release(&ac);

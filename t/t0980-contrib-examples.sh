@@ -222,6 +222,42 @@ test_expect_success 'maint-loop.sh on several series: each queued on its branch,
 	! git -C r log --format=%s usb-linus usb-next | grep "never had"
 '
 
+# The week of lib-todo.sh: nine series (a partial reroll, v2 in reply to
+# v1, an unthreaded export, one already on work-next, one on no branch)
+test_expect_success 'maint-loop.sh -n on a week of nine series: one line each, as dry-apply decides them' '
+	mkdir nine &&
+	(
+		cd nine &&
+		. "$MAINT_TEST_DIR/lib-threads.sh" &&
+		. "$MAINT_TEST_DIR/lib-todo.sh" &&
+		todo_setup
+	) &&
+	(cd nine && repo_state) >before &&
+	test_expect_code 1 sh -c "cd nine && sh \"$LOOP\" -n TODO drivers/usb fs/" >out 2>err &&
+	test_expect_code 1 git -C nine maint-dry-apply -q --porcelain --onto work-linus --onto work-next TODO >verdict &&
+	awk -F "\t" "\$1 == \"series\" && !(\$2 in s) { s[\$2] = \$10; o[++n] = \$2 }
+		\$1 == \"series\" && \$4 == \"ok\" && !(\$2 in b) { b[\$2] = \$3 }
+		END { for (i = 1; i <= n; i++) print ((o[i] in b) ? b[o[i]] : \"none\") \"\t\" s[o[i]] }" verdict >expect &&
+	test_line_count = 9 expect &&
+	test_cmp expect out &&
+	cat >expect <<-\EOF &&
+	work-next	usb: hub: cleanups
+	work-linus	USB: serial: ftdi: two fixes
+	work-linus	usb: gadget: udc rework
+	work-linus	usb: storage: quirks
+	work-linus	usb: ehci: fix a race
+	none	usb: hub: wrong context
+	work-linus	usb: misc: led fixes
+	work-linus	usb: core: quirk table
+	work-linus	ext4: fix a leak
+	EOF
+	test_cmp expect out &&
+	echo "maint-loop: series 6 applies to none of work-linus work-next: usb: hub: wrong context" >expect &&
+	test_cmp expect err &&
+	(cd nine && repo_state) >after &&
+	test_cmp before after
+'
+
 test_expect_success 'maint-loop.sh: a mailbox that cannot be read: mbox-split'"'"'s error and exit status' '
 	test_expect_code 128 sh -c "cd r && sh \"$LOOP\" ../nosuch drivers/usb" >out 2>err &&
 	grep "^fatal: cannot open .\.\./nosuch." err &&

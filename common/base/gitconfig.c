@@ -3,6 +3,7 @@
  * git's configuration files without libgit2 (see gitconfig.h).
  */
 #include "gitconfig.h"
+#include "ascii.h"
 #include "strbuf.h"
 #include "usage.h"
 #include "wildmatch.h"
@@ -73,15 +74,9 @@ static int next_char(struct syntax *s)
 	return c;
 }
 
-/* git's isspace(): ASCII space, tab, newline, carriage return, nothing else. */
-static int is_space(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 static int is_key_char(int c)
 {
-	return isalnum(c) || c == '-';
+	return ascii_isalnum(c) || c == '-';
 }
 
 /* [section "subsection"]: from the space after the section's name. */
@@ -91,7 +86,7 @@ static int extended_section(struct syntax *s, int c)
 		if (c == '\n')
 			return BAD_INCOMPLETE;
 		c = next_char(s);
-	} while (is_space(c));
+	} while (git_isspace(c));
 	if (c != '"')
 		return BAD_LINE;
 	s->has_sub = 1;
@@ -131,7 +126,7 @@ static int section_header(struct syntax *s)
 			return BAD_LINE;
 		if (c == ']')
 			break;
-		if (is_space(c)) {
+		if (git_isspace(c)) {
 			rc = extended_section(s, c);
 			if (rc)
 				return rc;
@@ -168,7 +163,7 @@ static int value(struct syntax *s, struct strbuf *out)
 			return quote ? BAD_INCOMPLETE : SYNTAX_OK;
 		if (comment)
 			continue;
-		if (is_space(c) && !quote) {
+		if (git_isspace(c) && !quote) {
 			if (out->len)
 				space++;
 			continue;
@@ -267,13 +262,13 @@ int gitconfig_parse(const char *buf, size_t len, unsigned flags, gitconfig_var_f
 			comment = 0;
 			continue;
 		}
-		if (comment || is_space(c))
+		if (comment || git_isspace(c))
 			continue;
 		if (c == '#' || c == ';') {
 			comment = 1;
 			continue;
 		}
-		ret = c == '[' ? section_header(&s) : isalpha(c) ? name_and_value(&s, c, fn, data) : BAD_LINE;
+		ret = c == '[' ? section_header(&s) : ascii_isalpha(c) ? name_and_value(&s, c, fn, data) : BAD_LINE;
 		if (ret)
 			break;
 	}
@@ -476,7 +471,7 @@ static int canonical_key(const char *key, struct strbuf *out)
 
 		dot |= c == '.';
 		if (!dot || i > base) {
-			if (!is_key_char(c) || (i == base + 1 && !isalpha(c)))
+			if (!is_key_char(c) || (i == base + 1 && !ascii_isalpha(c)))
 				return error("invalid key: %s", key);
 			c = tolower(c);
 		} else if (c == '\n') {
@@ -554,16 +549,16 @@ static int read_parameters(struct reading *r, char *s)
 
 		if (!key)
 			return error(bogus);
-		if (!s || isspace((unsigned char)*s)) {
+		if (!s || git_isspace(*s)) {
 			if (add_old_style(r, key) < 0)
 				return -1;
 		} else if (*s == '=') {
 			s++;
 			if (*s == '\'') {
 				value = sq_dequote_step(s, &s);
-				if (!value || (s && !isspace((unsigned char)*s)))
+				if (!value || (s && !git_isspace(*s)))
 					return error(bogus);
-			} else if (*s && !isspace((unsigned char)*s)) {
+			} else if (*s && !git_isspace(*s)) {
 				return error(bogus);
 			}
 			if (add_command_line(r, key, value) < 0)
@@ -571,7 +566,7 @@ static int read_parameters(struct reading *r, char *s)
 		} else {
 			return error(bogus);
 		}
-		while (s && isspace((unsigned char)*s))
+		while (s && git_isspace(*s))
 			s++;
 	}
 	return 0;

@@ -70,9 +70,9 @@ static void count_error(struct mbox_split *ms, struct mail_source *src)
 		ms->errors++;
 }
 
-/* Writes one message as the pos-th of the output; from_line may be NULL. */
-static int write_one(struct mbox_split *ms, size_t pos, const char *from_line,
-		     const char *buf, size_t len)
+/* Writes one message, entry e (NULL when streaming), as the pos-th of the output; from_line may be NULL. */
+static int write_one(struct mbox_split *ms, const struct mail_entry *e, size_t pos,
+		     const char *from_line, const char *buf, size_t len)
 {
 	struct strbuf from = STRBUF_INIT;
 	const char *nl;
@@ -88,7 +88,9 @@ static int write_one(struct mbox_split *ms, size_t pos, const char *from_line,
 		strbuf_addf(&from, "%s\r", from_line);
 		from_line = from.buf;
 	}
-	if (ms->dir && ms->dir->fd >= 0)
+	if (ms->series && e)
+		rc = seriesdir_write(ms->series, e->unit, from_line, buf, len);
+	else if (ms->dir && ms->dir->fd >= 0)
 		rc = outdir_write(ms->dir, pos, from_line, buf, len);
 	else
 		rc = mbox_writer_add(ms->mbox, from_line, buf, len);
@@ -189,7 +191,7 @@ static int write_from_files(struct mbox_split *ms, struct mail_entry **order, si
 			break;
 		}
 		strbuf_setlen(&buf, e->len);
-		if (write_one(ms, e->out_pos, e->from_line, buf.buf, buf.len) < 0)
+		if (write_one(ms, e, e->out_pos, e->from_line, buf.buf, buf.len) < 0)
 			ret = -1;
 	}
 	if (fd >= 0)
@@ -230,7 +232,7 @@ static int reread_inputs(struct mbox_split *ms, int direct)
 		if (e->len != raw.len)
 			ret = error("'%s' changed while it was read (message %zu)", raw.origin, raw.number);
 		else if (direct)
-			ret = write_one(ms, e->out_pos, e->from_line, raw.buf, raw.len);
+			ret = write_one(ms, e, e->out_pos, e->from_line, raw.buf, raw.len);
 		else
 			ret = spool_add(&ms->spool, raw.buf, raw.len, &e->spool_off);
 	}
@@ -247,7 +249,7 @@ static int write_spooled(struct mbox_split *ms, struct mail_entry **order, size_
 	for (i = 0; !ret && i < n; i++) {
 		ret = spool_read(&ms->spool, order[i]->spool_off, order[i]->len, &buf);
 		if (!ret)
-			ret = write_one(ms, order[i]->out_pos, order[i]->from_line, buf.buf, buf.len);
+			ret = write_one(ms, order[i], order[i]->out_pos, order[i]->from_line, buf.buf, buf.len);
 	}
 	strbuf_release(&buf);
 	return ret;
@@ -281,6 +283,34 @@ int mbox_split_write(struct mbox_split *ms, struct mail_entry **order, size_t n)
 	return write_spooled(ms, order, n);
 }
 
+static int cmp_series(const void *a_, const void *b_)
+{
+	const struct mail_entry *a = *(const struct mail_entry *const *)a_;
+	const struct mail_entry *b = *(const struct mail_entry *const *)b_;
+
+	if (a->unit->number != b->unit->number)
+		return a->unit->number < b->unit->number ? -1 : 1;
+	return (a->out_pos > b->out_pos) - (a->out_pos < b->out_pos);
+}
+
+int mbox_split_write_series(struct mbox_split *ms, struct mail_entry **order, size_t n,
+			    size_t *outside)
+{
+	struct mail_entry **by_series = xmalloc(st_mult(n + 1, sizeof(*by_series)));
+	size_t m = 0;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		if (order[i]->unit)
+			by_series[m++] = order[i];
+	*outside = n - m;
+	if (m)
+		qsort(by_series, m, sizeof(*by_series), cmp_series);
+	rc = mbox_split_write(ms, by_series, m);
+	free(by_series);
+	return rc;
+}
+
 int mbox_split_stream(struct mbox_split *ms, size_t *written)
 {
 	struct strbuf from = STRBUF_INIT;
@@ -299,7 +329,7 @@ int mbox_split_stream(struct mbox_split *ms, size_t *written)
 		strbuf_reset(&from);
 		if (raw.from_line)
 			strbuf_add(&from, raw.from_line, raw.from_line_len);
-		ret = write_one(ms, ++*written, raw.from_line ? from.buf : NULL, raw.buf, raw.len);
+		ret = write_one(ms, NULL, ++*written, raw.from_line ? from.buf : NULL, raw.buf, raw.len);
 	}
 	source_close(src);
 	strbuf_release(&from);

@@ -43,7 +43,8 @@ struct mbox_split {
 	int fast;		/* selection needs no more than select_scan() fills */
 	struct select_index *idx;
 	struct mbox_writer *mbox;	/* output: an mbox stream ... */
-	struct outdir *dir;	/* ... or numbered files (dir->fd >= 0) */
+	struct outdir *dir;	/* ... or numbered files (dir->fd >= 0) ... */
+	struct seriesdir *series;	/* ... or one mbox per series (mbox_split_write_series()); may be NULL */
 	struct attest *attest;	/* check each message's signatures into its entry; may be NULL */
 
 	/* state */
@@ -63,6 +64,13 @@ void mbox_split_release(struct mbox_split *ms);
 int mbox_split_index(struct mbox_split *ms);
 /* Pass 2: writes the n entries of order (from select_choose()). */
 int mbox_split_write(struct mbox_split *ms, struct mail_entry **order, size_t n);
+/*
+ * Pass 2 into ms->series: the n entries of order series by series
+ * (select.h), in output order inside each; *outside gets how many are
+ * in no series (not written).
+ */
+int mbox_split_write_series(struct mbox_split *ms, struct mail_entry **order, size_t n,
+			    size_t *outside);
 /*
  * For a listing that shows trailers: every indexed message read again
  * and given to a new review (common/mail/review.h) in index order, the

@@ -24,6 +24,7 @@
  * This is the one file of the mail layer that talks to OpenSSL.
  */
 #include "attest-patatt.h"
+#include "ascii.h"
 #include "attest-gpg.h"
 #include "gitdir.h"
 #include "mail.h"
@@ -47,11 +48,6 @@ int attest_sha256(const void *buf, size_t len, unsigned char out[ATTEST_SHA256_R
 	unsigned int n = 0;
 
 	return EVP_Digest(buf, len, out, &n, EVP_sha256(), NULL) == 1 && n == ATTEST_SHA256_RAWSZ ? 0 : -1;
-}
-
-static int is_wsp(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
 /*
@@ -78,7 +74,7 @@ static void canon_header_value(struct strbuf *out, const char *value, size_t len
 
 		if (c == '\r' || c == '\n')
 			continue;
-		if (is_wsp(c)) {
+		if (ascii_isspace(c)) {
 			if (out->len > start && out->buf[out->len - 1] != ' ')
 				strbuf_addch(out, ' ');
 			continue;
@@ -98,7 +94,7 @@ void attest_patatt_tags(struct strvec *tags, const char *value, size_t len)
 
 	/* a NUL byte, which Python keeps, is dropped: tags are C strings here */
 	for (size_t i = 0; i < len; i++)
-		if (!is_wsp(value[i]) && value[i])
+		if (!ascii_isspace(value[i]) && value[i])
 			strbuf_addch(&flat, value[i]);
 	for (p = flat.buf, end = flat.buf + flat.len; p < end;) {
 		const char *semi = memchr(p, ';', end - p), *eq;

@@ -3,6 +3,7 @@
  * compose: one RFC 5322 message (see compose.h).
  */
 #include "compose.h"
+#include "ascii.h"
 #include "mail.h"
 #include "sha1.h"
 #include "utf8.h"
@@ -106,8 +107,7 @@ int compose_check_text(const char *s, size_t len, const char **why)
 
 static int is_atext(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       (c && strchr("!#$%&'*+-/=?^_`{|}~", c));
+	return ascii_isalnum(c) || (c && strchr("!#$%&'*+-/=?^_`{|}~", c));
 }
 
 static int domain_ok(const char *d)

@@ -4,6 +4,7 @@
  * parameters, quoted-printable, base64, iconv. See mail.h.
  */
 #include "mail.h"
+#include "ascii.h"
 #include "wrapper.h"
 
 #include <ctype.h>
@@ -430,11 +431,6 @@ void mail_decode_b(struct strbuf *out, const char *in, size_t len)
 	strbuf_setlen(out, o - out->buf);
 }
 
-static int g_isspace(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 int mail_rfc2047_decode(struct strbuf *out, const char *in, size_t len, const char **problem)
 {
 	const char *p = in, *end = in + len;
@@ -454,7 +450,7 @@ int mail_rfc2047_decode(struct strbuf *out, const char *in, size_t len, const ch
 		if (ep != p) {
 			/* keep what precedes the word, unless it is blanks after a word */
 			const char *s = p;
-			while (s < ep && g_isspace(*s))
+			while (s < ep && git_isspace(*s))
 				s++;
 			if (s != ep || p == in)
 				strbuf_add(&res, p, ep - p);

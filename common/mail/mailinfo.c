@@ -12,6 +12,7 @@
  * message) the result is the same but an error is returned.
  */
 #include "mailinfo.h"
+#include "ascii.h"
 #include "date.h"
 #include "mail.h"
 #include "usage.h"
@@ -66,14 +67,9 @@ static void strbuf_swap(struct strbuf *a, struct strbuf *b)
 	*b = t;
 }
 
-static int g_isspace(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 static void g_rtrim(struct strbuf *sb)
 {
-	while (sb->len && g_isspace(sb->buf[sb->len - 1]))
+	while (sb->len && git_isspace(sb->buf[sb->len - 1]))
 		sb->len--;
 	sb->buf[sb->len] = '\0';
 }
@@ -83,7 +79,7 @@ static void g_trim(struct strbuf *sb)
 	size_t i = 0;
 
 	g_rtrim(sb);
-	while (i < sb->len && g_isspace(sb->buf[i]))
+	while (i < sb->len && git_isspace(sb->buf[i]))
 		i++;
 	if (i)
 		strbuf_remove(sb, 0, i);
@@ -249,7 +245,7 @@ static inline int skip_header(const struct strbuf *line, const char *name, const
 	if (line->len <= n || line->buf[n] != ':' || strncasecmp(line->buf, name, n))
 		return 0;
 	v = line->buf + n + 1;
-	while (g_isspace(*v))
+	while (git_isspace(*v))
 		v++;
 	*val = v;
 	return 1;
@@ -431,13 +427,13 @@ static int patchbreak(const struct strbuf *line)
 	if (line->len < 4)
 		return 0;
 	if (starts_with(line->buf, "---")) {
-		if (line->buf[3] == ' ' && !g_isspace(line->buf[4]))
+		if (line->buf[3] == ' ' && !git_isspace(line->buf[4]))
 			return 1;
 		for (size_t i = 3; i < line->len; i++) {
 			unsigned char c = line->buf[i];
 			if (c == '\n')
 				return 1;
-			if (!g_isspace(c))
+			if (!git_isspace(c))
 				break;
 		}
 	}
@@ -451,7 +447,7 @@ static int is_scissors_line(const char *line)
 	int scissors = 0, gap = 0, visible, perforation = 0, in_perforation = 0;
 
 	for (c = line; *c; c++) {
-		if (g_isspace(*c)) {
+		if (git_isspace(*c)) {
 			if (in_perforation) {
 				perforation++;
 				gap++;
@@ -525,9 +521,9 @@ static int check_inbody_header(struct mi *mi, const struct strbuf *line)
 		return 1;
 	}
 	flush_inbody_accum(mi);
-	if (starts_with(line->buf, ">From") && g_isspace(line->buf[5]))
+	if (starts_with(line->buf, ">From") && git_isspace(line->buf[5]))
 		return is_format_patch_separator(line->buf + 1, line->len - 1);
-	if (starts_with(line->buf, "[PATCH]") && g_isspace(line->buf[7])) {
+	if (starts_with(line->buf, "[PATCH]") && git_isspace(line->buf[7])) {
 		strbuf_reset(&mi->s_hdr[H_SUBJECT]);
 		strbuf_addbuf(&mi->s_hdr[H_SUBJECT], line);
 		mi->s_set[H_SUBJECT] = 1;
@@ -737,8 +733,7 @@ static int handle_boundary(struct mi *mi, struct strbuf *line)
 
 static int is_b64(unsigned char c)
 {
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-	       c == '+' || c == '/';
+	return ascii_isalnum(c) || c == '+' || c == '/';
 }
 
 /* Our strictness on top of git's lenient decoders. */
@@ -757,7 +752,7 @@ static void check_encoded_line(struct mi *mi, const struct strbuf *line)
 				if (pad)
 					bad = 1;
 				n++;
-			} else if (!g_isspace(c)) {
+			} else if (!git_isspace(c)) {
 				bad = 1;
 			}
 		}
@@ -913,12 +908,12 @@ static int raw_patchbreak(const char *p, size_t len)
 	if (len < 4 || memcmp(p, "---", 3))
 		return 0;
 	/* git reads a NUL after the line's last byte */
-	if (p[3] == ' ' && !g_isspace(len > 4 ? p[4] : '\0'))
+	if (p[3] == ' ' && !git_isspace(len > 4 ? p[4] : '\0'))
 		return 1;
 	for (size_t i = 3; i < len; i++) {
 		if (p[i] == '\n')
 			return 1;
-		if (!g_isspace(p[i]))
+		if (!git_isspace(p[i]))
 			break;
 	}
 	return 0;
@@ -1012,7 +1007,7 @@ int mailinfo_date_ok(const char *value, size_t len)
 	int tz, ok;
 
 	/* blanks only: git am takes the current time, as for no Date at all */
-	while (len && g_isspace(value[len - 1]))
+	while (len && git_isspace(value[len - 1]))
 		len--;
 	if (!len)
 		return 1;
@@ -1050,14 +1045,14 @@ static void cleanup_space(struct strbuf *sb)
 		return;
 	/* Nothing to rewrite before the first other blank. */
 	for (r = 0; r < sb->len; r++)
-		if (g_isspace(sb->buf[r]) &&
-		    (sb->buf[r] != ' ' || (r + 1 < sb->len && g_isspace(sb->buf[r + 1]))))
+		if (git_isspace(sb->buf[r]) &&
+		    (sb->buf[r] != ' ' || (r + 1 < sb->len && git_isspace(sb->buf[r + 1]))))
 			break;
 	w = r;
 	for (; r < sb->len; r++) {
-		if (g_isspace(sb->buf[r])) {
+		if (git_isspace(sb->buf[r])) {
 			sb->buf[w++] = ' ';
-			while (r + 1 < sb->len && g_isspace(sb->buf[r + 1]))
+			while (r + 1 < sb->len && git_isspace(sb->buf[r + 1]))
 				r++;
 		} else {
 			sb->buf[w++] = sb->buf[r];
@@ -1176,7 +1171,7 @@ static void handle_from(struct patch_mail *pm, const struct strbuf *from)
 		goto out;
 	while (at > f.buf) {
 		char c = at[-1];
-		if (g_isspace(c))
+		if (git_isspace(c))
 			break;
 		if (c == '<') {
 			at[-1] = ' ';
@@ -1238,7 +1233,7 @@ void mailinfo_cleanup_subject(struct strbuf *subject, int keep_non_patch)
 			} else {
 				strbuf_add(&out, s + i, remove);
 				i += remove;
-				if (i < n && g_isspace(s[i]))
+				if (i < n && git_isspace(s[i]))
 					strbuf_addch(&out, s[i++]);
 			}
 			continue;
@@ -1371,7 +1366,7 @@ void mailinfo_format_info(struct strbuf *out, const struct patch_mail *pm)
 
 static int is_reply_subject(const char *s)
 {
-	while (g_isspace(*s))
+	while (git_isspace(*s))
 		s++;
 	return !strncasecmp(s, "re:", 3) || !strncasecmp(s, "aw:", 3) ||
 	       !strncasecmp(s, "fwd:", 4) || !strncasecmp(s, "fw:", 3);
@@ -1392,7 +1387,7 @@ void mailinfo_series_info(const char *subject, size_t len, int *version, int *nu
 	for (;;) {
 		const char *lb, *rb, *p;
 
-		while (i < len && (g_isspace(subject[i]) || subject[i] == ':'))
+		while (i < len && (git_isspace(subject[i]) || subject[i] == ':'))
 			i++;
 		if (i + 3 <= len && !strncasecmp(subject + i, "re:", 3)) {
 			i += 3;
@@ -1887,7 +1882,7 @@ int mailinfo_parse(struct patch_mail *pm, const struct raw_mail *raw, const stru
 	mailinfo_reset(pm);
 	mi_start(mi, pm, raw, opts);
 
-	while (mi->p < mi->end && g_isspace(*mi->p))
+	while (mi->p < mi->end && git_isspace(*mi->p))
 		mi->p++;
 	if (mi->p >= mi->end) {
 		mi_error(mi, "empty message");

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "mbox-write.h"
+#include "ascii.h"
 #include "color.h"
 #include "quote.h"
 #include "select.h"
@@ -220,6 +222,30 @@ static size_t expand_color(struct strbuf *out, const char *f, int color)
 	return len;
 }
 
+static void add_slug(struct strbuf *out, const char *subject);
+
+/* %q<c>: entry e's series (select.h); nothing when it is in none. 0 when c is unknown. */
+static size_t expand_series(struct strbuf *out, char c, const struct mail_entry *e)
+{
+	const struct select_series *s = e ? e->unit : NULL;
+
+	if (!strchr("nNvKsmfF", c) || !c)
+		return 0;
+	if (!s)
+		return 2;
+	switch (c) {
+	case 'n': strbuf_addf(out, "%zu", s->number); break;
+	case 'N': strbuf_addf(out, "%zu", s->of); break;
+	case 'v': strbuf_addf(out, "%d", s->version); break;
+	case 'K': strbuf_addf(out, "%d", s->total); break;
+	case 's': if (s->head) add_field(out, s->head->clean_subject); break;
+	case 'm': if (s->head) add_field(out, s->head->message_id); break;
+	case 'f': if (s->head) add_slug(out, s->head->clean_subject); break;
+	case 'F': mbox_write_series_name(out, s); break;
+	}
+	return 2;
+}
+
 /* Expands one placeholder at f (after '%'); returns its length or 0 when unknown. */
 static size_t expand(struct strbuf *out, const char *f, const struct mail_entry *e, int color)
 {
@@ -272,6 +298,8 @@ static size_t expand(struct strbuf *out, const char *f, const struct mail_entry 
 			return 0;
 		}
 		return 2;
+	case 'q':
+		return expand_series(out, f[1], e);
 	case 'C':
 		i = expand_color(out, f + 1, color);
 		return i ? i + 1 : 0;
@@ -341,4 +369,222 @@ int mbox_write_format_needs_paths(const char *fmt)
 int mbox_write_format_needs_attest(const char *fmt)
 {
 	return format_uses(fmt, 'G');
+}
+
+/* git format-patch's file name characters */
+static int title_char(char c)
+{
+	return ascii_isalnum(c) || c == '.' || c == '_';
+}
+
+#define SERIES_SLUG_MAX 52
+
+/* subject as a file name: see mbox_write_series_name() */
+static void add_slug(struct strbuf *out, const char *subject)
+{
+	size_t start = out->len;
+	int gap = 0;
+
+	for (const char *p = subject; *p && out->len - start < SERIES_SLUG_MAX; p++) {
+		if (!title_char(*p)) {
+			gap = 1;
+			continue;
+		}
+		if (gap && out->len > start)
+			strbuf_addch(out, '-');
+		gap = 0;
+		strbuf_addch(out, *p);
+		while (*p == '.' && p[1] == '.')
+			p++;
+	}
+	if (out->len - start > SERIES_SLUG_MAX)
+		strbuf_setlen(out, start + SERIES_SLUG_MAX);
+	while (out->len > start && (out->buf[out->len - 1] == '.' || out->buf[out->len - 1] == '-'))
+		strbuf_setlen(out, out->len - 1);
+}
+
+void mbox_write_series_name(struct strbuf *out, const struct select_series *s)
+{
+	int width = 4;
+	size_t start;
+
+	for (size_t of = s->of; of >= 10000; of /= 10)
+		width++;
+	strbuf_addf(out, "%0*zu-", width, s->number);
+	start = out->len;
+	add_slug(out, s->head ? s->head->clean_subject : "");
+	if (out->len == start)
+		strbuf_setlen(out, start - 1);
+	strbuf_addstr(out, ".mbox");
+}
+
+static int dir_is_empty(int fd, const char *path)
+{
+	int dup_fd = dup(fd), empty = 1;
+	struct dirent *de;
+	DIR *dir;
+
+	if (dup_fd < 0 || !(dir = fdopendir(dup_fd))) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return error_errno("cannot read directory '%s'", path);
+	}
+	rewinddir(dir);	/* the duplicate shares fd's offset */
+	while (empty && (de = readdir(dir)))
+		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
+	closedir(dir);
+	return empty;
+}
+
+int seriesdir_open(struct seriesdir *sd, const char *path, enum mbox_format format, int force)
+{
+	struct strbuf stage = STRBUF_INIT;
+	int empty;
+
+	sd->format = format;
+	sd->force = force;
+	sd->path = xstrdup(path);
+	if (mkdir(path, 0777) == 0)
+		sd->created = 1;
+	else if (errno != EEXIST)
+		return error_errno("cannot create directory '%s'", path);
+	sd->fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sd->fd < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			return error("'%s' is not a directory (or is a symbolic link)", path);
+		return error_errno("cannot open directory '%s'", path);
+	}
+	if (!sd->created && (empty = dir_is_empty(sd->fd, path)) <= 0) {
+		if (empty < 0)
+			return -1;
+		if (!force)
+			return error("'%s' is not empty (--force replaces the series files in it)", path);
+	}
+	strbuf_addf(&stage, "%s/.mbox-split-XXXXXX", path);
+	if (!mkdtemp(stage.buf)) {
+		error_errno("cannot create a directory in '%s'", path);
+		strbuf_release(&stage);
+		return -1;
+	}
+	sd->stage = xstrdup(stage.buf + strlen(path) + 1);
+	strbuf_release(&stage);
+	sd->stage_fd = openat(sd->fd, sd->stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sd->stage_fd < 0)
+		return error_errno("cannot open '%s/%s'", path, sd->stage);
+	return 0;
+}
+
+/* Finishes the file being written. */
+static int seriesdir_close_file(struct seriesdir *sd)
+{
+	int rc = 0;
+
+	if (sd->w.fd < 0)
+		return 0;
+	if (mbox_writer_finish(&sd->w) < 0)
+		rc = -1;
+	if (close(sd->w.fd) < 0 && !rc)
+		rc = error_errno("cannot write '%s/%s'", sd->path, sd->names.v[sd->names.nr - 1]);
+	sd->w.fd = -1;
+	return rc;
+}
+
+int seriesdir_write(struct seriesdir *sd, const struct select_series *s, const char *from_line,
+		    const char *buf, size_t len)
+{
+	if (s->number != sd->current) {
+		struct strbuf name = STRBUF_INIT;
+		int fd;
+
+		if (s->number < sd->current)
+			BUG("series %zu written after series %zu", s->number, sd->current);
+		if (seriesdir_close_file(sd) < 0)
+			return -1;
+		mbox_write_series_name(&name, s);
+		fd = openat(sd->stage_fd, name.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			error_errno("cannot create '%s/%s'", sd->path, name.buf);
+			strbuf_release(&name);
+			return -1;
+		}
+		strvec_push(&sd->names, name.buf);
+		strbuf_release(&name);
+		mbox_writer_init(&sd->w, fd, sd->format);
+		sd->current = s->number;
+	}
+	return mbox_writer_add(&sd->w, from_line, buf, len);
+}
+
+/* A name mbox_write_series_name() gives: digits, then '-' or ".mbox", ending in ".mbox". */
+static int is_series_name(const char *name)
+{
+	size_t digits = strspn(name, "0123456789");
+
+	return digits >= 4 && (name[digits] == '-' || name[digits] == '.') &&
+	       ends_with(name, ".mbox") && strlen(name) >= digits + 5;
+}
+
+/* With force: the series files an earlier run left in the directory. */
+static int remove_old_series(struct seriesdir *sd)
+{
+	int dup_fd = dup(sd->fd), rc = 0;
+	struct dirent *de;
+	DIR *dir;
+
+	if (dup_fd < 0 || !(dir = fdopendir(dup_fd))) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return error_errno("cannot read directory '%s'", sd->path);
+	}
+	rewinddir(dir);	/* dir_is_empty() read to the end through the same offset */
+	while (!rc && (de = readdir(dir)))
+		if (is_series_name(de->d_name) && unlinkat(sd->fd, de->d_name, 0) < 0)
+			rc = error_errno("cannot remove '%s/%s'", sd->path, de->d_name);
+	closedir(dir);
+	return rc;
+}
+
+int seriesdir_commit(struct seriesdir *sd)
+{
+	int rc = seriesdir_close_file(sd);
+
+	if (!rc && sd->force)
+		rc = remove_old_series(sd);
+	for (size_t i = 0; !rc && i < sd->names.nr; i++)
+		if (renameat(sd->stage_fd, sd->names.v[i], sd->fd, sd->names.v[i]) < 0)
+			rc = error_errno("cannot move '%s' into '%s'", sd->names.v[i], sd->path);
+	if (rc)
+		return rc;
+	close(sd->stage_fd);
+	sd->stage_fd = -1;
+	if (unlinkat(sd->fd, sd->stage, AT_REMOVEDIR) < 0)
+		rc = error_errno("cannot remove '%s/%s'", sd->path, sd->stage);
+	free(sd->stage);
+	sd->stage = NULL;
+	sd->created = 0;
+	return rc;
+}
+
+void seriesdir_release(struct seriesdir *sd)
+{
+	if (sd->w.fd >= 0) {
+		strbuf_release(&sd->w.buf);
+		close(sd->w.fd);
+		sd->w.fd = -1;
+	}
+	for (size_t i = 0; sd->stage_fd >= 0 && i < sd->names.nr; i++)
+		unlinkat(sd->stage_fd, sd->names.v[i], 0);
+	if (sd->stage_fd >= 0)
+		close(sd->stage_fd);
+	if (sd->stage)
+		unlinkat(sd->fd, sd->stage, AT_REMOVEDIR);
+	if (sd->fd >= 0)
+		close(sd->fd);
+	if (sd->created)
+		rmdir(sd->path);
+	free(sd->stage);
+	free(sd->path);
+	strvec_clear(&sd->names);
+	sd->stage = sd->path = NULL;
+	sd->stage_fd = sd->fd = -1;
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "strbuf.h"
+#include "strvec.h"
 
 struct mail_entry;
 
@@ -62,6 +63,52 @@ int outdir_write(struct outdir *od, size_t n, const char *from_line, const char 
 void outdir_close(struct outdir *od);
 
 /*
+ * A directory of one mbox per series (mbox-split --series-dir): the
+ * series of the selection (select.h, struct select_series) each in a
+ * file named by mbox_write_series_name(), "0001-usb-hub-fix-a-leak.mbox",
+ * so that a shell glob reads them in the mailbox's series order.
+ *
+ * Nothing half-written: seriesdir_open() refuses a directory that is
+ * not empty (but with force) before anything is read, and the files are
+ * written into a hidden directory inside it; seriesdir_commit() moves
+ * them in (with force, after removing the series files, names as above,
+ * an earlier run left); seriesdir_release() removes what was not moved
+ * in, and the directory too when seriesdir_open() created it, and frees
+ * sd (names stays valid until then). The messages of one
+ * series must come together (one file is open at a time).
+ */
+struct seriesdir {
+	char *path;
+	int fd;			/* path, opened */
+	char *stage;		/* the hidden directory's name in it, NULL when none */
+	int stage_fd;
+	int created;		/* seriesdir_open() made path */
+	int force;
+	enum mbox_format format;
+	struct mbox_writer w;	/* the file being written (w.fd >= 0) */
+	size_t current;		/* its series number, 0 for none */
+	struct strvec names;	/* the files written, in order */
+};
+#define SERIESDIR_INIT { .fd = -1, .stage_fd = -1, .w = { .fd = -1 }, .names = STRVEC_INIT }
+
+int seriesdir_open(struct seriesdir *sd, const char *path, enum mbox_format format, int force);
+/* Appends a message to series s's file; from_line as for mbox_writer_add(). */
+struct select_series;
+int seriesdir_write(struct seriesdir *sd, const struct select_series *s, const char *from_line,
+		    const char *buf, size_t len);
+int seriesdir_commit(struct seriesdir *sd);
+/* Takes a seriesdir never opened. */
+void seriesdir_release(struct seriesdir *sd);
+
+/*
+ * Series s's file name: its number, as wide as the largest (4 digits at
+ * least), then its subject as git format-patch turns a subject into a
+ * file name (letters, digits, '.' and '_' kept, every other run a '-',
+ * 52 bytes at most), then ".mbox".
+ */
+void mbox_write_series_name(struct strbuf *out, const struct select_series *s);
+
+/*
  * Expands a listing format for entry e:
  *   %i  position in the input (the number used in error messages)
  *   %I  position in the output
@@ -75,6 +122,11 @@ void outdir_close(struct outdir *od);
  *   %G? its attestation verdict: G, B, U or N (common/mail/attest.h); empty when
  *       not checked (--attest=off)
  *   %GS who signed it: "ed25519/dev@example.org", "DKIM/example.org"
+ *   %qn %qN  its series' number (select.h) and the number of series
+ *   %qv %qK  the series' version and patch count
+ *   %qs %qm  the series' subject and Message-ID (its cover letter's, else its first patch's)
+ *   %qf %qF  the subject as a file name, the series' file name (mbox_write_series_name())
+ *       (all empty for a message in no series)
  *   %n  newline   %%  percent   %xNN  the byte NN (hex)
  *   %C(<colour>)  a colour in git's syntax (color.h), %Cred, %Cgreen,
  *       %Cblue, %Creset: as in git's pretty formats, written only when

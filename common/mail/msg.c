@@ -3,19 +3,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ascii.h"
 #include "msg.h"
 #include "wrapper.h"
-
-/* git's isspace(): space, tab, LF, CR only (not VT/FF), ASCII only. */
-static int g_isspace(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static int g_isalnum(unsigned char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
 
 void msg_stripspace(struct strbuf *sb)
 {
@@ -28,7 +18,7 @@ void msg_stripspace(struct strbuf *sb)
 
 		len = eol ? (size_t)(eol - (sb->buf + i)) + 1 : sb->len - i;
 		newlen = len;
-		while (newlen && g_isspace(sb->buf[i + newlen - 1]))
+		while (newlen && git_isspace(sb->buf[i + newlen - 1]))
 			newlen--;
 		if (newlen) {
 			if (empties && j)
@@ -90,7 +80,7 @@ static long last_line(const char *buf, size_t len)
 
 static int is_blank_line(const char *s, const char *end)
 {
-	while (s < end && *s != '\n' && g_isspace(*s))
+	while (s < end && *s != '\n' && git_isspace(*s))
 		s++;
 	return s == end || *s == '\n';
 }
@@ -109,7 +99,7 @@ static long find_separator(const char *line, const char *end, const char *seps)
 	for (c = line; c < end; c++) {
 		if (*c && strchr(seps, *c))
 			return c - line;
-		if (!whitespace_found && (g_isalnum(*c) || *c == '-'))
+		if (!whitespace_found && (ascii_isalnum(*c) || *c == '-'))
 			continue;
 		if (c != line && (*c == ' ' || *c == '\t')) {
 			whitespace_found = 1;
@@ -168,7 +158,7 @@ static int configured_token(const struct trailer_conf *tc, const char *bol, long
 
 	if (!tc)
 		return 0;
-	while (n > 0 && !g_isalnum((unsigned char)bol[n - 1]))
+	while (n > 0 && !ascii_isalnum((unsigned char)bol[n - 1]))
 		n--;
 	for (size_t i = 0; i < tc->tokens.nr; i++)
 		if (!strncasecmp(bol, tc->tokens.v[i], n))
@@ -224,12 +214,12 @@ static size_t trailer_start(const char *buf, size_t len, const struct trailer_co
 			continue;
 		}
 		sep = find_separator(bol, eol, separators(tc));
-		if (sep >= 1 && !g_isspace(*bol)) {
+		if (sep >= 1 && !git_isspace(*bol)) {
 			trailers++;
 			possible_cont = 0;
 			if (!recognized && configured_token(tc, bol, sep))
 				recognized = 1;
-		} else if (g_isspace(*bol)) {
+		} else if (git_isspace(*bol)) {
 			possible_cont++;
 		} else {
 			non_trailers++;
@@ -268,7 +258,7 @@ static int footer_kind(const struct strbuf *msg, const struct trailer_conf *tc,
 		const char *bol = msg->buf + off;
 		const char *eol = msg->buf + next_line(msg->buf, end, off);
 
-		if (prev_has_sep && g_isspace(*bol))
+		if (prev_has_sep && git_isspace(*bol))
 			continue;
 		last_match = (size_t)(eol - bol) >= line->len && !memcmp(bol, line->buf, line->len);
 		found |= last_match;

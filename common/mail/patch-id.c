@@ -2,18 +2,9 @@
 #include <string.h>
 
 #include "patch-id.h"
+#include "ascii.h"
 #include "sha1.h"
 #include "strbuf.h"
-
-static int is_space(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-static int is_alpha(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
 
 /* Does s[0..len) start with a full object id (40 hex digits)? */
 static int starts_with_oid(const char *s, size_t len)
@@ -95,7 +86,7 @@ static void remove_space(struct strbuf *sb, const char *line, size_t len)
 {
 	strbuf_reset(sb);
 	for (size_t i = 0; i < len && line[i]; i++)
-		if (!is_space(line[i]))
+		if (!ascii_isspace(line[i]))
 			strbuf_addch(sb, line[i]);
 }
 
@@ -149,7 +140,7 @@ static int one_line(struct pid_state *st, const char *line, size_t len)
 			return 1;
 		} else if (len >= 4 && !memcmp(line, "--- ", 4)) {
 			st->before = st->after = 1;
-		} else if (!len || !is_alpha(line[0])) {
+		} else if (!len || !ascii_isalpha(line[0])) {
 			return 0;
 		}
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ascii.h"
 #include "mail.h"
 #include "mailinfo.h"
 #include "select.h"
@@ -91,12 +92,6 @@ static int has_8bit(const char *s, size_t len)
 	return 0;
 }
 
-/* Blanks as the parser trims them (git's isspace). */
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 /*
  * A folded header value unfolded as the parser does it (git's
  * read_one_header_line()): each line loses its trailing blanks, each
@@ -108,7 +103,7 @@ static void unfold(struct strbuf *out, const char *v, size_t len)
 	int first = 1;
 
 	/* mail_header_next() skipped spaces and tabs; the parser skips a CR too */
-	while (v < end && is_blank(*v))
+	while (v < end && git_isspace(*v))
 		v++;
 
 	while (v < end) {
@@ -119,7 +114,7 @@ static void unfold(struct strbuf *out, const char *v, size_t len)
 		strbuf_add(out, v, stop - v);
 		if (!first && out->len > start)
 			out->buf[start] = ' ';
-		while (out->len > start && is_blank(out->buf[out->len - 1]))
+		while (out->len > start && git_isspace(out->buf[out->len - 1]))
 			out->len--;
 		out->buf[out->len] = '\0';
 		first = 0;
@@ -133,11 +128,11 @@ static void unfolded(struct strbuf *buf, const struct mail_header *h, const char
 	if (!memchr(h->value, '\n', h->value_len)) {
 		*v = h->value;
 		*len = h->value_len;
-		while (*len && is_blank(**v)) {
+		while (*len && git_isspace(**v)) {
 			(*v)++;
 			(*len)--;
 		}
-		while (*len && is_blank((*v)[*len - 1]))
+		while (*len && git_isspace((*v)[*len - 1]))
 			(*len)--;
 		return;
 	}
@@ -211,12 +206,11 @@ static int b64_line_ok(const char *p, const char *end)
 		if (c == '=') {
 			pad = 1;
 			n++;
-		} else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-			   c == '+' || c == '/') {
+		} else if (ascii_isalnum(c) || c == '+' || c == '/') {
 			if (pad)
 				return 0;
 			n++;
-		} else if (!is_blank(c)) {
+		} else if (!git_isspace(c)) {
 			return 0;
 		}
 	}

@@ -33,6 +33,8 @@ struct select_index {
 	size_t nr, alloc;
 	struct mail_kinds *kinds;	/* what each message is, its thread and series */
 	struct mail_entry **order;
+	struct select_series *series;	/* the selection's series (select_choose()) */
+	size_t series_nr;
 	struct strbuf scratch;	/* strings of the entry being added that are not kept */
 };
 
@@ -138,6 +140,7 @@ void select_index_free(struct select_index *idx)
 	free(idx->entries);
 	mail_kinds_free(idx->kinds);
 	free(idx->order);
+	free(idx->series);
 	strbuf_release(&idx->scratch);
 	free_all(idx->authors, idx->opts->authors.nr);
 	free_all(idx->subjects, idx->opts->subjects.nr);
@@ -561,6 +564,98 @@ static size_t *reroll_threads(struct select_index *idx, size_t nthreads)
 	return rank_thread;
 }
 
+/*
+ * How well e names its series (lower is better): a cover letter before
+ * a patch, a full posting before a partial reroll, the newest version,
+ * the lowest patch number; superseded mail and follow-ups never.
+ */
+static long long head_rank(struct select_index *idx, const struct mail_entry *e)
+{
+	if (e->superseded || e->own_series == MAIL_NONE ||
+	    (e->kind != MAIL_COVER && e->kind != MAIL_PATCH))
+		return LLONG_MAX;
+	return (e->kind == MAIL_PATCH ? 1LL << 60 : 0) +
+	       (mail_kinds_series(idx->kinds, e->own_series)->partial ? 1LL << 59 : 0) +
+	       ((long long)(INT_MAX - e->version) << 24) + (e->k & 0xffffff);
+}
+
+/* Fills series s from its selected member e. */
+static void add_to_series(struct select_index *idx, struct select_series *s, struct mail_entry *e)
+{
+	e->unit = s;
+	s->nr++;
+	if (!s->head || head_rank(idx, e) < head_rank(idx, s->head)) {
+		const struct mail_series *ms = e->own_series != MAIL_NONE ?
+			mail_kinds_series(idx->kinds, e->own_series) : NULL;
+
+		s->head = e;
+		s->total = ms && ms->total ? ms->total : 1;
+	}
+	if (!e->superseded && e->own_series != MAIL_NONE && e->version > s->version)
+		s->version = e->version;
+}
+
+/*
+ * The series of the selected messages (select.h): each selected entry's
+ * unit, and the series numbered in the mail core's order of units.
+ */
+static void find_units(struct select_index *idx)
+{
+	size_t ns = mail_kinds_series_count(idx->kinds), nthreads = mail_kinds_threads(idx->kinds);
+	size_t *unit = xmalloc(st_mult(ns + 1, sizeof(*unit)));
+	size_t nu = mail_kinds_units(idx->kinds, unit);
+	size_t *thread_unit = xmalloc(st_mult(nthreads + 1, sizeof(*thread_unit)));
+	size_t *number = xcalloc(nu + 1, sizeof(*number));
+	size_t *of = xmalloc(st_mult(idx->nr + 1, sizeof(*of)));
+
+	for (size_t t = 0; t < nthreads; t++)
+		thread_unit[t] = MAIL_NONE;
+	for (size_t i = 0; i < idx->nr; i++) {
+		struct mail_entry *e = idx->entries[i];
+
+		e->unit = NULL;
+		if (e->out_pos && e->own_series != MAIL_NONE && unit[e->own_series] != MAIL_NONE &&
+		    thread_unit[e->thread] == MAIL_NONE)
+			thread_unit[e->thread] = unit[e->own_series];
+	}
+	for (size_t i = 0; i < idx->nr; i++) {
+		const struct mail_entry *e = idx->entries[i];
+
+		of[i] = !e->out_pos ? MAIL_NONE :
+			e->series != MAIL_NONE && unit[e->series] != MAIL_NONE ? unit[e->series] :
+			thread_unit[e->thread];
+		if (of[i] != MAIL_NONE)
+			number[of[i]] = 1;
+	}
+	idx->series_nr = 0;
+	for (size_t u = 0; u < nu; u++)
+		if (number[u])
+			number[u] = ++idx->series_nr;
+	free(idx->series);
+	idx->series = xcalloc(idx->series_nr + 1, sizeof(*idx->series));
+	for (size_t n = 0; n < idx->series_nr; n++) {
+		idx->series[n].number = n + 1;
+		idx->series[n].of = idx->series_nr;
+	}
+	for (size_t i = 0; i < idx->nr; i++)
+		if (of[i] != MAIL_NONE)
+			add_to_series(idx, &idx->series[number[of[i]] - 1], idx->entries[i]);
+	free(unit);
+	free(thread_unit);
+	free(number);
+	free(of);
+}
+
+size_t select_series_count(const struct select_index *idx)
+{
+	return idx->series_nr;
+}
+
+const struct select_series *select_series_at(const struct select_index *idx, size_t n)
+{
+	return n < idx->series_nr ? &idx->series[n] : NULL;
+}
+
 size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 {
 	const struct select_opts *o = idx->opts;
@@ -636,6 +731,7 @@ size_t select_choose(struct select_index *idx, struct mail_entry ***order)
 		idx->order[i] = keys[i].e;
 		keys[i].e->out_pos = i + 1;
 	}
+	find_units(idx);
 	*order = idx->order;
 	free(keys);
 	free(rank);

@@ -44,6 +44,15 @@
  * Output order: threads in order of first appearance; inside a thread
  * by version, then patch number (cover letter 0 first), each reply after
  * what it replies to, a partial reroll where the patch it replaces was. input_order keeps the mailbox's order instead.
+ *
+ * Series as a maintainer takes them (the mail core's units,
+ * mail_kinds_units(): the versions of one series are one): after
+ * select_choose(), each selected message that belongs to one points at
+ * it (mail_entry.unit): its own series, else that of the message it
+ * answers, else the first series of its thread. The series with a
+ * selected message are numbered 1, 2, ... in the order in which their
+ * newest postings start in the mailbox, as dry-apply and queue number
+ * them (common/mail/patch-mails.h) when they read the same mailbox.
  */
 
 #include <regex.h>
@@ -55,6 +64,16 @@
 #include "strvec.h"
 
 struct patch_mail;
+struct mail_entry;
+
+/* A series among the selected messages (see above). */
+struct select_series {
+	size_t number;		/* 1-based */
+	size_t of;		/* how many series the selection holds */
+	int version, total;	/* of its newest posting ([PATCH v2 3/5]: 2, 5; a single patch: 1, 1) */
+	const struct mail_entry *head;	/* its newest posting's cover letter, else its first patch */
+	size_t nr;		/* selected messages in it */
+};
 
 struct mail_entry {
 	size_t number;		/* position in the input (raw_mail.number) */
@@ -88,6 +107,7 @@ struct mail_entry {
 	char attest_verdict;
 	const char *attest_signer;
 	size_t out_pos;		/* 1-based position in the output, 0 when not selected */
+	const struct select_series *unit;	/* its series (select_choose()), NULL when none */
 };
 
 #define NO_NODE ((size_t)-1)
@@ -125,6 +145,10 @@ struct mail_entry *select_index_at(struct select_index *idx, size_t n);
  * owned by the index).
  */
 size_t select_choose(struct select_index *idx, struct mail_entry ***order);
+
+/* After select_choose(): the series of the selection, by number (n is 0-based); NULL past the end. */
+size_t select_series_count(const struct select_index *idx);
+const struct select_series *select_series_at(const struct select_index *idx, size_t n);
 
 /*
  * The fast path for selection: fills what selection by paths, threads,

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ascii.h"
 #include "msg.h"
 #include "mail.h"
 #include "mailinfo.h"
@@ -17,24 +18,14 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-static int is_alnum(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 /* s[0..*len) without blanks at both ends: returns the new start. */
 static const char *trim(const char *s, size_t *len)
 {
-	while (*len && is_space(*s)) {
+	while (*len && ascii_isspace(*s)) {
 		s++;
 		(*len)--;
 	}
-	while (*len && is_space(s[*len - 1]))
+	while (*len && ascii_isspace(s[*len - 1]))
 		(*len)--;
 	return s;
 }
@@ -87,7 +78,7 @@ static int is_address(const char *s, size_t len)
 	if (!at || at == s || memchr(at + 1, '@', len - (at + 1 - s)))
 		return 0;
 	for (i = 0; i < len; i++)
-		if (is_space(s[i]) || strchr("<>()[],;:\"\\", s[i]) || (unsigned char)s[i] < 0x20)
+		if (ascii_isspace(s[i]) || strchr("<>()[],;:\"\\", s[i]) || (unsigned char)s[i] < 0x20)
 			return 0;
 	/* a dot with something on both sides, after the '@' */
 	for (const char *d = at + 2; d < s + len - 1; d++)
@@ -118,8 +109,8 @@ static void add_name(struct strbuf *name, const char *s, size_t len)
 static size_t without_comment(const char *s, size_t len)
 {
 	for (size_t i = 1; i + 1 < len; i++)
-		if (s[i] == '#' && is_space(s[i - 1])) {
-			while (i && is_space(s[i - 1]))
+		if (s[i] == '#' && ascii_isspace(s[i - 1])) {
+			while (i && ascii_isspace(s[i - 1]))
 				i--;
 			return i;
 		}
@@ -385,9 +376,9 @@ static size_t token_len(const char *line, size_t len)
 {
 	size_t i = 0;
 
-	if (!len || !is_alnum(line[0]))
+	if (!len || !ascii_isalnum(line[0]))
 		return 0;
-	while (i < len && (is_alnum(line[i]) || line[i] == '-'))
+	while (i < len && (ascii_isalnum(line[i]) || line[i] == '-'))
 		i++;
 	if (i < 2 || i + 2 > len || line[i] != ':' || !is_blank(line[i + 1]))
 		return 0;
@@ -609,7 +600,7 @@ static void block_read(struct block *b, const char *msg, size_t len, const struc
 		const char *line = msg + off, *nl = memchr(line, '\n', b->end - off);
 		size_t l = nl ? (size_t)(nl - line) : b->end - off;
 
-		if (last_is_trailer && is_space(line[0])) {
+		if (last_is_trailer && ascii_isspace(line[0])) {
 			b->v[b->nr - 1].len = line + l - b->v[b->nr - 1].s;
 		} else {
 			ALLOC_GROW(b->v, b->nr + 1, b->alloc);
@@ -647,7 +638,7 @@ void trailers_of_message(struct trailer_list *out, const char *msg, size_t len,
 				strbuf_addch(&value, v[k]);
 				continue;
 			}
-			while (k + 1 < vlen && is_space(v[k + 1]))
+			while (k + 1 < vlen && ascii_isspace(v[k + 1]))
 				k++;
 			strbuf_addch(&value, ' ');
 		}
@@ -723,7 +714,7 @@ int trailer_is_from(const struct trailer *t, const char *from_name, const char *
 /* git's token_len_without_separator(): the token without its final punctuation. */
 static size_t token_core_len(const char *tok, size_t len)
 {
-	while (len && !is_alnum(tok[len - 1]))
+	while (len && !ascii_isalnum(tok[len - 1]))
 		len--;
 	return len;
 }
@@ -776,7 +767,7 @@ static void print_item(struct strbuf *out, const struct item *it, const char *se
 		strbuf_addch(out, '\n');
 		return;
 	}
-	while (n && is_space(it->token.buf[n - 1]))
+	while (n && ascii_isspace(it->token.buf[n - 1]))
 		n--;
 	if (!n)
 		return;
@@ -799,7 +790,7 @@ static int ends_with_blank_line(const char *s, size_t len)
 	while (i > 0 && s[i - 1] != '\n')
 		i--;
 	for (; i < len && s[i] != '\n'; i++)
-		if (!is_space(s[i]))
+		if (!ascii_isspace(s[i]))
 			return 0;
 	return 1;
 }

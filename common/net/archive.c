@@ -3,6 +3,7 @@
  * A series from a public-inbox archive (see archive.h).
  */
 #include "archive.h"
+#include "ascii.h"
 #include "fetch.h"
 #include "http.h"
 #include "mail-kind.h"
@@ -42,8 +43,7 @@ void archive_escape_msgid(struct strbuf *out, const char *msgid)
 	for (const char *p = msgid; *p; p++) {
 		unsigned char c = *p;
 
-		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		    strchr(keep, c))
+		if (ascii_isalnum(c) || strchr(keep, c))
 			strbuf_addch(out, c);
 		else
 			strbuf_addf(out, "%%%02X", c);

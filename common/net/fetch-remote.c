@@ -5,6 +5,7 @@
  */
 #include "fetch-remote.h"
 #include "archive.h"
+#include "ascii.h"
 #include "config.h"
 #include "gitdir.h"
 #include "imap.h"
@@ -169,8 +170,7 @@ static int cache_name(struct cache *c, const struct archive_ref *ref)
 
 	for (const char *p = ref->msgid; *p && sb.len < 40; p++) {
 		int ch = (unsigned char)*p;
-		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-			 (ch >= '0' && ch <= '9') || strchr("._@+-", ch);
+		int ok = ascii_isalnum(ch) || strchr("._@+-", ch);
 
 		strbuf_addch(&sb, !ok || (!sb.len && ch == '.') ? '_' : ch);
 	}

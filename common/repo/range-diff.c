@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ascii.h"
 #include "msg.h"
 #include "mailinfo.h"
 #include "patch-mails.h"
@@ -29,11 +30,6 @@ struct rpatch {
 
 /* ---- the text of a patch ---- */
 
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 /* A message line as git log --pretty=medium shows it (tabs expanded to 8), trailing blanks dropped. */
 static void add_message_line(struct strbuf *out, const char *line, size_t len)
 {
@@ -53,7 +49,7 @@ static void add_message_line(struct strbuf *out, const char *line, size_t len)
 		if ((c & 0xc0) != 0x80)
 			col++;	/* a character starts: one column (wide ones are rare in messages) */
 	}
-	while (out->len > start && is_space(out->buf[out->len - 1]))
+	while (out->len > start && ascii_isspace(out->buf[out->len - 1]))
 		strbuf_setlen(out, out->len - 1);
 	strbuf_addch(out, '\n');
 }
@@ -518,7 +514,7 @@ static void funcname(struct strbuf *out, const char *const *lines, const size_t 
 		}
 		if (n > FUNCNAME_MAX)
 			n = FUNCNAME_MAX;
-		while (n && is_space(s[start + n - 1]))
+		while (n && ascii_isspace(s[start + n - 1]))
 			n--;
 		strbuf_add(out, s + start, n);
 		return;

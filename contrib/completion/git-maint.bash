@@ -176,14 +176,14 @@ __git_maint_none ()
 __git_maint_mbox_split_value ()
 {
 	case $1 in
-	-o|--output-directory)
+	-o|--output-directory|--series-dir)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$2"))
 		;;
 	--touches)
 		;;	# a path: file names
 	--format)
-		__gitcomp "%i %I %m %r %an %ae %ad %at %s %S %v %k %K %p %P %o %n" "" "$2"
+		__gitcomp "%i %I %m %r %an %ae %ad %at %s %S %v %k %K %p %P %o %qn %qN %qv %qK %qs %qm %qf %qF %n" "" "$2"
 		;;
 	*)
 		__git_maint_none

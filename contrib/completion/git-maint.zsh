@@ -40,7 +40,7 @@ __git_maint_value_action () {
 	case $cmd:$1 in
 	dry-apply:onto|notify:branch) print -r -- ':branch:__git_maint_branches' ;;
 	notify:after-push) print -r -- ':remote:__git_maint_remotes' ;;
-	mbox-split:output-directory) print -r -- ':directory:_directories' ;;
+	mbox-split:output-directory|mbox-split:series-dir) print -r -- ':directory:_directories' ;;
 	mbox-split:touches) print -r -- ':path:_files' ;;
 	describe-contains:match|describe-contains:exclude) print -r -- ':tag pattern:__git_maint_tags' ;;
 	*) print -r -- ":$1: " ;;
