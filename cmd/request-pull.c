@@ -13,6 +13,7 @@
 #include "usage.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 static const char *const request_pull_usage[] = {
 	"git maint-request-pull [<options>] [<public-branch>]",
@@ -25,12 +26,14 @@ enum action { ACTION_START, ACTION_CONTINUE, ACTION_ABORT };
 int cmd_main(int argc, const char **argv)
 {
 	struct request_pull_opts o = REQUEST_PULL_OPTS_INIT;
-	int action = ACTION_START, timeout = -1;
+	int action = ACTION_START, timeout = -1, edit = -1;
 	struct option options[] = {
 		OPT_GROUP("The tag"),
 		OPT_STRING(0, "tag", &o.tag, "name", "the tag to make (default from tree.<name>.tag-format)"),
 		OPT_STRING('m', "message", &o.message, "message", "the tag's message"),
 		OPT_STRING('F', "file", &o.message_file, "file", "read the tag's message from a file ('-': stdin)"),
+		OPT_BOOL('e', "edit", &edit,
+			 "edit the tag's message (default: with --send on a terminal, without -m or -F)"),
 		OPT_BOOL(0, "sign", &o.sign, "sign the tag as git tag -s does (default; --no-sign: unsigned)"),
 		OPT_GROUP("The mail"),
 		OPT_STRING_LIST(0, "to", &o.to, "address", "send to (default tree.<name>.upstream-to)"),
@@ -53,7 +56,7 @@ int cmd_main(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, options, request_pull_usage, 0);
 	if (action != ACTION_START &&
-	    (argc || o.tag || o.message || o.message_file || o.to.nr || o.cc.nr || o.send))
+	    (argc || o.tag || o.message || o.message_file || edit >= 0 || o.to.nr || o.cc.nr || o.send))
 		usage_msg_opt(request_pull_usage, options, "--continue and --abort take no other arguments");
 	if (argc > 1)
 		usage_msg_opt(request_pull_usage, options, "one public branch at a time");
@@ -62,6 +65,8 @@ int cmd_main(int argc, const char **argv)
 	if (timeout < -1)
 		usage_msg_opt(request_pull_usage, options, "--timeout must not be negative");
 	o.branch = argc ? argv[0] : NULL;
+	/* as git merge: the editor by default only for a person at a terminal */
+	o.edit = edit >= 0 ? edit : o.send && !o.message && !o.message_file && isatty(0) && isatty(1);
 
 	repo = repo_open_or_die();
 	if (config_load(&cfg, repo) < 0)

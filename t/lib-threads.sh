@@ -29,14 +29,14 @@
 # Message-IDs are those git format-patch made; read them back with
 # msgid <file>.
 
-# msgid <mail file>: its Message-ID without <>.
+# msgid <mail file>: its (first) Message-ID without <>.
 msgid () {
-	sed -n "s/^Message-I[Dd]: <\(.*\)>\$/\1/p" "$1" | head -n 1
+	sed -n "/^Message-I[Dd]: <\(.*\)>\$/{s//\1/p;q;}" "$1"
 }
 
-# subject_of <mail file>: its Subject value.
+# subject_of <mail file>: its (first) Subject value.
 subject_of () {
-	sed -n "s/^Subject: //p" "$1" | head -n 1
+	sed -n "/^Subject: /{s///p;q;}" "$1"
 }
 
 FROM_LINE="From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
@@ -44,7 +44,11 @@ FROM_LINE="From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 200
 # reply_to <mail file> <from> <date> [--no-re]: the headers of a reply to it.
 reply_to () {
 	subject=$(subject_of "$1") &&
-	id=$(msgid "$1") &&
+	# its Message-ID, and the same with every byte but a-z0-9 an x, in
+	# one sed (as tr -c "a-z0-9\n" x would make it)
+	id=$(LC_ALL=C sed -n "/^Message-I[Dd]: <\(.*\)>\$/{s//\1/p;s/[^a-z0-9]/x/gp;q;}" "$1") &&
+	xid=${id#*"$LF"} &&
+	id=${id%"$LF"*} &&
 	echo "$FROM_LINE" &&
 	echo "From: $2" &&
 	echo "Date: $3" &&
@@ -54,7 +58,7 @@ reply_to () {
 	else
 		echo "Subject: Re: $subject"
 	fi &&
-	echo "Message-ID: <reply.$(echo "$id" | tr -c "a-z0-9\n" x).$5@example.net>" &&
+	echo "Message-ID: <reply.$xid.$5@example.net>" &&
 	echo "In-Reply-To: <$id>" &&
 	echo "References: <$id>" &&
 	echo

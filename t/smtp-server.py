@@ -30,7 +30,10 @@
 # minutes, so a test that dies leaves no server behind. --reject ADDR answers 550 to RCPT TO:<ADDR>; --defer ADDR
 # answers 451 to it once. --refuse-after K answers 554 to the data of the
 # (K+1)th message (once), which is not spooled; the connection goes on.
-# --refuse-from K answers 554 to the data of every message after the
+# --rcpt-max N answers "452 4.5.3 Too many recipients" to every RCPT TO
+# after the first N a transaction accepted (RFC 5321 4.5.3.1.10);
+# --defer-all answers 451 to every RCPT TO, every time (a server that
+# defers everything). --refuse-from K answers 554 to the data of every message after the
 # first K accepted (a policy that changed mid-run), until the next reset.
 # --inject-starttls sends a second reply right after "220 Ready to start
 # TLS", before the handshake (an attacker's injection, RFC 3207).
@@ -75,6 +78,8 @@ def make_parser(exit_on_error=True):
     p.add_argument("--stall-after", type=int)
     p.add_argument("--reject", action="append", default=[])
     p.add_argument("--defer", action="append", default=[])
+    p.add_argument("--rcpt-max", type=int)
+    p.add_argument("--defer-all", action="store_true")
     p.add_argument("--refuse-after", type=int)
     p.add_argument("--refuse-from", type=int)
     p.add_argument("--inject-starttls", action="store_true")
@@ -212,6 +217,10 @@ class Handler:
         m = self.modes
         if address in m.args.reject:
             return "550 5.1.1 <%s>: Recipient address rejected: User unknown" % address
+        if m.args.defer_all:
+            return "451 4.3.0 <%s>: Recipient address deferred: try again later" % address
+        if m.args.rcpt_max is not None and len(envelope.rcpt_tos) >= m.args.rcpt_max:
+            return "452 4.5.3 Too many recipients"
         if address in m.args.defer and address not in m.deferred:
             m.deferred.add(address)
             return "451 4.7.1 <%s>: Recipient address deferred: try again later" % address

@@ -9,15 +9,17 @@ test_expect_success 'every config key is documented in git-maint(7)' '
 	sed -n "s/^	{ \"\([a-z]*\)\", [01], \"\([a-z0-9-]*\)\".*/\1.\2/p" \
 		"$MAINT_SRC_DIR/common/base/config.c" >keys &&
 	test_line_count -gt 20 keys &&
-	while read key
-	do
-		section=${key%%.*} name=${key#*.} &&
+	# one awk for every key: the entries "<key>::" of the page, then
+	# each key as <section>.<name>:: or <section>.<name>.<key name>::
+	awk "
+		FILENAME == ARGV[1] { if ((i = index(\$0, \"::\")) > 1) entry[substr(\$0, 1, i - 1)] = 1; next }
 		{
-			grep -q "^$section\.$name::" "$MAINT_SRC_DIR/Documentation/git-maint.adoc" ||
-			grep -q "^$section\.<name>\.$name::" "$MAINT_SRC_DIR/Documentation/git-maint.adoc" ||
-			{ echo "undocumented: $key"; false; }
-		} || return 1
-	done <keys
+			dot = index(\$0, \".\")
+			if (!(\$0 in entry) && !(substr(\$0, 1, dot) \"<name>\" substr(\$0, dot) in entry))
+				print \"undocumented: \" \$0
+		}
+	" "$MAINT_SRC_DIR/Documentation/git-maint.adoc" keys >undocumented &&
+	test_must_be_empty undocumented
 '
 
 # Source files: what git tracks that is code (C, shell, python, awk, the
@@ -26,20 +28,22 @@ test_expect_success 'every config key is documented in git-maint(7)' '
 test_expect_success GITCHECKOUT 'every source file carries the SPDX line of COPYING (GPL-2.0-only)' '
 	grep -q "Version 2, June 1991" "$MAINT_SRC_DIR/COPYING" &&
 	git -C "$MAINT_SRC_DIR" ls-files -- ":!:t/fuzz/corpus/" ":!:t/fuzz/regressions/" >tracked &&
-	while read f
-	do
-		case $f in
-		*.c|*.h|*.sh|*.py|*.bash|*.zsh|*.awk|Makefile) ;;
-		*) test "$(head -c2 "$MAINT_SRC_DIR/$f")" = "#!" || continue ;;
-		esac &&
-		echo "$f" || return 1
-	done <tracked >sources &&
+	# one awk reads the first lines of every file (a process or two a
+	# file were some 800 processes)
+	awk -v src="$MAINT_SRC_DIR/" "
+		/[.](c|h|sh|py|bash|zsh|awk)\$/ || \$0 == \"Makefile\" { print; next }
+		(getline first <(src \$0)) > 0 && substr(first, 1, 2) == \"#!\" { print }
+		{ close(src \$0) }
+	" tracked >sources &&
 	test_line_count -gt 250 sources &&
-	while read f
-	do
-		head -3 "$MAINT_SRC_DIR/$f" | grep -q "SPDX-License-Identifier: GPL-2.0-only" ||
-		echo "$f"
-	done <sources >lacking &&
+	awk -v src="$MAINT_SRC_DIR/" "{
+		found = 0
+		for (i = 0; i < 3 && (getline line <(src \$0)) > 0; i++)
+			if (line ~ /SPDX-License-Identifier: GPL-2.0-only/)
+				found = 1
+		close(src \$0)
+		if (!found) print
+	}" sources >lacking &&
 	test_must_be_empty lacking
 '
 
@@ -138,14 +142,16 @@ test_expect_success 'the engine floor: every layer but engine is used by it, non
 
 test_expect_success 'results are a type: what decides ok / no / try later returns enum maint_result' '
 	# a function returning RESULT_NO or RESULT_TEMPFAIL is declared so, never "int"
-	for f in "$MAINT_SRC_DIR"/common/*/*.c "$MAINT_SRC_DIR"/cmd/*.c
-	do
-		awk -v f="${f#$MAINT_SRC_DIR/}" "
+	# (one awk for every file)
+	(
+		cd "$MAINT_SRC_DIR" &&
+		awk "
+			FNR == 1 { fn = \"\" }
 			/^(static )?int [a-z_0-9]+\\(/ { fn = \$0; sub(/\\(.*/, \"\", fn); sub(/.* /, \"\", fn) }
 			/^}/ { fn = \"\" }
-			fn != \"\" && /(return |[^=!<>]= )RESULT_(NO|TEMPFAIL)/ { print f \": \" fn; fn = \"\" }
-		" "$f" || return 1
-	done >untyped &&
+			fn != \"\" && /(return |[^=!<>]= )RESULT_(NO|TEMPFAIL)/ { print FILENAME \": \" fn; fn = \"\" }
+		" common/*/*.c cmd/*.c
+	) >untyped &&
 	test_must_be_empty untyped
 '
 

@@ -11,14 +11,15 @@ sed -n 's/^	{ "\([a-z]*\)", \([01]\), "\([a-z0-9-]*\)", \(KEY_[A-Z_]*\)\(, "\([^
 
 # both loaders, what mbox-split and the fetcher read (no libgit2) and
 # what the others read: the same output, errors and exit code (returned)
+# (in both.files/ and both.libgit2/: one diff -r compares the outputs and the errors)
+mkdir -p "$TRASH_DIRECTORY/both.files" "$TRASH_DIRECTORY/both.libgit2"
 both () {
-	test-config files "$@" >"$TRASH_DIRECTORY/files.out" 2>"$TRASH_DIRECTORY/files.err"
+	test-config files "$@" >"$TRASH_DIRECTORY/both.files/out" 2>"$TRASH_DIRECTORY/both.files/err"
 	rc=$?
-	test-config libgit2 "$@" >"$TRASH_DIRECTORY/libgit2.out" 2>"$TRASH_DIRECTORY/libgit2.err"
+	test-config libgit2 "$@" >"$TRASH_DIRECTORY/both.libgit2/out" 2>"$TRASH_DIRECTORY/both.libgit2/err"
 	test $? = $rc &&
-	test_cmp "$TRASH_DIRECTORY/files.out" "$TRASH_DIRECTORY/libgit2.out" &&
-	test_cmp "$TRASH_DIRECTORY/files.err" "$TRASH_DIRECTORY/libgit2.err" &&
-	cat "$TRASH_DIRECTORY/files.out" &&
+	diff -r -u "$TRASH_DIRECTORY/both.files" "$TRASH_DIRECTORY/both.libgit2" &&
+	cat "$TRASH_DIRECTORY/both.files/out" &&
 	return $rc
 }
 
@@ -28,6 +29,7 @@ test_expect_success 'setup: a repository' '
 '
 
 test_expect_success 'every key of maint.ini can be set with git config, as maint.<section>[.<name>].<key>' '
+	cp repo/.git/config config.before &&
 	while read section named key type choices
 	do
 		case $type in
@@ -47,12 +49,16 @@ test_expect_success 'every key of maint.ini can be set with git config, as maint
 			name=maint.$section.$gkey sub=
 		fi &&
 		git -C repo config "$name" "$value" &&
-		(cd repo && both get "$section" "$sub" "$key") >actual &&
-		# named as git lists it: section and key lower-cased
-		printf "%s\tgit config '"'"'%s'"'"'\n" "$value" "$(echo "$name" | tr A-Z a-z)" >expect &&
-		test_cmp expect actual &&
-		git -C repo config --unset "$name" || return 1
-	done <keys
+		printf "%s\t%s\t%s\n" "$section" "$sub" "$key" &&
+		printf "%s\t%s\n" "$value" "$name" >&9 || return 1
+	done <keys >asked 9>set &&
+	# every key read back by both loaders, each in one run; named as
+	# git lists it: section and key lower-cased
+	(cd repo && both get-each ../asked) >actual &&
+	awk -F "\t" -v q="'"'"'" "{ print \$1 \"\tgit config \" q tolower(\$2) q }" set >expect &&
+	test_cmp expect actual &&
+	test_line_count -gt 40 actual &&
+	cp config.before repo/.git/config
 '
 
 test_expect_success 'the precedence: global git config < ~/.config/git-maint/config < the repository'"'"'s git config < maint.ini' '
@@ -99,7 +105,7 @@ test_expect_success 'git -c maint.*: for one command, over every file (maint.ini
 	test_cmp expect actual &&
 	(cd repo && GIT_CONFIG_PARAMETERS=$(git -c maint.queue.fuzz=many params) &&
 	 GIT_CONFIG_PARAMETERS=$GIT_CONFIG_PARAMETERS test_expect_code 128 both get queue "" fuzz) &&
-	grep "^fatal: git -c '"'"'maint.queue.fuzz'"'"': bad value '"'"'many'"'"'" files.err &&
+	grep "^fatal: git -c '"'"'maint.queue.fuzz'"'"': bad value '"'"'many'"'"'" both.files/err &&
 	rm repo/.git/maint.ini &&
 	git -C repo config --unset maint.queue.fuzz
 '
@@ -137,14 +143,14 @@ test_expect_success 'git -c: what git refuses, refused with git'"'"'s words' '
 	do
 		(cd repo && GIT_CONFIG_PARAMETERS=$params test_expect_code 128 git config --list 2>../expect >/dev/null) &&
 		(cd repo && GIT_CONFIG_PARAMETERS=$params test_expect_code 128 both git >/dev/null) &&
-		test_cmp expect files.err || return 1
+		test_cmp expect both.files/err || return 1
 	done &&
 	for env in "GIT_CONFIG_COUNT=x" "GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=a.b GIT_CONFIG_VALUE_0=x" \
 		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=a.b"
 	do
 		(cd repo && env $env git config --list 2>../expect >/dev/null; test $? = 128) &&
 		(cd repo && export $env && both git >/dev/null; test $? = 128) &&
-		test_cmp expect files.err || return 1
+		test_cmp expect both.files/err || return 1
 	done
 '
 
@@ -209,7 +215,7 @@ test_expect_success 'a key git-maint reads under another name gets a warning nam
 	warning: '"'"'archive.url'"'"' in git'"'"'s config is not read by git-maint: set '"'"'maint.archive.url'"'"'
 	warning: '"'"'tree.usb.public'"'"' in git'"'"'s config is not read by git-maint: set '"'"'maint.tree.usb.public'"'"'
 	EOF
-	test_cmp expect files.err &&
+	test_cmp expect both.files/err &&
 	# mbox-split, which reads git'"'"'s files without libgit2, says the same
 	(cd repo && test_expect_code 1 git maint-mbox-split --format=%s /dev/null 2>../err) &&
 	grep -v "no messages found" err >warnings &&

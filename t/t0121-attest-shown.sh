@@ -10,8 +10,6 @@ test_expect_success 'setup: a signed series, an altered copy, a signed review' '
 	attest_mail 1 >p1.eml &&
 	attest_mail 2 >p2.eml &&
 	patatt_sign p1.eml p1.signed &&
-	dkim_sign ed p2.eml p2.signed &&
-	sed "s/^+two$/+evil/" p2.signed >p2.altered &&
 	id=$(sed -n "s/^Message-I[dD]: <\(.*\)>/\1/p" p1.eml) &&
 	cat >reply.eml <<-EOF &&
 	From: Rev Iewer <rev@example.org>
@@ -22,7 +20,8 @@ test_expect_success 'setup: a signed series, an altered copy, a signed review' '
 
 	Reviewed-by: Rev Iewer <rev@example.org>
 	EOF
-	dkim_sign rsa reply.eml reply.signed &&
+	dkim_sign ed p2.eml p2.signed -- rsa reply.eml reply.signed &&
+	sed "s/^+two$/+evil/" p2.signed >p2.altered &&
 	attest_mbox good.mbox p1.signed p2.signed reply.signed &&
 	attest_mbox bad.mbox p1.signed p2.altered &&
 	attest_mbox plain.mbox p1.eml p2.eml &&

@@ -49,8 +49,7 @@ test_expect_success 'setup: patches signed by DKIM only, keys published in the t
 	export ATTEST_PY &&
 	attest_mail 1 >p1.eml &&
 	attest_mail 2 >p2.eml &&
-	dkim_sign ed p1.eml p1.signed &&
-	dkim_sign rsa p2.eml p2.signed &&
+	dkim_sign ed p1.eml p1.signed -- rsa p2.eml p2.signed &&
 	attest_mbox series.mbox p1.signed p2.signed &&
 	git -C repo branch -q base HEAD~2 &&
 	git -C repo checkout -q -b work base

@@ -23,19 +23,18 @@ for s in A:todo/A/0000-cover-letter.patch:3 D:todo/D1/0000-cover-letter.patch:4 
 do
 	name=${s%%:*} rest=${s#*:} n=${s##*:} cover=${rest%:*}
 	test_expect_success B4 "series $name: the trailers b4 am carries, in its order" '
-		b4_trailers TODO "$(msgid '"$cover"')" >expect &&
+		b4_trailers TODO "$(msgid '"$cover"')" >b4-'"$name"' &&
 		git branch -f q-'"$name"' work-next &&
 		git maint-queue -q --no-signoff --series "$(msgid '"$cover"')" q-'"$name"' TODO &&
 		our_trailers q-'"$name"' '"$n"' >actual &&
-		test_cmp expect actual
+		test_cmp b4-'"$name"' actual
 	'
 done
 
+# (what b4 am gave for A and H above: b4 runs in 0.5 s of CPU)
 test_expect_success B4 'the reviews b4 carries are there: the oracle says something' '
-	b4_trailers TODO "$(msgid todo/A/0000-cover-letter.patch)" >out &&
-	grep "^Acked-by: Ack Er <ack@example.org>\$" out &&
-	b4_trailers TODO "$(msgid todo/H2/v2-0000-cover-letter.patch)" >out &&
-	grep "^Reviewed-by: Rev Iewer <rev@example.net>\$" out
+	grep "^Acked-by: Ack Er <ack@example.org>\$" b4-A &&
+	grep "^Reviewed-by: Rev Iewer <rev@example.net>\$" b4-H
 '
 
 # nore: a reply that kept "[PATCH] ..." and lost its "Re:", its

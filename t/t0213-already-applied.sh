@@ -6,12 +6,25 @@ SQ="'"
 . "$MAINT_TEST_DIR/lib-threads.sh"
 . "$MAINT_TEST_DIR/lib-todo.sh"
 
+# applied_as <patch file> <branch>: the commit of <branch> with the
+# patch's patch id, as git patch-id --stable finds it (the oracle), 12 digits
+applied_as () {
+	id=$(git patch-id --stable <"$1" | cut -d " " -f 1) &&
+	git log -p --no-merges -n 1000 "$2" | git patch-id --stable >ids &&
+	sed -n "s/^$id \(.\{12\}\).*/\1/p" ids
+}
+
 # Series 7 of the week (G, "usb: misc: led fixes") is on work-next already,
 # as git am made it; work-linus lacks it.
 test_expect_success 'setup: a week of mail for the USB tree, series G on work-next' '
 	todo_setup &&
 	G=$(msgid todo/G/0000-cover-letter.patch) &&
 	echo "$G" >G.id &&
+	applied_as todo/G/0001-*.patch work-next >G1 &&
+	applied_as todo/G/0002-*.patch work-next >G2 &&
+	test $(wc -c <G1) = 13 &&
+	test $(wc -c <G2) = 13 &&
+	test "$(cat G1)" = "$(git rev-parse --short=12 work-next~1)" &&
 	git branch g-half work-next~1 &&
 	git log -1 --format=%s g-half >actual &&
 	echo "usb: misc: led: fix blink" >expect &&
@@ -31,12 +44,12 @@ test_expect_success 'git apply --reverse --check, the oracle: each patch of G is
 test_expect_success 'dry-apply: each patch "already applied" in one line, no hunk failure; the series is taken' '
 	git maint-dry-apply --onto work-next --series "$(cat G.id)" TODO >out &&
 	sed -n "/^Checking/,\$p" out >actual &&
-	cat >expect <<-\EOF &&
+	cat >expect <<-EOF &&
 	Checking 2 patches against work-next (1 cover letter skipped)
 	Patch 1/2: usb: misc: led: fix blink
-	already applied
+	already applied as $(cat G1)
 	Patch 2/2: usb: misc: led: fix brightness
-	already applied
+	already applied as $(cat G2)
 	work-next: all 2 patches are already applied
 	EOF
 	test_cmp expect actual &&
@@ -46,10 +59,10 @@ test_expect_success 'dry-apply: each patch "already applied" in one line, no hun
 test_expect_success 'dry-apply: a series half applied takes the rest, and says which' '
 	git maint-dry-apply --onto g-half --series "$(cat G.id)" TODO >out &&
 	sed -n "/^Checking/,\$p" out >actual &&
-	cat >expect <<-\EOF &&
+	cat >expect <<-EOF &&
 	Checking 2 patches against g-half (1 cover letter skipped)
 	Patch 1/2: usb: misc: led: fix blink
-	already applied
+	already applied as $(cat G1)
 	Patch 2/2: usb: misc: led: fix brightness
 	checking file drivers/usb/misc/led.c
 	g-half: 1 of 2 patches apply, the other 1 is already applied
@@ -60,14 +73,14 @@ test_expect_success 'dry-apply: a series half applied takes the rest, and says w
 test_expect_success 'dry-apply --porcelain: "applied" patch records, the series record counts them' '
 	git maint-dry-apply --porcelain --onto work-next --onto work-linus --onto g-half \
 		--series "$(cat G.id)" TODO >out &&
-	awk -F "\t" "\$1 == \"patch\" { print \$2, \$3, \$4 }" out >actual &&
-	cat >expect <<-\EOF &&
-	work-next 1 applied
-	work-next 2 applied
-	work-linus 1 ok
-	work-linus 2 ok
-	g-half 1 applied
-	g-half 2 ok
+	awk -F "\t" "\$1 == \"patch\" { print \$2, \$3, \$4, \$8 }" out >actual &&
+	cat >expect <<-EOF &&
+	work-next 1 applied $(git rev-parse work-next~1)
+	work-next 2 applied $(git rev-parse work-next)
+	work-linus 1 ok 
+	work-linus 2 ok 
+	g-half 1 applied $(git rev-parse work-next~1)
+	g-half 2 ok 
 	EOF
 	test_cmp expect actual &&
 	awk -F "\t" "\$1 == \"series\" { print \$3, \$4, \$5, \$6, \$7, \$8 }" out >actual &&
@@ -87,7 +100,8 @@ test_expect_success 'the whole week: series 7 is taken by both branches, and no 
 	grep "^  7: work-linus work-next: usb: misc: led fixes\$" out &&
 	sed -n "/^Series 7\\//,/^Series 8\\//p" out >g &&
 	! grep "FAILED" g &&
-	test $(grep -c "^already applied\$" g) = 2
+	test $(grep -c "^already applied as $(cat G1)\$" g) = 1 &&
+	test $(grep -c "^already applied as $(cat G2)\$" g) = 1
 '
 
 test_expect_success 'a patch that does not apply is not taken for one already applied' '
@@ -106,8 +120,8 @@ test_expect_success 'queue: a series already applied is stepped over, one line a
 	git maint-queue --series "$(cat G.id)" work-next TODO >out 2>err &&
 	grep -v "^Queueing\|^Skipping" out >actual &&
 	cat >expect <<-EOF &&
-	Already applied: usb: misc: led: fix blink
-	Already applied: usb: misc: led: fix brightness
+	Already applied as $(cat G1): usb: misc: led: fix blink
+	Already applied as $(cat G2): usb: misc: led: fix brightness
 	Nothing queued on ${SQ}work-next${SQ}
 	EOF
 	test_cmp expect actual &&
@@ -119,8 +133,8 @@ test_expect_success 'queue: a series already applied is stepped over, one line a
 test_expect_success 'queue: a series half applied queues the rest, the result as on work-next' '
 	git maint-queue --series "$(cat G.id)" g-half TODO >out 2>err &&
 	grep "^Already applied\|^Applying" out >actual &&
-	cat >expect <<-\EOF &&
-	Already applied: usb: misc: led: fix blink
+	cat >expect <<-EOF &&
+	Already applied as $(cat G1): usb: misc: led: fix blink
 	Applying: usb: misc: led: fix brightness
 	EOF
 	test_cmp expect actual &&
@@ -139,10 +153,60 @@ test_expect_success 'a patch that creates a file, a rename and a deletion: alrea
 	git format-patch -q -M -1 --stdout >files.mbox &&
 	git apply --reverse --check files.mbox &&
 	git maint-dry-apply --onto g-files files.mbox >out &&
-	grep "^already applied\$" out &&
+	applied_as files.mbox g-files >F &&
+	test "$(cat F)" = "$(git rev-parse --short=12 g-files)" &&
+	grep "^already applied as $(cat F)\$" out &&
 	grep "^g-files: the patch is already applied\$" out &&
 	git maint-dry-apply --onto g-files~1 files.mbox >out &&
 	grep "^g-files~1: the patch applies\$" out &&
+	git checkout -q work-next
+'
+
+# A series whose middle patch reached the branch on its own, among
+# other commits (cherry-picked: another commit, the same patch id)
+test_expect_success 'queue: a series partly applied (its 2nd patch picked, among others) queues the rest, names the commit' '
+	git checkout -q -b g-mid work-linus &&
+	test_tick &&
+	git commit -q --allow-empty -m "an empty commit: no patch id" &&
+	git cherry-pick work-next >/dev/null &&
+	echo "line" >>fs/ext4/inode.c &&
+	test_tick &&
+	git commit -q -a -m "ext4: something else, after it" &&
+	applied_as todo/G/0002-*.patch g-mid >M &&
+	test "$(cat M)" = "$(git rev-parse --short=12 g-mid~1)" &&
+	git maint-dry-apply --onto g-mid --series "$(cat G.id)" TODO >out &&
+	grep -A1 "^Patch 2/2" out >actual &&
+	printf "Patch 2/2: usb: misc: led: fix brightness\nalready applied as %s\n" "$(cat M)" >expect &&
+	test_cmp expect actual &&
+	before=$(git rev-parse g-mid) &&
+	git maint-queue --series "$(cat G.id)" g-mid TODO >out 2>err &&
+	grep "^Already applied\|^Applying" out >actual &&
+	cat >expect <<-EOF &&
+	Applying: usb: misc: led: fix blink
+	Already applied as $(cat M): usb: misc: led: fix brightness
+	EOF
+	test_cmp expect actual &&
+	test "$(git rev-parse g-mid~1)" = "$before" &&
+	git log -1 --format=%s g-mid >actual &&
+	echo "usb: misc: led: fix blink" >expect &&
+	test_cmp expect actual &&
+	git checkout -q work-next
+'
+
+test_expect_success 'already applied, changed on the way (no commit has its patch id): said, without a commit' '
+	git checkout -q -b g-other work-linus &&
+	git apply todo/G/0001-*.patch &&
+	echo "another line" >>fs/ext4/inode.c &&
+	test_tick &&
+	git commit -q -a -m "led and ext4 in one commit" &&
+	applied_as todo/G/0001-*.patch g-other >F &&
+	test_must_be_empty F &&
+	git maint-dry-apply --porcelain --onto g-other --series "$(cat G.id)" TODO >out &&
+	awk -F "\t" "\$1 == \"patch\" { print \$3, \$4, \$8 }" out >actual &&
+	printf "1 applied \n2 ok \n" >expect &&
+	test_cmp expect actual &&
+	git maint-dry-apply --onto g-other --series "$(cat G.id)" TODO >out &&
+	grep "^already applied\$" out &&
 	git checkout -q work-next
 '
 

@@ -206,4 +206,28 @@ test_expect_success 'msmtp and a recipient the server refuses: that mail refused
 	grep "^Status: failed$" note
 '
 
+# Reliability case 52: a program takes or refuses a mail whole (one exit
+# status); over SMTP the same Cc would be left out and the mail would go
+# (t0617).
+test_expect_success 'msmtp and a Cc the server refuses: the program refuses the mail whole (exit 1), recorded, sent to no one; --retry-refused sends it once the cause is fixed' '
+	smtp_reset --reject gone@example.org &&
+	(
+		cd repo &&
+		test_tick &&
+		GIT_AUTHOR_NAME=Fay GIT_AUTHOR_EMAIL=fay@example.org git commit -q --allow-empty -m "usb: patch 9" &&
+		printf "Message-ID: <p9@example.org>\nFrom: Fay <fay@example.org>\nSubject: [PATCH] usb: patch 9\nCc: gone@example.org\n" >../note9 &&
+		git notes --ref=maint add -F ../note9 HEAD &&
+		test_expect_code 1 git maint-notify --send -q >../out 2>../err
+	) &&
+	grep "^error: [0-9a-f]*: the server refused the mail: .*gone@example.org" err &&
+	test_must_fail smtp_count &&
+	git -C repo notes --ref=maint-notify show HEAD >note &&
+	grep "^Status: failed$" note &&
+	smtp_reset &&
+	(cd repo && git maint-notify --send -q --retry-refused HEAD~1..HEAD) &&
+	test "$(smtp_count)" = 1 &&
+	printf "MAIL FROM:<committer@example.com>\nRCPT TO:<fay@example.org>\nRCPT TO:<gone@example.org>\n" >expect &&
+	test_cmp expect "$SMTP_SPOOL/0001.env"
+'
+
 test_done

@@ -83,8 +83,9 @@ test_expect_success 'a thread that drips for ever: archive.max-time ends it, exi
 	hostile_config r "$HOSTILE_URL/git/" "timeout = 30" "max-time = 2" &&
 	state r >before &&
 	test_expect_code 75 git -C r maint-mbox-split "<drip@example.com>" >out 2>err &&
-	grep "^error: cannot fetch '"'"'$HOSTILE_URL/git/drip@example.com/t.mbox.gz'"'"': Operation timed out after .* milliseconds with .* bytes received$" err &&
-	test $(grep -c "^error:" err) = 1 &&
+	echo "error: cannot fetch '"'"'$HOSTILE_URL/git/drip@example.com/t.mbox.gz'"'"': not done after 2 seconds (archive.max-time); given up" >expect &&
+	grep "^error:" err >actual &&
+	test_cmp expect actual &&
 	test_must_be_empty out &&
 	state r >after &&
 	test_cmp before after &&

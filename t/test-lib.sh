@@ -230,16 +230,48 @@ test_commit () {
 	git tag "$1"
 }
 
-# Snapshot of everything a read-only command must leave alone: a checksum
-# of every file under .git but our own .git/maint (refs, packed-refs,
-# reflogs, HEAD, the index, objects) and the work tree's status. (The
-# refs, HEAD and the index as git lists them add nothing the files do
-# not show, for three more gits a snapshot.)
+# repo_state [<name>...]: snapshot of everything a read-only command must
+# leave alone: a checksum of every file under .git but our own .git/maint
+# and files called <name> (refs, packed-refs, reflogs, HEAD, the index,
+# objects) and the work tree's status. (The refs, HEAD and the index as
+# git lists them add nothing the files do not show, for three more gits a
+# snapshot.) The shell lists the files, in the order of its globs (the
+# same for the same files), and one sha1sum reads them: two processes a
+# snapshot, not four (find, sha1sum, sort, git), 24 ms of CPU, not 41.
 repo_state () {
+	repo_state_except=" $* " &&
+	repo_state_files= &&
+	repo_state_files_ .git &&
 	{
-		find .git -path .git/maint -prune -o -type f -exec sha1sum {} + | LC_ALL=C sort -k2 &&
+		(
+			set -f &&
+			IFS=$LF &&
+			set -- $repo_state_files &&
+			exec sha1sum -- "$@"
+		) &&
 		git status --porcelain=v1 --ignored
 	} 2>&1
+}
+# repo_state_files_ <dir>: adds the regular files under <dir> (not
+# symbolic links, as find -type f) to repo_state_files, one a line.
+repo_state_files_ () {
+	local f
+	for f in "$1"/* "$1"/.[!.]* "$1"/..?*
+	do
+		case $repo_state_except in
+		*" ${f##*/} "*) continue ;;
+		esac
+		if test -L "$f"
+		then
+			continue
+		elif test -d "$f"
+		then
+			test "$f" = .git/maint || repo_state_files_ "$f" || return 1
+		elif test -f "$f"
+		then
+			repo_state_files=$repo_state_files$f$LF
+		fi
+	done
 }
 
 # The options a command's table lists (via --git-completion-helper).

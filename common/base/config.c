@@ -58,6 +58,8 @@ static const struct known_key {
 	{ "tree", 1, "upstream-to", KEY_STRING },
 	{ "tree", 1, "upstream-cc", KEY_STRING },
 	{ "tree", 1, "tag-format", KEY_STRING },
+	{ "tree", 1, "tag-template", KEY_STRING },
+	{ "tree", 1, "greeting", KEY_STRING },
 	{ "queue", 0, "signoff", KEY_BOOL },
 	{ "queue", 0, "fuzz", KEY_INT },
 	{ "queue", 0, "3way", KEY_BOOL },

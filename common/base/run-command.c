@@ -16,9 +16,9 @@
 
 static void NORETURN child(const struct run_opts *o, int in, int out, int err)
 {
-	int null = in < 0 ? open("/dev/null", O_RDONLY) : -1;
-
-	if ((in >= 0 ? dup2(in, 0) : dup2(null, 0)) < 0 || (out >= 0 && dup2(out, 1) < 0) ||
+	if (in < 0 && !o->interactive && (in = open("/dev/null", O_RDONLY)) < 0)
+		_exit(127);
+	if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) ||
 	    (err >= 0 && dup2(err, 2) < 0))
 		_exit(127);
 	for (const char *const *e = o->env; e && *e; e++)
@@ -114,7 +114,7 @@ int run_command_opts(const struct run_opts *o)
 {
 	int in[2] = { -1, -1 }, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	const char *name = o->argv[0];
-	void (*old_pipe)(int);
+	void (*old_pipe)(int), (*old_int)(int) = SIG_DFL, (*old_quit)(int) = SIG_DFL;
 	pid_t pid;
 	int status, ret;
 
@@ -144,12 +144,20 @@ int run_command_opts(const struct run_opts *o)
 		close(outp[1]);
 	if (errp[1] >= 0)
 		close(errp[1]);
+	if (o->interactive) {
+		old_int = signal(SIGINT, SIG_IGN);
+		old_quit = signal(SIGQUIT, SIG_IGN);
+	}
 	old_pipe = signal(SIGPIPE, SIG_IGN);
 	ret = pump(o->input && o->len ? in[1] : -1, o->input, o->len, outp[0], o->out, errp[0], o->err);
 	signal(SIGPIPE, old_pipe);
 	if (o->input && !o->len)
 		close(in[1]);
 	status = wait_child(pid, name);
+	if (o->interactive) {
+		signal(SIGINT, old_int);
+		signal(SIGQUIT, old_quit);
+	}
 	return ret < 0 ? -1 : status;
 fail:
 	close_pair(in);

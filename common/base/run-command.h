@@ -3,7 +3,8 @@
 #define RUN_COMMAND_H
 
 /*
- * Running another program: never through a shell, never with a secret
+ * Running another program: never through a shell (but for the user's
+ * editor, editor.h, a shell command as git runs it), never with a secret
  * in its arguments or environment (what it must know goes through its
  * standard input, a pipe). For user-configured shell commands see
  * common/base/hook.h.
@@ -42,6 +43,12 @@ struct run_opts {
 	size_t len;
 	struct strbuf *out;	/* as run_command()'s */
 	struct strbuf *err;	/* its standard error appended here; NULL: inherited */
+	/*
+	 * An editor: no input means our standard input (the terminal), not
+	 * /dev/null, and while it runs SIGINT and SIGQUIT are ignored here,
+	 * so the ^C meant for it does not kill us behind it (as git does).
+	 */
+	int interactive;
 };
 
 int run_command_opts(const struct run_opts *o);

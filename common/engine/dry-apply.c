@@ -5,14 +5,15 @@
  * --porcelain records.
  */
 #include "dry-apply.h"
+#include "applied.h"
 #include "apply.h"
 #include "attest-keys.h"
 #include "attest.h"
 #include "mailinfo.h"
 #include "quote.h"
 #include "range-diff.h"
-#include "report-color.h"
 #include "repo.h"
+#include "report-color.h"
 #include "series-walk.h"
 #include "strbuf.h"
 #include "usage.h"
@@ -245,7 +246,8 @@ static enum maint_result read_series(struct series *s, const char **args, int na
 
 struct target {
 	const char *name;
-	git_oid tree;
+	git_oid tree, commit;
+	struct applied_index *commits;	/* its commits, for "already applied as <commit>" */
 	int takes_all;		/* every series so far applies to it */
 	size_t applied_all, patches_all;	/* over the series so far, for the "target" record */
 	/* the series at hand */
@@ -261,6 +263,8 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
 	if (repo_lookup_commit(&c, repo, rev) < 0)
 		return -1;
 	git_oid_cpy(&t->tree, git_commit_tree_id(c));
+	git_oid_cpy(&t->commit, git_commit_id(c));
+	t->commits = applied_index_new(repo, git_commit_id(c), NULL);
 	git_commit_free(c);
 	t->name = rev;
 	t->takes_all = 1;
@@ -335,7 +339,8 @@ static int check_report(void *data, struct walk_patch *p)
 		strbuf_addf(out, "patch\t%s%s\t", prefix.buf,
 			    p->res.ok ? "ok" : p->already_applied ? "applied" : "failed");
 		apply_quote_field(out, subject, strlen(subject));
-		strbuf_addf(out, "\t%zu\t%s\t\n", p->mail->series + 1, name.buf);
+		strbuf_addf(out, "\t%zu\t%s\t%s\n", p->mail->series + 1, name.buf,
+			    p->applied_as_found ? git_oid_tostr_s(&p->applied_as) : "");
 		if (!p->already_applied)
 			apply_result_print(out, &p->res, APPLY_PRINT_PORCELAIN, prefix.buf, o->verbose);
 	} else if (!o->quiet) {
@@ -344,7 +349,9 @@ static int check_report(void *data, struct walk_patch *p)
 		strbuf_addstr(out, c->s->att ? c->s->att[p->i].mark : "");
 		strbuf_addch(out, '\n');
 		/* one line, not the hunks that fail because they are there */
-		if (p->already_applied)
+		if (p->applied_as_found)
+			strbuf_addf(out, "already applied as %.12s\n", git_oid_tostr_s(&p->applied_as));
+		else if (p->already_applied)
 			strbuf_addstr(out, "already applied\n");
 		else
 			apply_result_print(out, &p->res, APPLY_PRINT_HUMAN, NULL, o->verbose);
@@ -396,6 +403,7 @@ static enum maint_result check_target(git_repository *repo, struct target *t, st
 	r.quiet = !first;
 	r.hooks = &hooks;
 	r.data = &c;
+	r.applied = t->commits;
 	ret = walk_run(&r, s->w.v, ps->first, ps->first + ps->nr);
 	apply_session_free(sess);
 	if (c.write_failed)
@@ -448,6 +456,31 @@ static void print_summary(struct strbuf *out, const struct target *t, const stru
 		strbuf_addf(out, "; patch %s is the first that does not\n", name.buf);
 	}
 	strbuf_release(&name);
+}
+
+/*
+ * The series' base-commit (cover letter) when target t lacks it: a
+ * line, or a "base" record. -1 on an error (reported).
+ */
+static int report_base(git_repository *repo, struct strbuf *out, const struct target *t,
+		       const struct patch_series *ps, size_t u, const struct dry_apply_opts *o)
+{
+	int held;
+
+	if (!ps->base_commit || (held = applied_base_held(repo, &t->commit, ps->base_commit)) > 0)
+		return 0;
+	if (held < 0)
+		return -1;
+	if (o->porcelain) {
+		strbuf_addf(out, "base\t%zu\t%s\tmissing\t", u + 1, t->name);
+		apply_quote_field(out, ps->base_commit, strlen(ps->base_commit));
+		strbuf_addch(out, '\n');
+	} else {
+		strbuf_addf(out, "%s: lacks the series' base-commit ", t->name);
+		quote_field(out, ps->base_commit, strlen(ps->base_commit) > 12 ? 12 : strlen(ps->base_commit));
+		strbuf_addch(out, '\n');
+	}
+	return 0;
 }
 
 /*
@@ -531,6 +564,9 @@ static enum maint_result check_series(git_repository *repo, struct target *targe
 			print_summary(out, &targets[i], s, u, o);
 		else
 			print_summary(verdicts, &targets[i], s, u, o);
+		if (report_base(repo, several || o->porcelain ? out : verdicts, &targets[i], &s->w.pms.series[u],
+				u, o) < 0)
+			goto cleanup;
 	}
 	if (several && human) {
 		snprintf(what, sizeof(what), "Series %zu", u + 1);
@@ -566,7 +602,7 @@ enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg
 {
 	struct series s = { WALK_INIT, NULL, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL, ATTEST_CONF_INIT, NULL };
 	struct target *targets = NULL;
-	size_t nt, taken = 0;
+	size_t nt = 0, taken = 0;
 	struct strbuf out = STRBUF_INIT, verdicts = STRBUF_INIT;
 	char *current = NULL;
 	enum maint_result ret = RESULT_FATAL, rc;
@@ -631,6 +667,8 @@ cleanup:
 	strbuf_release(&out);
 	strbuf_release(&verdicts);
 	series_clear(&s);
+	for (size_t i = 0; targets && i < nt; i++)
+		applied_index_free(targets[i].commits);
 	free(targets);
 	free(current);
 	return ret;

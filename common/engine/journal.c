@@ -43,6 +43,8 @@ void journal_entry_release(struct journal_entry *e)
 	strbuf_release(&e->reply);
 	strvec_clear(&e->to);
 	strvec_clear(&e->cc);
+	strvec_clear(&e->pending);
+	strvec_clear(&e->refused);
 }
 
 static void parse_line(struct journal_entry *e, const char *line, size_t len)
@@ -60,7 +62,8 @@ static void parse_line(struct journal_entry *e, const char *line, size_t len)
 	vlen = line + len - v;
 #define KEY(k) (klen == strlen(k) && !strncasecmp(line, k, klen))
 	if (KEY("Status"))
-		e->status = vlen == 4 && !memcmp(v, "sent", 4) ? JOURNAL_SENT : JOURNAL_FAILED;
+		e->status = vlen == 4 && !memcmp(v, "sent", 4) ? JOURNAL_SENT :
+			    vlen == 7 && !memcmp(v, "partial", 7) ? JOURNAL_PARTIAL : JOURNAL_FAILED;
 	else if (KEY("Kind"))
 		strbuf_add(&e->kind, v, vlen);
 	else if (KEY("Message-ID"))
@@ -79,6 +82,10 @@ static void parse_line(struct journal_entry *e, const char *line, size_t len)
 		strvec_push_mem(&e->to, v, vlen);
 	else if (KEY("Cc"))
 		strvec_push_mem(&e->cc, v, vlen);
+	else if (KEY("Pending"))
+		strvec_push_mem(&e->pending, v, vlen);
+	else if (KEY("Refused"))
+		strvec_push_mem(&e->refused, v, vlen);
 #undef KEY
 }
 
@@ -176,10 +183,16 @@ int journal_refused(struct journal *j, git_oid **v, size_t *nr, size_t *alloc)
 	return 0;
 }
 
+static const char *status_name(enum journal_status st)
+{
+	return st == JOURNAL_SENT ? "sent" : st == JOURNAL_PARTIAL ? "partial" : "failed";
+}
+
 static void format_entry(struct strbuf *out, const struct journal_entry *e)
 {
-	notes_add_field(out, "Status", e->status == JOURNAL_SENT ? "sent" : "failed",
-			e->status == JOURNAL_SENT ? 4 : 6);
+	const char *status = status_name(e->status);
+
+	notes_add_field(out, "Status", status, strlen(status));
 	notes_add_field(out, "Kind", e->kind.buf, e->kind.len);
 	notes_add_field(out, "Message-ID", e->message_id.buf, e->message_id.len);
 	notes_add_field(out, "Subject", e->subject.buf, e->subject.len);
@@ -191,6 +204,10 @@ static void format_entry(struct strbuf *out, const struct journal_entry *e)
 	notes_add_field(out, "Date", e->date.buf, e->date.len);
 	notes_add_field(out, "Server", e->server.buf, e->server.len);
 	notes_add_field(out, "Reply", e->reply.buf, e->reply.len);
+	for (size_t i = 0; i < e->pending.nr; i++)
+		notes_add_field(out, "Pending", e->pending.v[i], strlen(e->pending.v[i]));
+	for (size_t i = 0; i < e->refused.nr; i++)
+		notes_add_field(out, "Refused", e->refused.v[i], strlen(e->refused.v[i]));
 }
 
 /*
@@ -246,7 +263,7 @@ static void pending_add(struct journal *j, const git_oid *commit, const git_oid 
 	p = &j->pending[j->nr++];
 	git_oid_cpy(&p->commit, commit);
 	git_oid_cpy(&p->blob, blob);
-	p->sent = starts_with(note->buf, "Status: sent\n");
+	p->sent = !starts_with(note->buf, "Status: failed\n");	/* sent, or partial */
 	p->note = *note;	/* taken over */
 	strbuf_init(note, 0);
 }

@@ -10,7 +10,7 @@
  *
  * A note is text, one "Key: value" line per field, in this order:
  *
- *	Status: sent | failed
+ *	Status: sent | partial | failed
  *	Kind: applied | revert <id of the reverted commit>
  *	Message-ID: <id@host>		(of our mail)
  *	Subject: <our subject>
@@ -20,12 +20,24 @@
  *	Date: <our Date header>
  *	Server: smtp://host:port | /path/to/program
  *	Reply: <the server's last reply, e.g. "250 2.0.0 Ok">
+ *	Pending: <e-mail>		(repeated; "partial" only)
+ *	Refused: <e-mail> <the server's reply to its RCPT>	(repeated)
  *
  * "failed" is a refusal that retrying will not change (a 5xx reply, a
  * value that could not be put in a mail); such a commit is not mailed
  * again unless asked to (notify --retry-refused, once the cause is
  * fixed): then its new record replaces the note, the notes' history
  * keeping the old one. A commit without a note was never mailed.
+ *
+ * Recipients (reliability case 52). "sent" means the mail went to the
+ * To and to every Cc but the "Refused" ones, which the server refused
+ * (or deferred, and the mail was not held back for them): they never
+ * get it from us. "partial" is a mail on its way in several
+ * transactions (a server that takes n recipients at a time, 452): it
+ * went to all but the "Pending" ones, written after each transaction,
+ * before the next one goes; a rerun sends it to the "Pending" ones only,
+ * so a crash between two transactions sends it to no one twice. A
+ * partial mail counts as mailed (its To has it).
  *
  * Notes are written at git's fan-out paths ("ab/cdef..."; one level, or
  * the depth the tree already has), so a write costs the same for the
@@ -79,6 +91,7 @@
 enum journal_status {
 	JOURNAL_NONE,		/* no note: never mailed */
 	JOURNAL_SENT,
+	JOURNAL_PARTIAL,	/* went to some; "Pending" still to go */
 	JOURNAL_FAILED,
 };
 
@@ -87,10 +100,13 @@ struct journal_entry {
 	struct strbuf kind;		/* "applied", "revert <hex>" */
 	struct strbuf message_id, subject, references, date, server, reply;
 	struct strvec to, cc;
+	struct strvec pending;		/* e-mails still to get it (partial) */
+	struct strvec refused;		/* "<e-mail> <reply>": the mail went without them */
 };
 
 #define JOURNAL_ENTRY_INIT { JOURNAL_NONE, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, \
-			     STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRVEC_INIT, STRVEC_INIT }
+			     STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRVEC_INIT, STRVEC_INIT, \
+			     STRVEC_INIT, STRVEC_INIT }
 
 void journal_entry_release(struct journal_entry *e);
 

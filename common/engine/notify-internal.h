@@ -55,10 +55,15 @@ struct notify {
 		git_oid id;
 		char short_id[GIT_OID_HEXSZ + 1];
 		struct strbuf subject, to;	/* for the "Sent" line */
-		struct journal_entry e;		/* its record but for Status and Reply */
+		struct journal_entry e;		/* its record but for Reply */
+		/* held: a mail with more transactions to come, whose answer the sender waits for */
+		int hold;
+		enum smtp_status st;
+		struct strbuf reply;
 	} flight;
 	/* what happened */
 	size_t sent, refused, pending;
+	int went;		/* the last outcome: the mail went */
 	int broken;		/* the server went away: the rest waits */
 	int settle_failed;	/* a mail's outcome could not be recorded: stop */
 };

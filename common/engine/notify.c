@@ -55,6 +55,13 @@ static const char *const placeholder_names[] = {
 	"repo", "me", "reverted", "reverted-short", "reverted-subject", "reason", NULL
 };
 
+/*
+ * Transactions for one mail, when the server takes only so many
+ * recipients in each (452): recipients still left after that are left
+ * out, reported (reliability case 52).
+ */
+#define NOTIFY_ROUNDS_MAX 20
+
 /* notify.max-cc: a thank-you copies at most this many of its mail's Cc (notify.cc's on top) */
 #define NOTIFY_MAX_CC_DEFAULT 100
 #define NOTIFY_MAX_CC_LIMIT 1000
@@ -477,34 +484,6 @@ out:
 	return ret;
 }
 
-static int load_template(struct strbuf *out, const struct maint_config *cfg, const char *key,
-			 const char *def)
-{
-	const struct config_entry *e = config_get_entry(cfg, "notify", NULL, key);
-	struct strbuf path = STRBUF_INIT, origin = STRBUF_INIT;
-	int ret = 0;
-
-	if (!e) {
-		strbuf_addstr(out, def);
-		return 0;
-	}
-	config_entry_origin(&origin, e);
-	if (starts_with(e->value, "~/") && getenv("HOME"))
-		strbuf_addf(&path, "%s/%s", getenv("HOME"), e->value + 2);
-	else
-		strbuf_addstr(&path, e->value);
-	if (strbuf_read_file(out, path.buf, 0) < 0)
-		ret = error_errno("cannot read the template '%s' (notify.%s, %s)", path.buf, key,
-				  origin.buf);
-	else if (memchr(out->buf, '\0', out->len))
-		ret = error("the template '%s' holds a NUL byte", path.buf);
-	else if (template_check(out->buf, out->len, placeholder_names, path.buf) < 0)
-		ret = -1;
-	strbuf_release(&path);
-	strbuf_release(&origin);
-	return ret;
-}
-
 /* ---- one mail ---- */
 
 struct outgoing {
@@ -597,15 +576,6 @@ static void common_vars(struct notify *n, struct template_var *vars, const struc
 	vars[V_ME].value = *n->me.name ? n->me.name : n->me.email;
 }
 
-/* A name to greet: the display name, else the e-mail's local part. */
-static void greeting_name(struct strbuf *out, const char *name, const char *email)
-{
-	if (*name)
-		strbuf_addstr(out, name);
-	else
-		strbuf_add(out, email, strcspn(email, "@"));
-}
-
 /* 1: no mail for this commit (our own patch); 0: og is ready; -1: reported. */
 static int build_applied(struct notify *n, struct outgoing *og, const struct commit_info *ci,
 			 const struct record *rec)
@@ -644,7 +614,7 @@ static int build_applied(struct notify *n, struct outgoing *og, const struct com
 	cc_pick_finish(&pick, ci->short_id);
 	common_vars(n, vars, ci, &url);
 	strbuf_addf(&author, "%s <%s>", name.buf, email.buf);
-	greeting_name(&greet, name.buf, email.buf);
+	compose_greeting_name(&greet, name.buf, email.buf);
 	vars[V_AUTHOR].value = author.buf;
 	vars[V_AUTHOR_NAME].value = greet.buf;
 	vars[V_DATE].value = rec->date.len ? rec->date.buf : ci->author_date.buf;
@@ -683,7 +653,7 @@ static int build_revert(struct notify *n, struct outgoing *og, const struct comm
 	common_vars(n, vars, ci, &url);
 	if (og->mail.to.nr) {
 		strbuf_addf(&author, "%s <%s>", og->mail.to.v[0].name, og->mail.to.v[0].email);
-		greeting_name(&greet, og->mail.to.v[0].name, og->mail.to.v[0].email);
+		compose_greeting_name(&greet, og->mail.to.v[0].name, og->mail.to.v[0].email);
 	}
 	vars[V_AUTHOR].value = author.buf;
 	vars[V_AUTHOR_NAME].value = greet.buf;
@@ -763,26 +733,31 @@ static void envelope(const struct outgoing *og, struct strvec *rcpt)
 
 /*
  * What became of a mail given to the server (id, its record e but for
- * status and reply, what to call it in messages): said, counted,
- * recorded. 0 or -1 (fatal, reported).
+ * reply, and for a status when it went: sent or partial; what to call it
+ * in messages): said, counted, recorded. first: its first transaction
+ * (a later one, for the recipients a 452 left, is not another mail).
+ * 0 or -1 (fatal, reported).
  */
 static int outcome(struct notify *n, const git_oid *id, const char *short_id, const char *subject,
-		   const char *to, struct journal_entry *e, enum smtp_status st, const char *reply)
+		   const char *to, struct journal_entry *e, enum smtp_status st, const char *reply,
+		   int first)
 {
 	struct strbuf point = STRBUF_INIT;
 	int ret = 0;
 
+	n->went = st == SMTP_SENT;
 	switch (st) {
 	case SMTP_SENT:
-		/* a crash here, before the journal has it: the rerun sends this one mail again */
-		strbuf_addf(&point, "notify-sent-%zu", n->sent + 1);
+		/* a crash here, before the journal has it: the rerun sends this one transaction again */
+		strbuf_addf(&point, "notify-sent-%zu", n->sent + first);
 		crash_point(point.buf);
-		if (write_entry(n, id, e, JOURNAL_SENT, reply) < 0) {
+		if (write_entry(n, id, e, e->status == JOURNAL_PARTIAL ? JOURNAL_PARTIAL : JOURNAL_SENT,
+				reply) < 0) {
 			ret = -1;
 			break;
 		}
-		n->sent++;
-		if (!n->o->quiet)
+		n->sent += first;
+		if (!n->o->quiet && first)
 			say(stderr, "Sent %s %s (to %s)", short_id, subject, to);
 		break;
 	case SMTP_REFUSED:
@@ -813,13 +788,23 @@ static int outcome(struct notify *n, const git_oid *id, const char *short_id, co
 	return ret;
 }
 
-/* The answer to the mail in flight (smtp_settle_fn): its outcome. */
+/*
+ * The answer to the mail in flight (smtp_settle_fn): its outcome; or,
+ * held (a transaction of a mail that has more to come), kept for the
+ * caller, who waits for it.
+ */
 static int settled(void *arg, enum smtp_status st, const char *reply)
 {
 	struct notify *n = arg;
 	struct notify_in_flight *f = &n->flight;
 
-	if (outcome(n, &f->id, f->short_id, f->subject.buf, f->to.buf, &f->e, st, reply) < 0) {
+	if (f->hold) {
+		f->st = st;
+		strbuf_reset(&f->reply);
+		strbuf_addstr(&f->reply, reply);
+		return 0;
+	}
+	if (outcome(n, &f->id, f->short_id, f->subject.buf, f->to.buf, &f->e, st, reply, 1) < 0) {
 		n->settle_failed = 1;
 		return -1;
 	}
@@ -830,22 +815,131 @@ static void in_flight_release(struct notify_in_flight *f)
 {
 	strbuf_release(&f->subject);
 	strbuf_release(&f->to);
+	strbuf_release(&f->reply);
 	journal_entry_release(&f->e);
 }
 
+/* A recipient the mail goes without: recorded with the server's reply, and told. */
+static void left_out(struct journal_entry *e, const char *short_id, const char *addr,
+		     const char *reply)
+{
+	warning("%s: not sent to '%s': %s", short_id, addr, reply);
+	strvec_pushf(&e->refused, "%s %s", addr, reply);
+}
+
 /*
- * Sends msg; 0 or -1 (fatal, reported). With PIPELINING its answer
- * comes with the next mail's first commands (settled() records it then),
- * or at the end of the run (send_all()).
+ * The recipients of a transaction that went (r), into the record e:
+ * those the server refused, or deferred but for a 452, are left out
+ * (reliability case 52: the mail goes without them, they are not asked
+ * again); a 452's go to later for another transaction when more may
+ * follow (more), else they are left out too. e's status: partial when
+ * later has any.
+ */
+static void sort_recipients(const struct smtp_rcpts *r, const char *short_id, int more,
+			    struct journal_entry *e, struct strvec *later)
+{
+	strvec_clear(&e->pending);
+	for (size_t i = 0; i < r->addr->nr; i++) {
+		if (r->st[i] == SMTP_RCPT_ACCEPTED)
+			continue;
+		if (r->st[i] == SMTP_RCPT_LATER && more) {
+			strvec_push(later, r->addr->v[i]);
+			strvec_push(&e->pending, r->addr->v[i]);
+		} else {
+			left_out(e, short_id, r->addr->v[i],
+				 *r->reply.v[i] ? r->reply.v[i] : "not asked");
+		}
+	}
+	e->status = later->nr ? JOURNAL_PARTIAL : JOURNAL_SENT;
+}
+
+/*
+ * One transaction of ci's mail msg to rcpt, the first required of whom
+ * must take it; e is its record (what earlier transactions left in
+ * it kept). Sent, recorded, told; later gets the recipients for another
+ * transaction (a 452), when there is to be one. With PIPELINING the
+ * answer of a mail sent in one transaction comes with the next mail's
+ * first commands (settled() records it then), or at the end of the run
+ * (send_all()); one with more to come is settled now, as its record
+ * must be written before the next transaction goes. 0 or -1 (fatal,
+ * reported).
+ */
+static int send_round(struct notify *n, const struct commit_info *ci, const struct outgoing *og,
+		      const struct strbuf *msg, const struct strvec *rcpt, size_t required,
+		      size_t round, struct journal_entry *e, struct strvec *later)
+{
+	const char *from = n->mc.envelope_sender ? n->mc.envelope_sender : n->me.email;
+	const char *to = og->mail.to.nr ? og->mail.to.v[0].email : "";
+	struct notify_in_flight *f = &n->flight;
+	struct strbuf reply = STRBUF_INIT;
+	struct smtp_rcpts r;
+	enum smtp_status st;
+	size_t mark;
+	int ret = 0;
+
+	smtp_rcpts_init(&r, rcpt, required);
+	st = mailer_send(n->mailer, from, &r, msg->buf, msg->len, &reply);
+	mark = e->refused.nr;
+	if (st == SMTP_SENT || st == SMTP_IN_FLIGHT)
+		sort_recipients(&r, ci->short_id, round + 1 < NOTIFY_ROUNDS_MAX, e, later);
+	if (st == SMTP_IN_FLIGHT && !round && !later->nr) {
+		git_oid_cpy(&f->id, &ci->id);
+		memcpy(f->short_id, ci->short_id, sizeof(f->short_id));
+		strbuf_reset(&f->subject);
+		strbuf_addbuf(&f->subject, &ci->subject);
+		strbuf_reset(&f->to);
+		strbuf_addstr(&f->to, to);
+		journal_entry_release(&f->e);
+		f->e = *e;	/* taken over */
+		*e = (struct journal_entry)JOURNAL_ENTRY_INIT;
+		goto out;
+	}
+	if (st == SMTP_IN_FLIGHT) {
+		f->hold = 1;
+		ret = mailer_settle(n->mailer);
+		f->hold = 0;
+		st = f->st;
+		strbuf_reset(&reply);
+		strbuf_addbuf(&reply, &f->reply);
+	}
+	if (ret < 0 || (st == SMTP_FATAL && n->settle_failed)) {
+		ret = -1;	/* the mail before could not be recorded: said, and this one did not go */
+	} else if (round && (st == SMTP_REFUSED || st == SMTP_DEFERRED)) {
+		/* the rest of a mail that went: none of them took it, none is asked again */
+		strvec_clear(&e->pending);
+		strvec_clear(later);
+		while (e->refused.nr > mark)
+			strvec_pop(&e->refused);
+		for (size_t i = 0; i < rcpt->nr; i++)
+			left_out(e, ci->short_id, rcpt->v[i], *r.reply.v[i] ? r.reply.v[i] : reply.buf);
+		e->status = JOURNAL_SENT;
+		st = SMTP_SENT;
+		strbuf_reset(&reply);
+		strbuf_addbuf(&reply, &e->reply);
+		ret = outcome(n, &ci->id, ci->short_id, ci->subject.buf, to, e, st, reply.buf, 0);
+	} else {
+		ret = outcome(n, &ci->id, ci->short_id, ci->subject.buf, to, e, st, reply.buf, !round);
+	}
+	if (!n->went)
+		strvec_clear(later);
+out:
+	smtp_rcpts_release(&r);
+	strbuf_release(&reply);
+	return ret;
+}
+
+/*
+ * Sends og's mail msg: to all its recipients, the To first (its refusal
+ * refuses the mail), in as many transactions as the server wants (452),
+ * NOTIFY_ROUNDS_MAX at most; or, for a mail the journal has as partial
+ * (before), to its pending recipients only. 0 or -1 (fatal, reported).
  */
 static int send_one(struct notify *n, const struct commit_info *ci, const struct outgoing *og,
-		    const struct strbuf *msg)
+		    const struct strbuf *msg, const struct journal_entry *before)
 {
-	struct strvec rcpt = STRVEC_INIT;
-	struct strbuf reply = STRBUF_INIT;
+	struct strvec rcpt = STRVEC_INIT, later = STRVEC_INIT;
 	struct journal_entry e = JOURNAL_ENTRY_INIT;
-	const char *from = n->mc.envelope_sender ? n->mc.envelope_sender : n->me.email;
-	enum smtp_status st;
+	size_t required = og->mail.to.nr, round = 0;
 	int ret = 0;
 
 	/* the password and the handle only when there is a mail to send */
@@ -854,37 +948,49 @@ static int send_one(struct notify *n, const struct commit_info *ci, const struct
 			return -1;
 		mailer_set_settle(n->mailer, settled, n);
 	}
-	envelope(og, &rcpt);
-	st = mailer_send(n->mailer, from, &rcpt, msg->buf, msg->len, &reply);
-	if (st == SMTP_IN_FLIGHT) {
-		struct notify_in_flight *f = &n->flight;
-
-		git_oid_cpy(&f->id, &ci->id);
-		memcpy(f->short_id, ci->short_id, sizeof(f->short_id));
-		strbuf_reset(&f->subject);
-		strbuf_addbuf(&f->subject, &ci->subject);
-		strbuf_reset(&f->to);
-		strbuf_addstr(&f->to, og->mail.to.v[0].email);
-		entry_of(n, og, &f->e);
-	} else if (st == SMTP_FATAL && n->settle_failed) {
-		ret = -1;	/* the mail before could not be recorded: said, and this one did not go */
+	entry_of(n, og, &e);
+	if (before) {
+		for (size_t i = 0; i < before->pending.nr; i++)
+			strvec_push(&rcpt, before->pending.v[i]);
+		for (size_t i = 0; i < before->refused.nr; i++)
+			strvec_push(&e.refused, before->refused.v[i]);
+		strbuf_addbuf(&e.reply, &before->reply);
+		required = 0;
+		round = 1;
 	} else {
-		entry_of(n, og, &e);
-		ret = outcome(n, &ci->id, ci->short_id, ci->subject.buf, og->mail.to.v[0].email, &e,
-			      st, reply.buf);
+		envelope(og, &rcpt);
+	}
+	for (;; round++) {
+		struct strvec t;
+
+		ret = send_round(n, ci, og, msg, &rcpt, required, round, &e, &later);
+		if (ret < 0 || !later.nr)
+			break;
+		t = rcpt;
+		rcpt = later;
+		later = t;
+		strvec_clear(&later);
+		required = 0;
 	}
 	strvec_clear(&rcpt);
-	strbuf_release(&reply);
+	strvec_clear(&later);
 	journal_entry_release(&e);
 	return ret;
 }
 
-/* Composes og and sends it (or writes it to the mbox). 0 or -1 (fatal). */
-static int deliver(struct notify *n, const struct commit_info *ci, const struct outgoing *og)
+/*
+ * Composes og and sends it (or writes it to the mbox); before: its
+ * record when it is partial (its rest is sent). 0 or -1 (fatal).
+ */
+static int deliver(struct notify *n, const struct commit_info *ci, struct outgoing *og,
+		   const struct journal_entry *before)
 {
 	struct strbuf msg = STRBUF_INIT, why = STRBUF_INIT, from_line = STRBUF_INIT;
 	int ret = 0;
 
+	/* the rest of a mail: the same mail, Date included */
+	if (before && before->date.len)
+		parse_date(before->date.buf, &og->mail.date, &og->mail.tz);
 	if (compose_message(&msg, &og->mail, &why) < 0) {
 		error("%s: not sent: %s", ci->short_id, why.buf);
 		n->refused++;
@@ -898,7 +1004,7 @@ static int deliver(struct notify *n, const struct commit_info *ci, const struct 
 		if (mbox_writer_add(&n->mbox, from_line.buf, msg.buf, msg.len) < 0)
 			ret = -1;
 	} else {
-		ret = send_one(n, ci, og, &msg);
+		ret = send_one(n, ci, og, &msg, before);
 	}
 	strbuf_release(&msg);
 	strbuf_release(&why);
@@ -917,7 +1023,7 @@ static int announced_revert(struct notify *n, const struct commit_info *ci, stru
 	if (!n->o->revert || !reverted_commit(ci->message.buf, &id))
 		return 0;
 	ret = journal_read(&n->journal, &id, jr);
-	if (ret || jr->status != JOURNAL_SENT || !jr->message_id.len)
+	if (ret || jr->status == JOURNAL_FAILED || !jr->message_id.len)
 		return ret < 0 ? -1 : 0;
 	if (lg2_check(git_commit_lookup(&c, n->repo, &id), "cannot read the reverted commit of %s",
 		      ci->hex) < 0)
@@ -936,7 +1042,7 @@ static int notify_commit(struct notify *n, const git_oid *id)
 	struct outgoing og = OUTGOING_INIT;
 	git_commit *c = NULL;
 	const char *missing;
-	int ret = -1, r;
+	int ret = -1, r, partial;
 
 	if (lg2_check(git_commit_lookup(&c, n->repo, id), "cannot read a commit") < 0)
 		goto out;
@@ -945,7 +1051,8 @@ static int notify_commit(struct notify *n, const git_oid *id)
 		goto out;
 	commit_info_load(&ci, c, n->abbrev);
 	r = journal_read(&n->journal, id, &je);
-	if (r < 0 || (n->o->retry_refused ? r > 0 || je.status != JOURNAL_FAILED : r == 0)) {
+	partial = r == 0 && je.status == JOURNAL_PARTIAL && !n->o->retry_refused;
+	if (r < 0 || (n->o->retry_refused ? r > 0 || je.status != JOURNAL_FAILED : r == 0 && !partial)) {
 		ret = r < 0 ? -1 : 0;
 		goto out;	/* mailed (or refused) before; with retry_refused: not refused */
 	}
@@ -967,7 +1074,7 @@ static int notify_commit(struct notify *n, const git_oid *id)
 	if (r < 0)
 		ret = -1;
 	else if (r == 0)
-		ret = deliver(n, &ci, &og);
+		ret = deliver(n, &ci, &og, partial ? &je : NULL);
 	else if (n->o->verbose)
 		say(stderr, "Skipping %s %s: your own commit", ci.short_id, ci.subject.buf);
 out:
@@ -993,8 +1100,10 @@ static int setup(struct notify *n)
 		n->abbrev = 12;
 	free(abbrev);
 	if (load_identity(n) < 0 ||
-	    load_template(&n->tmpl, n->cfg, "template", notify_default_template) < 0 ||
-	    load_template(&n->revert_tmpl, n->cfg, "revert-template", notify_default_revert_template) < 0)
+	    template_load(&n->tmpl, n->cfg, "notify", NULL, "template", notify_default_template,
+			  placeholder_names) < 0 ||
+	    template_load(&n->revert_tmpl, n->cfg, "notify", NULL, "revert-template",
+			  notify_default_revert_template, placeholder_names) < 0)
 		return -1;
 	notify_choose_branch(n);
 	if (notify_load_remotes(n) < 0)
@@ -1081,7 +1190,7 @@ static enum maint_result send_all(struct notify *n, const struct oid_list *commi
 		git_commit *c = NULL;
 		int r = journal_read(&n->journal, &commits->v[i], &je);
 
-		if (r > 0 && !git_commit_lookup(&c, n->repo, &commits->v[i]) && git_commit_parentcount(c) <= 1)
+		if ((r > 0 || (!r && je.status == JOURNAL_PARTIAL)) && !git_commit_lookup(&c, n->repo, &commits->v[i]) && git_commit_parentcount(c) <= 1)
 			n->pending++;
 		git_commit_free(c);
 		journal_entry_release(&je);
@@ -1143,7 +1252,8 @@ enum maint_result notify_run(git_repository *repo, const struct maint_config *cf
 			    .extra_cc = COMPOSE_ADDRS_INIT, .tmpl = STRBUF_INIT,
 			    .revert_tmpl = STRBUF_INIT, .mc = MAILER_CONF_INIT, .server = STRBUF_INIT,
 			    .journal = JOURNAL_INIT,
-			    .flight = { .subject = STRBUF_INIT, .to = STRBUF_INIT, .e = JOURNAL_ENTRY_INIT } };
+			    .flight = { .subject = STRBUF_INIT, .to = STRBUF_INIT, .reply = STRBUF_INIT,
+					.e = JOURNAL_ENTRY_INIT } };
 	struct oid_list commits = { NULL, 0, 0 };
 	enum maint_result ret = RESULT_FATAL, r;
 

@@ -41,6 +41,13 @@ struct publish {
 	struct strvec pushed;		/* the remotes that have 'after' */
 	int notify;			/* still to run */
 	int notify_reverts;		/* with --revert */
+	/*
+	 * The mails of earlier publishes of the branch that still wait (their
+	 * server deferred them), carried_before..carried_after: notified with
+	 * this publish's, so they hold no later publish back.
+	 */
+	int carried;
+	git_oid carried_before, carried_after;
 	int quiet;
 	int timeout;
 	struct precheck_opts checks;
@@ -147,6 +154,10 @@ static int save_state(struct publish *p, const char *crash_label)
 	state_kv_add(&sb, "pushed", words.buf);
 	state_kv_addf(&sb, "notify", "%d", p->notify);
 	state_kv_addf(&sb, "reverts", "%d", p->notify_reverts);
+	if (p->carried) {
+		state_kv_add_oid(&sb, "carried-before", &p->carried_before);
+		state_kv_add_oid(&sb, "carried-after", &p->carried_after);
+	}
 	state_kv_addf(&sb, "timeout", "%d", p->timeout);
 	state_kv_addf(&sb, "quiet", "%d", p->quiet);
 	ret = state_write(p->dir, "state", &sb, crash_label);
@@ -166,7 +177,7 @@ static int load_state(struct publish *p)
 	struct strbuf sb = STRBUF_INIT;
 	char *kind = NULL, *words = NULL;
 	long notify, timeout, quiet;
-	int rc, ret = -1;
+	int rc, ret = -1, has_after;
 
 	rc = state_read(p->dir, "state", &sb);
 	if (rc > 0)
@@ -189,7 +200,10 @@ static int load_state(struct publish *p)
 	    state_kv_get_oid(&sb, "publish", "after", &p->after, NULL) ||
 	    state_kv_get_long(&sb, "publish", "notify", &notify, NULL) ||
 	    state_kv_get_long(&sb, "publish", "timeout", &timeout, NULL) ||
-	    state_kv_get_long(&sb, "publish", "quiet", &quiet, NULL))
+	    state_kv_get_long(&sb, "publish", "quiet", &quiet, NULL) ||
+	    state_kv_get_oid(&sb, "publish", "carried-before", &p->carried_before, &p->carried) ||
+	    state_kv_get_oid(&sb, "publish", "carried-after", &p->carried_after, &has_after) ||
+	    p->carried != has_after)
 		goto bad;
 	p->notify = notify;
 	p->timeout = timeout;
@@ -508,12 +522,21 @@ static void notify_argv(struct strvec *argv, const struct publish *p)
 		strvec_push(argv, "--after-push");
 		strvec_push(argv, p->remotes.v[i]);
 	}
-	strvec_pushf(argv, "%s..%s", hex(a, &p->before), hex(b, &p->after));
+	/*
+	 * One range (two would be one: git's ranges exclude what any of them
+	 * excludes): the carried mails' commits are this publish's 'before'
+	 * or its ancestors, as a public branch is never rewritten.
+	 */
+	if (p->carried && !p->notify)
+		strvec_pushf(argv, "%s..%s", hex(a, &p->carried_before), hex(b, &p->carried_after));
+	else
+		strvec_pushf(argv, "%s..%s", hex(a, p->carried ? &p->carried_before : &p->before),
+			     hex(b, &p->after));
 }
 
 static int wants_notify(const struct publish *p)
 {
-	return p->notify && !git_oid_equal(&p->before, &p->after);
+	return p->carried || (p->notify && !git_oid_equal(&p->before, &p->after));
 }
 
 /* " a b c" of words, or " none". */
@@ -792,6 +815,7 @@ static enum maint_result run_notify(struct publish *p)
 	case RESULT_OK:
 	case RESULT_NO:		/* mails refused for good: notify's journal says which */
 		p->notify = 0;
+		p->carried = 0;
 		break;
 	case RESULT_TEMPFAIL:
 		advise("'git maint-publish --continue' runs git-maint-notify again for the mails still missing");
@@ -802,7 +826,7 @@ static enum maint_result run_notify(struct publish *p)
 		advise("fix the cause and run 'git maint-publish --continue' to notify the authors");
 		break;
 	}
-	if (!p->notify && save_state(p, NULL) < 0)
+	if (!wants_notify(p) && save_state(p, NULL) < 0)
 		return RESULT_FATAL;
 	return ret;
 }
@@ -923,6 +947,41 @@ static enum maint_result check_first_remote(struct publish *p, struct push_conn 
 }
 
 /*
+ * The publish in progress has only its mails left, and they wait (the
+ * mail server deferred them): this publish, of the same branch to the
+ * same remotes, takes them over and sends them with its own, so mails
+ * that cannot go yet hold no publish back (reliability case 52). 0 when
+ * taken over (that state removed), 1 when not, -1 reported.
+ */
+static int carry_mails(struct publish *p)
+{
+	struct publish old;
+	int ret = 1, same = 1;
+
+	publish_init(&old, p->repo, p->cfg, p->lock);
+	if (load_state(&old) < 0) {
+		ret = -1;
+		goto out;
+	}
+	same = !strcmp(old.public, p->public) && old.remotes.nr == p->remotes.nr;
+	for (size_t i = 0; same && i < old.remotes.nr; i++)
+		same = strvec_contains(&p->remotes, old.remotes.v[i]) &&
+		       strvec_contains(&old.pushed, old.remotes.v[i]);
+	if (!same || !wants_notify(&old))
+		goto out;
+	p->carried = 1;
+	git_oid_cpy(&p->carried_before, old.carried ? &old.carried_before : &old.before);
+	git_oid_cpy(&p->carried_after, old.notify ? &old.after : &old.carried_after);
+	p->notify_reverts |= old.notify_reverts;
+	ret = state_dir_remove(p->dir) < 0 ? -1 : 0;
+	if (!ret && !p->quiet)
+		say(stderr, "Its mails wait for the mail server: they go with this publish's");
+out:
+	publish_release(&old);
+	return ret;
+}
+
+/*
  * A publish left in progress (killed, a remote down, notify to run
  * again) is finished first, as --continue would finish it: its state
  * never stands in the way of a new publish. One killed before it wrote
@@ -943,6 +1002,8 @@ static enum maint_result finish_earlier(struct publish *p)
 	if (!p->quiet)
 		say(stderr, "Finishing the publish in progress first");
 	ret = publish_continue(p->repo, p->cfg, p->lock, p->quiet);
+	if (ret == RESULT_TEMPFAIL && carry_mails(p) == 0)
+		return RESULT_OK;
 	if (ret != RESULT_OK)
 		error("the publish in progress ('%s') is not finished; nothing new was published",
 		      p->dir);
@@ -1032,6 +1093,7 @@ static void advise_dropped_mails(const char *dir)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *before = NULL, *after = NULL, *notify = NULL, *remotes = NULL, *reverts = NULL;
+	char *carried = NULL, *carried_after = NULL;
 
 	if (state_read(dir, "state", &sb))
 		goto out;
@@ -1040,6 +1102,23 @@ static void advise_dropped_mails(const char *dir)
 	after = state_kv_get(&sb, "after");
 	notify = state_kv_get(&sb, "notify");
 	remotes = state_kv_get(&sb, "remotes");
+	carried = state_kv_get(&sb, "carried-before");
+	carried_after = state_kv_get(&sb, "carried-after");
+	/* an earlier publish's mails it took over (carry_mails()): from their start */
+	if (carried && carried_after && before && after) {
+		int own = notify && !strcmp(notify, "1");
+
+		free(before);
+		before = carried;
+		carried = NULL;
+		if (!own) {
+			free(after);
+			after = carried_after;
+			carried_after = NULL;
+		}
+		free(notify);
+		notify = xstrdup("1");
+	}
 	if (before && after && notify && !strcmp(notify, "1") && strcmp(before, after)) {
 		struct strbuf opts = STRBUF_INIT;
 
@@ -1060,6 +1139,8 @@ out:
 	free(notify);
 	free(remotes);
 	free(reverts);
+	free(carried);
+	free(carried_after);
 	strbuf_release(&sb);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "queue.h"
 #include "apply.h"
+#include "applied.h"
 #include "attest-keys.h"
 #include "attest.h"
 #include "commit.h"
@@ -1427,7 +1428,10 @@ static int skip_applied(struct queue *q, const struct walk_patch *p)
 		return 0;
 	strvec_pop(&q->applying);
 	flush_applying(q);
-	say(stdout, "Already applied: %s", p->pm.subject.buf);
+	if (p->applied_as_found)
+		say(stdout, "Already applied as %.12s: %s", git_oid_tostr_s(&p->applied_as), p->pm.subject.buf);
+	else
+		say(stdout, "Already applied: %s", p->pm.subject.buf);
 	return 0;
 }
 
@@ -1468,7 +1472,10 @@ static enum maint_result run_series(struct queue *q, int skip_check_first)
 		r.max_binary = s.aopts.max_binary;
 		r.hooks = &hooks;
 		r.data = &s;
+		/* the branch as landed: what held a patch before this run queued any */
+		r.applied = applied_index_new(q->repo, &q->base, NULL);
 		ret = walk_run(&r, q->at, q->next - 1, q->last);
+		applied_index_free(r.applied);
 	}
 	if (!ret) {
 		series_stop_reading(&s);
@@ -1487,6 +1494,22 @@ int queue_in_progress(git_repository *repo)
 
 	free(dir);
 	return ret;
+}
+
+/* A warning per series whose base-commit (its cover letter's) the branch lacks. */
+static int warn_base(const struct queue *q, const struct patch_mails *pms)
+{
+	for (size_t u = 0; u < pms->series_nr; u++) {
+		const char *base = pms->series[u].base_commit;
+		int held = base ? applied_base_held(q->repo, &q->orig, base) : 1;
+
+		if (held < 0)
+			return -1;
+		if (!held)
+			warning("'%s' lacks the series' base-commit %.12s: %s", short_branch(q), base,
+				pms->series[u].subject);
+	}
+	return 0;
 }
 
 /*
@@ -1537,6 +1560,10 @@ static enum maint_result read_series(struct queue *q, const char *const *args, s
 	    (rc = judge_series(q, &w.pms)) != RESULT_OK) {
 		walk_release(&w);
 		return rc != RESULT_OK ? rc : RESULT_NO;
+	}
+	if (!q->opts.quiet && warn_base(q, &w.pms) < 0) {
+		walk_release(&w);
+		return RESULT_FATAL;
 	}
 	/* One input: its message numbers are the queue's, so errors can name it. */
 	if (nargs <= 1)

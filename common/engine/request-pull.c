@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The request-pull engine: see request-pull.h for the steps, the state
- * and the results.
+ * and the results. The mail (step 5, and the dry run's mbox) is in
+ * request-pull-mail.c.
  */
-#include "request-pull.h"
-#include "compose.h"
+#include "request-pull-internal.h"
+#include "editor.h"
 #include "ident.h"
-#include "journal.h"
-#include "mail.h"
-#include "mailer.h"
-#include "mbox-write.h"
+#include "msg.h"
 #include "objwrite.h"
 #include "push.h"
 #include "refstep.h"
@@ -17,27 +15,17 @@
 #include "request-pull-text.h"
 #include "strbuf.h"
 #include "tag-sign.h"
+#include "template.h"
 #include "wrapper.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #define STATE_NAME "request-pull"
-
-struct rp {
-	git_repository *repo;
-	const struct maint_config *cfg;
-	int send, quiet, verbose, timeout, sign;
-	struct state_lock lock;
-	char *tree, *public, *remote, *url, *tag, *tag_ref, *to, *cc, *dir;
-	git_oid upstream, tip, tag_oid;
-	struct strbuf tagbuf;	/* the tag object's text */
-	int tag_exists;		/* refs/tags/<tag> holds tag_oid already */
-};
-
-#define RP_INIT { .lock = STATE_LOCK_INIT, .tagbuf = STRBUF_INIT }
 
 static void rp_release(struct rp *rp)
 {
@@ -51,10 +39,11 @@ static void rp_release(struct rp *rp)
 	free(rp->to);
 	free(rp->cc);
 	free(rp->dir);
+	free(rp->version);
 	strbuf_release(&rp->tagbuf);
 }
 
-static const char *short_ref(const char *ref)
+const char *request_pull_short_ref(const char *ref)
 {
 	const char *s = ref;
 
@@ -137,14 +126,19 @@ static int resolve_remote(struct rp *rp)
 	return 0;
 }
 
-static int resolve_upstream(struct rp *rp)
+static const char *upstream_name(const struct rp *rp)
 {
 	const char *name = tree_get(rp, "upstream");
+
+	return name ? name : "master";
+}
+
+static int resolve_upstream(struct rp *rp)
+{
+	const char *name = upstream_name(rp);
 	git_object *obj = NULL, *peeled = NULL;
 	int ret = -1;
 
-	if (!name)
-		name = "master";
 	if (git_revparse_single(&obj, rp->repo, name) < 0) {
 		git_error_clear();
 		return error("no upstream '%s' to ask to pull into; set tree.%s.upstream", name, rp->tree);
@@ -158,68 +152,123 @@ static int resolve_upstream(struct rp *rp)
 	return ret;
 }
 
-/* The latest tag reachable from the upstream: "v6.2-rc2" for %(version). */
-static int upstream_version(struct rp *rp, struct strbuf *out)
+/*
+ * The latest tag reachable from the upstream ("v6.2-rc2"), for
+ * %(version): asked once. 0 with *out set (NULL: the upstream has no
+ * tag), or -1 reported.
+ */
+static int upstream_version(struct rp *rp, const char **out)
 {
 	git_describe_options dopts = GIT_DESCRIBE_OPTIONS_INIT;
 	git_describe_format_options fopts = GIT_DESCRIBE_FORMAT_OPTIONS_INIT;
 	git_describe_result *res = NULL;
 	git_commit *c = NULL;
 	git_buf buf = GIT_BUF_INIT;
-	int ret = -1;
+	int ret = -1, r;
 
+	if (rp->version_known) {
+		*out = rp->version;
+		return 0;
+	}
 	dopts.describe_strategy = GIT_DESCRIBE_TAGS;
 	fopts.abbreviated_size = 0;
-	if (!lg2_check(git_commit_lookup(&c, rp->repo, &rp->upstream), "cannot read the upstream") &&
-	    !lg2_check(git_describe_commit(&res, (git_object *)c, &dopts),
-		       "%%(version): no tag on the upstream") &&
-	    !lg2_check(git_describe_format(&buf, res, &fopts), "%%(version): cannot name the upstream")) {
-		strbuf_add(out, buf.ptr, buf.size);
+	if (lg2_check(git_commit_lookup(&c, rp->repo, &rp->upstream), "cannot read the upstream") < 0)
+		goto out;
+	r = git_describe_commit(&res, (git_object *)c, &dopts);
+	if (r < 0) {
+		struct strbuf why = STRBUF_INIT;
+
+		/* libgit2's ways of saying "no tag" are this class (or ENOTFOUND) */
+		if (lg2_last_error(&why) == GIT_ERROR_DESCRIBE || r == GIT_ENOTFOUND)
+			ret = 0;
+		else
+			error("%%(version): cannot describe the upstream: %s", why.buf);
+		strbuf_release(&why);
+		git_error_clear();
+	} else if (!lg2_check(git_describe_format(&buf, res, &fopts), "%%(version): cannot name the upstream")) {
+		rp->version = xstrndup(buf.ptr, buf.size);
 		ret = 0;
 	}
+	rp->version_known = !ret;
+	*out = rp->version;
+out:
 	git_buf_dispose(&buf);
 	git_describe_result_free(res);
 	git_commit_free(c);
 	return ret;
 }
 
-/* tree.<name>.tag-format: %(tree), %(branch), %(version), %(date) (YYYYMMDD), %%. */
-static int expand_tag_format(struct rp *rp, const char *fmt, struct strbuf *out)
+/* The placeholders (request-pull-internal.h), and which the tag's name and message take. */
+static const char *const pv_names[PV_NR] = {
+	"tree", "branch", "tag", "upstream", "version", "date", "shortlog", "subject", "me", "to-name"
+};
+static const char *const tag_format_names[] = { "tree", "branch", "version", "date", NULL };
+static const char *const tag_template_names[] = {
+	"tree", "branch", "tag", "upstream", "version", "shortlog", NULL
+};
+static const char default_tag_template[] =
+	"%(tree) updates for %(tag)\n"
+	"\n"
+	"Changes on top of %(version):\n"
+	"\n"
+	"%(shortlog)";
+
+void request_pull_vars_release(struct request_pull_vars *pv)
 {
-	while (*fmt) {
-		const char *end;
+	strbuf_release(&pv->date);
+	strbuf_release(&pv->shortlog);
+}
 
-		if (*fmt != '%') {
-			strbuf_addch(out, *fmt++);
-			continue;
-		}
-		if (fmt[1] == '%') {
-			strbuf_addch(out, '%');
-			fmt += 2;
-			continue;
-		}
-		end = fmt[1] == '(' ? strchr(fmt, ')') : NULL;
-		if (end && !strncmp(fmt, "%(tree)", end + 1 - fmt)) {
-			strbuf_addstr(out, rp->tree);
-		} else if (end && !strncmp(fmt, "%(branch)", end + 1 - fmt)) {
-			strbuf_addstr(out, short_ref(rp->public));
-		} else if (end && !strncmp(fmt, "%(version)", end + 1 - fmt)) {
-			if (upstream_version(rp, out) < 0)
-				return -1;
-		} else if (end && !strncmp(fmt, "%(date)", end + 1 - fmt)) {
-			time_t now = time(NULL);
-			struct tm tm;
-			char d[16];
+int request_pull_vars_fill(struct request_pull_vars *pv, struct rp *rp, const char *tmpl, size_t len)
+{
+	for (size_t i = 0; i < PV_NR; i++) {
+		pv->v[i].name = pv_names[i];
+		pv->v[i].value = NULL;
+	}
+	pv->v[PV_TREE].value = rp->tree;
+	pv->v[PV_BRANCH].value = request_pull_short_ref(rp->public);
+	pv->v[PV_TAG].value = rp->tag;
+	pv->v[PV_UPSTREAM].value = upstream_name(rp);
+	if (template_uses(tmpl, len, "version") && upstream_version(rp, &pv->v[PV_VERSION].value) < 0)
+		return -1;
+	if (template_uses(tmpl, len, "date")) {
+		time_t now = time(NULL);
+		struct tm tm;
+		char d[16];
 
-			strftime(d, sizeof(d), "%Y%m%d", gmtime_r(&now, &tm));
-			strbuf_addstr(out, d);
-		} else {
-			return error("tree.%s.tag-format: unknown placeholder at '%s' "
-				     "(%%(tree), %%(branch), %%(version), %%(date))", rp->tree, fmt);
-		}
-		fmt = end + 1;
+		strftime(d, sizeof(d), "%Y%m%d", gmtime_r(&now, &tm));
+		strbuf_addstr(&pv->date, d);
+		pv->v[PV_DATE].value = pv->date.buf;
+	}
+	if (template_uses(tmpl, len, "shortlog")) {
+		if (request_pull_shortlog(&pv->shortlog, rp->repo, &rp->upstream, &rp->tip) < 0)
+			return -1;
+		pv->v[PV_SHORTLOG].value = pv->shortlog.buf;
 	}
 	return 0;
+}
+
+/* tree.<name>.tag-format expanded into out. 0, or -1 reported. */
+static int expand_tag_format(struct rp *rp, const char *fmt, struct strbuf *out)
+{
+	struct request_pull_vars pv = REQUEST_PULL_VARS_INIT;
+	struct strbuf source = STRBUF_INIT;
+	int ret = -1;
+
+	strbuf_addf(&source, "tree.%s.tag-format", rp->tree);
+	if (template_check(fmt, strlen(fmt), tag_format_names, source.buf) < 0 ||
+	    request_pull_vars_fill(&pv, rp, fmt, strlen(fmt)) < 0)
+		goto out;
+	if (template_uses(fmt, strlen(fmt), "version") && !pv.v[PV_VERSION].value) {
+		error("%s: %%(version): no tag on the upstream '%s'", source.buf, upstream_name(rp));
+		goto out;
+	}
+	template_expand(out, fmt, strlen(fmt), pv.v, PV_NR);
+	ret = 0;
+out:
+	strbuf_release(&source);
+	request_pull_vars_release(&pv);
+	return ret;
 }
 
 static int resolve_tag(struct rp *rp, const char *name)
@@ -276,7 +325,26 @@ static int resolve(struct rp *rp, const struct request_pull_opts *o)
 
 /* ---- 2. the tag ---- */
 
-static int tag_message(struct strbuf *out, const struct rp *rp, const struct request_pull_opts *o)
+/* The tag template (tree.<name>.tag-template, else the default) expanded into out. */
+static int tag_template(struct strbuf *out, struct rp *rp)
+{
+	struct strbuf tmpl = STRBUF_INIT;
+	struct request_pull_vars pv = REQUEST_PULL_VARS_INIT;
+	int ret = -1;
+
+	if (template_load(&tmpl, rp->cfg, "tree", rp->tree, "tag-template", default_tag_template,
+			  tag_template_names) == 0 &&
+	    request_pull_vars_fill(&pv, rp, tmpl.buf, tmpl.len) == 0) {
+		template_expand(out, tmpl.buf, tmpl.len, pv.v, PV_NR);
+		ret = 0;
+	}
+	strbuf_release(&tmpl);
+	request_pull_vars_release(&pv);
+	return ret;
+}
+
+/* The message before any editing: -m, -F, else the template. */
+static int tag_message(struct strbuf *out, struct rp *rp, const struct request_pull_opts *o)
 {
 	if (o->message) {
 		strbuf_addstr(out, o->message);
@@ -288,10 +356,68 @@ static int tag_message(struct strbuf *out, const struct rp *rp, const struct req
 			return error_errno("cannot read the tag message from '%s'", o->message_file);
 		if (memchr(out->buf, '\0', out->len))
 			return error("the tag message in '%s' holds a NUL byte", o->message_file);
-	} else {
-		strbuf_addf(out, "%s updates for %s\n", rp->tree, rp->tag);
+	} else if (tag_template(out, rp) < 0) {
+		return -1;
 	}
 	return 0;
+}
+
+/* $GIT_DIR/TAG_EDITMSG, where git tag has the message edited. */
+static void edit_path(struct strbuf *out, const struct rp *rp)
+{
+	strbuf_addf(out, "%sTAG_EDITMSG", git_repository_path(rp->repo));
+}
+
+/*
+ * The message in msg handed to the editor as git tag -a hands it over
+ * (the file in the git directory, git's comment lines after it), and
+ * read back, comments stripped. An empty message is the user giving up:
+ * -1 reported, nothing made.
+ */
+static int edit_message(struct strbuf *msg, const struct rp *rp)
+{
+	struct strbuf path = STRBUF_INIT, file = STRBUF_INIT;
+	int fd, ret = -1;
+
+	edit_path(&path, rp);
+	strbuf_addbuf(&file, msg);
+	msg_stripspace(&file);
+	strbuf_addf(&file, "\n#\n# Write a message for tag:\n#   %s\n"
+		    "# Lines starting with '#' will be ignored.\n"
+		    "# The tag is of '%s'; its first line follows \"[GIT PULL] \" in the\n"
+		    "# mail to %s. An empty message stops here.\n",
+		    rp->tag, request_pull_short_ref(rp->public), rp->to);
+	fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0 || write_in_full(fd, file.buf, file.len) < 0) {
+		error_errno("cannot write '%s'", path.buf);
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	if (close(fd) < 0) {
+		error_errno("cannot write '%s'", path.buf);
+		goto out;
+	}
+	if (editor_launch(rp->cfg, path.buf) < 0) {
+		error("the tag message has been left in '%s'; nothing was tagged", path.buf);
+		goto out;
+	}
+	strbuf_reset(msg);
+	if (strbuf_read_file(msg, path.buf, 0) < 0) {
+		error_errno("cannot read '%s'", path.buf);
+		goto out;
+	}
+	msg_stripspace_comments(msg);
+	if (!msg->len) {
+		unlink(path.buf);
+		error("no tag message; nothing was tagged, pushed or mailed");
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&file);
+	return ret;
 }
 
 /*
@@ -316,7 +442,7 @@ static int existing_tag(struct rp *rp)
 	}
 	if (git_tag_target_type(tag) != GIT_OBJECT_COMMIT || !git_oid_equal(git_tag_target_id(tag), &rp->tip)) {
 		error("tag '%s' exists and points at %s, not at the tip of '%s'; choose another name",
-		      rp->tag, abbrev(a, git_tag_target_id(tag)), short_ref(rp->public));
+		      rp->tag, abbrev(a, git_tag_target_id(tag)), request_pull_short_ref(rp->public));
 		goto out;
 	}
 	if (lg2_check(git_repository_odb(&odb, rp->repo), "cannot open the object database") < 0 ||
@@ -338,9 +464,12 @@ static int build_tag(struct rp *rp, const struct request_pull_opts *o)
 {
 	struct strbuf msg = STRBUF_INIT, tagger = STRBUF_INIT, committer = STRBUF_INIT;
 	struct tag_sign_conf sc = TAG_SIGN_CONF_INIT;
-	int ret = -1;
+	int ret = -1, edited = 0;
 
-	if (tag_message(&msg, rp, o) < 0 || ident_committer(&tagger, rp->cfg) < 0 ||
+	if (tag_message(&msg, rp, o) < 0 || (o->edit && edit_message(&msg, rp) < 0))
+		goto out;
+	edited = o->edit;
+	if (ident_committer(&tagger, rp->cfg) < 0 ||
 	    tag_sign_buffer(&rp->tagbuf, &rp->tip, rp->tag, tagger.buf, msg.buf) < 0)
 		goto out;
 	if (rp->sign && (ident_committer_name_email(&committer, rp->cfg) < 0 ||
@@ -351,12 +480,23 @@ static int build_tag(struct rp *rp, const struct request_pull_opts *o)
 	if (objwrite_hash(&rp->tag_oid, GIT_OBJECT_TAG, rp->tagbuf.buf, rp->tagbuf.len) < 0)
 		goto out;
 	if (!rp->send && !rp->quiet)
-		say(stderr, "would tag the tip of '%s' (%.12s) as '%s'%s", short_ref(rp->public),
+		say(stderr, "would tag the tip of '%s' (%.12s) as '%s'%s", request_pull_short_ref(rp->public),
 		    git_oid_tostr_s(&rp->tip), rp->tag,
 		    !rp->sign ? ", unsigned" : sc.format == TAG_SIGN_SSH ? ", signed with ssh" :
 		    sc.format == TAG_SIGN_X509 ? ", signed with x509" : ", signed with openpgp");
 	ret = 0;
 out:
+	/* the message edited stays where git tag leaves it until the tag is made */
+	if (edited) {
+		struct strbuf path = STRBUF_INIT;
+
+		edit_path(&path, rp);
+		if (!ret)
+			unlink(path.buf);
+		else
+			error("the tag message has been left in '%s'", path.buf);
+		strbuf_release(&path);
+	}
 	tag_sign_conf_release(&sc);
 	strbuf_release(&msg);
 	strbuf_release(&tagger);
@@ -407,7 +547,7 @@ static int step_save_state(void *data, enum refstep_phase phase, const char *cra
 static void tag_step(struct rp *rp, struct refstep *step, struct refstep_move *move,
 		     struct strbuf *reflog)
 {
-	strbuf_addf(reflog, "maint-request-pull: tag %s", short_ref(rp->public));
+	strbuf_addf(reflog, "maint-request-pull: tag %s", request_pull_short_ref(rp->public));
 	memset(move, 0, sizeof(*move));
 	move->ref = rp->tag_ref;
 	move->has_old = 0;
@@ -437,13 +577,13 @@ static int make_tag(struct rp *rp)
 		ret = save_state(rp, NULL);
 		if (!ret && !rp->quiet)
 			say(stderr, "tag '%s' (%s) already tags '%s'", rp->tag, abbrev(a, &rp->tag_oid),
-			    short_ref(rp->public));
+			    request_pull_short_ref(rp->public));
 		return ret;
 	}
 	tag_step(rp, &step, &move, &reflog);
 	ret = refstep_run(&step);
 	if (!ret && !rp->quiet)
-		say(stderr, "tagged '%s' as '%s' (%s)", short_ref(rp->public), rp->tag,
+		say(stderr, "tagged '%s' as '%s' (%s)", request_pull_short_ref(rp->public), rp->tag,
 		    abbrev(a, &rp->tag_oid));
 	strbuf_release(&reflog);
 	return ret;
@@ -548,7 +688,7 @@ static enum maint_result check_remote(struct rp *rp)
 		     git_graph_descendant_of(rp->repo, &oid, &rp->tip) != 1)) {
 		git_error_clear();
 		error("'%s' does not have '%s' at %s (%s); nothing was mailed", rp->remote,
-		      short_ref(rp->public), abbrev(a, &rp->tip), has ? "it holds something else" : "no such branch");
+		      request_pull_short_ref(rp->public), abbrev(a, &rp->tip), has ? "it holds something else" : "no such branch");
 		advise("publish the branch first (git maint-publish), then 'git maint-request-pull --continue'");
 		return RESULT_NO;
 	}
@@ -570,231 +710,6 @@ static enum maint_result remote_free_for_tag(struct rp *rp)
 	return other_tag(rp, &oid, "nothing was changed");
 }
 
-/* ---- 5. the mail ---- */
-
-struct pull_mail {
-	struct compose_mail mail;
-	struct strbuf from_name, from_email, subject, message_id, body, msg;
-	struct strvec rcpt;
-};
-
-#define PULL_MAIL_INIT { COMPOSE_MAIL_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, \
-			 STRBUF_INIT, STRBUF_INIT, STRVEC_INIT }
-
-static void pull_mail_release(struct pull_mail *pm)
-{
-	compose_addrs_release(&pm->mail.to);
-	compose_addrs_release(&pm->mail.cc);
-	compose_mail_release(&pm->mail);
-	strbuf_release(&pm->from_name);
-	strbuf_release(&pm->from_email);
-	strbuf_release(&pm->subject);
-	strbuf_release(&pm->message_id);
-	strbuf_release(&pm->body);
-	strbuf_release(&pm->msg);
-	strvec_clear(&pm->rcpt);
-}
-
-/* The From, as notify's (mailer_from()). */
-static int sender(const struct rp *rp, struct pull_mail *pm)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct mail_address a = MAIL_ADDRESS_INIT;
-	int configured, ret = -1;
-
-	if (mailer_from(&sb, rp->cfg, &configured) < 0)
-		goto out;
-	if (mail_parse_address(&a, sb.buf, sb.len) < 0) {
-		error("bad From address '%s'", sb.buf);
-		goto out;
-	}
-	strbuf_addbuf(&pm->from_name, &a.name);
-	strbuf_addbuf(&pm->from_email, &a.email);
-	ret = 0;
-out:
-	mail_address_release(&a);
-	strbuf_release(&sb);
-	return ret;
-}
-
-static void add_list(struct compose_addrs *l, struct strvec *rcpt, const char *list)
-{
-	struct strvec v = STRVEC_INIT;
-
-	mail_parse_address_list(&v, list, strlen(list));
-	for (size_t i = 0; i < v.nr; i++) {
-		struct mail_address a = MAIL_ADDRESS_INIT;
-
-		if (!mail_parse_address(&a, v.v[i], strlen(v.v[i])) &&
-		    compose_addrs_add(l, a.name.buf, a.email.buf))
-			strvec_push(rcpt, a.email.buf);
-		mail_address_release(&a);
-	}
-	strvec_clear(&v);
-}
-
-static const char greeting[] = "Hi,\n\nplease pull the %s changes below.\n\nThanks,\n%s\n\n";
-
-/* The whole message in pm->msg. 0, or -1 reported. */
-static int compose_pull(struct rp *rp, struct pull_mail *pm)
-{
-	struct request_pull_text rpt = { &rp->upstream, &rp->tip, rp->url, rp->tag, NULL, 0 };
-	struct strbuf seed = STRBUF_INIT, why = STRBUF_INIT;
-	const char *msg, *nl;
-	size_t len;
-	int ret = -1;
-
-	if (sender(rp, pm) < 0)
-		return -1;
-	msg = tag_sign_message(rp->tagbuf.buf, rp->tagbuf.len, &len);
-	rpt.message = msg;
-	rpt.message_len = len;
-	nl = memchr(msg, '\n', len);
-	strbuf_addstr(&pm->subject, "[GIT PULL] ");
-	strbuf_add(&pm->subject, msg, nl ? (size_t)(nl - msg) : len);
-	strbuf_addf(&pm->body, greeting, rp->tree,
-		    pm->from_name.len ? pm->from_name.buf : pm->from_email.buf);
-	if (request_pull_format(&pm->body, rp->repo, &rpt) < 0)
-		goto out;
-	strbuf_addf(&seed, "request-pull\n%s", git_oid_tostr_s(&rp->tag_oid));
-	if (compose_message_id(&pm->message_id, seed.buf, seed.len,
-			       strchr(pm->from_email.buf, '@') ? strchr(pm->from_email.buf, '@') + 1
-							       : "localhost") < 0) {
-		error("cannot make a Message-ID");
-		goto out;
-	}
-	pm->mail.from.name = pm->from_name.buf;
-	pm->mail.from.email = pm->from_email.buf;
-	add_list(&pm->mail.to, &pm->rcpt, rp->to);
-	add_list(&pm->mail.cc, &pm->rcpt, rp->cc);
-	if (!pm->mail.to.nr) {
-		error("no address in '%s' to send the pull request to", rp->to);
-		goto out;
-	}
-	pm->mail.subject = pm->subject.buf;
-	pm->mail.message_id = pm->message_id.buf;
-	pm->mail.date = time(NULL);
-	pm->mail.tz = 0;
-	pm->mail.body = pm->body.buf;
-	pm->mail.body_len = pm->body.len;
-	if (compose_message(&pm->msg, &pm->mail, &why) < 0) {
-		error("cannot make the mail: %s", why.buf);
-		goto out;
-	}
-	ret = 0;
-out:
-	strbuf_release(&seed);
-	strbuf_release(&why);
-	return ret;
-}
-
-static void journal_entry_of(const struct rp *rp, const struct pull_mail *pm, const char *server,
-			     struct journal_entry *e)
-{
-	strbuf_addf(&e->kind, "pull %s", rp->tag);
-	strbuf_addbuf(&e->message_id, &pm->message_id);
-	strbuf_addbuf(&e->subject, &pm->subject);
-	for (size_t i = 0; i < pm->mail.to.nr; i++)
-		strvec_push(&e->to, pm->mail.to.v[i].email);
-	for (size_t i = 0; i < pm->mail.cc.nr; i++)
-		strvec_push(&e->cc, pm->mail.cc.v[i].email);
-	compose_date(&e->date, pm->mail.date, pm->mail.tz);
-	strbuf_addstr(&e->server, server);
-}
-
-/* Sends pm through the configured server, the journal (open, ours) recording the outcome. */
-static enum maint_result send_mail(struct rp *rp, struct pull_mail *pm, struct journal *j)
-{
-	struct mailer_conf mc = MAILER_CONF_INIT;
-	struct mailer *m = NULL;
-	struct strbuf reply = STRBUF_INIT, server = STRBUF_INIT;
-	struct journal_entry e = JOURNAL_ENTRY_INIT;
-	enum maint_result ret = RESULT_FATAL;
-	enum smtp_status st;
-
-	if (mailer_conf_load(&mc, rp->cfg, pm->from_email.buf) < 0)
-		goto out;
-	mc.verbose = rp->verbose;
-	mailer_describe(&server, &mc);
-	if (mailer_open(&m, &mc) != RESULT_OK)
-		goto out;
-	st = mailer_send(m, mc.envelope_sender ? mc.envelope_sender : pm->from_email.buf, &pm->rcpt,
-			 pm->msg.buf, pm->msg.len, &reply);
-	journal_entry_of(rp, pm, server.buf, &e);
-	strbuf_addbuf(&e.reply, &reply);
-	switch (st) {
-	case SMTP_SENT:
-		/* a crash here, before the journal has it: the rerun sends this one mail again */
-		crash_point("request-pull-sent");
-		e.status = JOURNAL_SENT;
-		if (journal_write(j, &rp->tag_oid, &e) < 0)
-			goto out;
-		if (!rp->quiet)
-			say(stderr, "Sent %s (to %s)", pm->subject.buf, rp->to);
-		ret = RESULT_OK;
-		break;
-	case SMTP_REFUSED:
-		error("the server refused the pull request: %s", reply.buf);
-		e.status = JOURNAL_FAILED;
-		ret = journal_write(j, &rp->tag_oid, &e) < 0 ? RESULT_FATAL : RESULT_NO;
-		break;
-	case SMTP_DEFERRED:
-	case SMTP_BROKEN:
-		error("the pull request was not sent: %s", reply.buf);
-		advise("'git maint-request-pull --continue' sends it later");
-		ret = RESULT_TEMPFAIL;
-		break;
-	default:
-		error("cannot send through %s: %s", server.buf, reply.buf);
-		break;
-	}
-out:
-	journal_entry_release(&e);
-	mailer_close(m);
-	mailer_conf_release(&mc);
-	strbuf_release(&reply);
-	strbuf_release(&server);
-	return ret;
-}
-
-static enum maint_result mail_once(struct rp *rp)
-{
-	struct state_lock nlock = STATE_LOCK_INIT;
-	struct journal j = JOURNAL_INIT;
-	struct journal_entry e = JOURNAL_ENTRY_INIT;
-	struct pull_mail pm = PULL_MAIL_INIT;
-	struct strbuf committer = STRBUF_INIT;
-	enum maint_result ret = state_lock_acquire_named(&nlock, rp->repo, "maint-notify.lock");
-	int r;
-
-	if (ret != RESULT_OK)
-		goto out;
-	ret = RESULT_FATAL;
-	if (ident_committer(&committer, rp->cfg) < 0 ||
-	    journal_open(&j, rp->repo, committer.buf, &nlock) < 0 ||
-	    (r = journal_read(&j, &rp->tag_oid, &e)) < 0)
-		goto out;
-	if (!r && e.status == JOURNAL_SENT) {
-		if (!rp->quiet)
-			say(stderr, "the pull request for '%s' went out already (%s)", rp->tag, e.message_id.buf);
-		ret = RESULT_OK;
-	} else if (!r && e.status == JOURNAL_FAILED) {
-		error("the server refused the pull request for '%s' before: %s", rp->tag, e.reply.buf);
-		ret = RESULT_NO;
-	} else if (compose_pull(rp, &pm) == 0) {
-		ret = send_mail(rp, &pm, &j);
-	}
-	if (journal_flush(&j) < 0)
-		ret = RESULT_FATAL;
-out:
-	journal_entry_release(&e);
-	journal_release(&j);
-	state_lock_release(&nlock);
-	pull_mail_release(&pm);
-	strbuf_release(&committer);
-	return ret;
-}
-
 /* ---- the runs ---- */
 
 static enum maint_result publish_and_mail(struct rp *rp)
@@ -802,27 +717,9 @@ static enum maint_result publish_and_mail(struct rp *rp)
 	enum maint_result r;
 
 	if ((r = push_tag(rp)) != RESULT_OK || (r = check_remote(rp)) != RESULT_OK ||
-	    (r = mail_once(rp)) != RESULT_OK)
+	    (r = request_pull_mail_once(rp)) != RESULT_OK)
 		return r;
 	return state_dir_remove(rp->dir) < 0 ? RESULT_FATAL : RESULT_OK;
-}
-
-static enum maint_result dry_run(struct rp *rp)
-{
-	struct pull_mail pm = PULL_MAIL_INIT;
-	struct mbox_writer w;
-	struct strbuf from_line = STRBUF_INIT;
-	enum maint_result ret = RESULT_FATAL;
-
-	mbox_writer_init(&w, 1, MBOX_O);
-	strbuf_addf(&from_line, "From %s Mon Sep 17 00:00:00 2001", git_oid_tostr_s(&rp->tip));
-	if (!compose_pull(rp, &pm) && !mbox_writer_add(&w, from_line.buf, pm.msg.buf, pm.msg.len))
-		ret = RESULT_OK;
-	if (mbox_writer_finish(&w) < 0)
-		ret = RESULT_FATAL;
-	strbuf_release(&from_line);
-	pull_mail_release(&pm);
-	return ret;
 }
 
 static int state_missing(const char *dir)
@@ -892,7 +789,7 @@ enum maint_result request_pull_start(git_repository *repo, const struct maint_co
 	if (!found && build_tag(&rp, o) < 0)
 		goto out;
 	if (!o->send)
-		ret = dry_run(&rp);
+		ret = request_pull_dry_run(&rp);
 	else if (make_tag(&rp) == 0)
 		ret = publish_and_mail(&rp);
 out:

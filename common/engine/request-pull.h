@@ -4,7 +4,8 @@
 
 /*
  * The request-pull engine behind git-maint-request-pull(1): the upstream
- * half of the loop. A tag on the public branch's tip, pushed to the
+ * half of the loop (request-pull.c; the mail, step 5 and the dry run's
+ * mbox, in request-pull-mail.c). A tag on the public branch's tip, pushed to the
  * public remote, seen there, and one "[GIT PULL]" mail to the upstream
  * maintainer, in these steps:
  *
@@ -18,7 +19,9 @@
  *      here: another tag of that name there is a refusal (RESULT_NO), an
  *      unreachable remote RESULT_TEMPFAIL, nothing changed either way.
  *      Then the tag: an annotated tag of the branch's tip (tag-sign.h),
- *      signed unless sign is 0; a tag of that name already pointing at
+ *      its message -m, -F, else tree.<name>.tag-template expanded, then
+ *      edited when edit is set ($GIT_DIR/TAG_EDITMSG, as git tag -a; an
+ *      empty message stops here, nothing made), signed unless sign is 0; a tag of that name already pointing at
  *      the tip is taken as it is (a rerun), one pointing elsewhere is
  *      refused (RESULT_NO). The object is written, then the state
  *      ($GIT_DIR/maint/request-pull/state), then refs/tags/<tag>, in a
@@ -32,7 +35,8 @@
  *   5. the mail (compose.h, mailer.h: notify's SMTP settings, password
  *      and journal): From notify.from, else sendemail.from, else the
  *      committer; Subject "[GIT PULL] <the tag message's first line>";
- *      the body a greeting, then request-pull.h's text. The journal
+ *      the body the greeting (tree.<name>.greeting), then
+ *      request-pull.h's text. The journal
  *      (journal.h, refs/notes/maint-notify) keeps one record per tag
  *      object, kind "pull <tag>": a tag already recorded as sent is not
  *      mailed again. The Message-ID depends only on the tag object, so
@@ -66,8 +70,9 @@
 struct request_pull_opts {
 	const char *branch;	/* the public branch (short name), or NULL: the current branch's */
 	const char *tag;	/* the tag's name, or NULL: tree.<name>.tag-format */
-	const char *message;	/* the tag's message, or NULL: message_file, else a default */
+	const char *message;	/* the tag's message, or NULL: message_file, else the tag template */
 	const char *message_file;
+	int edit;		/* the message handed to the editor first (editor.h), as git tag -e */
 	int sign;		/* 0: an unsigned annotated tag */
 	struct strvec to, cc;	/* the recipients, else the tree's */
 	int send;
@@ -76,7 +81,7 @@ struct request_pull_opts {
 	int verbose;		/* the SMTP conversation */
 };
 
-#define REQUEST_PULL_OPTS_INIT { NULL, NULL, NULL, NULL, 1, STRVEC_INIT, STRVEC_INIT, 0, 60, 0, 0 }
+#define REQUEST_PULL_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 1, STRVEC_INIT, STRVEC_INIT, 0, 60, 0, 0 }
 
 enum maint_result request_pull_start(git_repository *repo, const struct maint_config *cfg,
 				     const struct request_pull_opts *o);

@@ -4,6 +4,7 @@
  * inputs, and the one loop that takes each from its mail to a verdict.
  */
 #include "series-walk.h"
+#include "applied.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -86,6 +87,7 @@ static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origi
 	int ret = 0;
 
 	p->already_applied = 0;
+	p->applied_as_found = 0;
 	popts.origin = origin;
 	popts.p_value = r->p_value;
 	popts.max_binary = r->max_binary;
@@ -97,6 +99,12 @@ static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origi
 		    (ret = apply_patch_is_applied(r->session, ps)) > 0) {
 			p->already_applied = 1;
 			ret = 0;
+			if (r->applied) {
+				ret = applied_index_find(r->applied, p->pm.patch.buf, p->pm.patch.len,
+							 &p->applied_as);
+				p->applied_as_found = ret > 0;
+				ret = ret < 0 ? -1 : 0;
+			}
 		}
 	} else {
 		explain_no_diff(p, origin, &err);

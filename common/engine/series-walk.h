@@ -28,7 +28,8 @@
  *      (common/repo/apply.h); a mail without a diff, or with a diff format
  *      we refuse, fails with why; a diff that fails is tried reversed,
  *      to tell a patch already applied (already_applied) from one that
- *      does not apply;
+ *      does not apply, and the commit of the target that holds it looked
+ *      up (applied_as, common/repo/applied.h) when the caller gives an index;
  *   5. hooks->after with the verdict (dry-apply: the report; queue: the
  *      commit, or the stop), which may stop the walk.
  * Nothing is printed here: the hooks say what the engine says.
@@ -44,6 +45,7 @@
 #include "patch.h"
 #include "strbuf.h"
 
+struct applied_index;
 struct attest;
 struct maint_config;
 struct review_opts;
@@ -105,6 +107,9 @@ struct walk_patch {
 	 * how it failed all the same.
 	 */
 	int already_applied;
+	/* then the target's commit that holds it (when found: applied_as_found) */
+	git_oid applied_as;
+	int applied_as_found;
 };
 
 struct walk_hooks {
@@ -127,6 +132,8 @@ struct walk_run {
 	int quiet;		/* the mails' errors were said on an earlier walk */
 	const struct walk_hooks *hooks;
 	void *data;		/* for the hooks */
+	/* the target's commits, to name the one holding a patch already applied; may be NULL */
+	struct applied_index *applied;
 };
 #define WALK_RUN_INIT(s) { (s), MAILINFO_OPTS_INIT, -1, PATCH_MAX_BINARY_DEFAULT, 0, NULL, NULL }
 

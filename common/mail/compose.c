@@ -65,6 +65,14 @@ void compose_addrs_release(struct compose_addrs *l)
 	l->nr = l->alloc = 0;
 }
 
+void compose_greeting_name(struct strbuf *out, const char *name, const char *email)
+{
+	if (*name)
+		strbuf_addstr(out, name);
+	else
+		strbuf_add(out, email, strcspn(email, "@"));
+}
+
 void compose_mail_release(struct compose_mail *m)
 {
 	compose_addrs_release(&m->to);

@@ -69,6 +69,9 @@ int compose_addrs_has(const struct compose_addrs *l, const char *email);
 void compose_addrs_remove(struct compose_addrs *l, const char *email);
 void compose_addrs_release(struct compose_addrs *l);
 
+/* A name to greet ("Hi <name>,"): the display name, else the e-mail's local part. */
+void compose_greeting_name(struct strbuf *out, const char *name, const char *email);
+
 struct compose_mail {
 	struct compose_addr from;
 	struct compose_addrs to, cc;

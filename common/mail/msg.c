@@ -35,6 +35,24 @@ void msg_stripspace(struct strbuf *sb)
 	strbuf_setlen(sb, j);
 }
 
+void msg_stripspace_comments(struct strbuf *sb)
+{
+	size_t i = 0, j = 0;
+
+	while (i < sb->len) {
+		const char *eol = memchr(sb->buf + i, '\n', sb->len - i);
+		size_t len = eol ? (size_t)(eol - (sb->buf + i)) + 1 : sb->len - i;
+
+		if (sb->buf[i] != '#') {
+			memmove(sb->buf + j, sb->buf + i, len);
+			j += len;
+		}
+		i += len;
+	}
+	strbuf_setlen(sb, j);
+	msg_stripspace(sb);
+}
+
 void msg_from_mail(struct strbuf *out, const char *subject, size_t subject_len,
 		   const char *body, size_t body_len)
 {

@@ -54,6 +54,13 @@ void trailer_conf_release(struct trailer_conf *tc);
 /* git stripspace without comment stripping, in place. */
 void msg_stripspace(struct strbuf *sb);
 
+/*
+ * git stripspace --strip-comments, in place: lines starting with '#'
+ * (git's default comment character) dropped, then msg_stripspace(). How
+ * git commit and git tag clean a message by default.
+ */
+void msg_stripspace_comments(struct strbuf *sb);
+
 /* The message git am makes: subject, blank line, body, stripspace()d. */
 void msg_from_mail(struct strbuf *out, const char *subject, size_t subject_len,
 		   const char *body, size_t body_len);

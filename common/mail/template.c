@@ -3,8 +3,10 @@
  * Templates with %(name) placeholders (see template.h).
  */
 #include "template.h"
+#include "config.h"
 #include "usage.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The length of the placeholder name at p ("name)"), or 0 when p does not start one. */
@@ -106,4 +108,48 @@ void template_expand(struct strbuf *out, const char *text, size_t len,
 			strbuf_addch(out, '\n');
 		text = nl ? nl + 1 : end;
 	}
+}
+
+int template_load(struct strbuf *out, const struct maint_config *cfg, const char *section,
+		  const char *subsection, const char *key, const char *def, const char *const *names)
+{
+	const struct config_entry *e = config_get_entry(cfg, section, subsection, key);
+	struct strbuf path = STRBUF_INIT, origin = STRBUF_INIT;
+	int ret = 0;
+
+	if (!e) {
+		strbuf_addstr(out, def);
+		return 0;
+	}
+	strbuf_addf(&origin, "%s.%s%s%s, ", section, subsection ? subsection : "", subsection ? "." : "",
+		    key);
+	config_entry_origin(&origin, e);
+	if (starts_with(e->value, "~/") && getenv("HOME"))
+		strbuf_addf(&path, "%s/%s", getenv("HOME"), e->value + 2);
+	else
+		strbuf_addstr(&path, e->value);
+	if (strbuf_read_file(out, path.buf, 0) < 0)
+		ret = error_errno("cannot read the template '%s' (%s)", path.buf, origin.buf);
+	else if (memchr(out->buf, '\0', out->len))
+		ret = error("the template '%s' holds a NUL byte", path.buf);
+	else if (template_check(out->buf, out->len, names, path.buf) < 0)
+		ret = -1;
+	strbuf_release(&path);
+	strbuf_release(&origin);
+	return ret;
+}
+
+int template_uses(const char *text, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = text, *end = text + len; (p = memchr(p, '%', end - p)); p++) {
+		if (p + 1 < end && p[1] == '%') {
+			p++;
+			continue;
+		}
+		if ((size_t)(end - p) >= n + 3 && p[1] == '(' && !memcmp(p + 2, name, n) && p[n + 2] == ')')
+			return 1;
+	}
+	return 0;
 }

@@ -3,8 +3,10 @@
 #define TEMPLATE_H
 
 /*
- * Text templates with %(name) placeholders, for the body of notify's
- * mails (notify.template). Names are lower-case letters and '-'.
+ * Text templates with %(name) placeholders: the body of notify's mails
+ * (notify.template), and request-pull's tag name (tree.<name>.tag-format),
+ * tag message (tree.<name>.tag-template) and greeting
+ * (tree.<name>.greeting). Names are lower-case letters and '-'.
  *
  *   %(name)   the value of name
  *   %%        a single '%'
@@ -20,12 +22,15 @@
  *
  * template_check() is run once on a template as read (a placeholder
  * that is not in names is an error naming source:line); template_expand()
- * trusts a checked template. Pure: no I/O.
+ * trusts a checked template. Pure but for template_load(), which reads
+ * the file a configuration key names.
  */
 
 #include <stddef.h>
 
 #include "strbuf.h"
+
+struct maint_config;
 
 struct template_var {
 	const char *name;
@@ -42,5 +47,17 @@ int template_check(const char *text, size_t len, const char *const *names, const
 /* Appends text[0..len) with placeholders replaced by the values of vars[0..n). */
 void template_expand(struct strbuf *out, const char *text, size_t len,
 		     const struct template_var *vars, size_t n);
+
+/*
+ * The template in the file section[.subsection].key names (a leading
+ * "~/" is $HOME), checked against names; def when the key is not set.
+ * 0, or -1 reported naming the file and the key's origin (unreadable,
+ * a NUL byte, an unknown placeholder).
+ */
+int template_load(struct strbuf *out, const struct maint_config *cfg, const char *section,
+		  const char *subsection, const char *key, const char *def, const char *const *names);
+
+/* 1 when text[0..len) holds the placeholder %(name) (an expensive value need not be made otherwise). */
+int template_uses(const char *text, size_t len, const char *name);
 
 #endif

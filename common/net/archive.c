@@ -291,6 +291,7 @@ enum maint_result archive_fetch_thread(const struct archive_ref *ref,
 	/* a gzip stream is not larger than what it holds, but for a few bytes a block */
 	ho.max_body = g->max == (size_t)-1 ? 0 : g->max + g->max / 1024 + 4096;
 	ho.max_body_setting = "archive.max-size";
+	ho.max_time_setting = "archive.max-time";
 	ho.quiet = opts->quiet;
 	ho.cfg = opts->cfg;
 	ho.progress_title = "Fetching thread";

@@ -24,6 +24,8 @@ struct transfer {
 	struct progress *progress;
 	const char *title;
 	int quiet;
+	long max_time;		/* seconds for the whole transfer */
+	const char *max_time_setting;
 };
 
 static size_t write_cb(char *buf, size_t size, size_t nmemb, void *userp)
@@ -143,6 +145,19 @@ static long status_of(CURL *c)
 	return status;
 }
 
+/*
+ * A timeout that is the whole transfer's (CURLOPT_TIMEOUT), not the
+ * connection's or a stall's: the transfer took all of max_time.
+ */
+static int ran_out_of_time(CURL *c, const struct transfer *t)
+{
+	curl_off_t us = 0;
+
+	if (curl_easy_getinfo(c, CURLINFO_TOTAL_TIME_T, &us) != CURLE_OK)
+		return 0;
+	return us / 1000 >= (curl_off_t)t->max_time * 1000 - 100;
+}
+
 /* The result of a finished transfer, reported unless RESULT_OK or RESULT_NO. */
 static enum maint_result result_of(CURL *c, CURLcode rc, const char *errbuf,
 				   const struct transfer *t, const struct strbuf *note)
@@ -167,6 +182,11 @@ static enum maint_result result_of(CURL *c, CURLcode rc, const char *errbuf,
 		error("cannot fetch '%s': the server's response headers are over %d bytes; refused",
 		      url, HTTP_MAX_HEADER_BYTES);
 		return RESULT_FATAL;
+	}
+	if (rc == CURLE_OPERATION_TIMEDOUT && ran_out_of_time(c, t)) {
+		error("cannot fetch '%s': not done after %ld seconds (%s); given up", url, t->max_time,
+		      t->max_time_setting ? t->max_time_setting : "the time for a whole transfer");
+		return RESULT_TEMPFAIL;
 	}
 	error("cannot fetch '%s': %s", url, *errbuf ? errbuf : curl_easy_strerror(rc));
 	return curl_code_is_transient(rc) ? RESULT_TEMPFAIL : RESULT_FATAL;
@@ -241,6 +261,8 @@ enum maint_result http_get(const char *url, const struct http_opts *opts, http_w
 	}
 	quote_url(&shown, url);
 	t.url = shown.buf;
+	t.max_time = opts->max_time > 0 ? opts->max_time : HTTP_MAX_TIME_DEFAULT;
+	t.max_time_setting = opts->max_time_setting;
 	if (setup(c, url, opts, errbuf, &t) < 0) {
 		ret = error("cannot fetch '%s': libcurl refused an option", t.url);
 	} else {

@@ -15,7 +15,9 @@
  *   - A connection that does not come up within timeout seconds, or a
  *     transfer that moves no byte for timeout seconds, is abandoned; so
  *     is one that takes longer than max_time seconds in all (a server
- *     that drips bytes for ever).
+ *     that drips bytes for ever), reported naming max_time_setting
+ *     ("not done after 600 seconds (archive.max-time); given up"), not
+ *     with libcurl's words.
  *   - What the server sends is bounded: the headers of one response at
  *     HTTP_MAX_HEADER_BYTES (libcurl's own bound is 300 KiB in newer
  *     versions, none in older ones), the body at max_body bytes as sent.
@@ -62,8 +64,9 @@ struct http_opts {
 	const char *progress_title;	/* NULL: no progress */
 	int quiet;
 	const struct maint_config *cfg;	/* for a server that asks for a login; NULL: a 401 is the answer */
+	const char *max_time_setting;	/* the setting that sets max_time, for the message */
 };
-#define HTTP_OPTS_INIT { NULL, 0, 0, 0, NULL, NULL, 0, NULL }
+#define HTTP_OPTS_INIT { NULL, 0, 0, 0, NULL, NULL, 0, NULL, NULL }
 #define HTTP_TIMEOUT_DEFAULT 60
 #define HTTP_MAX_TIME_DEFAULT 600
 #define HTTP_MAX_HEADER_BYTES (64 << 10)

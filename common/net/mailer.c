@@ -389,14 +389,19 @@ out:
 	return SMTP_FATAL;
 }
 
-enum smtp_status mailer_send(struct mailer *m, const char *from, const struct strvec *rcpt,
+enum smtp_status mailer_send(struct mailer *m, const char *from, struct smtp_rcpts *rcpt,
 			     const char *msg, size_t len, struct strbuf *reply)
 {
 	enum smtp_status st;
 
 	strbuf_reset(reply);
-	if (!m->smtp)
-		return run_program(m->conf, from, rcpt, msg, len, reply);
+	if (!m->smtp) {
+		/* the program takes or refuses the message whole: one verdict for every recipient */
+		st = run_program(m->conf, from, rcpt->addr, msg, len, reply);
+		for (size_t i = 0; i < rcpt->addr->nr; i++)
+			rcpt->st[i] = st == SMTP_SENT ? SMTP_RCPT_ACCEPTED : SMTP_RCPT_UNTRIED;
+		return st;
+	}
 	st = smtp_send(m->smtp, from, rcpt, msg, len, reply);
 	/* the password's source hears how AUTH went, once, as git send-email tells git credential */
 	switch (smtp_auth_result(m->smtp)) {

@@ -105,8 +105,13 @@ struct mailer;
  */
 enum maint_result mailer_open(struct mailer **out, const struct mailer_conf *c);
 
-/* Sends one message (LF line ends) to the recipients; see smtp_send(). */
-enum smtp_status mailer_send(struct mailer *m, const char *from, const struct strvec *rcpt,
+/*
+ * Sends one message (LF line ends) to the recipients; see smtp_send().
+ * A program is given them all and takes or refuses the message whole
+ * (its exit status is one verdict): a recipient it refuses refuses the
+ * message, whoever it is, and every rcpt->st says the same.
+ */
+enum smtp_status mailer_send(struct mailer *m, const char *from, struct smtp_rcpts *rcpt,
 			     const char *msg, size_t len, struct strbuf *reply);
 
 /*

@@ -646,51 +646,162 @@ static int send_cmds(struct smtp *s, const struct strvec *cmds, size_t *sent, st
 	return conn_send(s, s->out.buf, s->out.len, why);
 }
 
+void smtp_rcpts_init(struct smtp_rcpts *r, const struct strvec *addr, size_t required)
+{
+	r->addr = addr;
+	r->required = required < addr->nr ? required : addr->nr;
+	r->st = xcalloc(addr->nr ? addr->nr : 1, sizeof(*r->st));
+	strvec_init(&r->reply);
+	for (size_t i = 0; i < addr->nr; i++)
+		strvec_push(&r->reply, "");
+}
+
+size_t smtp_rcpts_count(const struct smtp_rcpts *r, enum smtp_rcpt st)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->addr->nr; i++)
+		n += r->st[i] == st;
+	return n;
+}
+
+void smtp_rcpts_release(struct smtp_rcpts *r)
+{
+	free(r->st);
+	r->st = NULL;
+	strvec_clear(&r->reply);
+}
+
+/* What a reply (code, its last line) to RCPT TO means for that recipient. */
+static enum smtp_rcpt rcpt_answer(int code, const char *line)
+{
+	if (code / 100 == 2)
+		return SMTP_RCPT_ACCEPTED;
+	/* RFC 5321 4.5.3.1.10: 452, and 552 as RFC 821 wrote it (5.5.3: too many recipients) */
+	if (code == 452 || (code == 552 && !strncmp(line + 3, " 5.5.3", 6)))
+		return SMTP_RCPT_LATER;
+	return code >= 500 ? SMTP_RCPT_REFUSED : SMTP_RCPT_DEFERRED;
+}
+
+/* The exchange of one envelope (envelope()): what was asked, what was answered. */
+struct exchange {
+	const struct strvec *cmds;	/* MAIL, RCPT..., DATA */
+	struct smtp_rcpts *r;
+	enum smtp_status st;		/* SMTP_SENT while the message may go */
+	int mail_ok, data_code;
+};
+
+/* The message cannot go: the first reason found (st, reply) wins. */
+static void stop(struct exchange *x, enum smtp_status st, const struct strbuf *line,
+		 struct strbuf *reply)
+{
+	if (x->st != SMTP_SENT)
+		return;
+	x->st = st;
+	strbuf_addbuf(reply, line);
+}
+
 /*
- * MAIL, RCPT..., DATA (cmds): SMTP_SENT once DATA has its 354. With
- * PIPELINING (RFC 2920) they go in one write and every reply is read;
- * else one at a time, up to the first refusal. A refusal leaves the
- * connection ready for the next message (RSET); but a server that took
- * DATA although it refused a recipient waits for the message, which must
- * not go to the others alone: only hanging up ends that.
+ * The reply (code, line) to the i-th command. -1 when it is no answer to
+ * that command (a 3xx to RCPT) or says the connection ends (421): the
+ * connection is unusable.
  */
-static enum smtp_status envelope(struct smtp *s, const struct strvec *cmds, struct strbuf *reply)
+static int take_reply(struct exchange *x, size_t i, int code, const struct strbuf *line,
+		      struct strbuf *reply, struct strbuf *why)
+{
+	const char *what = !i ? "MAIL" : i + 1 < x->cmds->nr ? "RCPT" : "DATA";
+	int want = i + 1 < x->cmds->nr ? 2 : 3;
+
+	if (code == 421 || (code / 100 != want && code < 400)) {
+		if (code != 421)
+			strbuf_addf(why, "%s (the server's answer to %s)", line->buf, what);
+		else
+			strbuf_addbuf(why, line);
+		strbuf_reset(reply);
+		return -1;
+	}
+	if (!i) {
+		x->mail_ok = code / 100 == 2;
+		if (!x->mail_ok)
+			stop(x, refusal("MAIL", code), line, reply);
+	} else if (i + 1 < x->cmds->nr) {
+		size_t k = i - 1;
+		struct smtp_rcpts *r = x->r;
+
+		r->st[k] = rcpt_answer(code, line->buf);
+		if (r->st[k] != SMTP_RCPT_ACCEPTED) {
+			free((char *)r->reply.v[k]);
+			r->reply.v[k] = xstrdup(line->buf);
+		}
+		/* the author's own refusal is what fails the mail; a 452 for them waits */
+		if (k < r->required && r->st[k] != SMTP_RCPT_ACCEPTED)
+			stop(x, r->st[k] == SMTP_RCPT_REFUSED ? SMTP_REFUSED : SMTP_DEFERRED, line, reply);
+	} else {
+		x->data_code = code;
+		if (code != 354)
+			stop(x, refusal("DATA", code), line, reply);
+	}
+	return 0;
+}
+
+/* Before DATA: no recipient accepted, no message (the first one's answer says why). */
+static void check_someone(struct exchange *x, struct strbuf *reply)
+{
+	struct smtp_rcpts *r = x->r;
+	struct strbuf line = STRBUF_INIT;
+	enum smtp_status st = SMTP_REFUSED;
+
+	if (x->st != SMTP_SENT || smtp_rcpts_count(r, SMTP_RCPT_ACCEPTED))
+		return;
+	for (size_t k = 0; k < r->addr->nr; k++)
+		if (r->st[k] == SMTP_RCPT_DEFERRED || r->st[k] == SMTP_RCPT_LATER)
+			st = SMTP_DEFERRED;
+	strbuf_addstr(&line, r->addr->nr ? r->reply.v[0] : "no recipients");
+	stop(x, st, &line, reply);
+	strbuf_release(&line);
+}
+
+/*
+ * MAIL, RCPT..., DATA (cmds): SMTP_SENT once DATA has its 354 and the
+ * message may go (smtp.h: the required recipients and at least one
+ * accepted). With PIPELINING (RFC 2920) they go in one write and every
+ * reply is read; else one at a time, up to what stops the message. A
+ * message that does not go leaves the connection ready for the next one
+ * (RSET); but a server that took DATA waits for the message, which must
+ * not go: only hanging up ends that.
+ */
+static enum smtp_status envelope(struct smtp *s, const struct strvec *cmds, struct smtp_rcpts *r,
+				 struct strbuf *reply)
 {
 	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
-	size_t i, sent = 0, failed = cmds->nr;
-	int code = 0, fail_code = 0;
-	enum smtp_status st = SMTP_SENT;
-	const char *what;
+	struct exchange x = { cmds, r, SMTP_SENT, 0, 0 };
+	size_t i, sent = 0;
+	int code;
+	enum smtp_status st;
 
-	for (i = 0; i < cmds->nr && (s->pipelining || failed == cmds->nr); i++) {
+	for (i = 0; i < cmds->nr; i++) {
 		if (sent == i) {
-			int r = send_cmds(s, cmds, &sent, &why);
+			int rc;
 
+			if (i + 1 == cmds->nr)
+				check_someone(&x, reply);
+			if (x.st != SMTP_SENT)
+				break;	/* one at a time: nothing more is asked */
+			rc = send_cmds(s, cmds, &sent, &why);
 			if (s->in_flight && (st = settle_before(s, reply)) != SMTP_SENT)
 				goto out;
-			if (r < 0)
+			if (rc < 0)
 				goto broken;
 		}
-		if ((code = read_reply(s, &line, &why)) < 0)
+		if ((code = read_reply(s, &line, &why)) < 0 ||
+		    take_reply(&x, i, code, &line, reply, &why) < 0)
 			goto broken;
-		if (failed == cmds->nr && code / 100 != (i + 1 == cmds->nr ? 3 : 2)) {
-			failed = i;
-			fail_code = code;
-			strbuf_addbuf(reply, &line);
-		}
 	}
-	if (failed == cmds->nr)
-		goto out;
-	what = !failed ? "MAIL" : failed + 1 < cmds->nr ? "RCPT" : "DATA";
-	if (fail_code < 400) {
-		strbuf_addf(&why, " (the server's answer to %s)", what);
-		strbuf_addbuf(reply, &why);
-		goto broken;
-	}
-	st = refusal(what, fail_code);
-	if (st == SMTP_BROKEN || (i == cmds->nr && code == 354)) {
-		conn_close(s);
-	} else if (failed) {
+	st = x.st;
+	if (st == SMTP_BROKEN || x.data_code == 354) {
+		if (st != SMTP_SENT)
+			conn_close(s);
+	} else if (st != SMTP_SENT && x.mail_ok) {
 		strbuf_reset(&why);
 		if (s->verbose)
 			say(stderr, "smtp: > RSET");
@@ -706,20 +817,23 @@ out:
 	return st;
 }
 
-enum smtp_status smtp_send(struct smtp *s, const char *from, const struct strvec *rcpt,
+enum smtp_status smtp_send(struct smtp *s, const char *from, struct smtp_rcpts *rcpt,
 			   const char *msg, size_t len, struct strbuf *reply)
 {
+	const struct strvec *to = rcpt->addr;
 	struct strvec cmds = STRVEC_INIT;
 	struct strbuf why = STRBUF_INIT;
 	enum smtp_status st;
 
 	strbuf_reset(reply);
+	for (size_t i = 0; i < to->nr; i++)
+		rcpt->st[i] = SMTP_RCPT_UNTRIED;
 	if (s->in_flight && !s->curl && smtp_settle(s) < 0) {
 		strbuf_addstr(reply, "not sent: what became of the message before it could not be recorded");
 		return SMTP_FATAL;
 	}
-	for (size_t i = 0; i <= rcpt->nr; i++) {
-		const char *a = i < rcpt->nr ? rcpt->v[i] : from;
+	for (size_t i = 0; i <= to->nr; i++) {
+		const char *a = i < to->nr ? to->v[i] : from;
 
 		if (strpbrk(a, "\r\n<>")) {
 			strbuf_addf(reply, "the envelope address '%s' could inject a command", a);
@@ -729,10 +843,10 @@ enum smtp_status smtp_send(struct smtp *s, const char *from, const struct strvec
 	if (!s->curl && (st = conn_open(s, reply)) != SMTP_SENT)
 		return st;
 	strvec_pushf(&cmds, "MAIL FROM:<%s>", from);
-	for (size_t i = 0; i < rcpt->nr; i++)
-		strvec_pushf(&cmds, "RCPT TO:<%s>", rcpt->v[i]);
+	for (size_t i = 0; i < to->nr; i++)
+		strvec_pushf(&cmds, "RCPT TO:<%s>", to->v[i]);
 	strvec_push(&cmds, "DATA");
-	st = envelope(s, &cmds, reply);
+	st = envelope(s, &cmds, rcpt, reply);
 	if (st != SMTP_SENT)
 		goto out;
 	strbuf_reset(&s->out);

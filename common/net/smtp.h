@@ -16,12 +16,24 @@
  * PIPELINING (RFC 2920), MAIL FROM, every RCPT TO and DATA go in one
  * write and their replies are read in order, then the message: two round
  * trips per mail, not 3 + recipients. Without PIPELINING, one command at
- * a time. A message goes to all its recipients or to none: a refused
- * recipient refuses the message (RSET follows); a server that answered
- * the grouped DATA with 354 although it refused a recipient is hung up on
- * before any of the message is sent (a message without its final "." is
- * never delivered), and the next message opens a new connection, as it
- * does after any failure that left the connection unusable. Every wait
+ * a time.
+ *
+ * Recipients (reliability case 52). The first `required` recipients of a
+ * message (notify's To: the author) must all be accepted, or the message
+ * does not go (RSET follows); the others (the Cc) may be refused one by
+ * one: the message goes to those accepted, and each refused one is told
+ * to the caller with the server's reply, as b4 ty and git send-email
+ * leave it to the server. A 452 to a RCPT (RFC 5321 4.5.3.1.10: too many
+ * recipients, or storage for now; also a 552 with the enhanced code
+ * 5.5.3, the old spelling) marks that recipient SMTP_RCPT_LATER: another
+ * transaction may take it, and it is the caller's to send one (the notify
+ * engine does, bounded, recording each in its journal first). A message
+ * no recipient of which was accepted does not go either. A server that
+ * answered the grouped DATA with 354 although the message cannot go is
+ * hung up on before any of the message is sent (a message without its
+ * final "." is never delivered), and the next message opens a new
+ * connection, as it does after any failure that left the connection
+ * unusable. Every wait
  * is bounded by the timeout; what the server sends is bounded (4 KiB a
  * line, 64 KiB a reply). smtp_free() says QUIT.
  *
@@ -83,18 +95,49 @@ enum smtp_status {
 
 struct smtp;
 
+/* What became of one recipient of a message sent (smtp_send()). */
+enum smtp_rcpt {
+	SMTP_RCPT_UNTRIED,	/* not asked: the message failed before */
+	SMTP_RCPT_ACCEPTED,	/* 2xx */
+	SMTP_RCPT_REFUSED,	/* 5xx: never to this address */
+	SMTP_RCPT_DEFERRED,	/* 4xx but 452: not now */
+	SMTP_RCPT_LATER,	/* 452, 552 5.5.3: too many for this transaction; another may take it */
+};
+
+/*
+ * The recipients of one message, and what became of each. addr and
+ * required are the caller's; smtp_send() fills st[i] and reply.v[i] (the
+ * server's answer to that RCPT TO, "" when accepted or not asked) for
+ * addr->v[i].
+ */
+struct smtp_rcpts {
+	const struct strvec *addr;
+	size_t required;		/* the first ones: one not accepted, no message */
+	enum smtp_rcpt *st;
+	struct strvec reply;
+};
+
+/* Sets r up for addr, the first required of which must be accepted. */
+void smtp_rcpts_init(struct smtp_rcpts *r, const struct strvec *addr, size_t required);
+/* How many of r's recipients are st. */
+size_t smtp_rcpts_count(const struct smtp_rcpts *r, enum smtp_rcpt st);
+void smtp_rcpts_release(struct smtp_rcpts *r);
+
 /* Sets up a handle (nothing is sent yet). NULL, reported, on a bad setting. */
 struct smtp *smtp_new(const struct smtp_opts *o);
 
 /*
  * Sends msg[0..len) (LF line ends; sent as CRLF, dot-stuffed) from the
- * envelope sender to the recipients, connecting first when no connection
- * is open. *reply gets the server's last reply
- * line ("250 2.0.0 Ok: queued", "550 5.1.1 <x@y>: unknown user"), or
- * libcurl's description of what went wrong when there was none.
- * Nothing is reported: the caller knows which commit the mail was for.
+ * envelope sender to the recipients (see above), connecting first when no
+ * connection is open. *reply gets the server's last reply
+ * line ("250 2.0.0 Ok: queued", "550 5.1.1 <x@y>: unknown user": for a
+ * message that did not go, the answer that stopped it), or libcurl's
+ * description of what went wrong when there was none. rcpt->st says, once
+ * the message went (SMTP_SENT, SMTP_IN_FLIGHT), who has it: those
+ * SMTP_RCPT_ACCEPTED. Nothing is reported: the caller knows which commit
+ * the mail was for.
  */
-enum smtp_status smtp_send(struct smtp *s, const char *from, const struct strvec *rcpt,
+enum smtp_status smtp_send(struct smtp *s, const char *from, struct smtp_rcpts *rcpt,
 			   const char *msg, size_t len, struct strbuf *reply);
 
 /*

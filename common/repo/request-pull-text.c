@@ -263,8 +263,8 @@ static int add_to_author(git_commit *c, void *data)
 	return 0;
 }
 
-static int add_shortlog(struct strbuf *out, git_repository *repo, const git_oid *upstream,
-			const git_oid *tip)
+int request_pull_shortlog(struct strbuf *out, git_repository *repo, const git_oid *upstream,
+			  const git_oid *tip)
 {
 	struct authors a = { NULL, 0, 0, NULL };
 	struct author *v;
@@ -331,7 +331,7 @@ int request_pull_format(struct strbuf *out, git_repository *repo, const struct r
 	if (out->len && out->buf[out->len - 1] != '\n')
 		strbuf_addch(out, '\n');
 	strbuf_addstr(out, "\n" RULE);
-	if (add_shortlog(out, repo, rp->upstream, rp->tip) < 0)
+	if (request_pull_shortlog(out, repo, rp->upstream, rp->tip) < 0)
 		return -1;
 	return add_diffstat(out, repo, &base, rp->tip);
 }

@@ -62,6 +62,13 @@ int request_pull_base(git_oid *base, git_repository *repo, const git_oid *upstre
 /* The tag message without its signature (a signature-less message is copied whole). */
 void request_pull_strip_signature(struct strbuf *out, const char *msg, size_t len);
 
+/*
+ * Appends the shortlog of the commits tip has and upstream has not, as
+ * above (each group followed by a blank line). 0, or -1 reported.
+ */
+int request_pull_shortlog(struct strbuf *out, git_repository *repo, const git_oid *upstream,
+			  const git_oid *tip);
+
 /* Appends the text above to out. 0, or -1 reported. */
 int request_pull_format(struct strbuf *out, git_repository *repo, const struct request_pull_text *rp);
 

@@ -543,7 +543,7 @@ static int read_report(struct sendpack *sp, git_smart_subtransport_stream *s, in
 {
 	struct pkt_reader rd = { s, STRBUF_INIT, 0, 0, &r->received };
 	struct pkt_reader inner = { NULL, STRBUF_INIT, 0, 1, &r->received };
-	int unpack_ok = 0, ref_seen = 0, rc, ret = -1;
+	int unpack_ok = 0, ref_seen = 0, rc, ret = -1, cut;
 	const char *data;
 	size_t len;
 
@@ -569,10 +569,20 @@ static int read_report(struct sendpack *sp, git_smart_subtransport_stream *s, in
 	}
 	if (rc < 0)
 		goto out;
+	cut = !rc;	/* the stream ended before the flush that ends the answer */
 	while (sideband && (rc = pkt_read(&inner, &data, &len)) > 0 && len)
 		report_line(r, ref, data, len, &unpack_ok, &ref_seen);
 	if (!r->received) {
 		net_error("the server hung up without an answer");
+		goto out;
+	}
+	/*
+	 * Cut off before the server said what became of the ref: it may
+	 * have taken the push or not, a connection's fault, not a refusal
+	 * (a later run looks at the remote again).
+	 */
+	if (cut && !ref_seen && !r->reason.len) {
+		net_error("the connection was cut before the server's report");
 		goto out;
 	}
 	r->ok = unpack_ok && ref_seen && !r->reason.len;

@@ -57,7 +57,7 @@ int tag_sign_buffer(struct strbuf *out, const git_oid *target, const char *name,
 	struct strbuf msg = STRBUF_INIT;
 
 	strbuf_addstr(&msg, message);
-	msg_stripspace(&msg);
+	msg_stripspace_comments(&msg);
 	if (!msg.len) {
 		strbuf_release(&msg);
 		return error("the tag message is empty");

@@ -61,10 +61,10 @@ void tag_sign_conf_release(struct tag_sign_conf *c);
 
 /*
  * The tag object's text in out (reset first): target a commit, tagger
- * "Name <email> <when> <tz>", message cleaned as git cleans it (trailing
- * blanks of each line, leading and trailing blank lines and runs of
- * blank lines dropped; a final newline). -1 reported when the cleaned
- * message is empty.
+ * "Name <email> <when> <tz>", message cleaned as git tag cleans it by
+ * default (lines starting with '#' dropped, trailing blanks of each line,
+ * leading and trailing blank lines and runs of blank lines dropped; a
+ * final newline). -1 reported when the cleaned message is empty.
  */
 int tag_sign_buffer(struct strbuf *out, const git_oid *target, const char *name, const char *tagger,
 		    const char *message);

@@ -24,6 +24,7 @@ static void envelope_injection(void **state)
 	const char *bad[] = { "a@b>\r\nRCPT TO:<c@d", "a@b\nDATA", "a@b\r", "<a@b" };
 	struct strbuf reply = STRBUF_INIT;
 	struct strvec rcpt = STRVEC_INIT;
+	struct smtp_rcpts r;
 	struct smtp *s = smtp_new(&o);
 
 	(void)state;
@@ -32,9 +33,12 @@ static void envelope_injection(void **state)
 		strvec_clear(&rcpt);
 		strvec_push(&rcpt, "ok@example.org");
 		strvec_push(&rcpt, bad[i]);
-		assert_int_equal(smtp_send(s, "me@example.org", &rcpt, "x\n", 2, &reply), SMTP_REFUSED);
+		smtp_rcpts_init(&r, &rcpt, 1);
+		assert_int_equal(smtp_send(s, "me@example.org", &r, "x\n", 2, &reply), SMTP_REFUSED);
 		assert_non_null(strstr(reply.buf, "could inject a command"));
-		assert_int_equal(smtp_send(s, bad[i], &rcpt, "x\n", 2, &reply), SMTP_REFUSED);
+		assert_int_equal(smtp_send(s, bad[i], &r, "x\n", 2, &reply), SMTP_REFUSED);
+		assert_int_equal(r.st[0], SMTP_RCPT_UNTRIED);
+		smtp_rcpts_release(&r);
 	}
 	strvec_clear(&rcpt);
 	strbuf_release(&reply);
