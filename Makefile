@@ -315,9 +315,9 @@ TEST_CACHE = $(or $(TEST_ROOT),$(CURDIR)/t)/cache
 # first; a script not listed runs after these.
 TEST_SLOW = t0305-apply-protected-names.sh t0612-notify-faults.sh t0500-describe-contains.sh \
 	t0751-request-pull-send.sh t0120-attest.sh t0104-mail-hostile-limits.sh t0307-dry-apply-memory.sh \
-	t0960-completion.sh t0800-fetch-archive.sh t0211-b4-trailers.sh t0103-fuzz.sh t0990-demo.sh \
-	t0701-publish-crash.sh t0740-publish-notify.sh t0301-dry-apply-oracle.sh t0810-fetch-imap.sh \
-	t0410-queue-am.sh
+	t0960-completion.sh t0800-fetch-archive.sh t0214-series-sources.sh t0211-b4-trailers.sh t0103-fuzz.sh \
+	t0990-demo.sh t0701-publish-crash.sh t0740-publish-notify.sh t0301-dry-apply-oracle.sh \
+	t0810-fetch-imap.sh t0410-queue-am.sh
 TEST_SCRIPTS = $(patsubst t/%,%,$(sort $(wildcard $(addprefix t/,$(or $(T),t[0-9]*.sh)))))
 TEST_ORDER = $(foreach s,$(TEST_SLOW),$(filter $(s),$(TEST_SCRIPTS))) \
 	$(filter-out $(TEST_SLOW),$(TEST_SCRIPTS))

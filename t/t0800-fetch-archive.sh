@@ -399,7 +399,7 @@ test_expect_success 'a gzip bomb is refused at the size bound, nothing cached' '
 	# after a full flush every further MB of zeros deflates to the same
 	# bytes, so the stream is the first MB, 63 copies of the second, an
 	# empty final block and the trailer (CRC-32 and size of the 64 MB)
-	python3 - >bomb/git/bomb@example.com/t.mbox.gz <<-\EOF &&
+	python3 -S - >bomb/git/bomb@example.com/t.mbox.gz <<-\EOF &&
 	import struct, sys, zlib
 	mb = bytes(1 << 20)
 	c = zlib.compressobj(9, zlib.DEFLATED, 31)
