@@ -64,7 +64,8 @@ MAINT_VERSION := $(strip $(file <VERSION))$(shell test -e .git && \
 #             messages and trailers, review from replies, patch ids;
 #             attestation (libopendkim, the resolver, OpenSSL from base)
 #   net       mail, base: SMTP, HTTP, IMAP (libcurl), the Secret
-#             Service (libsecret), archives and the fetcher
+#             Service (libsecret), both loaded on first use
+#             (DLOPEN_PKGS), archives and the fetcher
 #   repo      net, mail, base: libgit2: repository, objects, apply,
 #             the guarded step, push, notes, state, range-diff
 #   describe  base, and repo for its libgit2 part only: commit-graph,
@@ -97,6 +98,11 @@ describe_HEADERS = libgit2
 # Libraries without a pkg-config file a layer's code calls: the resolver
 # (DKIM keys from DNS, res_nquery()).
 mail_LIBS = -lresolv
+# Libraries compiled against but linked to nothing: loaded by the code
+# that uses them when it first does (common/net/dynlib.h), so the many
+# runs that send, fetch and ask for nothing never map them and the ~30
+# libraries under them.
+DLOPEN_PKGS = libcurl libsecret-1
 
 # Each program and the layers it links; every other library stays out of
 # it (t/t0001 checks with ldd).
@@ -145,7 +151,8 @@ layer_cflags = $(foreach l,$(call layer_closure,$(1)),-Icommon/$(l)) \
 	$(foreach p,$(sort $(call layers_pkgs,$(call layer_closure,$(1))) $($(1)_HEADERS)),$(pkg_cflags_$(p)))
 # What a program built from the layers $(1) links, in order, and with.
 layers_archives = $(foreach l,$(1),$(B)/libmaint-$(l).a)
-layers_libs = $(foreach p,$(call layers_pkgs,$(1)),$(pkg_libs_$(p))) $(foreach l,$(1),$($(l)_LIBS))
+layers_libs = $(foreach p,$(filter-out $(DLOPEN_PKGS),$(call layers_pkgs,$(1))),$(pkg_libs_$(p))) \
+	$(foreach l,$(1),$($(l)_LIBS))
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -D_GNU_SOURCE $(CPPFLAGS) $(CFLAGS)
 # --as-needed: a program loads only the libraries it calls

@@ -126,7 +126,7 @@ start_static_server () {
 	while test $tries -lt 5
 	do
 		port=$(free_port) || return 1
-		python3 -m http.server --bind 127.0.0.1 --directory "$1" "$port" \
+		python3 -S -m http.server --bind 127.0.0.1 --directory "$1" "$port" \
 			>>"$TRASH_DIRECTORY/static.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
 		STATIC_PID=$!
 		if wait_for_port "$port" "$STATIC_PID"
@@ -149,7 +149,7 @@ start_static_server () {
 start_hostile_http () {
 	use_resolved_python3
 	rm -f "$TRASH_DIRECTORY/hostile.port" || return 1
-	python3 "$MAINT_TEST_DIR/http-hostile.py" "$TRASH_DIRECTORY/hostile.port" "$@" \
+	python3 -S "$MAINT_TEST_DIR/http-hostile.py" "$TRASH_DIRECTORY/hostile.port" "$@" \
 		>>"$TRASH_DIRECTORY/hostile.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
 	HOSTILE_PID=$! &&
 	register_server "$HOSTILE_PID" &&

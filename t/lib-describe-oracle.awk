@@ -3,7 +3,7 @@
 #	oracle.dag	"<commit> <committer date> <parents>..." oldest first
 #	oracle.ids	the commit each input line names, or "<line>^{commit} missing"
 #	oracle.in	the input lines
-#	<graph>		commits in a partial commit-graph (or /dev/null)
+#	<graph>		the commits in git's commit-graph (or /dev/null)
 # Writes a line for each run of git: in oracle.batches the input lines git
 # may answer in that run, in oracle.batch-lines their line numbers.
 FNR == 1 { file++ }
@@ -23,7 +23,7 @@ END {
 	# is dated after low[c] cuts c's walk exactly where c alone does.
 	for (k = 1; k <= ncommits; k++) {
 		c = order[k]
-		if (!(c in asked))
+		if (!(c in asked) || (c in in_graph))
 			continue
 		limit = date[c] - 86400
 		latest = -1
@@ -45,7 +45,9 @@ END {
 		low[c] = latest < 0 ? -1 : latest + 86400
 	}
 	# Oldest first: the oldest commit not in a batch starts one, at its
-	# date; every later one whose low is before that date joins it.
+	# date; every later one whose low is before that date joins it. The
+	# commits in the graph are one batch: git cuts their walks by
+	# generation, which never cuts a path to a commit asked about.
 	nbatch = 0
 	for (k = 1; k <= ncommits; k++) {
 		c = order[k]
@@ -55,7 +57,7 @@ END {
 		graph = (c in in_graph)
 		for (j = k; j <= ncommits; j++) {
 			e = order[j]
-			if ((e in asked) && !(e in batch) && (e in in_graph) == graph && low[e] < date[c])
+			if ((e in asked) && !(e in batch) && (e in in_graph) == graph && (graph || low[e] < date[c]))
 				batch[e] = nbatch
 		}
 	}

@@ -27,8 +27,15 @@
 # git takes the generation cutoff as soon as one commit asked about is in
 # a commit-graph: a commit outside a partial graph, asked about in the
 # same run, would then be walked without the date cutoff it has alone.
-# --graph-commits=<file> lists the commits in such a graph: they never
-# share a batch with the others.
+# --graph-commits=<file> lists the commits in git's graph (a partial one,
+# or every commit when the graph was written with --reachable after the
+# last commit and git reads it): they never share a batch with the
+# others, and share one among themselves (a generation cutoff never cuts
+# a path to a commit asked about), so a whole graph takes one run of git.
+#
+# The batches depend only on the history, the lines and the graph: they
+# are made once for each of those (oracle.memo/, keyed by their checksum;
+# a script asks about the same history many times).
 #
 # Lines that are not commits are asked about alone. Each batch runs with
 # --always, so a commit with no name prints its abbreviated id instead of
@@ -51,8 +58,18 @@ describe_oracle () {
 	git rev-list --no-commit-header --format="%H %ct %P" --all \
 		$(grep -v " " oracle.ids) >oracle.dag.unsorted &&
 	sort -s -k2,2n oracle.dag.unsorted >oracle.dag &&
-	awk -f "$MAINT_TEST_DIR/lib-describe-oracle.awk" \
-		oracle.dag oracle.ids oracle.in "$oracle_graph" &&
+	oracle_memo=oracle.memo/$(cksum oracle.dag oracle.ids oracle.in "$oracle_graph" | cksum | tr " " -) &&
+	if test -f "$oracle_memo.batch-lines"
+	then
+		cp "$oracle_memo.batches" oracle.batches &&
+		cp "$oracle_memo.batch-lines" oracle.batch-lines
+	else
+		awk -f "$MAINT_TEST_DIR/lib-describe-oracle.awk" \
+			oracle.dag oracle.ids oracle.in "$oracle_graph" &&
+		mkdir -p oracle.memo &&
+		cp oracle.batches "$oracle_memo.batches" &&
+		cp oracle.batch-lines "$oracle_memo.batch-lines"
+	fi &&
 	# each run's answers after a line "--" (no name is "--"); the lines
 	# are words (no blank), not patterns
 	set -f &&

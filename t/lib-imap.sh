@@ -146,7 +146,7 @@ stop_imap () {
 # python's imaplib, the test's own IMAP client
 imap_client () {
 	use_resolved_python3
-	python3 - "$IMAP_PORT" "$IMAP_CA" "$IMAP_USER" "$IMAP_PASSWORD" "$@" <<-\EOF
+	python3 -S - "$IMAP_PORT" "$IMAP_CA" "$IMAP_USER" "$IMAP_PASSWORD" "$@" <<-\EOF
 	import imaplib, ssl, sys
 	port, ca, user, pw, what = sys.argv[1:6]
 	args = sys.argv[6:]
@@ -197,7 +197,7 @@ start_no_starttls_server () {
 	# not "rm ... && python3 ... &": that puts the whole list in the
 	# background, and $! is then a subshell, not the server to stop
 	rm -f "$TRASH_DIRECTORY/no-starttls.port" || return 1
-	python3 - "$TRASH_DIRECTORY/no-starttls" <<-\EOF >/dev/null 2>&1 5>&- 6>&- 7>&- 8>&- 9>&- &
+	python3 -S - "$TRASH_DIRECTORY/no-starttls" <<-\EOF >/dev/null 2>&1 5>&- 6>&- 7>&- 8>&- 9>&- &
 	import os, socket, sys
 	base = sys.argv[1]
 	s = socket.socket()

@@ -161,15 +161,17 @@ smtp_count () {
 	echo $#
 }
 
+# one awk: the tests ask after nearly every run
 smtp_header () {
-	tr -d '\r' <"$SMTP_SPOOL/$(printf %04d "$1").eml" |
-	sed -n '/^$/q;p' |
-	awk -v want="$(echo "$2" | tr A-Z a-z)" '
+	awk -v want="$2" '
+		BEGIN { want = tolower(want) }
+		{ gsub(/\r/, "") }
+		$0 == "" { exit }
 		/^[ \t]/ { if (on) { sub(/^[ \t]+/, " "); val = val $0 } next }
 		{ if (on) print val; on = 0
 		  name = tolower(substr($0, 1, index($0, ":") - 1))
 		  if (name == want) { on = 1; val = substr($0, index($0, ":") + 2) } }
-		END { if (on) print val }'
+		END { if (on) print val }' "$SMTP_SPOOL/$(printf %04d "$1").eml"
 }
 
 # one awk for all the messages (the fault tests ask after every run)

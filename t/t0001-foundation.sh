@@ -74,18 +74,20 @@ test_expect_success 'mbox-split and describe-contains load neither libgit2 nor l
 # The programs that read patches check their signatures (attestation,
 # common/mail/attest.h): libopendkim and the resolver come with the mail
 # layer's readers; notify and publish link them through queue's engine,
-# which they ask whether a queue is in progress.
+# which they ask whether a queue is in progress. libcurl and libsecret
+# are linked by none: the net layer loads them when it first uses them
+# (the next tests).
 test_expect_success 'each program links only the libraries of the layers it uses' '
 	cat >expect <<-\EOF &&
 	describe-contains:
 	describe-contains--libgit2: libgit2
 	dry-apply: libcrypto libgit2 libinih libopendkim libresolv libz
 	mbox-split: libcrypto libinih libopendkim libresolv
-	notify: libcrypto libcurl libgit2 libinih libopendkim libresolv libsecret-1 libz
-	publish: libcrypto libgit2 libinih libopendkim libresolv libsecret-1 libz
+	notify: libcrypto libgit2 libinih libopendkim libresolv libz
+	publish: libcrypto libgit2 libinih libopendkim libresolv libz
 	queue: libcrypto libgit2 libinih libopendkim libresolv libz
-	request-pull: libcrypto libcurl libgit2 libinih libsecret-1 libz
-	source--fetch: libcrypto libcurl libinih libsecret-1 libz
+	request-pull: libcrypto libgit2 libinih libz
+	source--fetch: libcrypto libinih libz
 	EOF
 	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
 	do
@@ -98,6 +100,45 @@ test_expect_success 'each program links only the libraries of the layers it uses
 		echo || return 1
 	done >actual &&
 	test_cmp expect actual
+'
+
+# common/net/dynlib.h: libcurl (curl-lib.c) and libsecret with GLib
+# (secret.c) are taken with dlopen() when a mail is sent, an archive or
+# IMAP folder read, a password looked up; a run that does none of that
+# (-h, a dry run) never maps them nor the ~30 libraries under them.
+test_expect_success 'libcurl and libsecret are loaded when used, linked by nothing' '
+	for p in "$MAINT_BUILD_DIR"/bin/git-maint-* "$MAINT_BUILD_DIR"/t/helper/test-secret
+	do
+		readelf -d "$p" >dyn &&
+		! grep -e libcurl -e libsecret -e libglib -e libgobject dyn || return 1
+	done &&
+	nm -g --defined-only "$MAINT_BUILD_DIR"/libmaint-*.a | awk "NF == 3 { print \$3 }" |
+	sort -u >ours &&
+	nm -u "$MAINT_BUILD_DIR"/libmaint-*.a | awk "NF == 2 { print \$2 }" | sort -u >undefined &&
+	comm -23 undefined ours >theirs &&
+	grep -x -e malloc -e git_libgit2_init theirs &&
+	! grep -E "^(curl|secret|g)_" theirs &&
+	for p in notify publish request-pull
+	do
+		test_expect_code 129 env LD_DEBUG=files "$MAINT_BUILD_DIR/bin/git-maint-$p" -h >out 2>debug &&
+		grep "file=libc\.so" debug &&
+		! grep -e "file=libcurl" -e "file=libsecret" -e "file=libglib" debug || return 1
+	done
+'
+
+test_expect_success 'a library that cannot be loaded is an error naming it' '
+	mkdir fakelib &&
+	echo "not a library" >fakelib/libcurl.so.4 &&
+	echo "not a library" >fakelib/libsecret-1.so.0 &&
+	test_expect_code 128 env LD_LIBRARY_PATH="$PWD/fakelib" \
+		"$MAINT_BUILD_DIR/bin/git-maint-source--fetch" --no-cache --output-fd=1 -- \
+		https://127.0.0.1:1/x >out 2>err &&
+	test_must_be_empty out &&
+	grep "^fatal: cannot load libcurl.so.4, libcurl (SMTP, HTTP and IMAP): .*fakelib/libcurl.so.4" err &&
+	test_expect_code 128 env LD_LIBRARY_PATH="$PWD/fakelib" \
+		"$MAINT_BUILD_DIR/t/helper/test-secret" lookup smtp mail.example.com 0 >out 2>err &&
+	test_must_be_empty out &&
+	grep "^fatal: cannot load libsecret-1.so.0, libsecret (the Secret Service): .*fakelib/libsecret-1.so.0" err
 '
 
 test_expect_success 'no layer of common/ calls a layer above it' '

@@ -39,12 +39,13 @@ patch_ids () {
 	git maint-mbox-split --patches-only --format="<%m>" "$@"
 }
 
-# The In-Reply-To (or any header) of each mail the server received, in order.
+# The In-Reply-To (or any header) of each mail the server received, in
+# order (one awk for all of them).
 received () {
-	for f in "$SMTP_SPOOL"/*.eml
-	do
-		tr -d "\r" <"$f" | sed -n "/^\$/q;s/^$1: //p" || return 1
-	done
+	awk -v name="$1: " '
+		FNR == 1 { head = 1 }
+		head { gsub(/\r/, ""); if ($0 == "") head = 0
+			else if (index($0, name) == 1) print substr($0, length(name) + 1) }' "$SMTP_SPOOL"/*.eml
 }
 
 test_expect_success 'setup: SMTP server with STARTTLS and AUTH, its password in the keyring' '

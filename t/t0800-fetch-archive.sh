@@ -172,13 +172,18 @@ test_expect_success 'the v1 cover letter names the series: its newest version, v
 	grep -q "/.git/maint/cache/archive/[A-Za-z0-9._@+-]*-[0-9a-f]\{40\}\.mbox$" files
 '
 
-test_expect_success 'the commands load no network library; their fetcher does' '
-	for p in mbox-split dry-apply queue describe-contains
+# The fetcher loads libcurl when it fetches, not when it starts
+# (common/net/dynlib.h).
+test_expect_success 'the commands load no network library; their fetcher does, to fetch' '
+	for p in mbox-split dry-apply queue describe-contains source--fetch
 	do
 		ldd "$MAINT_BUILD_DIR/bin/git-maint-$p" >libs &&
 		! grep -e libcurl -e libsecret libs || return 1
 	done &&
-	ldd "$MAINT_BUILD_DIR/bin/git-maint-source--fetch" | grep -q libcurl
+	printf "%s\n" "$V2_COVER" "$V2_P1" "$V2_P2" >expect &&
+	LD_DEBUG=files git -C r maint-mbox-split --no-cache --format=%m "<$V1_COVER>" >actual 2>debug &&
+	test_cmp expect actual &&
+	grep "file=libcurl\.so\.4 .*dynamically loaded" debug
 '
 
 test_expect_success 'an installed mbox-split finds its fetcher in libexec, out of PATH' '
@@ -399,7 +404,7 @@ test_expect_success 'a gzip bomb is refused at the size bound, nothing cached' '
 	# after a full flush every further MB of zeros deflates to the same
 	# bytes, so the stream is the first MB, 63 copies of the second, an
 	# empty final block and the trailer (CRC-32 and size of the 64 MB)
-	python3 - >bomb/git/bomb@example.com/t.mbox.gz <<-\EOF &&
+	python3 -S - >bomb/git/bomb@example.com/t.mbox.gz <<-\EOF &&
 	import struct, sys, zlib
 	mb = bytes(1 << 20)
 	c = zlib.compressobj(9, zlib.DEFLATED, 31)

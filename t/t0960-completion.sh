@@ -187,9 +187,10 @@ test_expect_success 'an unknown switch, a value where none goes, a missing value
 '
 
 # on_terminal <command>...: runs it with standard input a terminal (a pty)
-# on which Ctrl-D is already typed: a read there ends at once
+# on which Ctrl-D is already typed: a read there ends at once (python
+# without the site module, as lib-git-server.sh's helpers: stdlib only)
 on_terminal () {
-	python3 -c '
+	python3 -S -c '
 import os, subprocess, sys
 master, slave = os.openpty()
 os.write(master, b"\x04")

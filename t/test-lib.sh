@@ -183,8 +183,10 @@ export GIT_CEILING_DIRECTORIES
 # too, for libgit2 (which reads user.* from config, not the environment),
 # written as git config --global writes it. git commit, am, merge and
 # fetch start a "git maintenance run --auto" each, which finds nothing
-# to do in repositories this small: off (a process each).
-printf '[user]\n\tname = %s\n\temail = %s\n[init]\n\tdefaultBranch = main\n[maintenance]\n\tauto = false\n' \
+# to do in repositories this small: off (a process each). So is the
+# "git gc --auto" of git receive-pack, at every push to a repository of
+# the tests (t0701's publishes: 36 of them, 9 ms of CPU each).
+printf '[user]\n\tname = %s\n\temail = %s\n[init]\n\tdefaultBranch = main\n[maintenance]\n\tauto = false\n[receive]\n\tautogc = false\n' \
 	"$GIT_COMMITTER_NAME" "$GIT_COMMITTER_EMAIL" >"$HOME/.gitconfig"
 
 # git_spy <dir>: <dir>/git (put <dir> first on PATH) runs git after

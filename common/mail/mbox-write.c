@@ -93,16 +93,30 @@ int mbox_writer_add(struct mbox_writer *w, const char *from_line, const char *ms
 	return 0;
 }
 
+/* path, created when missing (*created set), opened: its fd, or -1 (reported). */
+static int open_out_dir(const char *path, int *created)
+{
+	int fd;
+
+	if (mkdir(path, 0777) == 0)
+		*created = 1;
+	else if (errno != EEXIST)
+		return error_errno("cannot create directory '%s'", path);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
+		return error("'%s' is not a directory (or is a symbolic link)", path);
+	if (fd < 0)
+		return error_errno("cannot open directory '%s'", path);
+	return fd;
+}
+
 int outdir_open(struct outdir *od, const char *path)
 {
-	if (mkdir(path, 0777) < 0 && errno != EEXIST)
-		return error_errno("cannot create directory '%s'", path);
-	od->fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (od->fd < 0) {
-		if (errno == ELOOP || errno == ENOTDIR)
-			return error("'%s' is not a directory (or is a symbolic link)", path);
-		return error_errno("cannot open directory '%s'", path);
-	}
+	int created = 0;
+
+	od->fd = open_out_dir(path, &created);
+	if (od->fd < 0)
+		return -1;
 	od->path = xstrdup(path);
 	return 0;
 }
@@ -418,18 +432,30 @@ void mbox_write_series_name(struct strbuf *out, const struct select_series *s)
 	strbuf_addstr(out, ".mbox");
 }
 
-static int dir_is_empty(int fd, const char *path)
+/* The open directory fd, read from its start (closedir() it); NULL (reported) when it cannot. */
+static DIR *read_dir(int fd, const char *path)
 {
-	int dup_fd = dup(fd), empty = 1;
-	struct dirent *de;
+	int dup_fd = dup(fd);
 	DIR *dir;
 
 	if (dup_fd < 0 || !(dir = fdopendir(dup_fd))) {
 		if (dup_fd >= 0)
 			close(dup_fd);
-		return error_errno("cannot read directory '%s'", path);
+		error_errno("cannot read directory '%s'", path);
+		return NULL;
 	}
-	rewinddir(dir);	/* the duplicate shares fd's offset */
+	rewinddir(dir);	/* the duplicate shares fd's offset: another reading moved it */
+	return dir;
+}
+
+static int dir_is_empty(int fd, const char *path)
+{
+	struct dirent *de;
+	DIR *dir = read_dir(fd, path);
+	int empty = 1;
+
+	if (!dir)
+		return -1;
 	while (empty && (de = readdir(dir)))
 		empty = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
 	closedir(dir);
@@ -444,16 +470,8 @@ int seriesdir_open(struct seriesdir *sd, const char *path, enum mbox_format form
 	sd->format = format;
 	sd->force = force;
 	sd->path = xstrdup(path);
-	if (mkdir(path, 0777) == 0)
-		sd->created = 1;
-	else if (errno != EEXIST)
-		return error_errno("cannot create directory '%s'", path);
-	sd->fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (sd->fd < 0) {
-		if (errno == ELOOP || errno == ENOTDIR)
-			return error("'%s' is not a directory (or is a symbolic link)", path);
-		return error_errno("cannot open directory '%s'", path);
-	}
+	if ((sd->fd = open_out_dir(path, &sd->created)) < 0)
+		return -1;
 	if (!sd->created && (empty = dir_is_empty(sd->fd, path)) <= 0) {
 		if (empty < 0)
 			return -1;
@@ -527,16 +545,12 @@ static int is_series_name(const char *name)
 /* With force: the series files an earlier run left in the directory. */
 static int remove_old_series(struct seriesdir *sd)
 {
-	int dup_fd = dup(sd->fd), rc = 0;
 	struct dirent *de;
-	DIR *dir;
+	DIR *dir = read_dir(sd->fd, sd->path);
+	int rc = 0;
 
-	if (dup_fd < 0 || !(dir = fdopendir(dup_fd))) {
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return error_errno("cannot read directory '%s'", sd->path);
-	}
-	rewinddir(dir);	/* dir_is_empty() read to the end through the same offset */
+	if (!dir)
+		return -1;
 	while (!rc && (de = readdir(dir)))
 		if (is_series_name(de->d_name) && unlinkat(sd->fd, de->d_name, 0) < 0)
 			rc = error_errno("cannot remove '%s/%s'", sd->path, de->d_name);

@@ -3,13 +3,13 @@
  * HTTP(S) GET through libcurl (see http.h).
  */
 #include "http.h"
+#include "curl-lib.h"
 #include "credential.h"
 #include "progress.h"
 #include "quote.h"
 #include "usage.h"
 #include "wrapper.h"
 
-#include <curl/curl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,7 +106,7 @@ static int setup(CURL *c, const char *url, const struct http_opts *o, char *errb
 	long max_time = o->max_time > 0 ? o->max_time : HTTP_MAX_TIME_DEFAULT;
 	int plain = !strncmp(url, "http://", 7);
 
-#define SET(opt, val) if (curl_easy_setopt(c, opt, val) != CURLE_OK) return -1
+#define SET(opt, val) if (curl_lib.easy_setopt(c, opt, val) != CURLE_OK) return -1
 	SET(CURLOPT_ERRORBUFFER, errbuf);
 	SET(CURLOPT_URL, url);
 	SET(CURLOPT_PROTOCOLS_STR, "http,https");
@@ -141,7 +141,7 @@ static long status_of(CURL *c)
 {
 	long status = 0;
 
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	curl_lib.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	return status;
 }
 
@@ -153,7 +153,7 @@ static int ran_out_of_time(CURL *c, const struct transfer *t)
 {
 	curl_off_t us = 0;
 
-	if (curl_easy_getinfo(c, CURLINFO_TOTAL_TIME_T, &us) != CURLE_OK)
+	if (curl_lib.easy_getinfo(c, CURLINFO_TOTAL_TIME_T, &us) != CURLE_OK)
 		return 0;
 	return us / 1000 >= (curl_off_t)t->max_time * 1000 - 100;
 }
@@ -188,7 +188,7 @@ static enum maint_result result_of(CURL *c, CURLcode rc, const char *errbuf,
 		      t->max_time_setting ? t->max_time_setting : "the time for a whole transfer");
 		return RESULT_TEMPFAIL;
 	}
-	error("cannot fetch '%s': %s", url, *errbuf ? errbuf : curl_easy_strerror(rc));
+	error("cannot fetch '%s': %s", url, *errbuf ? errbuf : curl_lib.easy_strerror(rc));
 	return curl_code_is_transient(rc) ? RESULT_TEMPFAIL : RESULT_FATAL;
 }
 
@@ -208,7 +208,7 @@ static int with_login(CURL *c, CURLcode *rc, const struct http_opts *o, char *er
 	int ret = -1;
 
 	/* the handle's string, which setting the URL may free: a copy */
-	if (curl_easy_getinfo(c, CURLINFO_EFFECTIVE_URL, &effective) != CURLE_OK || !effective)
+	if (curl_lib.easy_getinfo(c, CURLINFO_EFFECTIVE_URL, &effective) != CURLE_OK || !effective)
 		return error("cannot fetch: the server wants a login, and libcurl does not say where");
 	asked = xstrdup(effective);
 	quote_url(&shown, asked);
@@ -218,15 +218,15 @@ static int with_login(CURL *c, CURLcode *rc, const struct http_opts *o, char *er
 	}
 	if (credential_fill(&cred) != RESULT_OK)
 		goto out;
-	if (curl_easy_setopt(c, CURLOPT_URL, asked) != CURLE_OK ||
-	    curl_easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_ANY) != CURLE_OK ||
-	    curl_easy_setopt(c, CURLOPT_USERNAME, cred.username) != CURLE_OK ||
-	    curl_easy_setopt(c, CURLOPT_PASSWORD, cred.password) != CURLE_OK) {
+	if (curl_lib.easy_setopt(c, CURLOPT_URL, asked) != CURLE_OK ||
+	    curl_lib.easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_ANY) != CURLE_OK ||
+	    curl_lib.easy_setopt(c, CURLOPT_USERNAME, cred.username) != CURLE_OK ||
+	    curl_lib.easy_setopt(c, CURLOPT_PASSWORD, cred.password) != CURLE_OK) {
 		error("cannot fetch '%s': libcurl refused an option", shown.buf);
 		goto out;
 	}
 	errbuf[0] = '\0';
-	*rc = curl_easy_perform(c);
+	*rc = curl_lib.easy_perform(c);
 	if (*rc == CURLE_OK)
 		credential_approve(&cred);
 	else if (status_of(c) == 401)
@@ -252,11 +252,13 @@ enum maint_result http_get(const char *url, const struct http_opts *opts, http_w
 	CURLcode rc;
 	enum maint_result ret;
 
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+	if (curl_lib_load() < 0)
+		return RESULT_FATAL;
+	if (curl_lib.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return error("cannot initialise libcurl");
-	c = curl_easy_init();
+	c = curl_lib.easy_init();
 	if (!c) {
-		curl_global_cleanup();
+		curl_lib.global_cleanup();
 		return error("cannot initialise libcurl");
 	}
 	quote_url(&shown, url);
@@ -266,7 +268,7 @@ enum maint_result http_get(const char *url, const struct http_opts *opts, http_w
 	if (setup(c, url, opts, errbuf, &t) < 0) {
 		ret = error("cannot fetch '%s': libcurl refused an option", t.url);
 	} else {
-		rc = curl_easy_perform(c);
+		rc = curl_lib.easy_perform(c);
 		if (rc == CURLE_HTTP_RETURNED_ERROR && status_of(c) == 401 && opts->cfg &&
 		    with_login(c, &rc, opts, errbuf, &note) < 0)
 			ret = RESULT_FATAL;
@@ -277,8 +279,8 @@ enum maint_result http_get(const char *url, const struct http_opts *opts, http_w
 		else
 			progress_abandon(&t.progress);
 	}
-	curl_easy_cleanup(c);
-	curl_global_cleanup();
+	curl_lib.easy_cleanup(c);
+	curl_lib.global_cleanup();
 	strbuf_release(&note);
 	strbuf_release(&shown);
 	return ret;

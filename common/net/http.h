@@ -4,8 +4,10 @@
 
 /*
  * One HTTP(S) GET through libcurl: what the mail sources fetch from an
- * archive (common/net/archive.h). libcurl's errors cross here and only here
- * (CURLOPT_ERRORBUFFER); commands never see <curl/curl.h>.
+ * archive (common/net/archive.h). libcurl's errors for HTTP cross here
+ * (CURLOPT_ERRORBUFFER); commands never see <curl/curl.h>. libcurl is
+ * loaded on the first http_get() (common/net/curl-lib.h); when it cannot
+ * be, that is RESULT_FATAL, reported naming it.
  *
  * Policy, not options:
  *   - TLS is verified (peer and host name) against the system's CAs or

@@ -3,6 +3,7 @@
  * An IMAP folder through libcurl (see imap.h).
  */
 #include "imap.h"
+#include "curl-lib.h"
 #include "fetch.h"
 #include "http.h"
 #include "progress.h"
@@ -12,7 +13,6 @@
 #include "utf8.h"
 #include "wrapper.h"
 
-#include <curl/curl.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
@@ -280,7 +280,7 @@ static enum maint_result recv_more(struct imap_conn *ic)
 	}
 	for (;;) {
 		size_t n = 0;
-		CURLcode rc = curl_easy_recv(ic->c, buf, sizeof(buf), &n);
+		CURLcode rc = curl_lib.easy_recv(ic->c, buf, sizeof(buf), &n);
 		enum maint_result w;
 
 		if (rc == CURLE_AGAIN) {
@@ -289,7 +289,7 @@ static enum maint_result recv_more(struct imap_conn *ic)
 			continue;
 		}
 		if (rc != CURLE_OK)
-			return tempfail(ic, "the connection broke: %s", curl_easy_strerror(rc));
+			return tempfail(ic, "the connection broke: %s", curl_lib.easy_strerror(rc));
 		if (!n)
 			return tempfail(ic, "the server closed the connection");
 		strbuf_add(&ic->in, buf, n);
@@ -301,7 +301,7 @@ static enum maint_result send_all(struct imap_conn *ic, const char *buf, size_t 
 {
 	while (len) {
 		size_t n = 0;
-		CURLcode rc = curl_easy_send(ic->c, buf, len, &n);
+		CURLcode rc = curl_lib.easy_send(ic->c, buf, len, &n);
 		enum maint_result w;
 
 		if (rc == CURLE_AGAIN) {
@@ -310,7 +310,7 @@ static enum maint_result send_all(struct imap_conn *ic, const char *buf, size_t 
 			continue;
 		}
 		if (rc != CURLE_OK)
-			return tempfail(ic, "the connection broke: %s", curl_easy_strerror(rc));
+			return tempfail(ic, "the connection broke: %s", curl_lib.easy_strerror(rc));
 		buf += n;
 		len -= n;
 	}
@@ -596,7 +596,7 @@ static enum maint_result connect_login(struct imap_conn *ic, const struct imap_u
 	if (u->port)
 		strbuf_addf(&url, ":%u", u->port);
 	strbuf_addch(&url, '/');
-#define SET(opt, val) if (rc == CURLE_OK) rc = curl_easy_setopt(ic->c, opt, val)
+#define SET(opt, val) if (rc == CURLE_OK) rc = curl_lib.easy_setopt(ic->c, opt, val)
 	SET(CURLOPT_ERRORBUFFER, ic->errbuf);
 	SET(CURLOPT_URL, url.buf);
 	SET(CURLOPT_PROTOCOLS_STR, "imap,imaps");
@@ -613,18 +613,18 @@ static enum maint_result connect_login(struct imap_conn *ic, const struct imap_u
 	SET(CURLOPT_CONNECT_ONLY, 1L);
 #undef SET
 	if (rc != CURLE_OK) {
-		error("'%s': libcurl refused an option: %s", ic->what, curl_easy_strerror(rc));
+		error("'%s': libcurl refused an option: %s", ic->what, curl_lib.easy_strerror(rc));
 		goto out;
 	}
-	rc = curl_easy_perform(ic->c);
+	rc = curl_lib.easy_perform(ic->c);
 	if (o->login)
 		*o->login = rc == CURLE_LOGIN_DENIED ? -1 : rc == CURLE_OK;
 	if (rc == CURLE_LOGIN_DENIED) {
 		error("'%s': the server refused the login of '%s'", ic->what, user);
 	} else if (rc != CURLE_OK) {
-		error("cannot read '%s': %s", ic->what, *ic->errbuf ? ic->errbuf : curl_easy_strerror(rc));
+		error("cannot read '%s': %s", ic->what, *ic->errbuf ? ic->errbuf : curl_lib.easy_strerror(rc));
 		ret = curl_code_is_transient(rc) ? RESULT_TEMPFAIL : RESULT_FATAL;
-	} else if ((rc = curl_easy_getinfo(ic->c, CURLINFO_ACTIVESOCKET, &ic->sock)) != CURLE_OK ||
+	} else if ((rc = curl_lib.easy_getinfo(ic->c, CURLINFO_ACTIVESOCKET, &ic->sock)) != CURLE_OK ||
 		   ic->sock == CURL_SOCKET_BAD) {
 		error("'%s': libcurl gave no connection", ic->what);
 	} else {
@@ -643,19 +643,21 @@ enum maint_result imap_read_folder(const struct imap_url *u, const char *user, c
 
 	ic.timeout = o->timeout > 0 ? o->timeout : IMAP_TIMEOUT_DEFAULT;
 	ic.what = o->what;
-	strbuf_init(&ic.in, 0);
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+	if (curl_lib_load() < 0)
+		return RESULT_FATAL;
+	if (curl_lib.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return error("cannot initialise libcurl");
-	ic.c = curl_easy_init();
+	strbuf_init(&ic.in, 0);
+	ic.c = curl_lib.easy_init();
 	if (!ic.c) {
 		ret = error("cannot initialise libcurl");
 	} else {
 		ret = connect_login(&ic, u, user, password, o);
 		if (ret == RESULT_OK)
 			ret = read_folder(&ic, u, o, out_fd, in);
-		curl_easy_cleanup(ic.c);
+		curl_lib.easy_cleanup(ic.c);
 	}
-	curl_global_cleanup();
+	curl_lib.global_cleanup();
 	strbuf_release(&ic.in);
 	return ret;
 }

@@ -5,6 +5,7 @@
  */
 #include "secret.h"
 
+#include "dynlib.h"
 #include "secmem.h"
 #include "strbuf.h"
 #include "usage.h"
@@ -13,6 +14,69 @@
 #include <libsecret/secret.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * libsecret and the GLib under it, loaded when a password is first looked
+ * up, stored or forgotten (dynlib.h): libsecret.<name> is secret_<name>,
+ * glib.<name> is g_<name>, each with the type their headers give it.
+ */
+#define LIBSECRET_FUNCTIONS(X) \
+	X(service_get_sync) \
+	X(service_search_sync) \
+	X(item_get_attributes) \
+	X(item_get_secret) \
+	X(item_get_locked) \
+	X(item_delete_sync) \
+	X(value_get) \
+	X(value_unref) \
+	X(password_storev_sync) \
+	X(password_clearv_sync)
+#define GLIB_FUNCTIONS(X) \
+	X(hash_table_new_full) \
+	X(hash_table_insert) \
+	X(hash_table_lookup) \
+	X(hash_table_contains) \
+	X(hash_table_size) \
+	X(hash_table_iter_init) \
+	X(hash_table_iter_next) \
+	X(hash_table_unref) \
+	X(str_hash) \
+	X(str_equal) \
+	X(strdup) \
+	X(strdup_printf) \
+	X(free) \
+	X(error_free) \
+	X(list_free_full) \
+	X(object_unref)
+
+static struct {
+#define LIBSECRET_FIELD(name) __typeof__(secret_##name) *name;
+	LIBSECRET_FUNCTIONS(LIBSECRET_FIELD)
+#undef LIBSECRET_FIELD
+} libsecret;
+
+static struct {
+#define GLIB_FIELD(name) __typeof__(g_##name) *name;
+	GLIB_FUNCTIONS(GLIB_FIELD)
+#undef GLIB_FIELD
+} glib;
+
+/* 0, or -1 reported: libsecret cannot be loaded, and nothing here may be called */
+static int libsecret_load(void)
+{
+	/* libsecret-1's ABI has been libsecret-1.so.0 since 0.7 (2012); GLib comes with it */
+	static struct dynlib lib = DYNLIB_INIT("libsecret-1.so.0", "libsecret (the Secret Service)");
+#define LIBSECRET_ENTRY(name) DYNLIB_FN(secret_, name, libsecret)
+#define GLIB_ENTRY(name) DYNLIB_FN(g_, name, glib)
+	static const struct dynlib_fn fns[] = {
+		LIBSECRET_FUNCTIONS(LIBSECRET_ENTRY)
+		GLIB_FUNCTIONS(GLIB_ENTRY)
+	};
+#undef LIBSECRET_ENTRY
+#undef GLIB_ENTRY
+
+	return dynlib_load(&lib, fns, ARRAY_SIZE(fns));
+}
 
 /*
  * Two names for one set of attributes. Items are stored under the name
@@ -44,16 +108,16 @@ static const SecretSchema search_schema = {
 /* The attributes git's helper would give; with_port 0 leaves the port out (for searching). */
 static GHashTable *key_attributes(const struct secret_key *key, int with_port)
 {
-	GHashTable *attrs = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	GHashTable *attrs = glib.hash_table_new_full(glib.str_hash, glib.str_equal, NULL, glib.free);
 
-	g_hash_table_insert(attrs, "protocol", g_strdup(key->protocol));
-	g_hash_table_insert(attrs, "server", g_strdup(key->server));
+	glib.hash_table_insert(attrs, "protocol", glib.strdup(key->protocol));
+	glib.hash_table_insert(attrs, "server", glib.strdup(key->server));
 	if (key->user)
-		g_hash_table_insert(attrs, "user", g_strdup(key->user));
+		glib.hash_table_insert(attrs, "user", glib.strdup(key->user));
 	if (key->path)
-		g_hash_table_insert(attrs, "object", g_strdup(key->path));
+		glib.hash_table_insert(attrs, "object", glib.strdup(key->path));
 	if (with_port && key->port)
-		g_hash_table_insert(attrs, "port", g_strdup_printf("%u", key->port));
+		glib.hash_table_insert(attrs, "port", glib.strdup_printf("%u", key->port));
 	return attrs;
 }
 
@@ -73,7 +137,7 @@ static enum maint_result gerror_report(GError *err, const char *what, const stru
 	error("cannot %s the password for %s://%s in the Secret Service: %s", what, key->protocol,
 	      key->server, err ? err->message : "unknown error");
 	if (err)
-		g_error_free(err);
+		glib.error_free(err);
 	return RESULT_FATAL;
 }
 
@@ -105,15 +169,15 @@ static SecretItem *pick_item(GList *items, unsigned port)
 
 	for (GList *l = items; l; l = l->next) {
 		SecretItem *item = l->data;
-		GHashTable *attrs = secret_item_get_attributes(item);
-		const char *p = g_hash_table_lookup(attrs, "port");
+		GHashTable *attrs = libsecret.item_get_attributes(item);
+		const char *p = glib.hash_table_lookup(attrs, "port");
 		int match = p && port && strtoul(p, NULL, 10) == port;
 
 		if (!p && !no_port)
 			no_port = item;
 		if (!any)
 			any = item;
-		g_hash_table_unref(attrs);
+		glib.hash_table_unref(attrs);
 		if (match)
 			return item;
 	}
@@ -128,7 +192,7 @@ static enum maint_result unreachable(GError *err, struct strbuf *why)
 	strbuf_addf(why, "the Secret Service cannot be reached: %s",
 		    err ? err->message : "unknown error");
 	if (err)
-		g_error_free(err);
+		glib.error_free(err);
 	return RESULT_NO;
 }
 
@@ -136,26 +200,26 @@ static enum maint_result unreachable(GError *err, struct strbuf *why)
 static enum maint_result item_password(SecretItem *item, const struct secret_key *key,
 				       char **password, char **user_out)
 {
-	SecretValue *value = secret_item_get_secret(item);
+	SecretValue *value = libsecret.item_get_secret(item);
 	const char *text, *nl;
 	size_t len;
 
-	text = value ? secret_value_get(value, &len) : NULL;
+	text = value ? libsecret.value_get(value, &len) : NULL;
 	if (!text) {
 		if (value)
-			secret_value_unref(value);
+			libsecret.value_unref(value);
 		return error("the Secret Service item for %s://%s has no secret loaded", key->protocol,
 			     key->server);
 	}
 	nl = memchr(text, '\n', len);
 	*password = secmem_strndup(text, nl ? (size_t)(nl - text) : len);
-	secret_value_unref(value);	/* libsecret wipes its copy */
+	libsecret.value_unref(value);	/* libsecret wipes its copy */
 	if (user_out) {
-		GHashTable *attrs = secret_item_get_attributes(item);
-		const char *u = g_hash_table_lookup(attrs, "user");
+		GHashTable *attrs = libsecret.item_get_attributes(item);
+		const char *u = glib.hash_table_lookup(attrs, "user");
 
 		*user_out = xstrdup_or_null(u);
-		g_hash_table_unref(attrs);
+		glib.hash_table_unref(attrs);
 	}
 	return RESULT_OK;
 }
@@ -174,49 +238,51 @@ enum maint_result secret_lookup(const struct secret_key *key, char **password, c
 	if (user_out)
 		*user_out = NULL;
 	key_usable(key);
-	service = secret_service_get_sync(SECRET_SERVICE_NONE, NULL, &err);
+	if (libsecret_load() < 0)
+		return RESULT_FATAL;
+	service = libsecret.service_get_sync(SECRET_SERVICE_NONE, NULL, &err);
 	if (!service)
 		return unreachable(err, why);
 	attrs = key_attributes(key, 0);
-	items = secret_service_search_sync(service, &search_schema, attrs, search_flags(), NULL, &err);
-	g_hash_table_unref(attrs);
+	items = libsecret.service_search_sync(service, &search_schema, attrs, search_flags(), NULL, &err);
+	glib.hash_table_unref(attrs);
 	if (err) {
-		g_object_unref(service);
+		glib.object_unref(service);
 		return unreachable(err, why);
 	}
 	item = pick_item(items, key->port);
 	if (!item)
 		ret = RESULT_NO;
-	else if (secret_item_get_locked(item))
+	else if (libsecret.item_get_locked(item))
 		ret = error("the Secret Service holds the password for %s://%s in a locked "
 			    "collection; unlock it and try again", key->protocol, key->server);
 	else
 		ret = item_password(item, key, password, user_out);
-	g_list_free_full(items, g_object_unref);
-	g_object_unref(service);
+	glib.list_free_full(items, glib.object_unref);
+	glib.object_unref(service);
 	return ret;
 }
 
 /* Do the item's attributes (but its schema's name) equal want? */
 static int same_attributes(SecretItem *item, GHashTable *want)
 {
-	GHashTable *have = secret_item_get_attributes(item);
+	GHashTable *have = libsecret.item_get_attributes(item);
 	GHashTableIter it;
 	gpointer k, v;
-	guint n = g_hash_table_size(have);
+	guint n = glib.hash_table_size(have);
 	int same = 1;
 
-	if (g_hash_table_contains(have, "xdg:schema"))
+	if (glib.hash_table_contains(have, "xdg:schema"))
 		n--;
-	if (n != g_hash_table_size(want))
+	if (n != glib.hash_table_size(want))
 		same = 0;
-	g_hash_table_iter_init(&it, want);
-	while (same && g_hash_table_iter_next(&it, &k, &v)) {
-		const char *h = g_hash_table_lookup(have, k);
+	glib.hash_table_iter_init(&it, want);
+	while (same && glib.hash_table_iter_next(&it, &k, &v)) {
+		const char *h = glib.hash_table_lookup(have, k);
 
 		same = h && !strcmp(h, v);
 	}
-	g_hash_table_unref(have);
+	glib.hash_table_unref(have);
 	return same;
 }
 
@@ -228,24 +294,24 @@ static int same_attributes(SecretItem *item, GHashTable *want)
 static int remove_same(GHashTable *attrs, const struct secret_key *key)
 {
 	GError *err = NULL;
-	SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, NULL, &err);
+	SecretService *service = libsecret.service_get_sync(SECRET_SERVICE_NONE, NULL, &err);
 	GList *items;
 	int ret = 0;
 
 	if (!service)
 		return gerror_report(err, "store", key);
-	items = secret_service_search_sync(service, &search_schema, attrs, SECRET_SEARCH_ALL, NULL,
+	items = libsecret.service_search_sync(service, &search_schema, attrs, SECRET_SEARCH_ALL, NULL,
 					   &err);
 	if (err)
 		ret = gerror_report(err, "store", key);
 	for (GList *l = items; l && !ret; l = l->next) {
 		SecretItem *item = l->data;
 
-		if (same_attributes(item, attrs) && !secret_item_delete_sync(item, NULL, &err))
+		if (same_attributes(item, attrs) && !libsecret.item_delete_sync(item, NULL, &err))
 			ret = gerror_report(err, "store", key);
 	}
-	g_list_free_full(items, g_object_unref);
-	g_object_unref(service);
+	glib.list_free_full(items, glib.object_unref);
+	glib.object_unref(service);
 	return ret;
 }
 
@@ -259,16 +325,18 @@ enum maint_result secret_store(const struct secret_key *key, const char *passwor
 	key_usable(key);
 	if (!key->user)
 		BUG("secret_store() without a user");
+	if (libsecret_load() < 0)
+		return RESULT_FATAL;
 	attrs = key_attributes(key, 1);
 	if (remove_same(attrs, key) < 0) {
-		g_hash_table_unref(attrs);
+		glib.hash_table_unref(attrs);
 		return RESULT_FATAL;
 	}
 	label = key_label(key);
-	ok = secret_password_storev_sync(&store_schema, attrs, SECRET_COLLECTION_DEFAULT, label,
+	ok = libsecret.password_storev_sync(&store_schema, attrs, SECRET_COLLECTION_DEFAULT, label,
 					 password, NULL, &err);
 	free(label);
-	g_hash_table_unref(attrs);
+	glib.hash_table_unref(attrs);
 	if (!ok)
 		return gerror_report(err, "store", key);
 	return RESULT_OK;
@@ -281,9 +349,11 @@ enum maint_result secret_forget(const struct secret_key *key)
 	gboolean removed;
 
 	key_usable(key);
+	if (libsecret_load() < 0)
+		return RESULT_FATAL;
 	attrs = key_attributes(key, 1);
-	removed = secret_password_clearv_sync(&search_schema, attrs, NULL, &err);
-	g_hash_table_unref(attrs);
+	removed = libsecret.password_clearv_sync(&search_schema, attrs, NULL, &err);
+	glib.hash_table_unref(attrs);
 	if (err)
 		return gerror_report(err, "forget", key);
 	return removed ? RESULT_OK : RESULT_NO;

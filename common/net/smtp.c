@@ -3,12 +3,12 @@
  * SMTP through libcurl (see smtp.h).
  */
 #include "smtp.h"
+#include "curl-lib.h"
 #include "usage.h"
 #include "wrapper.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
-#include <curl/curl.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -171,7 +171,7 @@ static int set_ca(CURL *c, const char *cainfo)
 		return 0;
 	if (stat(cainfo, &st) < 0)
 		return error_errno("cannot read the CA certificates '%s'", cainfo);
-	return curl_easy_setopt(c, S_ISDIR(st.st_mode) ? CURLOPT_CAPATH : CURLOPT_CAINFO,
+	return curl_lib.easy_setopt(c, S_ISDIR(st.st_mode) ? CURLOPT_CAPATH : CURLOPT_CAINFO,
 				cainfo) == CURLE_OK ? 0 : -1;
 }
 
@@ -181,7 +181,7 @@ static int setup(struct smtp *s, const struct smtp_opts *o, const char *url)
 	long timeout = s->timeout;
 	int bad = 0;
 
-#define SET(opt, val) (bad |= curl_easy_setopt(c, opt, val) != CURLE_OK)
+#define SET(opt, val) (bad |= curl_lib.easy_setopt(c, opt, val) != CURLE_OK)
 	SET(CURLOPT_ERRORBUFFER, s->errbuf);
 	SET(CURLOPT_URL, url);
 	SET(CURLOPT_PROTOCOLS_STR, "smtp,smtps");
@@ -228,7 +228,9 @@ struct smtp *smtp_new(const struct smtp_opts *o)
 		      o->host);
 		return NULL;
 	}
-	if (!curl_users++ && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+	if (curl_lib_load() < 0)
+		return NULL;
+	if (!curl_users++ && curl_lib.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		curl_users--;
 		error("cannot initialise libcurl");
 		return NULL;
@@ -243,7 +245,7 @@ struct smtp *smtp_new(const struct smtp_opts *o)
 	s->timeout = o->timeout > 0 ? o->timeout : 60;
 	strbuf_addf(&url, "%s://%s%s%s:%u/%s", o->security == SMTP_SSL ? "smtps" : "smtp",
 		    v6 ? "[" : "", o->host, v6 ? "]" : "", o->port, o->domain ? o->domain : "");
-	s->pristine = curl_easy_init();
+	s->pristine = curl_lib.easy_init();
 	if (!s->pristine || setup(s, o, url.buf) < 0) {
 		if (!s->pristine)
 			error("cannot initialise libcurl");
@@ -266,7 +268,7 @@ static void conn_close(struct smtp *s)
 		return;
 	if (s->sock != CURL_SOCKET_BAD)
 		shutdown(s->sock, SHUT_RDWR);
-	curl_easy_cleanup(s->curl);
+	curl_lib.easy_cleanup(s->curl);
 	s->curl = NULL;
 	s->sock = CURL_SOCKET_BAD;
 	strbuf_reset(&s->in);
@@ -297,7 +299,7 @@ static enum smtp_status classify(struct smtp *s, CURLcode rc, struct strbuf *rep
 	case CURLE_NOT_BUILT_IN:
 	case CURLE_OUT_OF_MEMORY:
 	case CURLE_READ_ERROR:
-		strbuf_addstr(reply, *s->errbuf ? s->errbuf : curl_easy_strerror(rc));
+		strbuf_addstr(reply, *s->errbuf ? s->errbuf : curl_lib.easy_strerror(rc));
 		if (code >= 400 && rc == CURLE_LOGIN_DENIED)
 			strbuf_addf(reply, " (%s)", s->reply.buf);
 		return SMTP_FATAL;
@@ -329,7 +331,7 @@ static enum smtp_status classify(struct smtp *s, CURLcode rc, struct strbuf *rep
 	if (code == 421)
 		strbuf_addbuf(reply, &s->reply);
 	else
-		strbuf_addstr(reply, *s->errbuf ? s->errbuf : curl_easy_strerror(rc));
+		strbuf_addstr(reply, *s->errbuf ? s->errbuf : curl_lib.easy_strerror(rc));
 	return SMTP_BROKEN;
 }
 
@@ -340,7 +342,7 @@ static enum smtp_status conn_open(struct smtp *s, struct strbuf *reply)
 	enum smtp_status st;
 	CURLcode rc;
 
-	s->curl = curl_easy_duphandle(s->pristine);
+	s->curl = curl_lib.easy_duphandle(s->pristine);
 	if (!s->curl) {
 		strbuf_addstr(reply, "cannot set up libcurl");
 		return SMTP_FATAL;
@@ -350,9 +352,9 @@ static enum smtp_status conn_open(struct smtp *s, struct strbuf *reply)
 	s->cmd[0] = '\0';
 	s->in_auth = s->in_ehlo = s->pipelining = 0;
 	strbuf_reset(&s->reply);
-	rc = curl_easy_perform(s->curl);
+	rc = curl_lib.easy_perform(s->curl);
 	if (rc == CURLE_OK &&
-	    (curl_easy_getinfo(s->curl, CURLINFO_ACTIVESOCKET, &sock) != CURLE_OK ||
+	    (curl_lib.easy_getinfo(s->curl, CURLINFO_ACTIVESOCKET, &sock) != CURLE_OK ||
 	     sock == CURL_SOCKET_BAD)) {
 		strbuf_addstr(reply, "libcurl gave no connection");
 		conn_close(s);
@@ -397,7 +399,7 @@ static int conn_send(struct smtp *s, const char *buf, size_t len, struct strbuf 
 {
 	while (len) {
 		size_t n = 0;
-		CURLcode rc = curl_easy_send(s->curl, buf, len, &n);
+		CURLcode rc = curl_lib.easy_send(s->curl, buf, len, &n);
 
 		if (rc == CURLE_AGAIN) {
 			if (conn_wait(s, POLLOUT, why) < 0)
@@ -405,7 +407,7 @@ static int conn_send(struct smtp *s, const char *buf, size_t len, struct strbuf 
 			continue;
 		}
 		if (rc != CURLE_OK) {
-			strbuf_addf(why, "the connection broke: %s", curl_easy_strerror(rc));
+			strbuf_addf(why, "the connection broke: %s", curl_lib.easy_strerror(rc));
 			return -1;
 		}
 		buf += n;
@@ -428,7 +430,7 @@ static int conn_recv(struct smtp *s, struct strbuf *why)
 	}
 	for (;;) {
 		size_t n = 0;
-		CURLcode rc = curl_easy_recv(s->curl, buf, sizeof(buf), &n);
+		CURLcode rc = curl_lib.easy_recv(s->curl, buf, sizeof(buf), &n);
 
 		if (rc == CURLE_AGAIN) {
 			if (conn_wait(s, POLLIN, why) < 0)
@@ -436,7 +438,7 @@ static int conn_recv(struct smtp *s, struct strbuf *why)
 			continue;
 		}
 		if (rc != CURLE_OK) {
-			strbuf_addf(why, "the connection broke: %s", curl_easy_strerror(rc));
+			strbuf_addf(why, "the connection broke: %s", curl_lib.easy_strerror(rc));
 			return -1;
 		}
 		if (!n) {
@@ -891,11 +893,11 @@ void smtp_free(struct smtp *s)
 	smtp_settle(s);
 	conn_quit(s);
 	if (s->pristine)
-		curl_easy_cleanup(s->pristine);
+		curl_lib.easy_cleanup(s->pristine);
 	strbuf_release(&s->reply);
 	strbuf_release(&s->in);
 	strbuf_release(&s->out);
 	free(s);
 	if (!--curl_users)
-		curl_global_cleanup();
+		curl_lib.global_cleanup();
 }

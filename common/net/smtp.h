@@ -3,9 +3,12 @@
 #define SMTP_H
 
 /*
- * SMTP submission through libcurl. This is the only file that includes
- * <curl/curl.h>; libcurl's errors cross here (CURLOPT_ERRORBUFFER and
- * the server's own reply lines).
+ * SMTP submission through libcurl. Commands never include <curl/curl.h>:
+ * smtp.c, http.c and imap.c are the three files that call libcurl, through
+ * curl-lib.h, which loads it when smtp_new() first needs it (a run that
+ * sends nothing never maps it). libcurl's errors cross in smtp.c
+ * (CURLOPT_ERRORBUFFER and the server's own reply lines); a libcurl that
+ * cannot be loaded makes smtp_new() fail, reported, naming it.
  *
  * libcurl opens the connection for the first message (TCP, TLS, EHLO,
  * STARTTLS, EHLO, AUTH: CURLOPT_CONNECT_ONLY), so the certificate checks
