@@ -71,12 +71,15 @@ do
 	test_expect_success "series $seed: each patch alone equals git apply (verdict and tree)" '
 		(
 			cd series$seed &&
+			# (the index is read again only after a patch applied: git
+			# apply --cached writes nothing when it fails)
+			GIT_INDEX_FILE=.git/oracle-index git read-tree base &&
 			for p in ../patches'$seed'/*.patch
 			do
-				GIT_INDEX_FILE=.git/oracle-index git read-tree base &&
 				if GIT_INDEX_FILE=.git/oracle-index git apply --cached "$p" 2>/dev/null
 				then
-					echo "${p##*/} ok $(GIT_INDEX_FILE=.git/oracle-index git write-tree)"
+					echo "${p##*/} ok $(GIT_INDEX_FILE=.git/oracle-index git write-tree)" &&
+					GIT_INDEX_FILE=.git/oracle-index git read-tree base
 				else
 					echo "${p##*/} failed"
 				fi || return 1

@@ -64,7 +64,7 @@ static struct {
 /* 0, or -1 reported: libsecret cannot be loaded, and nothing here may be called */
 static int libsecret_load(void)
 {
-	/* libsecret-1's ABI has been libsecret-1.so.0 since 0.7 (2012); GLib comes with it */
+	/* libsecret-1.so.0: libsecret's only ABI so far; GLib comes with it */
 	static struct dynlib lib = DYNLIB_INIT("libsecret-1.so.0", "libsecret (the Secret Service)");
 #define LIBSECRET_ENTRY(name) DYNLIB_FN(secret_, name, libsecret)
 #define GLIB_ENTRY(name) DYNLIB_FN(g_, name, glib)
