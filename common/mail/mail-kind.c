@@ -183,10 +183,16 @@ size_t mail_kinds_add(struct mail_kinds *mk, const struct mail_facts *f)
 	m->reply_node = *reply && strcmp(reply, f->message_id) ? id_node(mk, reply) : MAIL_NONE;
 	if (m->reply_node != MAIL_NONE)
 		unite(mk->parent, m->node, m->reply_node);
-	for (size_t i = 0; i < f->nr_references; i++)
-		if (*f->references[i] && strcmp(f->references[i], reply) &&
-		    strcmp(f->references[i], f->message_id))
-			unite(mk->parent, m->node, id_node(mk, f->references[i]));
+	for (size_t i = 0; i < f->nr_references; i++) {
+		size_t node;
+
+		if (!*f->references[i] || !strcmp(f->references[i], reply) ||
+		    !strcmp(f->references[i], f->message_id))
+			continue;
+		/* (first: a new node may move mk->parent) */
+		node = id_node(mk, f->references[i]);
+		unite(mk->parent, m->node, node);
+	}
 	m->sender = arena_add(&mk->arena, f->sender, strlen(f->sender));
 	if (f->subject && *f->subject)
 		m->subject = arena_add(&mk->arena, f->subject, strlen(f->subject));
