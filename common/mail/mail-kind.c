@@ -591,7 +591,8 @@ static void find_detached_rerolls(struct mail_kinds *mk)
 				ALLOC_GROW(ks, nk + 1, ks_alloc);
 				ks[nk++] = mk->cls[i].k;
 			}
-		qsort(ks, nk, sizeof(*ks), cmp_int);
+		if (nk)
+			qsort(ks, nk, sizeof(*ks), cmp_int);
 		for (size_t i = 0; i < mk->nr; i++) {
 			const struct mail_class *c = &mk->cls[i];
 			size_t o = c->series;
@@ -599,7 +600,7 @@ static void find_detached_rerolls(struct mail_kinds *mk)
 			if (c->kind != MAIL_PATCH || o == MAIL_NONE || o == s)
 				continue;
 			has[o] = 1;
-			if (bsearch(&c->k, ks, nk, sizeof(*ks), cmp_int))
+			if (nk && bsearch(&c->k, ks, nk, sizeof(*ks), cmp_int))
 				clash[o] = 1;	/* s holds this number too */
 		}
 		for (size_t o = 0; o < ns; o++) {
