@@ -6,6 +6,7 @@ test_description='git maint-notify --send to a real SMTP server (aiosmtpd, START
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-keyring.sh"
 . "$MAINT_TEST_DIR/lib-smtp.sh"
+. "$MAINT_TEST_DIR/lib-notify.sh"
 
 GIT_COMMITTER_DATE="1112354055 +0200"
 
@@ -14,23 +15,13 @@ test_expect_success 'setup: keyring, the SMTP password stored as git-credential-
 	keyring_store "$SMTP_PASSWORD" protocol smtp server 127.0.0.1 user "$SMTP_USER"
 '
 
+record () {
+	printf "Message-ID: <patch%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH %d/10] usb: patch %d\nTo: C O Mitter <committer@example.com>\nCc: linux-usb@vger.kernel.org\nIn-Reply-To: <cover@example.org>\n" \
+		$1 $1 $1 $1 $1
+}
+
 test_expect_success 'setup: ten queued patches from ten authors, with their records' '
-	git init -q repo &&
-	(
-		cd repo &&
-		test_commit base &&
-		git branch usb-next &&
-		git checkout -q -b work-next &&
-		for i in 1 2 3 4 5 6 7 8 9 10
-		do
-			test_tick &&
-			GIT_AUTHOR_NAME="Author $i" GIT_AUTHOR_EMAIL=author$i@example.org \
-				git commit -q --allow-empty -m "usb: patch $i" &&
-			printf "Message-ID: <patch%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH %d/10] usb: patch %d\nTo: C O Mitter <committer@example.com>\nCc: linux-usb@vger.kernel.org\nIn-Reply-To: <cover@example.org>\n" \
-				$i $i $i $i $i >note &&
-			git notes --ref=maint add -F note HEAD || return 1
-		done
-	)
+	notify_commits repo 10 record
 '
 
 test_expect_success 'start the server' '

@@ -6,24 +6,13 @@ test_description='git maint-notify: the SMTP password from a real Secret Service
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-keyring.sh"
 . "$MAINT_TEST_DIR/lib-smtp.sh"
+. "$MAINT_TEST_DIR/lib-notify.sh"
 
 GIT_COMMITTER_DATE="1112354055 +0200"
 
 test_expect_success 'setup: a keyring, a server, three commits to announce' '
 	start_keyring &&
-	git init -q repo &&
-	(
-		cd repo &&
-		test_commit base &&
-		git branch usb-next &&
-		git checkout -q -b work-next &&
-		for i in 1 2 3
-		do
-			test_tick &&
-			GIT_AUTHOR_NAME="Author $i" GIT_AUTHOR_EMAIL=author$i@example.org \
-				git commit -q --allow-empty -m "usb: patch $i" || return 1
-		done
-	) &&
+	notify_commits repo 3 &&
 	start_smtp_server &&
 	(cd repo && smtp_config)
 '

@@ -5,28 +5,19 @@ test_description='git maint-notify --send through a sendmail-like program: msmtp
 
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-smtp.sh"
+. "$MAINT_TEST_DIR/lib-notify.sh"
 
 GIT_COMMITTER_DATE="1112354055 +0200"
 
 cleanup stop_smtp_server
 
+record () {
+	printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH] usb: patch %d\nCc: list@example.org\n" \
+		$1 $1 $1 $1
+}
+
 test_expect_success 'setup: three commits with records, a fake sendmail that keeps what it gets' '
-	git init -q repo &&
-	(
-		cd repo &&
-		test_commit base &&
-		git branch usb-next &&
-		git checkout -q -b work-next &&
-		for i in 1 2 3
-		do
-			test_tick &&
-			GIT_AUTHOR_NAME="Author $i" GIT_AUTHOR_EMAIL=author$i@example.org \
-				git commit -q --allow-empty -m "usb: patch $i" &&
-			printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH] usb: patch %d\nCc: list@example.org\n" \
-				$i $i $i $i >../note &&
-			git notes --ref=maint add -F ../note HEAD || return 1
-		done
-	) &&
+	notify_commits repo 3 record &&
 	mkdir calls &&
 	cat >fake-sendmail <<-EOF &&
 	#!/bin/sh

@@ -6,8 +6,14 @@ test_description='git maint-notify --after-push (what publish runs) and --revert
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-keyring.sh"
 . "$MAINT_TEST_DIR/lib-smtp.sh"
+. "$MAINT_TEST_DIR/lib-notify.sh"
 
 GIT_COMMITTER_DATE="1112354055 +0200"
+
+record () {
+	printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH %d/3] usb: patch %d\nCc: list@example.org\nIn-Reply-To: <cover@example.org>\n" \
+		$1 $1 $1 $1 $1
+}
 
 test_expect_success 'setup: keyring, server, three queued patches, two remotes' '
 	start_keyring &&
@@ -15,22 +21,10 @@ test_expect_success 'setup: keyring, server, three queued patches, two remotes' 
 	start_smtp_server &&
 	git init -q --bare origin.git &&
 	git init -q --bare backup.git &&
-	git init -q repo &&
+	notify_commits repo 3 record &&
 	(
 		cd repo &&
 		smtp_config &&
-		test_commit base &&
-		git branch usb-next &&
-		git checkout -q -b work-next &&
-		for i in 1 2 3
-		do
-			test_tick &&
-			GIT_AUTHOR_NAME="Author $i" GIT_AUTHOR_EMAIL=author$i@example.org \
-				git commit -q --allow-empty -m "usb: patch $i" &&
-			printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\nSubject: [PATCH %d/3] usb: patch %d\nCc: list@example.org\nIn-Reply-To: <cover@example.org>\n" \
-				$i $i $i $i $i >../note &&
-			git notes --ref=maint add -F ../note HEAD || return 1
-		done &&
 		git remote add origin ../origin.git &&
 		git remote add backup ../backup.git &&
 		git push -q origin work-next:usb-next

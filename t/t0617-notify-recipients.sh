@@ -5,6 +5,7 @@ test_description='git maint-notify --send when the server refuses or defers some
 
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-smtp.sh"
+. "$MAINT_TEST_DIR/lib-notify.sh"
 
 GIT_COMMITTER_DATE="1112354055 +0200"
 
@@ -12,26 +13,17 @@ cleanup stop_smtp_server
 
 # Three patches by three authors; each record copies the list and cc1..cc5:
 # a thank-you goes to 7 (the author, the list, five Cc).
+record () {
+	printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\n" $1 $1 $1 &&
+	printf "Subject: [PATCH %d/3] usb: patch %d\nCc: list@example.org\n" $1 $1 &&
+	printf "Cc: cc%d@example.org\n" 1 2 3 4 5
+}
+
 test_expect_success 'setup: the server, three patches with records Cc-ing six' '
 	start_smtp_server &&
-	git init -q template &&
+	notify_commits template 3 record &&
 	(
 		cd template &&
-		test_commit base &&
-		git branch usb-next &&
-		git checkout -q -b work-next &&
-		for i in 1 2 3
-		do
-			test_tick &&
-			GIT_AUTHOR_NAME="Author $i" GIT_AUTHOR_EMAIL=author$i@example.org \
-				git commit -q --allow-empty -m "usb: patch $i" &&
-			{
-				printf "Message-ID: <p%d@example.org>\nFrom: Author %d <author%d@example.org>\n" $i $i $i &&
-				printf "Subject: [PATCH %d/3] usb: patch %d\nCc: list@example.org\n" $i $i &&
-				printf "Cc: cc%d@example.org\n" 1 2 3 4 5
-			} >../note &&
-			git notes --ref=maint add -F ../note HEAD || return 1
-		done &&
 		smtp_config &&
 		git config sendemail.smtpPass "$SMTP_PASSWORD"
 	)
