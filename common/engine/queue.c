@@ -1496,20 +1496,53 @@ int queue_in_progress(git_repository *repo)
 	return ret;
 }
 
-/* A warning per series whose base-commit (its cover letter's) the branch lacks. */
-static int warn_base(const struct queue *q, const struct patch_mails *pms)
+/*
+ * The series' bases (common/repo/applied.h). Without --base, a warning
+ * per series whose base-commit (its cover letter's) the branch lacks.
+ * With --base=auto, such a series is refused, as is one whose base the
+ * repository does not have; one that names no base is queued on the
+ * tip, with a warning. --base=<commit> is every series' base.
+ * RESULT_OK, RESULT_NO (refused, reported: nothing queued), RESULT_FATAL.
+ */
+static enum maint_result check_base(const struct queue *q, const struct patch_mails *pms)
 {
+	const char *given = q->opts.base && strcmp(q->opts.base, "auto") ? q->opts.base : NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t lacking = 0;
+
+	if (given) {
+		git_commit *c;
+
+		if (repo_lookup_commit(&c, q->repo, given) < 0)
+			return RESULT_FATAL;
+		git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+		git_commit_free(c);
+	}
 	for (size_t u = 0; u < pms->series_nr; u++) {
-		const char *base = pms->series[u].base_commit;
+		const char *base = given ? hex : pms->series[u].base_commit;
+		const char *subject = pms->series[u].subject;
 		int held = base ? applied_base_held(q->repo, &q->orig, base) : 1;
 
 		if (held < 0)
-			return -1;
-		if (!held)
-			warning("'%s' lacks the series' base-commit %.12s: %s", short_branch(q), base,
-				pms->series[u].subject);
+			return RESULT_FATAL;
+		if (!base && q->opts.base && !q->opts.quiet)
+			warning("the series names no base-commit; queued on the tip of '%s': %s", short_branch(q),
+				subject);
+		if (held || (!q->opts.base && q->opts.quiet))
+			continue;
+		if (!q->opts.base) {
+			warning("'%s' lacks the series' base-commit %.12s: %s", short_branch(q), base, subject);
+			continue;
+		}
+		error("'%s' lacks %s %.12s: %s", short_branch(q), given ? "the base" : "the series' base-commit",
+		      base, subject);
+		lacking++;
 	}
-	return 0;
+	if (!lacking)
+		return RESULT_OK;
+	advise("nothing queued; queue %s on a branch that holds %s, or without --base on the tip of '%s'",
+	       lacking == 1 ? "it" : "them", given ? "the base" : "its base", short_branch(q));
+	return RESULT_NO;
 }
 
 /*
@@ -1561,9 +1594,9 @@ static enum maint_result read_series(struct queue *q, const char *const *args, s
 		walk_release(&w);
 		return rc != RESULT_OK ? rc : RESULT_NO;
 	}
-	if (!q->opts.quiet && warn_base(q, &w.pms) < 0) {
+	if ((rc = check_base(q, &w.pms)) != RESULT_OK) {
 		walk_release(&w);
-		return RESULT_FATAL;
+		return rc;
 	}
 	/* One input: its message numbers are the queue's, so errors can name it. */
 	if (nargs <= 1)

@@ -122,25 +122,34 @@ static int walk_one(struct applied_index *ai)
 	return 0;
 }
 
-int applied_base_held(git_repository *repo, const git_oid *tip, const char *base)
+int applied_base_lookup(git_repository *repo, const char *base, git_oid *out)
 {
-	git_oid oid;
 	git_commit *c;
 	int rc;
 
-	if (strlen(base) != GIT_OID_HEXSZ || git_oid_fromstr(&oid, base) < 0) {
+	if (strlen(base) != GIT_OID_HEXSZ || git_oid_fromstr(out, base) < 0) {
 		git_error_clear();
 		return 0;
 	}
-	if (git_oid_equal(&oid, tip))
-		return 1;
-	if ((rc = git_commit_lookup(&c, repo, &oid)) == GIT_ENOTFOUND) {
+	if ((rc = git_commit_lookup(&c, repo, out)) == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC) {
 		git_error_clear();
 		return 0;
 	}
 	if (lg2_check(rc, "cannot read commit %s", base) < 0)
 		return -1;
 	git_commit_free(c);
+	return 1;
+}
+
+int applied_base_held(git_repository *repo, const git_oid *tip, const char *base)
+{
+	git_oid oid;
+	int rc = applied_base_lookup(repo, base, &oid);
+
+	if (rc <= 0)
+		return rc;
+	if (git_oid_equal(&oid, tip))
+		return 1;
 	rc = git_graph_descendant_of(repo, tip, &oid);
 	return rc < 0 ? lg2_check(rc, "cannot walk the history") : rc;
 }

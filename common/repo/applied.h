@@ -50,6 +50,13 @@ void applied_index_free(struct applied_index *ai);
 int applied_index_find(struct applied_index *ai, const char *text, size_t len, git_oid *out);
 
 /*
+ * The commit a series names as its base ("base-commit: <id>"), into
+ * out: 1 when the repository has it, 0 when not (or base is not a full
+ * object id; nothing said), -1 on an error (reported).
+ */
+int applied_base_lookup(git_repository *repo, const char *base, git_oid *out);
+
+/*
  * Does tip hold the commit a series names as its base ("base-commit:
  * <id>", which b4 and git format-patch --base write): is it tip or one
  * of its ancestors? 1 yes; 0 no, or the repository has no such commit,
