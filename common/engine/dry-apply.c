@@ -257,7 +257,7 @@ struct target {
 	int lacks_base;		/* --base: it lacks the series' base, so it does not take the series */
 };
 
-static int resolve_target(git_repository *repo, const char *rev, struct target *t)
+static int resolve_target(git_repository *repo, const char *rev, size_t depth, struct target *t)
 {
 	git_commit *c;
 
@@ -265,7 +265,7 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
 		return -1;
 	git_oid_cpy(&t->tree, git_commit_tree_id(c));
 	git_oid_cpy(&t->commit, git_commit_id(c));
-	t->commits = applied_index_new(repo, git_commit_id(c), NULL);
+	t->commits = applied_index_new(repo, git_commit_id(c), NULL, depth);
 	git_commit_free(c);
 	t->name = rev;
 	t->takes_all = 1;
@@ -718,7 +718,7 @@ enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg
 {
 	struct series s = { WALK_INIT, NULL, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL, ATTEST_CONF_INIT, NULL };
 	struct target *targets = NULL;
-	size_t nt = 0, taken = 0;
+	size_t nt = 0, taken = 0, depth;
 	struct strbuf out = STRBUF_INIT, verdicts = STRBUF_INIT;
 	char *current = NULL, given[GIT_OID_HEXSZ + 1];
 	const char *base = o->base;
@@ -732,8 +732,10 @@ enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg
 	}
 	nt = o->onto.nr;
 	targets = xcalloc(nt, sizeof(*targets));
+	if (applied_depth_config(cfg, &depth) < 0)
+		goto cleanup;
 	for (size_t i = 0; i < nt; i++)
-		if (resolve_target(repo, o->onto.v[i], &targets[i]) < 0)
+		if (resolve_target(repo, o->onto.v[i], depth, &targets[i]) < 0)
 			goto cleanup;	/* reported, with the similar branches */
 	if (base && strcmp(base, "auto")) {
 		git_commit *c;

@@ -53,6 +53,7 @@ struct queue {
 	git_oid notes_orig, notes_base, notes_tip;
 	int has_notes_orig, has_notes_base, has_notes_tip;
 	size_t next, last;
+	size_t applied_depth;		/* queue.applied-depth (applied.h) */
 	enum stop_reason stopped;
 	int sync;
 	int fresh;			/* started by this process, nothing moved yet */
@@ -1473,7 +1474,7 @@ static enum maint_result run_series(struct queue *q, int skip_check_first)
 		r.hooks = &hooks;
 		r.data = &s;
 		/* the branch as landed: what held a patch before this run queued any */
-		r.applied = applied_index_new(q->repo, &q->base, NULL);
+		r.applied = applied_index_new(q->repo, &q->base, NULL, q->applied_depth);
 		ret = walk_run(&r, q->at, q->next - 1, q->last);
 		applied_index_free(r.applied);
 	}
@@ -1696,6 +1697,8 @@ enum maint_result queue_start(git_repository *repo, const struct maint_config *c
 		      "'--skip' or '--abort'", q.dir);
 		goto out;
 	}
+	if (applied_depth_config(cfg, &q.applied_depth) < 0)
+		goto out;
 	q.branch = xstrdup(branch);
 	copy_opts(&q.opts, opts);
 	if (read_ref(repo, branch, &q.orig, NULL) < 0)
@@ -1834,7 +1837,7 @@ enum maint_result queue_continue(git_repository *repo, const struct maint_config
 		error("no queue in progress");
 	if (rc <= 0)
 		goto out;
-	if (load_state(&q) < 0 || recheck_sync(&q) < 0)
+	if (applied_depth_config(cfg, &q.applied_depth) < 0 || load_state(&q) < 0 || recheck_sync(&q) < 0)
 		goto out;
 	/* The stored patch the user may have edited must be readable (a file, not a link). */
 	if (q.stopped != STOP_NONE && state_read_raw(q.dir, "patch", &edited) < 0)
