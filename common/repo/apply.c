@@ -1603,6 +1603,9 @@ static int post_image_present(struct apply_session *s, const struct file_patch *
 		return -1;
 	if (fp->is_delete || !st.exists)
 		return fp->is_delete && !st.exists;
+	/* a copy onto its own source is refused, never applied */
+	if (fp->is_copy && fp->old_path && !strcmp(fp->old_path, fp->new_path))
+		return 0;
 	if ((fp->new_mode && st.mode != fp->new_mode) || (fp->is_rename && from.exists))
 		return 0;
 	if (state_oid(&st, &have) < 0)
