@@ -103,6 +103,119 @@ test_expect_success 'a .mailmap names the authors as git shortlog does' '
 	test_cmp expect actual
 '
 
+# lines <tag> <from> <to> [<word> <first> <last>]: "<tag> line N of the
+# file" for N in from..to, with <word> in place of "line" for first..last
+lines () {
+	awk -v t="$1" -v a="$2" -v b="$3" -v w="${4-line}" -v f="${5-0}" -v l="${6-0}" \
+		'BEGIN { for (i = a; i <= b; i++) print t, (i >= f && i <= l ? w : "line"), i, "of the file" }'
+}
+
+test_expect_success 'inexact renames: git'"'"'s pairs and percentages, byte for byte' '
+	(
+		cd r &&
+		git checkout -q master &&
+		mkdir -p drivers/usb/old drivers/usb/misc &&
+		lines half 1 100 >drivers/usb/half.c &&
+		lines under 1 100 >drivers/usb/under.c &&
+		lines sixty 1 20 >drivers/usb/sixty.c &&
+		lines ninety 1 20 >drivers/usb/ninety.c &&
+		lines ninety-nine 1 200 >drivers/usb/ninety-nine.c &&
+		lines moved 1 30 >drivers/usb/old/moved.c &&
+		lines cand 1 20 WAS 5 5 >drivers/usb/cand-a.c &&
+		lines cand 1 20 WAS 1 8 >drivers/usb/cand-b.c &&
+		lines copied 1 20 >drivers/usb/copied.c &&
+		lines dos 1 20 | sed "s/\$/$(printf "\\r")/" >drivers/usb/dos.c &&
+		lines typed 1 10 >drivers/usb/typed.c &&
+		git add drivers/usb &&
+		test_tick &&
+		git commit -q -m "usb: files to rename" &&
+		git push -q origin master &&
+		git checkout -q usb-next &&
+		test_tick &&
+		git merge -q -m "Merge master into usb-next" master &&
+		git rm -q -r drivers/usb/half.c drivers/usb/under.c drivers/usb/sixty.c \
+			drivers/usb/ninety.c drivers/usb/ninety-nine.c drivers/usb/old \
+			drivers/usb/cand-a.c drivers/usb/cand-b.c drivers/usb/copied.c drivers/usb/dos.c &&
+		lines half 1 100 LINE 1 49 >drivers/usb/misc/half-renamed.c &&
+		lines under 1 100 LINE 1 51 >drivers/usb/misc/under-renamed.c &&
+		lines sixty 1 20 changed 1 8 >drivers/usb/misc/sixty-renamed.c &&
+		lines ninety 1 20 changed 1 2 >drivers/usb/misc/ninety-renamed.c &&
+		lines ninety-nine 1 200 changed 7 7 >drivers/usb/misc/ninety-nine-renamed.c &&
+		mkdir drivers/usb/new &&
+		lines moved 1 30 changed 10 12 >drivers/usb/new/moved.c &&
+		lines cand 1 20 >drivers/usb/misc/one-of-two.c &&
+		lines copied 1 20 changed 3 3 >drivers/usb/misc/copy-1.c &&
+		lines copied 1 20 changed 3 4 >drivers/usb/misc/copy-2.c &&
+		lines dos 1 20 >drivers/usb/misc/unix.c &&
+		rm drivers/usb/typed.c &&
+		ln -s core.c drivers/usb/typed.c &&
+		git add -A drivers/usb &&
+		test_tick &&
+		git commit -q -m "usb: move the files about" &&
+		git tag -a -m "USB renames" usb-renames usb-next &&
+		git push -q origin usb-next usb-renames
+	) &&
+	oracle r usb-renames "$PWD/origin.git" >expect &&
+	grep "rename drivers/usb/{half.c => misc/half-renamed.c} (51%)" expect &&
+	grep "delete mode 100644 drivers/usb/under.c" expect &&
+	grep "rename drivers/usb/{sixty.c => misc/sixty-renamed.c} (58%)" expect &&
+	grep "rename drivers/usb/{ninety.c => misc/ninety-renamed.c} (89%)" expect &&
+	grep "rename drivers/usb/{ninety-nine.c => misc/ninety-nine-renamed.c} (99%)" expect &&
+	grep "rename drivers/usb/{old => new}/moved.c (" expect &&
+	grep "rename drivers/usb/{cand-a.c => misc/one-of-two.c} (" expect &&
+	grep "rename drivers/usb/{copied.c => misc/copy-1.c} (" expect &&
+	grep "create mode 100644 drivers/usb/misc/copy-2.c" expect &&
+	grep "rename drivers/usb/{dos.c => misc/unix.c} (95%)" expect &&
+	grep "mode change 100644 => 120000 drivers/usb/typed.c" expect &&
+	git -C r maint-request-pull --tag usb-renames usb-next >out6 &&
+	pull_text out6 >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'diff.renameLimit passed: no inexact renames, as git, and its warning' '
+	git -C r config diff.renameLimit 1 &&
+	oracle r usb-renames "$PWD/origin.git" >expect 2>oracle.err &&
+	grep "create mode 100644 drivers/usb/misc/sixty-renamed.c" expect &&
+	git -C r diff -M --stat --summary master...usb-renames >/dev/null 2>diff.err &&
+	git -C r maint-request-pull --tag usb-renames usb-next >out7 2>err &&
+	git -C r config --unset diff.renameLimit &&
+	pull_text out7 >actual &&
+	test_cmp expect actual &&
+	grep "rename detection was skipped" diff.err &&
+	grep "^warning: .*rename" diff.err >want &&
+	grep "^warning: .*rename" err >got &&
+	test_cmp want got
+'
+
+test_expect_success 'diff.renameLimit as git reads it: 1k is 1024, a bad value is an error' '
+	git -C r config diff.renameLimit 1k &&
+	git -C r maint-request-pull --tag usb-renames usb-next >out8 2>err &&
+	pull_text out8 >actual &&
+	oracle r usb-renames "$PWD/origin.git" >expect &&
+	test_cmp expect actual &&
+	git -C r config diff.renameLimit 1x &&
+	test_must_fail git -C r diff -M --stat master usb-renames 2>diff.err &&
+	test_expect_code 128 git -C r maint-request-pull --tag usb-renames usb-next >out9 2>err &&
+	git -C r config --unset diff.renameLimit &&
+	grep "bad numeric config value .1x. for .diff.renamelimit." diff.err &&
+	grep "bad numeric config value .1x. for .diff.renameLimit." err
+'
+
+test_expect_success 'the diffstat alone, every commit against its parent and the base: git diff -M'"'"'s' '
+	git -C r rev-list usb-renames >commits &&
+	test_line_count -gt 10 commits &&
+	while read c
+	do
+		for from in $c^ master
+		do
+			git -C r rev-parse -q --verify $from >/dev/null || continue
+			git -C r diff -M --stat --summary $from $c >expect &&
+			(cd r && test-diffstat $from $c) >actual &&
+			test_cmp expect actual || return 1
+		done
+	done <commits
+'
+
 test_expect_success 'no tag name, no recipient: clear errors' '
 	test_expect_code 128 git -C r maint-request-pull usb-next >out 2>err &&
 	grep "no tag name: give --tag <name>, or set tree.usb.tag-format" err &&

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -665,6 +666,31 @@ int config_git_bool(const struct maint_config *cfg, const char *name, int def)
 		return 1;	/* a bare "key" is true, as in git */
 	b = config_parse_bool(e->value);
 	return b < 0 ? def : b;
+}
+
+int config_git_int(const struct maint_config *cfg, const char *name, int def, int *out)
+{
+	const struct config_git_entry *e = git_entry(cfg, name);
+	long long v, unit = 1;
+	char *end;
+
+	*out = def;
+	if (!e)
+		return 0;
+	errno = 0;
+	v = e->value ? strtoll(e->value, &end, 0) : 0;
+	if (e->value && end != e->value) {
+		if (*end == 'k' || *end == 'K')
+			unit = 1024, end++;
+		else if (*end == 'm' || *end == 'M')
+			unit = 1024 * 1024, end++;
+		else if (*end == 'g' || *end == 'G')
+			unit = 1024 * 1024 * 1024, end++;
+	}
+	if (!e->value || end == e->value || *end || errno || v > INT_MAX / unit || v < INT_MIN / unit)
+		return error("bad numeric config value '%s' for '%s'", e->value ? e->value : "", name);
+	*out = (int)(v * unit);
+	return 0;
 }
 
 int config_git_has(const struct maint_config *cfg, const char *name)

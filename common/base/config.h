@@ -142,6 +142,13 @@ int config_add_command_line(struct maint_config *cfg);
 char *config_git_string(const struct maint_config *cfg, const char *name);
 /* A boolean from git config, or def when unset or not a boolean. */
 int config_git_bool(const struct maint_config *cfg, const char *name, int def);
+/*
+ * An integer from git config as git reads one (a k, m or g after the
+ * number multiplies it by 1024, 1024^2, 1024^3): 0 with *out set (def
+ * when unset), or -1 reported ("bad numeric config value") where git
+ * refuses the value too.
+ */
+int config_git_int(const struct maint_config *cfg, const char *name, int def, int *out);
 /* 1 when name is set in git config, to any value or bare. */
 int config_git_has(const struct maint_config *cfg, const char *name);
 /* Every value of a multi-valued git config key, in order, appended to out. */

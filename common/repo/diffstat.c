@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "diffstat.h"
 #include "quote.h"
+#include "rename-score.h"
 #include "repo.h"
+#include "tree-changes.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -84,35 +86,76 @@ static void rename_name(struct strbuf *out, const char *a, const char *b)
 	}
 }
 
-static int count_file(struct stat_file *f, git_diff *diff, size_t i)
+static int count_patch(struct stat_file *f, git_patch *patch)
 {
-	const git_diff_delta *d = git_diff_get_delta(diff, i);
-	git_patch *patch = NULL;
+	const git_diff_delta *d = git_patch_get_delta(patch);
 	size_t ctx, adds, dels;
 
-	if (d->status == GIT_DELTA_RENAMED)
-		rename_name(&f->name, d->old_file.path, d->new_file.path);
-	else
-		quote_path(&f->name, d->new_file.path, strlen(d->new_file.path), QUOTE_ASCII);
-	if (lg2_check(git_patch_from_diff(&patch, diff, i), "cannot compare '%s'", d->new_file.path) < 0)
-		return -1;
-	d = git_patch_get_delta(patch);
 	if (d->flags & GIT_DIFF_FLAG_BINARY) {
 		f->binary = 1;
 		if (!git_oid_equal(&d->old_file.id, &d->new_file.id)) {
 			f->added = d->new_file.size;
 			f->deleted = d->old_file.size;
 		}
-	} else if (!lg2_check(git_patch_line_stats(&ctx, &adds, &dels, patch), "cannot count '%s'",
-			      d->new_file.path)) {
-		f->added = adds;
-		f->deleted = dels;
-	} else {
-		git_patch_free(patch);
-		return -1;
+		return 0;
 	}
-	git_patch_free(patch);
+	if (lg2_check(git_patch_line_stats(&ctx, &adds, &dels, patch), "cannot count '%s'",
+		      d->new_file.path) < 0)
+		return -1;
+	f->added = adds;
+	f->deleted = dels;
 	return 0;
+}
+
+/*
+ * The counts of two blobs compared: a renamed file, and a file whose type
+ * changed (libgit2's patch of such a delta counts nothing; git counts the
+ * lines of both sides). The same content changes nothing.
+ */
+static int count_blobs(struct stat_file *f, git_repository *repo, const git_diff_file *a,
+			const git_diff_file *b)
+{
+	git_blob *old = NULL, *new = NULL;
+	git_patch *patch = NULL;
+	int ret = -1;
+
+	if (a->mode == GIT_FILEMODE_COMMIT || b->mode == GIT_FILEMODE_COMMIT)
+		return 0;	/* a submodule moved: the same commit (renames.h) */
+	if (lg2_check(git_blob_lookup(&old, repo, &a->id), "cannot read '%s'", a->path) < 0 ||
+	    lg2_check(git_blob_lookup(&new, repo, &b->id), "cannot read '%s'", b->path) < 0)
+		goto out;
+	if (git_oid_equal(&a->id, &b->id)) {
+		f->binary = content_is_binary(git_blob_rawcontent(old), (size_t)git_blob_rawsize(old));
+		ret = 0;
+	} else if (!lg2_check(git_patch_from_blobs(&patch, old, a->path, new, b->path, NULL),
+			      "cannot compare '%s' with '%s'", a->path, b->path)) {
+		ret = count_patch(f, patch);
+	}
+out:
+	git_patch_free(patch);
+	git_blob_free(old);
+	git_blob_free(new);
+	return ret;
+}
+
+static int count_file(struct stat_file *f, git_repository *repo, const struct tree_changes *tc, size_t i)
+{
+	const struct tree_change *p = &tc->v[i];
+	git_patch *patch = NULL;
+	int ret;
+
+	if (p->from) {
+		rename_name(&f->name, p->from->old_file.path, p->d->new_file.path);
+		return count_blobs(f, repo, &p->from->old_file, &p->d->new_file);
+	}
+	quote_path(&f->name, p->d->new_file.path, strlen(p->d->new_file.path), QUOTE_ASCII);
+	if (p->d->status == GIT_DELTA_TYPECHANGE)
+		return count_blobs(f, repo, &p->d->old_file, &p->d->new_file);
+	if (lg2_check(git_patch_from_diff(&patch, tc->diff, p->delta), "cannot compare '%s'", p->d->new_file.path) < 0)
+		return -1;
+	ret = count_patch(f, patch);
+	git_patch_free(patch);
+	return ret;
 }
 
 /* 1 + it scaled to width - 1: every change shows at least one sign. */
@@ -231,64 +274,57 @@ static void totals(struct strbuf *out, const struct stat_all *s)
 	strbuf_addch(out, '\n');
 }
 
-static void mode_change(struct strbuf *out, const git_diff_delta *d, int with_name)
+static void mode_change(struct strbuf *out, const git_diff_file *a, const git_diff_file *b, int with_name)
 {
-	if (!d->old_file.mode || !d->new_file.mode || d->old_file.mode == d->new_file.mode)
+	if (!a->mode || !b->mode || a->mode == b->mode)
 		return;
-	strbuf_addf(out, " mode change %06o => %06o", d->old_file.mode, d->new_file.mode);
+	strbuf_addf(out, " mode change %06o => %06o", a->mode, b->mode);
 	if (with_name) {
 		strbuf_addch(out, ' ');
-		quote_path(out, d->new_file.path, strlen(d->new_file.path), QUOTE_ASCII);
+		quote_path(out, b->path, strlen(b->path), QUOTE_ASCII);
 	}
 	strbuf_addch(out, '\n');
 }
 
-static void summary(struct strbuf *out, git_diff *diff)
+static void summary(struct strbuf *out, const struct tree_changes *tc)
 {
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
+	for (size_t i = 0; i < tc->nr; i++) {
+		const struct tree_change *p = &tc->v[i];
+		const git_diff_delta *d = p->d;
 
-		switch (d->status) {
-		case GIT_DELTA_ADDED:
+		if (p->from) {
+			strbuf_addstr(out, " rename ");
+			rename_name(out, p->from->old_file.path, d->new_file.path);
+			strbuf_addf(out, " (%d%%)\n", rename_score_percent(p->score));
+			mode_change(out, &p->from->old_file, &d->new_file, 0);
+		} else if (d->status == GIT_DELTA_ADDED) {
 			strbuf_addf(out, " create mode %06o ", d->new_file.mode);
 			quote_path(out, d->new_file.path, strlen(d->new_file.path), QUOTE_ASCII);
 			strbuf_addch(out, '\n');
-			break;
-		case GIT_DELTA_DELETED:
+		} else if (d->status == GIT_DELTA_DELETED) {
 			strbuf_addf(out, " delete mode %06o ", d->old_file.mode);
 			quote_path(out, d->old_file.path, strlen(d->old_file.path), QUOTE_ASCII);
 			strbuf_addch(out, '\n');
-			break;
-		case GIT_DELTA_RENAMED:
-			strbuf_addstr(out, " rename ");
-			rename_name(out, d->old_file.path, d->new_file.path);
-			strbuf_addf(out, " (%u%%)\n", (unsigned)d->similarity);
-			mode_change(out, d, 0);
-			break;
-		default:
-			mode_change(out, d, 1);
-			break;
+		} else {
+			mode_change(out, &d->old_file, &d->new_file, 1);
 		}
 	}
 }
 
-int diffstat_trees(struct strbuf *out, git_repository *repo, git_tree *a, git_tree *b)
+int diffstat_trees(struct strbuf *out, git_repository *repo, git_tree *a, git_tree *b, int rename_limit)
 {
-	git_diff *diff = NULL;
-	git_diff_find_options fo = GIT_DIFF_FIND_OPTIONS_INIT;
+	struct tree_changes tc = TREE_CHANGES_INIT;
 	struct stat_all s = { NULL, 0 };
 	struct widths w;
 	int ret = -1;
 
-	fo.flags = GIT_DIFF_FIND_RENAMES;
-	if (lg2_check(git_diff_tree_to_tree(&diff, repo, a, b, NULL), "cannot compare the trees") < 0 ||
-	    lg2_check(git_diff_find_similar(diff, &fo), "cannot find renames") < 0)
+	if (tree_changes_find(&tc, repo, a, b, rename_limit) < 0)
 		goto out;
-	s.v = xcalloc(git_diff_num_deltas(diff) + 1, sizeof(*s.v));
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+	s.v = xcalloc(tc.nr + 1, sizeof(*s.v));
+	for (size_t i = 0; i < tc.nr; i++) {
 		strbuf_init(&s.v[s.nr].name, 0);
 		s.nr++;
-		if (count_file(&s.v[i], diff, i) < 0)
+		if (count_file(&s.v[i], repo, &tc, i) < 0)
 			goto out;
 	}
 	if (s.nr) {
@@ -296,13 +332,13 @@ int diffstat_trees(struct strbuf *out, git_repository *repo, git_tree *a, git_tr
 		for (size_t i = 0; i < s.nr; i++)
 			stat_line(out, &s.v[i], &w);
 		totals(out, &s);
-		summary(out, diff);
+		summary(out, &tc);
 	}
 	ret = 0;
 out:
 	for (size_t i = 0; i < s.nr; i++)
 		strbuf_release(&s.v[i].name);
 	free(s.v);
-	git_diff_free(diff);
+	tree_changes_release(&tc);
 	return ret;
 }

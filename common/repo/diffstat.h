@@ -8,10 +8,11 @@
  * for byte: what a pull request carries (request-pull-text.h), where a
  * reader compares it with their own git's.
  *
- * libgit2 finds the changes (a tree-to-tree diff, renames at git's 50%
- * similarity); the layout is git's, which libgit2's git_diff_stats does
- * not reproduce (a rename's name is not shortened to "dir/{a => b}",
- * its name column is wider, and --summary has no "rename" line):
+ * The changes are tree-changes.h's: libgit2's tree diff with git's own
+ * rename search (renames.h), so the same files are paired with the same
+ * "(NN%)" as in git. The layout is git's, which libgit2's git_diff_stats
+ * does not reproduce (a rename's name is not shortened to "dir/{a =>
+ * b}", its name column is wider, and --summary has no "rename" line):
  *
  *   - one line per file: " <name><padding> | <n> <+++-->", the name
  *     column as wide as the longest name, the count column as wide as
@@ -31,20 +32,15 @@
  *
  * Nothing at all when the trees are the same.
  *
- * Where it still differs: inexact renames. libgit2 judges them with its
- * own similarity measure, not git's (diffcore-delta), so the percentage
- * of " rename ... (NN%)" mostly differs, and a file near the 50% line
- * may be paired by one and not the other. On a pull request of 531
- * commits of this repository (7230 lines), 124 lines differed, all of
- * them such; the rest was byte for byte git's. Exact renames (100%) are
- * found and shown alike.
+ * A file that changes type (a file becoming a symbolic link) is one
+ * line, with a " mode change" in the summary, as git shows it.
  */
 
 #include <git2.h>
 
 #include "strbuf.h"
 
-/* Appends the diffstat of tree a to tree b. 0, or -1 reported. */
-int diffstat_trees(struct strbuf *out, git_repository *repo, git_tree *a, git_tree *b);
+/* Appends the diffstat of tree a to tree b, with git's diff.renameLimit. 0, or -1 reported. */
+int diffstat_trees(struct strbuf *out, git_repository *repo, git_tree *a, git_tree *b, int rename_limit);
 
 #endif

@@ -50,6 +50,7 @@ struct request_pull_text {
 	const char *tag;		/* the tag's short name: "usb-6.2-rc3" */
 	const char *message;		/* the tag's message, possibly signed */
 	size_t message_len;
+	int rename_limit;		/* git's diff.renameLimit for the diffstat (renames.h) */
 };
 
 /*
