@@ -42,7 +42,7 @@ test_expect_success 'git apply --reverse --check, the oracle: each patch of G is
 '
 
 test_expect_success 'dry-apply: each patch "already applied" in one line, no hunk failure; the series is taken' '
-	git maint-dry-apply --onto work-next --series "$(cat G.id)" TODO >out &&
+	git-maint-dry-apply --onto work-next --series "$(cat G.id)" TODO >out &&
 	sed -n "/^Checking/,\$p" out >actual &&
 	cat >expect <<-EOF &&
 	Checking 2 patches against work-next (1 cover letter skipped)
@@ -57,7 +57,7 @@ test_expect_success 'dry-apply: each patch "already applied" in one line, no hun
 '
 
 test_expect_success 'dry-apply: a series half applied takes the rest, and says which' '
-	git maint-dry-apply --onto g-half --series "$(cat G.id)" TODO >out &&
+	git-maint-dry-apply --onto g-half --series "$(cat G.id)" TODO >out &&
 	sed -n "/^Checking/,\$p" out >actual &&
 	cat >expect <<-EOF &&
 	Checking 2 patches against g-half (1 cover letter skipped)
@@ -71,7 +71,7 @@ test_expect_success 'dry-apply: a series half applied takes the rest, and says w
 '
 
 test_expect_success 'dry-apply --porcelain: "applied" patch records, the series record counts them' '
-	git maint-dry-apply --porcelain --onto work-next --onto work-linus --onto g-half \
+	git-maint-dry-apply --porcelain --onto work-next --onto work-linus --onto g-half \
 		--series "$(cat G.id)" TODO >out &&
 	awk -F "\t" "\$1 == \"patch\" { print \$2, \$3, \$4, \$8 }" out >actual &&
 	cat >expect <<-EOF &&
@@ -96,7 +96,7 @@ test_expect_success 'dry-apply --porcelain: "applied" patch records, the series 
 '
 
 test_expect_success 'the whole week: series 7 is taken by both branches, and no hunk of it fails' '
-	test_expect_code 1 git maint-dry-apply --onto work-linus --onto work-next TODO >out &&
+	test_expect_code 1 git-maint-dry-apply --onto work-linus --onto work-next TODO >out &&
 	grep "^  7: work-linus work-next: usb: misc: led fixes\$" out &&
 	sed -n "/^Series 7\\//,/^Series 8\\//p" out >g &&
 	! grep "FAILED" g &&
@@ -105,7 +105,7 @@ test_expect_success 'the whole week: series 7 is taken by both branches, and no 
 '
 
 test_expect_success 'a patch that does not apply is not taken for one already applied' '
-	test_expect_code 1 git maint-dry-apply --porcelain --onto work-linus --series 1 TODO >out &&
+	test_expect_code 1 git-maint-dry-apply --porcelain --onto work-linus --series 1 TODO >out &&
 	awk -F "\t" "\$1 == \"patch\" { print \$4 }" out >actual &&
 	printf "%s\n" failed ok ok >expect &&
 	test_cmp expect actual &&
@@ -117,7 +117,7 @@ test_expect_success 'a patch that does not apply is not taken for one already ap
 test_expect_success 'queue: a series already applied is stepped over, one line a patch; nothing moves; exit 0' '
 	git checkout -q work-next &&
 	before=$(git rev-parse work-next) &&
-	git maint-queue --series "$(cat G.id)" work-next TODO >out 2>err &&
+	git-maint-queue --series "$(cat G.id)" work-next TODO >out 2>err &&
 	grep -v "^Queueing\|^Skipping" out >actual &&
 	cat >expect <<-EOF &&
 	Already applied as $(cat G1): usb: misc: led: fix blink
@@ -131,7 +131,7 @@ test_expect_success 'queue: a series already applied is stepped over, one line a
 '
 
 test_expect_success 'queue: a series half applied queues the rest, the result as on work-next' '
-	git maint-queue --series "$(cat G.id)" g-half TODO >out 2>err &&
+	git-maint-queue --series "$(cat G.id)" g-half TODO >out 2>err &&
 	grep "^Already applied\|^Applying" out >actual &&
 	cat >expect <<-EOF &&
 	Already applied as $(cat G1): usb: misc: led: fix blink
@@ -152,12 +152,12 @@ test_expect_success 'a patch that creates a file, a rename and a deletion: alrea
 	git commit -q -m "usb: files come and go" &&
 	git format-patch -q -M -1 --stdout >files.mbox &&
 	git apply --reverse --check files.mbox &&
-	git maint-dry-apply --onto g-files files.mbox >out &&
+	git-maint-dry-apply --onto g-files files.mbox >out &&
 	applied_as files.mbox g-files >F &&
 	test "$(cat F)" = "$(git rev-parse --short=12 g-files)" &&
 	grep "^already applied as $(cat F)\$" out &&
 	grep "^g-files: the patch is already applied\$" out &&
-	git maint-dry-apply --onto g-files~1 files.mbox >out &&
+	git-maint-dry-apply --onto g-files~1 files.mbox >out &&
 	grep "^g-files~1: the patch applies\$" out &&
 	git checkout -q work-next
 '
@@ -174,12 +174,12 @@ test_expect_success 'queue: a series partly applied (its 2nd patch picked, among
 	git commit -q -a -m "ext4: something else, after it" &&
 	applied_as todo/G/0002-*.patch g-mid >M &&
 	test "$(cat M)" = "$(git rev-parse --short=12 g-mid~1)" &&
-	git maint-dry-apply --onto g-mid --series "$(cat G.id)" TODO >out &&
+	git-maint-dry-apply --onto g-mid --series "$(cat G.id)" TODO >out &&
 	grep -A1 "^Patch 2/2" out >actual &&
 	printf "Patch 2/2: usb: misc: led: fix brightness\nalready applied as %s\n" "$(cat M)" >expect &&
 	test_cmp expect actual &&
 	before=$(git rev-parse g-mid) &&
-	git maint-queue --series "$(cat G.id)" g-mid TODO >out 2>err &&
+	git-maint-queue --series "$(cat G.id)" g-mid TODO >out 2>err &&
 	grep "^Already applied\|^Applying" out >actual &&
 	cat >expect <<-EOF &&
 	Applying: usb: misc: led: fix blink
@@ -201,11 +201,11 @@ test_expect_success 'already applied, changed on the way (no commit has its patc
 	git commit -q -a -m "led and ext4 in one commit" &&
 	applied_as todo/G/0001-*.patch g-other >F &&
 	test_must_be_empty F &&
-	git maint-dry-apply --porcelain --onto g-other --series "$(cat G.id)" TODO >out &&
+	git-maint-dry-apply --porcelain --onto g-other --series "$(cat G.id)" TODO >out &&
 	awk -F "\t" "\$1 == \"patch\" { print \$3, \$4, \$8 }" out >actual &&
 	printf "1 applied \n2 ok \n" >expect &&
 	test_cmp expect actual &&
-	git maint-dry-apply --onto g-other --series "$(cat G.id)" TODO >out &&
+	git-maint-dry-apply --onto g-other --series "$(cat G.id)" TODO >out &&
 	grep "^already applied\$" out &&
 	git checkout -q work-next
 '

@@ -32,22 +32,22 @@ test_expect_success 'setup: a mailbox of 48 patches of 1.5 MB each' '
 '
 
 test_expect_success !SANITIZE 'dry-apply on a mailbox file over 64 MB: memory stays bounded' '
-	(cd repo && /usr/bin/time -f "%M" -o ../rss git maint-dry-apply -q --onto base ../large.mbox >../out) &&
+	(cd repo && /usr/bin/time -f "%M" -o ../rss git-maint-dry-apply -q --onto base ../large.mbox >../out) &&
 	echo "base: all 48 patches apply" >expect &&
 	test_cmp expect out &&
 	test $(tail -n 1 rss) -lt 49152
 '
 
 test_expect_success !SANITIZE 'dry-apply on a mailbox over 64 MB from a pipe: memory stays bounded' '
-	(cd repo && cat ../large.mbox | /usr/bin/time -f "%M" -o ../rss git maint-dry-apply -q --onto base - >../out) &&
+	(cd repo && cat ../large.mbox | /usr/bin/time -f "%M" -o ../rss git-maint-dry-apply -q --onto base - >../out) &&
 	echo "base: all 48 patches apply" >expect &&
 	test_cmp expect out &&
 	test $(tail -n 1 rss) -lt 49152
 '
 
 test_expect_success 'dry-apply from a pipe reports what it does from the file' '
-	(cd repo && git maint-dry-apply --onto base ../large.mbox >../expect) &&
-	(cd repo && cat ../large.mbox | git maint-dry-apply --onto base >../actual) &&
+	(cd repo && git-maint-dry-apply --onto base ../large.mbox >../expect) &&
+	(cd repo && cat ../large.mbox | git-maint-dry-apply --onto base >../actual) &&
 	test_cmp expect actual
 '
 
@@ -57,7 +57,7 @@ test_expect_success 'queue from a pipe commits what git am commits' '
 		git checkout -q -B am base &&
 		git am -q ../three.mbox &&
 		git checkout -q -B queued base &&
-		cat ../three.mbox | git maint-queue -q queued - &&
+		cat ../three.mbox | git-maint-queue -q queued - &&
 		git log --format=%T am >../expect &&
 		git log --format=%T queued >../actual
 	) &&
@@ -70,7 +70,7 @@ test_expect_success 'dry-apply without a usable TMPDIR fails before any verdict,
 		git checkout -q base &&
 		repo_state >../state.before &&
 		TMPDIR=$(pwd)/../no-such-dir test_expect_code 128 \
-			git maint-dry-apply --onto base ../large.mbox >../out 2>../err &&
+			git-maint-dry-apply --onto base ../large.mbox >../out 2>../err &&
 		repo_state >../state.after
 	) &&
 	test_must_be_empty out &&
