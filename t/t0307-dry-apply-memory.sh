@@ -86,7 +86,7 @@ test_expect_success !SANITIZE 'queue on a mailbox over 64 MB: memory stays bound
 	(
 		cd repo &&
 		git checkout -q -B queued-big base &&
-		/usr/bin/time -f "%M" -o ../rss git maint-queue -q queued-big ../large.mbox >../out
+		/usr/bin/time -f "%M" -o ../rss git-maint-queue -q queued-big ../large.mbox >../out
 	) &&
 	grep "^Queued on .queued-big.: " out &&
 	queued_all queued-big &&
@@ -103,7 +103,7 @@ test_expect_success !SANITIZE 'queue --continue on that series: reads the stored
 	(
 		cd repo &&
 		git checkout -q -B queued-stop base &&
-		test_expect_code 1 git maint-queue -q queued-stop ../large.mbox 2>../err
+		test_expect_code 1 git-maint-queue -q queued-stop ../large.mbox 2>../err
 	) &&
 	grep "^error: check failed for patch 24/48 (exit 1): rewrite big, take 24\$" err &&
 	git -C repo rev-list --count base..queued-stop >count &&
@@ -111,7 +111,7 @@ test_expect_success !SANITIZE 'queue --continue on that series: reads the stored
 	test_cmp expect count &&
 	test_path_is_file repo/.git/maint/queue/mails &&
 	touch check-ok &&
-	(cd repo && /usr/bin/time -f "%M" -o ../rss git maint-queue -q --continue) &&
+	(cd repo && /usr/bin/time -f "%M" -o ../rss git-maint-queue -q --continue) &&
 	queued_all queued-stop &&
 	test $(tail -n 1 rss) -lt 49152 &&
 	rm repo/.git/maint.ini
