@@ -53,6 +53,7 @@ struct queue {
 	git_oid notes_orig, notes_base, notes_tip;
 	int has_notes_orig, has_notes_base, has_notes_tip;
 	size_t next, last;
+	size_t applied_depth;		/* queue.applied-depth (applied.h) */
 	enum stop_reason stopped;
 	int sync;
 	int fresh;			/* started by this process, nothing moved yet */
@@ -1519,7 +1520,7 @@ static enum maint_result run_series(struct queue *q, int skip_check_first)
 		r.hooks = &hooks;
 		r.data = &s;
 		/* the branch as landed: what held a patch before this run queued any */
-		r.applied = applied_index_new(q->repo, &q->base, NULL);
+		r.applied = applied_index_new(q->repo, &q->base, NULL, q->applied_depth);
 		ret = walk_run(&r, q->at, q->next - 1, q->last);
 		applied_index_free(r.applied);
 	}
@@ -1542,20 +1543,53 @@ int queue_in_progress(git_repository *repo)
 	return ret;
 }
 
-/* A warning per series whose base-commit (its cover letter's) the branch lacks. */
-static int warn_base(const struct queue *q, const struct patch_mails *pms)
+/*
+ * The series' bases (common/repo/applied.h). Without --base, a warning
+ * per series whose base-commit (its cover letter's) the branch lacks.
+ * With --base=auto, such a series is refused, as is one whose base the
+ * repository does not have; one that names no base is queued on the
+ * tip, with a warning. --base=<commit> is every series' base.
+ * RESULT_OK, RESULT_NO (refused, reported: nothing queued), RESULT_FATAL.
+ */
+static enum maint_result check_base(const struct queue *q, const struct patch_mails *pms)
 {
+	const char *given = q->opts.base && strcmp(q->opts.base, "auto") ? q->opts.base : NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t lacking = 0;
+
+	if (given) {
+		git_commit *c;
+
+		if (repo_lookup_commit(&c, q->repo, given) < 0)
+			return RESULT_FATAL;
+		git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+		git_commit_free(c);
+	}
 	for (size_t u = 0; u < pms->series_nr; u++) {
-		const char *base = pms->series[u].base_commit;
+		const char *base = given ? hex : pms->series[u].base_commit;
+		const char *subject = pms->series[u].subject;
 		int held = base ? applied_base_held(q->repo, &q->orig, base) : 1;
 
 		if (held < 0)
-			return -1;
-		if (!held)
-			warning("'%s' lacks the series' base-commit %.12s: %s", short_branch(q), base,
-				pms->series[u].subject);
+			return RESULT_FATAL;
+		if (!base && q->opts.base && !q->opts.quiet)
+			warning("the series names no base-commit; queued on the tip of '%s': %s", short_branch(q),
+				subject);
+		if (held || (!q->opts.base && q->opts.quiet))
+			continue;
+		if (!q->opts.base) {
+			warning("'%s' lacks the series' base-commit %.12s: %s", short_branch(q), base, subject);
+			continue;
+		}
+		error("'%s' lacks %s %.12s: %s", short_branch(q), given ? "the base" : "the series' base-commit",
+		      base, subject);
+		lacking++;
 	}
-	return 0;
+	if (!lacking)
+		return RESULT_OK;
+	advise("nothing queued; queue %s on a branch that holds %s, or without --base on the tip of '%s'",
+	       lacking == 1 ? "it" : "them", given ? "the base" : "its base", short_branch(q));
+	return RESULT_NO;
 }
 
 /*
@@ -1606,9 +1640,9 @@ static enum maint_result read_series(struct queue *q, const char *const *args, s
 		walk_release(&w);
 		return rc != RESULT_OK ? rc : RESULT_NO;
 	}
-	if (!q->opts.quiet && warn_base(q, &w.pms) < 0) {
+	if ((rc = check_base(q, &w.pms)) != RESULT_OK) {
 		walk_release(&w);
-		return RESULT_FATAL;
+		return rc;
 	}
 	/* One input: its message numbers are the queue's, so errors can name it. */
 	if (nargs <= 1)
@@ -1748,6 +1782,8 @@ enum maint_result queue_start(git_repository *repo, const struct maint_config *c
 		      "'--skip' or '--abort'", q.dir);
 		goto out;
 	}
+	if (applied_depth_config(cfg, &q.applied_depth) < 0)
+		goto out;
 	q.branch = xstrdup(branch);
 	copy_opts(&q.opts, opts);
 	if (read_ref(repo, branch, &q.orig, NULL) < 0)
@@ -1887,7 +1923,7 @@ enum maint_result queue_continue(git_repository *repo, const struct maint_config
 		error("no queue in progress");
 	if (rc <= 0)
 		goto out;
-	if (load_state(&q) < 0 || recheck_sync(&q) < 0)
+	if (applied_depth_config(cfg, &q.applied_depth) < 0 || load_state(&q) < 0 || recheck_sync(&q) < 0)
 		goto out;
 	/* The stored patch the user may have edited must be readable (a file, not a link). */
 	if (q.stopped != STOP_NONE && state_read_raw(q.dir, "patch", &edited) < 0)

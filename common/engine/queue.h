@@ -87,6 +87,12 @@ struct queue_opts {
 	 * state, so --continue marks the rest under the same policy.
 	 */
 	char *attest;
+	/*
+	 * --base: "auto" or a commit (the caller's string): a series whose
+	 * base (its base-commit, or this commit) the branch lacks is
+	 * refused before anything is written. NULL: only a warning.
+	 */
+	const char *base;
 };
 
 #define QUEUE_OPTS_INIT { 0 }
