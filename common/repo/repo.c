@@ -68,6 +68,11 @@ int repo_tune(enum repo_use use)
 			rc = git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0);
 		if (!rc)
 			rc = git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)1 << 20);
+		/* the journal's packs (one per fold) and the big one, mapped a window at a time */
+		if (!rc)
+			rc = git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
+		if (!rc)
+			rc = git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
 		break;
 	case REPO_USE_READ_ONLY:
 		rc = git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);

@@ -63,8 +63,11 @@ enum repo_use {
 	/*
 	 * notify: two notes trees (bigger than the 4 KiB libgit2 caches
 	 * trees up to) are looked up once per commit, commits are read once
-	 * each: trees up to 64 KiB cached, commits not, 1 MiB in all, so
-	 * memory does not grow with the number of mails.
+	 * each: trees up to 64 KiB cached, commits not, 1 MiB in all; the
+	 * journal adds a pack every 256 mails: pack windows of 1 MiB, at
+	 * most 8 MiB of them mapped (not every pack whole). So memory does
+	 * not grow with the number of mails past libgit2's own bound on
+	 * delta bases (16 MiB a pack, not settable).
 	 */
 	REPO_USE_NOTES,
 	/* dry-apply: objects are only read, as git reads them, without re-hashing each */
