@@ -58,11 +58,13 @@ MAINT_VERSION := $(strip $(file <VERSION))$(shell test -e .git && \
 # (libmaint-<layer>.a) per layer:
 #
 #   base      libc: messages, strings, options, the INI config (inih),
-#             running programs, SHA-1 for checksums (OpenSSL)
+#             running programs, SHA-1 for checksums (OpenSSL), libraries
+#             loaded on first use (dynlib.h)
 #   mail      base: mail sources, parsing, classification, selection,
 #             writers, the patch parser, composing mail (zlib); commit
 #             messages and trailers, review from replies, patch ids;
-#             attestation (libopendkim, the resolver, OpenSSL from base)
+#             attestation (libopendkim and the resolver's parser, loaded
+#             on first use: DLOPEN_PKGS; OpenSSL from base)
 #   net       mail, base: SMTP, HTTP, IMAP (libcurl), the Secret
 #             Service (libsecret), both loaded on first use
 #             (DLOPEN_PKGS), archives and the fetcher
@@ -95,14 +97,13 @@ repo_PKGS = libgit2
 describe_PKGS =
 engine_PKGS =
 describe_HEADERS = libgit2
-# Libraries without a pkg-config file a layer's code calls: the resolver
-# (DKIM keys from DNS, res_nquery()).
-mail_LIBS = -lresolv
 # Libraries compiled against but linked to nothing: loaded by the code
-# that uses them when it first does (common/net/dynlib.h), so the many
-# runs that send, fetch and ask for nothing never map them and the ~30
-# libraries under them.
-DLOPEN_PKGS = libcurl libsecret-1
+# that uses them when it first does (common/base/dynlib.h), so the many
+# runs that send, fetch, ask for nothing and read no DKIM signature never
+# map them and the ~30 libraries under them. (The resolver's parser of
+# answers, ns_initparse(), comes with libopendkim the same way, from
+# libresolv.so.2; res_nquery() is the C library's.)
+DLOPEN_PKGS = libcurl libsecret-1 opendkim
 
 # Each program and the layers it links; every other library stays out of
 # it (t/t0001 checks with ldd).

@@ -173,7 +173,7 @@ test_expect_success 'the v1 cover letter names the series: its newest version, v
 '
 
 # The fetcher loads libcurl when it fetches, not when it starts
-# (common/net/dynlib.h).
+# (common/base/dynlib.h).
 test_expect_success 'the commands load no network library; their fetcher does, to fetch' '
 	for p in mbox-split dry-apply queue describe-contains source--fetch
 	do
