@@ -12,6 +12,7 @@
 #include "mail.h"
 #include "parse-options.h"
 #include "quote.h"
+#include "sha1.h"
 #include "source.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -22,7 +23,7 @@
 #include <string.h>
 
 struct cached {
-	unsigned char sha[ATTEST_SHA256_RAWSZ];
+	unsigned char sha[SHA1_RAWSZ];
 	struct attest_verdict v;
 };
 
@@ -129,9 +130,10 @@ static int check_uncached(struct attest *a, const struct raw_mail *raw, struct a
 	int ret;
 
 	msg_init(&m, raw);
-	attest_patatt_check(a->conf, &m, v);
+	ret = attest_patatt_check(a->conf, &m, v);
 	ndev = v->nr;
-	ret = attest_dkim_check(a->dkim, &m, v);
+	if (!ret)
+		ret = attest_dkim_check(a->dkim, &m, v);
 	decide(v, ndev);
 	msg_release(&m);
 	return ret;
@@ -141,14 +143,19 @@ int attest_check(struct attest *a, const struct raw_mail *raw, struct attest_ver
 {
 	struct strbuf id = STRBUF_INIT;
 	struct strvec ids = STRVEC_INIT;
-	unsigned char sha[ATTEST_SHA256_RAWSZ];
+	unsigned char sha[SHA1_RAWSZ];
 	size_t hlen = mail_header_len(raw->buf, raw->len);
 	uint32_t *slot = NULL;
 	int added = 0, ret = 0;
 
 	attest_verdict_release(v);
 	if (mail_header_get(raw->buf, hlen, "message-id", &id) &&
-	    mail_parse_msgids(&ids, id.buf, id.len) && !attest_sha256(raw->buf, raw->len, sha)) {
+	    mail_parse_msgids(&ids, id.buf, id.len)) {
+		struct sha1 h;
+
+		sha1_start(&h);
+		sha1_update(&h, raw->buf, raw->len);
+		sha1_finish(&h, sha);
 		slot = hashmap_put(&a->seen, ids.v[0], strlen(ids.v[0]), &added);
 		if (!added && !memcmp(a->cache[*slot].sha, sha, sizeof(sha))) {
 			verdict_copy(v, &a->cache[*slot].v);
