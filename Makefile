@@ -62,14 +62,16 @@ MAINT_VERSION := $(strip $(file <VERSION))$(shell test -e .git && \
 #             libraries loaded on first use (dynlib.h)
 #   mail      base: mail sources, parsing, classification, selection,
 #             writers, the patch parser, composing mail (zlib); commit
-#             messages and trailers, review from replies, patch ids;
-#             attestation (libopendkim and the resolver's parser, OpenSSL's
-#             libcrypto, each loaded on first use: DLOPEN_PKGS)
+#             messages and trailers, review from replies, patch ids,
+#             git's rename search (renames, rename-score); attestation
+#             (libopendkim and the resolver's parser, OpenSSL's libcrypto,
+#             each loaded on first use: DLOPEN_PKGS)
 #   net       mail, base: SMTP, HTTP, IMAP (libcurl), the Secret
 #             Service (libsecret), both loaded on first use
 #             (DLOPEN_PKGS), archives and the fetcher
 #   repo      net, mail, base: libgit2: repository, objects, apply,
-#             the guarded step, push, notes, state, range-diff
+#             the guarded step, push, notes, state, range-diff, tree
+#             changes and the diffstat as git diff -M prints them
 #   describe  base, and repo for its libgit2 part only: commit-graph,
 #             commit store, peel cache, refs from files, describe
 #   engine    every layer below: one engine per command, the steps it
