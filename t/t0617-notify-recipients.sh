@@ -35,12 +35,29 @@ journal_status () {
 }
 
 # pairs: "<Message-ID> <recipient>" for every recipient of every message accepted, sorted
+# (one awk: each message's header, then its envelope)
 pairs () {
+	set -- &&
 	for env in "$SMTP_SPOOL"/*.env
 	do
-		id=$(tr -d "\r" <"${env%.env}.eml" | sed -n "/^$/q;s/^Message-ID: //p") &&
-		sed -n "s/^RCPT TO:<\(.*\)>$/$id \1/p" "$env" || return 1
-	done | sort
+		set -- "$@" "${env%.env}.eml" "$env"
+	done &&
+	awk '
+	FILENAME != cur {	# (an empty file has no line: no FNR == 1)
+		if (cur ~ /\.env$/ || FILENAME ~ /\.eml$/)
+			id = ""
+		head = 1
+		cur = FILENAME
+	}
+	FILENAME ~ /\.eml$/ {
+		gsub(/\r/, "")
+		if ($0 == "")
+			head = 0
+		else if (head && sub(/^Message-ID: /, ""))
+			id = $0
+		next
+	}
+	/^RCPT TO:<.*>$/ { print id " " substr($0, 10, length($0) - 10) }' "$@" | sort
 }
 
 # expect_pairs <first> <last>: what pairs gives when patches first..last
