@@ -10,7 +10,7 @@ file, the repository and everything outside as they were.'
 # state: what a refused queue must leave as it was (ORIG_HEAD aside: git
 # am sets it too), plus every file of the work tree, untracked or not.
 state () {
-	repo_state | grep -v ORIG_HEAD &&
+	repo_state ORIG_HEAD &&
 	files
 }
 

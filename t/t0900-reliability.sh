@@ -21,7 +21,7 @@ mail () {
 # state: the repository as a read-only command must leave it (ORIG_HEAD
 # aside, which a queue that stops may set, as git am does).
 state () {
-	repo_state | grep -v ORIG_HEAD
+	repo_state ORIG_HEAD
 }
 
 # refused <branch> <mbox> <pattern>: queueing <mbox> on the checked-out
