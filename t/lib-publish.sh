@@ -27,7 +27,9 @@ setup_article_repo () {
 }
 
 queue_commit () {
-	mkdir -p "$(dirname "$1")" &&
+	case $1 in
+	*/*) test -d "${1%/*}" || mkdir -p "${1%/*}" ;;
+	esac &&
 	echo "$2" >>"$1" &&
 	git add "$1" &&
 	test_tick &&
