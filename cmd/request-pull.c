@@ -7,6 +7,7 @@
  * The engine is common/engine/request-pull.c.
  */
 #include "config-git.h"
+#include "msg.h"
 #include "parse-options.h"
 #include "repo.h"
 #include "request-pull.h"
@@ -27,6 +28,7 @@ int cmd_main(int argc, const char **argv)
 {
 	struct request_pull_opts o = REQUEST_PULL_OPTS_INIT;
 	int action = ACTION_START, timeout = -1, edit = -1;
+	const char *cleanup = NULL;
 	struct option options[] = {
 		OPT_GROUP("The tag"),
 		OPT_STRING(0, "tag", &o.tag, "name", "the tag to make (default from tree.<name>.tag-format)"),
@@ -34,6 +36,8 @@ int cmd_main(int argc, const char **argv)
 		OPT_STRING('F', "file", &o.message_file, "file", "read the tag's message from a file ('-': stdin)"),
 		OPT_BOOL('e', "edit", &edit,
 			 "edit the tag's message (default: with --send on a terminal, without -m or -F)"),
+		OPT_STRING(0, "cleanup", &cleanup, "mode",
+			   "how to clean the message, as git tag: strip (default), whitespace, verbatim"),
 		OPT_BOOL(0, "sign", &o.sign, "sign the tag as git tag -s does (default; --no-sign: unsigned)"),
 		OPT_GROUP("The mail"),
 		OPT_STRING_LIST(0, "to", &o.to, "address", "send to (default tree.<name>.upstream-to)"),
@@ -56,12 +60,15 @@ int cmd_main(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, options, request_pull_usage, 0);
 	if (action != ACTION_START &&
-	    (argc || o.tag || o.message || o.message_file || edit >= 0 || o.to.nr || o.cc.nr || o.send))
+	    (argc || o.tag || o.message || o.message_file || edit >= 0 || cleanup || o.to.nr || o.cc.nr ||
+	     o.send))
 		usage_msg_opt(request_pull_usage, options, "--continue and --abort take no other arguments");
 	if (argc > 1)
 		usage_msg_opt(request_pull_usage, options, "one public branch at a time");
 	if (o.message && o.message_file)
 		usage_msg_opt(request_pull_usage, options, "-m and -F cannot be used together");
+	if (cleanup && msg_cleanup_parse(cleanup, &o.cleanup) < 0)
+		die("invalid cleanup mode '%s'", cleanup);
 	if (timeout < -1)
 		usage_msg_opt(request_pull_usage, options, "--timeout must not be negative");
 	o.branch = argc ? argv[0] : NULL;

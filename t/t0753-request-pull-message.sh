@@ -196,6 +196,59 @@ test_expect_success 'an editor that fails, or an empty message: exit 128, nothin
 	test "$(smtp_count)" = 0
 '
 
+test_expect_success 'core.commentChar: the editor'"'"'s comment lines and the cleanup use it, as git tag' '
+	printf "USB semi\n# a hash line stays\n; a comment of mine\n\nThe body.\n" >edit-reply &&
+	GIT_EDITOR="\"$PWD/editor.sh\"" git -C r -c core.commentChar=";" maint-request-pull --no-sign \
+		--tag usb-c1 --edit >out 2>err &&
+	grep "^;" edit-seen | head -n 4 >ours &&
+	GIT_EDITOR="\"$PWD/editor.sh\"" git -C r -c core.commentChar=";" tag -a usb-c1-git usb-next &&
+	grep "^;" edit-seen | sed "s/usb-c1-git/usb-c1/" >theirs &&
+	grep "^; Lines starting with .;. will be ignored.\$" theirs &&
+	test_cmp theirs ours &&
+	! grep "^#" edit-seen &&
+	git -C r cat-file tag usb-c1-git | sed "1,/^\$/d" >expect &&
+	echo >>expect &&
+	tag_message_of out >actual &&
+	test_cmp expect actual &&
+	grep "^# a hash line stays\$" actual &&
+	git -C r tag -d usb-c1-git &&
+	test_expect_code 128 git -C r -c core.commentChar=ab maint-request-pull --no-sign --tag usb-c2 -m x \
+		>out 2>err &&
+	grep "core.commentChar should only be one character" err
+'
+
+test_expect_success '--cleanup=strip, whitespace, verbatim: the message as git tag --cleanup leaves it' '
+	msg="$(printf "  USB clean  \n# a hash line\n\n \nThe body.  ")" &&
+	for mode in strip whitespace verbatim
+	do
+		git -C r tag -a --cleanup=$mode -m "$msg" usb-cl-git usb-next &&
+		git -C r push -q origin usb-cl-git &&
+		oracle r usb-cl-git "$PWD/origin.git" | sed "s/usb-cl-git/usb-cl-$mode/" >expect &&
+		git -C r maint-request-pull --no-sign --tag usb-cl-$mode --cleanup=$mode -m "$msg" >out &&
+		pull_text out >actual &&
+		test_cmp expect actual &&
+		git -C r tag -d usb-cl-git &&
+		git -C r push -q origin :refs/tags/usb-cl-git || return 1
+	done &&
+	grep "^# a hash line\$" actual &&
+	test_expect_code 128 git -C r maint-request-pull --no-sign --tag usb-cl -m x --cleanup=scissors 2>err &&
+	grep "invalid cleanup mode .scissors." err
+'
+
+test_expect_success '--cleanup=verbatim with the editor: git'"'"'s "will be kept" lines, the comments kept' '
+	rm -f edit-reply &&
+	GIT_EDITOR="\"$PWD/editor.sh\"" git -C r maint-request-pull --no-sign --tag usb-c3 --cleanup=verbatim \
+		--edit >out 2>err &&
+	grep "^#" edit-seen | head -n 4 >ours &&
+	GIT_EDITOR="\"$PWD/editor.sh\"" git -C r tag -a --cleanup=verbatim usb-c3-git usb-next &&
+	grep "^#" edit-seen | sed "s/usb-c3-git/usb-c3/" >theirs &&
+	grep "will be kept; you may remove them yourself if you want to.\$" theirs &&
+	test_cmp theirs ours &&
+	git -C r tag -d usb-c3-git &&
+	tag_message_of out >actual &&
+	grep "^# Write a message for tag:\$" actual
+'
+
 test_expect_success 'not on a terminal, --send runs no editor: the template is the message' '
 	rm -f edit-calls &&
 	GIT_EDITOR="\"$PWD/editor.sh\"" git -C r maint-request-pull --no-sign --tag usb-s1 --send >out 2>err &&

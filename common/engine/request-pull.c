@@ -368,13 +368,27 @@ static void edit_path(struct strbuf *out, const struct rp *rp)
 	strbuf_addf(out, "%sTAG_EDITMSG", git_repository_path(rp->repo));
 }
 
+/* The comment lines git tag -a puts after the message (ours say where the first line goes). */
+static void edit_comments(struct strbuf *file, const struct rp *rp, enum msg_cleanup mode, char c)
+{
+	strbuf_addf(file, "\n%c\n%c Write a message for tag:\n%c   %s\n", c, c, c, rp->tag);
+	if (mode == MSG_CLEANUP_STRIP)
+		strbuf_addf(file, "%c Lines starting with '%c' will be ignored.\n", c, c);
+	else
+		strbuf_addf(file, "%c Lines starting with '%c' will be kept; you may remove them"
+			    " yourself if you want to.\n", c, c);
+	strbuf_addf(file, "%c The tag is of '%s'; its first line follows \"[GIT PULL] \" in the\n"
+		    "%c mail to %s. An empty message stops here.\n",
+		    c, request_pull_short_ref(rp->public), c, rp->to);
+}
+
 /*
  * The message in msg handed to the editor as git tag -a hands it over
  * (the file in the git directory, git's comment lines after it), and
- * read back, comments stripped. An empty message is the user giving up:
- * -1 reported, nothing made.
+ * read back, cleaned as mode says (comments stripped by default). An
+ * empty message is the user giving up: -1 reported, nothing made.
  */
-static int edit_message(struct strbuf *msg, const struct rp *rp)
+static int edit_message(struct strbuf *msg, const struct rp *rp, enum msg_cleanup mode, char comment)
 {
 	struct strbuf path = STRBUF_INIT, file = STRBUF_INIT;
 	int fd, ret = -1;
@@ -382,11 +396,7 @@ static int edit_message(struct strbuf *msg, const struct rp *rp)
 	edit_path(&path, rp);
 	strbuf_addbuf(&file, msg);
 	msg_stripspace(&file);
-	strbuf_addf(&file, "\n#\n# Write a message for tag:\n#   %s\n"
-		    "# Lines starting with '#' will be ignored.\n"
-		    "# The tag is of '%s'; its first line follows \"[GIT PULL] \" in the\n"
-		    "# mail to %s. An empty message stops here.\n",
-		    rp->tag, request_pull_short_ref(rp->public), rp->to);
+	edit_comments(&file, rp, mode, comment);
 	fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0 || write_in_full(fd, file.buf, file.len) < 0) {
 		error_errno("cannot write '%s'", path.buf);
@@ -407,7 +417,7 @@ static int edit_message(struct strbuf *msg, const struct rp *rp)
 		error_errno("cannot read '%s'", path.buf);
 		goto out;
 	}
-	msg_stripspace_comments(msg);
+	msg_cleanup(msg, mode, comment);
 	if (!msg->len) {
 		unlink(path.buf);
 		error("no tag message; nothing was tagged, pushed or mailed");
@@ -465,12 +475,14 @@ static int build_tag(struct rp *rp, const struct request_pull_opts *o)
 	struct strbuf msg = STRBUF_INIT, tagger = STRBUF_INIT, committer = STRBUF_INIT;
 	struct tag_sign_conf sc = TAG_SIGN_CONF_INIT;
 	int ret = -1, edited = 0;
+	char comment;
 
-	if (tag_message(&msg, rp, o) < 0 || (o->edit && edit_message(&msg, rp) < 0))
+	if (msg_comment_char(&comment, rp->cfg) < 0 || tag_message(&msg, rp, o) < 0 ||
+	    (o->edit && edit_message(&msg, rp, o->cleanup, comment) < 0))
 		goto out;
 	edited = o->edit;
 	if (ident_committer(&tagger, rp->cfg) < 0 ||
-	    tag_sign_buffer(&rp->tagbuf, &rp->tip, rp->tag, tagger.buf, msg.buf) < 0)
+	    tag_sign_buffer(&rp->tagbuf, &rp->tip, rp->tag, tagger.buf, msg.buf, o->cleanup, comment) < 0)
 		goto out;
 	if (rp->sign && (ident_committer_name_email(&committer, rp->cfg) < 0 ||
 			 tag_sign_conf_load(&sc, rp->cfg, committer.buf) < 0))

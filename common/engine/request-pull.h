@@ -63,6 +63,7 @@
 #include <git2.h>
 
 #include "config.h"
+#include "msg.h"
 #include "state.h"
 #include "strvec.h"
 #include "usage.h"
@@ -79,9 +80,11 @@ struct request_pull_opts {
 	int timeout;		/* seconds a remote may stay silent */
 	int quiet;
 	int verbose;		/* the SMTP conversation */
+	enum msg_cleanup cleanup;	/* how the tag's message is cleaned, as git tag --cleanup */
 };
 
-#define REQUEST_PULL_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 1, STRVEC_INIT, STRVEC_INIT, 0, 60, 0, 0 }
+#define REQUEST_PULL_OPTS_INIT { NULL, NULL, NULL, NULL, 0, 1, STRVEC_INIT, STRVEC_INIT, 0, 60, 0, 0, \
+				 MSG_CLEANUP_STRIP }
 
 enum maint_result request_pull_start(git_repository *repo, const struct maint_config *cfg,
 				     const struct request_pull_opts *o);

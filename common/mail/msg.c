@@ -5,6 +5,7 @@
 
 #include "ascii.h"
 #include "msg.h"
+#include "usage.h"
 #include "wrapper.h"
 
 void msg_stripspace(struct strbuf *sb)
@@ -35,7 +36,7 @@ void msg_stripspace(struct strbuf *sb)
 	strbuf_setlen(sb, j);
 }
 
-void msg_stripspace_comments(struct strbuf *sb)
+void msg_stripspace_comments(struct strbuf *sb, char comment)
 {
 	size_t i = 0, j = 0;
 
@@ -43,7 +44,7 @@ void msg_stripspace_comments(struct strbuf *sb)
 		const char *eol = memchr(sb->buf + i, '\n', sb->len - i);
 		size_t len = eol ? (size_t)(eol - (sb->buf + i)) + 1 : sb->len - i;
 
-		if (sb->buf[i] != '#') {
+		if (sb->buf[i] != comment) {
 			memmove(sb->buf + j, sb->buf + i, len);
 			j += len;
 		}
@@ -51,6 +52,45 @@ void msg_stripspace_comments(struct strbuf *sb)
 	}
 	strbuf_setlen(sb, j);
 	msg_stripspace(sb);
+}
+
+int msg_cleanup_parse(const char *name, enum msg_cleanup *out)
+{
+	static const char *const names[] = { "strip", "whitespace", "verbatim" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(name, names[i])) {
+			*out = (enum msg_cleanup)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void msg_cleanup(struct strbuf *sb, enum msg_cleanup mode, char comment)
+{
+	if (mode == MSG_CLEANUP_STRIP)
+		msg_stripspace_comments(sb, comment);
+	else if (mode == MSG_CLEANUP_WHITESPACE)
+		msg_stripspace(sb);
+}
+
+int msg_comment_char(char *out, const struct maint_config *cfg)
+{
+	char *v = config_git_string(cfg, "core.commentChar");
+	int ret = 0;
+
+	*out = '#';
+	if (!v && config_git_has(cfg, "core.commentChar"))
+		return error("missing value for 'core.commentChar'");
+	if (v && strcasecmp(v, "auto")) {
+		if (v[0] && !v[1])
+			*out = v[0];
+		else
+			ret = error("core.commentChar should only be one character");
+	}
+	free(v);
+	return ret;
 }
 
 void msg_from_mail(struct strbuf *out, const char *subject, size_t subject_len,

@@ -55,11 +55,31 @@ void trailer_conf_release(struct trailer_conf *tc);
 void msg_stripspace(struct strbuf *sb);
 
 /*
- * git stripspace --strip-comments, in place: lines starting with '#'
- * (git's default comment character) dropped, then msg_stripspace(). How
- * git commit and git tag clean a message by default.
+ * git stripspace --strip-comments, in place: lines starting with the
+ * comment character (msg_comment_char()) dropped, then msg_stripspace().
+ * How git commit and git tag clean a message by default.
  */
-void msg_stripspace_comments(struct strbuf *sb);
+void msg_stripspace_comments(struct strbuf *sb, char comment);
+
+/* How a message is cleaned: git tag's and git commit's --cleanup modes. */
+enum msg_cleanup {
+	MSG_CLEANUP_STRIP,		/* "strip" (the default): comments, then whitespace */
+	MSG_CLEANUP_WHITESPACE,		/* "whitespace": msg_stripspace(), comments kept */
+	MSG_CLEANUP_VERBATIM,		/* "verbatim": nothing changed */
+};
+
+/* "strip", "whitespace", "verbatim" into *out: 0, or -1 (not reported) for another name. */
+int msg_cleanup_parse(const char *name, enum msg_cleanup *out);
+
+/* sb cleaned in place as mode says, comment lines starting with comment. */
+void msg_cleanup(struct strbuf *sb, enum msg_cleanup mode, char comment);
+
+/*
+ * git's comment character from core.commentChar, as git 2.39 reads it:
+ * one byte; "auto" is '#' (only git commit picks another); unset '#'.
+ * 0, or -1 reported (a bare key, or more than one character).
+ */
+int msg_comment_char(char *out, const struct maint_config *cfg);
 
 /* The message git am makes: subject, blank line, body, stripspace()d. */
 void msg_from_mail(struct strbuf *out, const char *subject, size_t subject_len,

@@ -328,9 +328,8 @@ int request_pull_format(struct strbuf *out, git_repository *repo, const struct r
 	if (add_oneline(out, repo, rp->tip) < 0)
 		return -1;
 	strbuf_addstr(out, "\n" RULE);
+	/* as git's sed and echo: a last line without its newline gets no blank line after it */
 	request_pull_strip_signature(out, rp->message, rp->message_len);
-	if (out->len && out->buf[out->len - 1] != '\n')
-		strbuf_addch(out, '\n');
 	strbuf_addstr(out, "\n" RULE);
 	if (request_pull_shortlog(out, repo, rp->upstream, rp->tip) < 0)
 		return -1;

@@ -52,12 +52,12 @@ void tag_sign_conf_release(struct tag_sign_conf *c)
 }
 
 int tag_sign_buffer(struct strbuf *out, const git_oid *target, const char *name, const char *tagger,
-		    const char *message)
+		    const char *message, enum msg_cleanup mode, char comment)
 {
 	struct strbuf msg = STRBUF_INIT;
 
 	strbuf_addstr(&msg, message);
-	msg_stripspace_comments(&msg);
+	msg_cleanup(&msg, mode, comment);
 	if (!msg.len) {
 		strbuf_release(&msg);
 		return error("the tag message is empty");

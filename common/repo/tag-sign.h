@@ -38,6 +38,7 @@
 #include <git2.h>
 
 #include "config.h"
+#include "msg.h"
 #include "strbuf.h"
 
 enum tag_sign_format { TAG_SIGN_OPENPGP, TAG_SIGN_X509, TAG_SIGN_SSH };
@@ -61,13 +62,14 @@ void tag_sign_conf_release(struct tag_sign_conf *c);
 
 /*
  * The tag object's text in out (reset first): target a commit, tagger
- * "Name <email> <when> <tz>", message cleaned as git tag cleans it by
- * default (lines starting with '#' dropped, trailing blanks of each line,
- * leading and trailing blank lines and runs of blank lines dropped; a
- * final newline). -1 reported when the cleaned message is empty.
+ * "Name <email> <when> <tz>", message cleaned as git tag --cleanup=<mode>
+ * cleans it (msg.h; by default, strip: lines starting with the comment
+ * character dropped, trailing blanks of each line, leading and trailing
+ * blank lines and runs of blank lines dropped; a final newline). -1
+ * reported when the cleaned message is empty.
  */
 int tag_sign_buffer(struct strbuf *out, const git_oid *target, const char *name, const char *tagger,
-		    const char *message);
+		    const char *message, enum msg_cleanup mode, char comment);
 
 /* Appends the signature of buf[0..len) to buf. -1 reported (the signer's words included). */
 int tag_sign(struct strbuf *buf, const struct tag_sign_conf *c);
