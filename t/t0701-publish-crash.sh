@@ -44,9 +44,11 @@ test_expect_success 'setup: what an uninterrupted publish makes' '
 
 # Everything as after an uninterrupted run; notify ran <n> times.
 complete () {
-	test "$(git -C r rev-parse usb-next)" = "$(cat expect.tip)" &&
-	test "$(remote_tip origin.git usb-next)" = "$(cat expect.tip)" &&
-	test "$(remote_tip backup.git usb-next)" = "$(cat expect.tip)" &&
+	read -r tip <expect.tip &&
+	# the branch and HEAD, which is on work-next, in one git
+	test "$(git -C r rev-parse usb-next --symbolic-full-name HEAD)" = "$tip${LF}refs/heads/work-next" &&
+	test "$(remote_tip origin.git usb-next)" = "$tip" &&
+	test "$(remote_tip backup.git usb-next)" = "$tip" &&
 	for i in $(test_seq $1)
 	do
 		cat expect.notify || return 1
@@ -54,7 +56,6 @@ complete () {
 	test_cmp expect notify.log &&
 	test_path_is_missing r/.git/maint/publish &&
 	test_path_is_missing r/.git/git-maint.lock &&
-	test "$(git -C r symbolic-ref HEAD)" = refs/heads/work-next &&
 	git -C r status --porcelain=v1 >status &&
 	test_must_be_empty status
 }
