@@ -36,6 +36,8 @@ int cmd_main(int argc, const char **argv)
 				"check against this branch's tip (repeatable; default: the current branch)"),
 		OPT_STRING_LIST(0, "series", &o.series, "n|message-id",
 				"check only this series (repeatable): its number, or the Message-ID of one of its mails"),
+		OPT_STRING(0, "base", &o.base, "commit|auto",
+			   "check each series at this base (auto: its base-commit); a target must hold it"),
 		OPT_BOOL(0, "each", &o.each, "check every patch alone against the target, not cumulatively"),
 		OPT_BOOL(0, "porcelain", &o.porcelain, "machine-readable output: tab-separated records"),
 		OPT_BOOL('3', "3way", &o.three_way, "fall back to a 3-way merge when the pre-image blob is known"),

@@ -46,6 +46,7 @@ struct queue_cmd_opts {
 	struct source_opts source;
 	struct strvec series;	/* --series */
 	const char *attest;		/* --attest=<policy>; NULL: attest.policy */
+	const char *base;		/* --base=<commit>|auto; NULL: --no-base */
 };
 
 /* The full ref name of a branch given as "usb-next" or "refs/heads/usb-next"; caller frees. */
@@ -182,6 +183,7 @@ static void fill_opts(struct queue_opts *o, const struct queue_cmd_opts *c,
 		o->build_each = c->build_each;
 	o->scissors = c->scissors;
 	o->series = &c->series;
+	o->base = c->base;
 }
 
 /*
@@ -250,6 +252,8 @@ int cmd_main(int argc, const char **argv)
 		OPT_STRING_LIST(0, "series", &c.series, "n|message-id",
 				"queue this series of the input (repeatable): its number, or the Message-ID of one of its mails"),
 		OPT_ATTEST(&c.attest),
+		OPT_STRING(0, "base", &c.base, "commit|auto",
+			   "refuse a series whose base (auto: its base-commit) the branch lacks"),
 		OPT_GROUP("Trailers from the replies"),
 		OPT_REVIEW(&c.review),
 		OPT_SET_INT(0, "show-trailers", &c.action,

@@ -193,7 +193,7 @@ test_expect_success 'queue: a series partly applied (its 2nd patch picked, among
 	git checkout -q work-next
 '
 
-test_expect_success 'already applied, changed on the way (no commit has its patch id): said, without a commit' '
+test_expect_success 'already applied inside a commit that does more (no commit has its patch id): named by the trees' '
 	git checkout -q -b g-other work-linus &&
 	git apply todo/G/0001-*.patch &&
 	echo "another line" >>fs/ext4/inode.c &&
@@ -203,11 +203,139 @@ test_expect_success 'already applied, changed on the way (no commit has its patc
 	test_must_be_empty F &&
 	git maint-dry-apply --porcelain --onto g-other --series "$(cat G.id)" TODO >out &&
 	awk -F "\t" "\$1 == \"patch\" { print \$3, \$4, \$8 }" out >actual &&
-	printf "1 applied \n2 ok \n" >expect &&
+	printf "1 applied %s\n2 ok \n" "$(git rev-parse g-other)" >expect &&
 	test_cmp expect actual &&
 	git maint-dry-apply --onto g-other --series "$(cat G.id)" TODO >out &&
-	grep "^already applied\$" out &&
+	grep "^already applied as $(git rev-parse --short=12 g-other)\$" out &&
 	git checkout -q work-next
+'
+
+# files.mbox (a creation, a rename, a deletion) reached g-pieces in two
+# commits: applied, but no one commit brought it
+test_expect_success 'already applied in pieces: said, without a commit' '
+	git checkout -q -b g-pieces work-next &&
+	echo "new file" >drivers/usb/misc/new.c &&
+	git add drivers/usb/misc/new.c &&
+	git mv drivers/usb/host/ehci.c drivers/usb/host/ehci-hcd.c &&
+	test_tick &&
+	git commit -q -m "usb: files come" &&
+	git rm -q fs/ext4/inode.c &&
+	test_tick &&
+	git commit -q -m "ext4: a file goes" &&
+	git apply --reverse --check files.mbox &&
+	applied_as files.mbox g-pieces >F &&
+	test_must_be_empty F &&
+	git maint-dry-apply --porcelain --onto g-pieces files.mbox >out &&
+	awk -F "\t" "\$1 == \"patch\" { print \$3, \$4, \$8 }" out >actual &&
+	echo "1 applied " >expect &&
+	test_cmp expect actual &&
+	git checkout -q work-next
+'
+
+# git patch-id --stable on git log -p --binary is the oracle for binary
+# patches (format-patch --binary writes full blob ids, which the patch id
+# of a binary change hashes)
+test_expect_success 'a binary patch already applied: detected by its post-image blob, named as git patch-id finds it' '
+	git checkout -q -b g-bin work-next &&
+	printf "\000\001\002 firmware v1\n" >drivers/usb/misc/fw.bin &&
+	git add drivers/usb/misc/fw.bin &&
+	test_tick &&
+	git commit -q -m "usb: misc: firmware" &&
+	printf "\000\001\002 firmware v2\n" >drivers/usb/misc/fw.bin &&
+	test_tick &&
+	git commit -q -a -m "usb: misc: firmware v2" &&
+	echo "line" >>fs/ext4/inode.c &&
+	test_tick &&
+	git commit -q -a -m "ext4: after it" &&
+	git format-patch -q --binary --stdout -1 g-bin~1 >bin.mbox &&
+	grep "^GIT binary patch" bin.mbox &&
+	test_must_fail git apply --check bin.mbox &&
+	id=$(git patch-id --stable <bin.mbox | cut -d " " -f 1) &&
+	git log -p --binary --no-merges g-bin | git patch-id --stable >ids &&
+	sed -n "s/^$id \(.\{12\}\).*/\1/p" ids >expect &&
+	test "$(cat expect)" = "$(git rev-parse --short=12 g-bin~1)" &&
+	git maint-dry-apply --onto g-bin bin.mbox >out &&
+	grep "^already applied as" out | sed "s/^already applied as //" >actual &&
+	test_cmp expect actual &&
+	grep "^g-bin: the patch is already applied\$" out &&
+	git maint-dry-apply --onto g-bin~2 bin.mbox >out &&
+	grep "^g-bin~2: the patch applies\$" out &&
+	git format-patch -q --binary --stdout -1 g-bin~2 >bin1.mbox &&
+	git maint-dry-apply --onto g-bin~2 bin1.mbox >out &&
+	grep "^already applied as $(git rev-parse --short=12 g-bin~2)\$" out &&
+	git checkout -q work-next
+'
+
+test_expect_success 'a binary patch squashed into another commit: named by the trees' '
+	git checkout -q -b g-bin-squash work-next &&
+	git checkout g-bin~2 -- drivers/usb/misc/fw.bin &&
+	echo "line" >>fs/ext4/inode.c &&
+	git add fs/ext4/inode.c &&
+	test_tick &&
+	git commit -q -m "firmware and ext4" &&
+	git maint-dry-apply --porcelain --onto g-bin-squash bin1.mbox >out &&
+	awk -F "\t" "\$1 == \"patch\" { print \$4, \$8 }" out >actual &&
+	echo "applied $(git rev-parse g-bin-squash)" >expect &&
+	test_cmp expect actual &&
+	git checkout -q work-next
+'
+
+# A copy (format-patch -C -C): git's own cherry does not find copies, git
+# log -p -C -C | git patch-id --stable does: that is the oracle
+test_expect_success 'a copy already applied: detected by its post-image, named as git patch-id -C -C finds it' '
+	git checkout -q -b g-copy work-next &&
+	sed "s/line 3\$/line 3 (in the copy)/" drivers/usb/misc/led.c >drivers/usb/misc/led2.c &&
+	git add drivers/usb/misc/led2.c &&
+	test_tick &&
+	git commit -q -m "usb: misc: a second led driver" &&
+	cp drivers/usb/misc/led.c drivers/usb/misc/led3.c &&
+	git add drivers/usb/misc/led3.c &&
+	test_tick &&
+	git commit -q -m "usb: misc: a third, the same" &&
+	echo "line" >>fs/ext4/inode.c &&
+	test_tick &&
+	git commit -q -a -m "ext4: after them" &&
+	git format-patch -q -C -C --stdout -1 g-copy~2 >copy.mbox &&
+	git format-patch -q -C -C --stdout -1 g-copy~1 >copy100.mbox &&
+	grep "^copy to drivers/usb/misc/led2.c" copy.mbox &&
+	grep "^similarity index 100%" copy100.mbox &&
+	for m in copy.mbox copy100.mbox
+	do
+		id=$(git patch-id --stable <$m | cut -d " " -f 1) &&
+		git log -p -C -C --no-merges g-copy | git patch-id --stable >ids &&
+		sed -n "s/^$id \(.\{12\}\).*/\1/p" ids >expect &&
+		test -s expect &&
+		git log -p --no-merges g-copy | git patch-id --stable >ids &&
+		! grep "^$id " ids &&
+		git maint-dry-apply --onto g-copy $m >out &&
+		grep "^already applied as" out | sed "s/^already applied as //" >actual &&
+		test_cmp expect actual || return 1
+	done &&
+	git maint-dry-apply --onto g-copy~3 copy.mbox >out &&
+	grep "^g-copy~3: the patch applies\$" out &&
+	git checkout -q work-next
+'
+
+test_expect_success 'queue.applied-depth: how many commits are searched; 0 for all; a bad value is refused' '
+	git branch g-depth g-copy &&
+	git maint-dry-apply --onto g-depth copy.mbox >out &&
+	grep "^already applied as $(git rev-parse --short=12 g-depth~2)\$" out &&
+	git config maint.queue.applied-depth 2 &&
+	git maint-dry-apply --onto g-depth copy.mbox >out &&
+	grep "^already applied\$" out &&
+	git config maint.queue.applied-depth 3 &&
+	git maint-dry-apply --onto g-depth copy.mbox >out &&
+	grep "^already applied as $(git rev-parse --short=12 g-depth~2)\$" out &&
+	git config maint.queue.applied-depth 0 &&
+	git maint-dry-apply --onto g-depth copy.mbox >out &&
+	grep "^already applied as $(git rev-parse --short=12 g-depth~2)\$" out &&
+	git config maint.queue.applied-depth many &&
+	test_expect_code 128 git maint-dry-apply --onto g-depth copy.mbox >out 2>err &&
+	grep "bad value ${SQ}many${SQ} for ${SQ}maint.queue.applied-depth${SQ}" err &&
+	test_expect_code 128 git maint-queue g-depth copy.mbox >out 2>err &&
+	grep "bad value ${SQ}many${SQ} for ${SQ}maint.queue.applied-depth${SQ}" err &&
+	test_path_is_missing .git/maint/queue &&
+	git config --unset maint.queue.applied-depth
 '
 
 test_done

@@ -80,14 +80,23 @@ test_expect_success 'binary patches: literal and delta, checked against the pre-
 		test_tick &&
 		git commit -q -m "add new.bin" &&
 		git format-patch -q --stdout base..bin >../bin.mbox &&
+		git checkout -q -b bin-other base &&
+		printf "\000\001\002binary, another\n" >b.bin &&
+		printf "\003other\000" >new.bin &&
+		git add b.bin new.bin &&
+		test_tick &&
+		git commit -q -m "other binaries" &&
 		git checkout -q main &&
 		git maint-dry-apply -q --onto base ../bin.mbox >../actual &&
-		test_expect_code 1 git maint-dry-apply --onto bin ../bin.mbox >../actual2
+		test_expect_code 1 git maint-dry-apply --onto bin-other ../bin.mbox >../actual2 &&
+		git maint-dry-apply -q --onto bin ../bin.mbox >../actual3
 	) &&
 	echo "base: all 2 patches apply" >expect &&
 	test_cmp expect actual &&
 	grep "does not apply to .b.bin." actual2 &&
-	grep "new.bin. already exists" actual2
+	grep "new.bin. already exists" actual2 &&
+	echo "bin: all 2 patches are already applied" >expect &&
+	test_cmp expect actual3
 '
 
 test_expect_success 'binary patch result equals git am' '

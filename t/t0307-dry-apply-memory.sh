@@ -7,8 +7,11 @@ patch_mails_read() keeps the patches in an unlinked temporary file and
 gives them back one at a time (common/mail/patch-mails.h), so dry-apply
 holds the index of the mailbox plus the patch it is at, from a file or
 from a pipe: its peak memory stays far below the size of a mailbox of
-large messages. The bound is on memory, never on time; the sanitizers
-keep freed memory in quarantine, so these tests do not run under them.'
+large messages. queue writes its stored series (the "mails" state file)
+from that file a mail at a time and reads it back the same way, on the
+first run and on --continue (common/repo/state.h). The bound is on
+memory, never on time; the sanitizers keep freed memory in quarantine,
+so these tests do not run under them.'
 
 . ./test-lib.sh
 
@@ -62,6 +65,56 @@ test_expect_success 'queue from a pipe commits what git am commits' '
 		git log --format=%T queued >../actual
 	) &&
 	test_cmp expect actual
+'
+
+# the commits base..<branch>: 48, each subject as in the series, the
+# result tip's tree; the branch checked out clean, no queue left
+queued_all () {
+	git -C repo rev-list --count base.."$1" >count &&
+	echo 48 >expect &&
+	test_cmp expect count &&
+	git -C repo log --format=%s base..tip >expect &&
+	git -C repo log --format=%s base.."$1" >actual &&
+	test_cmp expect actual &&
+	test "$(git -C repo rev-parse "$1^{tree}")" = "$(git -C repo rev-parse "tip^{tree}")" &&
+	git -C repo status --porcelain --untracked-files=no >status &&
+	test_must_be_empty status &&
+	test_path_is_missing repo/.git/maint/queue
+}
+
+test_expect_success !SANITIZE 'queue on a mailbox over 64 MB: memory stays bounded, all 48 committed' '
+	(
+		cd repo &&
+		git checkout -q -B queued-big base &&
+		/usr/bin/time -f "%M" -o ../rss git maint-queue -q queued-big ../large.mbox >../out
+	) &&
+	grep "^Queued on .queued-big.: " out &&
+	queued_all queued-big &&
+	test $(tail -n 1 rss) -lt 49152
+'
+
+test_expect_success !SANITIZE 'queue --continue on that series: reads the stored series a mail at a time' '
+	cat >repo/.git/maint.ini <<-\EOF &&
+	[tree "t"]
+		work = queued-stop
+		check = test "$GIT_MAINT_PATCH" != 24 || test -f ../check-ok
+		check-failure = stop
+	EOF
+	(
+		cd repo &&
+		git checkout -q -B queued-stop base &&
+		test_expect_code 1 git maint-queue -q queued-stop ../large.mbox 2>../err
+	) &&
+	grep "^error: check failed for patch 24/48 (exit 1): rewrite big, take 24\$" err &&
+	git -C repo rev-list --count base..queued-stop >count &&
+	echo 23 >expect &&
+	test_cmp expect count &&
+	test_path_is_file repo/.git/maint/queue/mails &&
+	touch check-ok &&
+	(cd repo && /usr/bin/time -f "%M" -o ../rss git maint-queue -q --continue) &&
+	queued_all queued-stop &&
+	test $(tail -n 1 rss) -lt 49152 &&
+	rm repo/.git/maint.ini
 '
 
 test_expect_success 'dry-apply without a usable TMPDIR fails before any verdict, changing nothing' '

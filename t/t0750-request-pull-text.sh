@@ -201,6 +201,36 @@ test_expect_success 'diff.renameLimit as git reads it: 1k is 1024, a bad value i
 	grep "bad numeric config value .1x. for .diff.renameLimit." err
 '
 
+test_expect_success 'non-ASCII names: quoted by default, as they are with core.quotePath false, as git' '
+	(
+		cd r &&
+		git checkout -q usb-next &&
+		mkdir -p "drivers/usb/très-long-répertoire-de-pilotes/sous-répertoire" &&
+		lines café 1 5 >drivers/usb/café.c &&
+		lines cjk 1 3 >"drivers/usb/日本語.c" &&
+		lines long 1 4 >"drivers/usb/très-long-répertoire-de-pilotes/sous-répertoire/un-fichier-assez-long-aussi.c" &&
+		git mv drivers/usb/misc/ninety-renamed.c "drivers/usb/misc/quatre-vingt-dix-é.c" &&
+		git add drivers/usb &&
+		test_tick &&
+		git commit -q -m "usb: names in UTF-8" &&
+		git tag -a -m "USB names" usb-names usb-next &&
+		git push -q origin usb-next usb-names
+	) &&
+	oracle r usb-names "$PWD/origin.git" >expect &&
+	grep -F "\"drivers/usb/caf\\303\\251.c\"" expect &&
+	git -C r maint-request-pull --tag usb-names usb-next >out10 &&
+	pull_text out10 >actual &&
+	test_cmp expect actual &&
+	git -C r config core.quotePath false &&
+	oracle r usb-names "$PWD/origin.git" >expect &&
+	git -C r maint-request-pull --tag usb-names usb-next >out11 &&
+	git -C r config --unset core.quotePath &&
+	grep "^ drivers/usb/café.c  *|  *5 ++\$" expect &&
+	grep "^ \.\.\./" expect &&
+	pull_text out11 >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'the diffstat alone, every commit against its parent and the base: git diff -M'"'"'s' '
 	git -C r rev-list usb-renames >commits &&
 	test_line_count -gt 10 commits &&

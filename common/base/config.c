@@ -67,6 +67,7 @@ static const struct known_key {
 	{ "queue", 0, "link", KEY_STRING_OR_BOOL },
 	{ "queue", 0, "trailers", KEY_STRING },
 	{ "queue", 0, "sloppy-trailers", KEY_BOOL },
+	{ "queue", 0, "applied-depth", KEY_INT },
 	{ "smtp", 0, "server", KEY_STRING },
 	{ "smtp", 0, "port", KEY_INT },
 	{ "smtp", 0, "encryption", KEY_ENUM, "starttls|ssl|none" },

@@ -45,18 +45,10 @@ int spool_add(struct spool *s, const void *buf, size_t len, off_t *off)
 
 int spool_read(struct spool *s, off_t off, size_t len, struct strbuf *out)
 {
-	size_t done = 0;
-
 	strbuf_reset(out);
 	strbuf_grow(out, len);
-	while (done < len) {
-		ssize_t n = pread(s->fd, out->buf + done, len - done, off + done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return error_errno("cannot read back the temporary file");
-		done += n;
-	}
+	if (pread_in_full(s->fd, out->buf, len, off) != (ssize_t)len)
+		return error_errno("cannot read back the temporary file");
 	strbuf_setlen(out, len);
 	return 0;
 }

@@ -92,6 +92,25 @@ ssize_t read_in_full(int fd, void *buf, size_t count)
 	return total;
 }
 
+ssize_t pread_in_full(int fd, void *buf, size_t count, off_t off)
+{
+	char *p = buf;
+	size_t total = 0;
+
+	while (total < count) {
+		ssize_t n = pread(fd, p + total, count - total, off + (off_t)total);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		total += n;
+	}
+	return total;
+}
+
 ssize_t write_in_full(int fd, const void *buf, size_t count)
 {
 	const char *p = buf;

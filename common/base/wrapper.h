@@ -41,6 +41,8 @@ size_t st_mult(size_t a, size_t b);
 /* read()/write() until done, retrying on EINTR; -1 on error. */
 ssize_t read_in_full(int fd, void *buf, size_t count);
 ssize_t write_in_full(int fd, const void *buf, size_t count);
+/* pread() until done, retrying on EINTR: the bytes read (fewer at the end of the file), or -1. */
+ssize_t pread_in_full(int fd, void *buf, size_t count, off_t off);
 
 /* fsync() a directory, so that a rename into it lasts; -1 (reported) on error. */
 int fsync_dir(const char *dir);

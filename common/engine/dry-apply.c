@@ -254,9 +254,10 @@ struct target {
 	size_t applied;
 	size_t already;		/* did not apply: already applied (series-walk.h) */
 	size_t first_failed;	/* 1 + the place in the walk of the first patch that failed, 0 if none */
+	int lacks_base;		/* --base: it lacks the series' base, so it does not take the series */
 };
 
-static int resolve_target(git_repository *repo, const char *rev, struct target *t)
+static int resolve_target(git_repository *repo, const char *rev, size_t depth, struct target *t)
 {
 	git_commit *c;
 
@@ -264,7 +265,7 @@ static int resolve_target(git_repository *repo, const char *rev, struct target *
 		return -1;
 	git_oid_cpy(&t->tree, git_commit_tree_id(c));
 	git_oid_cpy(&t->commit, git_commit_id(c));
-	t->commits = applied_index_new(repo, git_commit_id(c), NULL);
+	t->commits = applied_index_new(repo, git_commit_id(c), NULL, depth);
 	git_commit_free(c);
 	t->name = rev;
 	t->takes_all = 1;
@@ -365,10 +366,16 @@ static int check_report(void *data, struct walk_patch *p)
 	return c->write_failed;
 }
 
-/* Does t take the series (the patches that apply and those already there)? */
-static int takes_series(const struct target *t, const struct patch_series *ps)
+/* Do the patches of the series apply to t (or are they there already)? */
+static int patches_apply(const struct target *t, const struct patch_series *ps)
 {
 	return t->applied + t->already == ps->nr;
+}
+
+/* Does t take the series: its patches, and with --base its base? */
+static int takes_series(const struct target *t, const struct patch_series *ps)
+{
+	return patches_apply(t, ps) && !t->lacks_base;
 }
 
 /*
@@ -425,14 +432,14 @@ static void print_summary(struct strbuf *out, const struct target *t, const stru
 {
 	const struct patch_series *ps = &s->w.pms.series[u];
 	size_t total = ps->nr;
-	int ok = takes_series(t, ps);
+	int ok = patches_apply(t, ps);
 	struct strbuf name = STRBUF_INIT;
 
 	if (t->first_failed)
 		patch_name(s, t->first_failed - 1, &name);
 	if (o->porcelain) {
-		strbuf_addf(out, "series\t%zu\t%s\t%s\t%zu\t%zu\t%s\t%zu\t", u + 1, t->name, ok ? "ok" : "failed",
-			    t->applied, total, ok ? "-" : name.buf, t->already);
+		strbuf_addf(out, "series\t%zu\t%s\t%s\t%zu\t%zu\t%s\t%zu\t", u + 1, t->name,
+			    takes_series(t, ps) ? "ok" : "failed", t->applied, total, ok ? "-" : name.buf, t->already);
 		apply_quote_field(out, ps->message_id, strlen(ps->message_id));
 		strbuf_addch(out, '\t');
 		apply_quote_field(out, ps->subject, strlen(ps->subject));
@@ -459,28 +466,134 @@ static void print_summary(struct strbuf *out, const struct target *t, const stru
 }
 
 /*
- * The series' base-commit (cover letter) when target t lacks it: a
- * line, or a "base" record. -1 on an error (reported).
+ * The base series ps is judged against: --base=<commit>'s (base is its
+ * full id), else its own base-commit (cover letter); NULL when it names
+ * none.
  */
-static int report_base(git_repository *repo, struct strbuf *out, const struct target *t,
-		       const struct patch_series *ps, size_t u, const struct dry_apply_opts *o)
+static const char *series_base(const struct patch_series *ps, const char *base)
 {
-	int held;
+	return base && strcmp(base, "auto") ? base : ps->base_commit;
+}
 
-	if (!ps->base_commit || (held = applied_base_held(repo, &t->commit, ps->base_commit)) > 0)
-		return 0;
-	if (held < 0)
-		return -1;
+/* "the series' base-commit", or "the base" that --base=<commit> gives. */
+static const char *base_label(const char *base, int bare)
+{
+	if (base && strcmp(base, "auto"))
+		return bare ? "base" : "the base";
+	return bare ? "base-commit" : "the series' base-commit";
+}
+
+/* b, short, quoted: it came from a mail. */
+static void add_base_id(struct strbuf *out, const char *b)
+{
+	quote_field(out, b, strlen(b) > 12 ? 12 : strlen(b));
+}
+
+/*
+ * Whether target t holds b (series u's base, NULL for none): with
+ * --base, t->lacks_base set when it does not. 1 held (or no base), 0 not,
+ * -1 on an error (reported).
+ */
+static int base_held(git_repository *repo, struct target *t, const char *b, const struct dry_apply_opts *o)
+{
+	int held = b ? applied_base_held(repo, &t->commit, b) : 1;
+
+	t->lacks_base = o->base && !held;
+	return held;
+}
+
+/*
+ * Target t's base line: when it lacks b, a "lacks" line (a "missing"
+ * record); with --base, when it holds it, a "holds" line ("held").
+ */
+static void report_base(struct strbuf *out, const struct target *t, const char *b, int held, size_t u,
+			const char *base, const struct dry_apply_opts *o)
+{
+	if (!b || (held && !o->base))
+		return;
 	if (o->porcelain) {
-		strbuf_addf(out, "base\t%zu\t%s\tmissing\t", u + 1, t->name);
-		apply_quote_field(out, ps->base_commit, strlen(ps->base_commit));
+		strbuf_addf(out, "base\t%zu\t%s\t%s\t", u + 1, t->name, held ? "held" : "missing");
+		apply_quote_field(out, b, strlen(b));
 		strbuf_addch(out, '\n');
 	} else {
-		strbuf_addf(out, "%s: lacks the series' base-commit ", t->name);
-		quote_field(out, ps->base_commit, strlen(ps->base_commit) > 12 ? 12 : strlen(ps->base_commit));
-		strbuf_addch(out, '\n');
+		strbuf_addf(out, "%s: %s %s ", t->name, held ? "holds" : "lacks", base_label(base, 0));
+		add_base_id(out, b);
+		strbuf_addstr(out, !held && o->base ? ", so it does not take the series\n" : "\n");
 	}
-	return 0;
+}
+
+/*
+ * The "base" record of series u's check at its base b: "-" for the
+ * target, "none" (no base), "unknown" (not in the repository), or "ok" or
+ * "failed" with the counts of a "series" record.
+ */
+static void porcelain_at_base(struct strbuf *out, const struct target *bt, const struct series *s, size_t u,
+			      const char *b, int known)
+{
+	const struct patch_series *ps = &s->w.pms.series[u];
+	int ok = known && patches_apply(bt, ps);
+	struct strbuf first = STRBUF_INIT;
+
+	strbuf_addf(out, "base\t%zu\t-\t%s", u + 1, !b ? "none" : !known ? "unknown" : ok ? "ok" : "failed");
+	if (b) {
+		strbuf_addch(out, '\t');
+		apply_quote_field(out, b, strlen(b));
+	}
+	if (known) {
+		if (!ok)
+			patch_name(s, bt->first_failed - 1, &first);
+		strbuf_addf(out, "\t%zu\t%zu\t%s\t%zu", bt->applied, ps->nr, ok ? "-" : first.buf, bt->already);
+	}
+	strbuf_addch(out, '\n');
+	strbuf_release(&first);
+}
+
+/*
+ * --base: series u checked against its base b itself ("does it apply
+ * where it was made?"), its patches quietly (out is written as the
+ * walk goes), the verdict into line: a summary line, or a "base"
+ * record. RESULT_OK, or RESULT_FATAL (reported).
+ */
+static enum maint_result check_at_base(git_repository *repo, struct series *s, size_t u, const char *b,
+				       const char *base, const struct dry_apply_opts *o, struct strbuf *out,
+				       struct strbuf *line)
+{
+	struct dry_apply_opts quiet = *o;
+	struct target bt = { 0 };
+	struct strbuf name = STRBUF_INIT;
+	git_commit *c = NULL;
+	enum maint_result ret = RESULT_FATAL;
+	int known = b ? applied_base_lookup(repo, b, &bt.commit) : 0;
+
+	if (known < 0)
+		return RESULT_FATAL;
+	quiet.quiet = 1;
+	quiet.porcelain = 0;
+	if (known) {
+		if (lg2_check(git_commit_lookup(&c, repo, &bt.commit), "cannot read commit %s", b) < 0)
+			goto cleanup;
+		git_oid_cpy(&bt.tree, git_commit_tree_id(c));
+		strbuf_addf(&name, "%s %.12s", base_label(base, 1), git_oid_tostr_s(&bt.commit));
+		bt.name = name.buf;
+		if (check_target(repo, &bt, s, u, &quiet, out, 0) != RESULT_OK)
+			goto cleanup;
+	}
+	if (o->porcelain) {
+		porcelain_at_base(line, &bt, s, u, b, known);
+	} else if (known) {
+		print_summary(line, &bt, s, u, &quiet);
+	} else if (b) {
+		strbuf_addf(line, "%s ", base_label(base, 1));
+		add_base_id(line, b);
+		strbuf_addstr(line, ": not in this repository, not checked\n");
+	} else {
+		strbuf_addstr(line, "the series names no base-commit\n");
+	}
+	ret = RESULT_OK;
+cleanup:
+	git_commit_free(c);
+	strbuf_release(&name);
+	return ret;
 }
 
 /*
@@ -535,15 +648,19 @@ static void applies_to(struct strbuf *out, const char *what, const struct target
 }
 
 /*
- * The report on series u: each target's walk, then its verdicts.
+ * The report on series u: each target's walk, then its verdicts; with
+ * --base (base: "auto", or the given commit's id; NULL without), the
+ * series at its base, and which targets hold that.
  * RESULT_OK when some target takes it, RESULT_NO when none does,
  * RESULT_FATAL when it cannot be checked or reported (reported).
  */
 static enum maint_result check_series(git_repository *repo, struct target *targets, size_t nt,
-				      struct series *s, size_t u, const struct dry_apply_opts *o,
-				      struct strbuf *out, struct strbuf *verdicts)
+				      struct series *s, size_t u, const char *base,
+				      const struct dry_apply_opts *o, struct strbuf *out, struct strbuf *verdicts)
 {
 	int several = s->w.pms.series_nr > 1, human = !o->porcelain;
+	struct strbuf *summary = several || o->porcelain ? out : verdicts;
+	const char *b = series_base(&s->w.pms.series[u], base);
 	size_t *takes = xcalloc(nt, sizeof(*takes)), n = 0;
 	enum maint_result ret = RESULT_FATAL;
 	char what[64];
@@ -554,20 +671,19 @@ static enum maint_result check_series(git_repository *repo, struct target *targe
 		series_heading(out, s, u);
 	}
 	for (size_t i = 0; i < nt; i++) {
-		if (check_target(repo, &targets[i], s, u, o, out, !i) != RESULT_OK)
+		int held = base_held(repo, &targets[i], b, o);
+
+		if (held < 0 || check_target(repo, &targets[i], s, u, o, out, !i) != RESULT_OK)
 			goto cleanup;
 		if (!i && !several)
 			not_carried(out, s, o);
 		takes[i] = takes_series(&targets[i], &s->w.pms.series[u]);
 		n += takes[i];
-		if (several || o->porcelain)
-			print_summary(out, &targets[i], s, u, o);
-		else
-			print_summary(verdicts, &targets[i], s, u, o);
-		if (report_base(repo, several || o->porcelain ? out : verdicts, &targets[i], &s->w.pms.series[u],
-				u, o) < 0)
-			goto cleanup;
+		print_summary(summary, &targets[i], s, u, o);
+		report_base(summary, &targets[i], b, held, u, base, o);
 	}
+	if (base && check_at_base(repo, s, u, b, base, o, out, summary) != RESULT_OK)
+		goto cleanup;
 	if (several && human) {
 		snprintf(what, sizeof(what), "Series %zu", u + 1);
 		if (!o->quiet)
@@ -602,9 +718,10 @@ enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg
 {
 	struct series s = { WALK_INIT, NULL, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL, ATTEST_CONF_INIT, NULL };
 	struct target *targets = NULL;
-	size_t nt = 0, taken = 0;
+	size_t nt = 0, taken = 0, depth;
 	struct strbuf out = STRBUF_INIT, verdicts = STRBUF_INIT;
-	char *current = NULL;
+	char *current = NULL, given[GIT_OID_HEXSZ + 1];
+	const char *base = o->base;
 	enum maint_result ret = RESULT_FATAL, rc;
 
 	if (repo_tune(REPO_USE_READ_ONLY) < 0)
@@ -615,9 +732,20 @@ enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg
 	}
 	nt = o->onto.nr;
 	targets = xcalloc(nt, sizeof(*targets));
+	if (applied_depth_config(cfg, &depth) < 0)
+		goto cleanup;
 	for (size_t i = 0; i < nt; i++)
-		if (resolve_target(repo, o->onto.v[i], &targets[i]) < 0)
+		if (resolve_target(repo, o->onto.v[i], depth, &targets[i]) < 0)
 			goto cleanup;	/* reported, with the similar branches */
+	if (base && strcmp(base, "auto")) {
+		git_commit *c;
+
+		if (repo_lookup_commit(&c, repo, base) < 0)
+			goto cleanup;
+		git_oid_tostr(given, sizeof(given), git_commit_id(c));
+		git_commit_free(c);
+		base = given;
+	}
 
 	if (attest_conf_load(&s.ac, cfg, o->attest) < 0)
 		goto cleanup;
@@ -648,7 +776,7 @@ enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg
 			strbuf_addch(&out, '\n');
 	}
 	for (size_t u = 0; u < s.w.pms.series_nr; u++) {
-		if ((rc = check_series(repo, targets, nt, &s, u, o, &out, &verdicts)) == RESULT_FATAL)
+		if ((rc = check_series(repo, targets, nt, &s, u, base, o, &out, &verdicts)) == RESULT_FATAL)
 			goto cleanup;
 		taken += rc == RESULT_OK;
 	}

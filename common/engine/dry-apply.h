@@ -41,10 +41,16 @@ struct dry_apply_opts {
 	int range_diff, creation_factor;
 	const char *attest;	/* --attest=<policy>; NULL: attest.policy */
 	int color;		/* colour the report and the range-diff (report-color.h) */
+	/*
+	 * --base: "auto" (each series' base-commit) or a commit: each
+	 * series is checked at that base too, and a target takes it only
+	 * when it holds the base. NULL: the base-commit is only said.
+	 */
+	const char *base;
 };
 
 #define DRY_APPLY_OPTS_INIT { STRVEC_INIT, STRVEC_INIT, 0, 0, 0, 0, -1, 0, 0, SOURCE_OPTS_INIT, 0, REVIEW_OPTS_INIT, \
-			      0, RANGE_DIFF_CREATION_FACTOR, NULL, 0 }
+			      0, RANGE_DIFF_CREATION_FACTOR, NULL, 0, NULL }
 
 void dry_apply_opts_release(struct dry_apply_opts *o);
 

@@ -39,6 +39,7 @@ struct prefetch {
 	size_t passed;		/* slots before this one are done with */
 	size_t bytes;
 	int stop;
+	int started;		/* the thread runs (prefetch_start()) */
 	char *gitdir;
 	git_oid tree;
 };
@@ -166,20 +167,24 @@ static void prefetch_free(struct prefetch *pf)
 	free(pf);
 }
 
-struct prefetch *prefetch_start(git_repository *repo, const git_oid *tree,
-				const struct prefetch_mail *mails, size_t nr, size_t first_number)
+struct prefetch *prefetch_new(size_t bytes)
 {
 	struct prefetch *pf = xcalloc(1, sizeof(*pf));
-	size_t len = 0;
 
-	for (size_t i = 0; i < nr; i++)
-		len += mails[i].len;
 	/* Room for every path: a mail's "--- a/" lines are fewer than its bytes / 8. */
 	pf->max_slots = 512;
-	while (pf->max_slots < len / 128)
+	while (pf->max_slots < bytes / 128)
 		pf->max_slots *= 2;
-	for (size_t i = 0; i < nr; i++)
-		scan_mail(pf, mails[i].buf, mails[i].buf + mails[i].len, first_number + i);
+	return pf;
+}
+
+void prefetch_add_mail(struct prefetch *pf, const char *buf, size_t len, size_t number)
+{
+	scan_mail(pf, buf, buf + len, number);
+}
+
+struct prefetch *prefetch_start(struct prefetch *pf, git_repository *repo, const git_oid *tree)
+{
 	if (!pf->nr)
 		goto fail;
 	pf->gitdir = xstrdup(git_repository_commondir(repo));
@@ -195,6 +200,7 @@ struct prefetch *prefetch_start(git_repository *repo, const git_oid *tree,
 		pthread_mutex_destroy(&pf->mu);
 		goto fail;
 	}
+	pf->started = 1;
 	return pf;
 fail:
 	prefetch_free(pf);
@@ -260,6 +266,10 @@ void prefetch_stop(struct prefetch *pf)
 {
 	if (!pf)
 		return;
+	if (!pf->started) {
+		prefetch_free(pf);
+		return;
+	}
 	pthread_mutex_lock(&pf->mu);
 	pf->stop = 1;
 	pthread_cond_broadcast(&pf->cv);

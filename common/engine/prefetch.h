@@ -14,9 +14,14 @@
  * reads the blob itself when the answer is no (another path, another
  * id, not read yet). At most PREFETCH_BYTES of contents wait at a time.
  *
- *	struct prefetch *pf = prefetch_start(repo, &tree, mails, nr, 1);
+ *	struct prefetch *pf = prefetch_new(bytes);
+ *	for (each mail, in order) prefetch_add_mail(pf, buf, len, number);
+ *	pf = prefetch_start(pf, repo, &tree);
  *	...	prefetch_take(pf, path, &oid, &content) ... prefetch_passed(pf, k) ...
  *	prefetch_stop(pf);
+ *
+ * The mails are given one at a time (and not kept): the caller need not
+ * hold the series in memory.
  */
 
 #include <git2.h>
@@ -25,20 +30,18 @@
 
 struct prefetch;
 
-/* One mail of the series: its bytes (only read by prefetch_start()). */
-struct prefetch_mail {
-	const char *buf;
-	size_t len;
-};
+/* A prefetch for mails of bytes bytes in all (it sizes the table of paths). */
+struct prefetch *prefetch_new(size_t bytes);
+
+/* The pre-images one mail names (number: for prefetch_passed()), after those of the mails before. */
+void prefetch_add_mail(struct prefetch *pf, const char *buf, size_t len, size_t number);
 
 /*
- * Starts reading, from tree, the pre-images named in mails[0..nr), in
- * that order; mails[i] is mail number first_number + i for
- * prefetch_passed(). NULL when there is nothing to read or no thread can
- * be had (the caller reads as usual).
+ * Starts reading, from tree, the pre-images the mails named, in that
+ * order. NULL when there is nothing to read or no thread can be had
+ * (pf is freed; the caller reads as usual).
  */
-struct prefetch *prefetch_start(git_repository *repo, const git_oid *tree,
-				const struct prefetch_mail *mails, size_t nr, size_t first_number);
+struct prefetch *prefetch_start(struct prefetch *pf, git_repository *repo, const git_oid *tree);
 
 /*
  * 1 and the content of path in out when it was read and is the blob
@@ -49,7 +52,7 @@ int prefetch_take(struct prefetch *pf, const char *path, const git_oid *oid, str
 /* Mail number mail is done: what was read for it and not taken is dropped. */
 void prefetch_passed(struct prefetch *pf, size_t mail);
 
-/* Stops the thread and frees everything; NULL is fine. */
+/* Stops the thread (if started) and frees everything; NULL is fine. */
 void prefetch_stop(struct prefetch *pf);
 
 #endif

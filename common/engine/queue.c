@@ -53,14 +53,23 @@ struct queue {
 	git_oid notes_orig, notes_base, notes_tip;
 	int has_notes_orig, has_notes_base, has_notes_tip;
 	size_t next, last;
+	size_t applied_depth;		/* queue.applied-depth (applied.h) */
 	enum stop_reason stopped;
 	int sync;
 	int fresh;			/* started by this process, nothing moved yet */
 	int worktree_done;		/* the index and work tree already hold the step's result */
 	struct queue_opts opts;
 
-	struct strbuf mails;		/* the "mails" file: the patches, in the order to apply them */
-	size_t *off, *len;		/* each mail in mails.buf */
+	/*
+	 * The patches, in the order to apply them: the "mails" file, read a
+	 * mail at a time (never the whole series in memory), or, until it is
+	 * written (and for --show-trailers, which writes nothing), the walk
+	 * that read them, whose spool holds them.
+	 */
+	struct state_file mails;
+	size_t *off, *len;		/* each mail's payload in the "mails" file */
+	struct walk walk;
+	int has_walk;
 	size_t nr, alloc;
 	struct walk_mail *at;		/* each mail's number in the input and its own (the "numbers" file) */
 	struct strbuf skipped;		/* " (2 cover letters and 3 replies skipped)" */
@@ -96,7 +105,8 @@ static void queue_init(struct queue *q, git_repository *repo, const struct maint
 	q->cfg = cfg;
 	q->lock = lock;
 	q->dir = state_dir_path(repo, "queue");
-	strbuf_init(&q->mails, 0);
+	q->mails = (struct state_file)STATE_FILE_INIT;
+	q->walk = (struct walk)WALK_INIT;
 	strbuf_init(&q->committer, 0);
 	strbuf_init(&q->signer, 0);
 	strbuf_init(&q->step_subject, 0);
@@ -125,7 +135,8 @@ static void queue_release(struct queue *q)
 	free(q->branch);
 	free(q->source);
 	queue_opts_release(&q->opts);
-	strbuf_release(&q->mails);
+	state_file_close(&q->mails);
+	walk_release(&q->walk);
 	free(q->off);
 	free(q->len);
 	free(q->at);
@@ -220,24 +231,43 @@ static int save_state(struct queue *q, const char *crash_label)
 	return ret;
 }
 
+/*
+ * Finds each mail of the "mails" file ("<length>\n<bytes>\n" each),
+ * reading only the length lines.
+ */
 static int parse_mails(struct queue *q)
 {
+	struct strbuf line = STRBUF_INIT;
 	size_t pos = 0;
+	int ret = 0;
 
 	while (pos < q->mails.len) {
+		/* a length line: at most 20 digits and the newline */
+		size_t want = q->mails.len - pos < 21 ? q->mails.len - pos : 21;
+		unsigned long long n;
 		char *end;
-		unsigned long long n = strtoull(q->mails.buf + pos, &end, 10);
 
-		if (*end != '\n' || n > q->mails.len - (size_t)(end + 1 - q->mails.buf))
-			return error("queue state: the stored series is damaged");
+		strbuf_reset(&line);
+		if (state_file_read(&q->mails, pos, want, &line) < 0) {
+			ret = -1;
+			break;
+		}
+		errno = 0;
+		n = strtoull(line.buf, &end, 10);
+		if (errno || end == line.buf || *end != '\n' ||
+		    n > q->mails.len - (pos + (size_t)(end + 1 - line.buf))) {
+			ret = error("queue state: the stored series is damaged");
+			break;
+		}
 		ALLOC_GROW(q->off, q->nr + 1, q->alloc);
 		q->len = xrealloc(q->len, st_mult(q->alloc, sizeof(*q->len)));
-		q->off[q->nr] = end + 1 - q->mails.buf;
+		q->off[q->nr] = pos + (size_t)(end + 1 - line.buf);
 		q->len[q->nr] = n;
 		q->nr++;
 		pos = q->off[q->nr - 1] + n + 1;
 	}
-	return 0;
+	strbuf_release(&line);
+	return ret;
 }
 
 /*
@@ -459,7 +489,7 @@ static int load_state(struct queue *q)
 	q->opts.check_cmd = state_kv_get(&sb, "check");
 	q->opts.build_cmd = state_kv_get(&sb, "build");
 	q->opts.attest = state_kv_get(&sb, "attest");
-	rc = state_read(q->dir, "mails", &q->mails);
+	rc = state_file_open(&q->mails, q->dir, "mails");
 	if (rc > 0)
 		error("the queue state has no stored series");
 	if (rc || parse_mails(q) || load_numbers(q) || load_trailers(q))
@@ -765,16 +795,24 @@ out:
 
 /* ---- one patch ---- */
 
-static void mail_bytes(struct queue *q, size_t k, struct strbuf *edited, const char **buf, size_t *len)
+/*
+ * Patch k's mail: *buf and *len, in scratch (or the stored patch the
+ * user may have edited), valid until the next call with scratch. 0, or
+ * -1 (reported).
+ */
+static int mail_bytes(struct queue *q, size_t k, struct strbuf *scratch, const char **buf, size_t *len)
 {
+	strbuf_reset(scratch);
 	/* The patch we stopped at may have been edited by the user. */
-	if (k == q->next && q->stopped != STOP_NONE && !state_read_raw(q->dir, "patch", edited)) {
-		*buf = edited->buf;
-		*len = edited->len;
-		return;
+	if (k != q->next || q->stopped == STOP_NONE || state_read_raw(q->dir, "patch", scratch)) {
+		strbuf_reset(scratch);
+		if ((q->has_walk ? walk_get(&q->walk, k - 1, scratch) :
+		     state_file_read(&q->mails, q->off[k - 1], q->len[k - 1], scratch)) < 0)
+			return -1;
 	}
-	*buf = q->mails.buf + q->off[k - 1];
-	*len = q->len[k - 1];
+	*buf = scratch->buf;
+	*len = scratch->len;
+	return 0;
 }
 
 static void build_note(struct strbuf *note, const struct patch_mail *pm, const char *raw, size_t len)
@@ -1137,20 +1175,30 @@ static int read_ahead(void *data, const char *path, const git_oid *oid, struct s
 /* Long series: the files they patch are read ahead by a second thread. */
 static struct prefetch *start_reading_ahead(struct queue *q, const git_oid *tree)
 {
-	struct prefetch_mail *mails;
-	struct strbuf edited = STRBUF_INIT;
+	struct strbuf scratch = STRBUF_INIT;
 	struct prefetch *pf;
-	size_t n = q->last - q->next + 1;
+	size_t bytes = 0;
 
-	if (n < PREFETCH_MIN_PATCHES)
+	if (q->last - q->next + 1 < PREFETCH_MIN_PATCHES)
 		return NULL;
-	mails = xcalloc(n, sizeof(*mails));
-	for (size_t i = 0; i < n; i++)
-		mail_bytes(q, q->next + i, &edited, &mails[i].buf, &mails[i].len);
-	pf = prefetch_start(q->repo, tree, mails, n, q->next);
-	free(mails);
-	strbuf_release(&edited);
-	return pf;
+	for (size_t k = q->next; k <= q->last; k++)
+		bytes += q->len[k - 1];
+	pf = prefetch_new(bytes);
+	/* a mail at a time: the series is never in memory as a whole */
+	for (size_t k = q->next; k <= q->last; k++) {
+		const char *buf;
+		size_t len;
+
+		if (mail_bytes(q, k, &scratch, &buf, &len) < 0) {
+			/* only a guess: the engine reads the mail again and says why */
+			prefetch_stop(pf);
+			strbuf_release(&scratch);
+			return NULL;
+		}
+		prefetch_add_mail(pf, buf, len, k);
+	}
+	strbuf_release(&scratch);
+	return prefetch_start(pf, q->repo, tree);
 }
 
 static int series_begin(struct queue *q, struct series *s, int skip_check_first)
@@ -1283,8 +1331,7 @@ static int queue_mail(void *data, size_t i, struct strbuf *scratch, const char *
 {
 	struct series *s = data;
 
-	mail_bytes(s->q, i + 1, scratch, buf, len);
-	return 0;
+	return mail_bytes(s->q, i + 1, scratch, buf, len);
 }
 
 /* Patch k decoded: 0 (said, checked), or a stop. */
@@ -1473,7 +1520,7 @@ static enum maint_result run_series(struct queue *q, int skip_check_first)
 		r.hooks = &hooks;
 		r.data = &s;
 		/* the branch as landed: what held a patch before this run queued any */
-		r.applied = applied_index_new(q->repo, &q->base, NULL);
+		r.applied = applied_index_new(q->repo, &q->base, NULL, q->applied_depth);
 		ret = walk_run(&r, q->at, q->next - 1, q->last);
 		applied_index_free(r.applied);
 	}
@@ -1496,20 +1543,53 @@ int queue_in_progress(git_repository *repo)
 	return ret;
 }
 
-/* A warning per series whose base-commit (its cover letter's) the branch lacks. */
-static int warn_base(const struct queue *q, const struct patch_mails *pms)
+/*
+ * The series' bases (common/repo/applied.h). Without --base, a warning
+ * per series whose base-commit (its cover letter's) the branch lacks.
+ * With --base=auto, such a series is refused, as is one whose base the
+ * repository does not have; one that names no base is queued on the
+ * tip, with a warning. --base=<commit> is every series' base.
+ * RESULT_OK, RESULT_NO (refused, reported: nothing queued), RESULT_FATAL.
+ */
+static enum maint_result check_base(const struct queue *q, const struct patch_mails *pms)
 {
+	const char *given = q->opts.base && strcmp(q->opts.base, "auto") ? q->opts.base : NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	size_t lacking = 0;
+
+	if (given) {
+		git_commit *c;
+
+		if (repo_lookup_commit(&c, q->repo, given) < 0)
+			return RESULT_FATAL;
+		git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+		git_commit_free(c);
+	}
 	for (size_t u = 0; u < pms->series_nr; u++) {
-		const char *base = pms->series[u].base_commit;
+		const char *base = given ? hex : pms->series[u].base_commit;
+		const char *subject = pms->series[u].subject;
 		int held = base ? applied_base_held(q->repo, &q->orig, base) : 1;
 
 		if (held < 0)
-			return -1;
-		if (!held)
-			warning("'%s' lacks the series' base-commit %.12s: %s", short_branch(q), base,
-				pms->series[u].subject);
+			return RESULT_FATAL;
+		if (!base && q->opts.base && !q->opts.quiet)
+			warning("the series names no base-commit; queued on the tip of '%s': %s", short_branch(q),
+				subject);
+		if (held || (!q->opts.base && q->opts.quiet))
+			continue;
+		if (!q->opts.base) {
+			warning("'%s' lacks the series' base-commit %.12s: %s", short_branch(q), base, subject);
+			continue;
+		}
+		error("'%s' lacks %s %.12s: %s", short_branch(q), given ? "the base" : "the series' base-commit",
+		      base, subject);
+		lacking++;
 	}
-	return 0;
+	if (!lacking)
+		return RESULT_OK;
+	advise("nothing queued; queue %s on a branch that holds %s, or without --base on the tip of '%s'",
+	       lacking == 1 ? "it" : "them", given ? "the base" : "its base", short_branch(q));
+	return RESULT_NO;
 }
 
 /*
@@ -1541,7 +1621,6 @@ static enum maint_result read_series(struct queue *q, const char *const *args, s
 {
 	struct walk w = WALK_INIT;
 	struct walk_read_opts wo = { 0 };
-	struct strbuf buf = STRBUF_INIT;
 	enum maint_result rc;
 
 	wo.source = &q->opts.source;
@@ -1561,32 +1640,72 @@ static enum maint_result read_series(struct queue *q, const char *const *args, s
 		walk_release(&w);
 		return rc != RESULT_OK ? rc : RESULT_NO;
 	}
-	if (!q->opts.quiet && warn_base(q, &w.pms) < 0) {
+	if ((rc = check_base(q, &w.pms)) != RESULT_OK) {
 		walk_release(&w);
-		return RESULT_FATAL;
+		return rc;
 	}
 	/* One input: its message numbers are the queue's, so errors can name it. */
 	if (nargs <= 1)
 		q->source = xstrdup(nargs ? args[0] : "-");
 	q->at = xcalloc(w.nr + 1, sizeof(*q->at));
-	/* one at a time from the spool: the mailbox itself is never in memory */
 	for (size_t i = 0; i < w.nr; i++) {
-		if (walk_get(&w, i, &buf) < 0) {
-			strbuf_release(&buf);
-			walk_release(&w);
-			return RESULT_FATAL;
-		}
-		strbuf_addf(&q->mails, "%zu\n", buf.len);
-		strbuf_addbuf(&q->mails, &buf);
-		strbuf_addch(&q->mails, '\n');
 		q->at[i] = w.v[i];
 		q->at[i].origin = mail_origin(q);
 	}
-	strbuf_release(&buf);
+	q->nr = w.nr;
 	patch_mails_skipped(&w.pms, &q->skipped);
 	take_review(q, &w.pms);
-	walk_release(&w);
-	return parse_mails(q);
+	/* the mails stay in its spool until write_mails(): the mailbox is never in memory */
+	q->walk = w;
+	q->has_walk = 1;
+	return RESULT_OK;
+}
+
+/*
+ * The "mails" file, from the spool, a mail at a time ("<length>\n<bytes>\n"
+ * each); then the mails are read from it. 0, or -1 (reported).
+ */
+static int write_mails(struct queue *q)
+{
+	struct state_writer w;
+	struct strbuf buf = STRBUF_INIT, len = STRBUF_INIT;
+	size_t total = 0, nr = q->nr;
+	int ret = -1;
+
+	for (size_t i = 0; i < nr; i++) {
+		strbuf_reset(&len);
+		strbuf_addf(&len, "%zu\n", q->walk.pms.v[i].len);
+		total = st_add(total, st_add(len.len, q->walk.pms.v[i].len + 1));
+	}
+	if (state_writer_begin(&w, q->dir, "mails", total) < 0)
+		goto out;
+	for (size_t i = 0; i < nr; i++) {
+		strbuf_reset(&len);
+		if (walk_get(&q->walk, i, &buf) < 0) {
+			state_writer_abandon(&w);
+			goto out;
+		}
+		strbuf_addf(&len, "%zu\n", buf.len);
+		if (state_writer_add(&w, len.buf, len.len) < 0 ||
+		    state_writer_add(&w, buf.buf, buf.len) < 0 || state_writer_add(&w, "\n", 1) < 0)
+			goto out;
+	}
+	if (state_writer_commit(&w, NULL, &q->mails) < 0)
+		goto out;
+	walk_release(&q->walk);
+	q->has_walk = 0;
+	q->nr = 0;
+	if (parse_mails(q) < 0)
+		goto out;
+	if (q->nr != nr) {
+		error("queue state: the stored series is damaged");
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&buf);
+	strbuf_release(&len);
+	return ret;
 }
 
 static int write_numbers(struct queue *q)
@@ -1663,6 +1782,8 @@ enum maint_result queue_start(git_repository *repo, const struct maint_config *c
 		      "'--skip' or '--abort'", q.dir);
 		goto out;
 	}
+	if (applied_depth_config(cfg, &q.applied_depth) < 0)
+		goto out;
 	q.branch = xstrdup(branch);
 	copy_opts(&q.opts, opts);
 	if (read_ref(repo, branch, &q.orig, NULL) < 0)
@@ -1700,7 +1821,7 @@ enum maint_result queue_start(git_repository *repo, const struct maint_config *c
 	if (state_dir_create(q.dir) < 0)
 		goto out;
 	q.fresh = 1;
-	if (state_write(q.dir, "mails", &q.mails, NULL) < 0 || write_numbers(&q) < 0 ||
+	if (write_mails(&q) < 0 || write_numbers(&q) < 0 ||
 	    write_trailers(&q) < 0 || save_state(&q, NULL) < 0) {
 		state_dir_remove(q.dir);
 		goto out;
@@ -1766,7 +1887,8 @@ static enum maint_result commit_resolved(struct queue *q)
 		ret = RESULT_NO;
 		goto out;
 	}
-	mail_bytes(q, q->next, &edited, &buf, &len);
+	if (mail_bytes(q, q->next, &edited, &buf, &len) < 0)
+		goto out;
 	raw.buf = buf;
 	raw.len = len;
 	raw.origin = mail_origin(q);
@@ -1801,7 +1923,7 @@ enum maint_result queue_continue(git_repository *repo, const struct maint_config
 		error("no queue in progress");
 	if (rc <= 0)
 		goto out;
-	if (load_state(&q) < 0 || recheck_sync(&q) < 0)
+	if (applied_depth_config(cfg, &q.applied_depth) < 0 || load_state(&q) < 0 || recheck_sync(&q) < 0)
 		goto out;
 	/* The stored patch the user may have edited must be readable (a file, not a link). */
 	if (q.stopped != STOP_NONE && state_read_raw(q.dir, "patch", &edited) < 0)
@@ -2047,16 +2169,18 @@ static int preview_patch(struct queue *q, struct patch_mail *pm, size_t k, struc
 {
 	struct mailinfo_opts mopts = MAILINFO_OPTS_INIT;
 	struct strbuf msg = STRBUF_INIT;
+	struct strbuf mail = STRBUF_INIT;
 	struct raw_mail raw = { 0 };
 	size_t start, end;
+	int ret = -1;
 
 	mopts.scissors = q->opts.scissors;
-	raw.buf = q->mails.buf + q->off[k - 1];
-	raw.len = q->len[k - 1];
+	if (mail_bytes(q, k, &mail, &raw.buf, &raw.len) < 0)
+		goto out;
 	raw.origin = mail_origin(q);
 	raw.number = q->at[k - 1].number;
 	if (mailinfo_parse(pm, &raw, &mopts) < 0)
-		return -1;
+		goto out;
 	strbuf_addf(out, "Patch %s: %s\n", patch_name(q, k), pm->subject.buf);
 	build_message(q, &msg, pm, k);
 	msg_trailer_block(msg.buf, msg.len, &q->trailers, &start, &end);
@@ -2070,8 +2194,11 @@ static int preview_patch(struct queue *q, struct patch_mail *pm, size_t k, struc
 	}
 	if (q->uncarried)
 		strbuf_addbuf(out, &q->uncarried[k - 1]);
+	ret = 0;
+out:
 	strbuf_release(&msg);
-	return 0;
+	strbuf_release(&mail);
+	return ret;
 }
 
 enum maint_result queue_show_trailers(git_repository *repo, const struct maint_config *cfg,

@@ -16,7 +16,9 @@
  * Resumable state lives in $GIT_DIR/maint/queue/ (common/repo/state.h):
  *
  *   mails    the series as read (each mail "<length>\n<bytes>\n"),
- *            written once before anything else happens
+ *            written once before anything else happens, from the
+ *            input's spool a mail at a time, and read a mail at a
+ *            time (state_file_read()): the series is never in memory
  *   state    "key value" lines: branch, orig (tip before the queue),
  *            base and tip (the branch moves from base to tip in the step
  *            in progress; equal when none is), notes-orig/-base/-tip
@@ -85,6 +87,12 @@ struct queue_opts {
 	 * state, so --continue marks the rest under the same policy.
 	 */
 	char *attest;
+	/*
+	 * --base: "auto" or a commit (the caller's string): a series whose
+	 * base (its base-commit, or this commit) the branch lacks is
+	 * refused before anything is written. NULL: only a warning.
+	 */
+	const char *base;
 };
 
 #define QUEUE_OPTS_INIT { 0 }

@@ -132,15 +132,16 @@ out:
 /* The whole message in pm->msg. 0, or -1 reported. */
 static int compose_pull(struct rp *rp, struct pull_mail *pm)
 {
-	struct request_pull_text rpt = { &rp->upstream, &rp->tip, rp->url, rp->tag, NULL, 0, 0 };
+	struct request_pull_text rpt = { &rp->upstream, &rp->tip, rp->url, rp->tag, NULL, 0, DIFFSTAT_OPTS_INIT };
 	struct strbuf seed = STRBUF_INIT, why = STRBUF_INIT;
 	const char *msg, *nl;
 	size_t len;
 	int ret = -1;
 
 	if (sender(rp, pm) < 0 ||
-	    config_git_int(rp->cfg, "diff.renameLimit", RENAME_LIMIT_DEFAULT, &rpt.rename_limit) < 0)
+	    config_git_int(rp->cfg, "diff.renameLimit", RENAME_LIMIT_DEFAULT, &rpt.diffstat.rename_limit) < 0)
 		return -1;
+	rpt.diffstat.quote_path = config_git_bool(rp->cfg, "core.quotePath", 1);
 	msg = tag_sign_message(rp->tagbuf.buf, rp->tagbuf.len, &len);
 	rpt.message = msg;
 	rpt.message_len = len;

@@ -102,6 +102,8 @@ static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origi
 			if (r->applied) {
 				ret = applied_index_find(r->applied, p->pm.patch.buf, p->pm.patch.len,
 							 &p->applied_as);
+				if (!ret)
+					ret = applied_index_find_change(r->applied, ps, &p->applied_as);
 				p->applied_as_found = ret > 0;
 				ret = ret < 0 ? -1 : 0;
 			}

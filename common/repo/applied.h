@@ -19,26 +19,39 @@
  *
  * Each commit's diff is libgit2's (against its first parent, 3 lines of
  * context, the indent heuristic, renames found, as git format-patch
- * makes it). A patch
- * whose change reached the branch in another shape (another context, a
- * conflict resolved, squashed with another) has another patch id and is
- * not found: the caller still knows it is applied (apply.h,
- * apply_patch_is_applied()), not where.
+ * makes it). A patch whose change reached the branch in another shape
+ * (another context, squashed with another, a copy the commit's diff
+ * shows as a creation) has another patch id: applied_index_find_change()
+ * then looks for the commit that brought the change in.
  */
 
 #include <git2.h>
 #include <stddef.h>
 
-/* How far back a lookup walks: the newest commits of the branch. */
+/*
+ * How far back a lookup walks by default: the newest commits of the
+ * branch (queue.applied-depth).
+ */
 #define APPLIED_DEPTH 1000
 
 struct applied_index;
+struct maint_config;
+struct patch_set;
 
 /*
- * An index of the commits of tip (back to stop, NULL for none): nothing
- * is read yet. The repository must outlive it.
+ * queue.applied-depth into out: APPLIED_DEPTH when unset, SIZE_MAX for 0
+ * (no limit). -1 when it is not a number (reported, naming where it is
+ * set).
  */
-struct applied_index *applied_index_new(git_repository *repo, const git_oid *tip, const git_oid *stop);
+int applied_depth_config(const struct maint_config *cfg, size_t *out);
+
+/*
+ * An index of the commits of tip (back to stop, NULL for none), the
+ * newest depth of them (0: all): nothing is read yet. The repository
+ * must outlive it.
+ */
+struct applied_index *applied_index_new(git_repository *repo, const git_oid *tip, const git_oid *stop,
+					size_t depth);
 /* Takes NULL. */
 void applied_index_free(struct applied_index *ai);
 
@@ -48,6 +61,27 @@ void applied_index_free(struct applied_index *ai);
  * error (reported).
  */
 int applied_index_find(struct applied_index *ai, const char *text, size_t len, git_oid *out);
+
+/*
+ * For a patch applied at tip (apply_patch_is_applied()) that
+ * applied_index_find() did not find: the commit that brought its change
+ * in, by the resulting trees (a squash, a copy). Among the same commits
+ * (merges left out), newest first, those that change one of ps's files
+ * are tried: the first at whose parent ps is not applied is the one (1,
+ * into out) when it changes every file of ps and ps is applied at it;
+ * else no single commit brought the change (0: it came in pieces, or by
+ * a merge). Each commit tried costs one or two apply checks of the
+ * patch's files. 0 too when the walk reaches the depth; -1 on an error
+ * (reported).
+ */
+int applied_index_find_change(struct applied_index *ai, const struct patch_set *ps, git_oid *out);
+
+/*
+ * The commit a series names as its base ("base-commit: <id>"), into
+ * out: 1 when the repository has it, 0 when not (or base is not a full
+ * object id; nothing said), -1 on an error (reported).
+ */
+int applied_base_lookup(git_repository *repo, const char *base, git_oid *out);
 
 /*
  * Does tip hold the commit a series names as its base ("base-commit:

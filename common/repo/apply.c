@@ -1576,6 +1576,65 @@ void apply_result_dispose(struct apply_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+/* The id of st's content (hashed when it is in memory only). */
+static int state_oid(const struct file_state *st, git_oid *out)
+{
+	if (st->has_oid) {
+		git_oid_cpy(out, &st->oid);
+		return 0;
+	}
+	return lg2_check(git_odb_hash(out, st->data->buf, st->data->len, GIT_OBJECT_BLOB), "cannot hash a blob");
+}
+
+/*
+ * Is fp's post-image there before the patch (overlay, base): its path
+ * with the blob its "index <pre>..<post>" line names (a copy without
+ * one: its source's blob), its source gone when renamed, or gone when
+ * deleted? 1 yes; 0 no, or no id to compare; -1 on an error (reported).
+ */
+static int post_image_present(struct apply_session *s, const struct file_patch *fp)
+{
+	struct file_state st, from;
+	git_oid have, want;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (lookup_prepatch(s, fp->is_delete ? fp->old_path : fp->new_path, &st) < 0 ||
+	    (fp->old_path && lookup_prepatch(s, fp->old_path, &from) < 0))
+		return -1;
+	if (fp->is_delete || !st.exists)
+		return fp->is_delete && !st.exists;
+	/* a copy onto its own source is refused, never applied */
+	if (fp->is_copy && fp->old_path && !strcmp(fp->old_path, fp->new_path))
+		return 0;
+	if ((fp->new_mode && st.mode != fp->new_mode) || (fp->is_rename && from.exists))
+		return 0;
+	if (state_oid(&st, &have) < 0)
+		return -1;
+	if (*fp->new_oid) {
+		git_oid_tostr(hex, sizeof(hex), &have);
+		return strlen(fp->new_oid) >= 4 && !hex_is_zero(fp->new_oid) &&
+		       !strncmp(hex, fp->new_oid, strlen(fp->new_oid));
+	}
+	if (!fp->is_copy || !from.exists)
+		return 0;
+	if (state_oid(&from, &want) < 0)
+		return -1;
+	return git_oid_equal(&have, &want);
+}
+
+/*
+ * What cannot be reversed (a copy, binary data) is applied when every
+ * file's post-image is there by its blob id (post_image_present()).
+ */
+static int post_images_present(struct apply_session *s, const struct patch_set *ps)
+{
+	int rc = ps->nr > 0;
+
+	for (size_t i = 0; rc > 0 && i < ps->nr; i++)
+		rc = post_image_present(s, &ps->files[i]);
+	return rc;
+}
+
 int apply_patch_is_applied(struct apply_session *s, const struct patch_set *ps)
 {
 	struct patch_set reversed = PATCH_SET_INIT;
@@ -1584,7 +1643,7 @@ int apply_patch_is_applied(struct apply_session *s, const struct patch_set *ps)
 	int ret;
 
 	if (patch_set_reverse(&reversed, ps) < 0)
-		return 0;
+		return post_images_present(s, ps);
 	s->opts.check_only = 1;
 	s->opts.three_way = 0;
 	s->opts.fuzz = 0;

@@ -205,8 +205,12 @@ int apply_patch(struct apply_session *s, const struct patch_set *ps,
  * already applied, its post-image there where its pre-image is
  * expected? 1 when the reversed patch applies to the current state
  * without fuzz (git apply --reverse --check, GNU patch's "Reversed (or
- * previously applied) patch detected"), 0 when not or when ps cannot be
- * reversed (patch_set_reverse()), -1 on an internal error (reported).
+ * previously applied) patch detected"), 0 when not, -1 on an internal
+ * error (reported). A patch that cannot be reversed (patch_set_reverse():
+ * a copy, binary data) is applied when each file's post-image is there
+ * by blob id: the "index <pre>..<post>" line's post-image id (a copy
+ * without one: its source's blob), the source of a rename gone, a
+ * deleted file gone; without an id to compare it is not.
  * The session is left as it was.
  */
 int apply_patch_is_applied(struct apply_session *s, const struct patch_set *ps);

@@ -5,6 +5,7 @@
 #include "repo.h"
 #include "tree-changes.h"
 #include "usage.h"
+#include "utf8.h"
 #include "wrapper.h"
 
 #include <inttypes.h>
@@ -17,6 +18,7 @@
 
 struct stat_file {
 	struct strbuf name;	/* as shown: quoted, a rename shortened */
+	int width;		/* its columns on a terminal */
 	uintmax_t added, deleted;	/* lines; for a binary file, bytes new and old */
 	int binary;
 };
@@ -37,26 +39,26 @@ static int decimal_width(uintmax_t n)
 	return w;
 }
 
-static int needs_quotes(const char *path)
+static int needs_quotes(const char *path, unsigned qf)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int q;
 
-	quote_path(&sb, path, strlen(path), QUOTE_ASCII);
+	quote_path(&sb, path, strlen(path), qf);
 	q = sb.len != strlen(path);
 	strbuf_release(&sb);
 	return q;
 }
 
 /* "a/{b => c}/d": the leading directories and the trailing part the two names share, once. */
-static void rename_name(struct strbuf *out, const char *a, const char *b)
+static void rename_name(struct strbuf *out, const char *a, const char *b, unsigned qf)
 {
 	size_t la = strlen(a), lb = strlen(b), pfx = 0, sfx = 0, i, mid_a, mid_b;
 
-	if (needs_quotes(a) || needs_quotes(b)) {
-		quote_path(out, a, la, QUOTE_ASCII);
+	if (needs_quotes(a, qf) || needs_quotes(b, qf)) {
+		quote_path(out, a, la, qf);
 		strbuf_addstr(out, " => ");
-		quote_path(out, b, lb, QUOTE_ASCII);
+		quote_path(out, b, lb, qf);
 		return;
 	}
 	for (i = 0; a[i] && a[i] == b[i]; i++)
@@ -138,17 +140,18 @@ out:
 	return ret;
 }
 
-static int count_file(struct stat_file *f, git_repository *repo, const struct tree_changes *tc, size_t i)
+static int count_file(struct stat_file *f, git_repository *repo, const struct tree_changes *tc, size_t i,
+		      unsigned qf)
 {
 	const struct tree_change *p = &tc->v[i];
 	git_patch *patch = NULL;
 	int ret;
 
 	if (p->from) {
-		rename_name(&f->name, p->from->old_file.path, p->d->new_file.path);
+		rename_name(&f->name, p->from->old_file.path, p->d->new_file.path, qf);
 		return count_blobs(f, repo, &p->from->old_file, &p->d->new_file);
 	}
-	quote_path(&f->name, p->d->new_file.path, strlen(p->d->new_file.path), QUOTE_ASCII);
+	quote_path(&f->name, p->d->new_file.path, strlen(p->d->new_file.path), qf);
 	if (p->d->status == GIT_DELTA_TYPECHANGE)
 		return count_blobs(f, repo, &p->d->old_file, &p->d->new_file);
 	if (lg2_check(git_patch_from_diff(&patch, tc->diff, p->delta), "cannot compare '%s'", p->d->new_file.path) < 0)
@@ -179,8 +182,8 @@ static void layout(const struct stat_all *s, struct widths *w)
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct stat_file *f = &s->v[i];
 
-		if (f->name.len > max_len)
-			max_len = f->name.len;
+		if ((size_t)f->width > max_len)
+			max_len = (size_t)f->width;
 		if (f->binary) {
 			int bw = 14 + decimal_width(f->added) + decimal_width(f->deleted);
 
@@ -216,17 +219,20 @@ static void stat_line(struct strbuf *out, const struct stat_file *f, const struc
 	int len = w->name, padding;
 	uintmax_t add = f->added, del = f->deleted;
 
-	if ((int)f->name.len > w->name) {
-		/* cut from the left, at a '/' where there is one */
+	if (f->width > w->name) {
+		/*
+		 * cut from the left, at a '/' where there is one: by as many
+		 * bytes as there are columns too many, as git cuts it
+		 */
 		const char *slash;
 
 		prefix = "...";
 		len = len > 3 ? len - 3 : 0;
-		name += f->name.len - len;
+		name += f->width - len;
 		if ((slash = strchr(name, '/')))
 			name = slash;
 	}
-	padding = len - (int)strlen(name);
+	padding = len - utf8_width(name, strlen(name));
 	if (padding < 0)
 		padding = 0;
 	if (f->binary) {
@@ -274,19 +280,20 @@ static void totals(struct strbuf *out, const struct stat_all *s)
 	strbuf_addch(out, '\n');
 }
 
-static void mode_change(struct strbuf *out, const git_diff_file *a, const git_diff_file *b, int with_name)
+static void mode_change(struct strbuf *out, const git_diff_file *a, const git_diff_file *b, int with_name,
+			unsigned qf)
 {
 	if (!a->mode || !b->mode || a->mode == b->mode)
 		return;
 	strbuf_addf(out, " mode change %06o => %06o", a->mode, b->mode);
 	if (with_name) {
 		strbuf_addch(out, ' ');
-		quote_path(out, b->path, strlen(b->path), QUOTE_ASCII);
+		quote_path(out, b->path, strlen(b->path), qf);
 	}
 	strbuf_addch(out, '\n');
 }
 
-static void summary(struct strbuf *out, const struct tree_changes *tc)
+static void summary(struct strbuf *out, const struct tree_changes *tc, unsigned qf)
 {
 	for (size_t i = 0; i < tc->nr; i++) {
 		const struct tree_change *p = &tc->v[i];
@@ -294,45 +301,48 @@ static void summary(struct strbuf *out, const struct tree_changes *tc)
 
 		if (p->from) {
 			strbuf_addstr(out, " rename ");
-			rename_name(out, p->from->old_file.path, d->new_file.path);
+			rename_name(out, p->from->old_file.path, d->new_file.path, qf);
 			strbuf_addf(out, " (%d%%)\n", rename_score_percent(p->score));
-			mode_change(out, &p->from->old_file, &d->new_file, 0);
+			mode_change(out, &p->from->old_file, &d->new_file, 0, qf);
 		} else if (d->status == GIT_DELTA_ADDED) {
 			strbuf_addf(out, " create mode %06o ", d->new_file.mode);
-			quote_path(out, d->new_file.path, strlen(d->new_file.path), QUOTE_ASCII);
+			quote_path(out, d->new_file.path, strlen(d->new_file.path), qf);
 			strbuf_addch(out, '\n');
 		} else if (d->status == GIT_DELTA_DELETED) {
 			strbuf_addf(out, " delete mode %06o ", d->old_file.mode);
-			quote_path(out, d->old_file.path, strlen(d->old_file.path), QUOTE_ASCII);
+			quote_path(out, d->old_file.path, strlen(d->old_file.path), qf);
 			strbuf_addch(out, '\n');
 		} else {
-			mode_change(out, &d->old_file, &d->new_file, 1);
+			mode_change(out, &d->old_file, &d->new_file, 1, qf);
 		}
 	}
 }
 
-int diffstat_trees(struct strbuf *out, git_repository *repo, git_tree *a, git_tree *b, int rename_limit)
+int diffstat_trees(struct strbuf *out, git_repository *repo, git_tree *a, git_tree *b,
+		   const struct diffstat_opts *o)
 {
+	unsigned qf = o->quote_path ? QUOTE_ASCII : 0;
 	struct tree_changes tc = TREE_CHANGES_INIT;
 	struct stat_all s = { NULL, 0 };
 	struct widths w;
 	int ret = -1;
 
-	if (tree_changes_find(&tc, repo, a, b, rename_limit) < 0)
+	if (tree_changes_find(&tc, repo, a, b, o->rename_limit) < 0)
 		goto out;
 	s.v = xcalloc(tc.nr + 1, sizeof(*s.v));
 	for (size_t i = 0; i < tc.nr; i++) {
 		strbuf_init(&s.v[s.nr].name, 0);
 		s.nr++;
-		if (count_file(&s.v[i], repo, &tc, i) < 0)
+		if (count_file(&s.v[i], repo, &tc, i, qf) < 0)
 			goto out;
+		s.v[i].width = utf8_width(s.v[i].name.buf, s.v[i].name.len);
 	}
 	if (s.nr) {
 		layout(&s, &w);
 		for (size_t i = 0; i < s.nr; i++)
 			stat_line(out, &s.v[i], &w);
 		totals(out, &s);
-		summary(out, &tc);
+		summary(out, &tc, qf);
 	}
 	ret = 0;
 out:

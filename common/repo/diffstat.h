@@ -23,8 +23,14 @@
  *   - a binary file: " <name> | Bin <old size> -> <new size> bytes";
  *   - a renamed file's name: the common leading directories and
  *     trailing part once, "drivers/usb/{old.c => new.c}";
- *   - names C-quoted as git quotes them with core.quotePath true
- *     (quote.h, QUOTE_ASCII);
+ *   - names C-quoted as git quotes them: with core.quotePath true (the
+ *     default) every byte past ASCII in octal (quote.h, QUOTE_ASCII);
+ *     with core.quotePath false UTF-8 names as they are, the columns
+ *     counted in display width (utf8_width()) and a name too long cut
+ *     as git cuts it (by as many bytes as it has columns too many, then
+ *     at the next '/'). Where we differ: a name that is not UTF-8, or
+ *     holds a C1 control character, is still quoted (git writes its
+ *     bytes as they are: into a mail declared UTF-8);
  *   - " N files changed, X insertions(+), Y deletions(-)";
  *   - the summary: " create mode 100644 <name>", " delete mode ...",
  *     " rename <name> (<similarity>%)", " mode change 100644 => 100755
@@ -38,9 +44,18 @@
 
 #include <git2.h>
 
+#include "renames.h"
 #include "strbuf.h"
 
-/* Appends the diffstat of tree a to tree b, with git's diff.renameLimit. 0, or -1 reported. */
-int diffstat_trees(struct strbuf *out, git_repository *repo, git_tree *a, git_tree *b, int rename_limit);
+/* What git diff reads from the configuration for it. */
+struct diffstat_opts {
+	int rename_limit;	/* diff.renameLimit (renames.h) */
+	int quote_path;		/* core.quotePath */
+};
+#define DIFFSTAT_OPTS_INIT { RENAME_LIMIT_DEFAULT, 1 }
+
+/* Appends the diffstat of tree a to tree b. 0, or -1 reported. */
+int diffstat_trees(struct strbuf *out, git_repository *repo, git_tree *a, git_tree *b,
+		   const struct diffstat_opts *o);
 
 #endif

@@ -296,7 +296,7 @@ int request_pull_shortlog(struct strbuf *out, git_repository *repo, const git_oi
 /* ---- the diffstat ---- */
 
 static int add_diffstat(struct strbuf *out, git_repository *repo, const git_oid *base, const git_oid *tip,
-			int rename_limit)
+			const struct diffstat_opts *o)
 {
 	git_commit *from = NULL, *to = NULL;
 	git_tree *a = NULL, *b = NULL;
@@ -306,7 +306,7 @@ static int add_diffstat(struct strbuf *out, git_repository *repo, const git_oid 
 	    !lg2_check(git_commit_lookup(&to, repo, tip), "cannot read commit %s", git_oid_tostr_s(tip)) &&
 	    !lg2_check(git_commit_tree(&a, from), "cannot read the tree of %s", git_oid_tostr_s(base)) &&
 	    !lg2_check(git_commit_tree(&b, to), "cannot read the tree of %s", git_oid_tostr_s(tip)))
-		ret = diffstat_trees(out, repo, a, b, rename_limit);
+		ret = diffstat_trees(out, repo, a, b, o);
 	git_tree_free(a);
 	git_tree_free(b);
 	git_commit_free(from);
@@ -333,5 +333,5 @@ int request_pull_format(struct strbuf *out, git_repository *repo, const struct r
 	strbuf_addstr(out, "\n" RULE);
 	if (request_pull_shortlog(out, repo, rp->upstream, rp->tip) < 0)
 		return -1;
-	return add_diffstat(out, repo, &base, rp->tip, rp->rename_limit);
+	return add_diffstat(out, repo, &base, rp->tip, &rp->diffstat);
 }

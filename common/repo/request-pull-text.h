@@ -41,6 +41,7 @@
 
 #include <git2.h>
 
+#include "diffstat.h"
 #include "strbuf.h"
 
 struct request_pull_text {
@@ -50,7 +51,7 @@ struct request_pull_text {
 	const char *tag;		/* the tag's short name: "usb-6.2-rc3" */
 	const char *message;		/* the tag's message, possibly signed */
 	size_t message_len;
-	int rename_limit;		/* git's diff.renameLimit for the diffstat (renames.h) */
+	struct diffstat_opts diffstat;	/* what git diff reads from the configuration */
 };
 
 /*

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "state.h"
 #include "repo.h"
+#include "sha1.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -313,111 +314,230 @@ int state_dir_remove(const char *dir)
 	return ret;
 }
 
-static int write_atomic(const char *dir, const char *name, const char *data, size_t len,
-			const char *footer, size_t footer_len, const char *crash_label)
-{
-	char *path = join_path(dir, name);
-	struct strbuf tmp = STRBUF_INIT;
-	int dfd, fd = -1, ret = -1;
+/* ---- writing: a temporary file, synced and renamed into place ---- */
 
-	strbuf_addf(&tmp, "%s.tmp", name);
-	dfd = open_state_dir(dir);
-	if (dfd < 0) {
+void state_writer_abandon(struct state_writer *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->dfd >= 0 && w->tmp)
+		unlinkat(w->dfd, w->tmp, 0);
+	if (w->dfd >= 0)
+		close(w->dfd);
+	sha1_release(&w->hash);
+	free(w->path);
+	free(w->dir);
+	free(w->tmp);
+	free(w->name);
+	*w = (struct state_writer)STATE_WRITER_INIT;
+}
+
+/* The blob id of a payload is our footer's hash: enough to tell a torn write. */
+static int hash_begin(struct sha1 *h, size_t len)
+{
+	char hdr[48];
+	int n = snprintf(hdr, sizeof(hdr), "blob %zu", len);
+
+	return sha1_start(h) < 0 || sha1_update(h, hdr, (size_t)n + 1) < 0 ? -1 : 0;
+}
+
+static int hash_end(struct sha1 *h, char hex[2 * SHA1_RAWSZ + 1])
+{
+	unsigned char raw[SHA1_RAWSZ];
+
+	if (sha1_finish(h, raw) < 0)
+		return -1;
+	for (size_t i = 0; i < SHA1_RAWSZ; i++)
+		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
+/* footer: the payload will be len bytes and gets the footer; else a raw file. */
+static int writer_begin(struct state_writer *w, const char *dir, const char *name, size_t len,
+			int footer)
+{
+	*w = (struct state_writer)STATE_WRITER_INIT;
+	w->path = join_path(dir, name);
+	w->name = xstrdup(name);
+	w->dir = xstrdup(dir);
+	w->tmp = xstrdup(name);
+	w->tmp = xrealloc(w->tmp, strlen(name) + sizeof(".tmp"));
+	strcat(w->tmp, ".tmp");
+	w->footer = footer;
+	w->want = len;
+	w->dfd = open_state_dir(dir);
+	if (w->dfd < 0) {
 		if (errno == ENOENT)
 			error_errno("cannot open directory '%s'", dir);
+		goto fail;
+	}
+	unlinkat(w->dfd, w->tmp, 0);
+	w->fd = openat(w->dfd, w->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (w->fd < 0) {
+		error_errno("cannot create '%s.tmp'", w->path);
+		goto fail;
+	}
+	if (footer && hash_begin(&w->hash, len) < 0)
+		goto fail;
+	return 0;
+fail:
+	state_writer_abandon(w);
+	return -1;
+}
+
+int state_writer_begin(struct state_writer *w, const char *dir, const char *name, size_t len)
+{
+	return writer_begin(w, dir, name, len, 1);
+}
+
+int state_writer_add(struct state_writer *w, const void *buf, size_t len)
+{
+	if (w->fd < 0)
+		return -1;
+	if (w->footer && (len > w->want - w->len || sha1_update(&w->hash, buf, len) < 0)) {
+		if (len > w->want - w->len)
+			error("'%s.tmp': more than the %zu bytes announced", w->path, w->want);
+		state_writer_abandon(w);
+		return -1;
+	}
+	if (write_in_full(w->fd, buf, len) < 0) {
+		error_errno("cannot write '%s.tmp'", w->path);
+		state_writer_abandon(w);
+		return -1;
+	}
+	w->len += len;
+	return 0;
+}
+
+/* The footer line of a payload of len bytes with hash hex. */
+static void footer_line(struct strbuf *sb, size_t len, const char *hex)
+{
+	strbuf_addf(sb, "%s%zu %s\n", FOOTER, len, hex);
+}
+
+int state_writer_commit(struct state_writer *w, const char *crash_label, struct state_file *sf)
+{
+	struct strbuf footer = STRBUF_INIT;
+	char hex[2 * SHA1_RAWSZ + 1];
+	int ret = -1;
+
+	if (w->fd < 0)
+		return -1;
+	if (w->footer) {
+		if (w->len != w->want) {
+			error("'%s.tmp': %zu bytes written, %zu announced", w->path, w->len, w->want);
+			goto out;
+		}
+		if (hash_end(&w->hash, hex) < 0)
+			goto out;
+		footer_line(&footer, w->len, hex);
+		if (write_in_full(w->fd, footer.buf, footer.len) < 0) {
+			error_errno("cannot write '%s.tmp'", w->path);
+			goto out;
+		}
+	}
+	if (fsync(w->fd) < 0) {
+		error_errno("cannot sync '%s.tmp'", w->path);
 		goto out;
 	}
-	unlinkat(dfd, tmp.buf, 0);
-	fd = openat(dfd, tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0) {
-		error_errno("cannot create '%s.tmp'", path);
-		goto out;
+	if (!sf) {
+		int fd = w->fd;
+
+		w->fd = -1;
+		if (close(fd) < 0) {
+			error_errno("cannot write '%s.tmp'", w->path);
+			goto out;
+		}
 	}
-	if (write_in_full(fd, data, len) < 0 ||
-	    (footer_len && write_in_full(fd, footer, footer_len) < 0)) {
-		error_errno("cannot write '%s.tmp'", path);
-		goto fail;
-	}
-	if (fsync(fd) < 0) {
-		error_errno("cannot sync '%s.tmp'", path);
-		goto fail;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		error_errno("cannot write '%s.tmp'", path);
-		goto fail;
-	}
-	fd = -1;
 	if (crash_label)
 		crash_point(crash_label);
-	if (renameat(dfd, tmp.buf, dfd, name) < 0) {
-		error_errno("cannot rename '%s.tmp' to '%s'", path, path);
-		goto fail;
-	}
-	if (fsync(dfd) < 0) {
-		error_errno("cannot sync directory '%s'", dir);
+	if (renameat(w->dfd, w->tmp, w->dfd, w->name) < 0) {
+		error_errno("cannot rename '%s.tmp' to '%s'", w->path, w->path);
 		goto out;
 	}
+	free(w->tmp);
+	w->tmp = NULL;	/* renamed: nothing to remove */
+	if (fsync(w->dfd) < 0) {
+		error_errno("cannot sync directory '%s'", w->dir);
+		goto out;
+	}
+	if (sf) {
+		/* The file just written and synced, still open: read as it is. */
+		state_file_close(sf);
+		sf->fd = w->fd;
+		sf->len = w->len;
+		sf->path = w->path;
+		w->fd = -1;
+		w->path = NULL;
+	}
 	ret = 0;
-	goto out;
-fail:
-	if (fd >= 0)
-		close(fd);
-	unlinkat(dfd, tmp.buf, 0);
 out:
-	if (dfd >= 0)
-		close(dfd);
-	strbuf_release(&tmp);
-	free(path);
+	strbuf_release(&footer);
+	state_writer_abandon(w);
 	return ret;
 }
 
-/*
- * Reads dir/name into sb: 0 ok, 1 absent, -1 error (reported; a link or
- * anything but a regular file is refused).
- */
-static int read_at(const char *dir, const char *name, struct strbuf *sb)
+static int write_atomic(const char *dir, const char *name, const char *data, size_t len,
+			int footer, const char *crash_label)
 {
-	char *path = join_path(dir, name);
-	struct stat st;
-	int dfd, fd = -1, ret = -1;
+	struct state_writer w;
 
+	if (writer_begin(&w, dir, name, len, footer) < 0 || state_writer_add(&w, data, len) < 0)
+		return -1;
+	return state_writer_commit(&w, crash_label, NULL);
+}
+
+/* ---- reading ---- */
+
+/*
+ * Opens dir/name for reading: 0 with *fd and *size, 1 absent, -1 error
+ * (reported; a link or anything but a regular file is refused).
+ */
+static int open_at(const char *dir, const char *name, const char *path, int *fd, size_t *size)
+{
+	struct stat st;
+	int dfd, ret = -1;
+
+	*fd = -1;
 	dfd = open_state_dir(dir);
-	if (dfd < 0) {
-		if (errno == ENOENT)
-			ret = 1;
-		goto out;
-	}
-	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
+	if (dfd < 0)
+		return errno == ENOENT ? 1 : -1;
+	*fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0) {
 		if (errno == ENOENT)
 			ret = 1;
 		else if (errno == ELOOP)
 			error("state file '%s' is a symbolic link; not read", path);
 		else
 			error_errno("cannot read state file '%s'", path);
-		goto out;
-	}
-	if (fstat(fd, &st) < 0)
+	} else if (fstat(*fd, &st) < 0) {
 		error_errno("cannot read state file '%s'", path);
-	else if (!S_ISREG(st.st_mode))
+	} else if (!S_ISREG(st.st_mode)) {
 		error("state file '%s' is not a regular file; not read", path);
-	else if (strbuf_read_fd(sb, fd, (size_t)st.st_size) < 0)
-		error_errno("cannot read state file '%s'", path);
-	else
+	} else {
+		*size = (size_t)st.st_size;
 		ret = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (dfd >= 0)
-		close(dfd);
-	free(path);
+	}
+	if (ret && *fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+	close(dfd);
 	return ret;
 }
 
 int state_read_raw(const char *dir, const char *name, struct strbuf *out)
 {
-	return read_at(dir, name, out);
+	char *path = join_path(dir, name);
+	size_t size;
+	int fd, ret = open_at(dir, name, path, &fd, &size);
+
+	if (!ret && strbuf_read_fd(out, fd, size) < 0)
+		ret = error_errno("cannot read state file '%s'", path);
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return ret;
 }
 
 int state_remove(const char *dir, const char *name)
@@ -435,81 +555,154 @@ int state_remove(const char *dir, const char *name)
 	return ret;
 }
 
-static void payload_hash(char *hex, const char *data, size_t len)
-{
-	git_oid oid;
-
-	/* The blob id is a SHA-1 of the payload: enough to tell a torn write. */
-	if (git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB) < 0)
-		memset(&oid, 0, sizeof(oid));
-	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, &oid);
-}
-
 int state_write(const char *dir, const char *name, const struct strbuf *payload,
 		const char *crash_label)
 {
-	char hex[GIT_OID_HEXSZ + 1];
-	struct strbuf footer = STRBUF_INIT;
-	int ret;
-
-	payload_hash(hex, payload->buf, payload->len);
-	strbuf_addf(&footer, "%s%zu %s\n", FOOTER, payload->len, hex);
-	ret = write_atomic(dir, name, payload->buf, payload->len, footer.buf, footer.len,
-			   crash_label);
-	strbuf_release(&footer);
-	return ret;
+	return write_atomic(dir, name, payload->buf, payload->len, 1, crash_label);
 }
 
 int state_write_raw(const char *dir, const char *name, const char *data, size_t len)
 {
-	return write_atomic(dir, name, data, len, NULL, 0, NULL);
+	return write_atomic(dir, name, data, len, 0, NULL);
+}
+
+/*
+ * The longest footer line (FOOTER, a 20-digit length, a blank, the hash,
+ * a newline) and the newline before it.
+ */
+#define FOOTER_MAX (sizeof(FOOTER) + 20 + 1 + 2 * SHA1_RAWSZ + 1)
+
+/*
+ * The footer of sf->fd (size bytes): 0 with sf->len and the hash it
+ * names in hex; 1 with *why when it is not a footer; -1 (errno) when
+ * the file cannot be read.
+ */
+static int read_footer(struct state_file *sf, size_t size, char *hex, const char **why)
+{
+	char tail[FOOTER_MAX + 1];
+	size_t n = size < FOOTER_MAX ? size : FOOTER_MAX, start, len;
+	const char *p;
+	char *end;
+
+	*why = "truncated";
+	if (!size) {
+		*why = "empty";
+		return 1;
+	}
+	if (pread_in_full(sf->fd, tail, n, (off_t)(size - n)) != (ssize_t)n)
+		return -1;
+	tail[n] = '\0';
+	if (tail[n - 1] != '\n')
+		return 1;
+	/* The footer is the last line. */
+	start = n - 1;
+	while (start > 0 && tail[start - 1] != '\n')
+		start--;
+	if ((!start && n < size) || !skip_prefix(tail + start, FOOTER, &p))
+		return 1;
+	errno = 0;
+	len = strtoull(p, &end, 10);
+	if (errno || *end != ' ' || len != size - n + start) {
+		*why = "length does not match";
+		return 1;
+	}
+	if (strlen(end + 1) != 2 * SHA1_RAWSZ + 1) {
+		*why = "checksum does not match";
+		return 1;
+	}
+	memcpy(hex, end + 1, 2 * SHA1_RAWSZ);
+	hex[2 * SHA1_RAWSZ] = '\0';
+	sf->len = len;
+	return 0;
+}
+
+/* Hashes the payload of sf in pieces: 0 with its hash in hex, or -1 (errno, or reported). */
+static int hash_payload(const struct state_file *sf, char *hex)
+{
+	struct sha1 h = SHA1_INIT;
+	char buf[65536];
+	size_t off = 0;
+	int ret = -1;
+
+	if (hash_begin(&h, sf->len) < 0)
+		goto out;
+	while (off < sf->len) {
+		size_t n = sf->len - off < sizeof(buf) ? sf->len - off : sizeof(buf);
+
+		if (pread_in_full(sf->fd, buf, n, (off_t)off) != (ssize_t)n) {
+			error_errno("cannot read state file '%s'", sf->path);
+			goto out;
+		}
+		if (sha1_update(&h, buf, n) < 0)
+			goto out;
+		off += n;
+	}
+	ret = hash_end(&h, hex);
+out:
+	sha1_release(&h);
+	return ret;
+}
+
+int state_file_open(struct state_file *sf, const char *dir, const char *name)
+{
+	char want[2 * SHA1_RAWSZ + 1], got[2 * SHA1_RAWSZ + 1];
+	const char *why = NULL;
+	size_t size;
+	int ret;
+
+	state_file_close(sf);
+	sf->path = join_path(dir, name);
+	ret = open_at(dir, name, sf->path, &sf->fd, &size);
+	if (ret)
+		goto out;
+	ret = read_footer(sf, size, want, &why);
+	if (ret < 0)
+		error_errno("cannot read state file '%s'", sf->path);
+	if (ret)
+		goto bad;
+	if (hash_payload(sf, got) < 0)
+		goto bad;
+	if (strcmp(want, got)) {
+		why = "checksum does not match";
+		goto bad;
+	}
+	return 0;
+bad:
+	if (why)
+		error("state file '%s' is damaged (%s)", sf->path, why);
+	ret = -1;
+out:
+	state_file_close(sf);
+	return ret;
+}
+
+int state_file_read(const struct state_file *sf, size_t off, size_t len, struct strbuf *out)
+{
+	if (off > sf->len || len > sf->len - off)
+		return error("state file '%s': %zu bytes at %zu are past its end", sf->path, len, off);
+	strbuf_grow(out, len);
+	if (pread_in_full(sf->fd, out->buf + out->len, len, (off_t)off) != (ssize_t)len)
+		return error_errno("cannot read state file '%s'", sf->path);
+	strbuf_setlen(out, out->len + len);
+	return 0;
+}
+
+void state_file_close(struct state_file *sf)
+{
+	if (sf->fd >= 0)
+		close(sf->fd);
+	free(sf->path);
+	*sf = (struct state_file)STATE_FILE_INIT;
 }
 
 int state_read(const char *dir, const char *name, struct strbuf *out)
 {
-	char *path = join_path(dir, name);
-	struct strbuf sb = STRBUF_INIT;
-	const char *why = NULL, *p;
-	char hex[GIT_OID_HEXSZ + 1];
-	size_t start, len;
-	char *end;
-	int ret = -1;
+	struct state_file sf = STATE_FILE_INIT;
+	int ret = state_file_open(&sf, dir, name);
 
-	ret = read_at(dir, name, &sb);
-	if (ret)
-		goto out;
-	ret = -1;
-	/* The footer is the last line. */
-	if (!sb.len || sb.buf[sb.len - 1] != '\n') {
-		why = sb.len ? "truncated" : "empty";
-		goto bad;
-	}
-	start = sb.len - 1;
-	while (start > 0 && sb.buf[start - 1] != '\n')
-		start--;
-	if (!skip_prefix(sb.buf + start, FOOTER, &p)) {
-		why = "truncated";
-		goto bad;
-	}
-	errno = 0;
-	len = strtoull(p, &end, 10);
-	if (errno || *end != ' ' || len != start) {
-		why = "length does not match";
-		goto bad;
-	}
-	payload_hash(hex, sb.buf, start);
-	if (strncmp(end + 1, hex, GIT_OID_HEXSZ) || end[1 + GIT_OID_HEXSZ] != '\n') {
-		why = "checksum does not match";
-		goto bad;
-	}
-	strbuf_add(out, sb.buf, start);
-	ret = 0;
-	goto out;
-bad:
-	error("state file '%s' is damaged (%s)", path, why);
-out:
-	strbuf_release(&sb);
-	free(path);
+	if (!ret)
+		ret = state_file_read(&sf, 0, sf.len, out);
+	state_file_close(&sf);
 	return ret;
 }
 

@@ -46,6 +46,7 @@
 
 #include <git2.h>
 
+#include "sha1.h"
 #include "state-kv.h"
 #include "strbuf.h"
 #include "usage.h"
@@ -109,6 +110,55 @@ int state_write(const char *dir, const char *name, const struct strbuf *payload,
  * "state file '<path>' is damaged (<why>)").
  */
 int state_read(const char *dir, const char *name, struct strbuf *out);
+
+/*
+ * A state file too large to build in memory (the queue's stored series)
+ * is written and read in pieces, with the same footer and the same
+ * atomic rename as state_write() and state_read().
+ *
+ * Reading: state_file_open() checks the footer, hashing the payload a
+ * piece at a time, and keeps the file open; state_file_read() then reads
+ * any part of the payload. Whatever changes the file afterwards (nothing
+ * of ours does) is not noticed.
+ */
+struct state_file {
+	int fd;
+	size_t len;		/* the payload's length */
+	char *path;		/* for messages */
+};
+#define STATE_FILE_INIT { -1, 0, NULL }
+
+/* As state_read(): 0 (open), 1 absent (nothing reported), -1 unreadable or damaged (reported). */
+int state_file_open(struct state_file *sf, const char *dir, const char *name);
+/* Appends the len bytes of the payload at off to out: 0, or -1 (reported). */
+int state_file_read(const struct state_file *sf, size_t off, size_t len, struct strbuf *out);
+/* Closes it; takes one never opened (STATE_FILE_INIT). */
+void state_file_close(struct state_file *sf);
+
+/*
+ * Writing: state_writer_begin() creates the temporary file for a payload
+ * of exactly len bytes (the footer's hash needs the length first);
+ * state_writer_add() appends a piece; state_writer_commit() adds the
+ * footer, syncs and renames the file into place as state_write() does
+ * (crash_label likewise), and with sf not NULL leaves the file open
+ * there, as state_file_open() would (it was just written: not read
+ * again). A failure of any of them is reported, removes the temporary
+ * file and ends the writer; so does state_writer_abandon().
+ */
+struct state_writer {
+	/* private */
+	int dfd, fd;
+	char *dir, *name, *tmp, *path;
+	size_t want, len;
+	int footer;
+	struct sha1 hash;
+};
+#define STATE_WRITER_INIT { -1, -1, NULL, NULL, NULL, NULL, 0, 0, 0, SHA1_INIT }
+
+int state_writer_begin(struct state_writer *w, const char *dir, const char *name, size_t len);
+int state_writer_add(struct state_writer *w, const void *buf, size_t len);
+int state_writer_commit(struct state_writer *w, const char *crash_label, struct state_file *sf);
+void state_writer_abandon(struct state_writer *w);
 
 /*
  * Writes data to dir/name atomically without a footer (for files the

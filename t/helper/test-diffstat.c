@@ -10,7 +10,6 @@
  *       default diff.renameLimit
  */
 #include "diffstat.h"
-#include "renames.h"
 #include "repo.h"
 #include "usage.h"
 
@@ -19,6 +18,7 @@
 int cmd_main(int argc, const char **argv)
 {
 	struct strbuf out = STRBUF_INIT;
+	struct diffstat_opts o = DIFFSTAT_OPTS_INIT;
 	git_repository *repo;
 	git_commit *c[2] = { NULL, NULL };
 	git_tree *t[2] = { NULL, NULL };
@@ -31,7 +31,7 @@ int cmd_main(int argc, const char **argv)
 		if (repo_lookup_commit(&c[i], repo, argv[i + 1]) < 0 ||
 		    lg2_check(git_commit_tree(&t[i], c[i]), "cannot read the tree of '%s'", argv[i + 1]) < 0)
 			goto out;
-	if (diffstat_trees(&out, repo, t[0], t[1], RENAME_LIMIT_DEFAULT) < 0)
+	if (diffstat_trees(&out, repo, t[0], t[1], &o) < 0)
 		goto out;
 	fwrite(out.buf, 1, out.len, stdout);
 	ret = 0;

@@ -151,6 +151,19 @@ static void utf8_validation(void **state)
 	assert_false(utf8_valid("caf\xe9", 4));		/* Latin-1 */
 }
 
+/* Columns as git's utf8_strwidth() counts them for a diffstat's names. */
+static void utf8_widths(void **state)
+{
+	(void)state;
+	assert_int_equal(utf8_width("plain", 5), 5);
+	assert_int_equal(utf8_width("caf\xc3\xa9", 5), 4);
+	assert_int_equal(utf8_width("\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 9), 6);	/* CJK: two each */
+	assert_int_equal(utf8_width("e\xcc\x81", 3), 1);	/* combining acute */
+	assert_int_equal(utf8_width("a\tb", 3), 2);	/* a control character: none */
+	assert_int_equal(utf8_width("caf\xe9", 4), 4);	/* not UTF-8: its bytes */
+	assert_int_equal(utf8_width("", 0), 0);
+}
+
 static char *write_temp(const char *contents)
 {
 	char *path = strdup("/tmp/maint-config-XXXXXX");
@@ -664,6 +677,7 @@ int main(void)
 		cmocka_unit_test(strvec_pushes),
 		cmocka_unit_test(parse_options_mixed),
 		cmocka_unit_test(utf8_validation),
+		cmocka_unit_test(utf8_widths),
 		cmocka_unit_test(config_reads_trees),
 		cmocka_unit_test(config_errors),
 		cmocka_unit_test(config_long_and_bare),
