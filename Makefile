@@ -61,13 +61,15 @@ MAINT_VERSION := $(strip $(file <VERSION))$(shell test -e .git && \
 #             running programs, SHA-1 for checksums (OpenSSL)
 #   mail      base: mail sources, parsing, classification, selection,
 #             writers, the patch parser, composing mail (zlib); commit
-#             messages and trailers, review from replies, patch ids;
-#             attestation (libopendkim, the resolver, OpenSSL from base)
+#             messages and trailers, review from replies, patch ids,
+#             git's rename search (renames, rename-score); attestation
+#             (libopendkim, the resolver, OpenSSL from base)
 #   net       mail, base: SMTP, HTTP, IMAP (libcurl), the Secret
 #             Service (libsecret), both loaded on first use
 #             (DLOPEN_PKGS), archives and the fetcher
 #   repo      net, mail, base: libgit2: repository, objects, apply,
-#             the guarded step, push, notes, state, range-diff
+#             the guarded step, push, notes, state, range-diff, tree
+#             changes and the diffstat as git diff -M prints them
 #   describe  base, and repo for its libgit2 part only: commit-graph,
 #             commit store, peel cache, refs from files, describe
 #   engine    every layer below: one engine per command, the steps it

@@ -48,7 +48,7 @@ test_expect_success 'setup: a series adding both files, and one changing a text 
 
 test_expect_success 'queue writes the blobs with the ids git gives them' '
 	git checkout -q -b q base &&
-	git maint-queue -q q series.mbox &&
+	git-maint-queue -q q series.mbox &&
 	git hash-object "$vectors/shattered-1.bin" "$vectors/shattered-2.bin" >expect &&
 	git rev-parse q:one.pdf q:two.pdf >actual &&
 	test_cmp expect actual

@@ -217,7 +217,7 @@ test_expect_success 'a key git-maint reads under another name gets a warning nam
 	EOF
 	test_cmp expect both.files/err &&
 	# mbox-split, which reads git'"'"'s files without libgit2, says the same
-	(cd repo && test_expect_code 1 git maint-mbox-split --format=%s /dev/null 2>../err) &&
+	(cd repo && test_expect_code 1 git-maint-mbox-split --format=%s /dev/null 2>../err) &&
 	grep -v "no messages found" err >warnings &&
 	test_cmp expect warnings &&
 	git -C repo config --remove-section archive &&
@@ -358,7 +358,7 @@ test_expect_success 'end to end: maint.mbox.max-message-size from git config, in
 		head -c 3000 /dev/zero | tr "\0" x && printf "\n"
 	} >sizes &&
 	git -C repo config maint.mbox.max-message-size 2000 &&
-	(cd repo && test_expect_code 1 git maint-mbox-split --format=%m ../sizes >../out 2>../err) &&
+	(cd repo && test_expect_code 1 git-maint-mbox-split --format=%m ../sizes >../out 2>../err) &&
 	echo s1@example.com >expect &&
 	test_cmp expect out &&
 	grep "message 2 exceeds max size (2000 bytes)" err &&
@@ -367,10 +367,10 @@ test_expect_success 'end to end: maint.mbox.max-message-size from git config, in
 
 test_expect_success 'b4.midmask stands for archive.url when that is unset' '
 	git -C repo config b4.midmask "http://127.0.0.1:1/all/%s" &&
-	(cd repo && test_expect_code 75 git maint-mbox-split "<x@example.org>" >out 2>../err) &&
+	(cd repo && test_expect_code 75 git-maint-mbox-split "<x@example.org>" >out 2>../err) &&
 	grep "http://127.0.0.1:1/all/x@example.org/t.mbox.gz" err &&
 	git -C repo config maint.archive.url "http://127.0.0.1:1/usb/" &&
-	(cd repo && test_expect_code 75 git maint-mbox-split "<x@example.org>" >out 2>../err) &&
+	(cd repo && test_expect_code 75 git-maint-mbox-split "<x@example.org>" >out 2>../err) &&
 	grep "http://127.0.0.1:1/usb/x@example.org/t.mbox.gz" err &&
 	git -C repo config --unset maint.archive.url &&
 	git -C repo config --unset b4.midmask

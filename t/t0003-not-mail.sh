@@ -77,15 +77,15 @@ done
 test_expect_success 'standard input that is not mail is refused too (when it is read)' '
 	refused "standard input" git maint-mbox-split <Makefile &&
 	echo "fatal: patch format detection failed: standard input is neither a mailbox nor a mail" >expect &&
-	(cd r && test_expect_code 128 git maint-queue usb-next <"$HOME/binary" 2>../err) &&
+	(cd r && test_expect_code 128 git-maint-queue usb-next <"$HOME/binary" 2>../err) &&
 	test_cmp expect err &&
 	test_path_is_missing r/.git/maint/queue
 '
 
 test_expect_success 'a mail that starts with its header (no From_ line) is mail, as for git am' '
-	git maint-mbox-split headers-first.eml >out &&
+	git-maint-mbox-split headers-first.eml >out &&
 	grep "^Subject: \[PATCH\] add b" out &&
-	(cd r && git maint-queue -q usb-next "$HOME/headers-first.eml") &&
+	(cd r && git-maint-queue -q usb-next "$HOME/headers-first.eml") &&
 	git -C r log -1 --format=%s work-next >subject &&
 	echo "add b" >expect &&
 	test_cmp expect subject
@@ -97,7 +97,7 @@ test_expect_success 'a bare diff is a patch, as patch(1) takes it: dry-apply che
 	test_expect_code 128 git -C r am "$HOME/bare.diff" 2>err &&
 	grep "^Patch format detection failed" err &&
 	test_path_is_missing r/.git/rebase-apply &&
-	(cd r && git maint-dry-apply -q --onto base "$HOME/bare.diff") >out &&
+	(cd r && git-maint-dry-apply -q --onto base "$HOME/bare.diff") >out &&
 	echo "base: the patch applies" >expect &&
 	test_cmp expect out &&
 	git -C r rev-parse work-next usb-next >before &&
@@ -109,7 +109,7 @@ test_expect_success 'a bare diff is a patch, as patch(1) takes it: dry-apply che
 
 test_expect_success 'an empty file is no mail, not an error (as before)' '
 	>empty &&
-	test_expect_code 1 git maint-mbox-split empty >out 2>err &&
+	test_expect_code 1 git-maint-mbox-split empty >out 2>err &&
 	test_must_be_empty out &&
 	grep "^warning: no messages found in empty" err
 '

@@ -30,7 +30,7 @@ test_expect_success 'setup: a queue stopped at its second patch' '
 		git checkout -q work-next &&
 		echo other >b &&
 		git commit -q -a -m "b: other" &&
-		test_expect_code 1 git maint-queue -q work-next ../series.mbox 2>/dev/null
+		test_expect_code 1 git-maint-queue -q work-next ../series.mbox 2>/dev/null
 	)
 '
 
@@ -42,7 +42,7 @@ test_expect_success 'git maint-queue --status: where, why, and what goes on' '
 	  (use "git maint-queue --skip" to drop this patch)
 	  (use "git maint-queue --abort" to put the branch back where it was)
 	EOF
-	(cd r && git maint-queue --status >../out 2>../err) &&
+	(cd r && git-maint-queue --status >../out 2>../err) &&
 	test_cmp expect out &&
 	test_must_be_empty err
 '
@@ -53,10 +53,10 @@ test_expect_success 'every program announces it in one line on stderr' '
 	echo "$announcement" >expect &&
 	(
 		cd r &&
-		git maint-mbox-split ../series.mbox >/dev/null 2>../err.mbox-split &&
-		git maint-dry-apply --onto usb-next ../series.mbox >/dev/null 2>../err.dry-apply &&
-		git maint-describe-contains base >/dev/null 2>../err.describe-contains &&
-		git maint-notify usb-next..usb-next >/dev/null 2>../err.notify
+		git-maint-mbox-split ../series.mbox >/dev/null 2>../err.mbox-split &&
+		git-maint-dry-apply --onto usb-next ../series.mbox >/dev/null 2>../err.dry-apply &&
+		git-maint-describe-contains base >/dev/null 2>../err.describe-contains &&
+		git-maint-notify usb-next..usb-next >/dev/null 2>../err.notify
 	) &&
 	for c in mbox-split dry-apply describe-contains notify
 	do
@@ -71,14 +71,14 @@ test_expect_success 'publish refuses, saying so itself; queue refuses a second q
 	test_expect_code 128 git -C r maint-publish 2>err &&
 	grep "^fatal: a queue is stopped; finish it" err &&
 	test_line_count = 1 err &&
-	(cd r && test_expect_code 128 git maint-queue usb-next ../series.mbox 2>../err) &&
+	(cd r && test_expect_code 128 git-maint-queue usb-next ../series.mbox 2>../err) &&
 	! grep "^hint: a queue" err
 '
 
 test_expect_success 'with -q, and outside the repository, nothing is announced' '
-	(cd r && git maint-mbox-split -q ../series.mbox >/dev/null 2>../err) &&
+	(cd r && git-maint-mbox-split -q ../series.mbox >/dev/null 2>../err) &&
 	test_must_be_empty err &&
-	git maint-mbox-split series.mbox >/dev/null 2>err &&
+	git-maint-mbox-split series.mbox >/dev/null 2>err &&
 	test_must_be_empty err
 '
 
@@ -101,13 +101,13 @@ test_expect_success 'the prompt helper says QUEUE 2/2, in bash and in zsh' '
 test_expect_success 'a stopped publish too: announced, in --status and in the prompt' '
 	mkdir r/.git/maint/publish &&
 	printf "version 1\nwork refs/heads/work-next\npublic refs/heads/usb-next\n" >r/.git/maint/publish/state &&
-	(cd r && git maint-mbox-split ../series.mbox 2>../err >/dev/null) &&
+	(cd r && git-maint-mbox-split ../series.mbox 2>../err >/dev/null) &&
 	cat >expect <<-EOF &&
 	$announcement
 	hint: a publish of '\''usb-next'\'' is stopped (git maint-queue --status)
 	EOF
 	test_cmp expect err &&
-	(cd r && git maint-queue --status) >out &&
+	(cd r && git-maint-queue --status) >out &&
 	grep "^A publish of '\''usb-next'\'' is stopped\.\$" out &&
 	grep "git maint-publish --continue" out &&
 	printf " (QUEUE 2/2|PUBLISH)" >expect &&
@@ -119,7 +119,7 @@ test_expect_success 'a stopped publish too: announced, in --status and in the pr
 test_expect_success 'a damaged state is named as such, never trusted' '
 	cp r/.git/maint/queue/state saved-state &&
 	printf "next 1\nlast \033[31m\n" >r/.git/maint/queue/state &&
-	(cd r && git maint-mbox-split ../series.mbox 2>../err >/dev/null) &&
+	(cd r && git-maint-mbox-split ../series.mbox 2>../err >/dev/null) &&
 	echo "hint: a queue is stopped (git maint-queue --status)" >expect &&
 	test_cmp expect err &&
 	printf " (QUEUE)" >expect &&
@@ -127,7 +127,7 @@ test_expect_success 'a damaged state is named as such, never trusted' '
 	test_cmp expect actual &&
 	rm r/.git/maint/queue/state &&
 	ln -s "$PWD/saved-state" r/.git/maint/queue/state &&
-	(cd r && git maint-mbox-split ../series.mbox 2>../err >/dev/null) &&
+	(cd r && git-maint-mbox-split ../series.mbox 2>../err >/dev/null) &&
 	echo "hint: a queue is stopped, its state unreadable (git maint-queue --status)" >expect &&
 	test_cmp expect err &&
 	rm r/.git/maint/queue/state &&
@@ -135,11 +135,11 @@ test_expect_success 'a damaged state is named as such, never trusted' '
 '
 
 test_expect_success 'once the queue is done with, nothing: --status exits 1' '
-	(cd r && git maint-queue --abort >/dev/null) &&
-	(cd r && test_expect_code 1 git maint-queue --status >../out) &&
+	(cd r && git-maint-queue --abort >/dev/null) &&
+	(cd r && test_expect_code 1 git-maint-queue --status >../out) &&
 	echo "No queue and no publish is stopped." >expect &&
 	test_cmp expect out &&
-	(cd r && git maint-mbox-split ../series.mbox 2>../err >/dev/null) &&
+	(cd r && git-maint-mbox-split ../series.mbox 2>../err >/dev/null) &&
 	test_must_be_empty err &&
 	(cd r && bash -c ". \"$PROMPT\" && __git_maint_ps1") >actual &&
 	test_must_be_empty actual

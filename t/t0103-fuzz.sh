@@ -24,9 +24,10 @@ do
 
 	# !SANITIZE: the targets are always built with ASan and UBSan; the
 	# sanitizer pass of the suite (.ci/run) would run the same binaries again.
-	# The session: the seeds (one run each), then 500 inputs of its own.
+	# The session: the seeds and the regressions (one run each), then 500
+	# inputs of its own.
 	test_expect_success "FUZZ_$target,!SANITIZE" "fuzz-$target: the regressions pass, a short session finds nothing" '
-		seeds=$(ls "$MAINT_SRC_DIR/t/fuzz/corpus/'"$target"'" 2>/dev/null | wc -l) &&
+		seeds=$(ls "$MAINT_SRC_DIR/t/fuzz/corpus/'"$target"'" "$MAINT_SRC_DIR/t/fuzz/regressions/'"$target"'" 2>/dev/null | grep -c -v -e "^/" -e "^\$" || :) &&
 		{
 			FUZZ_WORK="$PWD/work" sh "$MAINT_SRC_DIR/t/fuzz/run.sh" "$MAINT_FUZZ_DIR" '"$target"' \
 				-runs=$((seeds + 500)) -seed=1 >log 2>&1 ||

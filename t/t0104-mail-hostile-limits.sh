@@ -73,7 +73,7 @@ do
 	'
 
 	test_expect_success "the 8 MB $enc line through mbox-split: selected by path" '
-		git maint-mbox-split --touches f --format "%i %p" $enc.mbox >actual &&
+		git-maint-mbox-split --touches f --format "%i %p" $enc.mbox >actual &&
 		echo "1 f" >expect &&
 		test_cmp expect actual
 	'
@@ -120,16 +120,16 @@ refused_date () {
 		cd repo &&
 		git checkout -q -B "d-$1" base &&
 		repo_state | grep -v ORIG_HEAD >../before &&
-		test_expect_code 1 git maint-mbox-split ../$1.mbox >../out 2>../err &&
+		test_expect_code 1 git-maint-mbox-split ../$1.mbox >../out 2>../err &&
 		test_cmp ../expect.err ../err &&
-		test_expect_code 1 git maint-dry-apply --onto base ../$1.mbox >../out 2>../err &&
+		test_expect_code 1 git-maint-dry-apply --onto base ../$1.mbox >../out 2>../err &&
 		test_cmp ../expect.err ../err &&
-		test_expect_code 1 git maint-queue -q "d-$1" ../$1.mbox >../out 2>../err &&
+		test_expect_code 1 git-maint-queue -q "d-$1" ../$1.mbox >../out 2>../err &&
 		grep -v "^hint: " ../err >../err.lines &&
 		test_cmp ../expect.err ../err.lines &&
 		repo_state | grep -v ORIG_HEAD >../after &&
 		test_cmp ../before ../after &&
-		git maint-queue --abort >/dev/null &&
+		git-maint-queue --abort >/dev/null &&
 		repo_state | grep -v ORIG_HEAD >../after &&
 		test_cmp ../before ../after
 	)
@@ -199,7 +199,7 @@ test_expect_success 'ids with blanks or control characters are no ids: In-Reply-
 		printf "Message-ID: <a\\033]0;x\\007@example.com>\n" &&
 		printf "In-Reply-To: <p q@example.com>\nReferences: <r@example.com> <s\\rt@example.com>\n\nbody\n"
 	} >ids.mbox &&
-	git maint-mbox-split --input-order --format "[%m] [%r]" ids.mbox >actual &&
+	git-maint-mbox-split --input-order --format "[%m] [%r]" ids.mbox >actual &&
 	echo "[] []" >expect &&
 	test_cmp expect actual
 '
@@ -261,7 +261,7 @@ test_expect_success 'setup: files named with ESC and tab, a mail full of escape 
 '
 
 test_expect_success 'mbox-split --list: one line per message, paths quoted, no control character' '
-	git maint-mbox-split -l esc.mbox forge.mbox >actual &&
+	git-maint-mbox-split -l esc.mbox forge.mbox >actual &&
 	test_line_count = 2 actual &&
 	no_controls actual &&
 	printf "%s\t%s\t%s\t%s\t%s\t%s\n" 1 esc@example.com "Eve ?[2J?1m <eve@example.com>" \
@@ -275,7 +275,7 @@ test_expect_success 'mbox-split --list: one line per message, paths quoted, no c
 
 test_expect_success 'mbox-split --format: %s %S %an %p and a path with a space' '
 	sed -e "s/t\\\\tb/a b/g" -e "s/<esc@/<space@/" esc.mbox >space.mbox &&
-	git maint-mbox-split --format "%s|%S|%an|%p" esc.mbox space.mbox >actual &&
+	git-maint-mbox-split --format "%s|%S|%an|%p" esc.mbox space.mbox >actual &&
 	no_controls actual &&
 	cat >expect <<-\EOF &&
 	[PATCH] x?]0;owned??[31m|x?]0;owned??[31m|Eve ?[2J?1m|"e\033[31m" "t\tb"
@@ -311,13 +311,13 @@ test_expect_success 'dry-apply --porcelain: escapes, C1 included' '
 test_expect_success 'a path with a newline: one error line in the report, nothing applied' '
 	(
 		cd esc &&
-		test_expect_code 1 git maint-dry-apply --onto base ../forge.mbox >../actual 2>../err &&
+		test_expect_code 1 git-maint-dry-apply --onto base ../forge.mbox >../actual 2>../err &&
 		no_controls ../actual ../err &&
 		grep "^\.\./forge.mbox: message 1: line [0-9]*: invalid path ${SQ}n?1?x${SQ}: control character or backslash in path\$" ../actual &&
 		test_line_count = 4 ../actual &&
 		git branch forge base &&
 		repo_state | grep -v refs/heads/forge >../before &&
-		test_expect_code 1 git maint-queue forge ../forge.mbox >../out 2>../err &&
+		test_expect_code 1 git-maint-queue forge ../forge.mbox >../out 2>../err &&
 		no_controls ../out ../err &&
 		printf "Queueing 1 patch on ${SQ}forge${SQ}\nApplying: x?]0;owned??[31m\n" >../expect &&
 		test_cmp ../expect ../out &&
@@ -327,7 +327,7 @@ test_expect_success 'a path with a newline: one error line in the report, nothin
 		error: patch 1/1 does not apply to ${SQ}forge${SQ}: x?]0;owned??[31m
 		EOF
 		test_cmp ../expect ../err.lines &&
-		git maint-queue --abort >/dev/null &&
+		git-maint-queue --abort >/dev/null &&
 		repo_state | grep -v -e ORIG_HEAD -e refs/heads/forge >../after &&
 		grep -v ORIG_HEAD ../before | test_cmp - ../after
 	)
@@ -370,7 +370,7 @@ test_expect_success 'a diff of 100,000 files: each path listed once, by the pars
 	awk "BEGIN { for (i = 0; i < 100000; i++) printf \"d/f%d\\n\", i }" >expect &&
 	test-mailinfo out-files files.mbox &&
 	test_cmp expect out-files/0001/paths &&
-	git maint-mbox-split --touches d/f99999 --format %p files.mbox | tr " " "\\n" >actual &&
+	git-maint-mbox-split --touches d/f99999 --format %p files.mbox | tr " " "\\n" >actual &&
 	test_cmp expect actual
 '
 
@@ -389,9 +389,9 @@ test_expect_success 'over mbox.max-message-size: dry-apply and queue refuse the 
 		printf "[mbox]\n\tmax-message-size = 1000\n" >.git/maint.ini &&
 		git checkout -q -B sized base &&
 		repo_state >../before &&
-		test_expect_code 1 git maint-dry-apply --onto base ../sized.mbox >../out 2>../err &&
+		test_expect_code 1 git-maint-dry-apply --onto base ../sized.mbox >../out 2>../err &&
 		test_cmp ../expect.err ../err &&
-		test_expect_code 1 git maint-queue sized ../sized.mbox >../out 2>../err &&
+		test_expect_code 1 git-maint-queue sized ../sized.mbox >../out 2>../err &&
 		test_cmp ../expect.err ../err &&
 		test_path_is_missing .git/maint/queue &&
 		repo_state >../after &&
@@ -403,7 +403,7 @@ test_expect_success 'over mbox.max-message-size: dry-apply and queue refuse the 
 test_expect_success 'every command that reads mail takes the mail source options' '
 	for cmd in mbox-split dry-apply queue
 	do
-		test_expect_code 129 git maint-$cmd -h >help &&
+		test_expect_code 129 git-maint-$cmd -h >help &&
 		grep "input-mboxrd  " help &&
 		grep "keep-cr  " help &&
 		grep -e "--max-message-size <bytes>" help || return 1
@@ -416,20 +416,20 @@ test_expect_success '--max-message-size: each command refuses by it, and it wins
 		cd repo &&
 		git checkout -q -B sized base &&
 		repo_state >../before &&
-		test_expect_code 1 git maint-mbox-split --max-message-size 1000 ../sized.mbox >../out 2>../err &&
+		test_expect_code 1 git-maint-mbox-split --max-message-size 1000 ../sized.mbox >../out 2>../err &&
 		test_cmp ../expect.err ../err &&
-		test_expect_code 1 git maint-dry-apply --max-message-size 1000 --onto base ../sized.mbox >../out 2>../err &&
+		test_expect_code 1 git-maint-dry-apply --max-message-size 1000 --onto base ../sized.mbox >../out 2>../err &&
 		test_cmp ../expect.err ../err &&
-		test_expect_code 1 git maint-queue --max-message-size 1000 sized ../sized.mbox >../out 2>../err &&
+		test_expect_code 1 git-maint-queue --max-message-size 1000 sized ../sized.mbox >../out 2>../err &&
 		test_cmp ../expect.err ../err &&
 		test_path_is_missing .git/maint/queue &&
 		repo_state >../after &&
 		test_cmp ../before ../after &&
 		printf "[mbox]\n\tmax-message-size = 1000\n" >.git/maint.ini &&
-		git maint-mbox-split -q --max-message-size 0 ../sized.mbox >../out &&
-		test_expect_code 1 git maint-dry-apply -q --max-message-size 4000 --onto base ../sized.mbox >../out &&
+		git-maint-mbox-split -q --max-message-size 0 ../sized.mbox >../out &&
+		test_expect_code 1 git-maint-dry-apply -q --max-message-size 4000 --onto base ../sized.mbox >../out &&
 		grep "^2 series, 2 patches\$" ../out &&
-		git maint-queue -q --max-message-size 0 --series all sized ../sized.mbox &&
+		git-maint-queue -q --max-message-size 0 --series all sized ../sized.mbox &&
 		rm .git/maint.ini &&
 		git log --format=%s base..sized >../actual
 	) &&
@@ -446,8 +446,8 @@ test_expect_success '--input-mboxrd: dry-apply and queue unquote >From lines as 
 	(
 		cd repo &&
 		git checkout -q -B rd base &&
-		git maint-dry-apply -q --input-mboxrd --onto base ../rd.mbox &&
-		git maint-queue -q --input-mboxrd rd ../rd.mbox &&
+		git-maint-dry-apply -q --input-mboxrd --onto base ../rd.mbox &&
+		git-maint-queue -q --input-mboxrd rd ../rd.mbox &&
 		git log -1 --format=%b rd >../actual
 	) &&
 	git maint-mbox-split --input-mboxrd rd.mbox | grep "^From the start$" &&
@@ -470,12 +470,12 @@ test_expect_success 'MIME nested deeper than 4: dry-apply and queue exit 1 namin
 		cd repo &&
 		git checkout -q -B deep base &&
 		repo_state >../before &&
-		test_expect_code 1 git maint-dry-apply --onto base ../deep.mbox >../out 2>../err &&
+		test_expect_code 1 git-maint-dry-apply --onto base ../deep.mbox >../out 2>../err &&
 		test_cmp ../expect.err ../err &&
-		test_expect_code 1 git maint-queue -q deep ../deep.mbox >../out 2>../err &&
+		test_expect_code 1 git-maint-queue -q deep ../deep.mbox >../out 2>../err &&
 		grep -v "^hint: " ../err >../err.lines &&
 		test_cmp ../expect.err ../err.lines &&
-		git maint-queue --abort >/dev/null &&
+		git-maint-queue --abort >/dev/null &&
 		repo_state | grep -v ORIG_HEAD >../after &&
 		grep -v ORIG_HEAD ../before | test_cmp - ../after
 	)

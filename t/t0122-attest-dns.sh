@@ -87,17 +87,17 @@ test_expect_success 'DNS down or silent: U (tempfail), once per run, within the 
 '
 
 test_expect_success 'queue --attest=hardfail exits 75 when DNS is down, nothing applied' '
-	test_expect_code 75 in_netns down "cd repo && git maint-queue --attest=hardfail work ../series.mbox" 2>err &&
+	test_expect_code 75 in_netns down "cd repo && git-maint-queue --attest=hardfail work ../series.mbox" 2>err &&
 	grep "cannot check it now (attest.policy hardfail)" err &&
 	test "$(git -C repo rev-parse work)" = "$(git -C repo rev-parse base)" &&
-	in_netns down "cd repo && git maint-queue --attest=softfail work ../series.mbox" 2>err &&
+	in_netns down "cd repo && git-maint-queue --attest=softfail work ../series.mbox" 2>err &&
 	grep "^warning: ../series.mbox: message 1: U DKIM/example.org: DNS did not answer in time$" err &&
 	test $(git -C repo rev-list --count base..work) = 2
 '
 
 test_expect_success 'with DNS up again, hardfail queues them' '
 	git -C repo reset -q --hard base &&
-	in_netns up "cd repo && git maint-queue --attest=hardfail work ../series.mbox" >out &&
+	in_netns up "cd repo && git-maint-queue --attest=hardfail work ../series.mbox" >out &&
 	grep "^Applying: file: add one \[G DKIM/example.org\]$" out
 '
 

@@ -9,7 +9,7 @@ test_expect_success 'setup: real-shaped threads from git format-patch' '
 '
 
 test_expect_success 'a thread with replies: covers and replies stepped over, one line each, their trailers under the patches' '
-	git maint-dry-apply --onto base thread.mbox >actual 2>err &&
+	git-maint-dry-apply --onto base thread.mbox >actual 2>err &&
 	cat >expect <<-\EOF &&
 	Skipping cover letter: [PATCH 0/4] topic: four changes
 	Skipping reply: Re: [PATCH 0/4] topic: four changes
@@ -37,28 +37,28 @@ test_expect_success 'a thread with replies: covers and replies stepped over, one
 '
 
 test_expect_success 'a b4-style cover letter is stepped over' '
-	git maint-dry-apply -q --onto base b4.mbox >actual &&
+	git-maint-dry-apply -q --onto base b4.mbox >actual &&
 	echo "base: all 4 patches apply" >expect &&
 	test_cmp expect actual &&
-	git maint-dry-apply --onto base b4.mbox >out &&
+	git-maint-dry-apply --onto base b4.mbox >out &&
 	grep "^Checking 4 patches against base (1 cover letter skipped)\$" out
 '
 
 test_expect_success 'a cover letter with an interdiff and a range-diff is stepped over' '
-	git maint-dry-apply --onto base git-v2/* >out &&
+	git-maint-dry-apply --onto base git-v2/* >out &&
 	grep "^Skipping cover letter: \[PATCH v2 0/4\] topic: four changes\$" out &&
 	grep "^base: all 4 patches apply\$" out
 '
 
 test_expect_success 'duplicates across two mailboxes are stepped over' '
-	git maint-dry-apply --onto base list.mbox thread.mbox >out &&
+	git-maint-dry-apply --onto base list.mbox thread.mbox >out &&
 	grep "^Checking 4 patches against base (1 cover letter, 4 replies and 9 duplicates skipped)\$" out &&
 	test $(grep -c "^Skipping duplicate: " out) = 9 &&
 	grep "^base: all 4 patches apply\$" out
 '
 
 test_expect_success 'a partial reroll: the new patch 3 in place of the old one' '
-	git maint-dry-apply --onto base reroll.mbox >out &&
+	git-maint-dry-apply --onto base reroll.mbox >out &&
 	grep "^Skipping superseded patch: \[PATCH 3/4\] topic: change c\$" out &&
 	grep "^Checking 4 patches against base (1 cover letter and 1 superseded patch skipped)\$" out &&
 	grep "^Patch 3/4: topic: change c\$" out &&
@@ -66,8 +66,8 @@ test_expect_success 'a partial reroll: the new patch 3 in place of the old one' 
 '
 
 test_expect_success 'the whole-thread output of mbox-split goes in as it is' '
-	git maint-mbox-split --touches c.c list.mbox thread.mbox >s &&
-	git maint-dry-apply -q --onto base s >actual &&
+	git-maint-mbox-split --touches c.c list.mbox thread.mbox >s &&
+	git-maint-dry-apply -q --onto base s >actual &&
 	echo "base: all 4 patches apply" >expect &&
 	test_cmp expect actual
 '
@@ -75,7 +75,7 @@ test_expect_success 'the whole-thread output of mbox-split goes in as it is' '
 test_expect_success 'a mailbox of only a cover letter and replies has no patch (exit 1)' '
 	awk "/^From 0000/{n++} n==1 || n==2" replies.mbox >only-replies.mbox &&
 	cat git-v1/0000-cover-letter.patch only-replies.mbox >no-patch.mbox &&
-	test_expect_code 1 git maint-dry-apply -q --onto base no-patch.mbox >out 2>err &&
+	test_expect_code 1 git-maint-dry-apply -q --onto base no-patch.mbox >out 2>err &&
 	test_must_be_empty out &&
 	echo "error: no patches found" >expect &&
 	test_cmp expect err
@@ -86,7 +86,7 @@ test_expect_success 'one patch that does not apply: said so, not "0 of 1"' '
 	sed -i "s/^a line 1\$/a line 1 moved/" a.c &&
 	git commit -q -am moved &&
 	git checkout -q --detach base &&
-	test_expect_code 1 git maint-dry-apply --onto moved git-v1/0001-*.patch >out &&
+	test_expect_code 1 git-maint-dry-apply --onto moved git-v1/0001-*.patch >out &&
 	grep "^moved: the patch does not apply\$" out &&
 	! grep "0 of 1" out
 '

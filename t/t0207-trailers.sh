@@ -353,13 +353,13 @@ mail Re: [PATCH 4/4] topic: change d
 EOF
 
 test_expect_success 'mbox-split --show-trailers: depths, a cover ack, quoted, signed and HTML ones left out, a forged one flagged' '
-	git maint-mbox-split --show-trailers --format="%P %s" threads/reviews.mbox >actual 2>err &&
+	git-maint-mbox-split --show-trailers --format="%P %s" threads/reviews.mbox >actual 2>err &&
 	test_cmp expect-v1-listing actual &&
 	test_must_be_empty err
 '
 
 test_expect_success 'mbox-split --show-trailers reads standard input too (from the spool)' '
-	git maint-mbox-split --show-trailers --format="%P %s" <threads/reviews.mbox >actual &&
+	git-maint-mbox-split --show-trailers --format="%P %s" <threads/reviews.mbox >actual &&
 	test_cmp expect-v1-listing actual
 '
 
@@ -370,7 +370,7 @@ carried () {
 }
 
 test_expect_success 'what each v1 patch gets is the list lib-reviews.sh expects' '
-	git maint-mbox-split --show-trailers --format="%k %P" threads/reviews.mbox >listing &&
+	git-maint-mbox-split --show-trailers --format="%k %P" threads/reviews.mbox >listing &&
 	for k in 1 2 3 4
 	do
 		carried listing $k >actual &&
@@ -383,7 +383,7 @@ test_expect_success 'queue.trailers decides what the listing calls carried' '
 	mkdir -p .config/git-maint &&
 	printf "[queue]\n\ttrailers = acked-by\n" >.config/git-maint/config &&
 	test_when_finished "rm -f .config/git-maint/config" &&
-	git maint-mbox-split --show-trailers --format="%P %s" threads/reviews.mbox >actual &&
+	git-maint-mbox-split --show-trailers --format="%P %s" threads/reviews.mbox >actual &&
 	grep "^    - Reviewed-by: Rev Iewer <rev@example.net> (Rev Iewer <rev@example.net>, not taken)\$" actual &&
 	grep "^    + Acked-by: Ack Er" actual
 '
@@ -392,7 +392,7 @@ test_expect_success 'dry-apply shows each patch'"${SQ}"'s trailers under it' '
 	(
 		cd threads &&
 		git checkout -q base &&
-		git maint-dry-apply reviews.mbox
+		git-maint-dry-apply reviews.mbox
 	) >out &&
 	sed -n "/^Patch 4\/4/,/^HEAD/p" out >actual &&
 	cat >expect <<-EOF &&
@@ -409,7 +409,7 @@ test_expect_success 'dry-apply shows each patch'"${SQ}"'s trailers under it' '
 test_expect_success 'dry-apply --porcelain: trailer records, once' '
 	(
 		cd threads &&
-		git maint-dry-apply --porcelain --onto base --onto v1 reviews.mbox
+		git-maint-dry-apply --porcelain --onto base --onto v1 reviews.mbox
 	) >porcelain &&
 	grep "^trailer" porcelain | cut -f 1-4 >actual &&
 	cat >expect <<-\EOF &&
@@ -433,9 +433,9 @@ test_expect_success 'dry-apply --porcelain: trailer records, once' '
 test_expect_success 'dry-apply --no-trailers, --trailers=<kinds> and --sloppy-trailers' '
 	(
 		cd threads &&
-		git maint-dry-apply --porcelain --no-trailers reviews.mbox >../none &&
-		git maint-dry-apply --porcelain --trailers=tested-by,Reviewed-by reviews.mbox >../some &&
-		git maint-dry-apply --porcelain --sloppy-trailers reviews.mbox >../sloppy
+		git-maint-dry-apply --porcelain --no-trailers reviews.mbox >../none &&
+		git-maint-dry-apply --porcelain --trailers=tested-by,Reviewed-by reviews.mbox >../some &&
+		git-maint-dry-apply --porcelain --sloppy-trailers reviews.mbox >../sloppy
 	) &&
 	! grep "^trailer	.	carried" none &&
 	grep "^trailer	.	carried" some | cut -f 4 | sort -u >actual &&
@@ -448,7 +448,7 @@ test_expect_success 'a bad --trailers value is a usage error (129), a bad queue.
 	(
 		cd threads &&
 		repo_state >../before &&
-		test_expect_code 129 git maint-dry-apply --trailers="reviewed by" reviews.mbox >../out 2>../err &&
+		test_expect_code 129 git-maint-dry-apply --trailers="reviewed by" reviews.mbox >../out 2>../err &&
 		repo_state >../after &&
 		test_cmp ../before ../after
 	) &&
@@ -461,7 +461,7 @@ test_expect_success 'a bad --trailers value is a usage error (129), a bad queue.
 	test_when_finished "rm -f .config/git-maint/config" &&
 	(
 		cd threads &&
-		test_expect_code 128 git maint-dry-apply reviews.mbox >../out 2>../err
+		test_expect_code 128 git-maint-dry-apply reviews.mbox >../out 2>../err
 	) &&
 	test_must_be_empty out &&
 	grep "^fatal: bad value for ${SQ}queue.trailers${SQ}\$" err

@@ -131,7 +131,7 @@ test_expect_success 'dry-apply --range-diff: v1, v2 and their replies in one mai
 			cat range
 		} >../expect &&
 		repo_state >../before &&
-		git maint-dry-apply --range-diff reviews-v2.mbox >../actual 2>../err &&
+		git-maint-dry-apply --range-diff reviews-v2.mbox >../actual 2>../err &&
 		repo_state >../after
 	) &&
 	test_cmp expect actual &&
@@ -143,7 +143,7 @@ test_expect_success 'dry-apply --range-diff: v1, v2 and their replies in one mai
 test_expect_success 'dry-apply --range-diff: one version only is a negative answer' '
 	(
 		cd reviews &&
-		test_expect_code 1 git maint-dry-apply --range-diff reviews.mbox >../out 2>../err
+		test_expect_code 1 git-maint-dry-apply --range-diff reviews.mbox >../out 2>../err
 	) &&
 	test_must_be_empty out &&
 	echo "error: no series with two versions in the input" >expect &&
@@ -154,7 +154,7 @@ test_expect_success 'dry-apply --range-diff: versions over 1,000,000 pairs of pa
 	python3 "$MAINT_SRC_DIR/t/perf/gen-review.py" rangediff 1001 >huge.mbox &&
 	(
 		cd reviews &&
-		test_expect_code 1 git maint-dry-apply --range-diff ../huge.mbox reviews-v2.mbox >../out 2>../err
+		test_expect_code 1 git-maint-dry-apply --range-diff ../huge.mbox reviews-v2.mbox >../out 2>../err
 	) &&
 	echo "error: ${SQ}usb: many fixes${SQ}: v1 and v2 have 1001 and 1001 patches; a range-diff compares every pair, at most 1000000 pairs" >expect &&
 	test_cmp expect err &&

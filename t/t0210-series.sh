@@ -16,7 +16,7 @@ test_expect_success 'setup: a week of mail for the USB tree' '
 '
 
 test_expect_success 'dry-apply: one verdict per series, the targets that take each whole' '
-	test_expect_code 1 git maint-dry-apply -q --onto work-linus --onto work-next TODO >out &&
+	test_expect_code 1 git-maint-dry-apply -q --onto work-linus --onto work-next TODO >out &&
 	sed -n "/^Verdicts/,\$p" out >actual &&
 	cat >expect <<-\EOF &&
 	Verdicts, series by series:
@@ -48,7 +48,7 @@ test_expect_success 'dry-apply: where each series first fails, one line per seri
 '
 
 test_expect_success 'dry-apply --porcelain: a series record per series and target, a target record each' '
-	test_expect_code 1 git maint-dry-apply --porcelain --onto work-linus --onto work-next TODO >out &&
+	test_expect_code 1 git-maint-dry-apply --porcelain --onto work-linus --onto work-next TODO >out &&
 	awk -F "\t" "\$1 == \"series\" { print \$2, \$3, \$4, \$5, \$6, \$7 }" out >actual &&
 	cat >expect <<-\EOF &&
 	1 work-linus failed 2 3 1/3
@@ -82,18 +82,18 @@ test_expect_success 'dry-apply --porcelain: patch records carry the series and t
 '
 
 test_expect_success '--series: by number, or by the Message-ID of its cover letter, a patch, an older version, a reply' '
-	git maint-dry-apply -q --onto work-next --series 3 TODO >expect &&
+	git-maint-dry-apply -q --onto work-next --series 3 TODO >expect &&
 	grep "^work-next: all 3 patches apply\$" expect &&
 	for id in "$(msgid todo/C2/v2-0000-cover-letter.patch)" "<$(msgid todo/C2/v2-0002-*.patch)>" \
 		"id:$(msgid todo/C1/0001-*.patch)" "$(msgid todo/C1-r2.mail)" "<$(msgid todo/C1/0000-cover-letter.patch)>"
 	do
-		git maint-dry-apply -q --onto work-next --series "$id" TODO >actual &&
+		git-maint-dry-apply -q --onto work-next --series "$id" TODO >actual &&
 		test_cmp expect actual || return 1
 	done
 '
 
 test_expect_success '--series: a series that is not there is an error listing those that are (1)' '
-	test_expect_code 1 git maint-dry-apply --onto work-next --series 10 TODO >out 2>err &&
+	test_expect_code 1 git-maint-dry-apply --onto work-next --series 10 TODO >out 2>err &&
 	test_must_be_empty out &&
 	head -n 2 err >actual &&
 	cat >expect <<-EOF &&
@@ -102,13 +102,13 @@ test_expect_success '--series: a series that is not there is an error listing th
 	EOF
 	test_cmp expect actual &&
 	test_line_count = 10 err &&
-	test_expect_code 1 git maint-dry-apply --onto work-next --series "<nosuch@example.org>" TODO 2>err &&
+	test_expect_code 1 git-maint-dry-apply --onto work-next --series "<nosuch@example.org>" TODO 2>err &&
 	grep "^error: no series .<nosuch@example.org>. in the input; it holds 9:\$" err
 '
 
 test_expect_success 'patches are applied in the order of their own numbers, not of the mailbox' '
 	cat todo/B/0002-*.patch todo/B-cover.mail todo/B/0001-*.patch >shuffled.mbox &&
-	git maint-dry-apply --onto work-next shuffled.mbox >out &&
+	git-maint-dry-apply --onto work-next shuffled.mbox >out &&
 	grep "^Patch " out >actual &&
 	cat >expect <<-\EOF &&
 	Patch 1/2: USB: serial: ftdi: fix a leak
@@ -119,7 +119,7 @@ test_expect_success 'patches are applied in the order of their own numbers, not 
 
 test_expect_success 'queue: a mailbox of several series queues nothing without --series, listing them (1)' '
 	state >before &&
-	test_expect_code 1 git maint-queue -q work-next TODO >out 2>err &&
+	test_expect_code 1 git-maint-queue -q work-next TODO >out 2>err &&
 	head -n 2 err >actual &&
 	cat >expect <<-EOF &&
 	error: the input holds 9 series; name the one to queue with --series <n> or --series <Message-ID>:
@@ -133,7 +133,7 @@ test_expect_success 'queue: a mailbox of several series queues nothing without -
 
 test_expect_success 'queue --series <a reply to v1>: the newest version queued, the review of v1 carried where it holds' '
 	git branch -f q-c work-next &&
-	git maint-queue -q --series "$(msgid todo/C1-r1.mail)" q-c TODO &&
+	git-maint-queue -q --series "$(msgid todo/C1-r1.mail)" q-c TODO &&
 	git log --format=%s work-next..q-c >actual &&
 	cat >expect <<-\EOF &&
 	usb: gadget: udc: drop a flag
@@ -150,7 +150,7 @@ test_expect_success 'queue --series <a reply to v1>: the newest version queued, 
 
 test_expect_success 'queue --series: two series, one after the other; "all" for every one' '
 	git branch -f q-two work-linus &&
-	git maint-queue -q --series 5 --series 2 q-two TODO &&
+	git-maint-queue -q --series 5 --series 2 q-two TODO &&
 	git log --format=%s work-linus..q-two >actual &&
 	cat >expect <<-\EOF &&
 	usb: ehci: fix another race
@@ -163,13 +163,13 @@ test_expect_success 'queue --series: two series, one after the other; "all" for 
 
 test_expect_success 'queue: a patch is named by its own numbers in what queue says' '
 	git branch -f q-f work-next &&
-	test_expect_code 1 git maint-queue -q --series "$(msgid todo/F/0001-*.patch)" q-f TODO 2>err &&
+	test_expect_code 1 git-maint-queue -q --series "$(msgid todo/F/0001-*.patch)" q-f TODO 2>err &&
 	grep "^error: patch 1/1 does not apply to .q-f.: usb: hub: wrong context\$" err &&
-	git maint-queue --abort >/dev/null &&
+	git-maint-queue --abort >/dev/null &&
 	git branch -f q-a work-linus &&
-	test_expect_code 1 git maint-queue -q --series 1 q-a TODO 2>err &&
+	test_expect_code 1 git-maint-queue -q --series 1 q-a TODO 2>err &&
 	grep "^error: patch 1/3 does not apply to .q-a.: usb: hub: drop a dead branch\$" err &&
-	git maint-queue --abort >/dev/null
+	git-maint-queue --abort >/dev/null
 '
 
 test_done

@@ -25,7 +25,7 @@ do
 	test_expect_success B4 "series $name: the trailers b4 am carries, in its order" '
 		b4_trailers TODO "$(msgid '"$cover"')" >b4-'"$name"' &&
 		git branch -f q-'"$name"' work-next &&
-		git maint-queue -q --no-signoff --series "$(msgid '"$cover"')" q-'"$name"' TODO &&
+		git-maint-queue -q --no-signoff --series "$(msgid '"$cover"')" q-'"$name"' TODO &&
 		our_trailers q-'"$name"' '"$n"' >actual &&
 		test_cmp b4-'"$name"' actual
 	'
@@ -90,14 +90,14 @@ Signed-off-by: A U Thor <author@example.com>" &&
 '
 
 test_expect_success 'a reply without "Re:" is a follow-up: its Reviewed-by is carried, nothing below its "--"' '
-	git maint-mbox-split --format="%P %s" nore.mbox >actual &&
+	git-maint-mbox-split --format="%P %s" nore.mbox >actual &&
 	cat >expect <<-\EOF &&
 	patch [PATCH] usb: hub: a simple fix
 	mail [PATCH] usb: hub: a simple fix
 	EOF
 	test_cmp expect actual &&
 	git branch -f q-nore work-next &&
-	git maint-queue -q --no-signoff q-nore nore.mbox &&
+	git-maint-queue -q --no-signoff q-nore nore.mbox &&
 	git log -1 --format=%B q-nore | git interpret-trailers --parse >actual &&
 	cat >expect <<-\EOF &&
 	Fixes: abcdef01234567890
@@ -118,7 +118,7 @@ test_expect_success B4 'the same as b4 am' '
 # "<mailto:...>" (its trailers-followup-htmljunk sample): we do as it does now.
 test_expect_success 'an address written back from HTML is carried cleaned, as b4 carries it' '
 	git branch -f q-junk work-next &&
-	git maint-queue -q --no-signoff q-junk junk.mbox &&
+	git-maint-queue -q --no-signoff q-junk junk.mbox &&
 	git log -1 --format=%B q-junk | git interpret-trailers --parse >actual &&
 	cat >expect <<-\EOF &&
 	Fixes: abcdef01234567890
@@ -133,7 +133,7 @@ test_expect_success 'the trailers of a patch come before its cover letter'"'"'s,
 	cat todo/A/0000-cover-letter.patch todo/A-r0.mail todo/A/0001-*.patch todo/A/0002-*.patch \
 		todo/A/0003-*.patch todo/A-r2.mail >ack-first.mbox &&
 	git branch -f q-ack work-next &&
-	git maint-queue -q --no-signoff q-ack ack-first.mbox &&
+	git-maint-queue -q --no-signoff q-ack ack-first.mbox &&
 	git log -1 --format=%B q-ack~1 | git interpret-trailers --parse >actual &&
 	cat >expect <<-EOF &&
 	Signed-off-by: Hub Author <hub@example.com>

@@ -12,7 +12,7 @@ test_expect_success 'setup: a week of mail for the USB tree' '
 '
 
 test_expect_success 'mbox-split keeps of v1 what its review needs: the reviewed patches and the replies' '
-	git maint-mbox-split --touches drivers/usb/gadget --format="%s" TODO >actual 2>err &&
+	git-maint-mbox-split --touches drivers/usb/gadget --format="%s" TODO >actual 2>err &&
 	cat >expect <<-\EOF &&
 	[PATCH 1/3] usb: gadget: udc: split probe
 	Re: [PATCH 1/3] usb: gadget: udc: split probe
@@ -28,21 +28,21 @@ test_expect_success 'mbox-split keeps of v1 what its review needs: the reviewed 
 '
 
 test_expect_success 'v1 reviews reach the commits through the selection, on unchanged v2 patches only' '
-	git maint-mbox-split --touches drivers/usb/gadget TODO >s &&
+	git-maint-mbox-split --touches drivers/usb/gadget TODO >s &&
 	git branch -f q-c work-next &&
-	git maint-queue -q q-c s &&
+	git-maint-queue -q q-c s &&
 	git log -1 --format=%B q-c~2 >msg1 &&
 	git log -1 --format=%B q-c~1 >msg2 &&
 	git log -1 --format=%B q-c >msg3 &&
 	grep "^Reviewed-by: $TODO_REV\$" msg1 &&
 	! grep "^Tested-by:" msg2 &&
 	! grep -e "^Reviewed-by:" -e "^Tested-by:" msg3 &&
-	git maint-queue --show-trailers work-next s >out &&
+	git-maint-queue --show-trailers work-next s >out &&
 	grep "^    - Tested-by: $TODO_TESS ($TODO_TESS, on v1 2/3, which changed in v2)\$" out
 '
 
 test_expect_success 'without what v1 carries, mbox-split drops it as before: --patches-only, and an unreviewed v1' '
-	git maint-mbox-split --patches-only --touches drivers/usb/gadget --format="%s" TODO >actual &&
+	git-maint-mbox-split --patches-only --touches drivers/usb/gadget --format="%s" TODO >actual &&
 	cat >expect <<-\EOF &&
 	[PATCH v2 1/3] usb: gadget: udc: split probe
 	[PATCH v2 2/3] usb: gadget: udc: use devm
@@ -50,7 +50,7 @@ test_expect_success 'without what v1 carries, mbox-split drops it as before: --p
 	EOF
 	test_cmp expect actual &&
 	cat todo/C1/*.patch todo/C2/*.patch >unreviewed.mbox &&
-	git maint-mbox-split --format="%s" unreviewed.mbox >actual &&
+	git-maint-mbox-split --format="%s" unreviewed.mbox >actual &&
 	cat >expect <<-\EOF &&
 	[PATCH v2 0/3] usb: gadget: udc rework
 	[PATCH v2 1/3] usb: gadget: udc: split probe
@@ -61,13 +61,13 @@ test_expect_success 'without what v1 carries, mbox-split drops it as before: --p
 '
 
 test_expect_success 'a partial reroll re-selected three times stays whole, the same bytes, no warning' '
-	git maint-mbox-split --touches drivers/usb/storage TODO >d1 2>err &&
-	git maint-mbox-split d1 >d2 2>>err &&
-	git maint-mbox-split d2 >d3 2>>err &&
-	git maint-mbox-split d3 >d4 2>>err &&
+	git-maint-mbox-split --touches drivers/usb/storage TODO >d1 2>err &&
+	git-maint-mbox-split d1 >d2 2>>err &&
+	git-maint-mbox-split d2 >d3 2>>err &&
+	git-maint-mbox-split d3 >d4 2>>err &&
 	test_must_be_empty err &&
 	test_cmp d1 d2 && test_cmp d1 d3 && test_cmp d1 d4 &&
-	git maint-dry-apply --onto work-next d4 >out 2>err &&
+	git-maint-dry-apply --onto work-next d4 >out 2>err &&
 	test_must_be_empty err &&
 	grep "^Patch " out >actual &&
 	cat >expect <<-\EOF &&
@@ -100,14 +100,14 @@ test_expect_success B4 'the re-selected partial reroll gives the commits and tra
 	cover=$(msgid todo/D1/0000-cover-letter.patch) &&
 	b4_trailers TODO "$cover" >expect &&
 	git branch -f q-d work-next &&
-	git maint-queue -q --no-signoff q-d d4 &&
+	git-maint-queue -q --no-signoff q-d d4 &&
 	our_trailers q-d 4 >actual &&
 	test_cmp expect actual &&
 	grep "^Reviewed-by: $TODO_REV\$" actual
 '
 
 test_expect_success 'queue --show-trailers and dry-apply say the same of a partial reroll read from the selection' '
-	git maint-queue --show-trailers work-next d4 >out &&
+	git-maint-queue --show-trailers work-next d4 >out &&
 	grep "^Patch 3/4: usb: storage: add quirk three\$" out &&
 	grep "^    Reviewed-by: $TODO_REV\$" out
 '

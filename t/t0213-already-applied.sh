@@ -42,7 +42,7 @@ test_expect_success 'git apply --reverse --check, the oracle: each patch of G is
 '
 
 test_expect_success 'dry-apply: each patch "already applied" in one line, no hunk failure; the series is taken' '
-	git maint-dry-apply --onto work-next --series "$(cat G.id)" TODO >out &&
+	git-maint-dry-apply --onto work-next --series "$(cat G.id)" TODO >out &&
 	sed -n "/^Checking/,\$p" out >actual &&
 	cat >expect <<-EOF &&
 	Checking 2 patches against work-next (1 cover letter skipped)
@@ -57,7 +57,7 @@ test_expect_success 'dry-apply: each patch "already applied" in one line, no hun
 '
 
 test_expect_success 'dry-apply: a series half applied takes the rest, and says which' '
-	git maint-dry-apply --onto g-half --series "$(cat G.id)" TODO >out &&
+	git-maint-dry-apply --onto g-half --series "$(cat G.id)" TODO >out &&
 	sed -n "/^Checking/,\$p" out >actual &&
 	cat >expect <<-EOF &&
 	Checking 2 patches against g-half (1 cover letter skipped)
@@ -71,7 +71,7 @@ test_expect_success 'dry-apply: a series half applied takes the rest, and says w
 '
 
 test_expect_success 'dry-apply --porcelain: "applied" patch records, the series record counts them' '
-	git maint-dry-apply --porcelain --onto work-next --onto work-linus --onto g-half \
+	git-maint-dry-apply --porcelain --onto work-next --onto work-linus --onto g-half \
 		--series "$(cat G.id)" TODO >out &&
 	awk -F "\t" "\$1 == \"patch\" { print \$2, \$3, \$4, \$8 }" out >actual &&
 	cat >expect <<-EOF &&
@@ -96,7 +96,7 @@ test_expect_success 'dry-apply --porcelain: "applied" patch records, the series 
 '
 
 test_expect_success 'the whole week: series 7 is taken by both branches, and no hunk of it fails' '
-	test_expect_code 1 git maint-dry-apply --onto work-linus --onto work-next TODO >out &&
+	test_expect_code 1 git-maint-dry-apply --onto work-linus --onto work-next TODO >out &&
 	grep "^  7: work-linus work-next: usb: misc: led fixes\$" out &&
 	sed -n "/^Series 7\\//,/^Series 8\\//p" out >g &&
 	! grep "FAILED" g &&
@@ -105,7 +105,7 @@ test_expect_success 'the whole week: series 7 is taken by both branches, and no 
 '
 
 test_expect_success 'a patch that does not apply is not taken for one already applied' '
-	test_expect_code 1 git maint-dry-apply --porcelain --onto work-linus --series 1 TODO >out &&
+	test_expect_code 1 git-maint-dry-apply --porcelain --onto work-linus --series 1 TODO >out &&
 	awk -F "\t" "\$1 == \"patch\" { print \$4 }" out >actual &&
 	printf "%s\n" failed ok ok >expect &&
 	test_cmp expect actual &&
@@ -117,7 +117,7 @@ test_expect_success 'a patch that does not apply is not taken for one already ap
 test_expect_success 'queue: a series already applied is stepped over, one line a patch; nothing moves; exit 0' '
 	git checkout -q work-next &&
 	before=$(git rev-parse work-next) &&
-	git maint-queue --series "$(cat G.id)" work-next TODO >out 2>err &&
+	git-maint-queue --series "$(cat G.id)" work-next TODO >out 2>err &&
 	grep -v "^Queueing\|^Skipping" out >actual &&
 	cat >expect <<-EOF &&
 	Already applied as $(cat G1): usb: misc: led: fix blink
@@ -131,7 +131,7 @@ test_expect_success 'queue: a series already applied is stepped over, one line a
 '
 
 test_expect_success 'queue: a series half applied queues the rest, the result as on work-next' '
-	git maint-queue --series "$(cat G.id)" g-half TODO >out 2>err &&
+	git-maint-queue --series "$(cat G.id)" g-half TODO >out 2>err &&
 	grep "^Already applied\|^Applying" out >actual &&
 	cat >expect <<-EOF &&
 	Already applied as $(cat G1): usb: misc: led: fix blink
@@ -152,12 +152,12 @@ test_expect_success 'a patch that creates a file, a rename and a deletion: alrea
 	git commit -q -m "usb: files come and go" &&
 	git format-patch -q -M -1 --stdout >files.mbox &&
 	git apply --reverse --check files.mbox &&
-	git maint-dry-apply --onto g-files files.mbox >out &&
+	git-maint-dry-apply --onto g-files files.mbox >out &&
 	applied_as files.mbox g-files >F &&
 	test "$(cat F)" = "$(git rev-parse --short=12 g-files)" &&
 	grep "^already applied as $(cat F)\$" out &&
 	grep "^g-files: the patch is already applied\$" out &&
-	git maint-dry-apply --onto g-files~1 files.mbox >out &&
+	git-maint-dry-apply --onto g-files~1 files.mbox >out &&
 	grep "^g-files~1: the patch applies\$" out &&
 	git checkout -q work-next
 '
@@ -174,12 +174,12 @@ test_expect_success 'queue: a series partly applied (its 2nd patch picked, among
 	git commit -q -a -m "ext4: something else, after it" &&
 	applied_as todo/G/0002-*.patch g-mid >M &&
 	test "$(cat M)" = "$(git rev-parse --short=12 g-mid~1)" &&
-	git maint-dry-apply --onto g-mid --series "$(cat G.id)" TODO >out &&
+	git-maint-dry-apply --onto g-mid --series "$(cat G.id)" TODO >out &&
 	grep -A1 "^Patch 2/2" out >actual &&
 	printf "Patch 2/2: usb: misc: led: fix brightness\nalready applied as %s\n" "$(cat M)" >expect &&
 	test_cmp expect actual &&
 	before=$(git rev-parse g-mid) &&
-	git maint-queue --series "$(cat G.id)" g-mid TODO >out 2>err &&
+	git-maint-queue --series "$(cat G.id)" g-mid TODO >out 2>err &&
 	grep "^Already applied\|^Applying" out >actual &&
 	cat >expect <<-EOF &&
 	Applying: usb: misc: led: fix blink
@@ -201,11 +201,11 @@ test_expect_success 'already applied inside a commit that does more (no commit h
 	git commit -q -a -m "led and ext4 in one commit" &&
 	applied_as todo/G/0001-*.patch g-other >F &&
 	test_must_be_empty F &&
-	git maint-dry-apply --porcelain --onto g-other --series "$(cat G.id)" TODO >out &&
+	git-maint-dry-apply --porcelain --onto g-other --series "$(cat G.id)" TODO >out &&
 	awk -F "\t" "\$1 == \"patch\" { print \$3, \$4, \$8 }" out >actual &&
 	printf "1 applied %s\n2 ok \n" "$(git rev-parse g-other)" >expect &&
 	test_cmp expect actual &&
-	git maint-dry-apply --onto g-other --series "$(cat G.id)" TODO >out &&
+	git-maint-dry-apply --onto g-other --series "$(cat G.id)" TODO >out &&
 	grep "^already applied as $(git rev-parse --short=12 g-other)\$" out &&
 	git checkout -q work-next
 '
@@ -225,7 +225,7 @@ test_expect_success 'already applied in pieces: said, without a commit' '
 	git apply --reverse --check files.mbox &&
 	applied_as files.mbox g-pieces >F &&
 	test_must_be_empty F &&
-	git maint-dry-apply --porcelain --onto g-pieces files.mbox >out &&
+	git-maint-dry-apply --porcelain --onto g-pieces files.mbox >out &&
 	awk -F "\t" "\$1 == \"patch\" { print \$3, \$4, \$8 }" out >actual &&
 	echo "1 applied " >expect &&
 	test_cmp expect actual &&
@@ -254,14 +254,14 @@ test_expect_success 'a binary patch already applied: detected by its post-image 
 	git log -p --binary --no-merges g-bin | git patch-id --stable >ids &&
 	sed -n "s/^$id \(.\{12\}\).*/\1/p" ids >expect &&
 	test "$(cat expect)" = "$(git rev-parse --short=12 g-bin~1)" &&
-	git maint-dry-apply --onto g-bin bin.mbox >out &&
+	git-maint-dry-apply --onto g-bin bin.mbox >out &&
 	grep "^already applied as" out | sed "s/^already applied as //" >actual &&
 	test_cmp expect actual &&
 	grep "^g-bin: the patch is already applied\$" out &&
-	git maint-dry-apply --onto g-bin~2 bin.mbox >out &&
+	git-maint-dry-apply --onto g-bin~2 bin.mbox >out &&
 	grep "^g-bin~2: the patch applies\$" out &&
 	git format-patch -q --binary --stdout -1 g-bin~2 >bin1.mbox &&
-	git maint-dry-apply --onto g-bin~2 bin1.mbox >out &&
+	git-maint-dry-apply --onto g-bin~2 bin1.mbox >out &&
 	grep "^already applied as $(git rev-parse --short=12 g-bin~2)\$" out &&
 	git checkout -q work-next
 '
@@ -273,7 +273,7 @@ test_expect_success 'a binary patch squashed into another commit: named by the t
 	git add fs/ext4/inode.c &&
 	test_tick &&
 	git commit -q -m "firmware and ext4" &&
-	git maint-dry-apply --porcelain --onto g-bin-squash bin1.mbox >out &&
+	git-maint-dry-apply --porcelain --onto g-bin-squash bin1.mbox >out &&
 	awk -F "\t" "\$1 == \"patch\" { print \$4, \$8 }" out >actual &&
 	echo "applied $(git rev-parse g-bin-squash)" >expect &&
 	test_cmp expect actual &&
@@ -307,32 +307,32 @@ test_expect_success 'a copy already applied: detected by its post-image, named a
 		test -s expect &&
 		git log -p --no-merges g-copy | git patch-id --stable >ids &&
 		! grep "^$id " ids &&
-		git maint-dry-apply --onto g-copy $m >out &&
+		git-maint-dry-apply --onto g-copy $m >out &&
 		grep "^already applied as" out | sed "s/^already applied as //" >actual &&
 		test_cmp expect actual || return 1
 	done &&
-	git maint-dry-apply --onto g-copy~3 copy.mbox >out &&
+	git-maint-dry-apply --onto g-copy~3 copy.mbox >out &&
 	grep "^g-copy~3: the patch applies\$" out &&
 	git checkout -q work-next
 '
 
 test_expect_success 'queue.applied-depth: how many commits are searched; 0 for all; a bad value is refused' '
 	git branch g-depth g-copy &&
-	git maint-dry-apply --onto g-depth copy.mbox >out &&
+	git-maint-dry-apply --onto g-depth copy.mbox >out &&
 	grep "^already applied as $(git rev-parse --short=12 g-depth~2)\$" out &&
 	git config maint.queue.applied-depth 2 &&
-	git maint-dry-apply --onto g-depth copy.mbox >out &&
+	git-maint-dry-apply --onto g-depth copy.mbox >out &&
 	grep "^already applied\$" out &&
 	git config maint.queue.applied-depth 3 &&
-	git maint-dry-apply --onto g-depth copy.mbox >out &&
+	git-maint-dry-apply --onto g-depth copy.mbox >out &&
 	grep "^already applied as $(git rev-parse --short=12 g-depth~2)\$" out &&
 	git config maint.queue.applied-depth 0 &&
-	git maint-dry-apply --onto g-depth copy.mbox >out &&
+	git-maint-dry-apply --onto g-depth copy.mbox >out &&
 	grep "^already applied as $(git rev-parse --short=12 g-depth~2)\$" out &&
 	git config maint.queue.applied-depth many &&
-	test_expect_code 128 git maint-dry-apply --onto g-depth copy.mbox >out 2>err &&
+	test_expect_code 128 git-maint-dry-apply --onto g-depth copy.mbox >out 2>err &&
 	grep "bad value ${SQ}many${SQ} for ${SQ}maint.queue.applied-depth${SQ}" err &&
-	test_expect_code 128 git maint-queue g-depth copy.mbox >out 2>err &&
+	test_expect_code 128 git-maint-queue g-depth copy.mbox >out 2>err &&
 	grep "bad value ${SQ}many${SQ} for ${SQ}maint.queue.applied-depth${SQ}" err &&
 	test_path_is_missing .git/maint/queue &&
 	git config --unset maint.queue.applied-depth

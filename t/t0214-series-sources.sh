@@ -64,12 +64,12 @@ do
 	name=${s%%:*} cover=${s#*:}
 	test_expect_success "series $name: the same selection from the file, the archive and the folder" '
 		id=$(msgid '"$cover"') &&
-		git maint-dry-apply --onto work-next --series "$id" TODO >out &&
+		git-maint-dry-apply --onto work-next --series "$id" TODO >out &&
 		report out >expect &&
-		git maint-dry-apply --onto work-next "<$id>" >out &&
+		git-maint-dry-apply --onto work-next "<$id>" >out &&
 		report out >actual &&
 		test_cmp expect actual &&
-		git maint-dry-apply --onto work-next --series "$id" "$(cat imap.url)" >out &&
+		git-maint-dry-apply --onto work-next --series "$id" "$(cat imap.url)" >out &&
 		report out >actual &&
 		test_cmp expect actual &&
 		grep "^    + " expect &&
@@ -81,9 +81,9 @@ do
 		git branch -f '"$name"'-file work-next &&
 		git branch -f '"$name"'-archive work-next &&
 		git branch -f '"$name"'-imap work-next &&
-		git maint-queue -q --series "$id" '"$name"'-file TODO &&
-		git maint-queue -q '"$name"'-archive "<$id>" &&
-		git maint-queue -q --series "$id" '"$name"'-imap "$(cat imap.url)" &&
+		git-maint-queue -q --series "$id" '"$name"'-file TODO &&
+		git-maint-queue -q '"$name"'-archive "<$id>" &&
+		git-maint-queue -q --series "$id" '"$name"'-imap "$(cat imap.url)" &&
 		commits '"$name"'-file >expect &&
 		commits '"$name"'-archive >actual &&
 		test_cmp expect actual &&

@@ -42,7 +42,7 @@ test_expect_success 'setup: the article scenario' '
 test_expect_success 'the series fails on work-linus at sysfs.c hunk #2' '
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply ../s1 >../actual
+		test_expect_code 1 git-maint-dry-apply ../s1 >../actual
 	) &&
 	cat >expect <<-\EOF &&
 	Checking 2 patches against work-linus
@@ -65,7 +65,7 @@ test_expect_success 'our lines on work-linus are GNU patch --dry-run lines' '
 		cd repo &&
 		git checkout -q work-linus &&
 		test_must_fail patch -p1 --dry-run <../s1 >../gnu.out &&
-		test_must_fail git maint-dry-apply ../s1 >../ours.out
+		test_must_fail git-maint-dry-apply ../s1 >../ours.out
 	) &&
 	patch_lines gnu.out >expect &&
 	patch_lines ours.out >actual &&
@@ -77,7 +77,7 @@ test_expect_success 'the series applies to work-next, GNU patch agrees' '
 		cd repo &&
 		git checkout -q work-next &&
 		patch -p1 --dry-run <../s1 >../gnu.out &&
-		git maint-dry-apply ../s1 >../ours.out
+		git-maint-dry-apply ../s1 >../ours.out
 	) &&
 	patch_lines gnu.out >expect &&
 	patch_lines ours.out >actual &&
@@ -91,7 +91,7 @@ test_expect_success 'a matrix of targets names the branch the series belongs on'
 	(
 		cd repo &&
 		git checkout -q work-linus &&
-		git maint-dry-apply --onto work-linus --onto work-next ../s1 >../actual
+		git-maint-dry-apply --onto work-linus --onto work-next ../s1 >../actual
 	) &&
 	tail -n 3 actual >summary &&
 	cat >expect <<-\EOF &&
@@ -105,7 +105,7 @@ test_expect_success 'a matrix of targets names the branch the series belongs on'
 test_expect_success 'exit 1 when the series applies to no target' '
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply --onto work-linus --onto work-linus ../s1 >../actual
+		test_expect_code 1 git-maint-dry-apply --onto work-linus --onto work-linus ../s1 >../actual
 	) &&
 	tail -n 1 actual >last &&
 	echo "The series applies to none of the targets" >expect &&
@@ -117,7 +117,7 @@ test_expect_success 'the default target is the branch tip, not the work tree' '
 		cd repo &&
 		git checkout -q work-next &&
 		echo dirty >drivers/usb/core/sysfs.c &&
-		git maint-dry-apply ../s1 >../actual &&
+		git-maint-dry-apply ../s1 >../actual &&
 		git checkout -- drivers/usb/core/sysfs.c
 	) &&
 	tail -n 1 actual >last &&
@@ -129,7 +129,7 @@ test_expect_success 'a detached HEAD is checked as HEAD' '
 	(
 		cd repo &&
 		git checkout -q --detach work-next &&
-		git maint-dry-apply -q ../s1 >../actual &&
+		git-maint-dry-apply -q ../s1 >../actual &&
 		git checkout -q work-linus
 	) &&
 	echo "HEAD: all 2 patches apply" >expect &&
@@ -139,9 +139,9 @@ test_expect_success 'a detached HEAD is checked as HEAD' '
 test_expect_success 'reads the mailbox from standard input' '
 	(
 		cd repo &&
-		git maint-dry-apply -q --onto work-next <../s1 >../actual.stdin &&
-		git maint-dry-apply -q --onto work-next - <../s1 >../actual.dash &&
-		cat ../s1 | git maint-dry-apply -q --onto work-next >../actual.pipe
+		git-maint-dry-apply -q --onto work-next <../s1 >../actual.stdin &&
+		git-maint-dry-apply -q --onto work-next - <../s1 >../actual.dash &&
+		cat ../s1 | git-maint-dry-apply -q --onto work-next >../actual.pipe
 	) &&
 	echo "work-next: all 2 patches apply" >expect &&
 	test_cmp expect actual.stdin &&
@@ -152,8 +152,8 @@ test_expect_success 'reads the mailbox from standard input' '
 test_expect_success 'reads what git maint-mbox-split writes, through a pipe' '
 	(
 		cd repo &&
-		git maint-mbox-split -q --touches drivers/usb ../s1 |
-		git maint-dry-apply -q --onto work-linus --onto work-next >../actual
+		git-maint-mbox-split -q --touches drivers/usb ../s1 |
+		git-maint-dry-apply -q --onto work-linus --onto work-next >../actual
 	) &&
 	cat >expect <<-\EOF &&
 	work-linus: 1 of 2 patches apply; patch 2/2 is the first that does not
@@ -166,7 +166,7 @@ test_expect_success 'reads what git maint-mbox-split writes, through a pipe' '
 test_expect_success '--porcelain: one record per patch, file and hunk' '
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply --porcelain --onto work-linus ../s1 >../actual
+		test_expect_code 1 git-maint-dry-apply --porcelain --onto work-linus ../s1 >../actual
 	) &&
 	printf "%s\n" \
 	"patch	work-linus	1	ok	usb/endpoint: Set release callback in the struct device_type instead of in the device itself directly	1	1/2	" \
@@ -195,9 +195,9 @@ test_expect_success 'nothing changes: refs, reflogs, index, work tree, objects' 
 		git checkout -q work-linus &&
 		repo_state >../state.before &&
 		count_objects >../objects.before &&
-		test_must_fail git maint-dry-apply ../s1 >/dev/null &&
-		git maint-dry-apply --onto work-linus --onto work-next ../s1 >/dev/null &&
-		git maint-dry-apply -3 --porcelain --onto work-next ../s1 >/dev/null &&
+		test_must_fail git-maint-dry-apply ../s1 >/dev/null &&
+		git-maint-dry-apply --onto work-linus --onto work-next ../s1 >/dev/null &&
+		git-maint-dry-apply -3 --porcelain --onto work-next ../s1 >/dev/null &&
 		repo_state >../state.after &&
 		count_objects >../objects.after
 	) &&
@@ -224,7 +224,7 @@ test_expect_success 'setup: a series whose second patch needs the first' '
 test_expect_success 'patch 2 sees the file patch 1 creates (cumulative)' '
 	(
 		cd repo &&
-		git maint-dry-apply -q --onto work-next ../s2 >../actual
+		git-maint-dry-apply -q --onto work-next ../s2 >../actual
 	) &&
 	echo "work-next: all 2 patches apply" >expect &&
 	test_cmp expect actual
@@ -233,7 +233,7 @@ test_expect_success 'patch 2 sees the file patch 1 creates (cumulative)' '
 test_expect_success '--each checks every patch alone against the target' '
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply --each --onto work-next ../s2 >../actual
+		test_expect_code 1 git-maint-dry-apply --each --onto work-next ../s2 >../actual
 	) &&
 	cat >expect <<-\EOF &&
 	Checking 2 patches against work-next (each alone)
@@ -252,7 +252,7 @@ test_expect_success 'a corrupt diff is a failed patch naming the message (exit 1
 	echo " /* truncated" >>corrupt &&
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply --onto work-next ../corrupt >../actual
+		test_expect_code 1 git-maint-dry-apply --onto work-next ../corrupt >../actual
 	) &&
 	grep "message 2: line .*: corrupt patch" actual
 '
@@ -261,7 +261,7 @@ test_expect_success 'a truncated hunk is a failed patch naming the message (exit
 	sed "/^-#define USB_QUIRK_RESET_MORPHS/,\$d" s1 >truncated &&
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply --onto work-next ../truncated >../actual
+		test_expect_code 1 git-maint-dry-apply --onto work-next ../truncated >../actual
 	) &&
 	grep "message 2: line .*: corrupt patch: hunk at line .* is truncated" actual
 '
@@ -273,7 +273,7 @@ test_expect_success 'a mail that cannot be parsed does not apply (1), naming the
 	} >nul.mbox &&
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply ../nul.mbox >../out 2>../err
+		test_expect_code 1 git-maint-dry-apply ../nul.mbox >../out 2>../err
 	) &&
 	echo "error: ../nul.mbox: message 3: NUL byte in '"'"'Subject'"'"'" >expect &&
 	test_cmp expect err &&
@@ -283,7 +283,7 @@ test_expect_success 'a mail that cannot be parsed does not apply (1), naming the
 test_expect_success 'an unknown target is fatal (128)' '
 	(
 		cd repo &&
-		test_expect_code 128 git maint-dry-apply --onto no-such-branch ../s1 2>../err
+		test_expect_code 128 git-maint-dry-apply --onto no-such-branch ../s1 2>../err
 	) &&
 	grep "no-such-branch" err
 '
@@ -291,7 +291,7 @@ test_expect_success 'an unknown target is fatal (128)' '
 test_expect_success 'a missing mailbox is fatal (128)' '
 	(
 		cd repo &&
-		test_expect_code 128 git maint-dry-apply ../no-such-mbox 2>../err
+		test_expect_code 128 git-maint-dry-apply ../no-such-mbox 2>../err
 	) &&
 	grep "no-such-mbox" err
 '
@@ -300,7 +300,7 @@ test_expect_success 'an empty mailbox: no patches found (exit 1)' '
 	: >empty &&
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply ../empty 2>../err
+		test_expect_code 1 git-maint-dry-apply ../empty 2>../err
 	) &&
 	grep "no patches found" err
 '
@@ -308,8 +308,8 @@ test_expect_success 'an empty mailbox: no patches found (exit 1)' '
 test_expect_success 'bad option values are usage errors (129)' '
 	(
 		cd repo &&
-		test_expect_code 129 git maint-dry-apply --fuzz=-1 ../s1 &&
-		test_expect_code 129 git maint-dry-apply -h >/dev/null
+		test_expect_code 129 git-maint-dry-apply --fuzz=-1 ../s1 &&
+		test_expect_code 129 git-maint-dry-apply -h >/dev/null
 	)
 '
 

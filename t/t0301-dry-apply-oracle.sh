@@ -62,7 +62,7 @@ do
 	test_expect_success "series $seed: dry-apply agrees, on the mbox" '
 		(
 			cd series$seed &&
-			git maint-dry-apply -q --onto base ../series'$seed'.mbox >../actual
+			git-maint-dry-apply -q --onto base ../series'$seed'.mbox >../actual
 		) &&
 		echo "base: all 40 patches apply" >expect &&
 		test_cmp expect actual
@@ -218,7 +218,7 @@ do
 			cd lines &&
 			git checkout -q '$variant' &&
 			{ patch -F0 --dry-run -p1 <../lines.diff >../gnu.out; true; } &&
-			{ git maint-dry-apply ../lines.diff >../ours.out; true; }
+			{ git-maint-dry-apply ../lines.diff >../ours.out; true; }
 		) &&
 		patch_lines gnu.out >expect &&
 		patch_lines ours.out >actual &&
@@ -276,7 +276,7 @@ do
 			cp f f.gnu &&
 			{ patch -F1 --dry-run f.gnu <../'$d'.diff >../gnu.out; true; } &&
 			rm f.gnu &&
-			{ git maint-dry-apply --fuzz=1 --onto top ../'$d'.diff >../ours.out; true; }
+			{ git-maint-dry-apply --fuzz=1 --onto top ../'$d'.diff >../ours.out; true; }
 		) &&
 		grep "^Hunk" gnu.out >expect &&
 		grep "^Hunk" ours.out >actual &&
@@ -298,7 +298,7 @@ test_expect_success 'dry-apply --fuzz prints GNU patch lines for a mail' '
 		cp f f.gnu &&
 		patch -F2 --dry-run f.gnu <../fuzz.mbox >../gnu.out &&
 		rm f.gnu &&
-		git maint-dry-apply --fuzz=2 ../fuzz.mbox >../ours.out
+		git-maint-dry-apply --fuzz=2 ../fuzz.mbox >../ours.out
 	) &&
 	grep "^Hunk" gnu.out >expect &&
 	grep "^Hunk" ours.out >actual &&

@@ -11,7 +11,7 @@ test_description='dry-apply path safety: .., absolute paths, .git look-alikes, s
 refused () {
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply --porcelain "../$2" >../out
+		test_expect_code 1 git-maint-dry-apply --porcelain "../$2" >../out
 	) &&
 	grep "$1" out
 }
@@ -52,7 +52,7 @@ done
 
 test_expect_success 'cannot create an absolute path (traditional diff, -p0)' '
 	printf "%s\n" "--- /dev/null" "+++ /etc/passwd" "@@ -0,0 +1 @@" "+root::0:0::/:/bin/sh" >p.diff &&
-	test_expect_code 1 in_repo git maint-dry-apply -p0 ../p.diff >out &&
+	test_expect_code 1 in_repo git-maint-dry-apply -p0 ../p.diff >out &&
 	grep "absolute path" out
 '
 
@@ -159,20 +159,20 @@ test_expect_success 'the real directory can still be patched' '
 	printf "%s\n" "diff --git a/arch/i386/dir/file b/arch/i386/dir/file" \
 		"--- a/arch/i386/dir/file" "+++ b/arch/i386/dir/file" \
 		"@@ -1 +1 @@" "-original" "+changed" >p.diff &&
-	in_repo git maint-dry-apply -q ../p.diff
+	in_repo git-maint-dry-apply -q ../p.diff
 '
 
 test_expect_success 'a symlink itself can be retargeted' '
 	printf "%s\n" "diff --git a/symlink b/symlink" "--- a/symlink" "+++ b/symlink" \
 		"@@ -1 +1 @@" "-.git" "\\ No newline at end of file" "+elsewhere" \
 		"\\ No newline at end of file" >p.diff &&
-	in_repo git maint-dry-apply -q ../p.diff
+	in_repo git-maint-dry-apply -q ../p.diff
 '
 
 test_expect_success 'ed scripts are refused' '
 	printf "%s\n" "1c" "!rm -rf /" "." >p.diff &&
 	# with no diff line it is not even taken for a patch
-	(cd repo && test_expect_code 128 git maint-dry-apply --porcelain ../p.diff 2>../err) &&
+	(cd repo && test_expect_code 128 git-maint-dry-apply --porcelain ../p.diff 2>../err) &&
 	grep "patch format detection failed" err &&
 	printf "%s\n" "diff -e a b" "1c" "new" "." >p.diff &&
 	refused "ed-style and normal diffs are not supported" p.diff

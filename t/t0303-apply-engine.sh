@@ -37,7 +37,7 @@ test_expect_success 'setup' '
 test_expect_success 'a hunk whose context changed fails without -3' '
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply --onto base ../three-way.mbox >../actual
+		test_expect_code 1 git-maint-dry-apply --onto base ../three-way.mbox >../actual
 	) &&
 	grep "^Hunk #1 FAILED at 13.\$" actual
 '
@@ -45,7 +45,7 @@ test_expect_success 'a hunk whose context changed fails without -3' '
 test_expect_success 'with -3 it merges when the pre-image blob is known, like git am -3' '
 	(
 		cd repo &&
-		git maint-dry-apply -3 --onto base ../three-way.mbox >../actual &&
+		git-maint-dry-apply -3 --onto base ../three-way.mbox >../actual &&
 		mkdir .git/tw && git mailsplit -o.git/tw ../three-way.mbox >/dev/null &&
 		test-apply -3 --write-tree base .git/tw/0001 >../out &&
 		git checkout -q -b am3 base &&
@@ -63,7 +63,7 @@ test_expect_success '-3 cannot help when the pre-image blob is unknown' '
 	sed "s/^index [0-9a-f]*\.\./index 1111111../" three-way.mbox >unknown.mbox &&
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply -3 --onto base ../unknown.mbox >../actual
+		test_expect_code 1 git-maint-dry-apply -3 --onto base ../unknown.mbox >../actual
 	) &&
 	grep "FAILED" actual
 '
@@ -87,9 +87,9 @@ test_expect_success 'binary patches: literal and delta, checked against the pre-
 		test_tick &&
 		git commit -q -m "other binaries" &&
 		git checkout -q main &&
-		git maint-dry-apply -q --onto base ../bin.mbox >../actual &&
-		test_expect_code 1 git maint-dry-apply --onto bin-other ../bin.mbox >../actual2 &&
-		git maint-dry-apply -q --onto bin ../bin.mbox >../actual3
+		git-maint-dry-apply -q --onto base ../bin.mbox >../actual &&
+		test_expect_code 1 git-maint-dry-apply --onto bin-other ../bin.mbox >../actual2 &&
+		git-maint-dry-apply -q --onto bin ../bin.mbox >../actual3
 	) &&
 	echo "base: all 2 patches apply" >expect &&
 	test_cmp expect actual &&
@@ -118,8 +118,8 @@ test_expect_success 'a traditional diff -up with -p0 and -p1' '
 		sed "s/^line 3\$/line 3 trad/" f.orig >f.new &&
 		{ diff -up f.orig f.new || :; } | sed "s/^+++ f.new/+++ f/" >../p0.diff &&
 		rm f.orig f.new &&
-		git maint-dry-apply -q -p0 --onto base ../p0.diff >../actual &&
-		test_expect_code 1 git maint-dry-apply --onto base ../p0.diff >../actual1
+		git-maint-dry-apply -q -p0 --onto base ../p0.diff >../actual &&
+		test_expect_code 1 git-maint-dry-apply --onto base ../p0.diff >../actual1
 	) &&
 	echo "base: the patch applies" >expect &&
 	test_cmp expect actual &&
@@ -140,7 +140,7 @@ test_expect_success 'a quilt patch (Index: header, a/ and b/ dirs)' '
 	EOF
 	(
 		cd repo &&
-		git maint-dry-apply -q --onto base ../quilt.diff >../actual
+		git-maint-dry-apply -q --onto base ../quilt.diff >../actual
 	) &&
 	echo "base: the patch applies" >expect &&
 	test_cmp expect actual
@@ -316,7 +316,7 @@ test_expect_success 'a mailbox with CRLF line ends applies (CRs are dropped, as 
 	sed "s/\$/\r/" bin.mbox >crlf.mbox &&
 	(
 		cd repo &&
-		git maint-dry-apply -q --onto base ../crlf.mbox >../actual
+		git-maint-dry-apply -q --onto base ../crlf.mbox >../actual
 	) &&
 	echo "base: all 2 patches apply" >expect &&
 	test_cmp expect actual
@@ -328,7 +328,7 @@ test_expect_success 'a corrupt binary patch is a failed patch (exit 1), not a cr
 	! cmp -s bin.mbox badbin.mbox &&
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply --onto base ../badbin.mbox >../actual
+		test_expect_code 1 git-maint-dry-apply --onto base ../badbin.mbox >../actual
 	) &&
 	grep "corrupt binary patch" actual
 '
@@ -338,7 +338,7 @@ test_expect_success 'a binary patch whose result has the wrong id is refused' '
 		bin.mbox >wrongid.mbox &&
 	(
 		cd repo &&
-		test_expect_code 1 git maint-dry-apply --onto base ../wrongid.mbox >../actual
+		test_expect_code 1 git-maint-dry-apply --onto base ../wrongid.mbox >../actual
 	) &&
 	grep "creates incorrect result" actual
 '

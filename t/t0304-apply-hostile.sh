@@ -15,7 +15,7 @@ BINPATCH="$MAINT_TEST_DIR/t0304/binpatch.py"
 # report holds the line, and the repository is as it was.
 dry_refused () {
 	(cd repo && repo_state) >state.before &&
-	(cd repo && test_expect_code 1 git maint-dry-apply --onto base "../$1") >out &&
+	(cd repo && test_expect_code 1 git-maint-dry-apply --onto base "../$1") >out &&
 	grep -F "$2" out &&
 	(cd repo && repo_state) >state.after &&
 	test_cmp state.before state.after
@@ -28,11 +28,11 @@ queue_refused () (
 	cd repo &&
 	git checkout -q -B "$1" base &&
 	repo_state | grep -v ORIG_HEAD >../state.before &&
-	test_expect_code 1 git maint-queue -q "$1" "../$2" 2>../err &&
+	test_expect_code 1 git-maint-queue -q "$1" "../$2" 2>../err &&
 	grep -F "$3" ../err &&
 	grep "^error: patch 1/1 does not apply to .$1." ../err &&
 	test "$(git rev-parse "$1")" = "$(git rev-parse base)" &&
-	git maint-queue --abort >/dev/null &&
+	git-maint-queue --abort >/dev/null &&
 	repo_state | grep -v ORIG_HEAD >../state.after &&
 	test_cmp ../state.before ../state.after
 )
@@ -81,7 +81,7 @@ test_expect_success 'setup: mbox.max-message-size = 1 MiB' '
 test_expect_success 'a delta that grows a file by less than the limit applies, as in git' '
 	python3 "$BINPATCH" delta bin repo/bin 8 >grow8.mbox &&
 	in_repo git apply --check ../grow8.mbox &&
-	in_repo git maint-dry-apply -q ../grow8.mbox
+	in_repo git-maint-dry-apply -q ../grow8.mbox
 '
 
 test_expect_success 'one that grows it by more is refused' '
@@ -109,19 +109,19 @@ test_expect_success 'a series whose deltas each fit but together grow a file pas
 		"binary patch to ${SQ}bin${SQ} too large (1294336 bytes from 987136; at most 1048576 more in one series, 921600 of it taken by the patches before, see mbox.max-message-size)" &&
 	grep -x "base: 3 of 4 patches apply; patch 4/4 is the first that does not" out &&
 	python3 "$BINPATCH" grow bin repo/bin 307200 3 >three.mbox &&
-	in_repo git maint-dry-apply -q --onto base ../three.mbox
+	in_repo git-maint-dry-apply -q --onto base ../three.mbox
 '
 
 test_expect_success 'queue stops there too: three commits, exit 1, --abort puts the branch and work tree back' '
 	(
 		cd repo &&
 		git checkout -q -B grow base &&
-		test_expect_code 1 git maint-queue -q grow ../series.mbox 2>../err &&
+		test_expect_code 1 git-maint-queue -q grow ../series.mbox 2>../err &&
 		grep -F "at most 1048576 more in one series, 921600 of it taken by the patches before" ../err &&
 		grep "^error: patch 4/4 does not apply to .grow." ../err &&
 		test "$(git rev-list --count base..grow)" = 3 &&
 		test $(wc -c <bin) = 987136 &&
-		git maint-queue --abort >/dev/null &&
+		git-maint-queue --abort >/dev/null &&
 		test "$(git rev-parse grow)" = "$(git rev-parse base)" &&
 		git status --porcelain >../status &&
 		test_must_be_empty ../status &&
@@ -143,8 +143,8 @@ test_expect_success 'a literal whose header claims more than its data holds is c
 
 test_expect_success 'mbox.max-message-size = 0 lifts the limit' '
 	printf "[mbox]\n\tmax-message-size = 0\n" >repo/.git/maint.ini &&
-	in_repo git maint-dry-apply -q ../ten.mbox &&
-	in_repo git maint-dry-apply -q ../grow32.mbox &&
+	in_repo git-maint-dry-apply -q ../ten.mbox &&
+	in_repo git-maint-dry-apply -q ../grow32.mbox &&
 	rm repo/.git/maint.ini
 '
 
@@ -186,7 +186,7 @@ same_as_am () (
 	git checkout -q -B "am-$1" base &&
 	git am -q "../$2" &&
 	git checkout -q -B "$1" base &&
-	git maint-queue -q "$1" "../$2" &&
+	git-maint-queue -q "$1" "../$2" &&
 	git rev-parse "am-$1^{tree}" >../expect &&
 	git rev-parse "$1^{tree}" >../actual &&
 	test_cmp ../expect ../actual &&
@@ -250,7 +250,7 @@ test_expect_success 'a copy onto its own source is refused (git apply: already e
 '
 
 test_expect_success 'a submodule diff without mode lines applies, to the tree git am makes' '
-	in_repo git maint-dry-apply -q --onto base ../sub.mbox >out &&
+	in_repo git-maint-dry-apply -q --onto base ../sub.mbox >out &&
 	echo "base: the patch applies" >expect &&
 	test_cmp expect out &&
 	same_as_am sub sub.mbox
@@ -280,14 +280,14 @@ test_expect_success 'a hunk far past the end of the file is looked for from its 
 	printf "%s\n" "diff --git a/ten b/ten" "--- a/ten" "+++ b/ten" "@@ -1000000,3 +1000000,3 @@" \
 		" 1" "-2" "+two" " 3" >d &&
 	mail_of "far away" d >far.mbox &&
-	in_repo git maint-dry-apply ../far.mbox >out &&
+	in_repo git-maint-dry-apply ../far.mbox >out &&
 	grep "^Hunk #1 succeeded at 1 (offset -999999 lines)\.\$" out &&
 	same_as_am far far.mbox
 '
 
 test_expect_success 'one bad patch does not hide the verdicts of the next ones' '
 	cat mode.mbox sub.mbox copy.mbox far.mbox >series.mbox &&
-	(cd repo && test_expect_code 1 git maint-dry-apply --onto base --porcelain ../series.mbox) >out &&
+	(cd repo && test_expect_code 1 git-maint-dry-apply --onto base --porcelain ../series.mbox) >out &&
 	grep "^patch" out | cut -f2-4 >actual &&
 	printf "base\t%s\t%s\n" 1 failed 2 ok 3 failed 4 ok >expect &&
 	test_cmp expect actual

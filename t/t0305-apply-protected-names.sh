@@ -154,12 +154,12 @@ refused () {
 			test_must_be_empty fsck.out
 		}
 	} &&
-	(cd repo && test_expect_code 1 git maint-dry-apply ../"$1") >out &&
+	(cd repo && test_expect_code 1 git-maint-dry-apply ../"$1") >out &&
 	has_text out "$2" &&
 	(
 		cd repo &&
-		test_expect_code 1 git maint-queue -q main ../"$1" 2>../err &&
-		git maint-queue --abort >/dev/null
+		test_expect_code 1 git-maint-queue -q main ../"$1" 2>../err &&
+		git-maint-queue --abort >/dev/null
 	) &&
 	has_text err "$2" &&
 	(cd repo && repo_state ORIG_HEAD) >state.after &&
@@ -173,7 +173,7 @@ applied () {
 	(
 		cd repo &&
 		git checkout -q -B try main &&
-		git maint-queue -q try ../"$1" &&
+		git-maint-queue -q try ../"$1" &&
 		quick_fsck >../fsck.out 2>&1 &&
 		git checkout -q main
 	) &&
@@ -382,7 +382,7 @@ test_expect_success 'a rename onto .gitmodules is checked too (the content comes
 		git commit -q -m "rename it" &&
 		git format-patch -q --stdout base..ren
 	) >rename.mbox &&
-	(cd repo && test_expect_code 1 git maint-dry-apply ../rename.mbox) >out &&
+	(cd repo && test_expect_code 1 git-maint-dry-apply ../rename.mbox) >out &&
 	grep "^Patch 1/2: an innocent file" out &&
 	grep "${SQ}.gitmodules${SQ} would not pass git fsck (gitmodulesUpdate" out &&
 	grep "main: 1 of 2 patches apply; patch 2/2 is the first that does not" out

@@ -22,7 +22,7 @@ same_as_am () (
 	git checkout -q -B "am-$1" base &&
 	git am -q "../$2" &&
 	git checkout -q -B "$1" base &&
-	git maint-queue -q "$1" "../$2" &&
+	git-maint-queue -q "$1" "../$2" &&
 	git log --format=%T "am-$1" >../expect &&
 	git log --format=%T "$1" >../actual &&
 	test_cmp ../expect ../actual &&
@@ -84,7 +84,7 @@ test_expect_success 'setup: a series that fills, empties and reshapes one direct
 '
 
 test_expect_success 'queue commits the trees git am commits' '
-	in_repo git maint-dry-apply -q --onto base ../series.mbox >out &&
+	in_repo git-maint-dry-apply -q --onto base ../series.mbox >out &&
 	echo "base: all 4 patches apply" >expect &&
 	test_cmp expect out &&
 	same_as_am series series.mbox
@@ -107,7 +107,7 @@ test_expect_success 'setup: a patch with 150 failing hunks' '
 
 test_expect_success 'dry-apply reports 100 failures of a patch, then says the rest was not tried' '
 	(in_repo repo_state) >state.before &&
-	test_expect_code 1 in_repo git maint-dry-apply --onto base ../failing.mbox >out &&
+	test_expect_code 1 in_repo git-maint-dry-apply --onto base ../failing.mbox >out &&
 	grep -c "^Hunk #[0-9]* FAILED at" out >count &&
 	echo 100 >expect &&
 	test_cmp expect count &&
@@ -120,7 +120,7 @@ test_expect_success 'dry-apply reports 100 failures of a patch, then says the re
 '
 
 test_expect_success 'the porcelain output lists what was not tried as skipped' '
-	test_expect_code 1 in_repo git maint-dry-apply --porcelain --onto base ../failing.mbox >out &&
+	test_expect_code 1 in_repo git-maint-dry-apply --porcelain --onto base ../failing.mbox >out &&
 	grep -c "^hunk	base	1	big	[0-9]*	failed	" out >count &&
 	echo 100 >expect &&
 	test_cmp expect count &&
@@ -143,8 +143,8 @@ test_expect_success 'queue stops at such a patch with the same report' '
 	(
 		cd repo &&
 		git checkout -q -B fail base &&
-		test_expect_code 1 git maint-queue -q fail ../failing.mbox 2>../err &&
-		git maint-queue --abort >/dev/null
+		test_expect_code 1 git-maint-queue -q fail ../failing.mbox 2>../err &&
+		git-maint-queue --abort >/dev/null
 	) &&
 	grep "^Hunks #101 to #150 not tried (the patch failed 100 times)\\.\$" err &&
 	grep "^error: patch 1/1 does not apply to .fail.: fail a lot\$" err

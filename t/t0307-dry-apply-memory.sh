@@ -35,22 +35,22 @@ test_expect_success 'setup: a mailbox of 48 patches of 1.5 MB each' '
 '
 
 test_expect_success !SANITIZE 'dry-apply on a mailbox file over 64 MB: memory stays bounded' '
-	(cd repo && /usr/bin/time -f "%M" -o ../rss git maint-dry-apply -q --onto base ../large.mbox >../out) &&
+	(cd repo && /usr/bin/time -f "%M" -o ../rss git-maint-dry-apply -q --onto base ../large.mbox >../out) &&
 	echo "base: all 48 patches apply" >expect &&
 	test_cmp expect out &&
 	test $(tail -n 1 rss) -lt 49152
 '
 
 test_expect_success !SANITIZE 'dry-apply on a mailbox over 64 MB from a pipe: memory stays bounded' '
-	(cd repo && cat ../large.mbox | /usr/bin/time -f "%M" -o ../rss git maint-dry-apply -q --onto base - >../out) &&
+	(cd repo && cat ../large.mbox | /usr/bin/time -f "%M" -o ../rss git-maint-dry-apply -q --onto base - >../out) &&
 	echo "base: all 48 patches apply" >expect &&
 	test_cmp expect out &&
 	test $(tail -n 1 rss) -lt 49152
 '
 
 test_expect_success 'dry-apply from a pipe reports what it does from the file' '
-	(cd repo && git maint-dry-apply --onto base ../large.mbox >../expect) &&
-	(cd repo && cat ../large.mbox | git maint-dry-apply --onto base >../actual) &&
+	(cd repo && git-maint-dry-apply --onto base ../large.mbox >../expect) &&
+	(cd repo && cat ../large.mbox | git-maint-dry-apply --onto base >../actual) &&
 	test_cmp expect actual
 '
 
@@ -60,7 +60,7 @@ test_expect_success 'queue from a pipe commits what git am commits' '
 		git checkout -q -B am base &&
 		git am -q ../three.mbox &&
 		git checkout -q -B queued base &&
-		cat ../three.mbox | git maint-queue -q queued - &&
+		cat ../three.mbox | git-maint-queue -q queued - &&
 		git log --format=%T am >../expect &&
 		git log --format=%T queued >../actual
 	) &&
@@ -86,7 +86,7 @@ test_expect_success !SANITIZE 'queue on a mailbox over 64 MB: memory stays bound
 	(
 		cd repo &&
 		git checkout -q -B queued-big base &&
-		/usr/bin/time -f "%M" -o ../rss git maint-queue -q queued-big ../large.mbox >../out
+		/usr/bin/time -f "%M" -o ../rss git-maint-queue -q queued-big ../large.mbox >../out
 	) &&
 	grep "^Queued on .queued-big.: " out &&
 	queued_all queued-big &&
@@ -103,7 +103,7 @@ test_expect_success !SANITIZE 'queue --continue on that series: reads the stored
 	(
 		cd repo &&
 		git checkout -q -B queued-stop base &&
-		test_expect_code 1 git maint-queue -q queued-stop ../large.mbox 2>../err
+		test_expect_code 1 git-maint-queue -q queued-stop ../large.mbox 2>../err
 	) &&
 	grep "^error: check failed for patch 24/48 (exit 1): rewrite big, take 24\$" err &&
 	git -C repo rev-list --count base..queued-stop >count &&
@@ -111,7 +111,7 @@ test_expect_success !SANITIZE 'queue --continue on that series: reads the stored
 	test_cmp expect count &&
 	test_path_is_file repo/.git/maint/queue/mails &&
 	touch check-ok &&
-	(cd repo && /usr/bin/time -f "%M" -o ../rss git maint-queue -q --continue) &&
+	(cd repo && /usr/bin/time -f "%M" -o ../rss git-maint-queue -q --continue) &&
 	queued_all queued-stop &&
 	test $(tail -n 1 rss) -lt 49152 &&
 	rm repo/.git/maint.ini
@@ -123,7 +123,7 @@ test_expect_success 'dry-apply without a usable TMPDIR fails before any verdict,
 		git checkout -q base &&
 		repo_state >../state.before &&
 		TMPDIR=$(pwd)/../no-such-dir test_expect_code 128 \
-			git maint-dry-apply --onto base ../large.mbox >../out 2>../err &&
+			git-maint-dry-apply --onto base ../large.mbox >../out 2>../err &&
 		repo_state >../state.after
 	) &&
 	test_must_be_empty out &&

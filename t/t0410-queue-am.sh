@@ -22,7 +22,7 @@ same_as_am () {
 	git am -q "$@" "$mbox" &&
 	git checkout -q --detach base &&
 	git branch -f "$b" base &&
-	git maint-queue -q "$@" "$b" "$mbox" >out &&
+	git-maint-queue -q "$@" "$b" "$mbox" >out &&
 	git rev-parse "am-$b" >expect &&
 	git rev-parse "$b" >actual &&
 	test_cmp expect actual
@@ -94,7 +94,7 @@ test_expect_success 'the branch got one reflog entry naming the series' '
 
 test_expect_success 'it says which branch it queued on' '
 	git branch -f said base &&
-	git maint-queue said series.mbox >out &&
+	git-maint-queue said series.mbox >out &&
 	grep "^Queueing 6 patches on .said.$" out &&
 	grep "^Applying: usb: rename f7$" out &&
 	grep "^Queued on .said.: " out
@@ -107,7 +107,7 @@ test_expect_success 'CRLF mails give the same commits as git am -s' '
 
 test_expect_success 'from standard input' '
 	git branch -f stdin base &&
-	git maint-queue -q -s stdin - <series.mbox &&
+	git-maint-queue -q -s stdin - <series.mbox &&
 	test "$(git rev-parse stdin)" = "$(git rev-parse am-signed)"
 '
 
@@ -116,14 +116,14 @@ test_expect_success 'a cover letter is skipped' '
 	sed -i "s/\*\*\* SUBJECT HERE \*\*\*/the series/" cover/0000-cover-letter.patch &&
 	cat cover/*.patch >cover.mbox &&
 	git branch -f cov base &&
-	git maint-queue -s cov cover.mbox >out &&
+	git-maint-queue -s cov cover.mbox >out &&
 	grep "Skipping cover letter" out &&
 	test "$(git rev-parse cov)" = "$(git rev-parse am-signed)"
 '
 
 test_expect_success 'on the checked-out branch: index and work tree follow, ORIG_HEAD set' '
 	git checkout -q -B co base &&
-	git maint-queue -q -s co series.mbox &&
+	git-maint-queue -q -s co series.mbox &&
 	test "$(git rev-parse co)" = "$(git rev-parse am-signed)" &&
 	git status --porcelain --untracked-files=no >status &&
 	test_must_be_empty status &&
@@ -137,7 +137,7 @@ test_expect_success 'on the checked-out branch: index and work tree follow, ORIG
 test_expect_success 'local changes in a path the series changes: refused, nothing moves' '
 	git checkout -q -B dirty base &&
 	echo local >>drivers/usb/core/f1.c &&
-	test_expect_code 128 git maint-queue -q dirty series.mbox 2>err &&
+	test_expect_code 128 git-maint-queue -q dirty series.mbox 2>err &&
 	grep "local changes .* overwritten" err &&
 	grep "drivers/usb/core/f1.c" err &&
 	test "$(git rev-parse dirty)" = "$(git rev-parse base)" &&
@@ -148,7 +148,7 @@ test_expect_success 'local changes in a path the series changes: refused, nothin
 test_expect_success 'local changes elsewhere do not stop it' '
 	git checkout -q -B dirty2 base &&
 	echo local >>drivers/usb/core/f5.c &&
-	git maint-queue -q dirty2 series.mbox &&
+	git-maint-queue -q dirty2 series.mbox &&
 	git diff --name-only >changed &&
 	echo drivers/usb/core/f5.c >expect &&
 	test_cmp expect changed &&
@@ -164,9 +164,9 @@ test_expect_success '-3 falls back to a three-way merge like git am -3' '
 	git diff base gen~5 -- drivers/usb/core/f1.c >>3way.mbox &&
 	sed -i "1i From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001" 3way.mbox &&
 	git branch -f q3 moved &&
-	test_expect_code 1 git maint-queue -q q3 3way.mbox 2>err &&
-	git maint-queue --abort &&
-	git maint-queue -q -3 q3 3way.mbox &&
+	test_expect_code 1 git-maint-queue -q q3 3way.mbox 2>err &&
+	git-maint-queue --abort &&
+	git-maint-queue -q -3 q3 3way.mbox &&
 	git checkout -q -B am3 moved &&
 	git am -q -3 3way.mbox &&
 	git checkout -q --detach &&
@@ -179,7 +179,7 @@ test_expect_success 'notes record the mail of each commit' '
 		--stdout base..gen >threaded.mbox &&
 	sed -i "/^To: /a List-Id: <linux-usb.vger.kernel.org>" threaded.mbox &&
 	git branch -f noted base &&
-	git maint-queue -q noted threaded.mbox &&
+	git-maint-queue -q noted threaded.mbox &&
 	git notes --ref=maint show noted >note &&
 	first=$(sed -n "s/^Message-Id: //Ip" threaded.mbox | head -n 1) &&
 	last=$(sed -n "s/^Message-Id: //Ip" threaded.mbox | tail -n 1) &&
@@ -211,7 +211,7 @@ test_expect_success 'a Link: trailer from the configured mask' '
 		signoff = true
 	EOF
 	git branch -f linked base &&
-	git maint-queue -q linked threaded.mbox &&
+	git-maint-queue -q linked threaded.mbox &&
 	id=$(sed -n "s/^Message-Id: <\(.*\)>/\1/Ip" threaded.mbox | tail -n 1) &&
 	git log -1 --format=%B linked >msg &&
 	tail -n 3 msg >actual &&
@@ -227,7 +227,7 @@ test_expect_success 'a Link: trailer from the configured mask' '
 test_expect_success 'work branch naming: <tree>-next goes to work-next' '
 	git branch -f work-next base &&
 	git branch -f usb-next base &&
-	git maint-queue usb-next series.mbox >out &&
+	git-maint-queue usb-next series.mbox >out &&
 	grep "queued on its work branch .work-next." out &&
 	test "$(git rev-parse usb-next)" = "$(git rev-parse base)" &&
 	test "$(git rev-parse work-next)" = "$(git rev-parse plain)"
@@ -236,14 +236,14 @@ test_expect_success 'work branch naming: <tree>-next goes to work-next' '
 test_expect_success 'work branch naming: the configured tree wins (keys indented as in git config)' '
 	git branch -f my-work base &&
 	printf "[tree \"usb\"]\n\tpublic = usb-next\n\twork = my-work\n  signoff = yes\n" >.git/maint.ini &&
-	git maint-queue usb-next series.mbox >out &&
+	git-maint-queue usb-next series.mbox >out &&
 	grep "work branch .my-work." out &&
 	test "$(git rev-parse my-work)" = "$(git rev-parse am-signed)" &&
 	rm .git/maint.ini
 '
 
 test_expect_success 'no such branch' '
-	test_expect_code 128 git maint-queue nope series.mbox 2>err &&
+	test_expect_code 128 git-maint-queue nope series.mbox 2>err &&
 	grep "nope" err &&
 	test_path_is_missing .git/maint/queue
 '
@@ -251,22 +251,30 @@ test_expect_success 'no such branch' '
 test_expect_success 'no patches' '
 	git branch -f empty base &&
 	: >empty.mbox &&
-	test_expect_code 1 git maint-queue empty empty.mbox 2>err &&
+	test_expect_code 1 git-maint-queue empty empty.mbox 2>err &&
 	grep "no patches found" err &&
 	test_path_is_missing .git/maint/queue
 '
 
 test_expect_success 'a series longer than one object flush: same as git am, notes and objects all there' '
-	git checkout -q -B long base &&
-	for i in $(seq 1 70)
+	# commit i appends "line i" to f3.c and writes i to long-(i % 7).c:
+	# the 70 commits made by one git fast-import (the shell writes the
+	# stream), not by 70 git commit
+	f3=$(git cat-file blob base:drivers/usb/core/f3.c) &&
+	i=0 &&
+	while test $i -lt 70
 	do
-		echo "line $i" >>drivers/usb/core/f3.c &&
-		echo "$i" >drivers/usb/long-$((i % 7)).c &&
-		# (git add for the seven new files only: a git a commit fewer)
-		{ test $i -gt 7 || git add drivers; } &&
+		i=$((i + 1)) &&
+		f3="$f3${LF}line $i" &&
 		test_tick &&
-		git commit -q -a -m "long $i" || return 1
-	done &&
+		printf "commit refs/heads/long\nauthor %s <%s> %s\ncommitter %s <%s> %s\ndata <<EOM\nlong %d\nEOM\n" \
+			"$GIT_AUTHOR_NAME" "$GIT_AUTHOR_EMAIL" "$GIT_AUTHOR_DATE" \
+			"$GIT_COMMITTER_NAME" "$GIT_COMMITTER_EMAIL" "$GIT_COMMITTER_DATE" $i &&
+		{ test $i -gt 1 || echo "from refs/tags/base^0"; } &&
+		printf "M 100644 inline drivers/usb/core/f3.c\ndata <<EOM\n%s\nEOM\n" "$f3" &&
+		printf "M 100644 inline drivers/usb/long-%d.c\ndata <<EOM\n%d\nEOM\n" $((i % 7)) $i || return 1
+	done >long.fi &&
+	git fast-import --quiet --force <long.fi &&
 	git format-patch -q --thread --stdout base..long >long.mbox &&
 	git checkout -q --detach base &&
 	packs_before=$(ls .git/objects/pack/ | grep -c "\.pack$") &&
@@ -300,11 +308,11 @@ test_expect_success 'local changes checked the same way when a series changes ma
 	git format-patch -q --stdout base..wide >wide.mbox &&
 	git checkout -q -B wide1 base &&
 	mkdir -p wide && echo mine >wide/w35 &&
-	test_expect_code 128 git maint-queue -q wide1 wide.mbox 2>err &&
+	test_expect_code 128 git-maint-queue -q wide1 wide.mbox 2>err &&
 	grep "wide/w35" err &&
 	rm -r wide &&
 	echo local >>drivers/usb/core/f5.c &&
-	git maint-queue -q wide1 wide.mbox &&
+	git-maint-queue -q wide1 wide.mbox &&
 	test_path_is_file wide/w70 &&
 	git diff --name-only >changed &&
 	echo drivers/usb/core/f5.c >expect &&

@@ -17,7 +17,7 @@ same_as_am () {
 	git am -q -s "$patches" &&
 	git checkout -q --detach base &&
 	git branch -f "$b" base &&
-	git maint-queue -s --no-trailers "$b" "$@" >out &&
+	git-maint-queue -s --no-trailers "$b" "$@" >out &&
 	git rev-parse "am-$b" >expect &&
 	git rev-parse "$b" >actual &&
 	test_cmp expect actual
@@ -55,7 +55,7 @@ test_expect_success 'v2 whose cover letter carries an interdiff and a range-diff
 '
 
 test_expect_success 'v1 and v2 in one mailbox as mbox-split writes it: v2' '
-	git maint-mbox-split git-v1/* git-v2/* >both.mbox &&
+	git-maint-mbox-split git-v1/* git-v2/* >both.mbox &&
 	same_as_am both v2-patches.mbox both.mbox
 '
 
@@ -78,11 +78,11 @@ test_expect_success 'a partial reroll: v1 1, 2, 4 and v2 3, in order' '
 read_alike () {
 	name=$1 &&
 	shift &&
-	git maint-dry-apply --onto base "$@" >dry.out &&
+	git-maint-dry-apply --onto base "$@" >dry.out &&
 	sed -n -e "/^Skipping /p" -e "s/^Patch [0-9]*\/[0-9]*: /Applying: /p" \
 		-e "s/^Checking \([0-9]* patch.*\) against base/Read \1/p" dry.out >expect &&
 	git branch -f "alike-$name" base &&
-	git maint-queue "alike-$name" "$@" >queue.out &&
+	git-maint-queue "alike-$name" "$@" >queue.out &&
 	sed -n -e "/^Skipping /p" -e "/^Applying: /p" \
 		-e "s/^Queueing \([0-9]* patch.*\) on .alike-$name./Read \1/p" queue.out >actual &&
 	test_cmp expect actual
@@ -96,7 +96,7 @@ test_expect_success 'dry-apply and queue read a series alike: what is skipped, w
 '
 
 test_expect_success 'the whole-thread output of mbox-split goes in as it is' '
-	git maint-mbox-split --touches c.c list.mbox thread.mbox >s &&
+	git-maint-mbox-split --touches c.c list.mbox thread.mbox >s &&
 	same_as_am split v1-patches.mbox s
 '
 
@@ -113,7 +113,7 @@ test_expect_success 'a mailbox of only a cover letter and replies: no patches fo
 	git branch -f none base &&
 	: >out && : >err && : >after &&
 	repo_state >before &&
-	test_expect_code 1 git maint-queue -q none no-patch.mbox >out 2>err &&
+	test_expect_code 1 git-maint-queue -q none no-patch.mbox >out 2>err &&
 	echo "error: no patches found" >expect &&
 	test_cmp expect err &&
 	repo_state >after &&
@@ -126,7 +126,7 @@ test_expect_success 'a step refused for local changes claims no patch: no "Apply
 	echo local >>c.c &&
 	: >out && : >err && : >after &&
 	repo_state | grep -v "objects/pack/" >before &&
-	test_expect_code 128 git maint-queue dirty thread.mbox >out 2>err &&
+	test_expect_code 128 git-maint-queue dirty thread.mbox >out 2>err &&
 	! grep "^Applying:" out &&
 	grep "^fatal: your local changes" err &&
 	repo_state | grep -v "objects/pack/" >after &&

@@ -44,7 +44,7 @@ queue_on () {
 	b=$1 &&
 	shift &&
 	git branch -f "$b" base &&
-	git maint-queue -s "$b" "$@" >out 2>err
+	git-maint-queue -s "$b" "$@" >out 2>err
 }
 
 test_expect_success 'setup: review threads (lib-reviews.sh)' '
@@ -97,7 +97,7 @@ test_expect_success '--show-trailers: each commit'"${SQ}"'s trailers and what is
 	git branch -f preview base &&
 	touch after out err actual &&
 	repo_state >before &&
-	git maint-queue -s --show-trailers preview reviews-v2.mbox >actual 2>err &&
+	git-maint-queue -s --show-trailers preview reviews-v2.mbox >actual 2>err &&
 	repo_state >after &&
 	test_cmp before after &&
 	test_must_be_empty err &&
@@ -126,7 +126,7 @@ test_expect_success '--show-trailers: each commit'"${SQ}"'s trailers and what is
 '
 
 test_expect_success '--show-trailers shows the trailer blocks queue writes' '
-	git maint-queue -s --show-trailers v2 reviews-v2.mbox >preview &&
+	git-maint-queue -s --show-trailers v2 reviews-v2.mbox >preview &&
 	for k in 1 2 3 4
 	do
 		sed -n "/^Patch $k\//,/^Patch/p" preview |
@@ -189,10 +189,10 @@ test_expect_success 'a queue stopped at a patch keeps the trailers: --continue a
 	git checkout -q -B stop base &&
 	sed -i "s/^c line 1\$/c line 1 changed here/" c.c &&
 	git commit -q -a -m "c changed here" &&
-	test_expect_code 1 git maint-queue -s stop reviews.mbox >out 2>err &&
+	test_expect_code 1 git-maint-queue -s stop reviews.mbox >out 2>err &&
 	git checkout -q base -- c.c &&
 	git apply --index .git/maint/queue/patch &&
-	git maint-queue --continue >out 2>err &&
+	git-maint-queue --continue >out 2>err &&
 	for k in 3 4
 	do
 		git log -1 --format=%B stop~$((4 - k)) | git interpret-trailers --parse >actual &&
@@ -206,7 +206,7 @@ test_expect_success 'a bad --trailers is a usage error: nothing changes' '
 	git branch -f bad base &&
 	touch after out err actual &&
 	repo_state >before &&
-	test_expect_code 129 git maint-queue --trailers="reviewed by" bad reviews.mbox >out 2>err &&
+	test_expect_code 129 git-maint-queue --trailers="reviewed by" bad reviews.mbox >out 2>err &&
 	repo_state >after &&
 	test_cmp before after &&
 	test_must_be_empty out &&
@@ -220,7 +220,7 @@ test_expect_success 'damaged trailers in the queue state: refused, nothing moves
 	git checkout -q -B dmg base &&
 	sed -i "s/^d line 1\$/d line 1 changed here/" d.c &&
 	git commit -q -a -m "d changed here" &&
-	test_expect_code 1 git maint-queue -s dmg reviews.mbox >out 2>err &&
+	test_expect_code 1 git-maint-queue -s dmg reviews.mbox >out 2>err &&
 	# well-formed as a state file (footer: length and blob id), naming patch 9 of 4
 	printf "9 Reviewed-by: X <x@example.org>\n" >payload &&
 	{
@@ -229,11 +229,11 @@ test_expect_success 'damaged trailers in the queue state: refused, nothing moves
 	} >.git/maint/queue/trailers &&
 	touch after out err actual &&
 	repo_state >before &&
-	test_expect_code 128 git maint-queue --skip >out 2>err &&
+	test_expect_code 128 git-maint-queue --skip >out 2>err &&
 	repo_state >after &&
 	test_cmp before after &&
 	grep "^error: queue state: the trailers are damaged\$" err &&
-	git maint-queue --abort >/dev/null
+	git-maint-queue --abort >/dev/null
 '
 
 test_done

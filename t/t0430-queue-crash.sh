@@ -33,12 +33,19 @@ crash () {
 	b=$1 point=$2 &&
 	shift 2 &&
 	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT="$point" \
-		git maint-queue -q -s "$@" "$b" series.mbox
+		git-maint-queue -q -s "$@" "$b" series.mbox
+}
+
+# same_commit <rev> <rev>: both name the same commit (one git rev-parse).
+same_commit () {
+	same_ids=$(git rev-parse "$1" "$2") &&
+	set -- $same_ids &&
+	test $# = 2 && test "$1" = "$2"
 }
 
 # The branch holds exactly the series once, byte for byte as git am -s made it.
 whole () {
-	test "$(git rev-parse "$1")" = "$(git rev-parse expect)"
+	same_commit "$1" expect
 }
 
 for point in queue-after-read queue-objects-written queue-state-write queue-before-ref queue-after-ref
@@ -46,7 +53,7 @@ do
 	test_expect_success "killed at $point: --continue completes the series exactly once" '
 		git branch -f c-$point base &&
 		crash c-$point $point &&
-		git maint-queue -q --continue &&
+		git-maint-queue -q --continue &&
 		whole c-$point &&
 		test_path_is_missing .git/maint/queue &&
 		test_path_is_missing .git/git-maint.lock
@@ -55,15 +62,15 @@ do
 	test_expect_success "killed at $point: --abort restores the original tip" '
 		git branch -f a-$point base &&
 		crash a-$point $point &&
-		git maint-queue --abort &&
-		test "$(git rev-parse a-$point)" = "$(git rev-parse base)" &&
+		git-maint-queue --abort &&
+		same_commit a-$point base &&
 		test_path_is_missing .git/maint/queue
 	'
 
 	test_expect_success "killed at $point on the checked-out branch: --continue leaves a clean work tree" '
 		git checkout -q -B w-$point base &&
 		crash w-$point $point &&
-		git maint-queue -q --continue &&
+		git-maint-queue -q --continue &&
 		whole w-$point &&
 		git status --porcelain --untracked-files=no >status &&
 		test_must_be_empty status &&
@@ -74,8 +81,8 @@ do
 	test_expect_success "killed at $point on the checked-out branch: --abort leaves a clean work tree" '
 		git checkout -q -B wa-$point base &&
 		crash wa-$point $point &&
-		git maint-queue --abort &&
-		test "$(git rev-parse HEAD)" = "$(git rev-parse base)" &&
+		git-maint-queue --abort &&
+		same_commit HEAD base &&
 		git status --porcelain --untracked-files=no >status &&
 		test_must_be_empty status &&
 		test_path_is_missing n1 &&
@@ -98,7 +105,7 @@ do
 				build-each = true
 			EOF
 			crash $bn $point &&
-			git maint-queue -q --continue &&
+			git-maint-queue -q --continue &&
 			whole $bn &&
 			git status --porcelain --untracked-files=no >status &&
 			test_must_be_empty status &&
@@ -116,10 +123,10 @@ do
 		git notes --ref=maint list >notes-before &&
 		git rev-parse -q --verify refs/notes/maint >notes-ref-before &&
 		crash ab-$abort_point queue-after-ref &&
-		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=$abort_point git maint-queue --abort &&
-		git maint-queue --abort >out &&
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=$abort_point git-maint-queue --abort &&
+		git-maint-queue --abort >out &&
 		grep "is back at $(git rev-parse base)" out &&
-		test "$(git rev-parse HEAD)" = "$(git rev-parse base)" &&
+		same_commit HEAD base &&
 		git rev-parse -q --verify refs/notes/maint >notes-ref-after &&
 		test_cmp notes-ref-before notes-ref-after &&
 		git status --porcelain --untracked-files=no >status &&
@@ -134,7 +141,7 @@ test_expect_success 'killed after reading: the original tip is in the state and 
 	git branch -f r1 base &&
 	crash r1 queue-before-ref &&
 	grep "^orig $(git rev-parse base)$" .git/maint/queue/state &&
-	git maint-queue -q --continue &&
+	git-maint-queue -q --continue &&
 	git reflog show r1 >reflog &&
 	grep "$(git rev-parse --short base)" reflog &&
 	whole r1
@@ -144,14 +151,14 @@ test_expect_success 'killed twice (again during --continue): still exactly once'
 	git branch -f r2 base &&
 	crash r2 queue-before-ref &&
 	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=queue-after-ref git maint-queue -q --continue &&
-	git maint-queue -q --continue &&
+	git-maint-queue -q --continue &&
 	whole r2
 '
 
 test_expect_success 'notes survive a crash between the ref moves' '
 	git branch -f r3 base &&
 	crash r3 queue-after-ref &&
-	git maint-queue -q --continue &&
+	git-maint-queue -q --continue &&
 	for c in $(git rev-list base..r3)
 	do
 		git notes --ref=maint show $c >/dev/null || return 1

@@ -16,8 +16,8 @@ refused () {
 	git checkout -q -B "$1" base &&
 	: >after && : >err &&
 	repo_state | grep -v ORIG_HEAD >before &&
-	test_expect_code 1 git maint-queue -q "$1" "$1.mbox" 2>err &&
-	git maint-queue --abort >/dev/null &&
+	test_expect_code 1 git-maint-queue -q "$1" "$1.mbox" 2>err &&
+	git-maint-queue --abort >/dev/null &&
 	repo_state | grep -v ORIG_HEAD >after &&
 	test_cmp before after
 }
@@ -56,7 +56,7 @@ test_expect_success 'an absolute path never leaves the tree' '
 	EOF
 	mail "absolute" d >abs.mbox &&
 	git branch -f abs base &&
-	{ git maint-queue -q abs abs.mbox || git maint-queue --abort; } >/dev/null 2>&1 &&
+	{ git-maint-queue -q abs abs.mbox || git-maint-queue --abort; } >/dev/null 2>&1 &&
 	test_path_is_missing /tmp/maint-queue-absolute
 '
 
@@ -150,8 +150,8 @@ test_expect_success 'an ed-style diff is refused, nothing is run' '
 	EOF
 	mail "ed" d >ed.mbox &&
 	git branch -f ed base &&
-	test_expect_code 1 git maint-queue -q ed ed.mbox 2>err &&
-	git maint-queue --abort >/dev/null &&
+	test_expect_code 1 git-maint-queue -q ed ed.mbox 2>err &&
+	git-maint-queue --abort >/dev/null &&
 	test_path_is_missing ../pwned &&
 	test "$(git rev-parse ed)" = "$(git rev-parse base)"
 '
@@ -168,10 +168,10 @@ test_expect_success '--fuzz lets a hunk with changed outer context apply' '
 	sed -i "s/^3$/three/" nums &&
 	git commit -q -a -m "context moved" &&
 	mail "fuzzy" d >fuzzy.mbox &&
-	test_expect_code 1 git maint-queue -q fz fuzzy.mbox 2>err &&
+	test_expect_code 1 git-maint-queue -q fz fuzzy.mbox 2>err &&
 	grep "FAILED" err &&
-	git maint-queue --abort >/dev/null &&
-	git maint-queue -q --fuzz=1 fz fuzzy.mbox &&
+	git-maint-queue --abort >/dev/null &&
+	git-maint-queue -q --fuzz=1 fz fuzzy.mbox &&
 	grep "^six$" nums
 '
 

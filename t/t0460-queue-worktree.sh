@@ -86,7 +86,7 @@ test_expect_success 'the work tree, modes, links and index end as git am -s leav
 	git clone -q orig am &&
 	git clone -q orig q &&
 	(cd am && git am -q -s ../series.mbox) &&
-	(cd q && git maint-queue -q -s main ../series.mbox) &&
+	(cd q && git-maint-queue -q -s main ../series.mbox) &&
 	test "$(git -C am rev-parse HEAD)" = "$(git -C q rev-parse HEAD)" &&
 	snapshot am >expect &&
 	snapshot q >actual &&
@@ -99,7 +99,7 @@ test_expect_success 'with core.autocrlf=true the files are written as git am wri
 	git clone -q -c core.autocrlf=true orig am-crlf &&
 	git clone -q -c core.autocrlf=true orig q-crlf &&
 	(cd am-crlf && git am -q -s ../series.mbox) &&
-	(cd q-crlf && git maint-queue -q -s main ../series.mbox) &&
+	(cd q-crlf && git-maint-queue -q -s main ../series.mbox) &&
 	snapshot am-crlf >expect &&
 	snapshot q-crlf >actual &&
 	test_cmp expect actual &&
@@ -111,7 +111,7 @@ test_expect_success 'a read-only file in the work tree is replaced as git am rep
 	git clone -q orig q-ro &&
 	chmod a-w am-ro/plain.txt q-ro/plain.txt &&
 	(cd am-ro && git am -q -s ../series.mbox) &&
-	(cd q-ro && git maint-queue -q -s main ../series.mbox) &&
+	(cd q-ro && git-maint-queue -q -s main ../series.mbox) &&
 	snapshot am-ro >expect &&
 	snapshot q-ro >actual &&
 	test_cmp expect actual
@@ -123,9 +123,9 @@ test_expect_success '--abort after a failed build puts the reshaped work tree ba
 	(
 		cd ab &&
 		printf "[tree \"t\"]\n\twork = main\n\tbuild = false\n" >.git/maint.ini &&
-		test_expect_code 1 git maint-queue -q -s main ../series.mbox 2>../err &&
+		test_expect_code 1 git-maint-queue -q -s main ../series.mbox 2>../err &&
 		grep "build failed" ../err &&
-		git maint-queue --abort >../out &&
+		git-maint-queue --abort >../out &&
 		test "$(git rev-parse HEAD)" = "$(git rev-parse origin/main)"
 	) &&
 	snapshot before >expect &&
@@ -161,7 +161,7 @@ test_expect_success '-3 with a conflict: work tree, index stages and markers as 
 	git clone -q orig3 am3 &&
 	git clone -q orig3 q3 &&
 	(cd am3 && test_must_fail git am -q -3 ../conflict.mbox >/dev/null 2>&1) &&
-	(cd q3 && test_expect_code 1 git maint-queue -q -3 main ../conflict.mbox 2>../err) &&
+	(cd q3 && test_expect_code 1 git-maint-queue -q -3 main ../conflict.mbox 2>../err) &&
 	grep "CONFLICT (content): Merge conflict in f" err &&
 	test "$(git -C am3 rev-parse HEAD)" = "$(git -C q3 rev-parse HEAD)" &&
 	snapshot am3 >expect &&
@@ -178,7 +178,7 @@ test_expect_success '-3 conflict: resolved, git add, --continue makes the commit
 		git -C $d add f || return 1
 	done &&
 	(cd am3 && git am -q --continue) &&
-	(cd q3 && git maint-queue -q --continue) &&
+	(cd q3 && git-maint-queue -q --continue) &&
 	test "$(git -C am3 rev-parse HEAD)" = "$(git -C q3 rev-parse HEAD)" &&
 	test_path_is_missing q3/.git/maint/queue &&
 	git -C q3 status --porcelain >status &&
@@ -189,8 +189,8 @@ test_expect_success '-3 conflict: --continue with nothing resolved is refused' '
 	git clone -q orig3 q3n &&
 	(
 		cd q3n &&
-		test_expect_code 1 git maint-queue -q -3 main ../conflict.mbox 2>/dev/null &&
-		test_must_fail git maint-queue --continue 2>../err
+		test_expect_code 1 git-maint-queue -q -3 main ../conflict.mbox 2>/dev/null &&
+		test_must_fail git-maint-queue --continue 2>../err
 	) &&
 	grep "still has conflicts" err
 '
@@ -199,8 +199,8 @@ test_expect_success '-3 conflict: --skip puts the paths back and drops the patch
 	git clone -q orig3 q3s &&
 	(
 		cd q3s &&
-		test_expect_code 1 git maint-queue -q -3 main ../conflict.mbox 2>/dev/null &&
-		git maint-queue -q --skip &&
+		test_expect_code 1 git-maint-queue -q -3 main ../conflict.mbox 2>/dev/null &&
+		git-maint-queue -q --skip &&
 		git status --porcelain >../status &&
 		test "$(git log -1 --format=%s)" = "clean one"
 	) &&
@@ -213,8 +213,8 @@ test_expect_success '-3 conflict: --abort puts everything back' '
 	git clone -q orig3 q3a &&
 	(
 		cd q3a &&
-		test_expect_code 1 git maint-queue -q -3 main ../conflict.mbox 2>/dev/null &&
-		git maint-queue --abort >/dev/null
+		test_expect_code 1 git-maint-queue -q -3 main ../conflict.mbox 2>/dev/null &&
+		git-maint-queue --abort >/dev/null
 	) &&
 	snapshot before3 >expect &&
 	snapshot q3a >actual &&

@@ -27,7 +27,6 @@ struct search {
 	size_t src_nr, dst_nr;
 	struct rename_match *match;
 	const struct rename_opts *o;
-	size_t found;
 };
 
 static int is_regular(unsigned mode)
@@ -53,7 +52,6 @@ static void take(struct search *s, size_t src, size_t dst, int score)
 	s->dst[dst].taken = 1;
 	s->match[dst].src = (long)src;
 	s->match[dst].score = score;
-	s->found++;
 }
 
 static int learn_size(const struct search *s, struct side *f)
@@ -277,7 +275,7 @@ int renames_find(struct rename_match *match, const struct rename_file *src, size
 		 const struct rename_file *dst, size_t dst_nr, const struct rename_opts *o,
 		 size_t *needed_limit)
 {
-	struct search s = { NULL, NULL, src_nr, dst_nr, match, o, 0 };
+	struct search s = { NULL, NULL, src_nr, dst_nr, match, o };
 	int ret = 0;
 
 	if (needed_limit)
