@@ -169,4 +169,29 @@ test_expect_success '--abort with mails taken over from an earlier publish: the 
 	test_cmp expect actual
 '
 
+test_expect_success 'publish -q: the author mailed, and not a line printed (notify runs with -q)' '
+	smtp_reset &&
+	patch 10 &&
+	tip=$(git -C r rev-parse work-next) &&
+	git -C r maint-publish -q >out 2>err &&
+	test_must_be_empty out &&
+	test_must_be_empty err &&
+	test "$(remote_tip origin.git usb-next)" = "$tip" &&
+	test "$(smtp_count)" = 1 &&
+	test "$(smtp_header 1 To)" = "Author 10 <author10@example.org>" &&
+	git -C r notes --ref=maint-notify show work-next >note &&
+	grep "^Status: sent$" note &&
+	test_path_is_missing r/.git/maint/publish
+'
+
+test_expect_success '... without -q, notify says what it sent' '
+	smtp_reset &&
+	patch 11 &&
+	git -C r maint-publish >out 2>err &&
+	c=$(git -C r rev-parse --short=12 work-next) &&
+	grep "^Sent $c usb: patch 11 (to author11@example.org)\$" err &&
+	test "$(smtp_count)" = 1 &&
+	test_path_is_missing r/.git/maint/publish
+'
+
 test_done

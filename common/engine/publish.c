@@ -516,6 +516,8 @@ static void notify_argv(struct strvec *argv, const struct publish *p)
 
 	strvec_push(argv, "git-maint-notify");
 	strvec_push(argv, "--send");
+	if (p->quiet)
+		strvec_push(argv, "-q");	/* --quiet is the whole run's: no "Sent" lines either */
 	if (p->notify_reverts)
 		strvec_push(argv, "--revert");
 	for (size_t i = 0; i < p->remotes.nr; i++) {
