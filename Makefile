@@ -58,12 +58,14 @@ MAINT_VERSION := $(strip $(file <VERSION))$(shell test -e .git && \
 # (libmaint-<layer>.a) per layer:
 #
 #   base      libc: messages, strings, options, the INI config (inih),
-#             running programs, SHA-1 for checksums (OpenSSL)
+#             running programs, SHA-1 for checksums and ids (our own),
+#             libraries loaded on first use (dynlib.h)
 #   mail      base: mail sources, parsing, classification, selection,
 #             writers, the patch parser, composing mail (zlib); commit
 #             messages and trailers, review from replies, patch ids,
 #             git's rename search (renames, rename-score); attestation
-#             (libopendkim, the resolver, OpenSSL from base)
+#             (libopendkim and the resolver's parser, OpenSSL's libcrypto,
+#             each loaded on first use: DLOPEN_PKGS)
 #   net       mail, base: SMTP, HTTP, IMAP (libcurl), the Secret
 #             Service (libsecret), both loaded on first use
 #             (DLOPEN_PKGS), archives and the fetcher
@@ -90,21 +92,20 @@ describe_USES = repo base
 engine_USES = describe repo net mail base
 # The libraries (pkg-config names) a layer's code calls; describe takes
 # only git_oid from <git2.h>.
-base_PKGS = inih libcrypto
-mail_PKGS = zlib opendkim
+base_PKGS = inih
+mail_PKGS = zlib opendkim libcrypto
 net_PKGS = libcurl libsecret-1
 repo_PKGS = libgit2
 describe_PKGS =
 engine_PKGS =
 describe_HEADERS = libgit2
-# Libraries without a pkg-config file a layer's code calls: the resolver
-# (DKIM keys from DNS, res_nquery()).
-mail_LIBS = -lresolv
 # Libraries compiled against but linked to nothing: loaded by the code
-# that uses them when it first does (common/net/dynlib.h), so the many
-# runs that send, fetch and ask for nothing never map them and the ~30
-# libraries under them.
-DLOPEN_PKGS = libcurl libsecret-1
+# that uses them when it first does (common/base/dynlib.h), so the many
+# runs that send, fetch, ask for nothing and read no signature never map
+# them and the ~30 libraries under them. (The resolver's parser of
+# answers, ns_initparse(), comes with libopendkim the same way, from
+# libresolv.so.2; res_nquery() is the C library's.)
+DLOPEN_PKGS = libcurl libsecret-1 opendkim libcrypto
 
 # Each program and the layers it links; every other library stays out of
 # it (t/t0001 checks with ldd).

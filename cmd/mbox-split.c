@@ -188,8 +188,8 @@ int cmd_main(int argc, const char **argv)
 	if (o.list && (o.show_trailers || mbox_write_format_needs_attest(o.format))) {
 		if (attest_conf_load(&ac, &cfg, o.attest) < 0)
 			exit(EXIT_FATAL);
-		if (ac.policy != ATTEST_OFF && !(ms.attest = attest_new(&ac)))
-			exit(EXIT_FATAL);
+		if (ac.policy != ATTEST_OFF)
+			ms.attest = attest_new(&ac);
 	}
 	/* a listing is for people: paged and coloured on a terminal (pager.h, color.h) */
 	if (o.list && !source_reads_terminal(argv, argc))

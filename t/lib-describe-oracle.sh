@@ -58,17 +58,15 @@ describe_oracle () {
 	git rev-list --no-commit-header --format="%H %ct %P" --all \
 		$(grep -v " " oracle.ids) >oracle.dag.unsorted &&
 	sort -s -k2,2n oracle.dag.unsorted >oracle.dag &&
-	oracle_memo=oracle.memo/$(cksum oracle.dag oracle.ids oracle.in "$oracle_graph" | cksum | tr " " -) &&
-	if test -f "$oracle_memo.batch-lines"
+	oracle_key=$(cksum oracle.dag oracle.ids oracle.in "$oracle_graph" | cksum) &&
+	oracle_memo=oracle.memo/${oracle_key% *}-${oracle_key#* } &&
+	if ! test -f "$oracle_memo.batch-lines"
 	then
-		cp "$oracle_memo.batches" oracle.batches &&
-		cp "$oracle_memo.batch-lines" oracle.batch-lines
-	else
 		awk -f "$MAINT_TEST_DIR/lib-describe-oracle.awk" \
 			oracle.dag oracle.ids oracle.in "$oracle_graph" &&
 		mkdir -p oracle.memo &&
-		cp oracle.batches "$oracle_memo.batches" &&
-		cp oracle.batch-lines "$oracle_memo.batch-lines"
+		mv oracle.batches "$oracle_memo.batches" &&
+		mv oracle.batch-lines "$oracle_memo.batch-lines"
 	fi &&
 	# each run's answers after a line "--" (no name is "--"); the lines
 	# are words (no blank), not patterns
@@ -77,8 +75,25 @@ describe_oracle () {
 	do
 		echo -- &&
 		{ git describe --contains --always "$@" $oracle_args 2>/dev/null || :; } || break
-	done <oracle.batches >oracle.names &&
+	done <"$oracle_memo.batches" >oracle.names &&
 	set +f &&
+	if test -z "$MAINT_TEST_ORACLE_EACH"
+	then
+		describe_oracle_answers_ "$oracle_memo.batch-lines"
+	else
+		describe_oracle_answers_ "$oracle_memo.batch-lines" >oracle.out &&
+		while read -r line
+		do
+			git describe --contains "$@" "$line" 2>/dev/null || echo "$line undefined"
+		done <oracle.in >oracle.each &&
+		test_cmp oracle.each oracle.out &&
+		cat oracle.out
+	fi
+}
+
+# describe_oracle_answers_ <batch-lines>: each line's answer, from the
+# runs' answers in oracle.names
+describe_oracle_answers_ () {
 	awk '
 	FILENAME == ARGV[1] { line[FNR] = $0; nlines = FNR; next }
 	FILENAME == ARGV[2] { id[FNR] = NF == 1 ? $1 : ""; next }
@@ -93,14 +108,5 @@ describe_oracle () {
 				a = line[l] " undefined"
 			print a
 		}
-	}' oracle.in oracle.ids oracle.batch-lines oracle.names >oracle.out &&
-	if test -n "$MAINT_TEST_ORACLE_EACH"
-	then
-		while read -r line
-		do
-			git describe --contains "$@" "$line" 2>/dev/null || echo "$line undefined"
-		done <oracle.in >oracle.each &&
-		test_cmp oracle.each oracle.out
-	fi &&
-	cat oracle.out
+	}' oracle.in oracle.ids "$1" oracle.names
 }

@@ -66,6 +66,13 @@ use_resolved_python3 () {
 	return 0
 }
 
+# in_repo <dir> <command>...: runs <command> in <dir>, as git -C <dir> does,
+# for a shell function (queue_commit) or one of our programs run without
+# git's dispatch in front (a git process less), redirections the caller's.
+in_repo () {
+	(cd "$1" && shift && "$@")
+}
+
 # The python helpers here and in lib-archive.sh and lib-imap.sh need only
 # python's standard library: -S skips the site module, whose .pth files
 # can cost more than the helper (a version manager's python: 100 ms of

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# Shared by the publish tests (t07xx). Source after test-lib.sh.
+# Shared by the publish tests (t07xx). Source after test-lib.sh and
+# lib-git-server.sh (in_repo).
 #
 #   setup_article_repo <dir>  a repository with the article's branches:
 #                             master, usb-next and work-next at "base", HEAD on
@@ -26,7 +27,9 @@ setup_article_repo () {
 }
 
 queue_commit () {
-	mkdir -p "$(dirname "$1")" &&
+	case $1 in
+	*/*) test -d "${1%/*}" || mkdir -p "${1%/*}" ;;
+	esac &&
 	echo "$2" >>"$1" &&
 	git add "$1" &&
 	test_tick &&
@@ -55,7 +58,3 @@ repo_state_of () {
 	(cd "$1" && repo_state)
 }
 
-# in_repo <dir> <command>...: runs a shell function (queue_commit) there.
-in_repo () {
-	(cd "$1" && shift && "$@")
-}

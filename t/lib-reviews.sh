@@ -42,12 +42,25 @@ review_reply () {
 	reply_to "$1" "$2" "Sat, 9 Apr 2005 10:$3:00 +0000" "$5" "rv$4"
 }
 
+# reviews_setup: the fixture above, built once a run (test_setup_cached);
+# v1p1..v1p4 name v1's patches.
 reviews_setup () {
+	test_setup_cached reviews "$MAINT_TEST_DIR/lib-reviews.sh" "$MAINT_TEST_DIR/lib-threads.sh" -- \
+		reviews_build &&
+	reviews_patches
+}
+
+reviews_patches () {
+	for v1p1 in git-v1/0001-*.patch; do :; done &&
+	for v1p2 in git-v1/0002-*.patch; do :; done &&
+	for v1p3 in git-v1/0003-*.patch; do :; done &&
+	for v1p4 in git-v1/0004-*.patch; do :; done &&
+	test -f "$v1p1" && test -f "$v1p2" && test -f "$v1p3" && test -f "$v1p4"
+}
+
+reviews_build () {
 	threads_setup &&
-	v1p1=$(ls git-v1/0001-*.patch) &&
-	v1p2=$(ls git-v1/0002-*.patch) &&
-	v1p3=$(ls git-v1/0003-*.patch) &&
-	v1p4=$(ls git-v1/0004-*.patch) &&
+	reviews_patches &&
 	{
 		review_reply "$v1p1" "$REV" 01 1 &&
 		echo "Nice cleanup." &&

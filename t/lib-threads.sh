@@ -69,7 +69,12 @@ quote_patch () {
 	sed "1,/^\$/d" "$1" | sed "s/^/> /; s/^> \$/>/"
 }
 
+# threads_setup: the fixture above, built once a run (test_setup_cached).
 threads_setup () {
+	test_setup_cached threads "$MAINT_TEST_DIR/lib-threads.sh" -- threads_build
+}
+
+threads_build () {
 	git init -q &&
 	for f in a b c d
 	do

@@ -95,6 +95,10 @@ TODO_ACK="Ack Er <ack@example.org>"
 TODO_TESS="Tess Ter <tess@example.org>"
 
 todo_setup () {
+	test_setup_cached todo "$MAINT_TEST_DIR/lib-todo.sh" "$MAINT_TEST_DIR/lib-threads.sh" -- todo_build
+}
+
+todo_build () {
 	git init -q -b master &&
 	mkdir -p drivers/usb/core drivers/usb/serial drivers/usb/gadget drivers/usb/storage \
 		drivers/usb/host drivers/usb/misc fs/ext4 &&

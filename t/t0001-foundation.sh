@@ -72,22 +72,20 @@ test_expect_success 'mbox-split and describe-contains load neither libgit2 nor l
 '
 
 # The programs that read patches check their signatures (attestation,
-# common/mail/attest.h): libopendkim and the resolver come with the mail
-# layer's readers; notify and publish link them through queue's engine,
-# which they ask whether a queue is in progress. libcurl and libsecret
-# are linked by none: the net layer loads them when it first uses them
-# (the next tests).
+# common/mail/attest.h). libcurl, libsecret, libopendkim with the
+# resolver, and OpenSSL's libcrypto are linked by none: the code that uses
+# them loads them when it first does (the next tests).
 test_expect_success 'each program links only the libraries of the layers it uses' '
 	cat >expect <<-\EOF &&
 	describe-contains:
 	describe-contains--libgit2: libgit2
-	dry-apply: libcrypto libgit2 libinih libopendkim libresolv libz
-	mbox-split: libcrypto libinih libopendkim libresolv
-	notify: libcrypto libgit2 libinih libopendkim libresolv libz
-	publish: libcrypto libgit2 libinih libopendkim libresolv libz
-	queue: libcrypto libgit2 libinih libopendkim libresolv libz
-	request-pull: libcrypto libgit2 libinih libz
-	source--fetch: libcrypto libinih libz
+	dry-apply: libgit2 libinih libz
+	mbox-split: libinih
+	notify: libgit2 libinih libz
+	publish: libgit2 libinih libz
+	queue: libgit2 libinih libz
+	request-pull: libgit2 libinih libz
+	source--fetch: libinih libz
 	EOF
 	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
 	do
@@ -102,28 +100,71 @@ test_expect_success 'each program links only the libraries of the layers it uses
 	test_cmp expect actual
 '
 
-# common/net/dynlib.h: libcurl (curl-lib.c) and libsecret with GLib
+# common/base/dynlib.h: libcurl (curl-lib.c) and libsecret with GLib
 # (secret.c) are taken with dlopen() when a mail is sent, an archive or
-# IMAP folder read, a password looked up; a run that does none of that
-# (-h, a dry run) never maps them nor the ~30 libraries under them.
-test_expect_success 'libcurl and libsecret are loaded when used, linked by nothing' '
+# IMAP folder read, a password looked up, libopendkim and the resolver
+# (attest-dkim.c) when a DKIM signature is checked, libcrypto
+# (attest-patatt.c) when a developer signature is; a run that does none of
+# that (-h, a dry run, unsigned mail) never maps them nor the ~30
+# libraries under them. The signatures are malformed, so that no key is
+# asked for (from DNS).
+test_expect_success 'setup: a mail with a DKIM signature, one with a developer signature, one with none' '
+	cat >plain.mbox <<-\EOF &&
+	From 1 Mon Sep 17 00:00:00 2001
+	From: A U Thor <author@example.org>
+	Subject: [PATCH] one
+	Message-ID: <1@example.org>
+
+	body
+	EOF
+	{
+		sed -n "1,/^Message-ID/p" plain.mbox &&
+		echo "DKIM-Signature: not a signature" &&
+		sed "1,/^Message-ID/d" plain.mbox
+	} >signed.mbox &&
+	grep "^DKIM-Signature: " signed.mbox &&
+	sed "s/^DKIM-Signature: .*/X-Developer-Signature: not a signature/" signed.mbox >dev-signed.mbox &&
+	grep "^X-Developer-Signature: " dev-signed.mbox
+'
+
+test_expect_success 'libcurl, libsecret, libopendkim, libcrypto are loaded when used, linked by nothing' '
 	for p in "$MAINT_BUILD_DIR"/bin/git-maint-* "$MAINT_BUILD_DIR"/t/helper/test-secret
 	do
 		readelf -d "$p" >dyn &&
-		! grep -e libcurl -e libsecret -e libglib -e libgobject dyn || return 1
+		! grep -e libcurl -e libsecret -e libglib -e libgobject -e libopendkim -e libresolv \
+			-e libcrypto dyn ||
+		return 1
 	done &&
 	nm -g --defined-only "$MAINT_BUILD_DIR"/libmaint-*.a | awk "NF == 3 { print \$3 }" |
 	sort -u >ours &&
 	nm -u "$MAINT_BUILD_DIR"/libmaint-*.a | awk "NF == 2 { print \$2 }" | sort -u >undefined &&
 	comm -23 undefined ours >theirs &&
 	grep -x -e malloc -e git_libgit2_init theirs &&
-	! grep -E "^(curl|secret|g)_" theirs &&
+	! grep -E "^(curl|secret|g|dkim|ns|EVP)_" theirs &&
 	for p in notify publish request-pull
 	do
 		test_expect_code 129 env LD_DEBUG=files "$MAINT_BUILD_DIR/bin/git-maint-$p" -h >out 2>debug &&
 		grep "file=libc\.so" debug &&
 		! grep -e "file=libcurl" -e "file=libsecret" -e "file=libglib" debug || return 1
-	done
+	done &&
+	env LD_DEBUG=files "$MAINT_BUILD_DIR/bin/git-maint-mbox-split" --list --format="%G? %s" \
+		plain.mbox >out 2>debug &&
+	echo "N [PATCH] one" >expect &&
+	test_cmp expect out &&
+	grep "file=libc\.so" debug &&
+	! grep -e "file=libopendkim" -e "file=libresolv" -e "file=libcrypto" debug &&
+	env LD_DEBUG=files "$MAINT_BUILD_DIR/bin/git-maint-mbox-split" --list --format="%G? %s" \
+		signed.mbox >out 2>debug &&
+	echo "B [PATCH] one" >expect &&
+	test_cmp expect out &&
+	grep "file=libopendkim\.so\.11" debug &&
+	grep "file=libresolv\.so\.2" debug &&
+	env LD_DEBUG=files "$MAINT_BUILD_DIR/bin/git-maint-mbox-split" --list --format="%G? %s" \
+		dev-signed.mbox >out 2>debug &&
+	echo "B [PATCH] one" >expect &&
+	test_cmp expect out &&
+	grep "file=libcrypto\.so\.3" debug &&
+	! grep -e "file=libopendkim" debug
 '
 
 test_expect_success 'a library that cannot be loaded is an error naming it' '
@@ -138,7 +179,17 @@ test_expect_success 'a library that cannot be loaded is an error naming it' '
 	test_expect_code 128 env LD_LIBRARY_PATH="$PWD/fakelib" \
 		"$MAINT_BUILD_DIR/t/helper/test-secret" lookup smtp mail.example.com 0 >out 2>err &&
 	test_must_be_empty out &&
-	grep "^fatal: cannot load libsecret-1.so.0, libsecret (the Secret Service): .*fakelib/libsecret-1.so.0" err
+	grep "^fatal: cannot load libsecret-1.so.0, libsecret (the Secret Service): .*fakelib/libsecret-1.so.0" err &&
+	echo "not a library" >fakelib/libopendkim.so.11 &&
+	test_expect_code 128 env LD_LIBRARY_PATH="$PWD/fakelib" \
+		"$MAINT_BUILD_DIR/bin/git-maint-mbox-split" --list --format="%G? %s" signed.mbox >out 2>err &&
+	test_must_be_empty out &&
+	grep "^fatal: cannot load libopendkim.so.11, libopendkim (DKIM signatures): .*fakelib/libopendkim.so.11" err &&
+	echo "not a library" >fakelib/libcrypto.so.3 &&
+	test_expect_code 128 env LD_LIBRARY_PATH="$PWD/fakelib" \
+		"$MAINT_BUILD_DIR/bin/git-maint-mbox-split" --list --format="%G? %s" dev-signed.mbox >out 2>err &&
+	test_must_be_empty out &&
+	grep "^fatal: cannot load libcrypto.so.3, OpenSSL.s libcrypto (ed25519 signatures): .*fakelib/libcrypto.so.3" err
 '
 
 test_expect_success 'no layer of common/ calls a layer above it' '

@@ -10,7 +10,7 @@ file, the repository and everything outside as they were.'
 # state: what a refused queue must leave as it was (ORIG_HEAD aside: git
 # am sets it too), plus every file of the work tree, untracked or not.
 state () {
-	repo_state | grep -v ORIG_HEAD &&
+	repo_state ORIG_HEAD &&
 	files
 }
 
@@ -37,7 +37,7 @@ refused () {
 	mbox=$1 &&
 	shift &&
 	state >"$HOME"/before &&
-	test_expect_code 128 git maint-queue -q t "$mbox" >"$HOME"/out 2>"$HOME"/err &&
+	test_expect_code 128 git-maint-queue -q t "$mbox" >"$HOME"/out 2>"$HOME"/err &&
 	test_must_be_empty "$HOME"/out &&
 	way queue "$@" >"$HOME"/expect &&
 	test_cmp "$HOME"/expect "$HOME"/err &&
@@ -124,7 +124,7 @@ test_expect_success 'an untracked symbolic link where a patch needs a directory:
 		git checkout -q -B t base &&
 		ln -s ../outside notes &&
 		state >"$HOME"/before &&
-		test_expect_code 128 git maint-queue -q t ../notes.mbox 2>"$HOME"/err &&
+		test_expect_code 128 git-maint-queue -q t ../notes.mbox 2>"$HOME"/err &&
 		way queue notes >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		state >"$HOME"/after &&
@@ -187,7 +187,7 @@ test_expect_success 'a directory holding only empty directories where a file goe
 		cd r &&
 		git checkout -q -B t base &&
 		mkdir -p top/empty/er &&
-		git maint-queue -q t ../top.mbox &&
+		git-maint-queue -q t ../top.mbox &&
 		echo top >"$HOME"/expect &&
 		test_cmp "$HOME"/expect top &&
 		git status --porcelain --ignored >"$HOME"/status &&
@@ -202,18 +202,18 @@ test_expect_success '--abort refuses to lose an untracked file, as git am --abor
 		echo diverged >keep &&
 		git commit -q -a -m diverged &&
 		git tag diverged &&
-		test_expect_code 1 git maint-queue -q t ../stops.mbox 2>/dev/null &&
+		test_expect_code 1 git-maint-queue -q t ../stops.mbox 2>/dev/null &&
 		mkdir old &&
 		echo mine >old/mine &&
 		state >"$HOME"/before &&
-		test_expect_code 128 git maint-queue --abort >"$HOME"/out 2>"$HOME"/err &&
+		test_expect_code 128 git-maint-queue --abort >"$HOME"/out 2>"$HOME"/err &&
 		test_must_be_empty "$HOME"/out &&
 		way --abort old/mine >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		state >"$HOME"/after &&
 		test_cmp "$HOME"/before "$HOME"/after &&
 		rm -r old &&
-		git maint-queue --abort >/dev/null &&
+		git-maint-queue --abort >/dev/null &&
 		test "$(git rev-parse t)" = "$(git rev-parse diverged)" &&
 		git status --porcelain --ignored >"$HOME"/status &&
 		test_must_be_empty "$HOME"/status
@@ -229,10 +229,10 @@ test_expect_success '--continue after a crash finishes a file the step wrote (37
 		cd r &&
 		git checkout -q -B t base &&
 		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=queue-after-ref \
-			git maint-queue -q t ../top.mbox &&
+			git-maint-queue -q t ../top.mbox &&
 		rm .git/git-maint.lock &&
 		git show t:top >top &&
-		git maint-queue -q --continue &&
+		git-maint-queue -q --continue &&
 		git status --porcelain --ignored >"$HOME"/status &&
 		test_must_be_empty "$HOME"/status
 	)
@@ -243,17 +243,17 @@ test_expect_success '--continue after a crash keeps a file of the user in the wa
 		cd r &&
 		git checkout -q -B t base &&
 		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=queue-after-ref \
-			git maint-queue -q t ../top.mbox &&
+			git-maint-queue -q t ../top.mbox &&
 		rm .git/git-maint.lock &&
 		echo mine >top &&
 		state >"$HOME"/before &&
-		test_expect_code 128 git maint-queue -q --continue 2>"$HOME"/err &&
+		test_expect_code 128 git-maint-queue -q --continue 2>"$HOME"/err &&
 		way "" top >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		state >"$HOME"/after &&
 		test_cmp "$HOME"/before "$HOME"/after &&
 		rm top &&
-		git maint-queue -q --continue &&
+		git-maint-queue -q --continue &&
 		git status --porcelain --ignored >"$HOME"/status &&
 		test_must_be_empty "$HOME"/status
 	)
@@ -264,25 +264,25 @@ test_expect_success '--abort after a crash removes a file the step wrote, keeps 
 		cd r &&
 		git checkout -q -B t base &&
 		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=queue-after-ref \
-			git maint-queue -q t ../top.mbox &&
+			git-maint-queue -q t ../top.mbox &&
 		rm .git/git-maint.lock &&
 		git show t:top >top &&
-		git maint-queue --abort >/dev/null &&
+		git-maint-queue --abort >/dev/null &&
 		test_path_is_missing top &&
 		test "$(git rev-parse t)" = "$(git rev-parse base)" &&
 
 		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=queue-after-ref \
-			git maint-queue -q t ../top.mbox &&
+			git-maint-queue -q t ../top.mbox &&
 		rm .git/git-maint.lock &&
 		echo mine >top &&
 		state >"$HOME"/before &&
-		test_expect_code 128 git maint-queue --abort 2>"$HOME"/err &&
+		test_expect_code 128 git-maint-queue --abort 2>"$HOME"/err &&
 		way --abort top >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		state >"$HOME"/after &&
 		test_cmp "$HOME"/before "$HOME"/after &&
 		rm top &&
-		git maint-queue --abort >/dev/null &&
+		git-maint-queue --abort >/dev/null &&
 		git status --porcelain --ignored >"$HOME"/status &&
 		test_must_be_empty "$HOME"/status
 	)

@@ -51,7 +51,7 @@ test_expect_success 'setuid, setgid and sticky bits go, modes become 0644/0755 a
 	special am &&
 	special q &&
 	(cd am && git am -q ../series.mbox) &&
-	(cd q && git maint-queue -q main ../series.mbox) &&
+	(cd q && git-maint-queue -q main ../series.mbox) &&
 	test "$(git -C am rev-parse HEAD)" = "$(git -C q rev-parse HEAD)" &&
 	(cd am && modes) >expect &&
 	(cd q && modes) >actual &&
@@ -72,7 +72,7 @@ test_expect_success 'the umask applies as it does for git am (44)' '
 	special am-umask &&
 	special q-umask &&
 	(umask 027 && cd am-umask && git am -q ../series.mbox) &&
-	(umask 027 && cd q-umask && git maint-queue -q main ../series.mbox) &&
+	(umask 027 && cd q-umask && git-maint-queue -q main ../series.mbox) &&
 	(cd am-umask && modes) >expect &&
 	(cd q-umask && modes) >actual &&
 	test_cmp expect actual &&
@@ -115,7 +115,7 @@ test_expect_success 'legacy modes are no local changes: queued on the checked-ou
 	git clone -q legacy legacy-am &&
 	git clone -q legacy legacy-q &&
 	(cd legacy-am && git am -q ../legacy.mbox) &&
-	(cd legacy-q && git maint-queue -q main ../legacy.mbox 2>../err) &&
+	(cd legacy-q && git-maint-queue -q main ../legacy.mbox 2>../err) &&
 	test_must_be_empty err &&
 	test "$(git -C legacy-am rev-parse HEAD)" = "$(git -C legacy-q rev-parse HEAD)" &&
 	git -C legacy-q status --porcelain >status &&
@@ -131,7 +131,7 @@ test_expect_success 'a real change to a legacy-mode file is still a local change
 		cd legacy-dirty &&
 		echo mine >>a &&
 		repo_state >../before &&
-		test_expect_code 128 git maint-queue -q main ../legacy.mbox 2>../err &&
+		test_expect_code 128 git-maint-queue -q main ../legacy.mbox 2>../err &&
 		repo_state >../after
 	) &&
 	grep -v ORIG_HEAD before >expect &&

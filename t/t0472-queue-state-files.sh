@@ -64,15 +64,15 @@ test_expect_success 'a ../../ path in the conflict list: --skip refuses, nothing
 	(
 		cd w/r &&
 		git checkout -q -B t diverged &&
-		test_expect_code 1 git maint-queue -q t ../series.mbox 2>/dev/null &&
+		test_expect_code 1 git-maint-queue -q t ../series.mbox 2>/dev/null &&
 		dir="$PWD/.git/maint/queue" &&
 		printf "two\n../../victim\n" >.git/maint/queue/conflict &&
 		echo "fatal: '\''$dir/conflict'\'': invalid path '\''../../victim'\'': '\''.'\'' or '\''..'\'' in path; remove that file to go on without it" >"$HOME"/expect-err &&
-		unchanged git maint-queue --skip &&
-		unchanged git maint-queue --continue &&
-		unchanged git maint-queue --abort &&
+		unchanged git-maint-queue --skip &&
+		unchanged git-maint-queue --continue &&
+		unchanged git-maint-queue --abort &&
 		rm .git/maint/queue/conflict &&
-		git maint-queue --abort >/dev/null &&
+		git-maint-queue --abort >/dev/null &&
 		test "$(git rev-parse t)" = "$(git rev-parse diverged)"
 	) &&
 	echo precious >expect &&
@@ -83,16 +83,16 @@ test_expect_success 'a .git path or an absolute path in the conflict list is ref
 	(
 		cd w/r &&
 		git checkout -q -B t diverged &&
-		test_expect_code 1 git maint-queue -q t ../series.mbox 2>/dev/null &&
+		test_expect_code 1 git-maint-queue -q t ../series.mbox 2>/dev/null &&
 		dir="$PWD/.git/maint/queue" &&
 		printf ".git/config\n" >.git/maint/queue/conflict &&
 		echo "fatal: '\''$dir/conflict'\'': invalid path '\''.git/config'\'': '\''.git'\'' in path; remove that file to go on without it" >"$HOME"/expect-err &&
-		unchanged git maint-queue --skip &&
+		unchanged git-maint-queue --skip &&
 		printf "%s\n" "$HOME/victim" >.git/maint/queue/conflict &&
 		echo "fatal: '\''$dir/conflict'\'': invalid path '\''$HOME/victim'\'': absolute path; remove that file to go on without it" >"$HOME"/expect-err &&
-		unchanged git maint-queue --skip &&
+		unchanged git-maint-queue --skip &&
 		rm .git/maint/queue/conflict &&
-		git maint-queue --abort >/dev/null
+		git-maint-queue --abort >/dev/null
 	)
 '
 
@@ -103,12 +103,12 @@ test_expect_success 'a conflict list naming a path beyond a tracked symbolic lin
 		ln -s ../../victim-dir link &&
 		git add link &&
 		git commit -q -m link &&
-		test_expect_code 1 git maint-queue -q t ../series.mbox 2>/dev/null &&
+		test_expect_code 1 git-maint-queue -q t ../series.mbox 2>/dev/null &&
 		printf "link/keep\n" >.git/maint/queue/conflict &&
 		printf "fatal: these paths are beyond a symbolic link or file:\n\tlink/keep\n" >"$HOME"/expect-err &&
-		unchanged git maint-queue --skip &&
+		unchanged git-maint-queue --skip &&
 		rm .git/maint/queue/conflict &&
-		git maint-queue --abort >/dev/null &&
+		git-maint-queue --abort >/dev/null &&
 		git reset -q --hard diverged
 	)
 '
@@ -120,12 +120,12 @@ test_expect_success 'the state directory a symbolic link: refused; --abort remov
 		dir="$PWD/.git/maint/queue" &&
 		ln -s "$HOME/victim-dir" .git/maint/queue &&
 		echo "fatal: the queue state '\''$dir'\'' is not a directory or is reached through a symbolic link; not used ('\''git maint-queue --abort'\'' removes a link there)" >"$HOME"/expect-err &&
-		unchanged git maint-queue --continue &&
-		unchanged git maint-queue --skip &&
-		unchanged git maint-queue --show-current &&
-		unchanged git maint-queue -q t ../series.mbox &&
+		unchanged git-maint-queue --continue &&
+		unchanged git-maint-queue --skip &&
+		unchanged git-maint-queue --show-current &&
+		unchanged git-maint-queue -q t ../series.mbox &&
 		outside >"$HOME"/outside-before &&
-		git maint-queue --abort >out 2>err &&
+		git-maint-queue --abort >out 2>err &&
 		test_must_be_empty out &&
 		echo "warning: removed '\''$dir'\'': it was not a directory (a symbolic link?); no branch was reset" >expect &&
 		test_cmp expect err &&
@@ -145,10 +145,10 @@ test_expect_success '$GIT_DIR/maint a symbolic link: refused, --abort too, nothi
 		ln -s "$HOME/victim-dir" .git/maint &&
 		dir="$PWD/.git/maint/queue" &&
 		echo "fatal: the queue state '\''$dir'\'' is not a directory or is reached through a symbolic link; not used ('\''git maint-queue --abort'\'' removes a link there)" >"$HOME"/expect-err &&
-		unchanged git maint-queue --continue &&
-		unchanged git maint-queue -q t ../series.mbox &&
+		unchanged git-maint-queue --continue &&
+		unchanged git-maint-queue -q t ../series.mbox &&
 		echo "fatal: '\''$PWD/.git/maint'\'' is not a directory (a symbolic link?); git-maint does not use it" >"$HOME"/expect-err &&
-		unchanged git maint-queue --abort &&
+		unchanged git-maint-queue --abort &&
 		rm .git/maint
 	) &&
 	rm -r victim-dir/queue
@@ -158,16 +158,16 @@ test_expect_success 'a state file a symbolic link: not read, and --abort removes
 	(
 		cd w/r &&
 		git checkout -q -B t diverged &&
-		test_expect_code 1 git maint-queue -q t ../series.mbox 2>/dev/null &&
+		test_expect_code 1 git-maint-queue -q t ../series.mbox 2>/dev/null &&
 		dir="$PWD/.git/maint/queue" &&
 		rm .git/maint/queue/state &&
 		ln -s "$HOME/victim-dir/state" .git/maint/queue/state &&
 		printf "%s\n" "error: state file '\''$dir/state'\'' is a symbolic link; not read" \
 			"fatal: the queue state in '\''$dir'\'' cannot be used; run '\''git maint-queue --abort'\'' to clear it" \
 			>"$HOME"/expect-err &&
-		unchanged git maint-queue --continue &&
+		unchanged git-maint-queue --continue &&
 		outside >"$HOME"/outside-before &&
-		git maint-queue --abort 2>err &&
+		git-maint-queue --abort 2>err &&
 		grep "^warning: removing the damaged queue state; no branch was reset$" err &&
 		test_path_is_missing .git/maint/queue &&
 		outside >"$HOME"/outside-after &&
@@ -179,15 +179,15 @@ test_expect_success 'the stored patch a symbolic link: --show-current and --cont
 	(
 		cd w/r &&
 		git checkout -q -B t diverged &&
-		test_expect_code 1 git maint-queue -q t ../series.mbox 2>/dev/null &&
+		test_expect_code 1 git-maint-queue -q t ../series.mbox 2>/dev/null &&
 		dir="$PWD/.git/maint/queue" &&
 		rm .git/maint/queue/patch &&
 		ln -s "$HOME/victim" .git/maint/queue/patch &&
 		echo "fatal: state file '\''$dir/patch'\'' is a symbolic link; not read" >"$HOME"/expect-err &&
-		unchanged git maint-queue --show-current &&
-		unchanged git maint-queue --continue &&
+		unchanged git-maint-queue --show-current &&
+		unchanged git-maint-queue --continue &&
 		outside >"$HOME"/outside-before &&
-		git maint-queue --abort >/dev/null &&
+		git-maint-queue --abort >/dev/null &&
 		test_path_is_missing .git/maint/queue &&
 		outside >"$HOME"/outside-after &&
 		test_cmp "$HOME"/outside-before "$HOME"/outside-after &&

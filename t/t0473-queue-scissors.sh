@@ -66,7 +66,7 @@ test_expect_success '--scissors gives the commit git am --scissors gives (issue 
 		cd r &&
 		am am-sc git am -q --scissors "$HOME"/one.mbox &&
 		git branch -f q-sc base &&
-		git maint-queue -q --scissors q-sc "$HOME"/one.mbox &&
+		git-maint-queue -q --scissors q-sc "$HOME"/one.mbox &&
 		test "$(git rev-parse q-sc)" = "$(git rev-parse am-sc)" &&
 		git log -1 --format=%s q-sc >"$HOME"/actual &&
 		echo "fix a" >"$HOME"/expect &&
@@ -79,7 +79,7 @@ test_expect_success 'without it, the whole body is the message, as with git am' 
 		cd r &&
 		am am-plain git am -q "$HOME"/one.mbox &&
 		git branch -f q-plain base &&
-		git maint-queue -q q-plain "$HOME"/one.mbox &&
+		git-maint-queue -q q-plain "$HOME"/one.mbox &&
 		test "$(git rev-parse q-plain)" = "$(git rev-parse am-plain)"
 	)
 '
@@ -91,12 +91,12 @@ test_expect_success 'mailinfo.scissors=true is the default, --no-scissors overri
 		git config mailinfo.scissors true &&
 		am am-cfg git am -q "$HOME"/one.mbox &&
 		git branch -f q-cfg base &&
-		git maint-queue -q q-cfg "$HOME"/one.mbox &&
+		git-maint-queue -q q-cfg "$HOME"/one.mbox &&
 		test "$(git rev-parse q-cfg)" = "$(git rev-parse am-cfg)" &&
 		test "$(git rev-parse q-cfg)" = "$(git rev-parse am-sc)" &&
 		am am-no git am -q --no-scissors "$HOME"/one.mbox &&
 		git branch -f q-no base &&
-		git maint-queue -q --no-scissors q-no "$HOME"/one.mbox &&
+		git-maint-queue -q --no-scissors q-no "$HOME"/one.mbox &&
 		test "$(git rev-parse q-no)" = "$(git rev-parse am-no)" &&
 		test "$(git rev-parse q-no)" = "$(git rev-parse am-plain)"
 	)
@@ -109,7 +109,7 @@ test_expect_success 'a mailinfo.scissors that is not a boolean: exit 128, nothin
 		git config mailinfo.scissors maybe &&
 		git branch -f q-bad base &&
 		repo_state >"$HOME"/before &&
-		test_expect_code 128 git maint-queue -q q-bad "$HOME"/one.mbox 2>"$HOME"/err &&
+		test_expect_code 128 git-maint-queue -q q-bad "$HOME"/one.mbox 2>"$HOME"/err &&
 		echo "fatal: bad boolean config value '\''maybe'\'' for '\''mailinfo.scissors'\''" >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		repo_state >"$HOME"/after &&
@@ -128,8 +128,8 @@ test_expect_success '--scissors holds after a stop: --skip goes on with it, as g
 		git am --skip >/dev/null 2>&1 &&
 		git checkout -q --detach base &&
 		git branch -f q-skip base &&
-		test_expect_code 1 git maint-queue -q --scissors q-skip "$HOME"/three.mbox 2>/dev/null &&
-		git maint-queue -q --skip 2>/dev/null &&
+		test_expect_code 1 git-maint-queue -q --scissors q-skip "$HOME"/three.mbox 2>/dev/null &&
+		git-maint-queue -q --skip 2>/dev/null &&
 		test "$(git rev-parse q-skip)" = "$(git rev-parse am-skip)" &&
 		git log --format=%s base..q-skip >"$HOME"/actual &&
 		printf "fix c\nfix a\n" >"$HOME"/expect &&

@@ -63,7 +63,7 @@ test_expect_success 'setup: what git am makes of the mail, and the branches' '
 test_expect_success 'an existing <tree>-next is queued on work-next' '
 	(
 		cd r &&
-		git maint-queue --scissors usb-next "$HOME"/one.mbox >"$HOME"/out &&
+		git-maint-queue --scissors usb-next "$HOME"/one.mbox >"$HOME"/out &&
 		head -n 1 "$HOME"/out >"$HOME"/actual &&
 		echo "'\''usb-next'\'' is queued on its work branch '\''work-next'\''" >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/actual &&
@@ -76,7 +76,7 @@ test_expect_success 'a <tree>-next that does not exist: exit 128 "no such branch
 	(
 		cd r &&
 		repo_state >"$HOME"/before &&
-		test_expect_code 128 git maint-queue foo-next "$HOME"/one.mbox >"$HOME"/out 2>"$HOME"/err &&
+		test_expect_code 128 git-maint-queue foo-next "$HOME"/one.mbox >"$HOME"/out 2>"$HOME"/err &&
 		test_must_be_empty "$HOME"/out &&
 		printf "%s\n" "fatal: no such branch '\''foo-next'\''" \
 			"hint: the most similar branch is" "hint: 	work-next" >"$HOME"/expect &&
@@ -91,7 +91,7 @@ test_expect_success 'the same for <tree>-linus, with work-linus there' '
 		cd r &&
 		git branch -f work-linus base &&
 		repo_state >"$HOME"/before &&
-		test_expect_code 128 git maint-queue foo-linus "$HOME"/one.mbox 2>"$HOME"/err &&
+		test_expect_code 128 git-maint-queue foo-linus "$HOME"/one.mbox 2>"$HOME"/err &&
 		printf "%s\n" "fatal: no such branch '\''foo-linus'\''" \
 			"hint: the most similar branch is" "hint: 	work-linus" >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
@@ -104,7 +104,7 @@ test_expect_success 'a branch that does not exist at all: exit 128 "no such bran
 	(
 		cd r &&
 		repo_state >"$HOME"/before &&
-		test_expect_code 128 git maint-queue nosuch "$HOME"/one.mbox 2>"$HOME"/err &&
+		test_expect_code 128 git-maint-queue nosuch "$HOME"/one.mbox 2>"$HOME"/err &&
 		echo "fatal: no such branch '\''nosuch'\''" >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		repo_state >"$HOME"/after &&
@@ -116,7 +116,7 @@ test_expect_success 'an existing <tree>-linus without work-linus is queued on it
 	(
 		cd r &&
 		git branch -D work-linus &&
-		git maint-queue --scissors usb-linus "$HOME"/one.mbox >"$HOME"/out &&
+		git-maint-queue --scissors usb-linus "$HOME"/one.mbox >"$HOME"/out &&
 		head -n 1 "$HOME"/out >"$HOME"/actual &&
 		echo "Queueing 1 patch on '\''usb-linus'\''" >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/actual &&
@@ -129,13 +129,13 @@ test_expect_success 'a configured tree maps its public branch even when it is no
 		cd r &&
 		printf "[tree \"usb\"]\n\tpublic = usb-mainline\n\twork = usb-work\n" >.git/maint.ini &&
 		repo_state >"$HOME"/before &&
-		test_expect_code 128 git maint-queue usb-mainline "$HOME"/one.mbox 2>"$HOME"/err &&
+		test_expect_code 128 git-maint-queue usb-mainline "$HOME"/one.mbox 2>"$HOME"/err &&
 		echo "fatal: no such branch '\''usb-work'\''" >"$HOME"/expect &&
 		test_cmp "$HOME"/expect "$HOME"/err &&
 		repo_state >"$HOME"/after &&
 		test_cmp "$HOME"/before "$HOME"/after &&
 		git branch usb-work base &&
-		git maint-queue -q --scissors usb-mainline "$HOME"/one.mbox &&
+		git-maint-queue -q --scissors usb-mainline "$HOME"/one.mbox &&
 		test "$(git rev-parse usb-work)" = "$(git rev-parse am-sc)" &&
 		rm .git/maint.ini
 	)

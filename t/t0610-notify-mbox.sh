@@ -71,7 +71,7 @@ Series: v2 1/2
 GIT_COMMITTER_DATE="1112354055 +0200"
 
 test_expect_success 'default: the work branch commits its public branch lacks, one mail each, our own left out' '
-	(cd repo && git maint-notify >../out 2>../err) &&
+	(cd repo && git-maint-notify >../out 2>../err) &&
 	test_must_be_empty err &&
 	grep "^From [0-9a-f]\{40\} Mon Sep 17 00:00:00 2001$" out >froms &&
 	test_line_count = 2 froms &&
@@ -137,7 +137,7 @@ test_expect_success 'Message-IDs: one per commit, the same on every run' '
 	grep -h "^Message-ID: " msg01 msg02 >ids1 &&
 	sort -u ids1 >ids1.u &&
 	test_line_count = 2 ids1.u &&
-	(cd repo && git maint-notify) >out2 &&
+	(cd repo && git-maint-notify) >out2 &&
 	grep "^Message-ID: " out2 >ids2 &&
 	test_cmp ids1 ids2
 '
@@ -151,7 +151,7 @@ test_expect_success 'the mbox splits into the same mails with git mailsplit' '
 '
 
 test_expect_success 'a dry run changes nothing in the repository' '
-	(cd repo && repo_state >../before && git maint-notify >/dev/null && repo_state >../after) &&
+	(cd repo && repo_state >../before && git-maint-notify >/dev/null && repo_state >../after) &&
 	test_cmp before after &&
 	test_must_fail git -C repo rev-parse --verify -q refs/notes/maint-notify
 '
@@ -162,14 +162,14 @@ test_expect_success 'notify.cc is copied, notify.exclude is not' '
 		cc = Stable <stable@example.org>, list@example.org
 		exclude = linux-usb@vger.kernel.org
 	EOF
-	(cd repo && git maint-notify work-next~3..work-next~2) | header Cc >actual &&
+	(cd repo && git-maint-notify work-next~3..work-next~2) | header Cc >actual &&
 	echo "Cc: \"Doe, John\" <john@example.net>, Stable <stable@example.org>, list@example.org" >expect &&
 	test_cmp expect actual
 '
 
 test_expect_success 'notify.from sets From and counts as ourselves' '
 	git -C repo config sendemail.from "Greg <greg@example.org>" &&
-	(cd repo && git maint-notify work-next~3..work-next~2) | header From >actual &&
+	(cd repo && git-maint-notify work-next~3..work-next~2) | header From >actual &&
 	echo "From: Greg <greg@example.org>" >expect &&
 	test_cmp expect actual &&
 	git -C repo config --unset sendemail.from
@@ -184,7 +184,7 @@ test_expect_success 'a template file with placeholders; a line whose placeholder
 	-- %(me)
 	EOF
 	printf "\ttemplate = %s\n" "$PWD/tmpl" >>repo/.git/maint.ini &&
-	(cd repo && git maint-notify work-next~3..work-next~2) >out &&
+	(cd repo && git-maint-notify work-next~3..work-next~2) >out &&
 	sed 1d out | body >actual &&
 	cat >expect <<-EOF &&
 	Jörg Müller: usb: serial: fix the frobnicator is $(git -C repo rev-parse --short=12 work-next~2) on usb-next of usb.
@@ -198,7 +198,7 @@ test_expect_success 'a template file with placeholders; a line whose placeholder
 test_expect_success 'an unknown placeholder: exit 128 naming the file and line, nothing written' '
 	printf "Hello\n%%(author-name) %%(nope)\n" >bad-tmpl &&
 	sed -i "s|^	template = .*|	template = $PWD/bad-tmpl|" repo/.git/maint.ini &&
-	(cd repo && test_expect_code 128 git maint-notify >../out 2>../err) &&
+	(cd repo && test_expect_code 128 git-maint-notify >../out 2>../err) &&
 	test_must_be_empty out &&
 	echo "fatal: $PWD/bad-tmpl:2: unknown placeholder '"'"'%(nope)'"'"'" >expect &&
 	test_cmp expect err &&
@@ -212,7 +212,7 @@ test_expect_success 'a subject that is not ASCII, and one too long for a line: e
 		test_tick &&
 		GIT_AUTHOR_NAME="李小龙" GIT_AUTHOR_EMAIL=li@example.cn git commit -q --allow-empty \
 			-m "usb: gadget: 修复 a very long subject line that goes on and on, past any sane width for a header" &&
-		git maint-notify usb-next..long >../out
+		git-maint-notify usb-next..long >../out
 	) &&
 	sed 1d out >m &&
 	sed -n "/^$/q;p" m >headers &&
@@ -233,7 +233,7 @@ test_expect_success 'a line over 998 bytes makes the body quoted-printable' '
 		git checkout -q -b longline usb-next &&
 		test_tick &&
 		GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.com git commit -q --allow-empty -m "x$long" &&
-		git maint-notify usb-next..longline >../out
+		git-maint-notify usb-next..longline >../out
 	) &&
 	grep "^Content-Transfer-Encoding: quoted-printable$" out &&
 	! grep "^.\{999,\}" out &&
@@ -250,7 +250,7 @@ test_expect_success 'a message in ISO-8859-1 (encoding header) is converted to U
 		test_tick &&
 		GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.com git commit -q --allow-empty -F msg &&
 		git config --unset i18n.commitEncoding &&
-		git maint-notify usb-next..latin >../out
+		git-maint-notify usb-next..latin >../out
 	) &&
 	sed 1d out | header Subject >actual &&
 	echo "Subject: Applied \"usb: café support\" to latin" >expect &&
@@ -282,7 +282,7 @@ test_expect_success 'setup: records with hostile values' '
 '
 
 test_expect_success 'each hostile record: its mail refused with one line, exit 1, no injected header; a hostile Cc is left out, not the mail (51)' '
-	(cd repo && test_expect_code 1 git maint-notify usb-next..hostile >../out 2>../err) &&
+	(cd repo && test_expect_code 1 git-maint-notify usb-next..hostile >../out 2>../err) &&
 	test_line_count = 6 err &&
 	for i in 1 3 4 5
 	do
@@ -307,7 +307,7 @@ test_expect_success 'each hostile record: its mail refused with one line, exit 1
 test_expect_success 'the refused mails do not stop the good ones' '
 	(cd repo && git checkout -q hostile && test_tick &&
 	 GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.com git commit -q --allow-empty -m good &&
-	 test_expect_code 1 git maint-notify usb-next..hostile >../out 2>../err) &&
+	 test_expect_code 1 git-maint-notify usb-next..hostile >../out 2>../err) &&
 	test_line_count = 6 err &&
 	grep "^From [0-9a-f]* Mon Sep" out >froms &&
 	test_line_count = 3 froms &&
@@ -327,7 +327,7 @@ test_expect_success '%(date) from a record: ESC and BEL in the body become ?' '
 	) &&
 	printf "Mail of %%(date).\n" >date-tmpl &&
 	printf "\ttemplate = %s\n" "$PWD/date-tmpl" >>repo/.git/maint.ini &&
-	(cd repo && git maint-notify usb-next..esc) >out &&
+	(cd repo && git-maint-notify usb-next..esc) >out &&
 	sed -i "/^	template = /d" repo/.git/maint.ini &&
 	sed 1d out | body >actual &&
 	echo "Mail of Fri, 1 Apr 2005 10:00:00 +0200?[2J?]0;owned?." >expect &&
@@ -363,7 +363,7 @@ test_expect_success 'a record Cc'"'"'ing 150: notify.max-cc (100) of the mail'"'
 		git notes --ref=maint add -f -C $(git hash-object -w nm) many &&
 		git checkout -q hostile
 	) &&
-	(cd repo && git maint-notify usb-next..many) >out 2>err &&
+	(cd repo && git-maint-notify usb-next..many) >out 2>err &&
 	c=$(git -C repo rev-parse --short=12 many) &&
 	cat >expect <<-EOF &&
 	warning: $c: 2 Cc addresses left out as not plain local@domain ('"'"'u@b$(printf "\303\274")cher.example'"'"', ...)
@@ -388,14 +388,14 @@ test_expect_success 'a record Cc'"'"'ing 150: notify.max-cc (100) of the mail'"'
 
 test_expect_success 'notify.max-cc: set lower it copies fewer; above 1000 (a sendmail argument list) it is refused' '
 	git -C repo config maint.notify.max-cc 3 &&
-	(cd repo && git maint-notify usb-next..many) >out 2>err &&
+	(cd repo && git-maint-notify usb-next..many) >out 2>err &&
 	cc_list out >actual &&
 	printf "%s\n" usb-list@example.org "P 1 <p1@example.org>" "P 2 <p2@example.org>" \
 		"Stable <stable@example.org>" list@example.org >expect &&
 	test_cmp expect actual &&
 	grep "^warning: .*: 148 more Cc addresses left out: at most 3 are copied (notify.max-cc)$" err &&
 	git -C repo config maint.notify.max-cc 1001 &&
-	(cd repo && test_expect_code 128 git maint-notify usb-next..many) >out 2>err &&
+	(cd repo && test_expect_code 128 git-maint-notify usb-next..many) >out 2>err &&
 	echo "fatal: bad notify.max-cc '"'"'1001'"'"': expected a number from 0 to 1000" >expect &&
 	test_cmp expect err &&
 	test_must_be_empty out &&
@@ -404,32 +404,32 @@ test_expect_success 'notify.max-cc: set lower it copies fewer; above 1000 (a sen
 
 test_expect_success '--stdin: the commits named, in that order' '
 	git -C repo rev-parse work-next~1 work-next~2 >ids &&
-	(cd repo && git maint-notify --stdin <../ids) >out &&
+	(cd repo && git-maint-notify --stdin <../ids) >out &&
 	sed -n "s/^From \([0-9a-f]*\) Mon.*/\1/p" out >got &&
 	test_cmp ids got
 '
 
 test_expect_success '--stdin: a bad revision is fatal, nothing written' '
 	echo nosuchcommit >ids &&
-	(cd repo && test_expect_code 128 git maint-notify --stdin <../ids >../out 2>../err) &&
+	(cd repo && test_expect_code 128 git-maint-notify --stdin <../ids >../out 2>../err) &&
 	test_must_be_empty out &&
 	echo "fatal: bad revision '"'"'nosuchcommit'"'"'" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success 'a revision that is not a range is a usage error' '
-	(cd repo && test_expect_code 129 git maint-notify work-next >../out 2>../err) &&
+	(cd repo && test_expect_code 129 git-maint-notify work-next >../out 2>../err) &&
 	grep "^error: .work-next. is not a range" err
 '
 
 test_expect_success '--stdin and a range together are a usage error' '
-	(cd repo && test_expect_code 129 git maint-notify --stdin usb-next..work-next </dev/null 2>../err) &&
+	(cd repo && test_expect_code 129 git-maint-notify --stdin usb-next..work-next </dev/null 2>../err) &&
 	grep "^error: --stdin and revision ranges cannot be used together" err
 '
 
 test_expect_success 'a detached HEAD without a range: exit 128 with a reason' '
 	(cd repo && git checkout -q --detach work-next &&
-	 test_expect_code 128 git maint-notify >../out 2>../err; git checkout -q work-next) &&
+	 test_expect_code 128 git-maint-notify >../out 2>../err; git checkout -q work-next) &&
 	test_must_be_empty out &&
 	echo "fatal: HEAD is not on a branch: give a revision range" >expect &&
 	test_cmp expect err
@@ -437,7 +437,7 @@ test_expect_success 'a detached HEAD without a range: exit 128 with a reason' '
 
 test_expect_success 'a branch that names no public branch: exit 128 with a hint' '
 	(cd repo && git checkout -q -b lonely usb-next &&
-	 test_expect_code 128 git maint-notify >../out 2>../err; git checkout -q work-next) &&
+	 test_expect_code 128 git-maint-notify >../out 2>../err; git checkout -q work-next) &&
 	test_must_be_empty out &&
 	grep "^fatal: cannot tell which public branch .lonely. is the work branch of" err &&
 	grep "^hint: " err
@@ -452,7 +452,7 @@ test_expect_success 'the article naming without configuration: work-next publish
 		git checkout -q -b work-next &&
 		test_tick &&
 		GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.com git commit -q --allow-empty -m "usb: two" &&
-		git maint-notify >../out
+		git-maint-notify >../out
 	) &&
 	grep "^was added to the usb-next branch of the usb tree as commit" out &&
 	grep "^Subject: Applied \"usb: two\" to usb-next$" out

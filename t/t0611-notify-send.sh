@@ -32,8 +32,8 @@ test_expect_success '--send: every mail delivered, exit 0, one line each on stde
 	test_when_finished "cd \"$TRASH_DIRECTORY\"" &&
 	cd repo &&
 	smtp_config &&
-	git maint-notify >../dry.mbox &&
-	git maint-notify --send >../out 2>../err &&
+	git-maint-notify >../dry.mbox &&
+	git-maint-notify --send >../out 2>../err &&
 	cd .. &&
 	test_must_be_empty out &&
 	test_line_count = 10 err &&
@@ -124,10 +124,10 @@ test_expect_success 'the journal uses git notes fan-out (ab/cdef...), which git 
 '
 
 test_expect_success 'a rerun sends nothing: the journal has them all' '
-	(cd repo && git maint-notify --send >../out 2>../err) &&
+	(cd repo && git-maint-notify --send >../out 2>../err) &&
 	test_must_be_empty err &&
 	test "$(smtp_count)" = 10 &&
-	(cd repo && git maint-notify >../out) &&
+	(cd repo && git-maint-notify >../out) &&
 	test_must_be_empty out
 '
 
@@ -144,7 +144,7 @@ test_expect_success 'a new commit later: only it is sent' '
 		test_tick &&
 		GIT_AUTHOR_NAME="Late Comer" GIT_AUTHOR_EMAIL=late@example.org \
 			git commit -q --allow-empty -m "usb: patch 11" &&
-		git maint-notify --send -q >../out 2>../err
+		git-maint-notify --send -q >../out 2>../err
 	) &&
 	test_must_be_empty err &&
 	test "$(smtp_count)" = 11 &&
@@ -159,7 +159,7 @@ test_expect_success '-v shows the conversation with AUTH redacted and no passwor
 		test_tick &&
 		GIT_AUTHOR_NAME="V Erbose" GIT_AUTHOR_EMAIL=v@example.org \
 			git commit -q --allow-empty -m "usb: patch 12" &&
-		git maint-notify --send -v >../out 2>../err
+		git-maint-notify --send -v >../out 2>../err
 	) &&
 	grep "^smtp: > STARTTLS$" err &&
 	grep "^smtp: > AUTH PLAIN$" err &&
@@ -192,7 +192,7 @@ test_expect_success 'hostile records: their mails refused and recorded, nothing 
 		printf "Message-ID: <h2@x>\nFrom: Eve <eve@example.com>\nSubject: [PATCH] h2\nCc: a@example.com>\r\nRCPT TO:<victim@example.com>\n" >n2 &&
 		git notes --ref=maint add -f -C $(git hash-object -w n1) HEAD~2 &&
 		git notes --ref=maint add -f -C $(git hash-object -w n2) HEAD~1 &&
-		test_expect_code 1 git maint-notify --send -q >../out 2>../err
+		test_expect_code 1 git-maint-notify --send -q >../out 2>../err
 	) &&
 	grep "^error: " err >errors &&
 	test_line_count = 1 errors &&
@@ -205,7 +205,7 @@ test_expect_success 'hostile records: their mails refused and recorded, nothing 
 	git -C repo notes --ref=maint-notify show HEAD~2 >note &&
 	grep "^Status: failed$" note &&
 	grep "^Reply: not sent: the To name .* holds a line break$" note &&
-	(cd repo && git maint-notify --send -q) &&
+	(cd repo && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = $((before + 2))
 '
 
@@ -219,7 +219,7 @@ test_expect_success 'a server restarted on another port: the same password (stor
 		smtp_config &&
 		test_tick &&
 		GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.org git commit -q --allow-empty -m "usb: patch 13" &&
-		git maint-notify --send -q
+		git-maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = $((before + 1))
 '

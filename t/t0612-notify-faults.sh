@@ -81,12 +81,12 @@ test_expect_success 'setup: keyring with the SMTP password, the server, a reposi
 test_expect_success '421 after 3 of 10: exit 75, 3 recorded, 7 left' '
 	fresh_repo r421 &&
 	smtp_reset --fail-after 3 &&
-	(cd r421 && test_expect_code 75 git maint-notify --send >../out 2>../err) &&
+	(cd r421 && test_expect_code 75 git-maint-notify --send >../out 2>../err) &&
 	test "$(smtp_count)" = 3 &&
 	test "$(journal_count r421 sent)" = 3 &&
 	grep "^error: [0-9a-f]*: not sent: 421 4.3.2 Service shutting down" err &&
 	grep "^hint: 7 mails are waiting: run again later to send them$" err &&
-	(cd r421 && git maint-notify --send -q) &&
+	(cd r421 && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 10 &&
 	test "$(journal_count r421 sent)" = 10 &&
 	smtp_message_ids >ids &&
@@ -98,11 +98,11 @@ test_expect_success '421 after 3 of 10: exit 75, 3 recorded, 7 left' '
 test_expect_success 'the connection dropped after 3 of 10: exit 75, a rerun sends exactly the other 7' '
 	fresh_repo rdrop &&
 	smtp_reset --drop-after 3 &&
-	(cd rdrop && test_expect_code 75 git maint-notify --send >../out 2>../err) &&
+	(cd rdrop && test_expect_code 75 git-maint-notify --send >../out 2>../err) &&
 	test "$(smtp_count)" = 3 &&
 	test "$(journal_count rdrop sent)" = 3 &&
 	grep "^error: [0-9a-f]*: not sent: " err &&
-	(cd rdrop && git maint-notify --send -q) &&
+	(cd rdrop && git-maint-notify --send -q) &&
 	smtp_message_ids >ids &&
 	sort -u ids >unique &&
 	test_line_count = 10 unique &&
@@ -115,7 +115,7 @@ test_expect_success 'a server that stops answering: timeout, exit 75, the rest w
 	(
 		cd rstall &&
 		printf "[smtp]\n\ttimeout = 1\n" >.git/maint.ini &&
-		test_expect_code 75 git maint-notify --send >../out 2>../err
+		test_expect_code 75 git-maint-notify --send >../out 2>../err
 	) &&
 	test "$(smtp_count)" = 3 &&
 	test "$(journal_count rstall sent)" = 3 &&
@@ -127,13 +127,13 @@ test_expect_success 'a crash between the 250 and the journal: the rerun sends th
 	smtp_reset &&
 	(
 		cd rcrash &&
-		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-sent-3 git maint-notify --send -q
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-sent-3 git-maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 3 &&
-	(cd rcrash && git maint-notify) >dry &&
+	(cd rcrash && git-maint-notify) >dry &&
 	grep "^Message-ID: " dry >journal-knows &&
 	test_line_count = 8 journal-knows &&
-	(cd rcrash && git maint-notify --send -q) &&
+	(cd rcrash && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 11 &&
 	test "$(journal_count rcrash sent)" = 10 &&
 	smtp_message_ids >ids &&
@@ -159,13 +159,13 @@ test_expect_success 'a record cut short in the log (a crash while writing it): a
 	smtp_reset &&
 	(
 		cd rtorn &&
-		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-sent-3 git maint-notify --send -q
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-sent-3 git-maint-notify --send -q
 	) &&
 	log=rtorn/.git/maint/notify-journal &&
 	size=$(wc -c <$log) &&
 	head -c $((size - 5)) $log >cut &&
 	cp cut $log &&
-	(cd rtorn && git maint-notify --send -q 2>../err) &&
+	(cd rtorn && git-maint-notify --send -q 2>../err) &&
 	echo "warning: the notify journal '"'"'$PWD/rtorn/.git/maint/notify-journal'"'"' ends with a damaged record (cut short by a crash?); its mail may be sent again" >expect &&
 	grep "notify journal" err >actual &&
 	test_cmp expect actual &&
@@ -181,12 +181,12 @@ test_expect_success 'a crash after a fold moved the notes, before the log was em
 	smtp_reset &&
 	(
 		cd rfold &&
-		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-folded git maint-notify --send -q
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-folded git-maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 10 &&
 	test -s rfold/.git/maint/notify-journal &&
 	test "$(journal_count rfold sent)" = 10 &&
-	(cd rfold && git maint-notify --send -q) &&
+	(cd rfold && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 10 &&
 	test_must_be_empty rfold/.git/maint/notify-journal &&
 	git -C rfold rev-list --count refs/notes/maint-notify >commits &&
@@ -199,11 +199,11 @@ test_expect_success 'a crash once the third record is on the disk, before anythi
 	smtp_reset &&
 	(
 		cd rappend &&
-		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-appended-3 git maint-notify --send -q
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-appended-3 git-maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 3 &&
 	test_must_fail git -C rappend rev-parse -q --verify refs/notes/maint-notify &&
-	(cd rappend && git maint-notify --send -q) &&
+	(cd rappend && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 10 &&
 	smtp_message_ids | sort | uniq -d >dup &&
 	test_must_be_empty dup &&
@@ -216,13 +216,13 @@ test_expect_success 'a crash in a fold once its pack is on the disk, before the 
 	smtp_reset &&
 	(
 		cd rpack &&
-		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-packed git maint-notify --send -q
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-packed git-maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 10 &&
 	test_must_fail git -C rpack rev-parse -q --verify refs/notes/maint-notify &&
-	(cd rpack && git maint-notify) >dry &&
+	(cd rpack && git-maint-notify) >dry &&
 	test_must_be_empty dry &&
-	(cd rpack && git maint-notify --send -q) &&
+	(cd rpack && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 10 &&
 	test "$(journal_count rpack sent)" = 10 &&
 	git -C rpack log --format=%s refs/notes/maint-notify >folds &&
@@ -237,12 +237,12 @@ test_expect_success 'the fold is a guarded ref step: killed just before it moves
 	smtp_reset &&
 	(
 		cd rstep &&
-		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-before-ref git maint-notify --send -q
+		test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-before-ref git-maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 10 &&
 	test_must_fail git -C rstep rev-parse -q --verify refs/notes/maint-notify &&
 	test -s rstep/.git/maint/notify-journal &&
-	(cd rstep && git maint-notify --send -q) &&
+	(cd rstep && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 10 &&
 	test "$(journal_count rstep sent)" = 10 &&
 	test_must_be_empty rstep/.git/maint/notify-journal &&
@@ -264,10 +264,10 @@ test_expect_success 'folds during the run (every 3), a crash at the 8th 250: the
 	printf "maint-notify: 3 sent, 0 failed\nmaint-notify: 3 sent, 0 failed\n" >expect &&
 	test_cmp expect folds &&
 	test "$(journal_count rbatch sent)" = 6 &&
-	(cd rbatch && git maint-notify) >dry &&
+	(cd rbatch && git-maint-notify) >dry &&
 	grep "^Message-ID: " dry >journal-lacks &&
 	test_line_count = 3 journal-lacks &&
-	(cd rbatch && git maint-notify --send -q) &&
+	(cd rbatch && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 11 &&
 	smtp_message_ids >ids &&
 	sort ids | uniq -d >dup &&
@@ -289,7 +289,7 @@ test_expect_success 'a crash after a fold during the run, before the log was emp
 	) &&
 	test "$(smtp_count)" = 3 &&
 	test -s rmidfold/.git/maint/notify-journal &&
-	(cd rmidfold && git maint-notify --send -q) &&
+	(cd rmidfold && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 10 &&
 	smtp_message_ids | sort | uniq -d >dup &&
 	test_must_be_empty dup &&
@@ -301,7 +301,7 @@ test_expect_success 'a crash after a fold during the run, before the log was emp
 test_expect_success 'with PIPELINING the next mail'"'"'s commands go before the answer to the data before it' '
 	fresh_repo rflight &&
 	smtp_reset &&
-	(cd rflight && git maint-notify --send -v >../out 2>../err) &&
+	(cd rflight && git-maint-notify --send -v >../out 2>../err) &&
 	test "$(smtp_count)" = 10 &&
 	sed -n -e "s/^smtp: > MAIL FROM:.*/MAIL/p" -e "s/^smtp: < 250 2.0.0 Ok: queued .*/queued/p" \
 		-e "s/^Sent .*/Sent/p" err >actual &&
@@ -319,7 +319,7 @@ test_expect_success 'with PIPELINING the next mail'"'"'s commands go before the 
 test_expect_success 'without PIPELINING each mail is answered before the next one starts' '
 	fresh_repo rnoflight &&
 	smtp_reset --no-pipelining &&
-	(cd rnoflight && git maint-notify --send -v >../out 2>../err) &&
+	(cd rnoflight && git-maint-notify --send -v >../out 2>../err) &&
 	test "$(smtp_count)" = 10 &&
 	sed -n -e "s/^smtp: > MAIL FROM:.*/MAIL/p" -e "s/^smtp: < 250 2.0.0 Ok: queued .*/queued/p" \
 		-e "s/^Sent .*/Sent/p" err | paste -d" " - - - | uniq -c >triples &&
@@ -338,7 +338,7 @@ test_expect_success EIO 'the journal cannot record the first mail (EIO): the sec
 	echo "fatal: cannot write the notify journal '"'"'$PWD/reio/.git/maint/notify-journal'"'"': Input/output error" >expect &&
 	test_cmp expect err &&
 	test_must_fail git -C reio rev-parse -q --verify refs/notes/maint-notify &&
-	(cd reio && git maint-notify --send -q) &&
+	(cd reio && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 11 &&
 	smtp_message_ids >ids &&
 	sort ids | uniq -d >dup &&
@@ -351,7 +351,7 @@ test_expect_success EIO 'the journal cannot record the first mail (EIO): the sec
 test_expect_success '550 for one recipient: that mail refused and recorded, the others go, exit 1' '
 	fresh_repo r550 &&
 	smtp_reset --reject author4@example.org &&
-	(cd r550 && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	(cd r550 && test_expect_code 1 git-maint-notify --send -q >../out 2>../err) &&
 	test "$(smtp_count)" = 9 &&
 	c=$(git -C r550 rev-parse --short=12 work-next~6) &&
 	echo "error: $c: the server refused the mail: 550 5.1.1 <author4@example.org>: Recipient address rejected: User unknown" >expect &&
@@ -365,7 +365,7 @@ test_expect_success '550 for one recipient: that mail refused and recorded, the 
 '
 
 test_expect_success '... and is not retried: the rerun sends nothing and exits 0' '
-	(cd r550 && git maint-notify --send -q >../out 2>../err) &&
+	(cd r550 && git-maint-notify --send -q >../out 2>../err) &&
 	test_must_be_empty err &&
 	test "$(smtp_count)" = 9
 '
@@ -386,7 +386,7 @@ test_expect_success '... the server took DATA for the other recipient: notify hu
 test_expect_success 'a server without PIPELINING: one command at a time, the refused recipient ends its mail (RSET), one connection' '
 	fresh_repo rnopipe &&
 	smtp_reset --no-pipelining --reject author4@example.org &&
-	(cd rnopipe && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	(cd rnopipe && test_expect_code 1 git-maint-notify --send -q >../out 2>../err) &&
 	test "$(smtp_count)" = 9 &&
 	grep "^error: [0-9a-f]*: the server refused the mail: 550 5.1.1 <author4@example.org>" err &&
 	test "$(journal_count rnopipe sent)" = 9 &&
@@ -401,7 +401,7 @@ test_expect_success 'a server without PIPELINING: one command at a time, the ref
 test_expect_success 'PIPELINING offered only before STARTTLS: not used after it (one command at a time, RSET)' '
 	fresh_repo rpipetls &&
 	smtp_reset --pipelining-before-tls --reject author4@example.org &&
-	(cd rpipetls && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	(cd rpipetls && test_expect_code 1 git-maint-notify --send -q >../out 2>../err) &&
 	test "$(smtp_count)" = 9 &&
 	grep -A1 "^1 RCPT TO:<author4@example.org>$" "$SMTP_SPOOL/log" >actual &&
 	printf "1 RCPT TO:<author4@example.org>\n1 RSET\n" >expect &&
@@ -414,7 +414,7 @@ do
 		fresh_repo rrefuse &&
 		test_when_finished "rm -rf rrefuse" &&
 		smtp_reset --refuse-after 3 $pipe &&
-		(cd rrefuse && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+		(cd rrefuse && test_expect_code 1 git-maint-notify --send -q >../out 2>../err) &&
 		test "$(smtp_count)" = 9 &&
 		c=$(git -C rrefuse rev-parse --short=12 work-next~6) &&
 		echo "error: $c: the server refused the mail: 554 5.7.1 Message refused: content rejected" >expect &&
@@ -430,7 +430,7 @@ do
 		cut -d" " -f2- "$SMTP_SPOOL/log" | grep -c "^connect$" >n &&
 		echo 1 >expect &&
 		test_cmp expect n &&
-		(cd rrefuse && git maint-notify --send -q) &&
+		(cd rrefuse && git-maint-notify --send -q) &&
 		test "$(smtp_count)" = 9
 	'
 done
@@ -439,7 +439,7 @@ done
 test_expect_success 'the server refuses every mail from the third on (554): 8 recorded refused, exit 1; a plain rerun sends none' '
 	fresh_repo rretry &&
 	smtp_reset --refuse-from 2 &&
-	(cd rretry && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	(cd rretry && test_expect_code 1 git-maint-notify --send -q >../out 2>../err) &&
 	test "$(smtp_count)" = 2 &&
 	test "$(journal_count rretry sent)" = 2 &&
 	test "$(journal_count rretry failed)" = 8 &&
@@ -448,14 +448,14 @@ test_expect_success 'the server refuses every mail from the third on (554): 8 re
 	test_cmp expect n &&
 	grep "^hint: .*--retry-refused" err &&
 	smtp_reset &&
-	(cd rretry && git maint-notify --send -q >../out 2>../err) &&
+	(cd rretry && git-maint-notify --send -q >../out 2>../err) &&
 	test_must_be_empty err &&
 	test "$(smtp_count)" = 0
 '
 
 test_expect_success '--retry-refused with a range: the refused among its commits, once; the others stay refused' '
 	smtp_reset &&
-	(cd rretry && git maint-notify --send -q --retry-refused work-next~3..work-next) &&
+	(cd rretry && git-maint-notify --send -q --retry-refused work-next~3..work-next) &&
 	test "$(smtp_count)" = 3 &&
 	for i in 1 2 3
 	do
@@ -471,7 +471,7 @@ test_expect_success '--retry-refused alone: exactly the refused ones left, oldes
 	git -C rretry notes --ref=maint-notify show work-next~3 >note &&
 	grep "^Message-ID: " note >expect-id &&
 	smtp_reset &&
-	(cd rretry && git maint-notify --send -q --retry-refused) &&
+	(cd rretry && git-maint-notify --send -q --retry-refused) &&
 	test "$(smtp_count)" = 5 &&
 	for i in 1 2 3 4 5
 	do
@@ -486,7 +486,7 @@ test_expect_success '--retry-refused alone: exactly the refused ones left, oldes
 	test "$(journal_count rretry failed)" = 0 &&
 	git -C rretry log --format=%H refs/notes/maint-notify >notes-commits &&
 	test_line_count -gt 1 notes-commits &&
-	(cd rretry && git maint-notify --send --retry-refused >../out 2>../err) &&
+	(cd rretry && git-maint-notify --send --retry-refused >../out 2>../err) &&
 	test_must_be_empty err &&
 	test "$(smtp_count)" = 5
 '
@@ -494,11 +494,11 @@ test_expect_success '--retry-refused alone: exactly the refused ones left, oldes
 test_expect_success '451 for one recipient: that mail waits (exit 75), the others go; the rerun sends it' '
 	fresh_repo r451 &&
 	smtp_reset --defer author2@example.org &&
-	(cd r451 && test_expect_code 75 git maint-notify --send -q >../out 2>../err) &&
+	(cd r451 && test_expect_code 75 git-maint-notify --send -q >../out 2>../err) &&
 	test "$(smtp_count)" = 9 &&
 	grep "^error: [0-9a-f]*: the server deferred the mail: 451 4.7.1 <author2@example.org>" err &&
 	test_must_fail git -C r451 notes --ref=maint-notify show work-next~8 &&
-	(cd r451 && git maint-notify --send -q) &&
+	(cd r451 && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 10 &&
 	smtp_header 10 To >actual &&
 	echo "Author 2 <author2@example.org>" >expect &&
@@ -509,7 +509,7 @@ test_expect_success '451 for one recipient: that mail waits (exit 75), the other
 test_expect_success 'a server without STARTTLS: refused before AUTH, exit 128, nothing sent or recorded' '
 	fresh_repo rnotls &&
 	smtp_reset --no-starttls &&
-	(cd rnotls && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	(cd rnotls && test_expect_code 128 git-maint-notify --send >../out 2>../err) &&
 	echo "fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: the server does not offer STARTTLS" >expect &&
 	test_cmp expect err &&
 	! grep -e " AUTH" -e " MAIL" "$SMTP_SPOOL/log" &&
@@ -520,7 +520,7 @@ test_expect_success 'a server without STARTTLS: refused before AUTH, exit 128, n
 test_expect_success 'a reply injected after the 220 to STARTTLS, before the handshake: refused, exit 128, no AUTH, nothing sent' '
 	fresh_repo rinject &&
 	smtp_reset --inject-starttls &&
-	(cd rinject && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	(cd rinject && test_expect_code 128 git-maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
 	grep "^fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: " err &&
 	! grep -e " AUTH" -e " MAIL" "$SMTP_SPOOL/log" &&
@@ -531,7 +531,7 @@ test_expect_success 'a reply injected after the 220 to STARTTLS, before the hand
 test_expect_success 'a self-signed certificate: refused, exit 128, no AUTH' '
 	fresh_repo rself &&
 	smtp_reset --cert "$SMTP_TLS/self.crt" --key "$SMTP_TLS/self.key" &&
-	(cd rself && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	(cd rself && test_expect_code 128 git-maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
 	grep "^fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*certificate" err &&
 	! grep " AUTH" "$SMTP_SPOOL/log" &&
@@ -541,7 +541,7 @@ test_expect_success 'a self-signed certificate: refused, exit 128, no AUTH' '
 test_expect_success 'a certificate for another name: refused, exit 128, no AUTH' '
 	fresh_repo rwrong &&
 	smtp_reset --cert "$SMTP_TLS/wrong.crt" --key "$SMTP_TLS/wrong.key" &&
-	(cd rwrong && test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	(cd rwrong && test_expect_code 128 git-maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
 	grep "^fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*127.0.0.1" err &&
 	! grep " AUTH" "$SMTP_SPOOL/log" &&
@@ -551,7 +551,7 @@ test_expect_success 'a certificate for another name: refused, exit 128, no AUTH'
 test_expect_success 'the name the certificate holds: localhost works' '
 	fresh_repo rlocal &&
 	smtp_reset &&
-	(cd rlocal && git config sendemail.smtpServer localhost && git maint-notify --send -q) &&
+	(cd rlocal && git config sendemail.smtpServer localhost && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 10
 '
 
@@ -560,7 +560,7 @@ test_expect_success 'TLS from the first byte (smtpEncryption ssl) to a STARTTLS 
 	smtp_reset &&
 	(cd rssl && git config sendemail.smtpEncryption ssl &&
 	 printf "[smtp]\n\ttimeout = 2\n" >.git/maint.ini &&
-	 test_expect_code 128 git maint-notify --send >../out 2>../err) &&
+	 test_expect_code 128 git-maint-notify --send >../out 2>../err) &&
 	test_line_count = 1 err &&
 	grep "^fatal: cannot send through smtps://127.0.0.1:$SMTP_PORT: " err &&
 	test "$(smtp_count)" = 0
@@ -572,7 +572,7 @@ test_expect_success 'plain SMTP to a host that is not loopback: refused before c
 		cd rplain &&
 		git config sendemail.smtpServer mail.example.com &&
 		git config sendemail.smtpEncryption none &&
-		test_expect_code 128 git maint-notify --send >../out 2>../err
+		test_expect_code 128 git-maint-notify --send >../out 2>../err
 	) &&
 	echo "fatal: refusing SMTP without TLS to '"'"'mail.example.com'"'"': only a loopback server may be used without encryption" >expect &&
 	test_cmp expect err
@@ -584,7 +584,7 @@ test_expect_success 'plain SMTP to a loopback server, when configured so, works'
 		cd rplain &&
 		git config sendemail.smtpServer 127.0.0.1 &&
 		git config sendemail.smtpServerPort $SMTP_PORT &&
-		git maint-notify --send -q
+		git-maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 10 &&
 	! grep -e STARTTLS -e AUTH "$SMTP_SPOOL/log"
@@ -596,7 +596,7 @@ test_expect_success 'an empty smtpSSLCertPath (send-email: do not verify) is an 
 		cd rnoverify &&
 		git config sendemail.smtpServer 127.0.0.1 &&
 		git config sendemail.smtpSSLCertPath "" &&
-		test_expect_code 128 git maint-notify --send >../out 2>../err
+		test_expect_code 128 git-maint-notify --send >../out 2>../err
 	) &&
 	grep "^fatal: sendemail.smtpSSLCertPath is empty" err
 '
@@ -608,7 +608,7 @@ test_expect_success 'a wrong password: exit 128 naming AUTH, nothing sent, nothi
 		cd rauth &&
 		git config sendemail.smtpUser other@example.org &&
 		keyring_store wrong-password protocol smtp server 127.0.0.1 user other@example.org &&
-		test_expect_code 128 git maint-notify --send >../out 2>../err
+		test_expect_code 128 git-maint-notify --send >../out 2>../err
 	) &&
 	test_line_count = 1 err &&
 	grep "^fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*535" err &&
@@ -621,7 +621,7 @@ test_expect_success 'no server listening: exit 75, nothing recorded' '
 	(
 		cd rdown &&
 		git config sendemail.smtpServerPort $SMTP_CLOSED_PORT &&
-		test_expect_code 75 git maint-notify --send >../out 2>../err
+		test_expect_code 75 git-maint-notify --send >../out 2>../err
 	) &&
 	grep "^error: [0-9a-f]*: not sent: .*[Cc]onnect" err &&
 	test_must_fail git -C rdown rev-parse -q --verify refs/notes/maint-notify

@@ -30,7 +30,7 @@ no_password_hint () {
 
 test_expect_success 'no session bus, no helper, no terminal: exit 128, the ways to give a password, nothing sent' '
 	(cd repo && test_expect_code 128 run_without_bus setsid -w env -u GIT_TERMINAL_PROMPT \
-		git maint-notify --send </dev/null >../out 2>../err) &&
+		git-maint-notify --send </dev/null >../out 2>../err) &&
 	test_must_be_empty out &&
 	no_password_hint >expect &&
 	echo "hint:     (the Secret Service cannot be reached: Cannot autolaunch D-Bus without X11 \$DISPLAY)" >>expect &&
@@ -47,14 +47,14 @@ test_expect_success 'a bus without a Secret Service: the same, naming why' '
 '
 
 test_expect_success 'no password stored: exit 128 with the hint, nothing sent' '
-	(cd repo && test_expect_code 128 git maint-notify --send </dev/null >../out 2>../err) &&
+	(cd repo && test_expect_code 128 git-maint-notify --send </dev/null >../out 2>../err) &&
 	no_password_hint >expect &&
 	test_cmp expect err &&
 	test "$(smtp_count)" = 0
 '
 
 test_expect_success '--store-password (from stdin) stores it where git-credential-libsecret looks' '
-	(cd repo && printf "%s\n" "$SMTP_PASSWORD" | git maint-notify --store-password >../out 2>../err) &&
+	(cd repo && printf "%s\n" "$SMTP_PASSWORD" | git-maint-notify --store-password >../out 2>../err) &&
 	test_must_be_empty out &&
 	test_must_be_empty err &&
 	keyring_lookup protocol smtp server 127.0.0.1 port "$SMTP_PORT" user "$SMTP_USER" >actual &&
@@ -65,7 +65,7 @@ test_expect_success '--store-password (from stdin) stores it where git-credentia
 '
 
 test_expect_success 'with it, the mails go out' '
-	(cd repo && git maint-notify --send -q </dev/null) &&
+	(cd repo && git-maint-notify --send -q </dev/null) &&
 	test "$(smtp_count)" = 3
 '
 
@@ -101,9 +101,9 @@ test_expect_success 'nor in the repository, its config or its objects' '
 '
 
 test_expect_success '--forget-password removes it; a second time there is nothing (exit 1)' '
-	(cd repo && git maint-notify --forget-password) &&
+	(cd repo && git-maint-notify --forget-password) &&
 	test_must_fail keyring_lookup protocol smtp server 127.0.0.1 port "$SMTP_PORT" user "$SMTP_USER" &&
-	(cd repo && test_expect_code 1 git maint-notify --forget-password 2>../err) &&
+	(cd repo && test_expect_code 1 git-maint-notify --forget-password 2>../err) &&
 	grep "^error: no password stored for" err
 '
 
@@ -119,19 +119,19 @@ test_expect_success '--store-password without a user configured: exit 128' '
 '
 
 test_expect_success '--store-password with an empty input: exit 128, nothing stored' '
-	(cd repo && test_expect_code 128 git maint-notify --store-password </dev/null 2>../err) &&
+	(cd repo && test_expect_code 128 git-maint-notify --store-password </dev/null 2>../err) &&
 	echo "fatal: no password given" >expect &&
 	test_cmp expect err &&
 	test_must_fail keyring_lookup protocol smtp server 127.0.0.1 port "$SMTP_PORT" user "$SMTP_USER"
 '
 
 test_expect_success '--store-password takes no other option' '
-	(cd repo && test_expect_code 129 git maint-notify --store-password --send </dev/null 2>../err) &&
+	(cd repo && test_expect_code 129 git-maint-notify --store-password --send </dev/null 2>../err) &&
 	grep "^error: --store-password and --forget-password take no other option" err
 '
 
 test_expect_success 'a locked keyring: exit 128 naming it, no prompt, nothing sent' '
-	(cd repo && printf "%s\n" "$SMTP_PASSWORD" | git maint-notify --store-password) &&
+	(cd repo && printf "%s\n" "$SMTP_PASSWORD" | git-maint-notify --store-password) &&
 	gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \
 		--method org.freedesktop.Secret.Service.Lock \
 		"[objectpath \"/org/freedesktop/secrets/collection/login\"]" >/dev/null &&
@@ -140,7 +140,7 @@ test_expect_success 'a locked keyring: exit 128 naming it, no prompt, nothing se
 		cd repo &&
 		test_tick &&
 		GIT_AUTHOR_NAME=Lou GIT_AUTHOR_EMAIL=lou@example.org git commit -q --allow-empty -m "usb: patch 5" &&
-		test_expect_code 128 env -u DISPLAY -u WAYLAND_DISPLAY git maint-notify --send </dev/null >../out 2>../err
+		test_expect_code 128 env -u DISPLAY -u WAYLAND_DISPLAY git-maint-notify --send </dev/null >../out 2>../err
 	) &&
 	echo "fatal: the Secret Service holds the password for smtp://127.0.0.1 in a locked collection; unlock it and try again" >expect &&
 	test_cmp expect err &&

@@ -31,12 +31,12 @@ test_expect_success 'setup: three commits with records, a fake sendmail that kee
 	exit \${FAKE_EXIT:-0}
 	EOF
 	chmod +x fake-sendmail &&
-	(cd repo && git maint-notify >../dry.mbox)
+	(cd repo && git-maint-notify >../dry.mbox)
 '
 
 test_expect_success 'the program is run as git send-email runs it: -i, -f, the recipients; the mail on stdin' '
 	(cd repo && git config sendemail.smtpServer "$TRASH_DIRECTORY/fake-sendmail" &&
-	 git maint-notify --send -q >../out 2>../err) &&
+	 git-maint-notify --send -q >../out 2>../err) &&
 	test_must_be_empty err &&
 	cat >expect <<-\EOF &&
 	-i
@@ -66,7 +66,7 @@ test_expect_success 'sendemail.smtpServerOption and envelopeSender reach the pro
 		git config sendemail.envelopeSender bounce@example.org &&
 		test_tick &&
 		GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.org git commit -q --allow-empty -m "usb: patch 4" &&
-		git maint-notify --send -q
+		git-maint-notify --send -q
 	) &&
 	cat >expect <<-\EOF &&
 	-oi
@@ -87,7 +87,7 @@ test_expect_success 'exit 75 (EX_TEMPFAIL): exit 75, nothing recorded, its stder
 		test_tick &&
 		GIT_AUTHOR_NAME=Bob GIT_AUTHOR_EMAIL=bob@example.org git commit -q --allow-empty -m "usb: patch 5" &&
 		FAKE_EXIT=75 FAKE_STDERR="msmtp: cannot connect to mail.example.org" \
-			test_expect_code 75 git maint-notify --send -q >../out 2>../err
+			test_expect_code 75 git-maint-notify --send -q >../out 2>../err
 	) &&
 	c=$(git -C repo rev-parse --short=12 HEAD) &&
 	cat >expect <<-EOF &&
@@ -99,14 +99,14 @@ test_expect_success 'exit 75 (EX_TEMPFAIL): exit 75, nothing recorded, its stder
 '
 
 test_expect_success 'killed by a signal: exit 75, nothing recorded' '
-	(cd repo && FAKE_SIGNAL=TERM test_expect_code 75 git maint-notify --send -q >../out 2>../err) &&
+	(cd repo && FAKE_SIGNAL=TERM test_expect_code 75 git-maint-notify --send -q >../out 2>../err) &&
 	grep "^error: [0-9a-f]*: not sent: killed by signal 15$" err &&
 	test_must_fail git -C repo notes --ref=maint-notify show HEAD
 '
 
 test_expect_success 'exit 69 (EX_UNAVAILABLE): refused, recorded, exit 1' '
 	(cd repo && FAKE_EXIT=69 FAKE_STDERR="550 5.1.1 <bob@example.org>: unknown user" \
-		test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+		test_expect_code 1 git-maint-notify --send -q >../out 2>../err) &&
 	grep "^error: [0-9a-f]*: the server refused the mail: 550 5.1.1 <bob@example.org>: unknown user$" err &&
 	git -C repo notes --ref=maint-notify show HEAD >note &&
 	grep "^Status: failed$" note &&
@@ -119,7 +119,7 @@ test_expect_success 'exit 78 (EX_CONFIG): a setup problem, exit 128, nothing rec
 		test_tick &&
 		GIT_AUTHOR_NAME=Cy GIT_AUTHOR_EMAIL=cy@example.org git commit -q --allow-empty -m "usb: patch 6" &&
 		FAKE_EXIT=78 FAKE_STDERR="msmtp: no configuration" \
-			test_expect_code 128 git maint-notify --send -q >../out 2>../err
+			test_expect_code 128 git-maint-notify --send -q >../out 2>../err
 	) &&
 	echo "fatal: cannot send through $PWD/fake-sendmail: msmtp: no configuration" >expect &&
 	test_cmp expect err &&
@@ -128,7 +128,7 @@ test_expect_success 'exit 78 (EX_CONFIG): a setup problem, exit 128, nothing rec
 
 test_expect_success 'a program that is not there: exit 128' '
 	(cd repo && git config sendemail.smtpServer /nonexistent/sendmail &&
-	 test_expect_code 128 git maint-notify --send -q >../out 2>../err) &&
+	 test_expect_code 128 git-maint-notify --send -q >../out 2>../err) &&
 	echo "fatal: cannot send through /nonexistent/sendmail: cannot run '"'"'/nonexistent/sendmail'"'"': No such file or directory" >expect &&
 	test_cmp expect err
 '
@@ -168,8 +168,8 @@ test_expect_success 'msmtp delivers to the real server (STARTTLS, AUTH with its 
 		git config --add sendemail.smtpServerOption "$TRASH_DIRECTORY/msmtprc" &&
 		test_tick &&
 		GIT_AUTHOR_NAME=Dee GIT_AUTHOR_EMAIL=dee@example.org git commit -q --allow-empty -m "usb: patch 7" &&
-		git maint-notify >../dry7.mbox &&
-		git maint-notify --send -q
+		git-maint-notify >../dry7.mbox &&
+		git-maint-notify --send -q
 	) &&
 	test "$(smtp_count)" = 1 &&
 	cat >expect <<-\EOF &&
@@ -190,7 +190,7 @@ test_expect_success 'msmtp and a recipient the server refuses: that mail refused
 		cd repo &&
 		test_tick &&
 		GIT_AUTHOR_NAME=Eve GIT_AUTHOR_EMAIL=eve@example.org git commit -q --allow-empty -m "usb: patch 8" &&
-		test_expect_code 1 git maint-notify --send -q >../out 2>../err
+		test_expect_code 1 git-maint-notify --send -q >../out 2>../err
 	) &&
 	grep "^error: [0-9a-f]*: the server refused the mail: .*550" err &&
 	git -C repo notes --ref=maint-notify show HEAD >note &&
@@ -208,14 +208,14 @@ test_expect_success 'msmtp and a Cc the server refuses: the program refuses the 
 		GIT_AUTHOR_NAME=Fay GIT_AUTHOR_EMAIL=fay@example.org git commit -q --allow-empty -m "usb: patch 9" &&
 		printf "Message-ID: <p9@example.org>\nFrom: Fay <fay@example.org>\nSubject: [PATCH] usb: patch 9\nCc: gone@example.org\n" >../note9 &&
 		git notes --ref=maint add -F ../note9 HEAD &&
-		test_expect_code 1 git maint-notify --send -q >../out 2>../err
+		test_expect_code 1 git-maint-notify --send -q >../out 2>../err
 	) &&
 	grep "^error: [0-9a-f]*: the server refused the mail: .*gone@example.org" err &&
 	test_must_fail smtp_count &&
 	git -C repo notes --ref=maint-notify show HEAD >note &&
 	grep "^Status: failed$" note &&
 	smtp_reset &&
-	(cd repo && git maint-notify --send -q --retry-refused HEAD~1..HEAD) &&
+	(cd repo && git-maint-notify --send -q --retry-refused HEAD~1..HEAD) &&
 	test "$(smtp_count)" = 1 &&
 	printf "MAIL FROM:<committer@example.com>\nRCPT TO:<fay@example.org>\nRCPT TO:<gone@example.org>\n" >expect &&
 	test_cmp expect "$SMTP_SPOOL/0001.env"

@@ -32,7 +32,7 @@ test_expect_success 'setup: keyring, server, three queued patches, two remotes' 
 '
 
 test_expect_success '--after-push with a remote that has no remote-tracking branches: exit 128, nothing sent' '
-	(cd repo && test_expect_code 128 git maint-notify --send --after-push origin --after-push backup \
+	(cd repo && test_expect_code 128 git-maint-notify --send --after-push origin --after-push backup \
 		usb-next..work-next >../out 2>../err) &&
 	echo "fatal: remote '"'"'backup'"'"' has no remote-tracking branches (refs/remotes/backup/): cannot tell what it has" >expect &&
 	test_cmp expect err &&
@@ -40,7 +40,7 @@ test_expect_success '--after-push with a remote that has no remote-tracking bran
 '
 
 test_expect_success '--after-push with an unknown remote: exit 128' '
-	(cd repo && test_expect_code 128 git maint-notify --send --after-push nope usb-next..work-next 2>../err) &&
+	(cd repo && test_expect_code 128 git-maint-notify --send --after-push nope usb-next..work-next 2>../err) &&
 	echo "fatal: no remote '"'"'nope'"'"'" >expect &&
 	test_cmp expect err &&
 	test "$(smtp_count)" = 0
@@ -50,7 +50,7 @@ test_expect_success 'a commit not yet on every remote waits (exit 75); those on 
 	(
 		cd repo &&
 		git push -q backup work-next~1:refs/heads/usb-next &&
-		test_expect_code 75 git maint-notify --send --after-push origin --after-push backup \
+		test_expect_code 75 git-maint-notify --send --after-push origin --after-push backup \
 			usb-next..work-next >../out 2>../err
 	) &&
 	test "$(smtp_count)" = 2 &&
@@ -64,7 +64,7 @@ test_expect_success 'once the remote has it, the rerun sends only that one (exit
 	(
 		cd repo &&
 		git push -q backup work-next:usb-next &&
-		git maint-notify --send -q --after-push origin --after-push backup usb-next..work-next
+		git-maint-notify --send -q --after-push origin --after-push backup usb-next..work-next
 	) &&
 	test "$(smtp_count)" = 3 &&
 	smtp_header 3 To >actual &&
@@ -73,7 +73,7 @@ test_expect_success 'once the remote has it, the rerun sends only that one (exit
 '
 
 test_expect_success 'the range can be given by commit ids, as publish does' '
-	(cd repo && git maint-notify --send -q --after-push origin \
+	(cd repo && git-maint-notify --send -q --after-push origin \
 		$(git rev-parse usb-next)..$(git rev-parse work-next) >../out 2>../err) &&
 	test_must_be_empty err &&
 	test "$(smtp_count)" = 3
@@ -91,14 +91,14 @@ test_expect_success 'setup: a revert of patch 1, with its reason' '
 '
 
 test_expect_success 'without --revert, our own revert is not mailed' '
-	(cd repo && git maint-notify --send -q usb-next..work-next >../out 2>../err) &&
+	(cd repo && git-maint-notify --send -q usb-next..work-next >../out 2>../err) &&
 	test_must_be_empty err &&
 	test "$(smtp_count)" = 3 &&
 	test_must_fail git -C repo notes --ref=maint-notify show work-next
 '
 
 test_expect_success '--revert: a reply to our notification, to the same people, quoting the reason' '
-	(cd repo && git maint-notify --send --revert usb-next..work-next >../out 2>../err) &&
+	(cd repo && git-maint-notify --send --revert usb-next..work-next >../out 2>../err) &&
 	test "$(smtp_count)" = 4 &&
 	first_id=$(smtp_header 1 Message-ID) &&
 	smtp_header 4 To >actual &&
@@ -124,7 +124,7 @@ test_expect_success '--revert: a reply to our notification, to the same people, 
 '
 
 test_expect_success 'the revert is announced once' '
-	(cd repo && git maint-notify --send --revert -q usb-next..work-next) &&
+	(cd repo && git-maint-notify --send --revert -q usb-next..work-next) &&
 	test "$(smtp_count)" = 4
 '
 
@@ -136,7 +136,7 @@ test_expect_success 'a revert of a commit never announced is an ordinary commit 
 		test_tick &&
 		printf "Revert \"usb: local change\"\n\nThis reverts commit %s.\n" $(git rev-parse HEAD) >msg &&
 		GIT_AUTHOR_EMAIL=committer@example.com git commit -q --allow-empty -F msg &&
-		git maint-notify --send --revert -q usb-next..work-next >../out 2>../err
+		git-maint-notify --send --revert -q usb-next..work-next >../out 2>../err
 	) &&
 	test_must_be_empty err &&
 	test "$(smtp_count)" = 4

@@ -51,7 +51,7 @@ test_expect_success 'setup: a server, three commits to announce, send-email conf
 
 test_expect_success 'no helper, no Secret Service, no terminal: exit 128, one error and the three ways, nothing sent' '
 	(cd repo && test_expect_code 128 setsid -w env -u GIT_TERMINAL_PROMPT \
-		git maint-notify --send </dev/null >../out 2>../err) &&
+		git-maint-notify --send </dev/null >../out 2>../err) &&
 	test_must_be_empty out &&
 	cat >expect <<-EOF &&
 	fatal: no password for '"'"'$SMTP_USER'"'"' at smtp://127.0.0.1:$SMTP_PORT
@@ -67,7 +67,7 @@ test_expect_success 'no helper, no Secret Service, no terminal: exit 128, one er
 
 test_expect_success 'sendemail.smtpPass: the mails go out, and nothing is stored anywhere' '
 	git -C repo config sendemail.smtpPass "$SMTP_PASSWORD" &&
-	(cd repo && git maint-notify --send -q) &&
+	(cd repo && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 3 &&
 	test_path_is_missing .git-credentials
 '
@@ -75,7 +75,7 @@ test_expect_success 'sendemail.smtpPass: the mails go out, and nothing is stored
 test_expect_success 'a wrong sendemail.smtpPass: exit 128, the 535 named, the key to mend named' '
 	git -C repo config sendemail.smtpPass wrong &&
 	new_commits 1 &&
-	(cd repo && test_expect_code 128 git maint-notify --send -q 2>../err) &&
+	(cd repo && test_expect_code 128 git-maint-notify --send -q 2>../err) &&
 	grep "^fatal: cannot send through smtp://127.0.0.1:$SMTP_PORT: .*535.*; the password is in the configuration (sendemail.smtpPass)$" err &&
 	test_line_count = 1 err &&
 	test "$(smtp_count)" = 3
@@ -83,7 +83,7 @@ test_expect_success 'a wrong sendemail.smtpPass: exit 128, the 535 named, the ke
 
 test_expect_success 'smtp.password in maint.ini wins over sendemail.smtpPass, as every [smtp] key does' '
 	printf "[smtp]\n\tpassword = %s\n" "$SMTP_PASSWORD" >repo/.git/maint.ini &&
-	(cd repo && git maint-notify --send -q) &&
+	(cd repo && git-maint-notify --send -q) &&
 	test "$(smtp_count)" = 4 &&
 	rm repo/.git/maint.ini &&
 	git -C repo config --unset sendemail.smtpPass
@@ -96,7 +96,7 @@ test_expect_success 'what git send-email stored through credential.helper=store,
 	test "$(smtp_count)" = 5 &&
 	test_line_count = 1 .git-credentials &&
 	new_commits 1 &&
-	(cd repo && setsid -w git maint-notify --send -q </dev/null) &&
+	(cd repo && setsid -w git-maint-notify --send -q </dev/null) &&
 	test "$(smtp_count)" = 6
 '
 
@@ -104,7 +104,7 @@ test_expect_success 'stored by git credential approve with send-email'"'"'s fiel
 	rm .git-credentials &&
 	{ send_email_fields && printf "password=%s\n\n" "$SMTP_PASSWORD"; } | git credential approve &&
 	new_commits 2 &&
-	(cd repo && setsid -w git maint-notify --send -q </dev/null) &&
+	(cd repo && setsid -w git-maint-notify --send -q </dev/null) &&
 	test "$(smtp_count)" = 8
 '
 
@@ -113,7 +113,7 @@ test_expect_success 'a helper for this URL only (credential.<url>.helper) counts
 	git config --global "credential.smtp://127.0.0.1:$SMTP_PORT.helper" store &&
 	git config --global credential.https://127.0.0.1.helper "!false" &&
 	new_commits 1 &&
-	(cd repo && setsid -w git maint-notify --send -q </dev/null) &&
+	(cd repo && setsid -w git-maint-notify --send -q </dev/null) &&
 	test "$(smtp_count)" = 9 &&
 	git config --global --unset "credential.smtp://127.0.0.1:$SMTP_PORT.helper" &&
 	git config --global --unset credential.https://127.0.0.1.helper &&
@@ -128,7 +128,7 @@ test_expect_success 'a 535 rejects the stored password, as git send-email does: 
 	{ send_email_fields && printf "password=wrong\n\n"; } | git credential approve &&
 	new_commits 1 &&
 	before=$(smtp_count) &&
-	(cd repo && test_expect_code 128 setsid -w git maint-notify --send -q </dev/null 2>../err) &&
+	(cd repo && test_expect_code 128 setsid -w git-maint-notify --send -q </dev/null 2>../err) &&
 	grep "^fatal: cannot send through .*535.*; the password was removed from git.s credential helpers$" err &&
 	test_must_be_empty .git-credentials &&
 	test "$(smtp_count)" = "$before"
@@ -136,7 +136,7 @@ test_expect_success 'a 535 rejects the stored password, as git send-email does: 
 
 test_expect_success 'the next run has none: the hint says the helpers have none for it' '
 	(cd repo && test_expect_code 128 setsid -w env -u GIT_TERMINAL_PROMPT \
-		git maint-notify --send -q </dev/null 2>../err) &&
+		git-maint-notify --send -q </dev/null 2>../err) &&
 	grep "^hint:     (the configured helpers have none for it)$" err
 '
 
@@ -170,18 +170,18 @@ test_expect_success 'a terminal only: standard input is never read for the passw
 	new_commits 1 &&
 	before=$(smtp_count) &&
 	(cd repo && printf "%s\n" "$SMTP_PASSWORD" |
-		test_expect_code 128 setsid -w env -u GIT_TERMINAL_PROMPT git maint-notify --send -q 2>../err) &&
+		test_expect_code 128 setsid -w env -u GIT_TERMINAL_PROMPT git-maint-notify --send -q 2>../err) &&
 	grep "^fatal: no password for" err &&
 	test "$(smtp_count)" = "$before"
 '
 
 test_expect_success '--store-password stores where git would: the helper; send-email and notify find it' '
 	git config --global credential.helper store &&
-	(cd repo && printf "%s\n" "$SMTP_PASSWORD" | git maint-notify --store-password) &&
+	(cd repo && printf "%s\n" "$SMTP_PASSWORD" | git-maint-notify --store-password) &&
 	test_line_count = 1 .git-credentials &&
 	before=$(smtp_count) &&
 	send_email &&
-	(cd repo && setsid -w git maint-notify --send -q </dev/null) &&
+	(cd repo && setsid -w git-maint-notify --send -q </dev/null) &&
 	test "$(smtp_count)" = $((before + 2))
 '
 
@@ -194,13 +194,13 @@ test_expect_success '--store-password on a terminal: git asks' '
 '
 
 test_expect_success '--forget-password: git credential reject, the helper forgets' '
-	(cd repo && git maint-notify --forget-password) &&
+	(cd repo && git-maint-notify --forget-password) &&
 	test_must_be_empty .git-credentials
 '
 
 test_expect_success '--store-password with no helper and no Secret Service: exit 128, nothing stored' '
 	git config --global --unset credential.helper &&
-	(cd repo && echo pw | test_expect_code 128 git maint-notify --store-password 2>../err) &&
+	(cd repo && echo pw | test_expect_code 128 git-maint-notify --store-password 2>../err) &&
 	grep "^fatal: cannot store the password for smtp://127.0.0.1 in the Secret Service: .*D-Bus" err &&
 	grep "^hint: or keep it with git.s credential helpers" err &&
 	test_must_be_empty .git-credentials

@@ -35,12 +35,29 @@ journal_status () {
 }
 
 # pairs: "<Message-ID> <recipient>" for every recipient of every message accepted, sorted
+# (one awk: each message's header, then its envelope)
 pairs () {
+	set -- &&
 	for env in "$SMTP_SPOOL"/*.env
 	do
-		id=$(tr -d "\r" <"${env%.env}.eml" | sed -n "/^$/q;s/^Message-ID: //p") &&
-		sed -n "s/^RCPT TO:<\(.*\)>$/$id \1/p" "$env" || return 1
-	done | sort
+		set -- "$@" "${env%.env}.eml" "$env"
+	done &&
+	awk '
+	FILENAME != cur {	# (an empty file has no line: no FNR == 1)
+		if (cur ~ /\.env$/ || FILENAME ~ /\.eml$/)
+			id = ""
+		head = 1
+		cur = FILENAME
+	}
+	FILENAME ~ /\.eml$/ {
+		gsub(/\r/, "")
+		if ($0 == "")
+			head = 0
+		else if (head && sub(/^Message-ID: /, ""))
+			id = $0
+		next
+	}
+	/^RCPT TO:<.*>$/ { print id " " substr($0, 10, length($0) - 10) }' "$@" | sort
 }
 
 # expect_pairs <first> <last>: what pairs gives when patches first..last
@@ -61,7 +78,7 @@ do
 	test_expect_success "550 for one Cc${pipe:+ ($pipe)}: the mail goes to the others, one warning naming the address and the reply, exit 0" '
 		rm -rf r && cp -R template r &&
 		smtp_reset --reject cc3@example.org $pipe &&
-		(cd r && git maint-notify --send -q >../out 2>../err) &&
+		(cd r && git-maint-notify --send -q >../out 2>../err) &&
 		test_must_be_empty out &&
 		for i in 2 1 0
 		do
@@ -84,7 +101,7 @@ do
 		echo "Refused: cc3@example.org 550 5.1.1 <cc3@example.org>: Recipient address rejected: User unknown" >expect &&
 		grep "^Refused: " note >actual &&
 		test_cmp expect actual &&
-		(cd r && git maint-notify --send -q >../out 2>../err) &&
+		(cd r && git-maint-notify --send -q >../out 2>../err) &&
 		test_must_be_empty err &&
 		test "$(smtp_count)" = 3
 	'
@@ -93,7 +110,7 @@ done
 test_expect_success 'the author refused (550), the Cc accepted: that mail is refused, goes to no one, exit 1; the others go' '
 	rm -rf r && cp -R template r &&
 	smtp_reset --reject author2@example.org &&
-	(cd r && test_expect_code 1 git maint-notify --send -q >../out 2>../err) &&
+	(cd r && test_expect_code 1 git-maint-notify --send -q >../out 2>../err) &&
 	c=$(git -C r rev-parse --short=12 work-next~1) &&
 	echo "error: $c: the server refused the mail: 550 5.1.1 <author2@example.org>: Recipient address rejected: User unknown" >expect &&
 	grep -v "^hint: " err >actual &&
@@ -109,7 +126,7 @@ do
 	test_expect_success "452 after 3 recipients${pipe:+ ($pipe)}: each mail in three transactions (3, 3, 1), everyone once, exit 0" '
 		rm -rf r && cp -R template r &&
 		smtp_reset --rcpt-max 3 $pipe &&
-		(cd r && git maint-notify --send >../out 2>../err) &&
+		(cd r && git-maint-notify --send >../out 2>../err) &&
 		test_must_be_empty out &&
 		grep -c "^Sent " err >n &&
 		echo 3 >expect &&
@@ -127,7 +144,7 @@ do
 		cut -d" " -f2- "$SMTP_SPOOL/log" | grep -c "^connect$" >n &&
 		echo 1 >expect &&
 		test_cmp expect n &&
-		(cd r && git maint-notify --send -q) &&
+		(cd r && git-maint-notify --send -q) &&
 		test "$(smtp_count)" = 9
 	'
 done
@@ -140,7 +157,7 @@ do
 		(
 			cd r &&
 			test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=notify-journal-appended-$point \
-				git maint-notify --send -q
+				git-maint-notify --send -q
 		) &&
 		test "$(smtp_count)" = $point &&
 		(cd r && GIT_COMMITTER_DATE="1112355055 +0200" git maint-notify --send -q >../out 2>../err) &&
@@ -167,7 +184,7 @@ test_expect_success 'a server that takes one recipient a transaction: 20 transac
 	rm -rf r && cp -R template r &&
 	git -C r config maint.notify.cc "$(printf "x%d@example.org, " $(test_seq 16))" &&
 	smtp_reset --rcpt-max 1 &&
-	(cd r && git maint-notify --send -q work-next~1..work-next >../out 2>../err) &&
+	(cd r && git-maint-notify --send -q work-next~1..work-next >../out 2>../err) &&
 	test "$(smtp_count)" = 20 &&
 	c=$(git -C r rev-parse --short=12 work-next) &&
 	for a in x14 x15 x16
@@ -187,7 +204,7 @@ test_expect_success 'a server that takes one recipient a transaction: 20 transac
 test_expect_success '451 for one Cc: the mail goes without it, reported, not retried (exit 0)' '
 	rm -rf r && cp -R template r &&
 	smtp_reset --defer cc2@example.org &&
-	(cd r && git maint-notify --send -q >../out 2>../err) &&
+	(cd r && git-maint-notify --send -q >../out 2>../err) &&
 	c=$(git -C r rev-parse --short=12 work-next~2) &&
 	echo "warning: $c: not sent to '"'"'cc2@example.org'"'"': 451 4.7.1 <cc2@example.org>: Recipient address deferred: try again later" >expect &&
 	test_cmp expect err &&
@@ -198,7 +215,7 @@ test_expect_success '451 for one Cc: the mail goes without it, reported, not ret
 	expect_pairs 1 3 | grep -v "^$id cc2@example.org$" >expect &&
 	pairs >actual &&
 	test_cmp expect actual &&
-	(cd r && git maint-notify --send -q >../out 2>../err) &&
+	(cd r && git-maint-notify --send -q >../out 2>../err) &&
 	test_must_be_empty err &&
 	test "$(smtp_count)" = 3
 '
@@ -206,7 +223,7 @@ test_expect_success '451 for one Cc: the mail goes without it, reported, not ret
 test_expect_success 'a server that defers every recipient (451): every mail waits, exit 75, nothing recorded; once it takes them, each goes once' '
 	rm -rf r && cp -R template r &&
 	smtp_reset --defer-all &&
-	(cd r && test_expect_code 75 git maint-notify --send -q >../out 2>../err) &&
+	(cd r && test_expect_code 75 git-maint-notify --send -q >../out 2>../err) &&
 	grep -c "^error: [0-9a-f]*: the server deferred the mail: 451 4.3.0 <author[123]@example.org>" err >n &&
 	echo 3 >expect &&
 	test_cmp expect n &&
@@ -214,7 +231,7 @@ test_expect_success 'a server that defers every recipient (451): every mail wait
 	test_must_fail git -C r rev-parse -q --verify refs/notes/maint-notify &&
 	test_must_fail smtp_count &&
 	smtp_reset &&
-	(cd r && git maint-notify --send -q) &&
+	(cd r && git-maint-notify --send -q) &&
 	expect_pairs 1 3 >expect &&
 	pairs >actual &&
 	test_cmp expect actual
@@ -223,7 +240,7 @@ test_expect_success 'a server that defers every recipient (451): every mail wait
 test_expect_success 'a server that takes no recipient at all (452 from the first): the mail waits, exit 75' '
 	rm -rf r && cp -R template r &&
 	smtp_reset --rcpt-max 0 &&
-	(cd r && test_expect_code 75 git maint-notify --send -q work-next~1..work-next >../out 2>../err) &&
+	(cd r && test_expect_code 75 git-maint-notify --send -q work-next~1..work-next >../out 2>../err) &&
 	c=$(git -C r rev-parse --short=12 work-next) &&
 	echo "error: $c: the server deferred the mail: 452 4.5.3 Too many recipients" >expect &&
 	grep -v "^hint: " err >actual &&

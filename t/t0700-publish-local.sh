@@ -19,7 +19,7 @@ test_expect_success '--dry-run prints the plan and changes nothing' '
 	repo_state_of r >before &&
 	base=$(git -C r rev-parse --short=7 usb-next) &&
 	tip=$(git -C r rev-parse --short=7 work-next) &&
-	git -C r maint-publish --dry-run >out &&
+	in_repo r git-maint-publish --dry-run >out &&
 	cat >expect <<-EOF &&
 	Would publish '"'"'work-next'"'"' to '"'"'usb-next'"'"'
 	Commits: 2
@@ -40,7 +40,7 @@ test_expect_success 'a fast-forward: usb-next moved with a reflog line, pushed, 
 	before=$(git -C r rev-parse usb-next) &&
 	tip=$(git -C r rev-parse work-next) &&
 	git -C r status --porcelain=v1 >status.before &&
-	git -C r maint-publish >out &&
+	in_repo r git-maint-publish >out &&
 	test "$(git -C r rev-parse usb-next)" = "$tip" &&
 	test "$(remote_tip origin.git usb-next)" = "$tip" &&
 	test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$tip" &&
@@ -58,7 +58,7 @@ test_expect_success 'a fast-forward: usb-next moved with a reflog line, pushed, 
 
 test_expect_success 'nothing new: up to date, nothing pushed, nobody notified' '
 	: >notify.log &&
-	git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-publish >out 2>err &&
 	echo "'"'"'usb-next'"'"' is up to date with '"'"'work-next'"'"'" >expect &&
 	test_cmp expect out &&
 	echo "origin: usb-next up to date" >expect &&
@@ -74,7 +74,7 @@ test_expect_success 'public moved on locally: a merge commit built in memory, as
 	git -C r status --porcelain=v1 >status.before &&
 	cp r/.git/index index.before &&
 	old=$(git -C r rev-parse usb-next) &&
-	git -C r maint-publish >out &&
+	in_repo r git-maint-publish >out &&
 	git -C r rev-parse usb-next^1 usb-next^2 >parents &&
 	printf "%s\n" $old $(git -C r rev-parse work-next) >expect &&
 	test_cmp expect parents &&
@@ -111,7 +111,7 @@ test_expect_success 'a conflict stops with nothing changed: exit 1, the paths li
 	: >notify.log &&
 	repo_state_of r >before &&
 	origin_before=$(remote_tip origin.git usb-next) &&
-	test_expect_code 1 git -C r maint-publish >out 2>err &&
+	test_expect_code 1 in_repo r git-maint-publish >out 2>err &&
 	cat >expect <<-\EOF &&
 	error: '"'"'work-next'"'"' does not merge cleanly into '"'"'usb-next'"'"'; nothing was changed
 	conflict: drivers/usb/a.c
@@ -127,7 +127,7 @@ test_expect_success 'a conflict stops with nothing changed: exit 1, the paths li
 
 test_expect_success 'resolved by merging the public branch into the work branch, then a fast-forward' '
 	git -C r merge -q -X theirs -m "Merge usb-next" usb-next &&
-	git -C r maint-publish >out &&
+	in_repo r git-maint-publish >out &&
 	test "$(git -C r rev-parse usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test "$(remote_tip origin.git usb-next)" = "$(git -C r rev-parse work-next)"
 '
@@ -136,7 +136,7 @@ test_expect_success 'a stopped queue refuses, nothing changed' '
 	in_repo r queue_commit drivers/usb/d.c "usb: d" &&
 	mkdir -p r/.git/maint/queue &&
 	repo_state_of r >before &&
-	test_expect_code 128 git -C r maint-publish 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish 2>err &&
 	grep "^fatal: a queue is stopped; finish it" err &&
 	test_line_count = 1 err &&
 	repo_state_of r >after &&
@@ -158,7 +158,7 @@ test_expect_success 'a held lock refuses with exit 75, nothing changed (22)' '
 test_expect_success 'the public branch checked out: refused, nothing changed' '
 	git -C r checkout -q usb-next &&
 	repo_state_of r >before &&
-	test_expect_code 128 git -C r maint-publish work-next 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish work-next 2>err &&
 	echo "fatal: '"'"'usb-next'"'"' is checked out; publish moves it without a work tree, so check out '"'"'work-next'"'"' first" >expect &&
 	test_cmp expect err &&
 	repo_state_of r >after &&
@@ -167,7 +167,7 @@ test_expect_success 'the public branch checked out: refused, nothing changed' '
 '
 
 test_expect_success 'the public branch named on the command line finds its work branch' '
-	git -C r maint-publish -n usb-next >out &&
+	in_repo r git-maint-publish -n usb-next >out &&
 	head -1 out >actual &&
 	echo "Would publish '"'"'work-next'"'"' to '"'"'usb-next'"'"'" >expect &&
 	test_cmp expect actual
@@ -175,7 +175,7 @@ test_expect_success 'the public branch named on the command line finds its work 
 
 test_expect_success 'two candidate public branches: say which with tree.<name>.public, as git config names it' '
 	git -C r branch tty-next base &&
-	test_expect_code 128 git -C r maint-publish 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish 2>err &&
 	cat >expect <<-\EOF &&
 	fatal: '"'"'work-next'"'"' could be the work branch of '"'"'tty-next'"'"' or '"'"'usb-next'"'"'; say which with tree.<name>.public
 	hint: git config maint.tree.<name>.work work-next; git config maint.tree.<name>.public tty-next
@@ -183,21 +183,21 @@ test_expect_success 'two candidate public branches: say which with tree.<name>.p
 	test_cmp expect err &&
 	git -C r config maint.tree.usb.public usb-next &&
 	git -C r config maint.tree.usb.work work-next &&
-	git -C r maint-publish -n >out &&
+	in_repo r git-maint-publish -n >out &&
 	git -C r config --remove-section maint.tree.usb &&
 	grep "^Would publish .work-next. to .usb-next. (tree .usb.)" out &&
 	printf "[tree \"usb\"]\n\tpublic = usb-next\n\twork = work-next\n" >r/.git/maint.ini &&
-	git -C r maint-publish -n >out &&
+	in_repo r git-maint-publish -n >out &&
 	grep "^Would publish .work-next. to .usb-next. (tree .usb.)" out
 '
 
 test_expect_success '--no-notify and tree.<name>.notify = false: published, nobody notified' '
 	: >notify.log &&
-	git -C r maint-publish --no-notify -q &&
+	in_repo r git-maint-publish --no-notify -q &&
 	test "$(remote_tip origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	in_repo r queue_commit drivers/usb/e.c "usb: e" &&
 	printf "\tnotify = false\n" >>r/.git/maint.ini &&
-	git -C r maint-publish -q &&
+	in_repo r git-maint-publish -q &&
 	test "$(remote_tip origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test_must_be_empty notify.log &&
 	git -C r branch -D tty-next &&
@@ -206,14 +206,14 @@ test_expect_success '--no-notify and tree.<name>.notify = false: published, nobo
 
 test_expect_success 'a remote named in the configuration that does not exist: refused before anything, its key named' '
 	printf "[tree \"usb\"]\n\tpublic = usb-next\n\twork = work-next\n\tbackup = nowhere\n" >r/.git/maint.ini &&
-	test_expect_code 128 git -C r maint-publish 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish 2>err &&
 	echo "fatal: no remote '"'"'nowhere'"'"' (from tree.usb.backup); add it with '"'"'git remote add'"'"'" >expect &&
 	test_cmp expect err &&
 	rm r/.git/maint.ini &&
 	git -C r config maint.tree.usb.public usb-next &&
 	git -C r config maint.tree.usb.work work-next &&
 	git -C r config maint.tree.usb.remote "origin elsewhere" &&
-	test_expect_code 128 git -C r maint-publish 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish 2>err &&
 	git -C r config --remove-section maint.tree.usb &&
 	echo "fatal: no remote '"'"'elsewhere'"'"' (from tree.usb.remote); add it with '"'"'git remote add'"'"'" >expect &&
 	test_cmp expect err
@@ -226,7 +226,7 @@ test_expect_success 'notify asks to be run again (75): exit 75, state kept, --co
 	grep "^hint: .git maint-publish --continue. runs git-maint-notify again for the mails still missing" err &&
 	test "$(remote_tip origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	grep "^notify 1$" r/.git/maint/publish/state &&
-	git -C r maint-publish --continue >out &&
+	in_repo r git-maint-publish --continue >out &&
 	test_must_be_empty out &&
 	test_line_count = 2 notify.log &&
 	test "$(sed -n 1p notify.log)" = "$(sed -n 2p notify.log)" &&
@@ -247,7 +247,7 @@ test_expect_success 'notify fails (128): exit 128 naming it, state kept for --co
 	test_expect_code 128 env NOTIFY_EXIT=128 git -C r maint-publish -q 2>err &&
 	grep "^fatal: git-maint-notify failed (exit 128); the commits are published" err &&
 	test_path_is_file r/.git/maint/publish/state &&
-	git -C r maint-publish -q --continue &&
+	in_repo r git-maint-publish -q --continue &&
 	test_line_count = 2 notify.log &&
 	test_path_is_missing r/.git/maint/publish
 '
@@ -260,7 +260,7 @@ test_expect_success 'no git-maint-notify anywhere: exit 128, published, --abort 
 	(cd r && test_expect_code 128 env PATH=/usr/bin:/bin ../lonely/git-maint-publish -q 2>../err) &&
 	grep "^fatal: cannot find git-maint-notify (on PATH or next to git-maint-publish); the commits are published, the authors not told" err &&
 	test "$(remote_tip origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
-	git -C r maint-publish --abort &&
+	in_repo r git-maint-publish --abort &&
 	test_path_is_missing r/.git/maint/publish
 '
 
@@ -282,7 +282,7 @@ test_expect_success 'a local origin whose pre-receive refuses: refused as git pu
 	origin_before=$(remote_tip origin.git usb-next) &&
 	tracking_before=$(git -C r rev-parse refs/remotes/origin/usb-next) &&
 	: >notify.log &&
-	test_expect_code 1 git -C r maint-publish >out 2>err &&
+	test_expect_code 1 in_repo r git-maint-publish >out 2>err &&
 	cat >expect <<-EOF &&
 	remote: no pushes to this tree
 	error: push to '"'"'origin'"'"': rejected (pre-receive hook declined)
@@ -300,7 +300,7 @@ test_expect_success 'a local origin whose pre-receive refuses: refused as git pu
 
 test_expect_success '--continue once the hook accepts: pushed, post-receive ran with the update, the tracking ref follows (49)' '
 	rm origin.git/hooks/pre-receive &&
-	git -C r maint-publish --continue -q &&
+	in_repo r git-maint-publish --continue -q &&
 	tip=$(git -C r rev-parse work-next) &&
 	test "$(remote_tip origin.git usb-next)" = "$tip" &&
 	test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$tip" &&
@@ -325,7 +325,7 @@ test_expect_success 'a file:// backup whose update hook refuses: origin publishe
 	tip=$(git -C r rev-parse work-next) &&
 	rm post-receive.log &&
 	: >notify.log &&
-	test_expect_code 1 git -C r maint-publish >out 2>err &&
+	test_expect_code 1 in_repo r git-maint-publish >out 2>err &&
 	cat >expect <<-EOF &&
 	origin: usb-next $(git -C r rev-parse --short=7 $origin_before)..$(git -C r rev-parse --short=7 $tip)
 	remote: read-only medium: refs/heads/usb-next stays
@@ -338,7 +338,7 @@ test_expect_success 'a file:// backup whose update hook refuses: origin publishe
 	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" = "$backup_before" &&
 	test_must_be_empty notify.log &&
 	rm backup.git/hooks/update &&
-	git -C r maint-publish --continue -q &&
+	in_repo r git-maint-publish --continue -q &&
 	test "$(remote_tip backup.git usb-next)" = "$tip" &&
 	test_line_count = 1 post-receive.log &&
 	test_line_count = 1 notify.log &&

@@ -35,7 +35,7 @@ test_expect_success 'setup: what an uninterrupted publish makes' '
 	make_case &&
 	setup_case &&
 	before=$(git -C r rev-parse usb-next) &&
-	git -C r maint-publish -q &&
+	in_repo r git-maint-publish -q &&
 	git -C r rev-parse usb-next >expect.tip &&
 	test "$(git -C r rev-parse usb-next^1)" = "$before" &&
 	echo "--send --revert --after-push origin --after-push backup $before..$(cat expect.tip)" >expect.notify &&
@@ -44,9 +44,11 @@ test_expect_success 'setup: what an uninterrupted publish makes' '
 
 # Everything as after an uninterrupted run; notify ran <n> times.
 complete () {
-	test "$(git -C r rev-parse usb-next)" = "$(cat expect.tip)" &&
-	test "$(remote_tip origin.git usb-next)" = "$(cat expect.tip)" &&
-	test "$(remote_tip backup.git usb-next)" = "$(cat expect.tip)" &&
+	read -r tip <expect.tip &&
+	# the branch and HEAD, which is on work-next, in one git
+	test "$(git -C r rev-parse usb-next --symbolic-full-name HEAD)" = "$tip${LF}refs/heads/work-next" &&
+	test "$(remote_tip origin.git usb-next)" = "$tip" &&
+	test "$(remote_tip backup.git usb-next)" = "$tip" &&
 	for i in $(test_seq $1)
 	do
 		cat expect.notify || return 1
@@ -54,13 +56,12 @@ complete () {
 	test_cmp expect notify.log &&
 	test_path_is_missing r/.git/maint/publish &&
 	test_path_is_missing r/.git/git-maint.lock &&
-	test "$(git -C r symbolic-ref HEAD)" = refs/heads/work-next &&
 	git -C r status --porcelain=v1 >status &&
 	test_must_be_empty status
 }
 
 crash () {
-	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT="$1" git -C r maint-publish -q
+	test_expect_code 137 in_repo r env GIT_MAINT_TEST_CRASH_AT="$1" git-maint-publish -q
 }
 
 test_expect_success 'killed after the merge objects are written: nothing to resume, a rerun publishes' '
@@ -70,11 +71,11 @@ test_expect_success 'killed after the merge objects are written: nothing to resu
 	test_path_is_missing r/.git/maint/publish &&
 	test "$(git -C r rev-parse usb-next)" = "$old" &&
 	test "$(remote_tip origin.git usb-next)" = "$old" &&
-	test_expect_code 128 git -C r maint-publish --continue 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish --continue 2>err &&
 	grep "^warning: taking over .*git-maint.lock.*is gone" err &&
 	grep "^fatal: no publish in progress" err &&
 	test_line_count = 2 err &&
-	git -C r maint-publish -q &&
+	in_repo r git-maint-publish -q &&
 	complete 1
 '
 
@@ -83,20 +84,20 @@ test_expect_success 'killed while writing the state: --continue names the damage
 	old=$(git -C r rev-parse usb-next) &&
 	crash publish-state-write &&
 	test "$(git -C r rev-parse usb-next)" = "$old" &&
-	test_expect_code 128 git -C r maint-publish --continue 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish --continue 2>err &&
 	grep "^error: .*holds no publish state" err &&
 	grep "^fatal: the publish state in .* cannot be used; run .git maint-publish --abort. to clear it" err &&
-	git -C r maint-publish --abort &&
+	in_repo r git-maint-publish --abort &&
 	test_path_is_missing r/.git/maint/publish &&
 	test "$(git -C r rev-parse usb-next)" = "$old" &&
-	git -C r maint-publish -q &&
+	in_repo r git-maint-publish -q &&
 	complete 1
 '
 
 test_expect_success 'killed while writing the state: a new publish clears what it left (nothing had changed) and publishes' '
 	setup_case &&
 	crash publish-state-write &&
-	git -C r maint-publish -q 2>err &&
+	in_repo r git-maint-publish -q 2>err &&
 	grep "^warning: removing .*: a publish killed before it wrote its state left it; nothing had changed" err &&
 	complete 1
 '
@@ -109,14 +110,14 @@ do
 		crash $point &&
 		test_path_is_file r/.git/maint/publish/state &&
 		test_must_be_empty notify.log &&
-		git -C r maint-publish -q --continue &&
+		in_repo r git-maint-publish -q --continue &&
 		complete 1
 	'
 
 	test_expect_success "killed at $point: a new publish finishes it first, notify runs once" '
 		setup_case &&
 		crash $point &&
-		git -C r maint-publish 2>err &&
+		in_repo r git-maint-publish 2>err &&
 		grep "^Finishing the publish in progress first" err &&
 		complete 1
 	'
@@ -126,7 +127,7 @@ test_expect_success 'killed after notify ran: --continue runs it again (notify'"
 	setup_case &&
 	crash publish-after-notify &&
 	test_path_is_file r/.git/maint/publish/state &&
-	git -C r maint-publish -q --continue &&
+	in_repo r git-maint-publish -q --continue &&
 	complete 2
 '
 
@@ -135,19 +136,19 @@ test_expect_success 'killed before the ref moved, then the branch moved by someo
 	crash publish-before-ref &&
 	other=$(git -C r commit-tree -p usb-next -m "someone else" usb-next^{tree}) &&
 	git -C r update-ref refs/heads/usb-next $other &&
-	test_expect_code 128 git -C r maint-publish --continue 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish --continue 2>err &&
 	grep "^fatal: .refs/heads/usb-next. moved since the publish step began (it is at $other, the step moves it to [0-9a-f]*)" err &&
 	test "$(git -C r rev-parse usb-next)" = "$other" &&
 	test "$(remote_tip origin.git usb-next)" != "$(cat expect.tip)" &&
 	test_must_be_empty notify.log &&
-	git -C r maint-publish --abort &&
+	in_repo r git-maint-publish --abort &&
 	test "$(git -C r rev-parse usb-next)" = "$other"
 '
 
 test_expect_success '--abort after the step forgets the pushes, rewinds nothing' '
 	setup_case &&
 	crash publish-after-ref &&
-	git -C r maint-publish --abort &&
+	in_repo r git-maint-publish --abort &&
 	test_path_is_missing r/.git/maint/publish &&
 	test "$(git -C r rev-parse usb-next)" = "$(cat expect.tip)" &&
 	test "$(git -C r rev-parse usb-next^1)" = "$(git -C r rev-parse usb-next@{1})" &&

@@ -31,7 +31,7 @@ test_expect_success 'setup: a tree with both checks on' '
 '
 
 test_expect_success 'sign-offs of author and committer present: the plan says the checks passed' '
-	git -C r maint-publish -n --build >out &&
+	in_repo r git-maint-publish -n --build >out &&
 	grep "^Checks: signoff, fixes passed$" out &&
 	grep "^Build: sh build.sh (not run with --dry-run)$" out
 '
@@ -40,7 +40,7 @@ test_expect_success 'sign-offs of author and committer present: the plan says th
 refused () {
 	repo_state_of r >before &&
 	origin_before=$(remote_tip origin.git usb-next) &&
-	test_expect_code 1 git -C r maint-publish >out 2>err &&
+	test_expect_code 1 in_repo r git-maint-publish >out 2>err &&
 	printf "%s\n" "$@" >expect &&
 	echo "error: the checks failed; nothing was changed" >>expect &&
 	echo "hint: mend the commits on 'work-next' (they are not public yet), or turn the check off (tree.usb.check-signoff, tree.usb.check-fixes)" >>expect &&
@@ -99,7 +99,7 @@ test_expect_success 'a good Fixes:, and a merge commit (not checked): the build 
 	printf "side2\n\n%s\n%s\n" "$SOB_A" "$SOB_C" >msg &&
 	git -C r merge -q --no-ff -m "Merge a side branch" $(git -C r commit-tree -p base -F "$PWD/msg" base^{tree}) &&
 	echo "echo built on \$GIT_MAINT_BRANCH >built" >r/build.sh &&
-	git -C r maint-publish --build -q &&
+	in_repo r git-maint-publish --build -q &&
 	echo "built on work-next" >expect &&
 	test_cmp expect r/built &&
 	test "$(remote_tip origin.git usb-next)" = "$(git -C r rev-parse work-next)"
@@ -111,7 +111,7 @@ test_expect_success 'a failing build: exit 1, nothing changed' '
 	in_repo r commit_msg d.c "$(printf "usb: d\n\n%s\n%s" "$SOB_A" "$SOB_C")" &&
 	echo "exit 3" >r/build.sh &&
 	repo_state_of r >before &&
-	test_expect_code 1 git -C r maint-publish --build 2>err &&
+	test_expect_code 1 in_repo r git-maint-publish --build 2>err &&
 	echo "error: the build failed (exit 3); nothing was changed" >expect &&
 	test_cmp expect err &&
 	repo_state_of r >after &&
@@ -121,7 +121,7 @@ test_expect_success 'a failing build: exit 1, nothing changed' '
 
 test_expect_success '--build with the work branch not checked out: refused' '
 	git -C r checkout -q master &&
-	test_expect_code 128 git -C r maint-publish --build work-next 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish --build work-next 2>err &&
 	echo "fatal: --build runs in the work tree of '"'"'work-next'"'"'; check it out first" >expect &&
 	test_cmp expect err &&
 	git -C r checkout -q work-next

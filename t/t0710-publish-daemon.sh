@@ -25,7 +25,7 @@ test_expect_success 'setup: origin served by git daemon, a bare backup, the arti
 test_expect_success 'published to origin over git:// and to the backup, each named' '
 	before=$(git -C r rev-parse usb-next) &&
 	tip=$(git -C r rev-parse work-next) &&
-	git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-publish >out 2>err &&
 	echo "usb-next: fast-forward $(git -C r rev-parse --short=7 $before)..$(git -C r rev-parse --short=7 $tip) (1 commit)" >expect &&
 	test_cmp expect out &&
 	# each remote'"'"'s result on stderr, as git push reports it
@@ -52,7 +52,7 @@ test_expect_success 'the public server moved on: refused as non-fast-forward, no
 	: >notify.log &&
 	repo_state_of r >before &&
 	backup_before=$(remote_tip backup.git usb-next) &&
-	test_expect_code 1 git -C r maint-publish >out 2>err &&
+	test_expect_code 1 in_repo r git-maint-publish >out 2>err &&
 	grep "^error: push to .origin.: rejected (non-fast-forward: its .usb-next. is at [0-9a-f]*, which .usb-next. here does not hold); nothing was changed" err &&
 	grep "^hint: fetch from .origin., merge its .usb-next. into .work-next., and publish again; nothing is forced" err &&
 	test_line_count = 2 err &&
@@ -68,7 +68,7 @@ test_expect_success 'the public server moved on: refused as non-fast-forward, no
 test_expect_success 'after fetching and merging their commit: a fast-forward for everyone' '
 	git -C r fetch -q origin &&
 	git -C r merge -q -m "Merge origin/usb-next" origin/usb-next &&
-	git -C r maint-publish -q &&
+	in_repo r git-maint-publish -q &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test "$(remote_tip backup.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	git -C srv/origin.git merge-base --is-ancestor $theirs usb-next
@@ -81,7 +81,7 @@ test_expect_success 'refused by the server after the transfer (a hook): seen thr
 	origin_before=$(remote_tip srv/origin.git usb-next) &&
 	backup_before=$(remote_tip backup.git usb-next) &&
 	: >notify.log &&
-	test_expect_code 1 git -C r maint-publish >out 2>err &&
+	test_expect_code 1 in_repo r git-maint-publish >out 2>err &&
 	cat >expect <<-EOF &&
 	remote: no pushes today
 	error: push to '"'"'origin'"'"': rejected (pre-receive hook declined)
@@ -97,7 +97,7 @@ test_expect_success 'refused by the server after the transfer (a hook): seen thr
 
 test_expect_success '--continue once the server takes it: only origin is pushed to, then notify' '
 	rm srv/origin.git/hooks/pre-receive &&
-	git -C r maint-publish --continue >out 2>err &&
+	in_repo r git-maint-publish --continue >out 2>err &&
 	test_must_be_empty out &&
 	echo "origin: usb-next $(git -C r rev-parse --short=7 $origin_before)..$(git -C r rev-parse --short=7 work-next)" >expect &&
 	test_cmp expect err &&
@@ -115,7 +115,7 @@ test_expect_success 'the backup down while origin succeeds: exit 75 naming it, o
 	stop_server $backup_pid &&
 	in_repo r queue_commit drivers/usb/d.c "usb: d" &&
 	: >notify.log &&
-	test_expect_code 75 git -C r maint-publish >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish >out 2>err &&
 	grep "^origin: usb-next [0-9a-f]*\.\.$(git -C r rev-parse --short=7 work-next)$" err &&
 	grep "^error: push to .backup.: unreachable (.*127.0.0.1.*)" err &&
 	grep "^hint: once the remotes can be reached, .git maint-publish --continue. pushes to those still missing" err &&
@@ -130,7 +130,7 @@ test_expect_success 'the backup down while origin succeeds: exit 75 naming it, o
 test_expect_success 'a new publish first finishes the one in progress: the backup still down, exit 75, nothing new' '
 	in_repo r queue_commit drivers/usb/e.c "usb: e" &&
 	before=$(git -C r rev-parse usb-next) &&
-	test_expect_code 75 git -C r maint-publish >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish >out 2>err &&
 	grep "^Finishing the publish in progress first" err &&
 	grep "^error: push to .backup.: unreachable" err &&
 	grep "^error: the publish in progress (.*) is not finished; nothing new was published" err &&
@@ -142,7 +142,7 @@ test_expect_success 'a new publish first finishes the one in progress: the backu
 test_expect_success '--continue with the backup up again pushes only to it, then notifies' '
 	start_git_daemon "$PWD/srv2" &&
 	git -C r remote set-url backup "$DAEMON_URL/backup.git" &&
-	git -C r maint-publish --continue >out 2>err &&
+	in_repo r git-maint-publish --continue >out 2>err &&
 	test_must_be_empty out &&
 	echo "backup: usb-next $(git -C r rev-parse --short=7 usb-next~1)..$(git -C r rev-parse --short=7 usb-next)" >expect &&
 	test_cmp expect err &&
@@ -157,7 +157,7 @@ test_expect_success 'the public server unreachable: exit 75, nothing changed (34
 	git -C r remote set-url origin "git://127.0.0.1:$(free_port)/origin.git" &&
 	repo_state_of r >before &&
 	: >notify.log &&
-	test_expect_code 75 git -C r maint-publish >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish >out 2>err &&
 	grep "^error: push to .origin.: unreachable (.*)" err &&
 	grep "^error: nothing was changed: .usb-next. stays at $(git -C r rev-parse usb-next)" err &&
 	test_line_count = 2 err &&
@@ -170,7 +170,7 @@ test_expect_success 'a server that hangs: timed out, exit 75, nothing changed (3
 	start_silent_server &&
 	git -C r remote set-url origin "git://127.0.0.1:$SILENT_PORT/origin.git" &&
 	repo_state_of r >before &&
-	test_expect_code 75 git -C r maint-publish --timeout=1 >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish --timeout=1 >out 2>err &&
 	echo "error: push to '"'"'origin'"'"': timed out (no answer for 1 second)" >expect &&
 	echo "error: nothing was changed: '"'"'usb-next'"'"' stays at $(git -C r rev-parse usb-next)" >>expect &&
 	test_cmp expect err &&
@@ -183,12 +183,12 @@ test_expect_success 'a backup that hangs: origin has it, the backup timed out, e
 	git -C r remote set-url origin "$ORIGIN_URL/origin.git" &&
 	git -C r remote set-url backup "git://127.0.0.1:$SILENT_PORT/backup.git" &&
 	# long enough for origin to answer on a loaded machine
-	test_expect_code 75 git -C r maint-publish --timeout=3 >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish --timeout=3 >out 2>err &&
 	grep "^error: push to .backup.: timed out (no answer for 3 seconds)" err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test_must_be_empty notify.log &&
 	git -C r remote set-url backup "$DAEMON_URL/backup.git" &&
-	git -C r maint-publish -q --continue &&
+	in_repo r git-maint-publish -q --continue &&
 	test "$(remote_tip srv2/backup.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test_line_count = 1 notify.log
 '
@@ -201,7 +201,7 @@ test_expect_success 'the backup moved on: origin has it, the backup refused (exi
 	theirs=$(git -C other2 rev-parse usb-next) &&
 	in_repo r queue_commit drivers/usb/f.c "usb: f" &&
 	: >notify.log &&
-	test_expect_code 1 git -C r maint-publish >out 2>err &&
+	test_expect_code 1 in_repo r git-maint-publish >out 2>err &&
 	grep "^error: push to .backup.: rejected (non-fast-forward: its .usb-next. is at [0-9a-f]*, which .usb-next. here does not hold)$" err &&
 	grep "^hint: fetch from .backup. and merge its .usb-next. into .work-next.; then .git maint-publish --abort. and publish again; nothing is forced" err &&
 	grep "^origin: usb-next [0-9a-f]*\.\.$(git -C r rev-parse --short=7 work-next)$" err &&
@@ -217,10 +217,10 @@ test_expect_success 'as the hint says: fetch, merge, --abort, publish again' '
 	git -C r merge -q -m "Merge backup/usb-next" backup/usb-next &&
 	before=$(sed -n "s/^before //p" r/.git/maint/publish/state) &&
 	after=$(sed -n "s/^after //p" r/.git/maint/publish/state) &&
-	git -C r maint-publish --abort 2>err &&
+	in_repo r git-maint-publish --abort 2>err &&
 	echo "hint: the authors of $(echo $before | cut -c1-12)..$(echo $after | cut -c1-12) were not told; '"'"'git maint-notify --send --revert --after-push origin --after-push backup $before..$after'"'"' tells them" >expect &&
 	test_cmp expect err &&
-	git -C r maint-publish -q &&
+	in_repo r git-maint-publish -q &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test "$(remote_tip srv2/backup.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	git -C srv2/backup.git merge-base --is-ancestor $theirs usb-next &&
@@ -230,7 +230,7 @@ test_expect_success 'as the hint says: fetch, merge, --abort, publish again' '
 test_expect_success 'http.sslCAInfo is for https: one naming no file does not stop a git:// push' '
 	git -C r config http.sslCAInfo "$PWD/no-such-ca.pem" &&
 	in_repo r queue_commit drivers/usb/s.c "usb: s" &&
-	git -C r maint-publish -q &&
+	in_repo r git-maint-publish -q &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	git -C r config --unset http.sslCAInfo
 '

@@ -46,7 +46,7 @@ do
 		tracking_before=$(git -C r rev-parse refs/remotes/origin/usb-next) &&
 		cut_at pre-receive &&
 		: >notify.log &&
-		test_expect_code 75 git -C r maint-publish >out 2>err &&
+		test_expect_code 75 in_repo r git-maint-publish >out 2>err &&
 		grep "^error: " err >actual &&
 		echo "error: push to '"'"'origin'"'"': unreachable (the connection was cut before the server'"'"'s report)" >expect &&
 		test_cmp expect actual &&
@@ -60,7 +60,7 @@ do
 
 	test_expect_success "$url: --continue once the server answers: pushed, notified, the state gone" '
 		rm srv/origin.git/hooks/pre-receive &&
-		git -C r maint-publish --continue >out 2>err &&
+		in_repo r git-maint-publish --continue >out 2>err &&
 		test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
 		test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$tip" &&
 		test_line_count = 1 notify.log &&
@@ -77,13 +77,13 @@ test_expect_success 'cut before the report, then the tip pushed to origin by han
 	old=$(git -C r rev-parse refs/remotes/origin/usb-next) &&
 	cut_at pre-receive &&
 	: >notify.log &&
-	test_expect_code 75 git -C r maint-publish >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish >out 2>err &&
 	grep "^error: push to .origin.: unreachable (the connection was cut before the server.s report)$" err &&
 	rm srv/origin.git/hooks/pre-receive &&
 	git -C r push -q "$PWD/srv/origin.git" usb-next &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
 	test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$old" &&
-	git -C r maint-publish --continue >out 2>err &&
+	in_repo r git-maint-publish --continue >out 2>err &&
 	grep "^origin: usb-next up to date$" err &&
 	test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$tip" &&
 	test_line_count = 1 notify.log &&

@@ -24,7 +24,7 @@ test_expect_success 'setup: lighttpd + git http-backend asking for maint'"'"'s p
 test_expect_success 'no password anywhere: authentication failed naming the remote, exit 128, nothing changed (34)' '
 	repo_state_of r >before &&
 	origin_before=$(remote_tip srv/origin.git usb-next) &&
-	test_expect_code 128 git -C r maint-publish >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish >out 2>err &&
 	grep "^error: push to .origin.: authentication failed (no credentials for http://127.0.0.1:$HTTP_PORT" err &&
 	grep "^fatal: nothing was changed: .usb-next. stays at" err &&
 	repo_state_of r >after &&
@@ -36,7 +36,7 @@ test_expect_success 'no password anywhere: authentication failed naming the remo
 test_expect_success 'the password git-credential-libsecret keeps in the Secret Service: published' '
 	keyring_store "$PASSWORD" protocol http server 127.0.0.1 port "$HTTP_PORT" user maint &&
 	tip=$(git -C r rev-parse work-next) &&
-	git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-publish >out 2>err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
 	test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$tip" &&
 	test_line_count = 1 notify.log &&
@@ -50,7 +50,7 @@ test_expect_success 'a wrong password in the Secret Service: one refusal, exit 1
 	: >notify.log &&
 	repo_state_of r >before &&
 	origin_before=$(remote_tip srv/origin.git usb-next) &&
-	test_expect_code 128 git -C r maint-publish >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish >out 2>err &&
 	cat >expect <<-EOF &&
 	error: push to '"'"'origin'"'"': authentication failed (the Secret Service'"'"'s credential for $HTTP_URL/origin.git was refused; the password was removed from the Secret Service)
 	fatal: nothing was changed: '"'"'usb-next'"'"' stays at $(git -C r rev-parse usb-next)
@@ -69,7 +69,7 @@ test_expect_success 'no keyring item: git credential fill asks the configured he
 	chmod 600 creds &&
 	git -C r config credential.helper "store --file=\"$PWD/creds\"" &&
 	tip=$(git -C r rev-parse work-next) &&
-	git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-publish >out 2>err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
 	test_line_count = 1 notify.log &&
 	# rewritten by git credential approve, in credential-store'"'"'s own spelling
@@ -83,7 +83,7 @@ test_expect_success 'a helper with a wrong password: rejected, and git credentia
 	in_repo r queue_commit drivers/usb/c.c "usb: c" &&
 	: >notify.log &&
 	repo_state_of r >before &&
-	test_expect_code 128 git -C r maint-publish >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish >out 2>err &&
 	grep "^error: push to .origin.: authentication failed (the credential helper.s credential for $HTTP_URL/origin.git was refused; the password was removed from git.s credential helpers)" err &&
 	repo_state_of r >after &&
 	test_cmp before after &&
@@ -94,9 +94,9 @@ test_expect_success 'a helper with a wrong password: rejected, and git credentia
 test_expect_success 'a password written in the remote'"'"'s URL is never printed: the URL shown without its user-info, as git shows it (50)' '
 	git -C r remote set-url origin "http://maint:url-pw-0xdead@127.0.0.1:$HTTP_PORT/git/origin.git" &&
 	repo_state_of r >before &&
-	test_expect_code 128 git -C r maint-publish >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish >out 2>err &&
 	grep "^error: push to .origin.: authentication failed (no credentials for $HTTP_URL/origin.git)\$" err &&
-	git -C r maint-publish --dry-run >out 2>>err &&
+	in_repo r git-maint-publish --dry-run >out 2>>err &&
 	! grep -F "url-pw-0xdead" out err &&
 	repo_state_of r >after &&
 	test_cmp before after &&
@@ -161,14 +161,14 @@ test_expect_success 'a server error (HTTP 502 to the upload): exit 75, the state
 	in_repo r queue_commit drivers/usb/l.c "usb: l" &&
 	before=$(remote_tip srv/origin.git usb-next) &&
 	: >notify.log &&
-	test_expect_code 75 git -C r maint-publish >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish >out 2>err &&
 	grep "^error: push to .origin.: server error (.*502.*)" err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$before" &&
 	test_path_is_file r/.git/maint/publish/state &&
 	test_must_be_empty notify.log &&
 	git -C r remote set-url origin "$HTTP_URL/origin.git" &&
 	printf "http://maint:%s@127.0.0.1:%s\n" "$PASSWORD" "$HTTP_PORT" >>creds &&
-	git -C r maint-publish --continue >out 2>err &&
+	in_repo r git-maint-publish --continue >out 2>err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test_line_count = 1 notify.log &&
 	test_path_is_missing r/.git/maint/publish
@@ -190,7 +190,7 @@ test_expect_success 'https with a certificate no authority the system trusts vou
 	repo_state_of r >before &&
 	origin_before=$(remote_tip srv/origin.git usb-next) &&
 	: >notify.log &&
-	test_expect_code 128 git -C r maint-publish >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-publish >out 2>err &&
 	grep "^error: push to .origin.: failed (.*certificate" err &&
 	repo_state_of r >after &&
 	test_cmp before after &&
@@ -201,7 +201,7 @@ test_expect_success 'https with a certificate no authority the system trusts vou
 test_expect_success 'http.sslCAInfo naming that certificate, as for git push: published over https' '
 	git -C r config http.sslCAInfo "$PWD/tls/cert.pem" &&
 	tip=$(git -C r rev-parse work-next) &&
-	git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-publish >out 2>err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
 	test "$(git -C r rev-parse refs/remotes/origin/usb-next)" = "$tip" &&
 	test_line_count = 1 notify.log

@@ -41,7 +41,7 @@ test_expect_success 'published through the ssh-agent, the key file gone' '
 	test_when_finished "ssh-agent -k >/dev/null; mv agent-key .ssh/id_ed25519" &&
 	ssh-add -q agent-key 2>/dev/null &&
 	tip=$(git -C r rev-parse work-next) &&
-	git -C r maint-publish -q &&
+	in_repo r git-maint-publish -q &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$tip"
 '
 

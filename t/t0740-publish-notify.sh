@@ -36,7 +36,7 @@ mails_for () {
 
 # The Message-IDs of the patch mails of an mbox, in order.
 patch_ids () {
-	git maint-mbox-split --patches-only --format="<%m>" "$@"
+	git-maint-mbox-split --patches-only --format="<%m>" "$@"
 }
 
 # The In-Reply-To (or any header) of each mail the server received, in
@@ -80,14 +80,14 @@ test_expect_success 'setup: origin served by git daemon, a bare backup, the arti
 test_expect_success 'setup: three patches from two authors queued on work-next' '
 	mails_for 2 "Lan Tianyu" tianyu.lan@intel.com endpoint quirks >lan.mbox &&
 	mails_for 1 "Johan Hovold" johan@kernel.org serial >johan.mbox &&
-	git -C r maint-queue -q usb-next ../lan.mbox &&
-	git -C r maint-queue -q usb-next ../johan.mbox &&
+	in_repo r git-maint-queue -q usb-next ../lan.mbox &&
+	in_repo r git-maint-queue -q usb-next ../johan.mbox &&
 	test "$(git -C r rev-list --count usb-next..work-next)" = 3
 '
 
 test_expect_success 'publish: pushed to both remotes, then each author mailed in the patch'"'"'s thread' '
 	tip=$(git -C r rev-parse work-next) &&
-	git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-publish >out 2>err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
 	test "$(remote_tip backup.git usb-next)" = "$tip" &&
 	test "$(git -C r rev-parse usb-next)" = "$tip" &&
@@ -128,22 +128,22 @@ test_expect_success 'the journal has one entry per commit' '
 '
 
 test_expect_success 'publish again: nothing pushed, nothing mailed twice' '
-	git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-publish >out 2>err &&
 	grep "up to date" out &&
 	test "$(smtp_count)" = 3
 '
 
 test_expect_success 'notify run by hand after publish: nothing mailed twice' '
-	git -C r maint-notify --send --after-push origin --after-push backup usb-next~3..usb-next 2>err &&
+	in_repo r git-maint-notify --send --after-push origin --after-push backup usb-next~3..usb-next 2>err &&
 	test "$(smtp_count)" = 3
 '
 
 test_expect_success 'kill -9 between the pushes and notify: both remotes have it, no mail yet' '
 	mails_for 2 "Alan Stern" stern@rowland.harvard.edu hub hcd >alan.mbox &&
-	git -C r maint-queue -q usb-next ../alan.mbox &&
+	in_repo r git-maint-queue -q usb-next ../alan.mbox &&
 	tip=$(git -C r rev-parse work-next) &&
-	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=publish-before-notify \
-		git -C r maint-publish >out 2>err &&
+	test_expect_code 137 in_repo r env GIT_MAINT_TEST_CRASH_AT=publish-before-notify \
+		git-maint-publish >out 2>err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$tip" &&
 	test "$(remote_tip backup.git usb-next)" = "$tip" &&
 	test "$(smtp_count)" = 3 &&
@@ -151,7 +151,7 @@ test_expect_success 'kill -9 between the pushes and notify: both remotes have it
 '
 
 test_expect_success '--continue: the two mails go out, once, the state is gone' '
-	git -C r maint-publish --continue >out 2>err &&
+	in_repo r git-maint-publish --continue >out 2>err &&
 	test "$(smtp_count)" = 5 &&
 	patch_ids lan.mbox johan.mbox alan.mbox >expect &&
 	received In-Reply-To >actual &&
@@ -163,12 +163,12 @@ test_expect_success '--continue: the two mails go out, once, the state is gone' 
 
 test_expect_success 'kill -9 after notify sent, before publish recorded it: --continue mails nobody twice' '
 	mails_for 1 "Uwe Kleine-König" u.kleine-koenig@pengutronix.de gadget >uwe.mbox &&
-	git -C r maint-queue -q usb-next ../uwe.mbox &&
-	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=publish-after-notify \
-		git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-queue -q usb-next ../uwe.mbox &&
+	test_expect_code 137 in_repo r env GIT_MAINT_TEST_CRASH_AT=publish-after-notify \
+		git-maint-publish >out 2>err &&
 	test "$(smtp_count)" = 6 &&
 	test_path_is_file r/.git/maint/publish/state &&
-	git -C r maint-publish --continue >out 2>err &&
+	in_repo r git-maint-publish --continue >out 2>err &&
 	test "$(smtp_count)" = 6 &&
 	test_path_is_missing r/.git/maint/publish &&
 	test "$(smtp_header 6 To)" = "=?UTF-8?q?Uwe_Kleine-K=C3=B6nig?= <u.kleine-koenig@pengutronix.de>"
@@ -176,13 +176,13 @@ test_expect_success 'kill -9 after notify sent, before publish recorded it: --co
 
 test_expect_success 'kill -9 inside notify, after the server took a mail, before the journal: only that mail again, same Message-ID' '
 	mails_for 2 "Hayes Wang" hayeswang@realtek.com lpm phy >hayes.mbox &&
-	git -C r maint-queue -q usb-next ../hayes.mbox &&
+	in_repo r git-maint-queue -q usb-next ../hayes.mbox &&
 	# notify dies, publish sees it killed: exit 128, the commits published
-	test_expect_code 128 env GIT_MAINT_TEST_CRASH_AT=notify-sent-1 \
-		git -C r maint-publish >out 2>err &&
+	test_expect_code 128 in_repo r env GIT_MAINT_TEST_CRASH_AT=notify-sent-1 \
+		git-maint-publish >out 2>err &&
 	grep "^fatal: git-maint-notify failed" err &&
 	test "$(smtp_count)" = 7 &&
-	git -C r maint-publish --continue >out 2>err &&
+	in_repo r git-maint-publish --continue >out 2>err &&
 	test "$(smtp_count)" = 9 &&
 	received Message-ID | sort | uniq -d >dups &&
 	test_line_count = 1 dups &&
@@ -192,16 +192,16 @@ test_expect_success 'kill -9 inside notify, after the server took a mail, before
 
 test_expect_success 'kill -9 once the backup took the push, before its tracking ref moved: --continue finishes and notifies' '
 	mails_for 1 "Oliver Neukum" oneukum@suse.com acm >oliver.mbox &&
-	git -C r maint-queue -q usb-next ../oliver.mbox &&
+	in_repo r git-maint-queue -q usb-next ../oliver.mbox &&
 	tip=$(git -C r rev-parse work-next) &&
 	old=$(git -C r rev-parse refs/remotes/backup/usb-next) &&
-	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=push-before-ref:backup \
-		git -C r maint-publish >out 2>err &&
+	test_expect_code 137 in_repo r env GIT_MAINT_TEST_CRASH_AT=push-before-ref:backup \
+		git-maint-publish >out 2>err &&
 	test "$(remote_tip backup.git usb-next)" = "$tip" &&
 	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" = "$old" &&
 	grep "^pushed origin\$" r/.git/maint/publish/state &&
 	test "$(smtp_count)" = 9 &&
-	git -C r maint-publish --continue >out 2>err &&
+	in_repo r git-maint-publish --continue >out 2>err &&
 	grep "^backup: usb-next up to date\$" err &&
 	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" = "$tip" &&
 	git -C r reflog show -1 --format=%gs refs/remotes/backup/usb-next >reflog &&
@@ -213,17 +213,17 @@ test_expect_success 'kill -9 once the backup took the push, before its tracking 
 
 test_expect_success 'the backup pushed by hand (its tracking ref stale) after publish could not reach it: the next publish finishes, notifies' '
 	mails_for 1 "Mathias Nyman" mathias.nyman@linux.intel.com xhci >mathias.mbox &&
-	git -C r maint-queue -q usb-next ../mathias.mbox &&
+	in_repo r git-maint-queue -q usb-next ../mathias.mbox &&
 	tip=$(git -C r rev-parse work-next) &&
 	mv backup.git backup.moved &&
-	test_expect_code 75 git -C r maint-publish >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish >out 2>err &&
 	grep "^error: push to .backup.: unreachable" err &&
 	test "$(smtp_count)" = 10 &&
 	mv backup.moved backup.git &&
 	git -C r push -q "$PWD/backup.git" usb-next &&
 	test "$(remote_tip backup.git usb-next)" = "$tip" &&
 	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" != "$tip" &&
-	git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-publish >out 2>err &&
 	grep "^Finishing the publish in progress first" err &&
 	grep "^backup: usb-next up to date\$" err &&
 	test "$(git -C r rev-parse refs/remotes/backup/usb-next)" = "$tip" &&
@@ -235,15 +235,15 @@ test_expect_success 'a write-only backup (no fetch refspec, no tracking ref): no
 	git -C r config --unset remote.backup.fetch &&
 	git -C r update-ref -d refs/remotes/backup/usb-next &&
 	mails_for 1 "Peter Chen" peter.chen@nxp.com chipidea >peter.mbox &&
-	git -C r maint-queue -q usb-next ../peter.mbox &&
+	in_repo r git-maint-queue -q usb-next ../peter.mbox &&
 	tip=$(git -C r rev-parse work-next) &&
-	git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-publish >out 2>err &&
 	test "$(remote_tip backup.git usb-next)" = "$tip" &&
 	test_must_fail git -C r rev-parse -q --verify refs/remotes/backup/usb-next &&
 	test "$(smtp_count)" = 12 &&
 	test_path_is_missing r/.git/maint/publish &&
 	# by hand, with no record and no tracking ref, notify cannot tell
-	test_expect_code 128 git -C r maint-notify --send --after-push backup usb-next~1..usb-next 2>err &&
+	test_expect_code 128 in_repo r git-maint-notify --send --after-push backup usb-next~1..usb-next 2>err &&
 	grep "no remote-tracking branches" err
 '
 
@@ -259,7 +259,7 @@ test_expect_success 'a revert of an announced commit: publish announces it in th
 	git -C r commit -q --amend -m "Revert \"usb: serial\"" -m "It breaks the console on resume." \
 		-m "This reverts commit $reverted." &&
 	count=$(smtp_count) &&
-	git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-publish >out 2>err &&
 	test "$(smtp_count)" = $((count + 1)) &&
 	n=$(smtp_count) &&
 	test "$(smtp_header $n In-Reply-To)" = "$notice" &&
@@ -276,7 +276,7 @@ test_expect_success 'tree.<name>.notify-reverts = false: the revert is published
 		git -C r revert --no-edit $reverted >/dev/null &&
 	printf "\tnotify-reverts = false\n" >>r/.git/maint.ini &&
 	count=$(smtp_count) &&
-	git -C r maint-publish >out 2>err &&
+	in_repo r git-maint-publish >out 2>err &&
 	test "$(remote_tip srv/origin.git usb-next)" = "$(git -C r rev-parse work-next)" &&
 	test "$(smtp_count)" = $count
 '

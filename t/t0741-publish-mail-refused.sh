@@ -5,6 +5,7 @@ test_description='git maint-publish when the mail server refuses or defers mails
 
 . ./test-lib.sh
 . "$MAINT_TEST_DIR/lib-smtp.sh"
+. "$MAINT_TEST_DIR/lib-git-server.sh"
 . "$MAINT_TEST_DIR/lib-publish.sh"
 
 cleanup stop_smtp_server
@@ -53,7 +54,7 @@ test_expect_success 'the author of one of two patches refused (550): published, 
 	patch 2 &&
 	smtp_reset --reject author1@example.org &&
 	tip=$(git -C r rev-parse work-next) &&
-	test_expect_code 1 git -C r maint-publish -q >out 2>err &&
+	test_expect_code 1 in_repo r git-maint-publish -q >out 2>err &&
 	c=$(git -C r rev-parse --short=12 work-next~1) &&
 	echo "error: $c: the server refused the mail: 550 5.1.1 <author1@example.org>: Recipient address rejected: User unknown" >expect &&
 	grep "^error: " err >actual &&
@@ -69,7 +70,7 @@ test_expect_success 'the author of one of two patches refused (550): published, 
 test_expect_success '... a later publish is not held back by it: pushed, its author mailed, exit 0' '
 	patch 3 &&
 	tip=$(git -C r rev-parse work-next) &&
-	git -C r maint-publish -q >out 2>err &&
+	in_repo r git-maint-publish -q >out 2>err &&
 	sed "/^Sent [0-9a-f]* usb: patch [0-9]* (to author[0-9]*@example.org)$/d" err >actual &&
 	test_must_be_empty actual &&
 	test "$(remote_tip origin.git usb-next)" = "$tip" &&
@@ -81,7 +82,7 @@ test_expect_success '... a later publish is not held back by it: pushed, its aut
 test_expect_success 'a Cc refused (550): published, the mail goes to the others, a warning, exit 0' '
 	patch 4 &&
 	smtp_reset --reject cc4@example.org &&
-	git -C r maint-publish -q >out 2>err &&
+	in_repo r git-maint-publish -q >out 2>err &&
 	c=$(git -C r rev-parse --short=12 work-next) &&
 	echo "warning: $c: not sent to '"'"'cc4@example.org'"'"': 550 5.1.1 <cc4@example.org>: Recipient address rejected: User unknown" >expect &&
 	sed "/^Sent /d" err >actual &&
@@ -94,7 +95,7 @@ test_expect_success 'a Cc refused (550): published, the mail goes to the others,
 test_expect_success 'a server that takes one recipient a transaction (452): published, everyone mailed once, exit 0' '
 	patch 5 &&
 	smtp_reset --rcpt-max 1 &&
-	git -C r maint-publish -q >out 2>err &&
+	in_repo r git-maint-publish -q >out 2>err &&
 	sed "/^Sent [0-9a-f]* usb: patch [0-9]* (to author[0-9]*@example.org)$/d" err >actual &&
 	test_must_be_empty actual &&
 	test "$(smtp_count)" = 3 &&
@@ -108,7 +109,7 @@ test_expect_success 'a server that defers every mail (451): published, exit 75, 
 	patch 6 &&
 	smtp_reset --defer-all &&
 	tip=$(git -C r rev-parse work-next) &&
-	test_expect_code 75 git -C r maint-publish -q >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish -q >out 2>err &&
 	c=$(git -C r rev-parse --short=12 work-next) &&
 	echo "error: $c: the server deferred the mail: 451 4.3.0 <author6@example.org>: Recipient address deferred: try again later" >expect &&
 	grep "^error: " err >actual &&
@@ -121,7 +122,7 @@ test_expect_success 'a server that defers every mail (451): published, exit 75, 
 test_expect_success '... a later publish while it still defers: not wedged, the new commit pushed, exit 75, both mails wait' '
 	patch 7 &&
 	tip=$(git -C r rev-parse work-next) &&
-	test_expect_code 75 git -C r maint-publish -q >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish -q >out 2>err &&
 	test "$(remote_tip origin.git usb-next)" = "$tip" &&
 	test "$(git -C r rev-parse usb-next)" = "$tip" &&
 	c6=$(git -C r rev-parse --short=12 work-next~1) &&
@@ -139,14 +140,14 @@ test_expect_success '... a later publish while it still defers: not wedged, the 
 
 test_expect_success '... once the server takes mail again, the next publish mails both authors once, exit 0' '
 	smtp_reset &&
-	git -C r maint-publish -q >out 2>err &&
+	in_repo r git-maint-publish -q >out 2>err &&
 	sed "/^Sent [0-9a-f]* usb: patch [0-9]* (to author[0-9]*@example.org)$/d" err >actual &&
 	test_must_be_empty actual &&
 	mailed | cut -d" " -f1 >actual &&
 	printf "author%d@example.org\n" 6 7 >expect &&
 	test_cmp expect actual &&
 	test_path_is_missing r/.git/maint/publish &&
-	git -C r maint-publish -q &&
+	in_repo r git-maint-publish -q &&
 	test "$(smtp_count)" = 2
 '
 
@@ -154,16 +155,16 @@ test_expect_success '--abort with mails taken over from an earlier publish: the 
 	smtp_reset --defer-all &&
 	before=$(git -C r rev-parse usb-next) &&
 	patch 8 &&
-	test_expect_code 75 git -C r maint-publish -q >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish -q >out 2>err &&
 	patch 9 &&
 	after=$(git -C r rev-parse work-next) &&
-	test_expect_code 75 git -C r maint-publish -q >out 2>err &&
-	git -C r maint-publish --abort 2>err &&
+	test_expect_code 75 in_repo r git-maint-publish -q >out 2>err &&
+	in_repo r git-maint-publish --abort 2>err &&
 	test_path_is_missing r/.git/maint/publish &&
 	echo "hint: the authors of $(echo $before | cut -c1-12)..$(echo $after | cut -c1-12) were not told; '"'"'git maint-notify --send --revert --after-push origin $before..$after'"'"' tells them" >expect &&
 	test_cmp expect err &&
 	smtp_reset &&
-	(cd r && git maint-notify --send -q --revert --after-push origin $before..$after) &&
+	(cd r && git-maint-notify --send -q --revert --after-push origin $before..$after) &&
 	mailed | cut -d" " -f1 >actual &&
 	printf "author%d@example.org\n" 8 9 >expect &&
 	test_cmp expect actual

@@ -14,7 +14,7 @@ test_expect_success 'setup: master upstream, usb-next ahead by two authors, a ba
 
 test_expect_success 'the dry run: an mbox on stdout, nothing written' '
 	repo_state_of r >before &&
-	git -C r maint-request-pull --no-sign --tag usb-6.2-rc4 -F ../msg usb-next >out 2>err &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-6.2-rc4 -F ../msg usb-next >out 2>err &&
 	repo_state_of r >after &&
 	test_cmp before after &&
 	test_path_is_missing r/.git/refs/tags/usb-6.2-rc4 &&
@@ -36,7 +36,7 @@ test_expect_success 'the body is git request-pull'"'"'s output, byte for byte' '
 '
 
 test_expect_success 'an existing tag of the tip is taken as it is: the same text' '
-	git -C r maint-request-pull --tag usb-6.2-rc4 >out2 2>err &&
+	in_repo r git-maint-request-pull --tag usb-6.2-rc4 >out2 2>err &&
 	pull_text out2 >actual &&
 	test_cmp expect actual &&
 	! grep "would tag" err
@@ -44,20 +44,20 @@ test_expect_success 'an existing tag of the tip is taken as it is: the same text
 
 test_expect_success 'a tag of that name elsewhere is refused' '
 	git -C r tag -a -m "old" usb-old master &&
-	test_expect_code 1 git -C r maint-request-pull --tag usb-old >out 2>err &&
+	test_expect_code 1 in_repo r git-maint-request-pull --tag usb-old >out 2>err &&
 	test_must_be_empty out &&
 	grep "tag .usb-old. exists and points at .*, not at the tip of .usb-next." err
 '
 
 test_expect_success 'a lightweight tag of that name is refused' '
 	git -C r tag usb-light usb-next &&
-	test_expect_code 1 git -C r maint-request-pull --tag usb-light >out 2>err &&
+	test_expect_code 1 in_repo r git-maint-request-pull --tag usb-light >out 2>err &&
 	grep "tag .usb-light. exists and is not an annotated tag" err
 '
 
 test_expect_success 'the work branch stands for its tree'"'"'s public branch' '
 	git -C r checkout -q work-next &&
-	git -C r maint-request-pull --no-sign --tag usb-6.2-rc4 >out3 &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-6.2-rc4 >out3 &&
 	pull_text out3 >actual &&
 	test_cmp expect actual
 '
@@ -81,7 +81,7 @@ test_expect_success 'a merge in the branch, renames, mode changes: the oracle ag
 	) &&
 	oracle r usb-merge "$PWD/origin.git" >expect &&
 	grep "rename base.t => drivers/usb/base.t (100%)" expect &&
-	git -C r maint-request-pull --tag usb-merge usb-next >out4 &&
+	in_repo r git-maint-request-pull --tag usb-merge usb-next >out4 &&
 	pull_text out4 >actual &&
 	test_cmp expect actual
 '
@@ -98,7 +98,7 @@ test_expect_success 'a .mailmap names the authors as git shortlog does' '
 	) &&
 	oracle r usb-mm "$PWD/origin.git" >expect &&
 	grep "^Beatrice Hacker (" expect &&
-	git -C r maint-request-pull --tag usb-mm usb-next >out5 &&
+	in_repo r git-maint-request-pull --tag usb-mm usb-next >out5 &&
 	pull_text out5 >actual &&
 	test_cmp expect actual
 '
@@ -167,7 +167,7 @@ test_expect_success 'inexact renames: git'"'"'s pairs and percentages, byte for 
 	grep "create mode 100644 drivers/usb/misc/copy-2.c" expect &&
 	grep "rename drivers/usb/{dos.c => misc/unix.c} (95%)" expect &&
 	grep "mode change 100644 => 120000 drivers/usb/typed.c" expect &&
-	git -C r maint-request-pull --tag usb-renames usb-next >out6 &&
+	in_repo r git-maint-request-pull --tag usb-renames usb-next >out6 &&
 	pull_text out6 >actual &&
 	test_cmp expect actual
 '
@@ -177,7 +177,7 @@ test_expect_success 'diff.renameLimit passed: no inexact renames, as git, and it
 	oracle r usb-renames "$PWD/origin.git" >expect 2>oracle.err &&
 	grep "create mode 100644 drivers/usb/misc/sixty-renamed.c" expect &&
 	git -C r diff -M --stat --summary master...usb-renames >/dev/null 2>diff.err &&
-	git -C r maint-request-pull --tag usb-renames usb-next >out7 2>err &&
+	in_repo r git-maint-request-pull --tag usb-renames usb-next >out7 2>err &&
 	git -C r config --unset diff.renameLimit &&
 	pull_text out7 >actual &&
 	test_cmp expect actual &&
@@ -189,13 +189,13 @@ test_expect_success 'diff.renameLimit passed: no inexact renames, as git, and it
 
 test_expect_success 'diff.renameLimit as git reads it: 1k is 1024, a bad value is an error' '
 	git -C r config diff.renameLimit 1k &&
-	git -C r maint-request-pull --tag usb-renames usb-next >out8 2>err &&
+	in_repo r git-maint-request-pull --tag usb-renames usb-next >out8 2>err &&
 	pull_text out8 >actual &&
 	oracle r usb-renames "$PWD/origin.git" >expect &&
 	test_cmp expect actual &&
 	git -C r config diff.renameLimit 1x &&
 	test_must_fail git -C r diff -M --stat master usb-renames 2>diff.err &&
-	test_expect_code 128 git -C r maint-request-pull --tag usb-renames usb-next >out9 2>err &&
+	test_expect_code 128 in_repo r git-maint-request-pull --tag usb-renames usb-next >out9 2>err &&
 	git -C r config --unset diff.renameLimit &&
 	grep "bad numeric config value .1x. for .diff.renamelimit." diff.err &&
 	grep "bad numeric config value .1x. for .diff.renameLimit." err
@@ -247,10 +247,10 @@ test_expect_success 'the diffstat alone, every commit against its parent and the
 '
 
 test_expect_success 'no tag name, no recipient: clear errors' '
-	test_expect_code 128 git -C r maint-request-pull usb-next >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-request-pull usb-next >out 2>err &&
 	grep "no tag name: give --tag <name>, or set tree.usb.tag-format" err &&
 	git -C r branch foo-next usb-next &&
-	test_expect_code 128 git -C r maint-request-pull --tag x foo-next >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-request-pull --tag x foo-next >out 2>err &&
 	grep "nobody to ask: give --to <address>, or set tree.foo.upstream-to" err
 '
 
@@ -258,7 +258,7 @@ test_expect_success 'tree.<name>.tag-format: %(version) from the upstream'"'"'s 
 	git -C r tag -d usb-old &&
 	git -C r tag v6.2-rc3 master &&
 	git -C r config maint.tree.usb.tag-format "usb-%(version)" &&
-	git -C r maint-request-pull --no-sign usb-next >out 2>err &&
+	in_repo r git-maint-request-pull --no-sign usb-next >out 2>err &&
 	git -C r config --unset maint.tree.usb.tag-format &&
 	grep "as .usb-v6.2-rc3., unsigned" err
 '
@@ -266,9 +266,9 @@ test_expect_success 'tree.<name>.tag-format: %(version) from the upstream'"'"'s 
 test_expect_success 'usage: -h, conflicting options' '
 	test_expect_code 129 git -C r maint-request-pull -h >out &&
 	grep "git maint-request-pull \[<options>\] \[<public-branch>\]" out &&
-	test_expect_code 129 git -C r maint-request-pull -m a -F b 2>err &&
-	test_expect_code 129 git -C r maint-request-pull --continue --tag x 2>err &&
-	test_expect_code 129 git -C r maint-request-pull a b 2>err
+	test_expect_code 129 in_repo r git-maint-request-pull -m a -F b 2>err &&
+	test_expect_code 129 in_repo r git-maint-request-pull --continue --tag x 2>err &&
+	test_expect_code 129 in_repo r git-maint-request-pull a b 2>err
 '
 
 test_done

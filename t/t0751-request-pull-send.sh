@@ -27,8 +27,8 @@ test_expect_success 'setup: a bare origin, the SMTP server, its settings' '
 '
 
 test_expect_success '--send: tagged, pushed, checked, mailed: the body holds git request-pull'"'"'s text' '
-	git -C r maint-request-pull --no-sign --tag usb-6.2-rc4 -F ../msg >dry.mbox &&
-	git -C r maint-request-pull --no-sign --tag usb-6.2-rc4 -F ../msg --send >out 2>err &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-6.2-rc4 -F ../msg >dry.mbox &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-6.2-rc4 -F ../msg --send >out 2>err &&
 	test_must_be_empty out &&
 	tag=$(git -C r rev-parse refs/tags/usb-6.2-rc4) &&
 	test "$(git -C r cat-file -t $tag)" = tag &&
@@ -60,7 +60,7 @@ test_expect_success 'the journal records the mail against the tag object' '
 '
 
 test_expect_success 'a rerun mails nothing' '
-	git -C r maint-request-pull --tag usb-6.2-rc4 --send >out 2>err &&
+	in_repo r git-maint-request-pull --tag usb-6.2-rc4 --send >out 2>err &&
 	test "$(smtp_count)" = 1 &&
 	grep "the pull request for .usb-6.2-rc4. went out already" err &&
 	grep "^origin: tags/usb-6.2-rc4 up to date$" err
@@ -73,7 +73,7 @@ test_expect_success 'a remote with another tag of that name: refused before anyt
 	in_repo r queue_commit drivers/usb/c.c "usb: c" &&
 	git -C r push -q origin usb-next &&
 	repo_state_of r >before &&
-	test_expect_code 1 git -C r maint-request-pull --no-sign --tag usb-taken -m "USB taken" --send 2>err &&
+	test_expect_code 1 in_repo r git-maint-request-pull --no-sign --tag usb-taken -m "USB taken" --send 2>err &&
 	grep "error: .origin. has another tag .usb-taken. (.*); nothing was changed" err &&
 	repo_state_of r >after &&
 	test_cmp before after &&
@@ -83,19 +83,19 @@ test_expect_success 'a remote with another tag of that name: refused before anyt
 
 test_expect_success 'a branch the remote lacks: no mail; published, --continue mails once' '
 	in_repo r queue_commit drivers/usb/d.c "usb: d" &&
-	test_expect_code 1 git -C r maint-request-pull --no-sign --tag usb-d -m "USB d" --send 2>err &&
+	test_expect_code 1 in_repo r git-maint-request-pull --no-sign --tag usb-d -m "USB d" --send 2>err &&
 	grep "error: .origin. does not have .usb-next. at" err &&
 	test "$(smtp_count)" = 1 &&
 	test "$(git -C origin.git rev-parse refs/tags/usb-d)" = "$(git -C r rev-parse usb-d)" &&
 	test -d r/.git/maint/request-pull &&
-	test_expect_code 128 git -C r maint-request-pull --no-sign --tag usb-e -m "USB e" --send 2>err &&
+	test_expect_code 128 in_repo r git-maint-request-pull --no-sign --tag usb-e -m "USB e" --send 2>err &&
 	grep "a pull request is in progress" err &&
 	git -C r push -q origin usb-next &&
-	git -C r maint-request-pull --continue 2>err &&
+	in_repo r git-maint-request-pull --continue 2>err &&
 	test "$(smtp_count)" = 2 &&
 	test "$(smtp_header 2 Subject)" = "[GIT PULL] USB d" &&
 	test_path_is_missing r/.git/maint/request-pull &&
-	test_expect_code 128 git -C r maint-request-pull --continue 2>err &&
+	test_expect_code 128 in_repo r git-maint-request-pull --continue 2>err &&
 	grep "no pull request in progress" err
 '
 
@@ -103,13 +103,13 @@ test_expect_success 'an unreachable remote: 75, nothing changed; the same comman
 	in_repo r queue_commit drivers/usb/e.c "usb: e" &&
 	git -C r push -q origin usb-next &&
 	git -C r remote set-url --push origin "git://127.0.0.1:$SMTP_CLOSED_PORT/origin.git" &&
-	test_expect_code 75 git -C r maint-request-pull --no-sign --tag usb-e -m "USB e" --send 2>err &&
+	test_expect_code 75 in_repo r git-maint-request-pull --no-sign --tag usb-e -m "USB e" --send 2>err &&
 	grep "error: push to .origin.: unreachable" err &&
 	test_must_fail git -C r rev-parse -q --verify refs/tags/usb-e &&
 	test_path_is_missing r/.git/maint/request-pull &&
 	test "$(smtp_count)" = 2 &&
 	git -C r remote set-url --delete --push origin "git://127.0.0.1:$SMTP_CLOSED_PORT/origin.git" &&
-	git -C r maint-request-pull --no-sign --tag usb-e -m "USB e" --send 2>err &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-e -m "USB e" --send 2>err &&
 	test "$(smtp_count)" = 3 &&
 	test "$(git -C origin.git rev-parse refs/tags/usb-e)" = "$(git -C r rev-parse usb-e)"
 '
@@ -118,10 +118,10 @@ test_expect_success 'the SMTP server defers: 75; --continue mails once' '
 	in_repo r queue_commit drivers/usb/f.c "usb: f" &&
 	git -C r push -q origin usb-next &&
 	smtp_mode --fail-after 0 &&
-	test_expect_code 75 git -C r maint-request-pull --no-sign --tag usb-f -m "USB f" --send 2>err &&
+	test_expect_code 75 in_repo r git-maint-request-pull --no-sign --tag usb-f -m "USB f" --send 2>err &&
 	test "$(smtp_count)" = 3 &&
 	smtp_mode &&
-	git -C r maint-request-pull --continue 2>err &&
+	in_repo r git-maint-request-pull --continue 2>err &&
 	test "$(smtp_count)" = 4 &&
 	test "$(smtp_header 4 Subject)" = "[GIT PULL] USB f"
 '
@@ -133,13 +133,13 @@ crash_then_finish () {
 	in_repo r queue_commit "drivers/usb/$tag.c" "usb: $tag" &&
 	git -C r push -q origin usb-next &&
 	before=$(smtp_count) &&
-	test_expect_code 137 env GIT_MAINT_TEST_CRASH_AT=$point \
-		git -C r maint-request-pull --no-sign --tag $tag -m "USB $tag" --send 2>err &&
+	test_expect_code 137 in_repo r env GIT_MAINT_TEST_CRASH_AT=$point \
+		git-maint-request-pull --no-sign --tag $tag -m "USB $tag" --send 2>err &&
 	if test -f r/.git/maint/request-pull/state
 	then
-		git -C r maint-request-pull --continue 2>err
+		in_repo r git-maint-request-pull --continue 2>err
 	else
-		git -C r maint-request-pull --no-sign --tag $tag -m "USB $tag" --send 2>err
+		in_repo r git-maint-request-pull --no-sign --tag $tag -m "USB $tag" --send 2>err
 	fi &&
 	test "$(git -C origin.git rev-parse refs/tags/$tag)" = "$(git -C r rev-parse refs/tags/$tag)" &&
 	git -C r notes --ref=maint-notify show refs/tags/$tag >note &&
@@ -161,7 +161,7 @@ test_expect_success 'kill -9 between the server'"'"'s answer and the journal: on
 	test "$(smtp_count)" = $((before + 2)) &&
 	n=$(smtp_count) &&
 	test "$(smtp_header $n Message-ID)" = "$(smtp_header $((n - 1)) Message-ID)" &&
-	git -C r maint-request-pull --tag t-sent --send &&
+	in_repo r git-maint-request-pull --tag t-sent --send &&
 	test "$(smtp_count)" = $n
 '
 
@@ -174,7 +174,7 @@ test_expect_success 'git daemon: the tag pushed over git://, seen there, mailed'
 	git -C r config maint.tree.usb.remote pub &&
 	in_repo r queue_commit drivers/usb/g.c "usb: g" &&
 	git -C r push -q pub usb-next &&
-	git -C r maint-request-pull --no-sign --tag usb-g -m "USB g" --send 2>err &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-g -m "USB g" --send 2>err &&
 	grep "^pub: tags/usb-g created$" err &&
 	test "$(git -C srv/pub.git rev-parse refs/tags/usb-g)" = "$(git -C r rev-parse usb-g)" &&
 	n=$(smtp_count) &&

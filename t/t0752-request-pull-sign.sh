@@ -39,14 +39,14 @@ test_expect_success 'setup: a gpg key of the committer, an ssh key, the reposito
 '
 
 test_expect_success 'the dry run signs nothing and says how it would sign' '
-	git -C r maint-request-pull --tag usb-pgp -F ../msg >out 2>err &&
+	in_repo r git-maint-request-pull --tag usb-pgp -F ../msg >out 2>err &&
 	grep "as .usb-pgp., signed with openpgp" err &&
 	test_must_fail git -C r rev-parse -q --verify refs/tags/usb-pgp &&
 	! grep "BEGIN PGP" out
 '
 
 test_expect_success 'openpgp: the committer'"'"'s key by default; git verify-tag accepts the tag' '
-	git -C r maint-request-pull --tag usb-pgp -F ../msg --send 2>err &&
+	in_repo r git-maint-request-pull --tag usb-pgp -F ../msg --send 2>err &&
 	git -C r verify-tag usb-pgp 2>verify &&
 	grep "Good signature from \"C O Mitter <committer@example.com>\"" verify &&
 	git -C r cat-file tag usb-pgp >tag &&
@@ -68,7 +68,7 @@ test_expect_success 'ssh: gpg.format ssh and user.signingKey; git verify-tag acc
 	git -C r config gpg.format ssh &&
 	git -C r config user.signingKey "$PWD/sshkey" &&
 	git -C r config gpg.ssh.allowedSignersFile "$PWD/allowed-signers" &&
-	git -C r maint-request-pull --tag usb-ssh -m "USB ssh" --send 2>err &&
+	in_repo r git-maint-request-pull --tag usb-ssh -m "USB ssh" --send 2>err &&
 	git -C r verify-tag usb-ssh 2>verify &&
 	grep "Good \"git\" signature for committer@example.com" verify &&
 	git -C r cat-file tag usb-ssh >tag &&
@@ -83,7 +83,7 @@ test_expect_success 'a signer that fails: its words, exit 128, no tag, no state,
 	in_repo r queue_commit drivers/usb/f.c "usb: f" &&
 	git -C r push -q origin usb-next &&
 	git -C r config gpg.ssh.program false &&
-	test_expect_code 128 git -C r maint-request-pull --tag usb-bad -m "USB bad" --send 2>err &&
+	test_expect_code 128 in_repo r git-maint-request-pull --tag usb-bad -m "USB bad" --send 2>err &&
 	grep "false failed to sign the tag (key " err &&
 	test_must_fail git -C r rev-parse -q --verify refs/tags/usb-bad &&
 	test_path_is_missing r/.git/maint/request-pull &&
@@ -93,7 +93,7 @@ test_expect_success 'a signer that fails: its words, exit 128, no tag, no state,
 test_expect_success 'ssh without user.signingKey: refused before anything is written' '
 	git -C r config --unset gpg.ssh.program &&
 	git -C r config --unset user.signingKey &&
-	test_expect_code 128 git -C r maint-request-pull --tag usb-nokey -m "USB" --send 2>err &&
+	test_expect_code 128 in_repo r git-maint-request-pull --tag usb-nokey -m "USB" --send 2>err &&
 	grep "user.signingKey needs to be set to sign with ssh" err &&
 	test_must_fail git -C r rev-parse -q --verify refs/tags/usb-nokey
 '
@@ -125,7 +125,7 @@ test_expect_success 'x509: gpg.format x509 and user.signingKey; git verify-tag a
 	git -C r push -q origin usb-next &&
 	git -C r config gpg.format x509 &&
 	git -C r config user.signingKey committer@example.com &&
-	git -C r maint-request-pull --tag usb-x509 -m "USB x509" --send 2>err &&
+	in_repo r git-maint-request-pull --tag usb-x509 -m "USB x509" --send 2>err &&
 	git -C r verify-tag usb-x509 2>verify &&
 	grep "Good signature from \"/CN=C O Mitter/O=Example/C=US\"" verify &&
 	git -C r cat-file tag usb-x509 >tag &&

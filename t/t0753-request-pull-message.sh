@@ -41,7 +41,7 @@ test_expect_success 'setup: a release tag on the upstream, a bare origin, the SM
 '
 
 test_expect_success 'the default tag message: the tree, the upstream'"'"'s release, the shortlog' '
-	git -C r maint-request-pull --no-sign --tag usb-t1 >out 2>err &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-t1 >out 2>err &&
 	grep "^Subject: \[GIT PULL\] usb updates for usb-t1\$" out &&
 	{
 		printf "usb updates for usb-t1\n\nChanges on top of v6.2-rc3:\n\n" &&
@@ -82,7 +82,7 @@ test_expect_success 'tree.<name>.tag-template: a file with every placeholder, co
 	%(shortlog)
 	EOF
 	git -C r config maint.tree.usb.tag-template "$PWD/tag-template" &&
-	git -C r maint-request-pull --no-sign --tag usb-t2 >out 2>err &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-t2 >out 2>err &&
 	git -C r config --unset maint.tree.usb.tag-template &&
 	grep "^Subject: \[GIT PULL\] usb: usb-next as usb-t2, for master after v6.2-rc3\$" out &&
 	{
@@ -99,23 +99,23 @@ test_expect_success 'tree.<name>.tag-template: a file with every placeholder, co
 test_expect_success 'a tag template with an unknown placeholder, or missing: the file and line, exit 128' '
 	printf "USB\n\n%%(nope)\n" >bad-template &&
 	git -C r config maint.tree.usb.tag-template "$PWD/bad-template" &&
-	test_expect_code 128 git -C r maint-request-pull --no-sign --tag usb-t3 >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-request-pull --no-sign --tag usb-t3 >out 2>err &&
 	test_must_be_empty out &&
 	grep "bad-template:3: unknown placeholder .%(nope)." err &&
 	git -C r config maint.tree.usb.tag-template "$PWD/no-such-template" &&
-	test_expect_code 128 git -C r maint-request-pull --no-sign --tag usb-t3 >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-request-pull --no-sign --tag usb-t3 >out 2>err &&
 	git -C r config --unset maint.tree.usb.tag-template &&
 	grep "cannot read the template .*no-such-template. (tree.usb.tag-template, git config .maint.tree.usb.tag-template.)" err
 '
 
 test_expect_success 'tree.<name>.tag-format in the same syntax: an unknown placeholder, %(version) without a release' '
 	git -C r config maint.tree.usb.tag-format "usb-%(bogus)" &&
-	test_expect_code 128 git -C r maint-request-pull --no-sign >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-request-pull --no-sign >out 2>err &&
 	grep "tree.usb.tag-format:1: unknown placeholder .%(bogus)." err &&
 	git -C r config maint.tree.usb.tag-format "usb-%(version)" &&
 	test_expect_code 128 without_release git -C r maint-request-pull --no-sign >out 2>err &&
 	grep "tree.usb.tag-format: %(version): no tag on the upstream .master." err &&
-	git -C r maint-request-pull --no-sign >out 2>err &&
+	in_repo r git-maint-request-pull --no-sign >out 2>err &&
 	git -C r config --unset maint.tree.usb.tag-format &&
 	grep "as .usb-v6.2-rc3., unsigned" err
 '
@@ -180,12 +180,12 @@ test_expect_success 'the editor as git chooses it: GIT_EDITOR, then core.editor,
 test_expect_success 'an editor that fails, or an empty message: exit 128, nothing tagged, pushed or sent' '
 	rm -f r/.git/TAG_EDITMSG &&
 	repo_state_of r >before &&
-	GIT_EDITOR=false test_expect_code 128 git -C r maint-request-pull --no-sign --tag usb-e4 -e --send >out 2>err &&
+	GIT_EDITOR=false test_expect_code 128 in_repo r git-maint-request-pull --no-sign --tag usb-e4 -e --send >out 2>err &&
 	grep "there was a problem with the editor .false." err &&
 	grep "the tag message has been left in .*TAG_EDITMSG.; nothing was tagged" err &&
 	test_path_is_file r/.git/TAG_EDITMSG &&
 	printf "# only a comment\n\n" >edit-reply &&
-	GIT_EDITOR="\"$PWD/editor.sh\"" test_expect_code 128 git -C r maint-request-pull --no-sign --tag usb-e4 -e --send >out 2>err &&
+	GIT_EDITOR="\"$PWD/editor.sh\"" test_expect_code 128 in_repo r git-maint-request-pull --no-sign --tag usb-e4 -e --send >out 2>err &&
 	grep "no tag message; nothing was tagged, pushed or mailed" err &&
 	test_path_is_missing r/.git/TAG_EDITMSG &&
 	repo_state_of r >after &&
@@ -267,7 +267,7 @@ test_expect_success 'on a terminal, --send hands the message to the editor first
 		cd r &&
 		GIT_EDITOR="\"$TRASH_DIRECTORY/editor.sh\"" TERM=vt100 \
 		/usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" -- \
-			git maint-request-pull --no-sign --tag usb-s2 --send
+			git-maint-request-pull --no-sign --tag usb-s2 --send
 	) >pty.out &&
 	test_line_count = 1 edit-calls &&
 	test "$(smtp_header 2 Subject)" = "[GIT PULL] USB from the terminal" &&
@@ -277,14 +277,14 @@ test_expect_success 'on a terminal, --send hands the message to the editor first
 		cd r &&
 		GIT_EDITOR="\"$TRASH_DIRECTORY/editor.sh\"" TERM=vt100 \
 		/usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" -- \
-			git maint-request-pull --no-sign --tag usb-s3 --send --no-edit
+			git-maint-request-pull --no-sign --tag usb-s3 --send --no-edit
 	) >pty.out &&
 	test_line_count = 1 edit-calls &&
 	test "$(smtp_header 3 Subject)" = "[GIT PULL] usb updates for usb-s3"
 '
 
 test_expect_success 'the default greeting' '
-	git -C r maint-request-pull --no-sign --tag usb-s3 >out &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-s3 >out &&
 	printf "Hi,\n\nplease pull the usb changes below.\n\nThanks,\nC O Mitter\n\n" >expect &&
 	greeting_of out >actual &&
 	test_cmp expect actual
@@ -302,7 +302,7 @@ test_expect_success 'tree.<name>.greeting: a file with placeholders, trailing bl
 
 	EOF
 	git -C r config maint.tree.usb.greeting "$PWD/greeting" &&
-	git -C r maint-request-pull --no-sign --tag usb-s3 >out &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-s3 >out &&
 	{
 		echo "Hello Linus," &&
 		echo &&
@@ -316,7 +316,7 @@ test_expect_success 'tree.<name>.greeting: a file with placeholders, trailing bl
 	test_cmp expect actual &&
 	pull_text out >text &&
 	git -C r config --unset maint.tree.usb.greeting &&
-	git -C r maint-request-pull --no-sign --tag usb-s3 >out2 &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-s3 >out2 &&
 	pull_text out2 >text2 &&
 	test_cmp text2 text
 '
@@ -324,20 +324,20 @@ test_expect_success 'tree.<name>.greeting: a file with placeholders, trailing bl
 test_expect_success 'an empty greeting: the body starts with git request-pull'"'"'s text; a bad one: file and line' '
 	: >greeting &&
 	git -C r config maint.tree.usb.greeting "$PWD/greeting" &&
-	git -C r maint-request-pull --no-sign --tag usb-s3 >out &&
+	in_repo r git-maint-request-pull --no-sign --tag usb-s3 >out &&
 	sed -e "1,/^\$/d" out | head -n 1 >actual &&
 	echo "The following changes since commit $(git -C r merge-base master usb-s3):" >expect &&
 	test_cmp expect actual &&
 	printf "Hi\n%%(shortlog)\n" >greeting &&
-	test_expect_code 128 git -C r maint-request-pull --no-sign --tag usb-s3 >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-request-pull --no-sign --tag usb-s3 >out 2>err &&
 	git -C r config --unset maint.tree.usb.greeting &&
 	grep "greeting:2: unknown placeholder .%(shortlog)." err
 '
 
 test_expect_success 'usage: --continue and --abort take no --edit' '
-	test_expect_code 129 git -C r maint-request-pull --continue --edit 2>err &&
+	test_expect_code 129 in_repo r git-maint-request-pull --continue --edit 2>err &&
 	grep "take no other arguments" err &&
-	test_expect_code 129 git -C r maint-request-pull --abort --no-edit 2>err
+	test_expect_code 129 in_repo r git-maint-request-pull --abort --no-edit 2>err
 '
 
 test_done

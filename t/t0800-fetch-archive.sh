@@ -155,7 +155,7 @@ test_expect_success 'setup: a series v1, a reply, and v2 in the same thread, in 
 
 test_expect_success 'a bare Message-ID and no archive configured: a clear error, exit 128, no guess at a host' '
 	git init -q lonely &&
-	test_expect_code 128 git -C lonely maint-mbox-split --list "<$V1_COVER>" >out 2>err &&
+	test_expect_code 128 in_repo lonely git-maint-mbox-split --list "<$V1_COVER>" >out 2>err &&
 	echo "fatal: '"'"'<$V1_COVER>'"'"' is a Message-ID, and no archive is configured to fetch it from (git config maint.archive.url <url>)" >expect &&
 	test_cmp expect err &&
 	test_must_be_empty out &&
@@ -164,7 +164,7 @@ test_expect_success 'a bare Message-ID and no archive configured: a clear error,
 
 test_expect_success 'the v1 cover letter names the series: its newest version, v2, cover letter first' '
 	printf "%s\n" "$V2_COVER" "$V2_P1" "$V2_P2" >expect &&
-	git -C r maint-mbox-split --format=%m "id:$V1_COVER" >actual 2>err &&
+	in_repo r git-maint-mbox-split --format=%m "id:$V1_COVER" >actual 2>err &&
 	test_cmp expect actual &&
 	test_must_be_empty err &&
 	cache_files r >files &&
@@ -173,7 +173,7 @@ test_expect_success 'the v1 cover letter names the series: its newest version, v
 '
 
 # The fetcher loads libcurl when it fetches, not when it starts
-# (common/net/dynlib.h).
+# (common/base/dynlib.h).
 test_expect_success 'the commands load no network library; their fetcher does, to fetch' '
 	for p in mbox-split dry-apply queue describe-contains source--fetch
 	do
@@ -191,7 +191,7 @@ test_expect_success 'an installed mbox-split finds its fetcher in libexec, out o
 	test -x inst/libexec/git-maint/git-maint-source--fetch &&
 	printf "%s\n" "$V2_COVER" "$V2_P1" "$V2_P2" >expect &&
 	(cd r && PATH="$TRASH_DIRECTORY/inst/bin:/usr/bin:/bin" &&
-	 git maint-mbox-split --no-cache --format=%m "<$V1_COVER>" >../actual) &&
+	 git-maint-mbox-split --no-cache --format=%m "<$V1_COVER>" >../actual) &&
 	test_cmp expect actual
 '
 
@@ -201,7 +201,7 @@ test_expect_success '<msgid>, id:<msgid>, id:<<msgid>> and the archive URLs name
 		"$ARCHIVE_URL/git/$V1_COVER/T/#u" "$ARCHIVE_URL/git/$V1_COVER/t.mbox.gz" \
 		"$ARCHIVE_URL/git/$V2_P2"
 	do
-		git -C r maint-mbox-split --format=%m "$arg" >actual &&
+		in_repo r git-maint-mbox-split --format=%m "$arg" >actual &&
 		test_cmp expect actual || return 1
 	done
 '
@@ -215,21 +215,21 @@ test_expect_success 'on a terminal, a progress meter for the download; none with
 
 test_expect_success 'a reply names the series it answers' '
 	printf "%s\n" "$V2_COVER" "$V2_P1" "$V2_P2" >expect &&
-	git -C r maint-mbox-split --format=%m id:reply1@example.com >actual &&
+	in_repo r git-maint-mbox-split --format=%m id:reply1@example.com >actual &&
 	test_cmp expect actual
 '
 
 test_expect_success 'mbox-split: the same patches from the archive as from the thread as a local mbox' '
-	git -C r maint-mbox-split --patches-only --format="%m %s" ../thread.mbox >expect &&
-	git -C r maint-mbox-split --patches-only --format="%m %s" "<$V1_COVER>" >actual &&
+	in_repo r git-maint-mbox-split --patches-only --format="%m %s" ../thread.mbox >expect &&
+	in_repo r git-maint-mbox-split --patches-only --format="%m %s" "<$V1_COVER>" >actual &&
 	test_cmp expect actual &&
 	test_line_count = 2 actual
 '
 
 test_expect_success 'dry-apply: the same report from the archive as from the thread as a local mbox' '
-	git -C r maint-mbox-split ../thread.mbox >selected.mbox &&
-	git -C r maint-dry-apply ../thread.mbox >expect 2>/dev/null &&
-	git -C r maint-dry-apply "id:$V1_COVER" >actual &&
+	in_repo r git-maint-mbox-split ../thread.mbox >selected.mbox &&
+	in_repo r git-maint-dry-apply ../thread.mbox >expect 2>/dev/null &&
+	in_repo r git-maint-dry-apply "id:$V1_COVER" >actual &&
 	test_cmp expect actual &&
 	grep "all 2 patches apply" actual
 '
@@ -238,8 +238,8 @@ test_expect_success 'queue: the same commits from the archive as from the local 
 	git clone -q r from-mbox &&
 	git clone -q r from-archive &&
 	archive_config from-archive &&
-	git -C from-mbox maint-queue -q main ../selected.mbox 2>/dev/null &&
-	git -C from-archive maint-queue -q main "$ARCHIVE_URL/git/$V2_COVER/" &&
+	in_repo from-mbox git-maint-queue -q main ../selected.mbox 2>/dev/null &&
+	in_repo from-archive git-maint-queue -q main "$ARCHIVE_URL/git/$V2_COVER/" &&
 	git -C from-mbox log --format="%T %an <%ae> %ad%n%B" origin/main..main >expect &&
 	git -C from-archive log --format="%T %an <%ae> %ad%n%B" origin/main..main >actual &&
 	test_cmp expect actual &&
@@ -248,34 +248,34 @@ test_expect_success 'queue: the same commits from the archive as from the local 
 
 test_expect_success 'a message read locally and from the archive is one message: the first copy wins' '
 	local_copy=$(echo v2/v2-0001-*.patch) &&
-	git -C r maint-dry-apply "../$local_copy" "<$V1_COVER>" >out &&
+	in_repo r git-maint-dry-apply "../$local_copy" "<$V1_COVER>" >out &&
 	grep "^Skipping duplicate: \[PATCH v2 1/2\] frob: shout one, politely$" out &&
 	grep "all 2 patches apply" out
 '
 
 test_expect_success '--series-version=1 takes v1; a version the thread lacks is an error, exit 128' '
 	printf "%s\n" "$V1_COVER" "$V1_P1" "$(mid v1/0002-*.patch)" >expect &&
-	git -C r maint-mbox-split --series-version=1 --format=%m "<$V2_P1>" >actual &&
+	in_repo r git-maint-mbox-split --series-version=1 --format=%m "<$V2_P1>" >actual &&
 	test_cmp expect actual &&
-	test_expect_code 128 git -C r maint-mbox-split --series-version=3 --format=%m "<$V2_P1>" >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-mbox-split --series-version=3 --format=%m "<$V2_P1>" >out 2>err &&
 	echo "fatal: '"'"'<$V2_P1>'"'"': the thread has no version 3 of the series (the newest is v2)" >expect &&
 	test_cmp expect err &&
 	test_must_be_empty out
 '
 
 test_expect_success 'a series that lacks a patch: taken, and the mail core says once what is missing' '
-	git -C r maint-mbox-split --format=%k "<$(mid three/0000-cover-letter.patch)>" >actual 2>err &&
+	in_repo r git-maint-mbox-split --format=%k "<$(mid three/0000-cover-letter.patch)>" >actual 2>err &&
 	printf "%s\n" 0 1 3 >expect &&
 	test_cmp expect actual &&
 	grep "is incomplete: missing 2 of 3$" err &&
 	test_line_count = 1 err &&
-	test_expect_code 1 git -C r maint-dry-apply "<$(mid three/0000-cover-letter.patch)>" >out 2>err &&
+	test_expect_code 1 in_repo r git-maint-dry-apply "<$(mid three/0000-cover-letter.patch)>" >out 2>err &&
 	grep "is incomplete: missing 2 of 3$" err &&
 	test_line_count = 1 err
 '
 
 test_expect_success 'a partial reroll: v2 of patch 2/3 answering v1 2/3 replaces that patch only, under v1'"'"'s cover' '
-	git -C r maint-dry-apply "<$(mid pr/0001-*.patch)>" >out &&
+	in_repo r git-maint-dry-apply "<$(mid pr/0001-*.patch)>" >out &&
 	grep "^Patch" out >actual &&
 	cat >expect <<-EOF &&
 	Patch 1/3: frob: two
@@ -290,7 +290,7 @@ test_expect_success 'a symbolic link for the cache directory is refused, nothing
 	mkdir outside &&
 	mv r/.git/maint/cache saved-cache &&
 	ln -s ../../../outside r/.git/maint/cache &&
-	test_expect_code 128 git -C r maint-mbox-split --refresh "<$V1_COVER>" >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-mbox-split --refresh "<$V1_COVER>" >out 2>err &&
 	grep "^fatal: cannot use '"'"'.*/r/.git/maint/cache'"'"' as a cache directory: " err &&
 	test_line_count = 1 err &&
 	ls outside >listing &&
@@ -301,7 +301,7 @@ test_expect_success 'a symbolic link for the cache directory is refused, nothing
 
 test_expect_success 'a Message-ID the archive does not have: exit 128 naming it, nothing cached' '
 	cache_files r >before &&
-	test_expect_code 128 git -C r maint-dry-apply "<nowhere@example.com>" >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-dry-apply "<nowhere@example.com>" >out 2>err &&
 	echo "fatal: the archive has no message '"'"'<nowhere@example.com>'"'"' ($ARCHIVE_URL/git/)" >expect &&
 	test_cmp expect err &&
 	cache_files r >after &&
@@ -312,7 +312,7 @@ test_expect_success 'hostile Message-IDs: looked up escaped, cached under safe n
 	for id in $HOSTILE_IDS
 	do
 		echo "$id" >expect &&
-		git -C r maint-mbox-split --format=%m "id:$id" >actual &&
+		in_repo r git-maint-mbox-split --format=%m "id:$id" >actual &&
 		test_cmp expect actual || return 1
 	done &&
 	cache_files r >files &&
@@ -320,7 +320,7 @@ test_expect_success 'hostile Message-IDs: looked up escaped, cached under safe n
 	test_path_is_missing escaped@example.com &&
 	test_path_is_missing ../escaped@example.com &&
 	test_path_is_missing r/.git/b &&
-	test_expect_code 128 git -C r maint-mbox-split "id:.." 2>err &&
+	test_expect_code 128 in_repo r git-maint-mbox-split "id:.." 2>err &&
 	echo "fatal: '"'"'id:..'"'"' is not a Message-ID we can look up" >expect &&
 	test_cmp expect err
 '
@@ -328,7 +328,7 @@ test_expect_success 'hostile Message-IDs: looked up escaped, cached under safe n
 test_expect_success 'TLS: a certificate the client does not trust is refused, exit 128, nothing cached' '
 	git clone -q r untrusting &&
 	printf "[archive]\n\turl = %s/git/\n" "$ARCHIVE_URL" >untrusting/.git/maint.ini &&
-	test_expect_code 128 git -C untrusting maint-mbox-split --list "<$V1_COVER>" >out 2>err &&
+	test_expect_code 128 in_repo untrusting git-maint-mbox-split --list "<$V1_COVER>" >out 2>err &&
 	grep "^fatal: cannot fetch '"'"'$ARCHIVE_URL/git/.*/t.mbox.gz'"'"': SSL certificate problem: self-signed certificate" err &&
 	test_line_count = 1 err &&
 	test_must_be_empty out &&
@@ -336,20 +336,20 @@ test_expect_success 'TLS: a certificate the client does not trust is refused, ex
 '
 
 test_expect_success 'offline: the archive gone, a rerun reads the cache, silently' '
-	git -C r maint-mbox-split --format=%m "id:$V1_COVER" >expect &&
-	git -C r maint-dry-apply "id:$V1_COVER" >expect-dry &&
+	in_repo r git-maint-mbox-split --format=%m "id:$V1_COVER" >expect &&
+	in_repo r git-maint-dry-apply "id:$V1_COVER" >expect-dry &&
 	stop_archive &&
-	git -C r maint-mbox-split --format=%m "id:$V1_COVER" >actual 2>err &&
+	in_repo r git-maint-mbox-split --format=%m "id:$V1_COVER" >actual 2>err &&
 	test_cmp expect actual &&
 	test_must_be_empty err &&
-	git -C r maint-dry-apply "id:$V1_COVER" >actual &&
+	in_repo r git-maint-dry-apply "id:$V1_COVER" >actual &&
 	test_cmp expect-dry actual
 '
 
 test_expect_success 'offline, the cached copy expired: used, with a warning saying so' '
 	cat r/.git/maint.ini >saved.ini &&
 	printf "\tcache-expire = 0\n" >>r/.git/maint.ini &&
-	git -C r maint-mbox-split --format=%m "id:$V1_COVER" >actual 2>err &&
+	in_repo r git-maint-mbox-split --format=%m "id:$V1_COVER" >actual 2>err &&
 	test_cmp expect actual &&
 	grep "^error: cannot fetch .*: Could.*connect" err &&
 	grep "^warning: '"'"'id:$V1_COVER'"'"': using the copy of the thread fetched [0-9-]* [0-9:]*$" err &&
@@ -358,7 +358,7 @@ test_expect_success 'offline, the cached copy expired: used, with a warning sayi
 
 test_expect_success 'offline with --refresh: a temporary failure, exit 75, the cache kept' '
 	cache_files r >before &&
-	test_expect_code 75 git -C r maint-mbox-split --refresh --format=%m "id:$V1_COVER" >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-mbox-split --refresh --format=%m "id:$V1_COVER" >out 2>err &&
 	test_must_be_empty out &&
 	test_line_count = 1 err &&
 	cache_files r >after &&
@@ -369,7 +369,7 @@ test_expect_success 'offline, nothing cached: queue exits 75 and nothing changed
 	git clone -q r fresh &&
 	archive_config fresh &&
 	(cd fresh && repo_state) >before &&
-	test_expect_code 75 git -C fresh maint-queue main "<$V1_COVER>" >out 2>err &&
+	test_expect_code 75 in_repo fresh git-maint-queue main "<$V1_COVER>" >out 2>err &&
 	grep "^error: cannot fetch '"'"'$ARCHIVE_URL/git/.*/t.mbox.gz'"'"': " err &&
 	test_line_count = 1 err &&
 	(cd fresh && repo_state) >after &&
@@ -382,7 +382,7 @@ test_expect_success 'a server that accepts and never answers: timed out, exit 75
 	archive_config fresh "https://127.0.0.1:$SILENT_PORT/git/" &&
 	printf "\ttimeout = 1\n" >>fresh/.git/maint.ini &&
 	(cd fresh && repo_state) >before &&
-	test_expect_code 75 git -C fresh maint-dry-apply "<$V1_COVER>" >out 2>err &&
+	test_expect_code 75 in_repo fresh git-maint-dry-apply "<$V1_COVER>" >out 2>err &&
 	grep "^error: cannot fetch .*: SSL connection timeout$" err &&
 	(cd fresh && repo_state) >after &&
 	test_cmp before after
@@ -392,7 +392,7 @@ test_expect_success 'plain http: accepted with a warning' '
 	start_archive &&
 	archive_config fresh &&
 	printf "%s\n" "$V2_COVER" "$V2_P1" "$V2_P2" >expect &&
-	git -C fresh maint-mbox-split --format=%m "<$V1_COVER>" >actual 2>err &&
+	in_repo fresh git-maint-mbox-split --format=%m "<$V1_COVER>" >actual 2>err &&
 	test_cmp expect actual &&
 	echo "warning: '"'"'$ARCHIVE_URL/git/'"'"' is plain http: anyone on the way can change the patches you get" >expect &&
 	test_cmp expect err
@@ -420,7 +420,7 @@ test_expect_success 'a gzip bomb is refused at the size bound, nothing cached' '
 	git clone -q r bombed &&
 	archive_config bombed "$STATIC_URL/git/" &&
 	printf "\tmax-size = 1048576\n" >>bombed/.git/maint.ini &&
-	test_expect_code 128 git -C bombed maint-mbox-split "<bomb@example.com>" >out 2>err &&
+	test_expect_code 128 in_repo bombed git-maint-mbox-split "<bomb@example.com>" >out 2>err &&
 	grep "^fatal: '"'"'$STATIC_URL/git/bomb@example.com/t.mbox.gz'"'"': the thread is over 1048576 bytes uncompressed (archive.max-size); refused$" err &&
 	test_must_be_empty out &&
 	cache_files bombed >files &&
@@ -431,7 +431,7 @@ test_expect_success '--no-cache: fetched, read, and nothing written under .git/m
 	git clone -q r nocache &&
 	archive_config nocache &&
 	printf "%s\n" "$V2_COVER" "$V2_P1" "$V2_P2" >expect &&
-	git -C nocache maint-mbox-split --no-cache --format=%m "<$V1_COVER>" >actual 2>/dev/null &&
+	in_repo nocache git-maint-mbox-split --no-cache --format=%m "<$V1_COVER>" >actual 2>/dev/null &&
 	test_cmp expect actual &&
 	test_path_is_missing nocache/.git/maint
 '
@@ -439,10 +439,10 @@ test_expect_success '--no-cache: fetched, read, and nothing written under .git/m
 test_expect_success 'a file named like a Message-ID is read as the file it is' '
 	cp v1/0001-*.patch "lonely/<$V1_P1>" &&
 	echo "$V1_P1" >expect &&
-	git -C lonely maint-mbox-split --format=%m "<$V1_P1>" >actual &&
+	in_repo lonely git-maint-mbox-split --format=%m "<$V1_P1>" >actual &&
 	test_cmp expect actual &&
 	cp v1/0001-*.patch "lonely/id:x@y" &&
-	git -C lonely maint-mbox-split --format=%m "id:x@y" >actual &&
+	in_repo lonely git-maint-mbox-split --format=%m "id:x@y" >actual &&
 	test_cmp expect actual &&
 	test_path_is_missing lonely/.git/maint
 '

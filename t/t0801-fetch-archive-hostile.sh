@@ -41,7 +41,7 @@ test_expect_success 'endless empty gzip members, fast: refused at archive.max-si
 	start_hostile_http empty-members &&
 	hostile_config r "$HOSTILE_URL/git/" "max-size = 1048576" &&
 	state r >before &&
-	test_expect_code 128 git -C r maint-mbox-split "<endless@example.com>" >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-mbox-split "<endless@example.com>" >out 2>err &&
 	grep "^fatal: '"'"'$HOSTILE_URL/git/endless@example.com/t.mbox.gz'"'"': the server sent over 1053696 bytes (archive.max-size); refused$" err &&
 	test $(grep -c "^fatal:" err) = 1 &&
 	test_must_be_empty out &&
@@ -55,10 +55,10 @@ test_expect_success 'a password written in the archive'"'"'s URL is never printe
 	secret_url=$(echo "$HOSTILE_URL" | sed "s|^http://|http://maint:url-pw-0xdead@|") &&
 	hostile_config r "$secret_url/git/" "max-size = 1048576" &&
 	state r >before &&
-	test_expect_code 128 git -C r maint-mbox-split "<endless@example.com>" >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-mbox-split "<endless@example.com>" >out 2>err &&
 	grep "^warning: .$HOSTILE_URL/git/. is plain http" err &&
 	grep "^fatal: .$HOSTILE_URL/git/endless@example.com/t.mbox.gz.: the server sent over" err &&
-	test_expect_code 128 git -C r maint-mbox-split "$secret_url/git/nothing-here" >out 2>>err &&
+	test_expect_code 128 in_repo r git-maint-mbox-split "$secret_url/git/nothing-here" >out 2>>err &&
 	! grep -F "url-pw-0xdead" out err &&
 	state r >after &&
 	test_cmp before after &&
@@ -69,7 +69,7 @@ test_expect_success 'endless empty gzip members, slowly: the stall timeout fires
 	start_hostile_http empty-members 0.05 &&
 	hostile_config r "$HOSTILE_URL/git/" "timeout = 1" &&
 	state r >before &&
-	test_expect_code 75 git -C r maint-mbox-split "<endless@example.com>" >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-mbox-split "<endless@example.com>" >out 2>err &&
 	grep "^error: cannot fetch '"'"'$HOSTILE_URL/git/endless@example.com/t.mbox.gz'"'"': no mail came out of what the server sent for 1 seconds (archive.timeout)$" err &&
 	test $(grep -c "^error:" err) = 1 &&
 	test_must_be_empty out &&
@@ -82,7 +82,7 @@ test_expect_success 'a thread that drips for ever: archive.max-time ends it, exi
 	start_hostile_http drip &&
 	hostile_config r "$HOSTILE_URL/git/" "timeout = 30" "max-time = 2" &&
 	state r >before &&
-	test_expect_code 75 git -C r maint-mbox-split "<drip@example.com>" >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-mbox-split "<drip@example.com>" >out 2>err &&
 	echo "error: cannot fetch '"'"'$HOSTILE_URL/git/drip@example.com/t.mbox.gz'"'"': not done after 2 seconds (archive.max-time); given up" >expect &&
 	grep "^error:" err >actual &&
 	test_cmp expect actual &&
@@ -98,7 +98,7 @@ do
 		start_hostile_http '$mode' &&
 		hostile_config r "$HOSTILE_URL/git/" &&
 		state r >before &&
-		test_expect_code 128 git -C r maint-mbox-split "<headers@example.com>" >out 2>err &&
+		test_expect_code 128 in_repo r git-maint-mbox-split "<headers@example.com>" >out 2>err &&
 		grep "^fatal: cannot fetch '"'"'$HOSTILE_URL/git/headers@example.com/t.mbox.gz'"'"': the server'"'"'s response headers are over 65536 bytes; refused$" err &&
 		test $(grep -c "^fatal:" err) = 1 &&
 		test_must_be_empty out &&
@@ -126,21 +126,21 @@ test_expect_success 'the cache stays under archive.cache-max-size: the threads f
 	start_static_server "$PWD/static" &&
 	one=$(gzip -dc static/git/one@example.com/t.mbox.gz | wc -c) &&
 	hostile_config r "$STATIC_URL/git/" "cache-max-size = $((one * 2 + one / 2))" &&
-	git -C r maint-mbox-split --format=%m "<one@example.com>" >out 2>/dev/null &&
+	in_repo r git-maint-mbox-split --format=%m "<one@example.com>" >out 2>/dev/null &&
 	echo one@example.com >expect &&
 	test_cmp expect out &&
 	cache_files r >files &&
 	test_line_count = 1 files &&
 	touch -d "2 hours ago" $(cat files) &&
-	git -C r maint-mbox-split --format=%m "<two@example.com>" >out 2>/dev/null &&
+	in_repo r git-maint-mbox-split --format=%m "<two@example.com>" >out 2>/dev/null &&
 	touch -d "1 hour ago" $(cache_files r | grep /two@) &&
-	git -C r maint-mbox-split --format=%m "<three@example.com>" >out 2>/dev/null &&
+	in_repo r git-maint-mbox-split --format=%m "<three@example.com>" >out 2>/dev/null &&
 	echo three@example.com >expect &&
 	test_cmp expect out &&
 	cache_files r | sed "s,.*/,,; s,-.*,," >names &&
 	printf "%s\n" three@example.com two@example.com >expect &&
 	test_cmp expect names &&
-	git -C r maint-mbox-split --format=%m "<one@example.com>" >out 2>/dev/null &&
+	in_repo r git-maint-mbox-split --format=%m "<one@example.com>" >out 2>/dev/null &&
 	cache_files r | sed "s,.*/,,; s,-.*,," >names &&
 	printf "%s\n" one@example.com three@example.com >expect &&
 	test_cmp expect names

@@ -70,7 +70,7 @@ test_expect_success 'every message of the folder, in order; no flag changed' '
 		mid $f || return 1
 	done >expect &&
 	echo reply@example.com >>expect &&
-	git -C r maint-mbox-split --input-order --format=%m "$URL" >actual 2>err &&
+	in_repo r git-maint-mbox-split --input-order --format=%m "$URL" >actual 2>err &&
 	test_cmp expect actual &&
 	test_must_be_empty err &&
 	imap_flags INBOX/TODO >after &&
@@ -83,21 +83,21 @@ test_expect_success '?unseen: only the unread messages, and they stay unread' '
 	do
 		mid $f || return 1
 	done >expect &&
-	git -C r maint-mbox-split --input-order --format=%m "$URL?unseen" >actual 2>err &&
+	in_repo r git-maint-mbox-split --input-order --format=%m "$URL?unseen" >actual 2>err &&
 	test_cmp expect actual &&
 	imap_flags INBOX/TODO >after &&
 	test_cmp before after
 '
 
 test_expect_success 'dry-apply and queue: the same from the folder as from the local mbox' '
-	git -C r maint-dry-apply ../series.mbox >expect &&
-	git -C r maint-dry-apply "imaps://127.0.0.1:$IMAP_PORT/INBOX/Series" >actual &&
+	in_repo r git-maint-dry-apply ../series.mbox >expect &&
+	in_repo r git-maint-dry-apply "imaps://127.0.0.1:$IMAP_PORT/INBOX/Series" >actual &&
 	test_cmp expect actual &&
 	git clone -q r q1 &&
 	git clone -q r q2 &&
 	imap_config q2 &&
-	git -C q1 maint-queue -q main ../series.mbox &&
-	git -C q2 maint-queue -q main "imaps://127.0.0.1:$IMAP_PORT/INBOX/Series" &&
+	in_repo q1 git-maint-queue -q main ../series.mbox &&
+	in_repo q2 git-maint-queue -q main "imaps://127.0.0.1:$IMAP_PORT/INBOX/Series" &&
 	git -C q1 log --format="%T %an <%ae> %ad%n%B" origin/main..main >expect &&
 	git -C q2 log --format="%T %an <%ae> %ad%n%B" origin/main..main >actual &&
 	test_cmp expect actual &&
@@ -108,7 +108,7 @@ test_expect_success 'dry-apply and queue: the same from the folder as from the l
 test_expect_success 'queue: the reply in the folder is stepped over, the patches queued' '
 	git clone -q r q3 &&
 	imap_config q3 &&
-	git -C q3 maint-queue main "$URL" >out &&
+	in_repo q3 git-maint-queue main "$URL" >out &&
 	grep "^Skipping reply: Re: \[PATCH 1/3\] frob: one$" out &&
 	git -C q1 log --format="%T %an <%ae> %ad%n%B" origin/main..main >expect &&
 	git -C q3 log --format="%T %an <%ae> %ad%n%B" origin/main..main >actual &&
@@ -116,22 +116,22 @@ test_expect_success 'queue: the reply in the folder is stepped over, the patches
 '
 
 test_expect_success '?since=<date>: by the date the server received them' '
-	git -C r maint-mbox-split --format=%m "$URL?since=2000-01-01" >actual &&
+	in_repo r git-maint-mbox-split --format=%m "$URL?since=2000-01-01" >actual &&
 	test_line_count = 4 actual &&
-	test_expect_code 1 git -C r maint-mbox-split --format=%m "$URL?since=2999-01-01" >actual 2>err &&
+	test_expect_code 1 in_repo r git-maint-mbox-split --format=%m "$URL?since=2999-01-01" >actual 2>err &&
 	test_must_be_empty actual &&
 	grep "^warning: no messages found in" err
 '
 
 test_expect_success 'the user from the keyring when the URL names none' '
-	git -C r maint-mbox-split --format=%m "imaps://127.0.0.1:$IMAP_PORT/INBOX/TODO?unseen" >actual &&
+	in_repo r git-maint-mbox-split --format=%m "imaps://127.0.0.1:$IMAP_PORT/INBOX/TODO?unseen" >actual &&
 	test_line_count = 2 actual
 '
 
 test_expect_success 'a folder name outside ASCII, in modified UTF-7' '
 	imap_append "Entw&APw-rfe" "" p/0002-*.patch &&
 	mid p/0002-*.patch >expect &&
-	git -C r maint-mbox-split --format=%m "imaps://127.0.0.1:$IMAP_PORT/Entw%C3%BCrfe" >actual &&
+	in_repo r git-maint-mbox-split --format=%m "imaps://127.0.0.1:$IMAP_PORT/Entw%C3%BCrfe" >actual &&
 	test_cmp expect actual
 '
 
@@ -139,11 +139,11 @@ test_expect_success '?mark-seen: asked to, the messages read are marked read' '
 	imap_append INBOX/Fresh "" p/0001-*.patch p/0002-*.patch &&
 	imap_flags INBOX/Fresh >before &&
 	! grep Seen before &&
-	git -C r maint-mbox-split --format=%m "imaps://127.0.0.1:$IMAP_PORT/INBOX/Fresh?unseen&mark-seen" >actual &&
+	in_repo r git-maint-mbox-split --format=%m "imaps://127.0.0.1:$IMAP_PORT/INBOX/Fresh?unseen&mark-seen" >actual &&
 	test_line_count = 2 actual &&
 	imap_flags INBOX/Fresh >after &&
 	test "$(grep -c Seen after)" = 2 &&
-	test_expect_code 1 git -C r maint-mbox-split --format=%m "imaps://127.0.0.1:$IMAP_PORT/INBOX/Fresh?unseen" >actual 2>/dev/null &&
+	test_expect_code 1 in_repo r git-maint-mbox-split --format=%m "imaps://127.0.0.1:$IMAP_PORT/INBOX/Fresh?unseen" >actual 2>/dev/null &&
 	test_must_be_empty actual
 '
 
@@ -151,7 +151,7 @@ test_expect_success 'a message over mbox.max-message-size: not fetched, reported
 	git clone -q r small &&
 	imap_config small &&
 	printf "[mbox]\n\tmax-message-size = 400\n" >>small/.git/maint.ini &&
-	test_expect_code 1 git -C small maint-mbox-split --format=%m "$URL" >actual 2>err &&
+	test_expect_code 1 in_repo small git-maint-mbox-split --format=%m "$URL" >actual 2>err &&
 	for n in 1 2 3
 	do
 		echo "error: $URL: message $n exceeds max size (400 bytes)" || return 1
@@ -162,7 +162,7 @@ test_expect_success 'a message over mbox.max-message-size: not fetched, reported
 '
 
 test_expect_success 'the password never shows, nor goes into a command line' '
-	git -C r maint-mbox-split "$URL" >out 2>err &&
+	in_repo r git-maint-mbox-split "$URL" >out 2>err &&
 	! grep -F "$IMAP_PASSWORD" out err &&
 	! grep -rF "$IMAP_PASSWORD" r/.git
 '
@@ -170,7 +170,7 @@ test_expect_success 'the password never shows, nor goes into a command line' '
 test_expect_success 'no password in the Secret Service: exit 128, the error and a hint' '
 	git clone -q r nopw &&
 	imap_config nopw &&
-	test_expect_code 128 git -C nopw maint-mbox-split "imaps://nobody@127.0.0.1:$IMAP_PORT/INBOX/TODO" >out 2>err &&
+	test_expect_code 128 in_repo nopw git-maint-mbox-split "imaps://nobody@127.0.0.1:$IMAP_PORT/INBOX/TODO" >out 2>err &&
 	cat >expect <<-EOF &&
 	fatal: no password for '"'"'nobody'"'"' at imaps://127.0.0.1:$IMAP_PORT
 	hint: give it one of two ways, as for git (or run on a terminal to be asked):
@@ -191,7 +191,7 @@ test_expect_success 'no session bus: exit 128 naming the cause in the hint' '
 
 test_expect_success 'a wrong password: the login refused, exit 128; the item goes, as git-credential-libsecret'"'"'s would' '
 	keyring_store wrong-password protocol imaps server 127.0.0.1 port "$IMAP_PORT" user mallory &&
-	test_expect_code 128 git -C r maint-mbox-split "imaps://mallory@127.0.0.1:$IMAP_PORT/INBOX/TODO" >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-mbox-split "imaps://mallory@127.0.0.1:$IMAP_PORT/INBOX/TODO" >out 2>err &&
 	echo "fatal: '"'"'imaps://127.0.0.1:$IMAP_PORT/INBOX/TODO'"'"': the server refused the login of '"'"'mallory'"'"'" >expect &&
 	test_cmp expect err &&
 	test_must_fail keyring_lookup protocol imaps server 127.0.0.1 user mallory
@@ -200,7 +200,7 @@ test_expect_success 'a wrong password: the login refused, exit 128; the item goe
 test_expect_success 'TLS: the server'"'"'s certificate not trusted: refused before the login, exit 128' '
 	git clone -q r untrusting &&
 	grep -c "Login: user=" "$IMAP_DIR/dovecot.log" >logins.before &&
-	test_expect_code 128 git -C untrusting maint-mbox-split "$URL" >out 2>err &&
+	test_expect_code 128 in_repo untrusting git-maint-mbox-split "$URL" >out 2>err &&
 	grep "^fatal: cannot read '"'"'$SHOWN_URL'"'"': SSL certificate problem: self-signed certificate" err &&
 	test_line_count = 1 err &&
 	grep -c "Login: user=" "$IMAP_DIR/dovecot.log" >logins.after &&
@@ -209,15 +209,15 @@ test_expect_success 'TLS: the server'"'"'s certificate not trusted: refused befo
 
 test_expect_success 'imap:// with STARTTLS: the same folder, TLS first' '
 	keyring_store "$IMAP_PASSWORD" protocol imap server 127.0.0.1 port "$IMAP_PLAIN_PORT" user "$IMAP_USER" &&
-	git -C r maint-mbox-split --format=%m "imaps://127.0.0.1:$IMAP_PORT/INBOX/TODO" >expect &&
-	git -C r maint-mbox-split --format=%m "imap://$IMAP_USER@127.0.0.1:$IMAP_PLAIN_PORT/INBOX/TODO" >actual &&
+	in_repo r git-maint-mbox-split --format=%m "imaps://127.0.0.1:$IMAP_PORT/INBOX/TODO" >expect &&
+	in_repo r git-maint-mbox-split --format=%m "imap://$IMAP_USER@127.0.0.1:$IMAP_PLAIN_PORT/INBOX/TODO" >actual &&
 	test_cmp expect actual
 '
 
 test_expect_success 'imap:// to a server without STARTTLS: refused before any password is sent, exit 128' '
 	start_no_starttls_server &&
 	keyring_store "$IMAP_PASSWORD" protocol imap server 127.0.0.1 port "$NO_TLS_PORT" user "$IMAP_USER" &&
-	test_expect_code 128 git -C r maint-mbox-split "imap://$IMAP_USER@127.0.0.1:$NO_TLS_PORT/INBOX" >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-mbox-split "imap://$IMAP_USER@127.0.0.1:$NO_TLS_PORT/INBOX" >out 2>err &&
 	grep "^fatal: cannot read '"'"'imap://127.0.0.1:$NO_TLS_PORT/INBOX'"'"': " err &&
 	test_line_count = 1 err &&
 	! grep -i -e LOGIN -e AUTHENTICATE no-starttls.log &&
@@ -225,23 +225,23 @@ test_expect_success 'imap:// to a server without STARTTLS: refused before any pa
 '
 
 test_expect_success 'no such folder: exit 128 with the server'"'"'s answer' '
-	test_expect_code 128 git -C r maint-mbox-split "imaps://127.0.0.1:$IMAP_PORT/INBOX/Nowhere" >out 2>err &&
+	test_expect_code 128 in_repo r git-maint-mbox-split "imaps://127.0.0.1:$IMAP_PORT/INBOX/Nowhere" >out 2>err &&
 	grep "^fatal: '"'"'imaps://127.0.0.1:$IMAP_PORT/INBOX/Nowhere'"'"': the server refused EXAMINE: NO " err
 '
 
 test_expect_success 'a bad query is refused before anything is asked' '
-	test_expect_code 128 git -C r maint-mbox-split "$URL?flagged" 2>err &&
+	test_expect_code 128 in_repo r git-maint-mbox-split "$URL?flagged" 2>err &&
 	echo "fatal: '"'"'$SHOWN_URL?flagged'"'"': unknown query '"'"'flagged'"'"' (unseen, since=<date>, mark-seen)" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success 'a password written in the URL is neither used nor printed (50)' '
 	secret_url="imaps://$IMAP_USER:url-pw-0xdead@127.0.0.1:$IMAP_PORT/INBOX/TODO" &&
-	test_expect_code 128 git -C r maint-mbox-split "$secret_url?flagged" 2>err &&
+	test_expect_code 128 in_repo r git-maint-mbox-split "$secret_url?flagged" 2>err &&
 	echo "fatal: '"'"'$SHOWN_URL?flagged'"'"': unknown query '"'"'flagged'"'"' (unseen, since=<date>, mark-seen)" >expect &&
 	test_cmp expect err &&
-	git -C r maint-mbox-split --format=%m "$secret_url" >actual 2>err &&
-	git -C r maint-mbox-split --format=%m "$URL" >expect &&
+	in_repo r git-maint-mbox-split --format=%m "$secret_url" >actual 2>err &&
+	in_repo r git-maint-mbox-split --format=%m "$URL" >expect &&
 	test_cmp expect actual &&
 	! grep -F "url-pw-0xdead" err
 '
@@ -251,7 +251,7 @@ test_expect_success 'a server that accepts and never answers: exit 75, nothing c
 	printf "\ttimeout = 1\n" >>r/.git/maint.ini &&
 	keyring_store "$IMAP_PASSWORD" protocol imaps server 127.0.0.1 port "$SILENT_PORT" user "$IMAP_USER" &&
 	(cd r && repo_state) >before &&
-	test_expect_code 75 git -C r maint-queue main "imaps://$IMAP_USER@127.0.0.1:$SILENT_PORT/INBOX" >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-queue main "imaps://$IMAP_USER@127.0.0.1:$SILENT_PORT/INBOX" >out 2>err &&
 	grep "^error: cannot read .*: SSL connection timeout$" err &&
 	(cd r && repo_state) >after &&
 	test_cmp before after
@@ -260,7 +260,7 @@ test_expect_success 'a server that accepts and never answers: exit 75, nothing c
 test_expect_success 'the server gone: queue exits 75 and nothing changed' '
 	stop_imap &&
 	(cd r && repo_state) >before &&
-	test_expect_code 75 git -C r maint-queue main "$URL" >out 2>err &&
+	test_expect_code 75 in_repo r git-maint-queue main "$URL" >out 2>err &&
 	grep "^error: cannot read '"'"'$SHOWN_URL'"'"': .*[Cc]onnect" err &&
 	test_line_count = 1 err &&
 	(cd r && repo_state) >after &&

@@ -33,7 +33,7 @@ test_expect_success 'setup: a thread behind basic auth (lighttpd), maint.archive
 
 test_expect_success 'no helper, no Secret Service, no terminal: exit 128, the ways to give a login' '
 	(cd repo && test_expect_code 128 setsid -w env -u GIT_TERMINAL_PROMPT \
-		git maint-mbox-split --no-cache --format=%s "<p1@example.org>" >../out 2>../err) &&
+		git-maint-mbox-split --no-cache --format=%s "<p1@example.org>" >../out 2>../err) &&
 	test_must_be_empty out &&
 	grep "^fatal: no user and password for http://127.0.0.1:$HTTP_PORT$" err &&
 	grep "^hint:   git config --global credential.helper store" err
@@ -42,7 +42,7 @@ test_expect_success 'no helper, no Secret Service, no terminal: exit 128, the wa
 test_expect_success 'stored by git credential approve (credential.helper=store): fetched, and approved again' '
 	git config --global credential.helper store &&
 	{ archive_fields && printf "password=%s\n\n" "$PASSWORD"; } | git credential approve &&
-	(cd repo && git maint-mbox-split --no-cache --format=%s "<p1@example.org>" >../out 2>../err) &&
+	(cd repo && git-maint-mbox-split --no-cache --format=%s "<p1@example.org>" >../out 2>../err) &&
 	echo "[PATCH] usb: fix the frobnicator" >expect &&
 	test_cmp expect out &&
 	test_line_count = 1 .git-credentials &&
@@ -51,7 +51,7 @@ test_expect_success 'stored by git credential approve (credential.helper=store):
 
 test_expect_success 'a wrong password: the second 401 rejects it (the helper forgets it), exit 128' '
 	{ archive_fields && printf "password=wrong\n\n"; } | git credential approve &&
-	(cd repo && test_expect_code 128 git maint-mbox-split --no-cache --format=%s "<p1@example.org>" >../out 2>../err) &&
+	(cd repo && test_expect_code 128 git-maint-mbox-split --no-cache --format=%s "<p1@example.org>" >../out 2>../err) &&
 	grep "^fatal: cannot fetch .http://127.0.0.1:$HTTP_PORT/list/p1@example.org/t.mbox.gz.: the server answered 401; the password was removed from git.s credential helpers$" err &&
 	test_must_be_empty .git-credentials
 '
@@ -59,7 +59,7 @@ test_expect_success 'a wrong password: the second 401 rejects it (the helper for
 test_expect_success 'on a terminal, git asks for the user and the password; the helper keeps them' '
 	(cd repo && env -u GIT_TERMINAL_PROMPT /usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" \
 		--expect "Username for " --send maint --expect "Password for " --send "$PASSWORD" -- \
-		git maint-mbox-split --no-cache --format=%s "<p1@example.org>" >../out) &&
+		git-maint-mbox-split --no-cache --format=%s "<p1@example.org>" >../out) &&
 	grep "^Username for .http://127.0.0.1:$HTTP_PORT.: maint$" out &&
 	grep "^\[PATCH\] usb: fix the frobnicator$" out &&
 	! grep -e "$PASSWORD" out &&

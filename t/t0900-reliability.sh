@@ -21,7 +21,7 @@ mail () {
 # state: the repository as a read-only command must leave it (ORIG_HEAD
 # aside, which a queue that stops may set, as git am does).
 state () {
-	repo_state | grep -v ORIG_HEAD
+	repo_state ORIG_HEAD
 }
 
 # refused <branch> <mbox> <pattern>: queueing <mbox> on the checked-out
@@ -32,12 +32,12 @@ refused () {
 	git checkout -q -B "$1" base &&
 	: >err && : >stopped && : >after &&
 	state >before &&
-	test_expect_code 1 git maint-queue -q "$1" "$2" 2>err &&
+	test_expect_code 1 git-maint-queue -q "$1" "$2" 2>err &&
 	grep "$3" err &&
 	grep "^error: patch 1/1 does not apply to .$1." err &&
 	state >stopped &&
 	test_cmp before stopped &&
-	git maint-queue --abort >/dev/null &&
+	git-maint-queue --abort >/dev/null &&
 	state >after &&
 	test_cmp before after &&
 	test_path_is_missing .git/maint/queue
@@ -166,9 +166,9 @@ test_expect_success 'queue: a corrupt binary delta is refused, the file intact (
 	git checkout -q -B r16d blob &&
 	: >err && : >after &&
 	state >before &&
-	test_expect_code 1 git maint-queue -q r16d baddelta.mbox 2>err &&
+	test_expect_code 1 git-maint-queue -q r16d baddelta.mbox 2>err &&
 	grep "^[^ ]*: message 1: line .*: corrupt binary patch" err &&
-	git maint-queue --abort >/dev/null &&
+	git-maint-queue --abort >/dev/null &&
 	state >after &&
 	test_cmp before after &&
 	git diff --exit-code blob -- blob.bin &&
@@ -180,10 +180,10 @@ test_expect_success 'queue, branch not checked out: a write through a tracked sy
 	create_diff symlink/create-me >d &&
 	mail "through the link" d >through.mbox &&
 	git branch -f r4 base &&
-	test_expect_code 1 git maint-queue -q r4 through.mbox 2>err &&
+	test_expect_code 1 git-maint-queue -q r4 through.mbox 2>err &&
 	grep "^.symlink/create-me. is beyond a symbolic link" err &&
 	grep "^error: patch 1/1 does not apply to .r4." err &&
-	git maint-queue --abort >/dev/null &&
+	git-maint-queue --abort >/dev/null &&
 	test "$(git rev-parse r4)" = "$(git rev-parse base)" &&
 	test_path_is_missing .git/create-me
 '
@@ -198,12 +198,12 @@ test_expect_success 'queue: a NUL in the Subject of message 2 stops there, resum
 	} >nul.mbox &&
 	test $(grep -c "^From [0-9a-f]* Mon Sep" nul.mbox) = 2 &&
 	git branch -f r12 base &&
-	test_expect_code 1 git maint-queue -q r12 nul.mbox 2>err &&
+	test_expect_code 1 git-maint-queue -q r12 nul.mbox 2>err &&
 	grep "^error: nul.mbox: message 2: NUL byte in .Subject." err &&
 	git rev-list base..r12 >applied &&
 	test_line_count = 1 applied &&
 	test_path_is_file .git/maint/queue/state &&
-	git maint-queue --abort >/dev/null &&
+	git-maint-queue --abort >/dev/null &&
 	test "$(git rev-parse r12)" = "$(git rev-parse base)" &&
 	test_path_is_missing .git/maint/queue
 '
@@ -212,7 +212,7 @@ test_expect_success 'queue: a NUL in the Subject of message 2 stops there, resum
 test_expect_success 'queue: a lock left by a dead process is taken over with a warning (22)' '
 	git branch -f r22 base &&
 	echo 999999 >.git/git-maint.lock &&
-	git maint-queue -q r22 series.mbox 2>err &&
+	git-maint-queue -q r22 series.mbox 2>err &&
 	grep "^warning: taking over .*/\.git/git-maint\.lock.*pid 999999.* is gone" err &&
 	test_line_count = 1 err &&
 	test "$(git rev-list base..r22 | wc -l)" = 3 &&
@@ -230,7 +230,7 @@ test_expect_success 'queue: a branch moved by another writer is not overwritten 
 	printf "[tree \"t\"]\n\twork = race\n\tcheck = sh race.sh\n" >.git/maint.ini &&
 	test_when_finished "rm -f .git/maint.ini" &&
 	git branch -f race base &&
-	test_expect_code 128 git maint-queue -q race series.mbox 2>err &&
+	test_expect_code 128 git-maint-queue -q race series.mbox 2>err &&
 	grep "^fatal: .refs/heads/race. changed while we were working; not moving it" err &&
 	test "$(git rev-parse race)" = "$(cat racer.oid)" &&
 	test_path_is_file .git/maint/queue/state
@@ -239,14 +239,14 @@ test_expect_success 'queue: a branch moved by another writer is not overwritten 
 # BUG (common/engine/queue.c, queue_abort): when the branch moved, --abort warns
 # "not resetting it" and then still prints "'race' is back at <orig>".
 test_expect_success 'queue: --abort after the race does not claim the branch is back (22)' '
-	git maint-queue --abort >out 2>err &&
+	git-maint-queue --abort >out 2>err &&
 	grep "^warning: .race. moved since the queue stopped; not resetting it" err &&
 	test "$(git rev-parse race)" = "$(cat racer.oid)" &&
 	! grep "is back at" out
 '
 
 test_expect_success 'queue: the state of the race is cleared (22)' '
-	{ git maint-queue --abort >/dev/null 2>&1 || :; } &&
+	{ git-maint-queue --abort >/dev/null 2>&1 || :; } &&
 	test_path_is_missing .git/maint/queue &&
 	test "$(git rev-parse race)" = "$(cat racer.oid)"
 '
@@ -254,9 +254,9 @@ test_expect_success 'queue: the state of the race is cleared (22)' '
 # 20. Resume after the branch was deleted.
 test_expect_success 'queue: --continue after the branch was deleted is refused naming it (20)' '
 	git branch -f r20 base &&
-	test_expect_code 1 git maint-queue -q r20 count.mbox 2>/dev/null &&
+	test_expect_code 1 git-maint-queue -q r20 count.mbox 2>/dev/null &&
 	git branch -D r20 >/dev/null &&
-	test_expect_code 128 git maint-queue --continue 2>err &&
+	test_expect_code 128 git-maint-queue --continue 2>err &&
 	grep "^fatal: .*refs/heads/r20.* not found" err &&
 	test_must_fail git rev-parse -q --verify r20
 '
@@ -264,13 +264,13 @@ test_expect_success 'queue: --continue after the branch was deleted is refused n
 # BUG (common/engine/queue.c, queue_abort): --abort fails the same way and keeps
 # the state, so no queue can run until .git/maint/queue is removed by hand.
 test_expect_success 'queue: --abort after the branch was deleted clears the state (20)' '
-	git maint-queue --abort &&
+	git-maint-queue --abort &&
 	test_path_is_missing .git/maint/queue
 '
 
 test_expect_success 'queue: clear the state left by the deleted branch' '
 	rm -rf .git/maint/queue &&
-	test_expect_code 128 git maint-queue --continue 2>err &&
+	test_expect_code 128 git-maint-queue --continue 2>err &&
 	grep "no queue in progress" err
 '
 
@@ -280,7 +280,7 @@ test_expect_success 'queue: a bad maint.ini is fatal naming file:line, nothing c
 	state >before &&
 	printf "[tree \"t\"]\n\twork = r36\n\tbogus = 1\n" >.git/maint.ini &&
 	test_when_finished "rm -f .git/maint.ini" &&
-	test_expect_code 128 git maint-queue -q r36 series.mbox 2>err &&
+	test_expect_code 128 git-maint-queue -q r36 series.mbox 2>err &&
 	grep "^fatal: .*/\.git/maint\.ini:3: unknown key .bogus. in section .tree \"t\"." err &&
 	rm .git/maint.ini &&
 	state >after &&
@@ -303,7 +303,7 @@ test_expect_success ROBIND 'queue: read-only objects: exit 128 naming the path, 
 	mount --bind .git/objects .git/objects &&
 	test_when_finished "umount .git/objects" &&
 	mount -o remount,bind,ro .git/objects &&
-	test_expect_code 128 git maint-queue -q r23 series.mbox 2>err &&
+	test_expect_code 128 git-maint-queue -q r23 series.mbox 2>err &&
 	grep "^fatal: .*/\.git/objects.*: Read-only file system" err &&
 	state >after &&
 	test_cmp before after &&
@@ -320,10 +320,10 @@ test_expect_success 'dry-apply: index stat data and local changes untouched (18)
 	sed "s/^+f1 line 10 patched\$/+f1 line 10 otherwise/" series.mbox >other.mbox &&
 	state >before &&
 	stat -c "%i %s %y" .git/index >index.before &&
-	git maint-dry-apply -q series.mbox >/dev/null &&
-	git maint-dry-apply -q -3 --each --onto d18 --onto gen series.mbox >/dev/null &&
-	git maint-dry-apply -q --onto gen series.mbox >/dev/null &&
-	test_expect_code 1 git maint-dry-apply -q --onto gen other.mbox >/dev/null &&
+	git-maint-dry-apply -q series.mbox >/dev/null &&
+	git-maint-dry-apply -q -3 --each --onto d18 --onto gen series.mbox >/dev/null &&
+	git-maint-dry-apply -q --onto gen series.mbox >/dev/null &&
+	test_expect_code 1 git-maint-dry-apply -q --onto gen other.mbox >/dev/null &&
 	stat -c "%i %s %y" .git/index >index.after &&
 	state >after &&
 	test_cmp index.before index.after &&
@@ -412,7 +412,7 @@ test_expect_success 'queue: invalid UTF-8 in a UTF-8 encoded author never reache
 		"@@ -0,0 +1 @@" "+x" >d &&
 	mail "x" d | sed "s/^From: Eve .*/From: =?UTF-8?q?Ren=E9?= <r@example.com>/" >u8q.mbox &&
 	git branch -f r11 base &&
-	git maint-queue -q r11 u8q.mbox >/dev/null 2>err &&
+	git-maint-queue -q r11 u8q.mbox >/dev/null 2>err &&
 	grep "^warning: .*message 1: .From. is not UTF-8, read as ISO-8859-1" err &&
 	git log -1 --format=%an r11 >actual &&
 	printf "Ren\303\251\n" >expect &&

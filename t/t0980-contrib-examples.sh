@@ -82,15 +82,15 @@ test_expect_success 'setup: TODO: a USB series made on usb-next, an fs patch, a 
 	patch_mails usb-next "Lan Tianyu" tianyu.lan@intel.com drivers/usb/core/hub.c \
 		"usb: hub: one" "usb: hub: two" >TODO &&
 	patch_mails master "Theodore Ts'"'"'o" tytso@mit.edu fs/file.c "ext4: fix" >>TODO &&
-	git maint-mbox-split --list TODO >list &&
+	git-maint-mbox-split --list TODO >list &&
 	test_line_count = 3 list
 '
 
 test_expect_success 'the example configuration is read: both trees, their checks and remotes' '
 	(
 		cd r &&
-		git maint-publish --dry-run work-next >../next &&
-		git maint-publish --dry-run work-linus >../linus
+		git-maint-publish --dry-run work-next >../next &&
+		git-maint-publish --dry-run work-linus >../linus
 	) &&
 	grep "^Would publish .work-next. to .usb-next. (tree .usb.)" next &&
 	grep "^Would publish .work-linus. to .usb-linus. (tree .usb-linus.)" linus &&
@@ -127,7 +127,7 @@ test_expect_success 'maint-loop.sh: queued on work-next (checked, signed off, bu
 	test "$(grep . sob | tail -n 1)" = "C O Mitter <committer@example.com>" &&
 	test "$(smtp_count)" = 2 &&
 	test "$(smtp_header 1 To)" = "Lan Tianyu <tianyu.lan@intel.com>" &&
-	git maint-mbox-split --format="<%m>" --touches drivers/usb --patches-only TODO >expect &&
+	git-maint-mbox-split --format="<%m>" --touches drivers/usb --patches-only TODO >expect &&
 	{ smtp_header 1 In-Reply-To && smtp_header 2 In-Reply-To; } >actual &&
 	test_cmp expect actual &&
 	test "$(git -C r rev-parse usb-linus)" = "$(git -C origin.git rev-parse usb-linus)"

@@ -159,6 +159,69 @@ test_cache () {
 	) 9>"$TEST_CACHE.lock"
 }
 
+# test_setup_cached <name> <file>... -- <function>: runs <function>, a
+# setup that builds its fixture (a repository, mails) in the current
+# directory from nothing, or copies what it built there for an earlier
+# script of the run (test_cache <name>, keyed as well by test_tick, which
+# the setup's commits read and advance: it is left as <function> leaves
+# it). Only from nothing: the directory must be empty, or be the trash
+# directory holding only the tests' ~/.gitconfig (which the setup's
+# `git add .` takes along). Otherwise, or when the cache is in the trash
+# directory (a script run by hand), <function> runs here. The setup's
+# shell variables are not set by a copy: callers read only its files.
+# One cp and one git update-index (the index's stat data is of the
+# files the copy replaced), for the 30-150 processes of such a setup.
+test_setup_cached () {
+	tsc_name=$1 &&
+	shift &&
+	tsc_files= &&
+	while test "$1" != --
+	do
+		tsc_files="$tsc_files $1" &&
+		shift
+	done &&
+	shift &&
+	tsc_entries=$(printf "%s/" * .[!.]* ..?*) &&
+	case $tsc_entries:$PWD in
+	"*/.[!.]*/..?*/:"*)
+		tsc_kind=empty ;;
+	"*/.gitconfig/..?*/:$HOME")
+		tsc_kind=home ;;
+	*)
+		tsc_kind= ;;
+	esac &&
+	case $MAINT_TEST_CACHE/ in
+	"$TRASH_DIRECTORY"/*)
+		tsc_kind= ;;
+	esac &&
+	if test -z "$tsc_kind"
+	then
+		"$@"
+		return
+	fi &&
+	test_cache "$tsc_name-$tsc_kind-${test_tick:-none}" $tsc_files -- \
+		test_setup_cached_build_ "$tsc_kind" "$@" &&
+	cp -R "$TEST_CACHE/." . &&
+	read -r tsc_tick <"$TEST_CACHE.tick" &&
+	case $tsc_tick in
+	none)
+		unset test_tick ;;
+	*)
+		test_tick=$((tsc_tick - 60)) &&
+		test_tick ;;
+	esac &&
+	git update-index -q --refresh
+}
+test_setup_cached_build_ () {
+	if test "$1" = home
+	then
+		cp "$HOME/.gitconfig" .
+	fi &&
+	shift &&
+	"$@" &&
+	echo "${test_tick:-none}" >"${PWD%.new}.tick"
+}
+
 # After sharness, which sets LC_ALL=C: a maintainer runs in UTF-8, and so
 # do the tests (iconv, wildmatch and setlocale() behave differently in C).
 LC_ALL=C.UTF-8

@@ -160,7 +160,7 @@ cleanup:
  * (every patch is, so that hardfail names each one it refuses).
  * RESULT_NO, or RESULT_TEMPFAIL when only DNS could not answer, when the
  * policy refuses the series; RESULT_FATAL on a mail that cannot be read
- * again.
+ * again or a signature that cannot be checked (attest_check()).
  */
 static enum maint_result attest_series(struct series *s)
 {
@@ -183,7 +183,10 @@ static enum maint_result attest_series(struct series *s)
 			refused = RESULT_FATAL;
 			break;
 		}
-		attest_check(s->attest, &raw, &v);
+		if (attest_check(s->attest, &raw, &v) < 0) {
+			refused = RESULT_FATAL;
+			break;
+		}
 		strbuf_reset(&mark);
 		attest_mark(&mark, s->ac.policy, &v);
 		if (mark.len) {
@@ -751,8 +754,8 @@ enum maint_result dry_apply(git_repository *repo, const struct maint_config *cfg
 		goto cleanup;
 	s.ac.read_ref = attest_keys_read_ref;
 	s.ac.ref_ctx = repo;
-	if (s.ac.policy != ATTEST_OFF && !(s.attest = attest_new(&s.ac)))
-		goto cleanup;
+	if (s.ac.policy != ATTEST_OFF)
+		s.attest = attest_new(&s.ac);
 	if ((ret = read_series(&s, args, nargs, o, cfg)) != RESULT_OK)
 		goto cleanup;
 	if (o->range_diff) {

@@ -131,7 +131,10 @@ int mbox_split_index(struct mbox_split *ms)
 		if (ms->rereadable && !raw.file)
 			e->file_off = raw.offset;
 		if (ms->attest) {
-			attest_check(ms->attest, &raw, &v);
+			if (attest_check(ms->attest, &raw, &v) < 0) {
+				ret = -1;
+				break;
+			}
 			e->attest_verdict = v.verdict;
 			e->attest_signer = strvec_push(&ms->signers, attest_signer(&v));
 		}
@@ -336,8 +339,11 @@ int mbox_split_stream(struct mbox_split *ms, size_t *written)
 	return ret;
 }
 
-/* Entry e as the review takes it, from its bytes; a follow-up's signatures checked with a. */
-static void review_entry(struct review *rv, struct patch_mail *pm, const struct mail_entry *e,
+/*
+ * Entry e as the review takes it, from its bytes; a follow-up's signatures
+ * checked with a: 0, or -1 when they cannot be (attest_check()).
+ */
+static int review_entry(struct review *rv, struct patch_mail *pm, const struct mail_entry *e,
 			 const char *buf, size_t len, struct attest *a)
 {
 	struct attest_verdict v = ATTEST_VERDICT_INIT;
@@ -346,6 +352,7 @@ static void review_entry(struct review *rv, struct patch_mail *pm, const struct 
 	struct mail_class c = { 0 };
 	struct raw_mail raw = { 0 };
 	struct review_msg m;
+	int ret = 0;
 
 	c.kind = buf ? e->kind : MAIL_OTHER;
 	c.parent = e->parent;
@@ -362,7 +369,7 @@ static void review_entry(struct review *rv, struct patch_mail *pm, const struct 
 	/* a patch id cannot fail but on a hashing error, which leaves the patch without one */
 	review_msg_from_mail(&m, &c, e->family, pm, raw.buf, raw.len, e->number, NULL);
 	if (a && buf && e->kind == MAIL_FOLLOWUP) {
-		attest_check(a, &raw, &v);
+		ret = attest_check(a, &raw, &v);
 		if (v.verdict != 'N') {
 			attest_format(&mark, &v);
 			m.attest = mark.buf;
@@ -371,6 +378,7 @@ static void review_entry(struct review *rv, struct patch_mail *pm, const struct 
 	review_add(rv, &m);
 	attest_verdict_release(&v);
 	strbuf_release(&mark);
+	return ret;
 }
 
 /* Every entry into rv, in index order, read again from the inputs or the spool. */
@@ -395,14 +403,16 @@ static int review_all(struct mbox_split *ms, struct review *rv)
 			review_entry(rv, &pm, select_index_at(ms->idx, next++), NULL, 0, NULL);
 		if (next < count && select_index_at(ms->idx, next)->number == raw.number) {
 			e = select_index_at(ms->idx, next++);
-			review_entry(rv, &pm, e, e->len == raw.len ? raw.buf : NULL, raw.len, ms->attest);
+			if (review_entry(rv, &pm, e, e->len == raw.len ? raw.buf : NULL, raw.len, ms->attest) < 0)
+				ret = -1;
 		}
 	}
 	for (; next < count; next++) {
 		struct mail_entry *e = select_index_at(ms->idx, next);
 		int have = !src && e->spool_off >= 0 && !spool_read(&ms->spool, e->spool_off, e->len, &buf);
 
-		review_entry(rv, &pm, e, have ? buf.buf : NULL, buf.len, ms->attest);
+		if (review_entry(rv, &pm, e, have ? buf.buf : NULL, buf.len, ms->attest) < 0)
+			ret = -1;
 	}
 	source_close(src);
 	mailinfo_release(&pm);

@@ -529,7 +529,6 @@ static int finish_mail(struct notify *n, struct outgoing *og, const char *kind,
 		       const struct commit_info *ci, const char *tmpl, const struct template_var *vars)
 {
 	struct strbuf seed = STRBUF_INIT;
-	int ret;
 
 	og->mail.from = n->me;
 	og->mail.subject = og->subject.buf;
@@ -537,10 +536,8 @@ static int finish_mail(struct notify *n, struct outgoing *og, const char *kind,
 	now(&og->mail.date, &og->mail.tz);
 	strbuf_addstr(&og->kind, kind);
 	strbuf_addf(&seed, "%s\n%s\n%s", kind, ci->hex, og->in_reply_to.buf);
-	ret = compose_message_id(&og->message_id, seed.buf, seed.len, email_domain(n->me.email));
+	compose_message_id(&og->message_id, seed.buf, seed.len, email_domain(n->me.email));
 	strbuf_release(&seed);
-	if (ret < 0)
-		return error("cannot make a Message-ID");
 	og->mail.message_id = og->message_id.buf;
 	template_expand(&og->body, tmpl, strlen(tmpl), vars, V_NR);
 	og->mail.body = og->body.buf;

@@ -1259,8 +1259,8 @@ static int queue_attest(struct queue *q)
 		return -1;
 	q->ac.read_ref = attest_keys_read_ref;
 	q->ac.ref_ctx = q->repo;
-	if (q->ac.policy != ATTEST_OFF && !(q->attest = attest_new(&q->ac)))
-		return -1;
+	if (q->ac.policy != ATTEST_OFF)
+		q->attest = attest_new(&q->ac);
 	q->attest_ready = 1;
 	return 0;
 }
@@ -1286,7 +1286,10 @@ static enum maint_result judge_series(struct queue *q, const struct patch_mails 
 			ret = RESULT_FATAL;
 			break;
 		}
-		attest_check(q->attest, &raw, &v);
+		if (attest_check(q->attest, &raw, &v) < 0) {
+			ret = RESULT_FATAL;
+			break;
+		}
 		strbuf_reset(&what);
 		strbuf_addf(&what, "%s: message %zu", raw.origin, raw.number);
 		rc = attest_apply_policy(q->ac.policy, &v, what.buf);
@@ -1363,7 +1366,11 @@ static int queue_before(void *data, struct walk_patch *p)
 			raw.len = p->len;
 			raw.origin = p->mail->origin;
 			raw.number = p->mail->number;
-			attest_check(q->attest, &raw, &v);
+			if (attest_check(q->attest, &raw, &v) < 0) {
+				attest_verdict_release(&v);
+				strbuf_release(&line);
+				return RESULT_FATAL;
+			}
 			attest_mark(&line, q->ac.policy, &v);
 		}
 		strvec_push(&q->applying, line.buf);

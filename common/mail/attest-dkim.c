@@ -16,9 +16,16 @@
  *     fails at once the same way, so a mailbox costs one timeout, not one
  *     per message.
  *
+ * libopendkim is loaded when the first DKIM-Signature is checked
+ * (dynlib.h), with the resolver's parser of DNS answers (libresolv): most
+ * mail the programs read carries none, and linked, the two (with
+ * libopendkim's libdb, libbsd and libmd) were mapped and relocated by
+ * every run of every program that reads mail.
+ *
  * The one file that includes <opendkim/dkim.h>.
  */
 #include "attest-dkim.h"
+#include "dynlib.h"
 #include "hashmap.h"
 #include "mail.h"
 #include "strbuf.h"
@@ -36,6 +43,71 @@
 
 #include <dkim.h>
 
+/*
+ * The functions taken from libopendkim and libresolv when they are
+ * loaded: libdkim.<name> is dkim_<name>, resolv.<name> is ns_<name>, each
+ * with the type their headers give it. (res_ninit(), res_nquery() and
+ * res_nclose() are the C library's.)
+ */
+#define LIBDKIM_FUNCTIONS(X) \
+	X(init) \
+	X(close) \
+	X(set_key_lookup) \
+	X(verify) \
+	X(free) \
+	X(header) \
+	X(eoh) \
+	X(body) \
+	X(eom) \
+	X(getsiglist) \
+	X(get_user_context) \
+	X(set_user_context) \
+	X(sig_getbh) \
+	X(sig_getcanonlen) \
+	X(sig_getcanons) \
+	X(sig_getdomain) \
+	X(sig_geterror) \
+	X(sig_geterrorstr) \
+	X(sig_getflags) \
+	X(sig_getselector) \
+	X(sig_getsignalg) \
+	X(sig_gettagvalue) \
+	X(sig_hdrsigned)
+#define RESOLV_FUNCTIONS(X) \
+	X(initparse) \
+	X(parserr)
+
+static struct {
+#define LIBDKIM_FIELD(name) __typeof__(dkim_##name) *name;
+	LIBDKIM_FUNCTIONS(LIBDKIM_FIELD)
+#undef LIBDKIM_FIELD
+} libdkim;
+
+static struct {
+#define RESOLV_FIELD(name) __typeof__(ns_##name) *name;
+	RESOLV_FUNCTIONS(RESOLV_FIELD)
+#undef RESOLV_FIELD
+} resolv;
+
+/* 0, or -1 reported: nothing of libdkim or resolv may be called */
+static int libdkim_load(void)
+{
+	/* libopendkim.so.11: OpenDKIM 2.10's ABI (Debian since 2015) */
+	static struct dynlib dkim_lib = DYNLIB_INIT("libopendkim.so.11", "libopendkim (DKIM signatures)");
+	static struct dynlib resolv_lib = DYNLIB_INIT("libresolv.so.2", "the resolver (DKIM keys from DNS)");
+#define LIBDKIM_ENTRY(name) DYNLIB_FN(dkim_, name, libdkim)
+#define RESOLV_ENTRY(name) DYNLIB_FN(ns_, name, resolv)
+	static const struct dynlib_fn dkim_fns[] = { LIBDKIM_FUNCTIONS(LIBDKIM_ENTRY) };
+	static const struct dynlib_fn resolv_fns[] = { RESOLV_FUNCTIONS(RESOLV_ENTRY) };
+#undef LIBDKIM_ENTRY
+#undef RESOLV_ENTRY
+
+	if (dynlib_load(&dkim_lib, dkim_fns, ARRAY_SIZE(dkim_fns)) < 0 ||
+	    dynlib_load(&resolv_lib, resolv_fns, ARRAY_SIZE(resolv_fns)) < 0)
+		return -1;
+	return 0;
+}
+
 enum key_status { KEY_FOUND, KEY_NONE, KEY_TEMPFAIL, KEY_BAD };
 
 struct key_rec {
@@ -47,7 +119,7 @@ struct key_rec {
 
 struct attest_dkim {
 	const struct attest_conf *conf;
-	DKIM_LIB *lib;
+	DKIM_LIB *lib;		/* once the first signature is checked */
 	struct hashmap names;	/* "<selector>._domainkey.<domain>", lower case -> recs */
 	struct key_rec *recs;
 	size_t nr, alloc;
@@ -155,7 +227,7 @@ static void dns_lookup(struct attest_dkim *d, const char *name, struct key_rec *
 		}
 		goto out;
 	}
-	if (ns_initparse(ans, n, &msg) < 0) {
+	if (resolv.initparse(ans, n, &msg) < 0) {
 		r->status = KEY_BAD;
 		r->why = xstrdup("the DNS answer is malformed");
 		goto out;
@@ -165,7 +237,7 @@ static void dns_lookup(struct attest_dkim *d, const char *name, struct key_rec *
 		const unsigned char *p, *end;
 		ns_rr rr;
 
-		if (ns_parserr(&msg, ns_s_an, i, &rr) < 0 || ns_rr_type(rr) != ns_t_txt)
+		if (resolv.parserr(&msg, ns_s_an, i, &rr) < 0 || ns_rr_type(rr) != ns_t_txt)
 			continue;
 		/* the record's character strings, joined */
 		for (p = ns_rr_rdata(rr), end = p + ns_rr_rdlen(rr); p < end && p + 1 + *p <= end; p += 1 + *p)
@@ -207,9 +279,9 @@ static const struct key_rec *lookup(struct attest_dkim *d, const char *name)
 
 static DKIM_CBSTAT key_lookup(DKIM *dkim, DKIM_SIGINFO *sig, u_char *buf, size_t buflen)
 {
-	struct msg_ctx *c = dkim_get_user_context(dkim);
-	const char *sel = (const char *)dkim_sig_getselector(sig);
-	const char *dom = (const char *)dkim_sig_getdomain(sig);
+	struct msg_ctx *c = libdkim.get_user_context(dkim);
+	const char *sel = (const char *)libdkim.sig_getselector(sig);
+	const char *dom = (const char *)libdkim.sig_getdomain(sig);
 	struct strbuf name = STRBUF_INIT;
 	const struct key_rec *r;
 	struct lookup *l;
@@ -248,20 +320,28 @@ struct attest_dkim *attest_dkim_new(const struct attest_conf *conf)
 	struct attest_dkim *d = xcalloc(1, sizeof(*d));
 
 	d->conf = conf;
-	if (!(d->lib = dkim_init(NULL, NULL))) {
-		free(d);
-		error("libopendkim cannot start");
-		return NULL;
-	}
-	dkim_set_key_lookup(d->lib, key_lookup);
 	return d;
+}
+
+/* Loads libopendkim and starts it (once): 0, or -1 reported. */
+static int start_libdkim(struct attest_dkim *d)
+{
+	if (d->lib)
+		return 0;
+	if (libdkim_load() < 0)
+		return -1;
+	if (!(d->lib = libdkim.init(NULL, NULL)))
+		return error("libopendkim cannot start");
+	libdkim.set_key_lookup(d->lib, key_lookup);
+	return 0;
 }
 
 void attest_dkim_free(struct attest_dkim *d)
 {
 	if (!d)
 		return;
-	dkim_close(d->lib);
+	if (d->lib)
+		libdkim.close(d->lib);
 	for (size_t i = 0; i < d->nr; i++) {
 		free(d->recs[i].rec);
 		free(d->recs[i].why);
@@ -282,27 +362,36 @@ static void add_crlf(struct strbuf *out, const char *buf, size_t len)
 	}
 }
 
-/* Hands m to dkim; the number of DKIM-Signature headers in *nsig. */
-static void feed(DKIM *dkim, const struct attest_msg *m, size_t *nsig)
+/* The number of DKIM-Signature headers of m. */
+static size_t count_sigs(const struct attest_msg *m)
+{
+	struct mail_header h;
+	size_t pos = 0, nsig = 0;
+
+	while (mail_header_next(m->buf, m->header_len, &pos, &h))
+		if (h.name_len == 14 && !strncasecmp(h.name, "dkim-signature", 14))
+			nsig++;
+	return nsig;
+}
+
+/* Hands m to dkim. */
+static void feed(DKIM *dkim, const struct attest_msg *m)
 {
 	struct strbuf line = STRBUF_INIT;
 	struct mail_header h;
 	size_t pos = 0;
 
-	*nsig = 0;
 	while (mail_header_next(m->buf, m->header_len, &pos, &h)) {
-		if (h.name_len == 14 && !strncasecmp(h.name, "dkim-signature", 14))
-			(*nsig)++;
 		strbuf_reset(&line);
 		add_crlf(&line, h.name, h.value + h.value_len - h.name);
-		dkim_header(dkim, (u_char *)line.buf, line.len);
+		libdkim.header(dkim, (u_char *)line.buf, line.len);
 	}
-	if (dkim_eoh(dkim) == DKIM_STAT_OK) {
+	if (libdkim.eoh(dkim) == DKIM_STAT_OK) {
 		strbuf_reset(&line);
 		add_crlf(&line, m->buf + m->header_len, m->len - m->header_len);
-		dkim_body(dkim, (u_char *)line.buf, line.len);
+		libdkim.body(dkim, (u_char *)line.buf, line.len);
 	}
-	dkim_eom(dkim, NULL);
+	libdkim.eom(dkim, NULL);
 	strbuf_release(&line);
 }
 
@@ -317,9 +406,9 @@ static const struct lookup *lookup_of(const struct msg_ctx *c, DKIM_SIGINFO *sig
 /* The domain a signature speaks for: i='s, else d= (as b4 reads it), into out. */
 static void sig_identity(DKIM_SIGINFO *sig, struct strbuf *out)
 {
-	const char *i = (const char *)dkim_sig_gettagvalue(sig, false, (u_char *)"i");
+	const char *i = (const char *)libdkim.sig_gettagvalue(sig, false, (u_char *)"i");
 	const char *at = i ? strrchr(i, '@') : NULL;
-	const char *d = (const char *)dkim_sig_getdomain(sig);
+	const char *d = (const char *)libdkim.sig_getdomain(sig);
 
 	strbuf_addstr(out, at ? at + 1 : d ? d : "");
 	lower(out->buf);
@@ -386,7 +475,7 @@ static void check_sig(DKIM *dkim, DKIM_SIGINFO *sig, const struct msg_ctx *c, co
 	strbuf_addf(&signer, "DKIM/%s", who.buf);
 	if (r && r->status == KEY_NONE) {
 		verdict = 'U';
-		strbuf_addf(&why, "no key %s._domainkey.%s", dkim_sig_getselector(sig), dkim_sig_getdomain(sig));
+		strbuf_addf(&why, "no key %s._domainkey.%s", libdkim.sig_getselector(sig), libdkim.sig_getdomain(sig));
 	} else if (r && r->status == KEY_TEMPFAIL) {
 		verdict = 'U';
 		strbuf_addstr(&why, r->why);
@@ -394,24 +483,25 @@ static void check_sig(DKIM *dkim, DKIM_SIGINFO *sig, const struct msg_ctx *c, co
 		strbuf_addstr(&why, r->why);
 	} else if (l && l->too_long) {
 		strbuf_addf(&why, "the key record is too long (%zu bytes)", r->len);
-	} else if (!DKIM_SIG_CHECK(sig)) {
-		int err = dkim_sig_geterror(sig);
+	} else if (!(libdkim.sig_getflags(sig) & DKIM_SIGFLAG_PASSED) ||
+		   libdkim.sig_getbh(sig) != DKIM_SIGBH_MATCH) {	/* DKIM_SIG_CHECK(), through libdkim */
+		int err = libdkim.sig_geterror(sig);
 
-		if (dkim_sig_getbh(sig) == DKIM_SIGBH_MISMATCH)
+		if (libdkim.sig_getbh(sig) == DKIM_SIGBH_MISMATCH)
 			strbuf_addstr(&why, "body hash mismatch");
 		else if (err != DKIM_SIGERROR_OK && err != DKIM_SIGERROR_UNKNOWN)
-			strbuf_addstr(&why, dkim_sig_geterrorstr(err));
+			strbuf_addstr(&why, libdkim.sig_geterrorstr(err));
 		else
 			strbuf_addstr(&why, "the signature does not verify");
-	} else if (dkim_sig_getsignalg(sig, &alg) == DKIM_STAT_OK && alg == DKIM_SIGN_RSASHA1) {
+	} else if (libdkim.sig_getsignalg(sig, &alg) == DKIM_STAT_OK && alg == DKIM_SIGN_RSASHA1) {
 		/* RFC 8301: SHA-1 signatures are not to be taken as valid (dkimpy refuses them too) */
 		strbuf_addstr(&why, "rsa-sha1 is not accepted");
-	} else if (dkim_sig_getcanonlen(dkim, sig, &msglen, &canonlen, &signlen) == DKIM_STAT_OK &&
-		   signlen >= 0 && dkim_sig_getcanons(sig, &hc, &bc) == DKIM_STAT_OK &&
+	} else if (libdkim.sig_getcanonlen(dkim, sig, &msglen, &canonlen, &signlen) == DKIM_STAT_OK &&
+		   signlen >= 0 && libdkim.sig_getcanons(sig, &hc, &bc) == DKIM_STAT_OK &&
 		   (size_t)signlen < (blen = canon_body_len(m->buf + m->header_len, m->len - m->header_len,
 							    bc == DKIM_CANON_RELAXED))) {
 		strbuf_addf(&why, "l= covers %zd of the body's %zu bytes", signlen, blen);
-	} else if (!dkim_sig_hdrsigned(sig, (u_char *)"subject")) {
+	} else if (!libdkim.sig_hdrsigned(sig, (u_char *)"subject")) {
 		strbuf_addstr(&why, "h= does not sign Subject");
 	} else if (attest_msg_flaw(m, &why)) {
 		;
@@ -431,7 +521,7 @@ static void check_sig(DKIM *dkim, DKIM_SIGINFO *sig, const struct msg_ctx *c, co
 	strbuf_release(&why);
 }
 
-void attest_dkim_check(struct attest_dkim *d, const struct attest_msg *m, struct attest_verdict *v)
+int attest_dkim_check(struct attest_dkim *d, const struct attest_msg *m, struct attest_verdict *v)
 {
 	struct msg_ctx c = { d };
 	DKIM_SIGINFO **sigs = NULL;
@@ -440,18 +530,22 @@ void attest_dkim_check(struct attest_dkim *d, const struct attest_msg *m, struct
 	size_t nsig;
 	int n = 0;
 
-	if (!d)
-		return;
-	if (!(dkim = dkim_verify(d->lib, (const u_char *)"attest", NULL, &st)))
-		return;
-	dkim_set_user_context(dkim, &c);
-	feed(dkim, m, &nsig);
-	if (nsig && dkim_getsiglist(dkim, &sigs, &n) == DKIM_STAT_OK)
+	/* no DKIM-Signature, nothing for libopendkim to find: it is not even loaded */
+	if (!d || !(nsig = count_sigs(m)))
+		return 0;
+	if (start_libdkim(d) < 0)
+		return -1;
+	if (!(dkim = libdkim.verify(d->lib, (const u_char *)"attest", NULL, &st)))
+		return 0;
+	libdkim.set_user_context(dkim, &c);
+	feed(dkim, m);
+	if (libdkim.getsiglist(dkim, &sigs, &n) == DKIM_STAT_OK)
 		for (int i = 0; i < n; i++)
 			check_sig(dkim, sigs[i], &c, m, v);
 	/* what libopendkim could not even read is a bad signature too */
 	for (size_t i = n > 0 ? (size_t)n : 0; i < nsig; i++)
 		attest_add_sig(v, 'B', "DKIM", "the DKIM-Signature header is malformed");
-	dkim_free(dkim);
+	libdkim.free(dkim);
 	free(c.v);
+	return 0;
 }

@@ -21,11 +21,15 @@
  * ed25519 signature followed by the 32 bytes signed (libsodium's
  * combined form), or an OpenPGP signed message holding them.
  *
- * This is the one file of the mail layer that talks to OpenSSL.
+ * This is the one file that talks to OpenSSL (libcrypto), which it loads
+ * when the first developer signature is checked (dynlib.h): linked, its
+ * ~21,000 relocations were most of what ld.so did for every program that
+ * reads mail, and most mail is not signed so.
  */
 #include "attest-patatt.h"
 #include "ascii.h"
 #include "attest-gpg.h"
+#include "dynlib.h"
 #include "gitdir.h"
 #include "mail.h"
 #include "mailinfo.h"
@@ -43,11 +47,41 @@
 #define ED25519_KEY_LEN 32
 #define ED25519_SIG_LEN 64
 
-int attest_sha256(const void *buf, size_t len, unsigned char out[ATTEST_SHA256_RAWSZ])
+/* The functions taken from libcrypto when it is loaded: evp.<name> is EVP_<name>. */
+#define EVP_FUNCTIONS(X) \
+	X(Digest) \
+	X(sha256) \
+	X(PKEY_new_raw_public_key) \
+	X(PKEY_free) \
+	X(MD_CTX_new) \
+	X(MD_CTX_free) \
+	X(DigestVerifyInit) \
+	X(DigestVerify)
+
+static struct {
+#define EVP_FIELD(name) __typeof__(EVP_##name) *name;
+	EVP_FUNCTIONS(EVP_FIELD)
+#undef EVP_FIELD
+} evp;
+
+/* 0, or -1 reported: nothing of evp may be called */
+static int libcrypto_load(void)
+{
+	/* libcrypto.so.3: OpenSSL 3's ABI */
+	static struct dynlib lib = DYNLIB_INIT("libcrypto.so.3", "OpenSSL's libcrypto (ed25519 signatures)");
+#define EVP_ENTRY(name) DYNLIB_FN(EVP_, name, evp)
+	static const struct dynlib_fn fns[] = { EVP_FUNCTIONS(EVP_ENTRY) };
+#undef EVP_ENTRY
+
+	return dynlib_load(&lib, fns, ARRAY_SIZE(fns));
+}
+
+/* SHA-256 of buf[0..len), once libcrypto is loaded; 0, or -1 when OpenSSL fails. */
+static int sha256(const void *buf, size_t len, unsigned char out[ATTEST_SHA256_RAWSZ])
 {
 	unsigned int n = 0;
 
-	return EVP_Digest(buf, len, out, &n, EVP_sha256(), NULL) == 1 && n == ATTEST_SHA256_RAWSZ ? 0 : -1;
+	return evp.Digest(buf, len, out, &n, evp.sha256(), NULL) == 1 && n == ATTEST_SHA256_RAWSZ ? 0 : -1;
 }
 
 /*
@@ -294,18 +328,18 @@ static int verify_ed25519(const struct strbuf *key, const struct strbuf *sig,
 		strbuf_addf(why, "the signature has %zu bytes, not %d", sig->len, ED25519_SIG_LEN + 32);
 		return -1;
 	}
-	if (!(pk = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, (const unsigned char *)key->buf,
+	if (!(pk = evp.PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, (const unsigned char *)key->buf,
 					       key->len))) {
 		strbuf_addstr(why, "the key is no ed25519 key");
 		return -1;
 	}
-	ctx = EVP_MD_CTX_new();
-	ok = ctx && EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, pk) == 1 &&
-	     EVP_DigestVerify(ctx, (const unsigned char *)sig->buf, ED25519_SIG_LEN,
+	ctx = evp.MD_CTX_new();
+	ok = ctx && evp.DigestVerifyInit(ctx, NULL, NULL, NULL, pk) == 1 &&
+	     evp.DigestVerify(ctx, (const unsigned char *)sig->buf, ED25519_SIG_LEN,
 			      (const unsigned char *)sig->buf + ED25519_SIG_LEN,
 			      sig->len - ED25519_SIG_LEN) == 1;
-	EVP_MD_CTX_free(ctx);
-	EVP_PKEY_free(pk);
+	evp.MD_CTX_free(ctx);
+	evp.PKEY_free(pk);
 	if (!ok) {
 		strbuf_addstr(why, "the signature does not verify");
 		return -1;
@@ -507,7 +541,7 @@ static void check_sig(const struct attest_conf *c, const struct attest_msg *m, s
 	parse_body(sm, m);
 	if (signed_headers(sm, h, &hv, &why) < 0)
 		goto done;
-	if (attest_sha256(sm->body.buf, sm->body.len, body_hash) < 0)
+	if (sha256(sm->body.buf, sm->body.len, body_hash) < 0)
 		die("OpenSSL cannot compute SHA-256");
 	strbuf_add(&bh, body_hash, sizeof(body_hash));
 	{
@@ -531,7 +565,7 @@ static void check_sig(const struct attest_conf *c, const struct attest_msg *m, s
 		last_b = h;
 	strbuf_addstr(&hv, "x-developer-signature:");
 	strbuf_add(&hv, canon.buf, last_b - canon.buf + 2);
-	if (attest_sha256(hv.buf, hv.len, digest) < 0)
+	if (sha256(hv.buf, hv.len, digest) < 0)
 		die("OpenSSL cannot compute SHA-256");
 	if (decode_b64(&raw, b) < 0) {
 		strbuf_addstr(&why, "b= is not base64");
@@ -582,11 +616,12 @@ done:
 	strbuf_release(&bh);
 }
 
-void attest_patatt_check(const struct attest_conf *c, const struct attest_msg *m, struct attest_verdict *v)
+int attest_patatt_check(const struct attest_conf *c, const struct attest_msg *m, struct attest_verdict *v)
 {
 	struct signed_msg sm = { 0 };
 	struct strvec *tags = NULL;
 	size_t nsig = 0;
+	int ret = 0;
 
 	mailinfo_init(&sm.pm);
 	read_headers(&sm, m);
@@ -595,6 +630,10 @@ void attest_patatt_check(const struct attest_conf *c, const struct attest_msg *m
 			nsig++;
 	if (!nsig)
 		goto out;
+	if (libcrypto_load() < 0) {
+		ret = -1;
+		goto out;
+	}
 	tags = xcalloc(sm.nr, sizeof(*tags));
 	for (size_t i = 0; i < sm.nr; i++) {
 		struct strbuf canon = STRBUF_INIT;
@@ -649,4 +688,5 @@ out:
 			strvec_clear(&tags[i]);
 	free(tags);
 	signed_msg_release(&sm);
+	return ret;
 }

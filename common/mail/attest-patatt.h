@@ -4,8 +4,9 @@
 
 /*
  * patatt developer signatures (X-Developer-Signature v1), checked by
- * attest-patatt.c with OpenSSL (ed25519) or gpg (attest-gpg.h); what is
- * signed and where keys are found: attest.h.
+ * attest-patatt.c with OpenSSL (ed25519; libcrypto is loaded when the
+ * first message with such a header is checked) or gpg (attest-gpg.h);
+ * what is signed and where keys are found: attest.h.
  */
 
 #include <stddef.h>
@@ -13,9 +14,12 @@
 #include "attest-sig.h"
 #include "strvec.h"
 
-/* Appends a signature to v for every X-Developer-Signature header of m. */
-void attest_patatt_check(const struct attest_conf *conf, const struct attest_msg *m,
-			 struct attest_verdict *v);
+/*
+ * Appends a signature to v for every X-Developer-Signature header of m: 0,
+ * or -1 (reported) when libcrypto cannot be loaded.
+ */
+int attest_patatt_check(const struct attest_conf *conf, const struct attest_msg *m,
+			struct attest_verdict *v);
 
 /*
  * The tags of a patatt signature header value, as patatt reads them:
@@ -26,8 +30,5 @@ void attest_patatt_check(const struct attest_conf *conf, const struct attest_msg
  * Linear in len. Exposed for the fuzz target.
  */
 void attest_patatt_tags(struct strvec *tags, const char *value, size_t len);
-
-/* SHA-256 of buf[0..len) (OpenSSL); 0, or -1 when OpenSSL fails. */
-int attest_sha256(const void *buf, size_t len, unsigned char out[ATTEST_SHA256_RAWSZ]);
 
 #endif

@@ -90,7 +90,7 @@ void attest_add_sig(struct attest_verdict *v, char verdict, const char *signer, 
  */
 const char *attest_msg_flaw(const struct attest_msg *m, struct strbuf *buf);
 
-/* The size of a SHA-256 (attest_sha256(), attest-patatt.h): what patatt signs. */
+/* The size of a SHA-256 (attest-patatt.c): what patatt signs. */
 #define ATTEST_SHA256_RAWSZ 32
 
 #endif

@@ -12,6 +12,7 @@
 #include "mail.h"
 #include "parse-options.h"
 #include "quote.h"
+#include "sha1.h"
 #include "source.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -22,7 +23,7 @@
 #include <string.h>
 
 struct cached {
-	unsigned char sha[ATTEST_SHA256_RAWSZ];
+	unsigned char sha[SHA1_RAWSZ];
 	struct attest_verdict v;
 };
 
@@ -121,40 +122,49 @@ static void msg_release(struct attest_msg *m)
 	strbuf_release(&m->from_email);
 }
 
-static void check_uncached(struct attest *a, const struct raw_mail *raw, struct attest_verdict *v)
+/* 0, or -1 (reported) when a library that checks signatures cannot be loaded */
+static int check_uncached(struct attest *a, const struct raw_mail *raw, struct attest_verdict *v)
 {
 	struct attest_msg m;
 	size_t ndev;
+	int ret;
 
 	msg_init(&m, raw);
-	attest_patatt_check(a->conf, &m, v);
+	ret = attest_patatt_check(a->conf, &m, v);
 	ndev = v->nr;
-	attest_dkim_check(a->dkim, &m, v);
+	if (!ret)
+		ret = attest_dkim_check(a->dkim, &m, v);
 	decide(v, ndev);
 	msg_release(&m);
+	return ret;
 }
 
 int attest_check(struct attest *a, const struct raw_mail *raw, struct attest_verdict *v)
 {
 	struct strbuf id = STRBUF_INIT;
 	struct strvec ids = STRVEC_INIT;
-	unsigned char sha[ATTEST_SHA256_RAWSZ];
+	unsigned char sha[SHA1_RAWSZ];
 	size_t hlen = mail_header_len(raw->buf, raw->len);
 	uint32_t *slot = NULL;
-	int added = 0;
+	int added = 0, ret = 0;
 
 	attest_verdict_release(v);
 	if (mail_header_get(raw->buf, hlen, "message-id", &id) &&
-	    mail_parse_msgids(&ids, id.buf, id.len) && !attest_sha256(raw->buf, raw->len, sha)) {
+	    mail_parse_msgids(&ids, id.buf, id.len)) {
+		struct sha1 h;
+
+		sha1_start(&h);
+		sha1_update(&h, raw->buf, raw->len);
+		sha1_finish(&h, sha);
 		slot = hashmap_put(&a->seen, ids.v[0], strlen(ids.v[0]), &added);
 		if (!added && !memcmp(a->cache[*slot].sha, sha, sizeof(sha))) {
 			verdict_copy(v, &a->cache[*slot].v);
 			goto out;
 		}
 	}
-	check_uncached(a, raw, v);
-	/* a DNS failure is not kept: the next message may find DNS back */
-	if (slot && !v->tempfail) {
+	ret = check_uncached(a, raw, v);
+	/* a DNS failure is not kept (the next message may find DNS back), nor a failed check */
+	if (slot && !v->tempfail && !ret) {
 		struct cached *c;
 
 		if (added) {
@@ -176,7 +186,7 @@ int attest_check(struct attest *a, const struct raw_mail *raw, struct attest_ver
 out:
 	strvec_clear(&ids);
 	strbuf_release(&id);
-	return 0;
+	return ret;
 }
 
 struct attest *attest_new(const struct attest_conf *conf)
@@ -184,10 +194,7 @@ struct attest *attest_new(const struct attest_conf *conf)
 	struct attest *a = xcalloc(1, sizeof(*a));
 
 	a->conf = conf;
-	if (!(a->dkim = attest_dkim_new(conf))) {
-		free(a);
-		return NULL;
-	}
+	a->dkim = attest_dkim_new(conf);
 	return a;
 }
 

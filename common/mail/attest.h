@@ -105,7 +105,10 @@ int attest_opt_policy(const struct option *opt, const char *arg, int unset);
 
 struct attest;
 
-/* A verifier for one run; conf must outlive it. NULL (reported) when libopendkim cannot start. */
+/*
+ * A verifier for one run; conf must outlive it. The libraries that check
+ * signatures are loaded when the first signature needs them.
+ */
 struct attest *attest_new(const struct attest_conf *conf);
 void attest_free(struct attest *a);
 
@@ -113,6 +116,8 @@ void attest_free(struct attest *a);
  * Checks the signatures of the message raw->buf[0..len) into v (emptied
  * first). Returns 0; v says what the signatures are worth, never this
  * function: a malformed message or signature is a verdict, not an error.
+ * -1 (reported) only when a library that checks them cannot be loaded
+ * (the installation's fault: RESULT_FATAL).
  * The verdict of a message seen before (same Message-ID, same bytes) is
  * copied, not computed again.
  */

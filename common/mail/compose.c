@@ -331,22 +331,18 @@ void compose_date(struct strbuf *out, long long when, int tz)
 		    atz / 60, atz % 60);
 }
 
-int compose_message_id(struct strbuf *out, const void *seed, size_t len, const char *domain)
+void compose_message_id(struct strbuf *out, const void *seed, size_t len, const char *domain)
 {
-	struct sha1 h = SHA1_INIT;
+	struct sha1 h;
 	unsigned char digest[SHA1_RAWSZ];
-	int ret = -1;
 
-	if (sha1_start(&h) < 0 || sha1_update(&h, seed, len) < 0 || sha1_finish(&h, digest) < 0)
-		goto out;
+	sha1_start(&h);
+	sha1_update(&h, seed, len);
+	sha1_finish(&h, digest);
 	strbuf_addstr(out, "<git-maint.");
 	for (size_t i = 0; i < SHA1_RAWSZ; i++)
 		strbuf_addf(out, "%02x", digest[i]);
 	strbuf_addf(out, "@%s>", domain);
-	ret = 0;
-out:
-	sha1_release(&h);
-	return ret;
 }
 
 /* ---- body ---- */

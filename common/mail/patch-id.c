@@ -66,19 +66,18 @@ static void scan_hunk_header(const char *line, size_t len, int *before, int *aft
 }
 
 /* Adds the hash so far to the sum (20 bytes, little-endian with carry) and starts again. */
-static int flush_one(unsigned char *sum, struct sha1 *ctx)
+static void flush_one(unsigned char *sum, struct sha1 *ctx)
 {
 	unsigned char h[SHA1_RAWSZ];
 	unsigned carry = 0;
 
-	if (sha1_finish(ctx, h) < 0 || sha1_start(ctx) < 0)
-		return -1;
+	sha1_finish(ctx, h);
+	sha1_start(ctx);
 	for (int i = 0; i < SHA1_RAWSZ; i++) {
 		carry += sum[i] + h[i];
 		sum[i] = carry & 0xff;
 		carry >>= 8;
 	}
-	return 0;
 }
 
 /* The line without its whitespace (up to a NUL, as git's C string ends there), into sb. */
@@ -114,7 +113,7 @@ static void read_index_line(struct pid_state *st, const char *line, size_t len)
 	strbuf_add(&st->post, dots + 2, end - dots - 2);
 }
 
-/* One line of git's get_one_patchid() loop: 1 to go on, 0 at the end of the patch, -1 on error. */
+/* One line of git's get_one_patchid() loop: 1 to go on, 0 at the end of the patch. */
 static int one_line(struct pid_state *st, const char *line, size_t len)
 {
 	if (len > 2 && line[0] == '\\' && line[1] == ' ' && len > 12)
@@ -130,10 +129,9 @@ static int one_line(struct pid_state *st, const char *line, size_t len)
 		    (len >= 12 && !memcmp(line, "Binary files", 12))) {
 			st->binary = 1;
 			st->before = 0;
-			if (sha1_update(&st->ctx, st->pre.buf, st->pre.len) < 0 ||
-			    sha1_update(&st->ctx, st->post.buf, st->post.len) < 0 ||
-			    flush_one(st->sum, &st->ctx) < 0)
-				return -1;
+			sha1_update(&st->ctx, st->pre.buf, st->pre.len);
+			sha1_update(&st->ctx, st->post.buf, st->post.len);
+			flush_one(st->sum, &st->ctx);
 			return 1;
 		} else if (len >= 6 && !memcmp(line, "index ", 6)) {
 			read_index_line(st, line, len);
@@ -158,8 +156,7 @@ static int one_line(struct pid_state *st, const char *line, size_t len)
 		}
 		if (len < 5 || memcmp(line, "diff ", 5))
 			return 0;
-		if (flush_one(st->sum, &st->ctx) < 0)
-			return -1;
+		flush_one(st->sum, &st->ctx);
 		st->before = st->after = -1;
 	}
 	if (len && (line[0] == '-' || line[0] == ' '))
@@ -168,20 +165,19 @@ static int one_line(struct pid_state *st, const char *line, size_t len)
 		st->after--;
 	remove_space(&st->squeezed, line, len);
 	st->patchlen += st->squeezed.len;
-	return sha1_update(&st->ctx, st->squeezed.buf, st->squeezed.len) < 0 ? -1 : 1;
+	sha1_update(&st->ctx, st->squeezed.buf, st->squeezed.len);
+	return 1;
 }
 
 int patch_id_stable(unsigned char out[PATCH_ID_RAWSZ], const char *text, size_t len)
 {
-	struct pid_state st = { SHA1_INIT, out, -1, -1, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct pid_state st = { .sum = out, .before = -1, .after = -1,
+				.pre = STRBUF_INIT, .post = STRBUF_INIT, .squeezed = STRBUF_INIT };
 	size_t pos = 0;
-	int rc = 1, ret;
+	int rc = 1;
 
 	memset(out, 0, PATCH_ID_RAWSZ);
-	if (sha1_start(&st.ctx) < 0) {
-		ret = -1;
-		goto out;
-	}
+	sha1_start(&st.ctx);
 	while (pos < len && rc > 0) {
 		const char *line = text + pos, *nl = memchr(line, '\n', len - pos);
 		size_t l = nl ? (size_t)(nl - line) + 1 : len - pos;
@@ -189,14 +185,9 @@ int patch_id_stable(unsigned char out[PATCH_ID_RAWSZ], const char *text, size_t 
 		rc = one_line(&st, line, l);
 		pos += l;
 	}
-	if (rc < 0 || flush_one(out, &st.ctx) < 0)
-		ret = -1;
-	else
-		ret = st.patchlen ? 0 : 1;
-out:
-	sha1_release(&st.ctx);
+	flush_one(out, &st.ctx);
 	strbuf_release(&st.pre);
 	strbuf_release(&st.post);
 	strbuf_release(&st.squeezed);
-	return ret;
+	return st.patchlen ? 0 : 1;
 }

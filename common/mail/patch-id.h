@@ -24,7 +24,7 @@
 
 #define PATCH_ID_RAWSZ 20
 
-/* 0 with the id in out; 1 when the text holds no diff (git patch-id prints nothing); -1 (reported) on a hashing failure. */
+/* 0 with the id in out; 1 when the text holds no diff (git patch-id prints nothing). */
 int patch_id_stable(unsigned char out[PATCH_ID_RAWSZ], const char *text, size_t len);
 
 #endif

@@ -524,7 +524,8 @@ static int collect_review(struct patch_mails *pms, const struct read_state *rs,
 					 opts->trailers) < 0)
 			ret = -1;
 		if (reviewed && opts->attest && c->kind == MAIL_FOLLOWUP) {
-			attest_check(opts->attest, &raw, &v);
+			if (attest_check(opts->attest, &raw, &v) < 0)
+				ret = -1;
 			strbuf_reset(&mark);
 			if (v.verdict != 'N') {
 				attest_format(&mark, &v);

@@ -227,15 +227,11 @@ int review_msg_from_mail(struct review_msg *m, const struct mail_class *c, size_
 		strbuf_release(&text);
 	} else if (c->kind == MAIL_PATCH) {
 		struct strbuf msg = STRBUF_INIT;
-		int rc;
 
 		msg_from_mail(&msg, pm->subject.buf, pm->subject.len, pm->message.buf, pm->message.len);
 		trailers_of_message(&m->trailers, msg.buf, msg.len, tc);
 		strbuf_release(&msg);
-		rc = patch_id_stable(m->patch_id, pm->patch.buf, pm->patch.len);
-		if (rc < 0)
-			ret = -1;
-		m->has_patch_id = rc == 0;
+		m->has_patch_id = !patch_id_stable(m->patch_id, pm->patch.buf, pm->patch.len);
 	}
 	return ret;
 }

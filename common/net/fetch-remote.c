@@ -161,12 +161,11 @@ static int cache_open_dir(struct cache *c, int create)
  * [A-Za-z0-9._@+-], never first a '.') and the SHA-1 of the thread's
  * URL, which alone tells threads apart.
  */
-static int cache_name(struct cache *c, const struct archive_ref *ref)
+static void cache_name(struct cache *c, const struct archive_ref *ref)
 {
-	struct sha1 h = SHA1_INIT;
+	struct sha1 h;
 	unsigned char digest[SHA1_RAWSZ];
 	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
 
 	for (const char *p = ref->msgid; *p && sb.len < 40; p++) {
 		int ch = (unsigned char)*p;
@@ -174,19 +173,14 @@ static int cache_name(struct cache *c, const struct archive_ref *ref)
 
 		strbuf_addch(&sb, !ok || (!sb.len && ch == '.') ? '_' : ch);
 	}
-	if (sha1_start(&h) < 0 || sha1_update(&h, ref->thread_url, strlen(ref->thread_url)) < 0 ||
-	    sha1_finish(&h, digest) < 0) {
-		ret = -1;
-	} else {
-		strbuf_addch(&sb, '-');
-		for (size_t i = 0; i < SHA1_RAWSZ; i++)
-			strbuf_addf(&sb, "%02x", digest[i]);
-		strbuf_addstr(&sb, ".mbox");
-		c->name = strbuf_detach(&sb, NULL);
-	}
-	sha1_release(&h);
-	strbuf_release(&sb);
-	return ret;
+	sha1_start(&h);
+	sha1_update(&h, ref->thread_url, strlen(ref->thread_url));
+	sha1_finish(&h, digest);
+	strbuf_addch(&sb, '-');
+	for (size_t i = 0; i < SHA1_RAWSZ; i++)
+		strbuf_addf(&sb, "%02x", digest[i]);
+	strbuf_addstr(&sb, ".mbox");
+	c->name = strbuf_detach(&sb, NULL);
 }
 
 static void cache_release(struct cache *c)
@@ -415,7 +409,8 @@ static enum maint_result fetch_archive(struct fetched_input *in, const struct fe
 	if (load_config(&fc) < 0 || archive_ref_parse(&ref, in->arg, fc.archive_url) < 0)
 		goto out;
 	if (o->cache) {
-		if (cache_name(&c, &ref) < 0 || (rc = cache_open_dir(&c, 0)) < 0)
+		cache_name(&c, &ref);
+		if ((rc = cache_open_dir(&c, 0)) < 0)
 			goto out;
 		if (!rc && cache_lookup(&c, fc.expire, &fd, &fresh, &when) < 0)
 			goto out;

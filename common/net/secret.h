@@ -42,7 +42,7 @@
  * any failure to store or forget, is: error() naming the cause as
  * libsecret gives it, and RESULT_FATAL. libsecret is only called from
  * secret.c (its GError crosses there), which loads it and GLib on the
- * first call (common/net/dynlib.h): a program that asks for no password
+ * first call (common/base/dynlib.h): a program that asks for no password
  * never maps them. A libsecret that cannot be loaded is RESULT_FATAL for
  * every call, reported naming it: not "no Secret Service to ask", since
  * the installation, not the session, lacks it.

@@ -191,10 +191,10 @@ int applied_base_held(git_repository *repo, const git_oid *tip, const char *base
 int applied_index_find(struct applied_index *ai, const char *text, size_t len, git_oid *out)
 {
 	unsigned char id[PATCH_ID_RAWSZ];
-	int rc = patch_id_stable(id, text, len);
+	int rc;
 
-	if (rc)
-		return rc < 0 ? -1 : 0;
+	if (patch_id_stable(id, text, len))
+		return 0;	/* no diff: nothing to find */
 	for (size_t i = 0; i < ai->nr; i++)
 		if (!memcmp(ai->v[i].id, id, PATCH_ID_RAWSZ)) {
 			git_oid_cpy(out, &ai->v[i].commit);

@@ -16,8 +16,7 @@ static int drain(struct packwrite *pw)
 {
 	if (!pw->buf.len)
 		return 0;
-	if (sha1_update(&pw->sha, pw->buf.buf, pw->buf.len) < 0)
-		return -1;
+	sha1_update(&pw->sha, pw->buf.buf, pw->buf.len);
 	if (write_in_full(pw->fd, pw->buf.buf, pw->buf.len) < 0)
 		return error_errno("cannot write '%s'", pw->path);
 	pw->offset += pw->buf.len;
@@ -47,8 +46,7 @@ int packwrite_start(struct packwrite *pw, int fd, const char *path, uint32_t nr,
 	if (deflateInit(&pw->zs, level) != Z_OK)
 		return error("cannot compress objects: zlib error");
 	pw->zinit = 1;
-	if (sha1_start(&pw->sha) < 0)
-		return -1;
+	sha1_start(&pw->sha);
 	put_be32(head + 8, nr);
 	strbuf_add(&pw->buf, head, sizeof(head));
 	return 0;
@@ -167,8 +165,9 @@ int packwrite_finish(struct packwrite *pw, unsigned char sum[SHA1_RAWSZ])
 {
 	if (pw->done != pw->nr)
 		return error("'%s': %u objects written, %u announced", pw->path, pw->done, pw->nr);
-	if (drain(pw) < 0 || sha1_finish(&pw->sha, sum) < 0)
+	if (drain(pw) < 0)
 		return -1;
+	sha1_finish(&pw->sha, sum);
 	if (write_in_full(pw->fd, sum, SHA1_RAWSZ) < 0)
 		return error_errno("cannot write '%s'", pw->path);
 	pw->offset += SHA1_RAWSZ;
@@ -180,6 +179,5 @@ void packwrite_release(struct packwrite *pw)
 	if (pw->zinit)
 		deflateEnd(&pw->zs);
 	pw->zinit = 0;
-	sha1_release(&pw->sha);
 	strbuf_release(&pw->buf);
 }

@@ -324,7 +324,6 @@ void state_writer_abandon(struct state_writer *w)
 		unlinkat(w->dfd, w->tmp, 0);
 	if (w->dfd >= 0)
 		close(w->dfd);
-	sha1_release(&w->hash);
 	free(w->path);
 	free(w->dir);
 	free(w->tmp);
@@ -333,23 +332,22 @@ void state_writer_abandon(struct state_writer *w)
 }
 
 /* The blob id of a payload is our footer's hash: enough to tell a torn write. */
-static int hash_begin(struct sha1 *h, size_t len)
+static void hash_begin(struct sha1 *h, size_t len)
 {
 	char hdr[48];
 	int n = snprintf(hdr, sizeof(hdr), "blob %zu", len);
 
-	return sha1_start(h) < 0 || sha1_update(h, hdr, (size_t)n + 1) < 0 ? -1 : 0;
+	sha1_start(h);
+	sha1_update(h, hdr, (size_t)n + 1);
 }
 
-static int hash_end(struct sha1 *h, char hex[2 * SHA1_RAWSZ + 1])
+static void hash_end(struct sha1 *h, char hex[2 * SHA1_RAWSZ + 1])
 {
 	unsigned char raw[SHA1_RAWSZ];
 
-	if (sha1_finish(h, raw) < 0)
-		return -1;
+	sha1_finish(h, raw);
 	for (size_t i = 0; i < SHA1_RAWSZ; i++)
 		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
-	return 0;
 }
 
 /* footer: the payload will be len bytes and gets the footer; else a raw file. */
@@ -377,8 +375,8 @@ static int writer_begin(struct state_writer *w, const char *dir, const char *nam
 		error_errno("cannot create '%s.tmp'", w->path);
 		goto fail;
 	}
-	if (footer && hash_begin(&w->hash, len) < 0)
-		goto fail;
+	if (footer)
+		hash_begin(&w->hash, len);
 	return 0;
 fail:
 	state_writer_abandon(w);
@@ -394,12 +392,13 @@ int state_writer_add(struct state_writer *w, const void *buf, size_t len)
 {
 	if (w->fd < 0)
 		return -1;
-	if (w->footer && (len > w->want - w->len || sha1_update(&w->hash, buf, len) < 0)) {
-		if (len > w->want - w->len)
-			error("'%s.tmp': more than the %zu bytes announced", w->path, w->want);
+	if (w->footer && len > w->want - w->len) {
+		error("'%s.tmp': more than the %zu bytes announced", w->path, w->want);
 		state_writer_abandon(w);
 		return -1;
 	}
+	if (w->footer)
+		sha1_update(&w->hash, buf, len);
 	if (write_in_full(w->fd, buf, len) < 0) {
 		error_errno("cannot write '%s.tmp'", w->path);
 		state_writer_abandon(w);
@@ -428,8 +427,7 @@ int state_writer_commit(struct state_writer *w, const char *crash_label, struct 
 			error("'%s.tmp': %zu bytes written, %zu announced", w->path, w->len, w->want);
 			goto out;
 		}
-		if (hash_end(&w->hash, hex) < 0)
-			goto out;
+		hash_end(&w->hash, hex);
 		footer_line(&footer, w->len, hex);
 		if (write_in_full(w->fd, footer.buf, footer.len) < 0) {
 			error_errno("cannot write '%s.tmp'", w->path);
@@ -619,28 +617,21 @@ static int read_footer(struct state_file *sf, size_t size, char *hex, const char
 /* Hashes the payload of sf in pieces: 0 with its hash in hex, or -1 (errno, or reported). */
 static int hash_payload(const struct state_file *sf, char *hex)
 {
-	struct sha1 h = SHA1_INIT;
+	struct sha1 h;
 	char buf[65536];
 	size_t off = 0;
-	int ret = -1;
 
-	if (hash_begin(&h, sf->len) < 0)
-		goto out;
+	hash_begin(&h, sf->len);
 	while (off < sf->len) {
 		size_t n = sf->len - off < sizeof(buf) ? sf->len - off : sizeof(buf);
 
-		if (pread_in_full(sf->fd, buf, n, (off_t)off) != (ssize_t)n) {
-			error_errno("cannot read state file '%s'", sf->path);
-			goto out;
-		}
-		if (sha1_update(&h, buf, n) < 0)
-			goto out;
+		if (pread_in_full(sf->fd, buf, n, (off_t)off) != (ssize_t)n)
+			return error_errno("cannot read state file '%s'", sf->path);
+		sha1_update(&h, buf, n);
 		off += n;
 	}
-	ret = hash_end(&h, hex);
-out:
-	sha1_release(&h);
-	return ret;
+	hash_end(&h, hex);
+	return 0;
 }
 
 int state_file_open(struct state_file *sf, const char *dir, const char *name)

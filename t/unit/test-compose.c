@@ -205,12 +205,12 @@ static void message_ids(void **state)
 	const char *why;
 
 	(void)state;
-	assert_int_equal(compose_message_id(&a, "applied\nabc\n<x@y>", 17, "example.org"), 0);
-	assert_int_equal(compose_message_id(&b, "applied\nabc\n<x@y>", 17, "example.org"), 0);
+	compose_message_id(&a, "applied\nabc\n<x@y>", 17, "example.org");
+	compose_message_id(&b, "applied\nabc\n<x@y>", 17, "example.org");
 	assert_string_equal(a.buf, b.buf);
 	assert_int_equal(compose_check_msgid(a.buf, &why), 0);
 	strbuf_reset(&b);
-	assert_int_equal(compose_message_id(&b, "applied\nabd\n<x@y>", 17, "example.org"), 0);
+	compose_message_id(&b, "applied\nabd\n<x@y>", 17, "example.org");
 	assert_string_not_equal(a.buf, b.buf);
 	strbuf_release(&a);
 	strbuf_release(&b);

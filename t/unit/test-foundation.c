@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Unit tests of the foundation: strbuf, strvec, parse-options, utf8, config. */
+/* Unit tests of the foundation: strbuf, strvec, parse-options, utf8, config, SHA-1. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +18,7 @@
 #include "parse-options.h"
 #include "progress.h"
 #include "quote.h"
+#include "sha1.h"
 #include "similar.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -667,6 +668,75 @@ static void url_unquote_escapes(void **state)
 	strbuf_release(&sb);
 }
 
+/* The SHA-1 of buf[0..len) in hex, hashed in pieces of step bytes (0: at once). */
+static void sha1_hex(char hex[2 * SHA1_RAWSZ + 1], const void *buf, size_t len, size_t step)
+{
+	const unsigned char *p = buf;
+	unsigned char sum[SHA1_RAWSZ];
+	struct sha1 h;
+
+	sha1_start(&h);
+	for (size_t off = 0; off < len; off += step ? step : len)
+		sha1_update(&h, p + off, step && len - off > step ? step : len - off);
+	sha1_finish(&h, sum);
+	for (int i = 0; i < SHA1_RAWSZ; i++)
+		sprintf(hex + 2 * i, "%02x", sum[i]);
+}
+
+/* FIPS 180-4's examples and lengths around the padding's edges, checked against sha1sum and git hash-object. */
+static void sha1_as_sha1sum(void **state)
+{
+	static const struct { size_t n; const char *sum; } xs[] = {
+		/* "x" n times: printf '%*s' n | tr ' ' x | sha1sum */
+		{ 55, "cef734ba81a024479e09eb5a75b6ddae62e6abf1" },
+		{ 56, "901305367c259952f4e7af8323f480d59f81335b" },
+		{ 63, "0ddc4e0cccd9a12850deb5abb0853a4425559fec" },
+		{ 64, "bb2fa3ee7afb9f54c6dfb5d021f14b1ffe40c163" },
+		{ 65, "78c741ddc482e4cdf8c474a0876347a0905b6233" },
+		{ 119, "4300320394f7ee239bcdce7d3b8bcee173a0cd5c" },
+		{ 120, "ceb2821639c4b6dcb10bce0e522ca2e608ce056d" },
+	};
+	static const size_t steps[] = { 0, 1, 3, 63, 64, 65 };
+	const char *two_blocks = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	char hex[2 * SHA1_RAWSZ + 1], *buf = malloc(1000000);
+	unsigned char sum[SHA1_RAWSZ];
+	struct sha1 h;
+
+	(void)state;
+	sha1_hex(hex, "", 0, 0);
+	assert_string_equal(hex, "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+	sha1_hex(hex, "abc", 3, 0);
+	assert_string_equal(hex, "a9993e364706816aba3e25717850c26c9cd0d89d");
+	for (size_t s = 0; s < ARRAY_SIZE(steps); s++) {
+		sha1_hex(hex, two_blocks, strlen(two_blocks), steps[s]);
+		assert_string_equal(hex, "84983e441c3bd26ebaae4aa1f95129e5e54670f1");
+	}
+	/* git hash-object of "hello\n" */
+	sha1_hex(hex, "blob 6\0hello\n", 13, 0);
+	assert_string_equal(hex, "ce013625030ba8dba906f756967f9e9ca394464a");
+	assert_non_null(buf);
+	memset(buf, 'x', 120);
+	for (size_t i = 0; i < ARRAY_SIZE(xs); i++)
+		for (size_t s = 0; s < ARRAY_SIZE(steps); s++) {
+			sha1_hex(hex, buf, xs[i].n, steps[s]);
+			assert_string_equal(hex, xs[i].sum);
+		}
+	memset(buf, 'a', 1000000);
+	sha1_hex(hex, buf, 1000000, 4096 + 7);
+	assert_string_equal(hex, "34aa973cd4c4daa4f61eeb2bdbad27316534016f");
+	/* a finished context started again hashes anew */
+	sha1_start(&h);
+	sha1_update(&h, "zzz", 3);
+	sha1_finish(&h, sum);
+	sha1_start(&h);
+	sha1_update(&h, "abc", 3);
+	sha1_finish(&h, sum);
+	for (int i = 0; i < SHA1_RAWSZ; i++)
+		sprintf(hex + 2 * i, "%02x", sum[i]);
+	assert_string_equal(hex, "a9993e364706816aba3e25717850c26c9cd0d89d");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -692,6 +762,7 @@ int main(void)
 		cmocka_unit_test(quote_paths_and_fields),
 		cmocka_unit_test(quote_url_hides_userinfo),
 		cmocka_unit_test(url_unquote_escapes),
+		cmocka_unit_test(sha1_as_sha1sum),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

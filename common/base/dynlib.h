@@ -4,12 +4,15 @@
 
 /*
  * Shared libraries loaded when a program first uses them, not when it
- * starts: libcurl (common/net/curl-lib.h, for smtp.c, http.c and imap.c)
- * and libsecret with GLib under it (secret.c). Linked as the programs'
- * NEEDED libraries they were mapped and relocated by every run of notify,
- * publish, request-pull and source--fetch, some 30 libraries of the 55
- * notify loaded, though most runs send nothing and ask for no password
- * (t/perf/p0010-startup.sh measures it). This is the one way a library is
+ * starts: libcurl (common/net/curl-lib.h, for smtp.c, http.c and imap.c),
+ * libsecret with GLib under it (common/net/secret.c), libopendkim with
+ * the resolver's parser (common/mail/attest-dkim.c) and OpenSSL's
+ * libcrypto (common/mail/attest-patatt.c). Linked as the programs' NEEDED
+ * libraries they were mapped and relocated by every run: some 30
+ * libraries of the 55 notify loaded, though most runs send nothing and ask
+ * for no password, and six (libcrypto, libopendkim, libdb, libbsd, libmd,
+ * libresolv) in every program that reads mail, though most mail carries
+ * no signature (t/perf/p0010-startup.sh measures it). This is the one way a library is
  * loaded late (dlopen()); the Makefile compiles against the library's
  * headers and leaves it out of every link (DLOPEN_PKGS), and t/t0001
  * checks that no program or layer links it.
