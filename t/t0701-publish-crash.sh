@@ -38,7 +38,7 @@ test_expect_success 'setup: what an uninterrupted publish makes' '
 	in_repo r git-maint-publish -q &&
 	git -C r rev-parse usb-next >expect.tip &&
 	test "$(git -C r rev-parse usb-next^1)" = "$before" &&
-	echo "--send --revert --after-push origin --after-push backup $before..$(cat expect.tip)" >expect.notify &&
+	echo "--send -q --revert --after-push origin --after-push backup $before..$(cat expect.tip)" >expect.notify &&
 	test_cmp expect.notify notify.log
 '
 
