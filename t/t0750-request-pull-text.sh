@@ -8,8 +8,7 @@ test_description='git maint-request-pull: the dry run, the mail'"'"'s text again
 . "$MAINT_TEST_DIR/lib-request-pull.sh"
 
 test_expect_success 'setup: master upstream, usb-next ahead by two authors, a bare origin' '
-	make_bare_server_repo origin.git &&
-	setup_pull_repo r "$PWD/origin.git"
+	setup_pull_repos
 '
 
 test_expect_success 'the dry run: an mbox on stdout, nothing written' '
