@@ -22,14 +22,15 @@
 # attestation: libopendkim to build, and to sign and check test mail
 # patatt, python3-dkim (dkimpy, with dnspython for a loopback DNS server)
 # and opendkim-tools (t0120); b4, the oracle of the trailers queue carries (t0211);
-# gpg, gpg-agent and gpgsm to sign tags with openpgp and x509 (t0752).
+# gpg, gpg-agent and gpgsm to sign tags with openpgp and x509 (t0752); strace, to see
+# which files a run opens (t0720: the system's CA bundle read by an https push only).
 packages="build-essential pkg-config git libgit2-dev libcurl4-openssl-dev
 libsecret-1-dev libinih-dev libssl-dev asciidoctor sharness libcmocka-dev patch time
 man-db python3 python3-aiosmtpd gnome-keyring dbus dbus-daemon libsecret-tools openssl perl
 clang libclang-rt-14-dev lighttpd lighttpd-mod-openssl openssh-server msmtp git-email libauthen-sasl-perl
 libio-socket-ssl-perl libmailtools-perl public-inbox zlib1g-dev dovecot-imapd
 bash-completion zsh tmux libopendkim-dev patatt python3-dkim python3-dnspython
-opendkim-tools b4 gpg gpg-agent gpgsm"
+opendkim-tools b4 gpg gpg-agent gpgsm strace"
 # the build (the Makefile's PKG_NAMES), then what the demo runs
 demo_packages="build-essential pkg-config libgit2-dev libcurl4-openssl-dev libsecret-1-dev
 libinih-dev libssl-dev zlib1g-dev libopendkim-dev git python3 python3-aiosmtpd"

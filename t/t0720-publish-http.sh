@@ -216,4 +216,30 @@ test_expect_success 'GIT_SSL_CAINFO over http.sslCAInfo, as git has it' '
 	git -C r config --unset http.sslCAInfo
 '
 
+# libgit2 (with mbedTLS) parses the system's CA bundle when it starts;
+# git-maint has it parsed by the push that needs it (repo.c): a run that
+# opens no connection reads no certificate, an https push with no
+# http.sslCAInfo still reads the system's and is still refused.
+test_expect_success 'the system CA bundle: read by an https push that names no CA, by no other run' '
+	ca_files () {
+		sed -n "s|^[0-9]* *open[a-z]*([A-Z_]*, *\"\(/[^\"]*\)\".*= [0-9].*|\1|p" "$1" |
+		grep -E "^/(etc|usr)/.*(ssl|cert|ca-)" || :
+	} &&
+	# LeakSanitizer cannot run under ptrace: no leak check (SANITIZE) in these two
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 &&
+	export ASAN_OPTIONS &&
+	in_repo r queue_commit drivers/usb/o.c "usb: o" &&
+	test_expect_code 128 strace -f -qq -e trace=open,openat -o trace \
+		git -C r maint-publish >out 2>err &&
+	grep "^error: push to .origin.: failed (.*certificate" err &&
+	ca_files trace >opened &&
+	test -s opened &&
+	git -C r tag ca-check HEAD &&
+	strace -f -qq -e trace=open,openat -o trace2 git -C r maint-describe-contains HEAD >out &&
+	echo ca-check >expect &&
+	test_cmp expect out &&
+	ca_files trace2 >opened2 &&
+	test_must_be_empty opened2
+'
+
 test_done

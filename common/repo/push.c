@@ -262,7 +262,7 @@ static void trust_certificates(struct worker *w)
 		return;
 	file = env_file && *env_file ? xstrdup(env_file) : config_git_string(w->opts->cfg, "http.sslcainfo");
 	dir = env_dir && *env_dir ? xstrdup(env_dir) : config_git_string(w->opts->cfg, "http.sslcapath");
-	rc = file || dir ? repo_trust_certificates(file, dir) : 0;
+	rc = repo_trust_certificates(file, dir);
 	if (rc < 0)
 		fail_lg2(w, rc);
 	free(file);

@@ -6,6 +6,7 @@
 #include "strvec.h"
 #include "wrapper.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,11 +37,50 @@ int lg2_last_error(struct strbuf *msg)
 
 static int libgit2_ready;
 
+/*
+ * libgit2 1.5 built with mbedTLS (Debian's) parses the system's whole CA
+ * bundle in git_libgit2_init(): ~6 ms and a third of the start-up of a
+ * command that never opens a connection, and only an https push reads
+ * it. mbedTLS's file parser is defined here, so libgit2's call binds to
+ * it (a program's definition comes before its libraries'): while
+ * git_libgit2_init() runs it keeps the bundle's name and parses nothing
+ * (libgit2's chain is then empty: an https push trusts nobody rather
+ * than anybody), and repo_trust_certificates(NULL, NULL) has the bundle
+ * parsed when a push needs it; any other time it is mbedTLS's own. A
+ * libgit2 built with another TLS library never calls it.
+ */
+static int ca_bundle_deferring;
+static char *ca_bundle_deferred;
+
+struct mbedtls_x509_crt;
+int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path);
+
+int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path)
+{
+	static int (*parse_file)(struct mbedtls_x509_crt *, const char *);
+
+	if (ca_bundle_deferring) {
+		free(ca_bundle_deferred);
+		ca_bundle_deferred = xstrdup(path);
+		return 0;
+	}
+	if (!parse_file)
+		*(void **)&parse_file = dlsym(RTLD_NEXT, "mbedtls_x509_crt_parse_file");
+	if (!parse_file)
+		return -0x2900;	/* MBEDTLS_ERR_X509_FILE_IO_ERROR: libgit2 reports it */
+	return parse_file(chain, path);
+}
+
 void repo_global_init(void)
 {
+	int rc;
+
 	if (libgit2_ready)
 		return;
-	if (git_libgit2_init() < 0)
+	ca_bundle_deferring = 1;
+	rc = git_libgit2_init();
+	ca_bundle_deferring = 0;
+	if (rc < 0)
 		die("cannot initialise libgit2");
 	/* Packs and refs reach the disk before a ref names them, as git does. */
 	if (lg2_check(git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1), "cannot enable fsync") < 0)
@@ -91,6 +131,11 @@ void repo_check_index_objects(int on)
 
 int repo_trust_certificates(const char *file, const char *dir)
 {
+	if (!file && !dir) {
+		if (!ca_bundle_deferred)
+			return 0;
+		file = ca_bundle_deferred;
+	}
 	return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, dir);
 }
 
@@ -100,6 +145,8 @@ void repo_global_shutdown(void)
 		return;
 	git_libgit2_shutdown();
 	libgit2_ready = 0;
+	free(ca_bundle_deferred);
+	ca_bundle_deferred = NULL;
 }
 
 /*

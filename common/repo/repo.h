@@ -93,10 +93,11 @@ void repo_check_index_objects(int on);
 /*
  * The certificates libgit2's https trusts, instead of the system's: a
  * file of them, a directory of them, or both (NULL: not that one), as
- * git's http.sslCAInfo and http.sslCAPath. Process-wide (the push worker
- * sets it for its one connection). 0, or libgit2's error code with
- * git_error_last() set (nothing reported: a failed push is reported by
- * its caller).
+ * git's http.sslCAInfo and http.sslCAPath; both NULL: the system's, whose
+ * parsing repo_global_init() left to this call (repo.c says why).
+ * Process-wide (the push worker calls it for its one https connection).
+ * 0, or libgit2's error code with git_error_last() set (nothing reported:
+ * a failed push is reported by its caller).
  */
 int repo_trust_certificates(const char *file, const char *dir);
 
