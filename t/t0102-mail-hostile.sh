@@ -289,4 +289,29 @@ test_expect_success 'a missing file is an error naming it; the next input is sti
 	grep "Subject: there" out-missing/0001/info
 '
 
+# Reliability case 55: of a References header the root and the last 99
+# ids are kept (common/mail/mail.h, MAIL_REFERENCES_MAX), so 100,000 ids
+# (2.5 MB) cost the parser and mbox-split's scan 7 and 9 MiB; keeping
+# every id made them 10 and 23 MiB (git-maint(7), LIMITS, Mail). Memory
+# only; the sanitizers keep freed memory in quarantine.
+test_expect_success !SANITIZE '100,000 ids in References: the parser and the scan stay under 16 MiB (55)' '
+	{
+		sep &&
+		printf "From: A <a@example.com>\nMessage-ID: <p@example.com>\n" &&
+		printf "Subject: [PATCH] refs\nReferences:" &&
+		awk "BEGIN { for (i = 0; i < 100000; i++) printf \" <r%d@example.org>\\n\", i }" &&
+		printf "\nFix.\n" &&
+		small_patch
+	} >refs.mbox &&
+	test $(wc -c <refs.mbox) -gt 2000000 &&
+	/usr/bin/time -f "%M" -o rss-parse test-mailinfo --list out-refs refs.mbox >parsed &&
+	echo "1 v1 0/0 patch <p@example.com> <> refs | f" >expect &&
+	test_cmp expect parsed &&
+	test $(tail -n 1 rss-parse) -lt 16384 &&
+	/usr/bin/time -f "%M" -o rss-scan git-maint-mbox-split --list refs.mbox >list &&
+	printf "1\tp@example.com\tA <a@example.com>\t\t[PATCH] refs\tf\n" >expect &&
+	test_cmp expect list &&
+	test $(tail -n 1 rss-scan) -lt 16384
+'
+
 test_done

@@ -161,7 +161,7 @@ test_expect_success 'a DKIM signature of another domain: B, though dkimpy finds 
 	test_cmp expect actual
 '
 
-test_expect_success 'an l= short of the body: B, though dkimpy finds it good' '
+test_expect_success 'an l= short of the body: B, though dkimpy finds it good (58)' '
 	echo "len.eml - N G G" >>cases &&
 	cp len.eml len-added.eml &&
 	printf "+added after the signature\n" >>len-added.eml &&
@@ -181,7 +181,7 @@ From: Mallory <mallory@example.org>" both.eml >twofrom.eml &&
 
 # Hostile signature headers: a clear verdict each, no crash.
 
-test_expect_success 'hostile: absurd lengths, a 1 MB key record, a wrong-size key, l= beyond the body' '
+test_expect_success 'hostile: absurd lengths, a 1 MB key record, a wrong-size key, l= beyond the body (58)' '
 	awk "/^ b=/ && !done { printf \" b=\"; for (i = 0; i < 20000; i++) printf \"QUFB\"; print \"\"; done = 1; next } { print }" \
 		patatt.eml >longb.eml &&
 	sed "s/ l=[0-9]*;/ l=99999999999999999999999;/" patatt.eml >bigl.eml &&
@@ -203,7 +203,7 @@ test_expect_success 'hostile: absurd lengths, a 1 MB key record, a wrong-size ke
 	test_cmp expect actual
 '
 
-test_expect_success 'hostile: many and duplicated signature headers, tags without values' '
+test_expect_success 'hostile: many and duplicated signature headers, tags without values (58)' '
 	{
 		sed -n "1,/^X-Developer-Signature/p" patatt.eml | sed "\$d" &&
 		for i in $(test_seq 200)

@@ -75,7 +75,7 @@ test_expect_success 'a selector with no record: U' '
 	test_cmp expect out
 '
 
-test_expect_success 'DNS down or silent: U (tempfail), once per run, within the timeout' '
+test_expect_success 'DNS down or silent: U (tempfail), once per run, within the timeout (58)' '
 	in_netns down "test-attest --all --timeout=1 series.mbox >out" &&
 	grep -c "tempfail" out >count &&
 	echo 2 >expect &&

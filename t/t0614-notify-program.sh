@@ -221,4 +221,39 @@ test_expect_success 'msmtp and a Cc the server refuses: the program refuses the 
 	test_cmp expect "$SMTP_SPOOL/0001.env"
 '
 
+# Reliability case 51: a record Cc'ing 60,000 once overflowed the
+# program's argument list, so every run exited 128, nothing was recorded
+# and the authors after it were never mailed. The Cc is capped at
+# notify.max-cc (100 by default, 1,000 at most).
+test_expect_success 'a record Cc'"'"'ing 60,000 through a program: 100 in its arguments, one warning, recorded, and the next author mailed (51)' '
+	wide_record () {
+		record $1 &&
+		if test $1 = 1
+		then
+			awk "BEGIN { for (i = 1; i <= 60000; i++) printf \"Cc: P %d <p%d@example.net>\\n\", i, i }"
+		fi
+	} &&
+	notify_commits wide 2 wide_record &&
+	rm -rf calls &&
+	mkdir calls &&
+	(cd wide && git config sendemail.smtpServer "$TRASH_DIRECTORY/fake-sendmail" &&
+	 git-maint-notify --send -q >../out 2>../err) &&
+	c=$(git -C wide rev-parse --short=12 work-next~1) &&
+	echo "warning: $c: 59901 more Cc addresses left out: at most 100 are copied (notify.max-cc)" >expect &&
+	test_cmp expect err &&
+	{
+		printf "%s\n" -i -f committer@example.com author1@example.org list@example.org &&
+		test_seq 1 99 | sed "s/.*/p&@example.net/"
+	} >expect &&
+	test_cmp expect calls/args.1 &&
+	printf "%s\n" -i -f committer@example.com author2@example.org list@example.org >expect &&
+	test_cmp expect calls/args.2 &&
+	test_path_is_missing calls/args.3 &&
+	for rev in work-next~1 work-next
+	do
+		git -C wide notes --ref=maint-notify show $rev >note &&
+		grep "^Status: sent$" note || return 1
+	done
+'
+
 test_done

@@ -74,7 +74,7 @@ test_expect_success 'after fetching and merging their commit: a fast-forward for
 	git -C srv/origin.git merge-base --is-ancestor $theirs usb-next
 '
 
-test_expect_success 'refused by the server after the transfer (a hook): seen through the per-ref status, exit 1, state kept (31)' '
+test_expect_success 'refused by the server after the transfer (a hook): seen through the per-ref status, exit 1, state kept (31, 49)' '
 	printf "#!/bin/sh\necho no pushes today >&2\nexit 1\n" >srv/origin.git/hooks/pre-receive &&
 	chmod +x srv/origin.git/hooks/pre-receive &&
 	in_repo r queue_commit drivers/usb/c.c "usb: c" &&

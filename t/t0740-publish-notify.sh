@@ -190,7 +190,7 @@ test_expect_success 'kill -9 inside notify, after the server took a mail, before
 	test "$(sed -n "s/^Message-ID: //p" "$SMTP_SPOOL/0008.eml" | tr -d "\r")" = "$(cat dups)"
 '
 
-test_expect_success 'kill -9 once the backup took the push, before its tracking ref moved: --continue finishes and notifies' '
+test_expect_success 'kill -9 once the backup took the push, before its tracking ref moved: --continue finishes and notifies (53)' '
 	mails_for 1 "Oliver Neukum" oneukum@suse.com acm >oliver.mbox &&
 	in_repo r git-maint-queue -q usb-next ../oliver.mbox &&
 	tip=$(git -C r rev-parse work-next) &&
@@ -211,7 +211,7 @@ test_expect_success 'kill -9 once the backup took the push, before its tracking 
 	test_path_is_missing r/.git/maint/publish
 '
 
-test_expect_success 'the backup pushed by hand (its tracking ref stale) after publish could not reach it: the next publish finishes, notifies' '
+test_expect_success 'the backup pushed by hand (its tracking ref stale) after publish could not reach it: the next publish finishes, notifies (53)' '
 	mails_for 1 "Mathias Nyman" mathias.nyman@linux.intel.com xhci >mathias.mbox &&
 	in_repo r git-maint-queue -q usb-next ../mathias.mbox &&
 	tip=$(git -C r rev-parse work-next) &&

@@ -73,13 +73,17 @@ size_t st_mult(size_t a, size_t b)
 	return a * b;
 }
 
-ssize_t read_in_full(int fd, void *buf, size_t count)
+/*
+ * The one loop of read_in_full() and pread_in_full(): read() from the file
+ * offset when off is negative, else pread() from off on.
+ */
+static ssize_t read_until_done(int fd, char *p, size_t count, off_t off)
 {
-	char *p = buf;
 	size_t total = 0;
 
 	while (total < count) {
-		ssize_t n = read(fd, p + total, count - total);
+		ssize_t n = off < 0 ? read(fd, p + total, count - total) :
+			pread(fd, p + total, count - total, off + (off_t)total);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -92,23 +96,18 @@ ssize_t read_in_full(int fd, void *buf, size_t count)
 	return total;
 }
 
+ssize_t read_in_full(int fd, void *buf, size_t count)
+{
+	return read_until_done(fd, buf, count, -1);
+}
+
 ssize_t pread_in_full(int fd, void *buf, size_t count, off_t off)
 {
-	char *p = buf;
-	size_t total = 0;
-
-	while (total < count) {
-		ssize_t n = pread(fd, p + total, count - total, off + (off_t)total);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (!n)
-			break;
-		total += n;
+	if (off < 0) {
+		errno = EINVAL;
+		return -1;
 	}
-	return total;
+	return read_until_done(fd, buf, count, off);
 }
 
 ssize_t write_in_full(int fd, const void *buf, size_t count)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -500,6 +501,47 @@ static void neutralise_controls_replaces(void **state)
 		assert_int_equal(result_from_exit_code(result_exit_code(r)), r);
 }
 
+/*
+ * read_in_full() and pread_in_full() share one loop: both read past a pipe's
+ * short reads to the end, pread_in_full() from its offset without moving the
+ * file's, and both stop short at the end of the file.
+ */
+static void read_in_full_and_at_offset(void **state)
+{
+	char path[] = "test-foundation-read-XXXXXX", buf[16];
+	int fd = mkstemp(path), p[2], status;
+	pid_t pid;
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(write_in_full(fd, "0123456789", 10), 10);
+	assert_int_equal(lseek(fd, 2, SEEK_SET), 2);
+	assert_int_equal(pread_in_full(fd, buf, 4, 5), 4);
+	assert_memory_equal(buf, "5678", 4);
+	assert_int_equal(pread_in_full(fd, buf, sizeof(buf), 7), 3);
+	assert_memory_equal(buf, "789", 3);
+	assert_int_equal(pread_in_full(fd, buf, 1, -1), -1);
+	assert_int_equal(read_in_full(fd, buf, sizeof(buf)), 8);
+	assert_memory_equal(buf, "23456789", 8);
+	close(fd);
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write_in_full(p[1], "ab", 2), 2);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		usleep(20000);
+		_exit(write_in_full(p[1], "cd", 2) != 2);
+	}
+	close(p[1]);
+	assert_int_equal(read_in_full(p[0], buf, sizeof(buf)), 4);
+	assert_memory_equal(buf, "abcd", 4);
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(status, 0);
+}
+
 /* What git's strbuf_humanise_bytes() and _rate() print for the same numbers. */
 static void humanise_as_git(void **state)
 {
@@ -756,6 +798,7 @@ int main(void)
 		cmocka_unit_test(gitdir_discovers_once),
 		cmocka_unit_test(hashmap_maps_byte_strings),
 		cmocka_unit_test(neutralise_controls_replaces),
+		cmocka_unit_test(read_in_full_and_at_offset),
 		cmocka_unit_test(humanise_as_git),
 		cmocka_unit_test(progress_lines),
 		cmocka_unit_test(similar_names_as_git),

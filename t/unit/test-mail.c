@@ -328,7 +328,10 @@ static void message_ids(void **state)
 	assert_int_equal(mail_parse_msgids(&v, "", 0), 0);
 }
 
-/* Of more References than MAIL_REFERENCES_MAX: the root and the nearest, the parent last. */
+/*
+ * Of more References than MAIL_REFERENCES_MAX: the root and the nearest, the
+ * parent last (reliability case 55).
+ */
 static void references_bounded(void **state)
 {
 	struct strbuf refs = STRBUF_INIT;

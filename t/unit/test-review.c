@@ -210,6 +210,7 @@ static void forged_trailers_are_flagged_unless_sloppy(void **state)
 	review_free(rv);
 }
 
+/* A trailer given twice is found in a set, not by a scan (reliability case 55). */
 static void given_twice_or_already_there_kept_once(void **state)
 {
 	struct review *rv = review_new();
