@@ -87,16 +87,29 @@ test_expect_success 'each program links only the libraries of the layers it uses
 	request-pull: libgit2 libinih libz
 	source--fetch: libinih libz
 	EOF
-	for p in "$MAINT_BUILD_DIR"/bin/git-maint-*
-	do
-		printf "%s:" "${p##*/git-maint-}" &&
-		readelf -d "$p" >dyn &&
-		sed -n "s/.*(NEEDED).*\[\(lib[^.]*\)\..*/\1/p" dyn >needed &&
-		grep -x -e libgit2 -e libcurl -e libsecret-1 -e libinih -e libcrypto -e libz \
-			-e libopendkim -e libresolv needed |
-		sort | sed "s/^/ /" | tr -d "\n" &&
-		echo || return 1
-	done >actual &&
+	# one readelf for every program ("File: <program>", then its
+	# section); of its NEEDED libraries, those named here, sorted
+	readelf -d "$MAINT_BUILD_DIR"/bin/git-maint-* >dyn &&
+	cat >needed.awk <<-\EOF &&
+	function done_() {
+		if (name == "") return
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && lib[j - 1] > lib[j]; j--) {
+				t = lib[j]; lib[j] = lib[j - 1]; lib[j - 1] = t
+			}
+		line = name ":"
+		for (i = 1; i <= n; i++) line = line " " lib[i]
+		print line
+	}
+	/^File: / { done_(); name = $2; sub(/.*\/git-maint-/, "", name); n = 0; next }
+	/\(NEEDED\)/ {
+		l = $0; sub(/.*\[/, "", l); sub(/\..*/, "", l)
+		if (l ~ /^(libgit2|libcurl|libsecret-1|libinih|libcrypto|libz|libopendkim|libresolv)$/)
+			lib[++n] = l
+	}
+	END { done_() }
+	EOF
+	awk -f needed.awk dyn >actual &&
 	test_cmp expect actual
 '
 
@@ -128,16 +141,14 @@ test_expect_success 'setup: a mail with a DKIM signature, one with a developer s
 '
 
 test_expect_success 'libcurl, libsecret, libopendkim, libcrypto are loaded when used, linked by nothing' '
-	for p in "$MAINT_BUILD_DIR"/bin/git-maint-* "$MAINT_BUILD_DIR"/t/helper/test-secret
-	do
-		readelf -d "$p" >dyn &&
-		! grep -e libcurl -e libsecret -e libglib -e libgobject -e libopendkim -e libresolv \
-			-e libcrypto dyn ||
-		return 1
-	done &&
-	nm -g --defined-only "$MAINT_BUILD_DIR"/libmaint-*.a | awk "NF == 3 { print \$3 }" |
-	sort -u >ours &&
-	nm -u "$MAINT_BUILD_DIR"/libmaint-*.a | awk "NF == 2 { print \$2 }" | sort -u >undefined &&
+	# (one readelf for every program: "File: <program>", then its section)
+	readelf -d "$MAINT_BUILD_DIR"/bin/git-maint-* "$MAINT_BUILD_DIR"/t/helper/test-secret >dyn &&
+	! grep -e libcurl -e libsecret -e libglib -e libgobject -e libopendkim -e libresolv \
+		-e libcrypto dyn &&
+	# (one nm: "<address> <type> <symbol>" defined, "<type> <symbol>" undefined)
+	nm -g "$MAINT_BUILD_DIR"/libmaint-*.a >syms &&
+	awk "NF == 3 { print \$3 }" syms | sort -u >ours &&
+	awk "NF == 2 { print \$2 }" syms | sort -u >undefined &&
 	comm -23 undefined ours >theirs &&
 	grep -x -e malloc -e git_libgit2_init theirs &&
 	! grep -E "^(curl|secret|g|dkim|ns|EVP)_" theirs &&
@@ -196,19 +207,27 @@ test_expect_success 'no layer of common/ calls a layer above it' '
 	# each layer and those it may use, as the Makefile has them
 	sed -n "s/^\([a-z]*\)_USES = *\(.*\)/\1 \2/p" "$MAINT_SRC_DIR/Makefile" >uses &&
 	test_line_count = 6 uses &&
-	while read layer used
-	do
-		nm -g --defined-only "$MAINT_BUILD_DIR/libmaint-$layer.a" >syms &&
-		awk -v l=$layer "NF == 3 { print \$3, l }" syms || return 1
-	done <uses | sort >defined &&
-	while read layer used
-	do
-		nm -u "$MAINT_BUILD_DIR/libmaint-$layer.a" >syms &&
-		awk "NF == 2 { print \$2 }" syms | sort -u >undefined &&
-		join undefined defined >calls &&
-		awk -v ok=" $layer $used " "index(ok, \" \" \$2 \" \") == 0" calls >up &&
-		test_must_be_empty up || return 1
-	done <uses
+	# one nm for every archive: "libmaint-<layer>.a:<member>:<address> <type>
+	# <symbol>" for what it defines, no address for what it uses
+	archives=$(sed "s/ .*//; s/.*/libmaint-&.a/" uses) &&
+	(cd "$MAINT_BUILD_DIR" && nm -g -A $archives) >syms &&
+	cat >layers.awk <<-\EOF &&
+	FILENAME == "uses" { ok[$1] = " " $0 " "; next }
+	{ l = $1; sub(/^libmaint-/, "", l); sub(/\.a:.*/, "", l) }
+	$1 ~ /:$/ { used[l, $3] = 1; next }
+	{ defined[$3] = defined[$3] " " l }
+	END {
+		for (k in used) {
+			split(k, lu, SUBSEP)
+			n = split(defined[lu[2]], by, " ")
+			for (i = 1; i <= n; i++)
+				if (index(ok[lu[1]], " " by[i] " ") == 0)
+					print lu[1] " calls " lu[2] " of " by[i]
+		}
+	}
+	EOF
+	awk -f layers.awk uses syms >up &&
+	test_must_be_empty up
 '
 
 test_expect_success 'every command has its engine in common/engine/ and links it' '
@@ -446,17 +465,6 @@ test_expect_success 'make install puts programs and man pages under prefix' '
 	done
 '
 
-test_expect_success 'make uninstall removes every file make install put there' '
-	maint_install "$PWD/inst-u" >out 2>&1 &&
-	find inst-u ! -type d >installed &&
-	test_line_count -gt 20 installed &&
-	maint_make uninstall prefix="$PWD/inst-u" >out 2>&1 &&
-	find inst-u ! -type d >left &&
-	test_must_be_empty left &&
-	test_path_is_missing inst-u/libexec/git-maint &&
-	test_path_is_missing inst-u/share/git-maint
-'
-
 test_expect_success 'every compile of the build is given CPPFLAGS' '
 	maint_make -n -B V=1 CPPFLAGS=-DMAINT_CPPFLAGS_GIVEN programs >commands &&
 	grep " -c -o " commands >compiles &&
@@ -493,6 +501,17 @@ test_expect_success 'an installed describe-contains finds its libgit2 part out o
 	 git maint-describe-contains HEAD~1 >../actual) &&
 	git -C inst-repo describe --contains HEAD~1 >expect &&
 	test_cmp expect actual
+'
+
+# (make uninstall: last, on the tree make install put in inst above)
+test_expect_success 'make uninstall removes every file make install put there' '
+	find inst ! -type d >installed &&
+	test_line_count -gt 20 installed &&
+	maint_make uninstall prefix="$PWD/inst" >out 2>&1 &&
+	find inst ! -type d >left &&
+	test_must_be_empty left &&
+	test_path_is_missing inst/libexec/git-maint &&
+	test_path_is_missing inst/share/git-maint
 '
 
 test_done

@@ -14,9 +14,10 @@ what it was given.'
 . "$MAINT_TEST_DIR/lib-reviews.sh"
 
 # on_pty <command>...: the command on a terminal (a vt100, not sharness's
-# dumb one, unless TERM is given); what it showed there on stdout.
+# dumb one, unless TERM is given); what it showed there on stdout (python
+# without the site module: pty-run.py needs the standard library only).
 on_pty () {
-	TERM=${PTY_TERM:-vt100} /usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" -- "$@"
+	TERM=${PTY_TERM:-vt100} /usr/bin/python3 -S "$MAINT_TEST_DIR/lib/pty-run.py" -- "$@"
 }
 
 ESC=$(printf "\033")
