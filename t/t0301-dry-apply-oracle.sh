@@ -43,7 +43,7 @@ do
 		git init -q series$seed &&
 		(
 			cd series$seed &&
-			python3 "$GEN" '$seed' 25 40 &&
+			python3 -S "$GEN" '$seed' 25 40 &&
 			git branch tip &&
 			git format-patch -q -M -C --find-copies-harder -o ../patches$seed base..tip &&
 			git format-patch -q -M -C --find-copies-harder --stdout base..tip >../series$seed.mbox
@@ -71,15 +71,20 @@ do
 	test_expect_success "series $seed: each patch alone equals git apply (verdict and tree)" '
 		(
 			cd series$seed &&
-			# (the index is read again only after a patch applied: git
-			# apply --cached writes nothing when it fails)
+			# each patch on an index of base of its own: one read-tree,
+			# and one tee makes a copy for each patch
 			GIT_INDEX_FILE=.git/oracle-index git read-tree base &&
+			indexes= &&
 			for p in ../patches'$seed'/*.patch
 			do
-				if GIT_INDEX_FILE=.git/oracle-index git apply --cached "$p" 2>/dev/null
+				indexes="$indexes .git/oracle-index.${p##*/}"
+			done &&
+			tee $indexes <.git/oracle-index >/dev/null &&
+			for p in ../patches'$seed'/*.patch
+			do
+				if GIT_INDEX_FILE=.git/oracle-index.${p##*/} git apply --cached "$p" 2>/dev/null
 				then
-					echo "${p##*/} ok $(GIT_INDEX_FILE=.git/oracle-index git write-tree)" &&
-					GIT_INDEX_FILE=.git/oracle-index git read-tree base
+					echo "${p##*/} ok $(GIT_INDEX_FILE=.git/oracle-index.${p##*/} git write-tree)"
 				else
 					echo "${p##*/} failed"
 				fi || return 1
@@ -103,11 +108,7 @@ do
 		(
 			cd series$seed &&
 			git checkout -q -b shifted base &&
-			for f in $(git ls-files "*.c")
-			do
-				{ printf "/* shift 1 */\n/* shift 2 */\n/* shift 3 */\n" && cat "$f"; } >tmp &&
-				mv tmp "$f" || return 1
-			done &&
+			python3 -S "$GEN" shift $(git ls-files "*.c") &&
 			test_tick &&
 			git commit -q -a -m shifted &&
 			oracle_am shifted ../patches'$seed'/*.patch >../expect &&
@@ -119,7 +120,7 @@ do
 done
 
 test_expect_success 'mutated patches give a verdict, never a crash' '
-	python3 "$MAINT_TEST_DIR/t0301/mutate.py" 7 150 mutated patches1/*.patch &&
+	python3 -S "$MAINT_TEST_DIR/t0301/mutate.py" 7 150 mutated patches1/*.patch &&
 	(
 		cd series1 &&
 		# each patch applied twice, in a run of its own; the runs in one

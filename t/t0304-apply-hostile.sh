@@ -27,13 +27,13 @@ dry_refused () {
 queue_refused () (
 	cd repo &&
 	git checkout -q -B "$1" base &&
-	repo_state | grep -v ORIG_HEAD >../state.before &&
+	repo_state ORIG_HEAD >../state.before &&
 	test_expect_code 1 git-maint-queue -q "$1" "../$2" 2>../err &&
 	grep -F "$3" ../err &&
 	grep "^error: patch 1/1 does not apply to .$1." ../err &&
 	test "$(git rev-parse "$1")" = "$(git rev-parse base)" &&
 	git-maint-queue --abort >/dev/null &&
-	repo_state | grep -v ORIG_HEAD >../state.after &&
+	repo_state ORIG_HEAD >../state.after &&
 	test_cmp ../state.before ../state.after
 )
 
@@ -45,7 +45,7 @@ in_repo () {
 test_expect_success 'setup' '
 	git init -q repo &&
 	cd repo &&
-	python3 -c "import sys; sys.stdout.buffer.write(bytes((i * 7 + i // 251) % 256 for i in range(65536)))" >bin &&
+	python3 -S -c "import sys; sys.stdout.buffer.write(bytes((i * 7 + i // 251) % 256 for i in range(65536)))" >bin &&
 	printf "small\000binary\n" >small.bin &&
 	printf "%s\n" 1 2 3 4 5 6 7 8 9 10 >ten &&
 	git add bin small.bin ten &&
@@ -55,7 +55,7 @@ test_expect_success 'setup' '
 '
 
 test_expect_success 'a delta announcing 5 GB from 80,000 copy commands is refused before it is built' '
-	python3 "$BINPATCH" delta bin repo/bin 80000 >bomb.mbox &&
+	python3 -S "$BINPATCH" delta bin repo/bin 80000 >bomb.mbox &&
 	test $(wc -c <bomb.mbox) -lt 1000 &&
 	dry_refused bomb.mbox \
 		"binary patch to ${SQ}bin${SQ} too large (5242880000 bytes from 65536; at most 268435456 more in one patch, see mbox.max-message-size)"
@@ -69,7 +69,7 @@ test_expect_success 'queue refuses it the same way, nothing written' '
 '
 
 test_expect_success 'a literal of 256 MiB + 1 zero bytes is refused before it is inflated' '
-	python3 "$BINPATCH" literal zeros 268435457 >big.mbox &&
+	python3 -S "$BINPATCH" literal zeros 268435457 >big.mbox &&
 	dry_refused big.mbox \
 		"big.mbox: message 1: line 6: binary patch of ${SQ}zeros${SQ} too large (268435457 bytes; at most 268435456 in one patch, see mbox.max-message-size)"
 '
@@ -79,20 +79,20 @@ test_expect_success 'setup: mbox.max-message-size = 1 MiB' '
 '
 
 test_expect_success 'a delta that grows a file by less than the limit applies, as in git' '
-	python3 "$BINPATCH" delta bin repo/bin 8 >grow8.mbox &&
+	python3 -S "$BINPATCH" delta bin repo/bin 8 >grow8.mbox &&
 	in_repo git apply --check ../grow8.mbox &&
 	in_repo git-maint-dry-apply -q ../grow8.mbox
 '
 
 test_expect_success 'one that grows it by more is refused' '
-	python3 "$BINPATCH" delta bin repo/bin 32 >grow32.mbox &&
+	python3 -S "$BINPATCH" delta bin repo/bin 32 >grow32.mbox &&
 	in_repo git apply --check ../grow32.mbox &&
 	dry_refused grow32.mbox \
 		"binary patch to ${SQ}bin${SQ} too large (2097152 bytes from 65536; at most 1048576 more in one patch, see mbox.max-message-size)"
 '
 
 test_expect_success 'ten literals that fit one by one are refused together' '
-	python3 "$BINPATCH" literal z 200000 10 >ten.mbox &&
+	python3 -S "$BINPATCH" literal z 200000 10 >ten.mbox &&
 	test $(wc -c <ten.mbox) -lt 20000 &&
 	in_repo git apply --check ../ten.mbox &&
 	dry_refused ten.mbox "binary patch of ${SQ}z5${SQ} too large (200000 bytes; at most 1048576 in one patch"
@@ -103,12 +103,12 @@ test_expect_success 'queue applies the same limit' '
 '
 
 test_expect_success 'a series whose deltas each fit but together grow a file past the limit stops at the patch past it (reliability case 56)' '
-	python3 "$BINPATCH" grow bin repo/bin 307200 4 >series.mbox &&
+	python3 -S "$BINPATCH" grow bin repo/bin 307200 4 >series.mbox &&
 	test $(wc -c <series.mbox) -lt 4000 &&
 	dry_refused series.mbox \
 		"binary patch to ${SQ}bin${SQ} too large (1294336 bytes from 987136; at most 1048576 more in one series, 921600 of it taken by the patches before, see mbox.max-message-size)" &&
 	grep -x "base: 3 of 4 patches apply; patch 4/4 is the first that does not" out &&
-	python3 "$BINPATCH" grow bin repo/bin 307200 3 >three.mbox &&
+	python3 -S "$BINPATCH" grow bin repo/bin 307200 3 >three.mbox &&
 	in_repo git-maint-dry-apply -q --onto base ../three.mbox
 '
 
@@ -131,7 +131,7 @@ test_expect_success 'queue stops there too: three commits, exit 1, --abort puts 
 '
 
 test_expect_success 'the reverse blocks are held to the limit too' '
-	python3 "$BINPATCH" literal z 600000 >rev.mbox &&
+	python3 -S "$BINPATCH" literal z 600000 >rev.mbox &&
 	sed "s/^literal 0\$/literal 2000000/" rev.mbox >rev2.mbox &&
 	dry_refused rev2.mbox "rev2.mbox: message 1: line 20: binary patch of ${SQ}z${SQ} too large (2000000 bytes; at most 1048576 in one patch"
 '

@@ -61,7 +61,7 @@ file_cases () {
 # brings, "<case> clean" when fsck says nothing about any object it
 # brings, "<case> unsure" otherwise.
 fsck_oracle () {
-	git -C gen for-each-ref --format="%(objectname) %(refname:short)" refs/heads/ >case-commits &&
+	git -C gen for-each-ref --format="%(objectname) %(refname:short) %(tree)" refs/heads/ >case-commits &&
 	git -C gen log --raw -r -t --no-abbrev --no-renames --format="C %H %T" ^base --branches >case-objects &&
 	test_must_fail quick_fsck -C gen >gen-fsck 2>&1 &&
 	awk '
@@ -124,15 +124,25 @@ git_flags () {
 }
 
 # git_clean <case>: git am applies the mail, and git fsck says nothing
-# about what it commits: the tree of the case in gen/ (verdicts), or, when
-# git am commits another (it drops the CRs of a CRLF file), oracle/ where
-# git am applied this mail and the ones before it.
+# about what it commits: the tree of the case in gen/ (verdicts; its id
+# from case-commits), or, when git am commits another (it drops the CRs
+# of a CRLF file), oracle/ where git am applied this mail and the ones
+# before it.
 git_clean () {
 	has_line verdicts "$1 clean" &&
 	git -C oracle checkout -q --detach main &&
 	git -C oracle am -q "../$1.mbox" &&
 	am_tree=$(git -C oracle rev-parse HEAD^{tree}) &&
-	if test "$am_tree" != "$(git -C gen rev-parse "$1^{tree}")"
+	gen_tree= &&
+	while read -r gen_commit gen_case gen_case_tree
+	do
+		if test "$gen_case" = "$1"
+		then
+			gen_tree=$gen_case_tree
+		fi
+	done <case-commits &&
+	test -n "$gen_tree" &&
+	if test "$am_tree" != "$gen_tree"
 	then
 		quick_fsck -C oracle >fsck.out 2>&1 &&
 		test_must_be_empty fsck.out

@@ -22,10 +22,10 @@ so these tests do not run under them.'
 # first three mails show against git's own.
 test_expect_success 'setup: a mailbox of 48 patches of 1.5 MB each' '
 	git init -q repo &&
-	python3 "$MAINT_TEST_DIR/t0307/gen-mailbox.py" stream |
+	python3 -S "$MAINT_TEST_DIR/t0307/gen-mailbox.py" stream |
 	git -C repo -c core.compression=1 fast-import --depth=0 --quiet --export-marks=../marks &&
 	git -C repo reset -q --hard main &&
-	python3 "$MAINT_TEST_DIR/t0307/gen-mailbox.py" mbox marks \
+	python3 -S "$MAINT_TEST_DIR/t0307/gen-mailbox.py" mbox marks \
 		"$(git -C repo log -1 --format=%aD tip)" "$(git version | sed "s/^git version //")" >large.mbox &&
 	test $(wc -c <large.mbox) -gt 67108864 &&
 	git -C repo format-patch -q --no-stat --stdout base..tip~45 >three.mbox &&

@@ -12,27 +12,41 @@ SOB="Signed-off-by: C O Mitter <committer@example.com>"
 # makes of <patches>, each message given lib-reviews' expected trailers
 # for reviews-<v>.mbox by git interpret-trailers (addIfDifferent, at the
 # end), then our sign-off as git am -s adds it (addIfDifferentNeighbor):
-# same trees, authors and dates, made with git commit-tree.
+# same trees, authors and dates, made with git commit-tree. (git am makes
+# a line of commits on base: the k-th is base..c's count; the author's
+# name, address and raw date are read from the commit's author line.)
 oracle () {
 	git checkout -q -B "am-$1" base &&
 	git am -q "$3" &&
 	tip=$(git rev-parse base) &&
+	k=0 &&
 	for c in $(git rev-list --reverse base.."am-$1")
 	do
-		k=$(($(git rev-list --count base.."$c"))) &&
+		k=$((k + 1)) &&
 		expected_trailers "$2" $k >trailers-$k &&
 		args= &&
 		while read -r t
 		do
 			args="$args --trailer=\"$t\"" || return 1
 		done <trailers-$k &&
-		git cat-file commit "$c" | sed "1,/^\$/d" >msg &&
+		git cat-file commit "$c" >commit &&
+		sed "1,/^\$/d" commit >msg &&
+		author= &&
+		while read -r key value && test -n "$key"
+		do
+			if test "$key" = author
+			then
+				author=$value
+			fi
+		done <commit &&
+		test -n "$author" &&
 		eval "git interpret-trailers --no-divider --if-exists addIfDifferent --where end $args" <msg >msg2 &&
 		git interpret-trailers --no-divider --if-exists addIfDifferentNeighbor --where end \
 			--trailer="$SOB" <msg2 >msg3 &&
-		tip=$(GIT_AUTHOR_NAME="$(git log -1 --format=%an "$c")" \
-		      GIT_AUTHOR_EMAIL="$(git log -1 --format=%ae "$c")" \
-		      GIT_AUTHOR_DATE="$(git log -1 --format=%ad --date=raw "$c")" \
+		author_email=${author#*<} &&
+		tip=$(GIT_AUTHOR_NAME="${author%% <*}" \
+		      GIT_AUTHOR_EMAIL="${author_email%%>*}" \
+		      GIT_AUTHOR_DATE="${author##*> }" \
 		      git commit-tree "$c^{tree}" -p "$tip" -F msg3) || return 1
 	done &&
 	git checkout -q --detach base &&

@@ -15,10 +15,10 @@ mail () {
 refused () {
 	git checkout -q -B "$1" base &&
 	: >after && : >err &&
-	repo_state | grep -v ORIG_HEAD >before &&
+	repo_state ORIG_HEAD >before &&
 	test_expect_code 1 git-maint-queue -q "$1" "$1.mbox" 2>err &&
 	git-maint-queue --abort >/dev/null &&
-	repo_state | grep -v ORIG_HEAD >after &&
+	repo_state ORIG_HEAD >after &&
 	test_cmp before after
 }
 

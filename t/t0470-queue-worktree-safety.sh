@@ -14,11 +14,12 @@ state () {
 	files
 }
 
-# files: every file and link of the work tree, with its mode and content.
+# files: every file and link of the work tree, with its mode and content
+# (one find, which hands the files to one sha1sum, and one sort).
 files () {
-	find . -path ./.git -prune -o -type l -printf "link %p -> %l\n" -o -type f -printf "file %p %m\n" |
-		LC_ALL=C sort &&
-	find . -path ./.git -prune -o -type f -print | LC_ALL=C sort | xargs -r sha1sum
+	find . -path ./.git -prune -o -type l -printf "link %p -> %l\n" \
+		-o -type f -printf "file %p %m\n" -exec sha1sum -- {} + |
+		LC_ALL=C sort
 }
 
 # way <doing> <path>...: the error for untracked files in the way.

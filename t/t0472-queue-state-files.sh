@@ -8,12 +8,12 @@ $GIT_DIR/maint and the work tree is read, written or deleted.'
 . ./test-lib.sh
 
 # outside: every file outside the repository (in the trash directory,
-# next to w/), with its content; what no command may touch.
+# next to w/), with its content; what no command may touch. (One find,
+# which hands the files to one sha1sum, and one sort.)
 outside () {
 	(
 		cd "$HOME" &&
-		find victim victim-dir -print | LC_ALL=C sort &&
-		find victim victim-dir -type f | LC_ALL=C sort | xargs sha1sum
+		find victim victim-dir -print -type f -exec sha1sum -- {} + | LC_ALL=C sort
 	)
 }
 

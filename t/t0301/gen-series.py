@@ -19,6 +19,12 @@ git fast-import stream (one process, where "git add -A" and "git commit"
 per commit were some 100); author, committer and dates come from the
 environment as git commit would take them, so the commits are the ones
 git commit made.
+
+    gen-series.py shift <file>...
+
+inserts three lines at the top of each file, each written anew and
+renamed over the old one (so its mode is 0666 less the umask, as with
+the shell's "{ printf ...; cat f; } >tmp && mv tmp f"), in one process.
 """
 import os
 import random
@@ -62,7 +68,19 @@ class Tree:
         out.write(b"\n")
 
 
+def shift(paths):
+    for path in paths:
+        with open(path, "rb") as old:
+            data = old.read()
+        with open("tmp", "wb") as new:
+            new.write(b"/* shift 1 */\n/* shift 2 */\n/* shift 3 */\n" + data)
+        os.rename("tmp", path)
+
+
 def main():
+    if sys.argv[1] == "shift":
+        shift(sys.argv[2:])
+        return
     seed, nfiles, ncommits = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     rnd = random.Random(seed)
     tree = Tree()
