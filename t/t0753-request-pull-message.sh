@@ -24,8 +24,7 @@ greeting_of () {
 # The editor: records what it was given in edit-seen (and how often), then
 # writes the message in $TRASH_DIRECTORY/edit-reply, if there is one.
 test_expect_success 'setup: a release tag on the upstream, a bare origin, the SMTP server, an editor' '
-	make_bare_server_repo origin.git &&
-	setup_pull_repo r "$PWD/origin.git" &&
+	setup_pull_repos &&
 	git -C r tag v6.2-rc3 master &&
 	start_smtp_server &&
 	(cd r && smtp_config && git config sendemail.smtpPass "$SMTP_PASSWORD") &&
