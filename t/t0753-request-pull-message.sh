@@ -265,7 +265,7 @@ test_expect_success 'on a terminal, --send hands the message to the editor first
 	(
 		cd r &&
 		GIT_EDITOR="\"$TRASH_DIRECTORY/editor.sh\"" TERM=vt100 \
-		/usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" -- \
+		/usr/bin/python3 -S "$MAINT_TEST_DIR/lib/pty-run.py" -- \
 			git-maint-request-pull --no-sign --tag usb-s2 --send
 	) >pty.out &&
 	test_line_count = 1 edit-calls &&
@@ -275,7 +275,7 @@ test_expect_success 'on a terminal, --send hands the message to the editor first
 	(
 		cd r &&
 		GIT_EDITOR="\"$TRASH_DIRECTORY/editor.sh\"" TERM=vt100 \
-		/usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" -- \
+		/usr/bin/python3 -S "$MAINT_TEST_DIR/lib/pty-run.py" -- \
 			git-maint-request-pull --no-sign --tag usb-s3 --send --no-edit
 	) >pty.out &&
 	test_line_count = 1 edit-calls &&
