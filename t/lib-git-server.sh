@@ -77,20 +77,25 @@ in_repo () {
 # python's standard library: -S skips the site module, whose .pth files
 # can cost more than the helper (a version manager's python: 100 ms of
 # CPU a start with them, 48 ms without).
+# free_port [<n>]: <n> (1) free ports, one a line, all different (held
+# together until printed)
 free_port () {
-	python3 -S -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])
-s.close()'
+	python3 -S - "${1:-1}" <<-\EOF
+	import socket, sys
+	held = [socket.socket() for _ in range(int(sys.argv[1]))]
+	for s in held:
+	    s.bind(("127.0.0.1", 0))
+	print("\n".join(str(s.getsockname()[1]) for s in held))
+	EOF
 }
 
-# wait_for_port <port> <pid>: 0 once something accepts on the port, 1 when
-# <pid> died or 10 s passed.
+# wait_for_port <port> <pid> [<port>...]: 0 once something accepts on
+# each port, 1 when <pid> died or 10 s passed.
 wait_for_port () {
-	python3 -S - "$1" "$2" <<-\EOF
+	python3 -S - "$@" <<-\EOF
 	import os, socket, sys, time
-	port, pid = int(sys.argv[1]), int(sys.argv[2])
+	pid = int(sys.argv[2])
+	ports = [int(sys.argv[1])] + [int(p) for p in sys.argv[3:]]
 	end = time.monotonic() + 10
 	while time.monotonic() < end:
 	    try:
@@ -98,8 +103,10 @@ wait_for_port () {
 	    except OSError:
 	        sys.exit(1)
 	    try:
-	        socket.create_connection(("127.0.0.1", port), 0.5).close()
-	        sys.exit(0)
+	        socket.create_connection(("127.0.0.1", ports[0]), 0.5).close()
+	        ports.pop(0)
+	        if not ports:
+	            sys.exit(0)
 	    except OSError:
 	        time.sleep(0.05)
 	sys.exit(1)

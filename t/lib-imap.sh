@@ -114,8 +114,9 @@ start_imap () {
 	tries=0
 	while test $tries -lt 5
 	do
-		port=$(free_port) &&
-		plain_port=$(free_port) &&
+		ports=$(free_port 2) &&
+		port=${ports%%"$LF"*} &&
+		plain_port=${ports#*"$LF"} &&
 		imap_write_config "$port" "$user" "$group" "$plain_port" || return 1
 		if test -n "$run_as"
 		then
@@ -124,7 +125,7 @@ start_imap () {
 		$run_as /usr/sbin/dovecot -F -c "$IMAP_DIR/dovecot.conf" \
 			>>"$IMAP_DIR/out.log" 2>&1 </dev/null 5>&- 6>&- 7>&- 8>&- 9>&- &
 		IMAP_PID=$!
-		if wait_for_port "$port" "$IMAP_PID" && wait_for_port "$plain_port" "$IMAP_PID"
+		if wait_for_port "$port" "$IMAP_PID" "$plain_port"
 		then
 			register_server "$IMAP_PID"
 			IMAP_PORT=$port

@@ -8,8 +8,13 @@
 #                         usb-next ahead of it by two authors, both pushed
 #                         to origin (<remote-url>); a [tree "usb"] naming
 #                         the public URL git://git.example.org/usb.git,
-#                         upstream master, To Linus and Cc the list; and
-#                         the tag message in $TRASH_DIRECTORY/msg
+#                         upstream master, To Linus and Cc the list
+#   setup_pull_repos      in the trash directory: origin.git
+#                         (make_bare_server_repo) and r (setup_pull_repo r
+#                         "$PWD/origin.git"), built once a run (test_cache)
+#                         and copied (test_tick as it was: setup_pull_repo
+#                         ticks in subshells); and the tag message in
+#                         $TRASH_DIRECTORY/msg
 #   oracle <dir> <tag> <remote-dir>
 #                         git request-pull master <remote-dir> <tag> in
 #                         <dir>, the remote's path replaced by the public
@@ -40,7 +45,7 @@ setup_pull_repo () {
 	) &&
 	in_repo "$1" queue_commit drivers/usb/core.c "usb: core: a second line" &&
 	git -C "$1" push -q origin usb-next master &&
-	cat >>"$1/.git/maint.ini" <<-EOF &&
+	cat >>"$1/.git/maint.ini" <<-EOF
 	[tree "usb"]
 	public = usb-next
 	work = work-next
@@ -49,12 +54,24 @@ setup_pull_repo () {
 	upstream-to = Linus <linus@example.org>
 	upstream-cc = usb list <linux-usb@example.org>
 	EOF
-	cat >"$TRASH_DIRECTORY/msg" <<-\EOF
-	USB changes for 6.2-rc4
+}
 
-	Here are the USB changes for 6.2-rc4: a leak fixed, a new
-	device id, and a new driver.
-	EOF
+# Some 30 processes (25 of them git) a script, made once a run: the copy's
+# origin is the cached one's path, set to ours; its index is refreshed
+# (the copy's files have new stat data), as test_setup_cached does.
+setup_pull_repos () {
+	test_cache "pull-repos-${test_tick:-none}" "$MAINT_TEST_DIR/lib-request-pull.sh" \
+		"$MAINT_TEST_DIR/lib-publish.sh" -- pull_repos_build &&
+	cp -R "$TEST_CACHE/origin.git" "$TEST_CACHE/r" . &&
+	git -C r remote set-url origin "$PWD/origin.git" &&
+	git -C r update-index -q --refresh &&
+	printf "%s\n" "USB changes for 6.2-rc4" "" \
+		"Here are the USB changes for 6.2-rc4: a leak fixed, a new" \
+		"device id, and a new driver." >"$TRASH_DIRECTORY/msg"
+}
+pull_repos_build () {
+	make_bare_server_repo origin.git &&
+	setup_pull_repo r "$PWD/origin.git"
 }
 
 oracle () {

@@ -19,9 +19,11 @@
 #   smtp_mode [<opts>]            from its next connection on, the running server
 #                                 behaves as if started with <opts> too (modes armed
 #                                 afresh): one server per script, told per test how
-#                                 to misbehave (its control file, $SMTP_SPOOL/control)
-#   smtp_reset [<opts>]           empties the spool (no mail, log connections counted
-#                                 from 1 again), then smtp_mode <opts>
+#                                 to misbehave (its control file, $SMTP_CONTROL)
+#   smtp_reset [<opts>]           empties the spool (removes it: no mail, log
+#                                 connections counted from 1 again; the server
+#                                 makes it again at its next connection), then
+#                                 smtp_mode <opts>
 #   smtp_config                   git config sendemail.* for that server (STARTTLS,
 #                                 user $SMTP_USER, the test CA)
 #   smtp_count                    how many messages the server accepted
@@ -44,6 +46,7 @@ SMTP_USER=maint@example.org
 SMTP_PASSWORD='s3cret-smtp-pw'
 SMTP_TLS="$TRASH_DIRECTORY/smtp-tls"
 SMTP_SPOOL="$TRASH_DIRECTORY/smtp-spool"
+SMTP_CONTROL="$TRASH_DIRECTORY/smtp-control"
 SMTP_PYTHON=/usr/bin/python3
 
 smtp_make_ca () {
@@ -94,6 +97,7 @@ start_smtp_server () {
 	"$SMTP_PYTHON" "$MAINT_TEST_DIR/smtp-server.py" --spool "$SMTP_SPOOL" \
 		--port-file "$TRASH_DIRECTORY/smtp-port" --pid-file "$TRASH_DIRECTORY/smtp-pid" \
 		--closed-port-file "$TRASH_DIRECTORY/smtp-closed-port" \
+		--control-file "$SMTP_CONTROL" \
 		--watch-pid $$ \
 		--cert "$SMTP_TLS/server.crt" --key "$SMTP_TLS/server.key" \
 		--user "$SMTP_USER" --password-file "$TRASH_DIRECTORY/smtp-password" \
@@ -118,12 +122,13 @@ start_smtp_server () {
 	SMTP_PID=$(cat "$TRASH_DIRECTORY/smtp-pid")
 }
 
-# One argument a line; written aside and renamed, so the server never
-# reads half of it.
+# One argument a line, after a "#" line numbering this version of the
+# file (so every call changes it, even to the same modes); written in
+# place by the shell, no process (the server reads it when a connection
+# starts, after this; see t/smtp-server.py).
 smtp_mode () {
-	mkdir -p "$SMTP_SPOOL" &&
-	printf '%s\n' "$@" >"$SMTP_SPOOL/control.tmp" &&
-	mv -f "$SMTP_SPOOL/control.tmp" "$SMTP_SPOOL/control"
+	smtp_mode_n=$((${smtp_mode_n:-0} + 1)) &&
+	printf '%s\n' "# $smtp_mode_n" "$@" >"$SMTP_CONTROL"
 }
 
 smtp_reset () {

@@ -47,12 +47,18 @@
 # EHLO before STARTTLS only (what counts is the EHLO after it).
 #
 # One server can play all of these in turn (a test script starts one, not
-# one per test): at each connection it reads "control" in the spool, one
-# argument per line, and serves that connection as if those arguments
-# followed its command line (modes, --cert/--key, --plain ...). When the
-# control file changes (or goes), the modes are armed afresh: "fires once"
-# counts from there. A control file it cannot parse is reported in the log
-# ("0 control: <error>") and on stderr, and the command line alone serves.
+# one per test): at each connection it reads the control file
+# (--control-file, by default "control" in the spool), one argument per
+# line (lines starting with "#" aside), and serves that connection as if
+# those arguments followed its command line (modes, --cert/--key, --plain
+# ...). When the control file changes (or goes), the modes are armed
+# afresh: "fires once" counts from there. A control file it cannot parse
+# is reported in the log ("0 control: <error>") and on stderr, and the
+# command line alone serves. A control file outside the spool may be
+# written in place (t/lib-smtp.sh numbers each version in a "#" line):
+# read while it is being written, it has changed all the same, which is
+# all a stalled mail waits for, and a connection starts only after the
+# test has written it.
 import argparse
 import asyncio
 import os
@@ -68,6 +74,7 @@ def make_parser(exit_on_error=True):
     p.add_argument("--spool", required=True)
     p.add_argument("--port-file", required=True)
     p.add_argument("--closed-port-file")
+    p.add_argument("--control-file")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--cert")
     p.add_argument("--key")
@@ -117,7 +124,7 @@ class State:
         args = make_parser().parse_args(argv)
         self.parser = make_parser(exit_on_error=False)
         self.args = args
-        self.control_path = os.path.join(args.spool, "control")
+        self.control_path = args.control_file or os.path.join(args.spool, "control")
         self.log_path = os.path.join(args.spool, "log")
         self.modes = Modes(args, None)
         self.seq = 0
@@ -138,7 +145,8 @@ class State:
                 data = f.read()
         except FileNotFoundError:
             return None, []
-        return (st.st_ino, st.st_mtime_ns, data), [a for a in data.decode().splitlines() if a]
+        return (st.st_ino, st.st_mtime_ns, data), [
+            a for a in data.decode().splitlines() if a and not a.startswith("#")]
 
     def control_changed(self, modes):
         return self.read_control()[0] != modes.control

@@ -56,10 +56,15 @@ make_template () {
 }
 
 # journal_count <repo> <status>: how many notes say Status: <status>
-# (all the notes in one cat-file, which ends each with a newline of its own)
+# (one git grep through the notes' tree: a "<ref>:<note>:<count>" line
+# for each note that says it, summed here; 0 when there are no notes)
 journal_count () {
-	git -C "$1" notes --ref=maint-notify list 2>/dev/null | cut -d" " -f1 |
-	git -C "$1" cat-file --batch | grep -c "^Status: $2$"
+	jc_n=0
+	for jc_line in $(git -C "$1" grep -c "^Status: $2\$" refs/notes/maint-notify 2>/dev/null)
+	do
+		jc_n=$((jc_n + ${jc_line##*:}))
+	done
+	echo $jc_n
 }
 
 # Reliability case 23: writes to the journal's log fail with EIO (lib-eio.sh).

@@ -142,7 +142,7 @@ test_expect_success 'the next run has none: the hint says the helpers have none 
 
 test_expect_success 'on a terminal, git asks: the typed password sends, and the helper keeps it (approve)' '
 	before=$(smtp_count) &&
-	(cd repo && env -u GIT_TERMINAL_PROMPT /usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" \
+	(cd repo && env -u GIT_TERMINAL_PROMPT /usr/bin/python3 -S "$MAINT_TEST_DIR/lib/pty-run.py" \
 		--expect "Password for " --send "$SMTP_PASSWORD" -- git maint-notify --send -q >../out) &&
 	grep "^Password for .smtp://maint%40example.org@127.0.0.1:$SMTP_PORT.: $" out &&
 	! grep -e "$SMTP_PASSWORD" out &&
@@ -160,7 +160,7 @@ test_expect_success 'no helper and no Secret Service, on a terminal: asked, noth
 	rm .git-credentials &&
 	new_commits 1 &&
 	before=$(smtp_count) &&
-	(cd repo && env -u GIT_TERMINAL_PROMPT /usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" \
+	(cd repo && env -u GIT_TERMINAL_PROMPT /usr/bin/python3 -S "$MAINT_TEST_DIR/lib/pty-run.py" \
 		--expect "Password for " --send "$SMTP_PASSWORD" -- git maint-notify --send -q >../out) &&
 	test "$(smtp_count)" = $((before + 1)) &&
 	test_path_is_missing .git-credentials
@@ -187,7 +187,7 @@ test_expect_success '--store-password stores where git would: the helper; send-e
 
 test_expect_success '--store-password on a terminal: git asks' '
 	rm .git-credentials &&
-	(cd repo && env -u GIT_TERMINAL_PROMPT /usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" \
+	(cd repo && env -u GIT_TERMINAL_PROMPT /usr/bin/python3 -S "$MAINT_TEST_DIR/lib/pty-run.py" \
 		--expect "Password for " --send "$SMTP_PASSWORD" -- git maint-notify --store-password >../out) &&
 	grep "^Password for .smtp://maint%40example.org@127.0.0.1:$SMTP_PORT.: $" out &&
 	grep -F ":$SMTP_PASSWORD@127.0.0.1" .git-credentials

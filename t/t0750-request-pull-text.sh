@@ -8,8 +8,7 @@ test_description='git maint-request-pull: the dry run, the mail'"'"'s text again
 . "$MAINT_TEST_DIR/lib-request-pull.sh"
 
 test_expect_success 'setup: master upstream, usb-next ahead by two authors, a bare origin' '
-	make_bare_server_repo origin.git &&
-	setup_pull_repo r "$PWD/origin.git"
+	setup_pull_repos
 '
 
 test_expect_success 'the dry run: an mbox on stdout, nothing written' '
@@ -231,19 +230,44 @@ test_expect_success 'non-ASCII names: quoted by default, as they are with core.q
 	test_cmp expect actual
 '
 
-test_expect_success 'the diffstat alone, every commit against its parent and the base: git diff -M'"'"'s' '
-	git -C r rev-list usb-renames >commits &&
-	test_line_count -gt 10 commits &&
-	while read c
+# git diff-tree --stdin: git diff -M --stat --summary <from> <commit> for
+# every pair in one git (the same diffcore and output), each diff after
+# a line with the commit's id, none for an empty diff; split here into
+# "== <from> <commit>" sections, in the order test-diffstat runs
+diffstat_oracle () {
+	while read -r c p rest
 	do
-		for from in $c^ master
+		test -z "$p" || echo "$c $p"
+	done <commits | git -C r diff-tree --stdin -M --stat --summary >parent.diffs &&
+	master=$(git -C r rev-parse master) &&
+	while read -r c rest
+	do
+		echo "$c $master"
+	done <commits | git -C r diff-tree --stdin -M --stat --summary >master.diffs &&
+	awk '
+		FILENAME == "parent.diffs" || FILENAME == "master.diffs" {
+			if (length($0) == 40 && $0 ~ /^[0-9a-f]+$/) { id = FILENAME " " $0; next }
+			diff[id] = diff[id] $0 "\n"; next
+		}
+		{
+			if ($2 != "") printf "== %s^ %s\n%s", $1, $1, diff["parent.diffs " $1]
+			printf "== master %s\n%s", $1, diff["master.diffs " $1]
+		}' parent.diffs master.diffs commits
+}
+
+test_expect_success 'the diffstat alone, every commit against its parent and the base: git diff -M'"'"'s' '
+	git -C r rev-list --parents usb-renames >commits &&
+	test_line_count -gt 10 commits &&
+	diffstat_oracle >expect &&
+	while read -r c p rest
+	do
+		for from in ${p:+$c^} master
 		do
-			git -C r rev-parse -q --verify $from >/dev/null || continue
-			git -C r diff -M --stat --summary $from $c >expect &&
-			(cd r && test-diffstat $from $c) >actual &&
-			test_cmp expect actual || return 1
+			echo "== $from $c" &&
+			(cd r && test-diffstat $from $c) || return 1
 		done
-	done <commits
+	done <commits >actual &&
+	test_cmp expect actual
 '
 
 test_expect_success 'no tag name, no recipient: clear errors' '

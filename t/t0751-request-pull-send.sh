@@ -20,8 +20,7 @@ without_date () {
 }
 
 test_expect_success 'setup: a bare origin, the SMTP server, its settings' '
-	make_bare_server_repo origin.git &&
-	setup_pull_repo r "$PWD/origin.git" &&
+	setup_pull_repos &&
 	start_smtp_server &&
 	(cd r && smtp_config && git config sendemail.smtpPass "$SMTP_PASSWORD")
 '

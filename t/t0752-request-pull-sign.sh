@@ -32,8 +32,7 @@ test_expect_success 'setup: a gpg key of the committer, an ssh key, the reposito
 	gpg --batch --passphrase "" --quick-gen-key "C O Mitter <committer@example.com>" ed25519 sign never 2>/dev/null &&
 	ssh-keygen -q -t ed25519 -N "" -C committer -f "$PWD/sshkey" &&
 	echo "committer@example.com $(cat sshkey.pub)" >allowed-signers &&
-	make_bare_server_repo origin.git &&
-	setup_pull_repo r "$PWD/origin.git" &&
+	setup_pull_repos &&
 	start_smtp_server &&
 	(cd r && smtp_config && git config sendemail.smtpPass "$SMTP_PASSWORD")
 '

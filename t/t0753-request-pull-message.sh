@@ -24,8 +24,7 @@ greeting_of () {
 # The editor: records what it was given in edit-seen (and how often), then
 # writes the message in $TRASH_DIRECTORY/edit-reply, if there is one.
 test_expect_success 'setup: a release tag on the upstream, a bare origin, the SMTP server, an editor' '
-	make_bare_server_repo origin.git &&
-	setup_pull_repo r "$PWD/origin.git" &&
+	setup_pull_repos &&
 	git -C r tag v6.2-rc3 master &&
 	start_smtp_server &&
 	(cd r && smtp_config && git config sendemail.smtpPass "$SMTP_PASSWORD") &&
@@ -266,7 +265,7 @@ test_expect_success 'on a terminal, --send hands the message to the editor first
 	(
 		cd r &&
 		GIT_EDITOR="\"$TRASH_DIRECTORY/editor.sh\"" TERM=vt100 \
-		/usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" -- \
+		/usr/bin/python3 -S "$MAINT_TEST_DIR/lib/pty-run.py" -- \
 			git-maint-request-pull --no-sign --tag usb-s2 --send
 	) >pty.out &&
 	test_line_count = 1 edit-calls &&
@@ -276,7 +275,7 @@ test_expect_success 'on a terminal, --send hands the message to the editor first
 	(
 		cd r &&
 		GIT_EDITOR="\"$TRASH_DIRECTORY/editor.sh\"" TERM=vt100 \
-		/usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" -- \
+		/usr/bin/python3 -S "$MAINT_TEST_DIR/lib/pty-run.py" -- \
 			git-maint-request-pull --no-sign --tag usb-s3 --send --no-edit
 	) >pty.out &&
 	test_line_count = 1 edit-calls &&

@@ -57,7 +57,7 @@ test_expect_success 'a wrong password: the second 401 rejects it (the helper for
 '
 
 test_expect_success 'on a terminal, git asks for the user and the password; the helper keeps them' '
-	(cd repo && env -u GIT_TERMINAL_PROMPT /usr/bin/python3 "$MAINT_TEST_DIR/lib/pty-run.py" \
+	(cd repo && env -u GIT_TERMINAL_PROMPT /usr/bin/python3 -S "$MAINT_TEST_DIR/lib/pty-run.py" \
 		--expect "Username for " --send maint --expect "Password for " --send "$PASSWORD" -- \
 		git-maint-mbox-split --no-cache --format=%s "<p1@example.org>" >../out) &&
 	grep "^Username for .http://127.0.0.1:$HTTP_PORT.: maint$" out &&

@@ -15,10 +15,10 @@
 #
 #   sh t/perf/p0320-review-bounds.sh [<kind>...]     (default: all)
 #
-# Prints wall-clock seconds, CPU seconds (user + system: what a loaded
-# machine changes least) and peak resident memory (GNU time %e, %U + %S,
-# %M) per run. A run is stopped after P0320_LIMIT seconds (default 120) and shown
-# as "> <limit> s": quadratic shapes at 100x take that long.
+# Prints wall-clock seconds, CPU seconds and peak resident memory per run
+# (t/perf/lib-bounds.sh). A run is stopped after P0320_LIMIT seconds
+# (default 120) and shown as "> <limit> s": quadratic shapes at 100x take
+# that long.
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${MAINT_BUILD_DIR:=$top/.build}"
@@ -27,30 +27,10 @@ work=$top/t/perf/out/p0320
 gen="python3 $top/t/perf/gen-review.py"
 bin=$MAINT_BUILD_DIR/bin
 
-rm -rf "$work"
-mkdir -p "$work"
+. "$top/t/perf/lib-bounds.sh"
 export GIT_CONFIG_NOSYSTEM=1 HOME="$work" LC_ALL=C.UTF-8 TZ=UTC
 git config --global user.name "Greg Kroah-Hartman"
 git config --global user.email gregkh@linuxfoundation.org
-
-# run <label> <n> <command>...: one timed run, its output discarded
-run () {
-	label=$1 n=$2
-	shift 2
-	if timeout "$limit" /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$@" >/dev/null 2>"$work/err"
-	then
-		read -r s user sys kib <"$work/time"
-		printf '  %-42s %8s %8.2f s %7.2f s CPU %6d MiB\n' "$label" "$n" "$s" \
-			"$(awk "BEGIN { print $user + $sys }")" $((kib / 1024))
-	elif test $? = 124
-	then
-		printf '  %-42s %8s    > %d s (stopped)\n' "$label" "$n" "$limit"
-	else
-		echo "p0320: $label $n failed:" >&2
-		cat "$work/err" >&2
-		return 1
-	fi
-}
 
 git init -q "$work/repo"
 cd "$work/repo"
@@ -59,15 +39,17 @@ git commit -q --allow-empty -m base
 trailers () {
 	for n in 1000 10000 100000; do
 		$gen trailers $n >"$work/in"
-		run "mbox-split --show-trailers" $n "$bin/git-maint-mbox-split" --show-trailers "$work/in"
-		run "git interpret-trailers --parse" $n git interpret-trailers --parse "$work/in"
+		bounds_run "mbox-split --show-trailers" $n \
+			"$bin/git-maint-mbox-split" --show-trailers "$work/in"
+		bounds_run "git interpret-trailers --parse" $n git interpret-trailers --parse "$work/in"
 	done
 }
 
 replies () {
 	for n in 1000 10000 100000; do
 		$gen replies $n >"$work/in"
-		run "mbox-split --show-trailers" $n "$bin/git-maint-mbox-split" --show-trailers "$work/in"
+		bounds_run "mbox-split --show-trailers" $n \
+			"$bin/git-maint-mbox-split" --show-trailers "$work/in"
 	done
 }
 
@@ -76,18 +58,18 @@ cc () {
 		rm -rf "$work/notify"
 		git init -q "$work/notify"
 		$gen fast-import $n | git -C "$work/notify" fast-import --quiet
-		run "notify (dry run)" $n sh -c 'cd "$1" && exec "$2" usb-next..work-next' - \
+		bounds_run "notify (dry run)" $n sh -c 'cd "$1" && exec "$2" usb-next..work-next' - \
 			"$work/notify" "$bin/git-maint-notify"
 		$gen cc $n >"$work/in"
-		run "git mailinfo" $n sh -c 'exec git mailinfo "$1/msg" "$1/patch" <"$1/in"' - "$work"
+		bounds_run "git mailinfo" $n sh -c 'exec git mailinfo "$1/msg" "$1/patch" <"$1/in"' - "$work"
 	done
 }
 
 references () {
 	for n in 10000 100000 1000000; do
 		$gen references $n >"$work/in"
-		run "mbox-split --list" $n "$bin/git-maint-mbox-split" --list "$work/in"
-		run "git mailinfo" $n sh -c 'exec git mailinfo "$1/msg" "$1/patch" <"$1/in"' - "$work"
+		bounds_run "mbox-split --list" $n "$bin/git-maint-mbox-split" --list "$work/in"
+		bounds_run "git mailinfo" $n sh -c 'exec git mailinfo "$1/msg" "$1/patch" <"$1/in"' - "$work"
 	done
 }
 
@@ -95,11 +77,11 @@ range_diff () {
 	# 1,000 a version is the most dry-apply compares (RANGE_DIFF_MAX_PAIRS)
 	for n in 10 100 1000; do
 		$gen rangediff $n >"$work/in"
-		run "dry-apply --range-diff" $n "$bin/git-maint-dry-apply" --range-diff "$work/in"
+		bounds_run "dry-apply --range-diff" $n "$bin/git-maint-dry-apply" --range-diff "$work/in"
 		rm -rf "$work/rd"
 		git init -q "$work/rd"
 		$gen rangediff-repo $n | git -C "$work/rd" fast-import --quiet
-		run "git range-diff" $n git -C "$work/rd" range-diff --no-color base..v1 base..v2
+		bounds_run "git range-diff" $n git -C "$work/rd" range-diff --no-color base..v1 base..v2
 	done
 }
 
