@@ -3,9 +3,13 @@
 # public-inbox, rootless, with its own configuration under the trash
 # directory. Source after test-lib.sh.
 #
-#   archive_init <list>            an empty v2 inbox <list> (address
+#   archive_init <list> [<opt>...] an empty v2 inbox <list> (address
 #                                  <list>@example.com), its own PI_CONFIG,
-#                                  spam checks off
+#                                  spam checks off; <opt> are
+#                                  public-inbox-init's: "-L basic" for
+#                                  an inbox only fetched from (no Xapian
+#                                  search index: its delivery costs a
+#                                  third less)
 #   archive_deliver <list> <mbox>  delivers every message of <mbox> to
 #                                  <list> as public-inbox-mda does, in
 #                                  one process
@@ -38,8 +42,10 @@ export PI_CONFIG
 
 archive_init () {
 	mkdir -p "$TRASH_DIRECTORY/pi" &&
-	public-inbox-init -V2 "$1" "$TRASH_DIRECTORY/pi/$1" \
-		"http://127.0.0.1/$1/" "$1@example.com" &&
+	archive_list=$1 &&
+	shift &&
+	public-inbox-init -V2 "$@" "$archive_list" "$TRASH_DIRECTORY/pi/$archive_list" \
+		"http://127.0.0.1/$archive_list/" "$archive_list@example.com" &&
 	git config -f "$PI_CONFIG" publicinboxmda.spamcheck none
 }
 

@@ -138,22 +138,34 @@ oracle_table () {
 		END { for (i = 1; i <= n; i++) print (i in p ? p[i] : "-"), (i in d ? d[i] : "-") }
 	' ours.out >ours.v &&
 	# patatt validate reads each of two or more files as one message; when
-	# it crashes on one, the files after it are asked again one by one
+	# it crashes on one, the files after it are asked again one by one.
+	# A mail's verdict is on the first line naming it (", <mail>" or
+	# "| <mail>"): its first word. (One awk for all the mails, first for
+	# those not named, then for the verdicts.)
 	patatt validate "$@" /dev/null >patatt.out 2>&1
-	for m in "$@"
+	printf "%s\n" "$@" >patatt.mails &&
+	# patatt_verdicts missing|verdicts: the mails no line names, or
+	# the verdict of each (X when none)
+	patatt_verdicts="
+		FNR == NR { m[++n] = \$0; next }
+		{ for (i = 1; i <= n; i++)
+			if (!(i in v) && (index(\$0, \", \" m[i]) || index(\$0, \"| \" m[i])))
+				v[i] = \$0 }
+		END {
+			for (i = 1; i <= n; i++) {
+				if (mode == \"missing\") { if (!(i in v)) print m[i]; continue }
+				w = v[i]; sub(/^ */, \"\", w)
+				w = match(w, /^[A-Z]* /) ? substr(w, 1, RLENGTH - 1) : \"\"
+				print (w == \"PASS\" ? \"G\" : w == \"NOSIG\" ? \"N\" : w == \"NOKEY\" ? \"U\" : \\
+					w == \"BADSIG\" ? \"B\" : w == \"ERROR\" ? \"E\" : \"X\")
+			}
+		}" &&
+	awk -v mode=missing "$patatt_verdicts" patatt.mails patatt.out >patatt.missing &&
+	while read -r m
 	do
-		grep -q -F -e ", $m" -e "| $m" patatt.out ||
-		patatt validate "$m" /dev/null >>patatt.out 2>&1
-		v=$(grep -F -e ", $m" -e "| $m" patatt.out | head -n 1 | sed "s/^ *\([A-Z]*\) .*/\1/")
-		case $v in
-		PASS) echo G ;;
-		NOSIG) echo N ;;
-		NOKEY) echo U ;;
-		BADSIG) echo B ;;
-		ERROR) echo E ;;
-		*) echo X ;;
-		esac
-	done >patatt.v &&
+		patatt validate "$m" /dev/null >>patatt.out 2>&1 || :
+	done <patatt.missing &&
+	awk -v mode=verdicts "$patatt_verdicts" patatt.mails patatt.out >patatt.v &&
 	$ATTEST_PY - "$@" <<-\EOF >dkimpy.v &&
 	import sys, dkim, re
 	keys = {}

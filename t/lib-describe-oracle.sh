@@ -35,7 +35,10 @@
 #
 # The batches depend only on the history, the lines and the graph: they
 # are made once for each of those (oracle.memo/, keyed by their checksum;
-# a script asks about the same history many times).
+# a script asks about the same history many times). When the lines are
+# the graph's file itself (every commit, by id: the tests' common case),
+# that one batch is all there is, and git is asked at once, without the
+# history read for the batches.
 #
 # Lines that are not commits are asked about alone. Each batch runs with
 # --always, so a commit with no name prints its abbreviated id instead of
@@ -53,6 +56,11 @@ describe_oracle () {
 		;;
 	esac
 	cat >oracle.in &&
+	if test "$oracle_graph" != /dev/null && cmp -s oracle.in "$oracle_graph"
+	then
+		describe_oracle_graph_ "$@"
+		return
+	fi &&
 	sed 's/$/^{commit}/' oracle.in |
 		git cat-file --batch-check="%(objectname)" >oracle.ids 2>/dev/null &&
 	git rev-list --no-commit-header --format="%H %ct %P" --all \
@@ -77,11 +85,36 @@ describe_oracle () {
 		{ git describe --contains --always "$@" $oracle_args 2>/dev/null || :; } || break
 	done <"$oracle_memo.batches" >oracle.names &&
 	set +f &&
+	describe_oracle_check_ oracle.ids "$oracle_memo.batch-lines" "$@"
+}
+
+# describe_oracle_graph_ <git describe options>...: describe_oracle when
+# oracle.in is the graph's file: every line a commit id, one run of git
+describe_oracle_graph_ () {
+	oracle_args= &&
+	while read -r oracle_line
+	do
+		oracle_args="$oracle_args $oracle_line"
+	done <oracle.in &&
+	set -f &&
+	{
+		echo -- &&
+		{ git describe --contains --always "$@" $oracle_args 2>/dev/null || :; }
+	} >oracle.names &&
+	set +f &&
+	describe_oracle_check_ /dev/null /dev/null "$@"
+}
+
+# describe_oracle_check_ <ids> <batch-lines> <git describe options>...:
+# the answers (describe_oracle_answers_), checked against git run once
+# a line when MAINT_TEST_ORACLE_EACH is set
+describe_oracle_check_ () {
 	if test -z "$MAINT_TEST_ORACLE_EACH"
 	then
-		describe_oracle_answers_ "$oracle_memo.batch-lines"
+		describe_oracle_answers_ "$1" "$2"
 	else
-		describe_oracle_answers_ "$oracle_memo.batch-lines" >oracle.out &&
+		describe_oracle_answers_ "$1" "$2" >oracle.out &&
+		shift 2 &&
 		while read -r line
 		do
 			git describe --contains "$@" "$line" 2>/dev/null || echo "$line undefined"
@@ -91,22 +124,31 @@ describe_oracle () {
 	fi
 }
 
-# describe_oracle_answers_ <batch-lines>: each line's answer, from the
-# runs' answers in oracle.names
+# describe_oracle_answers_ <ids> <batch-lines>: each line's answer, from
+# the runs' answers in oracle.names; <ids> holds the commit each line
+# names (or anything else when it names none), <batch-lines> the line
+# numbers of each run; both /dev/null: one run, every line in order,
+# each line a commit id
 describe_oracle_answers_ () {
-	awk '
+	case $2 in
+	/dev/null) oracle_in_order=1 ;;
+	*) oracle_in_order= ;;
+	esac &&
+	awk -v in_order="$oracle_in_order" '
 	FILENAME == ARGV[1] { line[FNR] = $0; nlines = FNR; next }
 	FILENAME == ARGV[2] { id[FNR] = NF == 1 ? $1 : ""; next }
 	FILENAME == ARGV[3] { n = split($0, nums, " "); for (k = 1; k <= n; k++) at[FNR, k] = nums[k]; next }
 	$0 == "--" { run++; k = 0; next }
-	{ name[at[run, ++k]] = $0 }
+	{ k++; name[in_order ? k : at[run, k]] = $0 }
 	END {
 		for (l = 1; l <= nlines; l++) {
+			if (in_order)
+				id[l] = line[l]
 			a = (l in name) ? name[l] : ""
 			# no answer (git failed), or --always gave an abbreviated id
 			if (a == "" || (a ~ /^[0-9a-f]+$/ && index(id[l], a) == 1))
 				a = line[l] " undefined"
 			print a
 		}
-	}' oracle.in oracle.ids "$1" oracle.names
+	}' oracle.in "$1" "$2" oracle.names
 }

@@ -325,16 +325,23 @@ test_expect_success 'what git config takes at the edges, our reader takes; what 
 		n=$((n + 1)) &&
 		printf "$bad" >edges/$n || return 1
 	done &&
+	# each file: its name, the output, the exit code, the errors (git
+	# quotes the file name in its error, as we do): one cat a side, one
+	# test_cmp for them all
+	mkdir edges.git edges.ours &&
 	for f in $(test_seq $n)
 	do
-		GIT_CONFIG_GLOBAL=$PWD/edges/$f git config --list >expect 2>expect.err
-		echo $? >>expect &&
-		sed "s/^\(fatal: bad config line [0-9]* in file \)\(.*\)/\1'"'"'\2'"'"'/" expect.err >>expect &&
-		GIT_CONFIG_GLOBAL=$PWD/edges/$f test-config files git >actual 2>actual.err
-		echo $? >>actual &&
-		cat actual.err >>actual &&
-		test_cmp expect actual || return 1
+		echo "edges/$f" >edges.git/$f.0 &&
+		GIT_CONFIG_GLOBAL=$PWD/edges/$f git config --list >edges.git/$f.1 2>edges.git/$f.3
+		echo $? >edges.git/$f.2 &&
+		echo "edges/$f" >edges.ours/$f.0 &&
+		GIT_CONFIG_GLOBAL=$PWD/edges/$f test-config files git >edges.ours/$f.1 2>edges.ours/$f.3
+		echo $? >edges.ours/$f.2 || return 1
 	done &&
+	(cd edges.git && cat $(for f in $(test_seq $n); do echo $f.0 $f.1 $f.2 $f.3; done)) |
+	sed "s/^\(fatal: bad config line [0-9]* in file \)\(.*\)/\1'"'"'\2'"'"'/" >expect &&
+	(cd edges.ours && cat $(for f in $(test_seq $n); do echo $f.0 $f.1 $f.2 $f.3; done)) >actual &&
+	test_cmp expect actual &&
 	GIT_CONFIG_GLOBAL=$PWD/edges/2 test-config files git >actual &&
 	grep "^s.k=q  more\$" actual &&
 	GIT_CONFIG_GLOBAL=$PWD/edges/5 test_expect_code 128 test-config files git 2>err &&

@@ -141,15 +141,21 @@ test_expect_success 'a slot is set as git sets colours: color.maint-dry-apply.fa
 '
 
 test_expect_success 'git config --get-color is the oracle for what a colour value writes' '
+	# (each value, then what it writes: one test_cmp for them all)
+	: >expect &&
+	: >actual &&
 	for v in "red" "yellow reverse" "bold red ul" "brightblue" "#ff0000 bold ul" "208" "12" \
 		"green black" "no-bold" "default" "dim italic strike blink" "normal" "-1 red"
 	do
-		git config --get-color "" "$v" >expect &&
+		echo "value: $v" >>expect &&
+		git config --get-color "" "$v" >>expect &&
+		echo >>expect &&
 		git -C r config color.maint-dry-apply.applies "$v" &&
 		(cd r && git maint-dry-apply --color --onto base ../change.mbox) >pipe &&
-		sed -n "s/base: the patch applies.*//p" pipe | tr -d "\n" >actual &&
-		test_cmp expect actual || { echo "value: $v"; return 1; }
+		echo "value: $v" >>actual &&
+		sed -n "s/base: the patch applies.*//p" pipe >>actual || return 1
 	done &&
+	test_cmp expect actual &&
 	git -C r config --unset color.maint-dry-apply.applies
 '
 

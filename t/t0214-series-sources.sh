@@ -37,7 +37,7 @@ test_expect_success 'setup: the week of mail in a file, in public-inbox over htt
 	n=$(grep -n "^From [0-9a-f]* Mon Sep 17 00:00:00 2001\$" TODO | tail -n 1 | cut -d: -f1) &&
 	tail -n +$n TODO | grep "^List-Id: " &&
 	head -n $((n - 1)) TODO >archive.mbox &&
-	archive_init linux-usb &&
+	archive_init linux-usb -L basic &&
 	archive_deliver linux-usb archive.mbox &&
 	start_archive https &&
 	start_keyring &&

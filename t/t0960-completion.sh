@@ -455,7 +455,10 @@ zsh_start () {
 	tmux -L "$ZSH_TMUX" new-session -d -x 200 -y 50 \
 		"env -i HOME=/nonexistent TERM=xterm PATH='$PWD/pfx/bin:/usr/bin:/bin' zsh -f" \
 		</dev/null >/dev/null 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &&
-	tmux -L "$ZSH_TMUX" send-keys "PS1='%% '; fpath=('$PWD/pfx/share/zsh/site-functions' \$fpath); autoload -Uz compinit; compinit -u -D; cd '$PWD/r'; clear" Enter &&
+	tmux -L "$ZSH_TMUX" send-keys "PS1='%% '; fpath=('$PWD/pfx/share/zsh/site-functions' \$fpath); autoload -Uz compinit; compinit -u -D; cd '$PWD/r'; clear; tmux -L '$ZSH_TMUX' wait-for -S maint-ready" Enter &&
+	# compinit done, zsh says so (no screen read every 0.1 s meanwhile:
+	# 15-20 of them, three processes each); bounded, then the screen is read
+	{ timeout 10 tmux -L "$ZSH_TMUX" wait-for maint-ready || :; } &&
 	zsh_expect "^% *\$"
 }
 

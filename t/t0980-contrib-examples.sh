@@ -223,9 +223,12 @@ test_expect_success 'maint-loop.sh on several series: each queued on its branch,
 '
 
 # The week of lib-todo.sh: nine series (a partial reroll, v2 in reply to
-# v1, an unthreaded export, one already on work-next, one on no branch)
+# v1, an unthreaded export, one already on work-next, one on no branch),
+# made from a directory holding ~/.gitconfig, as t02xx make it in their
+# trash directories (test_setup_cached: their copy of it, not a build)
 test_expect_success 'maint-loop.sh -n on a week of nine series: one line each, as dry-apply decides them' '
 	mkdir nine &&
+	cp .gitconfig nine/ &&
 	(
 		cd nine &&
 		. "$MAINT_TEST_DIR/lib-threads.sh" &&

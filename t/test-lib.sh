@@ -164,9 +164,12 @@ test_cache () {
 # directory from nothing, or copies what it built there for an earlier
 # script of the run (test_cache <name>, keyed as well by test_tick, which
 # the setup's commits read and advance: it is left as <function> leaves
-# it). Only from nothing: the directory must be empty, or be the trash
-# directory holding only the tests' ~/.gitconfig (which the setup's
-# `git add .` takes along). Otherwise, or when the cache is in the trash
+# it). Only from nothing: the directory must be empty, or hold only the
+# tests' ~/.gitconfig (the trash directory, or a directory given a copy
+# of it: the setup's `git add .` takes it along; a script that makes its
+# fixture in a directory of its own copies ~/.gitconfig there first to
+# share the copy the scripts that make it in the trash directory made,
+# one build a run, not two). Otherwise, or when the cache is in the trash
 # directory (a script run by hand), <function> runs here. The setup's
 # shell variables are not set by a copy: callers read only its files.
 # One cp and one git update-index (the index's stat data is of the
@@ -187,6 +190,15 @@ test_setup_cached () {
 		tsc_kind=empty ;;
 	"*/.gitconfig/..?*/:$HOME")
 		tsc_kind=home ;;
+	"*/.gitconfig/..?*/:"*)
+		# a directory of its own given a copy of ~/.gitconfig: the
+		# same start, the same fixture as the trash directory's
+		if cmp -s .gitconfig "$HOME/.gitconfig"
+		then
+			tsc_kind=home
+		else
+			tsc_kind=
+		fi ;;
 	*)
 		tsc_kind= ;;
 	esac &&
