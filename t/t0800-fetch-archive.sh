@@ -146,7 +146,7 @@ test_expect_success 'setup: a series v1, a reply, and v2 in the same thread, in 
 		 three
 		EOF
 	done >hostile.mbox &&
-	archive_init git &&
+	archive_init git -L basic &&
 	cat thread.mbox three.mbox pr.mbox hostile.mbox >all.mbox &&
 	archive_deliver git all.mbox &&
 	start_archive https &&
