@@ -220,7 +220,9 @@ test_expect_success 'GIT_SSL_CAINFO over http.sslCAInfo, as git has it' '
 # git-maint has it parsed by the push that needs it (repo.c): a run that
 # opens no connection reads no certificate, an https push with no
 # http.sslCAInfo still reads the system's and is still refused.
-test_expect_success 'the system CA bundle: read by an https push that names no CA, by no other run' '
+# (strace needs ptrace, which some containers refuse)
+strace -qq -o /dev/null true 2>/dev/null && test_set_prereq STRACE
+test_expect_success STRACE 'the system CA bundle: read by an https push that names no CA, by no other run' '
 	ca_files () {
 		sed -n "s|^[0-9]* *open[a-z]*([A-Z_]*, *\"\(/[^\"]*\)\".*= [0-9].*|\1|p" "$1" |
 		grep -E "^/(etc|usr)/.*(ssl|cert|ca-)" || :
