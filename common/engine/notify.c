@@ -239,13 +239,6 @@ static void now(long long *when, int *tz)
 	*tz = (int)(tm.tm_gmtoff / 60);
 }
 
-static const char *email_domain(const char *email)
-{
-	const char *at = strrchr(email, '@');
-
-	return at ? at + 1 : "localhost";
-}
-
 /* ---- the commit's text ---- */
 
 struct commit_info {
@@ -536,7 +529,7 @@ static int finish_mail(struct notify *n, struct outgoing *og, const char *kind,
 	now(&og->mail.date, &og->mail.tz);
 	strbuf_addstr(&og->kind, kind);
 	strbuf_addf(&seed, "%s\n%s\n%s", kind, ci->hex, og->in_reply_to.buf);
-	compose_message_id(&og->message_id, seed.buf, seed.len, email_domain(n->me.email));
+	compose_message_id(&og->message_id, seed.buf, seed.len, n->me.email);
 	strbuf_release(&seed);
 	og->mail.message_id = og->message_id.buf;
 	template_expand(&og->body, tmpl, strlen(tmpl), vars, V_NR);

@@ -158,8 +158,7 @@ static int compose_pull(struct rp *rp, struct pull_mail *pm)
 	    request_pull_format(&pm->body, rp->repo, &rpt) < 0)
 		goto out;
 	strbuf_addf(&seed, "request-pull\n%s", git_oid_tostr_s(&rp->tag_oid));
-	compose_message_id(&pm->message_id, seed.buf, seed.len,
-			   strchr(pm->from_email.buf, '@') ? strchr(pm->from_email.buf, '@') + 1 : "localhost");
+	compose_message_id(&pm->message_id, seed.buf, seed.len, pm->from_email.buf);
 	pm->mail.from.name = pm->from_name.buf;
 	pm->mail.from.email = pm->from_email.buf;
 	pm->mail.subject = pm->subject.buf;

@@ -331,8 +331,9 @@ void compose_date(struct strbuf *out, long long when, int tz)
 		    atz / 60, atz % 60);
 }
 
-void compose_message_id(struct strbuf *out, const void *seed, size_t len, const char *domain)
+void compose_message_id(struct strbuf *out, const void *seed, size_t len, const char *from_email)
 {
+	const char *at = strrchr(from_email, '@');
 	struct sha1 h;
 	unsigned char digest[SHA1_RAWSZ];
 
@@ -342,7 +343,7 @@ void compose_message_id(struct strbuf *out, const void *seed, size_t len, const 
 	strbuf_addstr(out, "<git-maint.");
 	for (size_t i = 0; i < SHA1_RAWSZ; i++)
 		strbuf_addf(out, "%02x", digest[i]);
-	strbuf_addf(out, "@%s>", domain);
+	strbuf_addf(out, "@%s>", at ? at + 1 : "localhost");
 }
 
 /* ---- body ---- */

@@ -110,8 +110,9 @@ void compose_date(struct strbuf *out, long long when, int tz_minutes);
  * Appends a Message-ID that depends only on what seed[0..len) holds (the
  * caller puts in the commit and the thread), so that a mail sent again
  * after a crash carries the same id: "<git-maint.<40 hex>@<domain>>",
- * the hex digits being the SHA-1 of the seed.
+ * the hex digits being the SHA-1 of the seed, the domain the sender's
+ * (after the last '@' of from_email; "localhost" when it has none).
  */
-void compose_message_id(struct strbuf *out, const void *seed, size_t len, const char *domain);
+void compose_message_id(struct strbuf *out, const void *seed, size_t len, const char *from_email);
 
 #endif

@@ -205,13 +205,21 @@ static void message_ids(void **state)
 	const char *why;
 
 	(void)state;
-	compose_message_id(&a, "applied\nabc\n<x@y>", 17, "example.org");
-	compose_message_id(&b, "applied\nabc\n<x@y>", 17, "example.org");
+	compose_message_id(&a, "applied\nabc\n<x@y>", 17, "maint@example.org");
+	compose_message_id(&b, "applied\nabc\n<x@y>", 17, "maint@example.org");
 	assert_string_equal(a.buf, b.buf);
 	assert_int_equal(compose_check_msgid(a.buf, &why), 0);
 	strbuf_reset(&b);
-	compose_message_id(&b, "applied\nabd\n<x@y>", 17, "example.org");
+	compose_message_id(&b, "applied\nabd\n<x@y>", 17, "maint@example.org");
 	assert_string_not_equal(a.buf, b.buf);
+	assert_non_null(strstr(b.buf, "@example.org>"));
+	/* the domain after the last '@' (a quoted local part may hold one); none: localhost */
+	strbuf_reset(&b);
+	compose_message_id(&b, "applied\nabc\n<x@y>", 17, "\"a@b\"@example.org");
+	assert_string_equal(a.buf, b.buf);
+	strbuf_reset(&b);
+	compose_message_id(&b, "applied\nabc\n<x@y>", 17, "maint");
+	assert_non_null(strstr(b.buf, "@localhost>"));
 	strbuf_release(&a);
 	strbuf_release(&b);
 }
