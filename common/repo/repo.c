@@ -89,6 +89,14 @@ void repo_global_init(void)
 	at_cmd_return(repo_global_shutdown);
 }
 
+/* Packs mapped a 1 MiB window at a time, 8 MiB at most: a series' or the journal's packs and the big one. */
+static int map_packs_by_window(void)
+{
+	int rc = git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
+
+	return rc ? rc : git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
+}
+
 int repo_tune(enum repo_use use)
 {
 	int rc = 0;
@@ -98,9 +106,7 @@ int repo_tune(enum repo_use use)
 	case REPO_USE_SERIES:
 		rc = git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)4 << 20);
 		if (!rc)
-			rc = git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
-		if (!rc)
-			rc = git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
+			rc = map_packs_by_window();
 		break;
 	case REPO_USE_NOTES:
 		rc = git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, (size_t)64 << 10);
@@ -108,11 +114,8 @@ int repo_tune(enum repo_use use)
 			rc = git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_COMMIT, (size_t)0);
 		if (!rc)
 			rc = git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, (ssize_t)1 << 20);
-		/* the journal's packs (one per fold) and the big one, mapped a window at a time */
 		if (!rc)
-			rc = git_libgit2_opts(GIT_OPT_SET_MWINDOW_SIZE, (size_t)1 << 20);
-		if (!rc)
-			rc = git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, (size_t)8 << 20);
+			rc = map_packs_by_window();
 		break;
 	case REPO_USE_READ_ONLY:
 		rc = git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
