@@ -108,3 +108,12 @@ void sha1_finish(struct sha1 *s, unsigned char out[SHA1_RAWSZ])
 	for (int i = 0; i < 5; i++)
 		put_be32(out + 4 * i, s->h[i]);
 }
+
+void sha1_buf(unsigned char out[SHA1_RAWSZ], const void *data, size_t len)
+{
+	struct sha1 s;
+
+	sha1_start(&s);
+	sha1_update(&s, data, len);
+	sha1_finish(&s, out);
+}

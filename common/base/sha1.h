@@ -61,4 +61,7 @@ void sha1_start(struct sha1 *s);
 void sha1_update(struct sha1 *s, const void *data, size_t len);
 void sha1_finish(struct sha1 *s, unsigned char out[SHA1_RAWSZ]);
 
+/* The SHA-1 of data[0..len) at once (start, one update, finish). */
+void sha1_buf(unsigned char out[SHA1_RAWSZ], const void *data, size_t len);
+
 #endif

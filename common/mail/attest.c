@@ -151,11 +151,7 @@ int attest_check(struct attest *a, const struct raw_mail *raw, struct attest_ver
 	attest_verdict_release(v);
 	if (mail_header_get(raw->buf, hlen, "message-id", &id) &&
 	    mail_parse_msgids(&ids, id.buf, id.len)) {
-		struct sha1 h;
-
-		sha1_start(&h);
-		sha1_update(&h, raw->buf, raw->len);
-		sha1_finish(&h, sha);
+		sha1_buf(sha, raw->buf, raw->len);
 		slot = hashmap_put(&a->seen, ids.v[0], strlen(ids.v[0]), &added);
 		if (!added && !memcmp(a->cache[*slot].sha, sha, sizeof(sha))) {
 			verdict_copy(v, &a->cache[*slot].v);

@@ -334,12 +334,9 @@ void compose_date(struct strbuf *out, long long when, int tz)
 void compose_message_id(struct strbuf *out, const void *seed, size_t len, const char *from_email)
 {
 	const char *at = strrchr(from_email, '@');
-	struct sha1 h;
 	unsigned char digest[SHA1_RAWSZ];
 
-	sha1_start(&h);
-	sha1_update(&h, seed, len);
-	sha1_finish(&h, digest);
+	sha1_buf(digest, seed, len);
 	strbuf_addstr(out, "<git-maint.");
 	for (size_t i = 0; i < SHA1_RAWSZ; i++)
 		strbuf_addf(out, "%02x", digest[i]);

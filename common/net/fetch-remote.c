@@ -163,7 +163,6 @@ static int cache_open_dir(struct cache *c, int create)
  */
 static void cache_name(struct cache *c, const struct archive_ref *ref)
 {
-	struct sha1 h;
 	unsigned char digest[SHA1_RAWSZ];
 	struct strbuf sb = STRBUF_INIT;
 
@@ -173,9 +172,7 @@ static void cache_name(struct cache *c, const struct archive_ref *ref)
 
 		strbuf_addch(&sb, !ok || (!sb.len && ch == '.') ? '_' : ch);
 	}
-	sha1_start(&h);
-	sha1_update(&h, ref->thread_url, strlen(ref->thread_url));
-	sha1_finish(&h, digest);
+	sha1_buf(digest, ref->thread_url, strlen(ref->thread_url));
 	strbuf_addch(&sb, '-');
 	for (size_t i = 0; i < SHA1_RAWSZ; i++)
 		strbuf_addf(&sb, "%02x", digest[i]);

@@ -220,7 +220,7 @@ static int cmp_packed(const void *a, const void *b)
 
 /* The version 2 index of a pack (sorted ids, CRCs, offsets), with its own checksum. */
 static int build_idx(struct strbuf *idx, struct packed *pk, size_t nr,
-		     const unsigned char *pack_sum, struct sha1 *sha)
+		     const unsigned char *pack_sum)
 {
 	static const unsigned char magic[] = { 0xff, 't', 'O', 'c', 0, 0, 0, 2 };
 	unsigned char sum[SHA1_RAWSZ];
@@ -251,9 +251,7 @@ static int build_idx(struct strbuf *idx, struct packed *pk, size_t nr,
 			add_be32(idx, (uint32_t)pk[i].offset);
 		}
 	strbuf_add(idx, pack_sum, SHA1_RAWSZ);
-	sha1_start(sha);
-	sha1_update(sha, idx->buf, idx->len);
-	sha1_finish(sha, sum);
+	sha1_buf(sum, idx->buf, idx->len);
 	strbuf_add(idx, sum, SHA1_RAWSZ);
 	return 0;
 }
@@ -318,7 +316,7 @@ static int write_pack(struct objwrite *ow, const char *dir, struct strbuf *idx_o
 	}
 	if (packwrite_finish(&pw, sum) < 0)
 		goto out;
-	if (finish_file(pack_fd, pack_tmp) < 0 || build_idx(&idx, pk, ms->order_nr, sum, &ow->sha) < 0)
+	if (finish_file(pack_fd, pack_tmp) < 0 || build_idx(&idx, pk, ms->order_nr, sum) < 0)
 		goto out;
 	idx_fd = tmp_file(dir, "idx", &idx_tmp);
 	if (idx_fd < 0)

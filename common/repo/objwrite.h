@@ -20,7 +20,6 @@
 
 #include <git2.h>
 
-#include "sha1.h"
 
 struct memstore;
 
@@ -28,10 +27,9 @@ struct objwrite {
 	git_repository *repo;
 	git_odb *odb;
 	struct memstore *store;	/* owned by odb once added */
-	struct sha1 sha;	/* for pack and index checksums (object ids: objwrite_hash()) */
 };
 
-#define OBJWRITE_INIT { NULL, NULL, NULL, SHA1_INIT }
+#define OBJWRITE_INIT { NULL, NULL, NULL }
 
 /*
  * The id git gives an object of type with content data[0..len), computed
