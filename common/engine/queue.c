@@ -1515,7 +1515,7 @@ static int queue_after(void *data, struct walk_patch *p)
  */
 static enum maint_result run_series(struct queue *q, int skip_check_first)
 {
-	static const struct walk_hooks hooks = { queue_mail, queue_before, queue_after };
+	static const struct walk_hooks hooks = { queue_mail, queue_before, queue_after, 0 };
 	struct walk_run r = WALK_RUN_INIT(NULL);
 	struct series s;
 	enum maint_result ret = series_begin(q, &s, skip_check_first);

@@ -91,6 +91,7 @@ static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origi
 	popts.origin = origin;
 	popts.p_value = r->p_value;
 	popts.max_binary = r->max_binary;
+	popts.borrow = 1;	/* p->pm outlives ps (walk_one()) */
 	if (p->decoded && p->pm.patch.len &&
 	    !patch_parse(ps, p->pm.patch.buf, p->pm.patch.len, &popts, &err)) {
 		apply_session_set_label(r->session, p->pm.subject.buf);
@@ -139,6 +140,11 @@ static int walk_one(struct walk_run *r, const struct walk_mail *v, size_t i, str
 	if (r->quiet)
 		mopts.quiet = 1;
 	p->decoded = mailinfo_parse(&p->pm, &raw, &mopts) == 0;
+	if (r->hooks->decoded_only) {
+		strbuf_release(scratch);
+		p->buf = NULL;
+		p->len = 0;
+	}
 	if (r->hooks->before && (rc = r->hooks->before(r->data, p)))
 		return rc;
 	rc = apply_one(r, p, origin->buf, &ps);

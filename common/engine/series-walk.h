@@ -122,6 +122,13 @@ struct walk_hooks {
 	int (*before)(void *data, struct walk_patch *p);
 	/* Applied or not (p->res): 0 goes on; anything else stops the walk with it. */
 	int (*after)(void *data, struct walk_patch *p);
+	/*
+	 * The hooks after the decode read p->pm, never the mail's bytes:
+	 * these are released then (p->buf NULL), before the diff is parsed
+	 * and applied, so that a big mail is not held beside its decoded
+	 * text and the file the diff builds.
+	 */
+	int decoded_only;
 };
 
 struct walk_run {
