@@ -1831,7 +1831,12 @@ int apply_session_write_tree(git_oid *tree_out, struct apply_session *s, struct 
 
 		if (e->deleted)
 			continue;
-		if (!e->has_oid) {
+		if (!e->has_oid && s->cached_bytes + e->data.len > APPLY_CACHE_BYTES) {
+			/* Not kept once written (below): the batch takes the content itself. */
+			if (objwrite_object_move(ow, s->repo, &e->oid, &e->data, GIT_OBJECT_BLOB) < 0)
+				goto out;
+			e->has_oid = 1;
+		} else if (!e->has_oid) {
 			if (objwrite_object(ow, s->repo, &e->oid, e->data.buf, e->data.len,
 					    GIT_OBJECT_BLOB) < 0)
 				goto out;
