@@ -5,6 +5,7 @@
  */
 #include "series-walk.h"
 #include "applied.h"
+#include "mail.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -117,6 +118,21 @@ static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origi
 	return ret;
 }
 
+/* What hooks->after reads of p's mail kept (walk_hooks.after_reads), the rest released. */
+static void keep_for_after(enum walk_after_reads reads, struct walk_patch *p, struct strbuf *scratch)
+{
+	struct strbuf header = STRBUF_INIT;
+
+	if (reads == WALK_AFTER_MAIL)
+		return;
+	if (reads == WALK_AFTER_HEADER)
+		strbuf_add(&header, p->buf, mail_header_len(p->buf, p->len));
+	strbuf_release(scratch);
+	*scratch = header;	/* moved */
+	p->buf = reads == WALK_AFTER_HEADER ? scratch->buf : NULL;
+	p->len = scratch->len;
+}
+
 /* Patch i of v, from its mail to the after hook. */
 static int walk_one(struct walk_run *r, const struct walk_mail *v, size_t i, struct walk_patch *p,
 		    struct strbuf *scratch, struct strbuf *origin)
@@ -140,13 +156,9 @@ static int walk_one(struct walk_run *r, const struct walk_mail *v, size_t i, str
 	if (r->quiet)
 		mopts.quiet = 1;
 	p->decoded = mailinfo_parse(&p->pm, &raw, &mopts) == 0;
-	if (r->hooks->decoded_only) {
-		strbuf_release(scratch);
-		p->buf = NULL;
-		p->len = 0;
-	}
 	if (r->hooks->before && (rc = r->hooks->before(r->data, p)))
 		return rc;
+	keep_for_after(r->hooks->after_reads, p, scratch);
 	rc = apply_one(r, p, origin->buf, &ps);
 	if (!rc)
 		rc = r->hooks->after(r->data, p);
