@@ -521,9 +521,14 @@ static int sniff(struct mail_source *src)
 		    INPUT_MBOX : INPUT_SINGLE;
 	if (src->kind == INPUT_SINGLE && (src->flags & SOURCE_STRICT))
 		return error("'%s' is not an mbox", src->origin);
+	/*
+	 * What source_check_format() reads of a file: its start, not from
+	 * where the blanks skipped above end (that may be mid-line).
+	 */
 	if (src->kind == INPUT_SINGLE &&
 	    (ensure(src, SOURCE_DETECT_BYTES + 1) < 0 ||
-	     !source_looks_like_mail(src->data + src->pos, src->len - src->pos, src->flags)))
+	     !source_looks_like_mail(src->data, src->len < SOURCE_DETECT_BYTES + 1 ? src->len :
+				     SOURCE_DETECT_BYTES + 1, src->flags)))
 		return not_mail(src->origin);
 	return 0;
 }
