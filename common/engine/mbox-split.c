@@ -98,6 +98,17 @@ static int write_one(struct mbox_split *ms, const struct mail_entry *e, size_t p
 	return rc;
 }
 
+/* Can pm be a follow-up: does it answer a message, and is it not a patch of a series by itself? */
+static int may_follow_up(const struct patch_mail *pm)
+{
+	struct mail_facts f;
+
+	if (!pm->in_reply_to.len && !pm->references.nr)
+		return 0;
+	mail_facts_from(&f, pm, 0);
+	return mail_facts_may_follow_up(&f);
+}
+
 int mbox_split_index(struct mbox_split *ms)
 {
 	struct attest_verdict v = ATTEST_VERDICT_INIT;
@@ -125,8 +136,8 @@ int mbox_split_index(struct mbox_split *ms)
 		/* raw.origin is one of args (or "-"), which outlive the index. */
 		e = select_index_add(ms->idx, &pm, raw.number, raw.len, raw.origin,
 				   raw.from_line, raw.from_line_len);
-		/* an answer may give trailers an older version's review needs (select.h) */
-		if (pm.in_reply_to.len || pm.references.nr)
+		/* a follow-up may give trailers an older version's review needs (select.h) */
+		if (may_follow_up(&pm))
 			e->has_trailers = trailers_in_reply(raw.buf, raw.len);
 		if (ms->rereadable && !raw.file)
 			e->file_off = raw.offset;

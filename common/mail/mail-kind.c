@@ -50,6 +50,12 @@ void mail_facts_from(struct mail_facts *f, const struct patch_mail *pm, time_t w
 	f->has_diff = pm->has_patch && pm->paths.nr > 0;
 }
 
+int mail_facts_may_follow_up(const struct mail_facts *f)
+{
+	/* find_kinds(): tagged and a patch by itself, it is never made a follow-up */
+	return f->is_reply || !f->tagged || !(f->has_patch || f->has_diff);
+}
+
 /*
  * Strings (senders) live in one arena and are named by their offset, so
  * the arena may grow; message ids and series keys are found through
@@ -260,6 +266,7 @@ static void find_kinds(struct mail_kinds *mk, size_t *node_msg)
 		size_t p = m->reply_node == MAIL_NONE ? MAIL_NONE : node_msg[m->reply_node];
 
 		c->parent = p == i ? MAIL_NONE : p;
+		/* (mail_facts_may_follow_up() reads this rule: keep the two together) */
 		if (c->kind == MAIL_DUPLICATE || (m->tagged && c->kind != MAIL_OTHER) ||
 		    c->parent == MAIL_NONE)
 			continue;

@@ -116,6 +116,14 @@ struct mail_facts {
  */
 void mail_facts_from(struct mail_facts *f, const struct patch_mail *pm, time_t when);
 
+/*
+ * Can the message of f be a follow-up, in any mailbox? Not when it is
+ * a tagged patch that is no reply ("[PATCH v2 3/5] ..." answering its
+ * cover letter): that keeps its kind whatever it answers. Lets a reader
+ * skip what only a follow-up needs (the trailers it gives).
+ */
+int mail_facts_may_follow_up(const struct mail_facts *f);
+
 #define MAIL_NONE ((size_t)-1)
 
 /* The verdict on one message. */

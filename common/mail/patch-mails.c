@@ -465,7 +465,6 @@ static int any_trailer(const struct read_state *rs, const struct patch_mails *pm
 		       struct strbuf *buf)
 {
 	struct trailer_list tl = TRAILER_LIST_INIT;
-	struct strbuf text = STRBUF_INIT;
 	int found = 0;
 
 	for (size_t i = 0; i < rs->nr && !found; i++) {
@@ -475,14 +474,10 @@ static int any_trailer(const struct read_state *rs, const struct patch_mails *pm
 			found = -1;
 			break;
 		}
-		strbuf_reset(&text);
-		if (trailers_reply_text(&text, buf->buf, buf->len) < 0)
-			continue;
-		trailers_from_reply(&tl, text.buf, text.len);
+		trailers_of_reply(&tl, buf->buf, buf->len);
 		found = tl.nr > 0;
 	}
 	trailer_list_release(&tl);
-	strbuf_release(&text);
 	return found;
 }
 

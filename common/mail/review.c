@@ -220,11 +220,7 @@ int review_msg_from_mail(struct review_msg *m, const struct mail_class *c, size_
 	m->from_name = pm->author_name.buf;
 	m->from_email = pm->author_email.buf;
 	if (c->kind == MAIL_FOLLOWUP) {
-		struct strbuf text = STRBUF_INIT;
-
-		if (!trailers_reply_text(&text, bytes, len))
-			trailers_from_reply(&m->trailers, text.buf, text.len);
-		strbuf_release(&text);
+		trailers_of_reply(&m->trailers, bytes, len);
 	} else if (c->kind == MAIL_PATCH) {
 		struct strbuf msg = STRBUF_INIT;
 

@@ -39,10 +39,12 @@
  * into LF unless SOURCE_KEEP_CR is given. With SOURCE_MBOXRD, one '>'
  * is removed from every line matching /^>+From /.
  *
- * Memory: regular files are mapped (pages already handed out are given
- * back every 8 MiB), stdin and pipes are read in 64 KiB chunks; a
- * message is copied only when it must be rewritten (CRLF, mboxrd), so
- * memory stays bounded by the largest message, not the mailbox. A
+ * Memory: files, stdin and pipes alike are read in 64 KiB chunks into
+ * one buffer, which holds the message being read (not mapped: on a
+ * large mailbox, first touching a mapping's pages costs more than
+ * read() does); a message is copied again only when it must be
+ * rewritten (CRLF, mboxrd), so memory stays bounded by the largest
+ * message, not the mailbox. A
  * message larger than the maximum size (source_set_max_size, default
  * SOURCE_MAX_SIZE_DEFAULT, config mbox.max-message-size) is an error:
  * "<origin>: message N exceeds max size (M bytes)".
@@ -71,7 +73,7 @@ struct raw_mail {
 	const char *file;	/* the Maildir file name (origin/cur/...), else NULL */
 	/*
 	 * Where buf starts in the file origin (or file) names, when buf is
-	 * a byte-for-byte copy of it (a mapped regular file, nothing
+	 * a byte-for-byte copy of it (a regular file read from its start, nothing
 	 * rewritten); else -1. Lets a second pass pread() a message back
 	 * instead of splitting the file again.
 	 */

@@ -252,19 +252,72 @@ static void unflow(struct strbuf *out, const char *s, size_t len, int delsp)
 		strbuf_addch(out, '\n');
 }
 
-static int text_part(struct strbuf *out, const char *body, size_t len, const struct part_info *pi)
+/*
+ * A reply's text as trailers_from_reply() reads it: copied into out, or,
+ * when in_place is set and the text is the part's bytes as they are,
+ * pointed at in the mail (see text_in_place()).
+ */
+struct reply_text {
+	struct strbuf *out;
+	const char **in_place;	/* NULL: always copy */
+	size_t *in_place_len;
+};
+
+static int is_flowed(const struct part_info *pi)
+{
+	struct strbuf format = STRBUF_INIT;
+	int flowed = mail_header_param(pi->ct.buf, pi->ct.len, "format", &format) &&
+		     !strcasecmp(format.buf, "flowed");
+
+	strbuf_release(&format);
+	return flowed;
+}
+
+/*
+ * The part's text without a copy, when copying would not change it: no
+ * transfer encoding, UTF-8 or no charset (mail_to_utf8() copies those as
+ * they are), not flowed, and no NUL or CR (the copy drops NULs and the
+ * CRs of CRLF). Only the lines before the first "diff --git " are
+ * looked at and given: trailers_from_reply() stops at that line, and
+ * each of the copy's steps keeps a line that starts after a newline
+ * where it was, so the trailers are the same. 1 when done.
+ */
+static int text_in_place(const struct reply_text *rt, const char *body, size_t len,
+			 const struct part_info *pi, const char *charset)
+{
+	const char *diff;
+	size_t n;
+
+	if (!rt->in_place || !strcasecmp(pi->cte.buf, "base64") ||
+	    !strcasecmp(pi->cte.buf, "quoted-printable") ||
+	    (*charset && !mail_charset_is_utf8(charset)) || is_flowed(pi))
+		return 0;
+	diff = len >= 11 && !memcmp(body, "diff --git ", 11) ? body :
+	       mail_find_line(body, len, "diff --git ", 11);
+	n = diff ? (size_t)(diff - body) : len;
+	if (memchr(body, '\0', n) || memchr(body, '\r', n))
+		return 0;
+	*rt->in_place = body;
+	*rt->in_place_len = n;
+	return 1;
+}
+
+static int text_part(const struct reply_text *rt, const char *body, size_t len, const struct part_info *pi)
 {
 	struct strbuf raw = STRBUF_INIT, utf8 = STRBUF_INIT, charset = STRBUF_INIT, flow = STRBUF_INIT;
+	struct strbuf *out = rt->out;
 	const char *problem;
 	int ret = 0;
 
+	mail_header_param(pi->ct.buf, pi->ct.len, "charset", &charset);
+	if (text_in_place(rt, body, len, pi, charset.buf))
+		goto out;
 	if (!strcasecmp(pi->cte.buf, "base64"))
 		mail_decode_base64(&raw, body, len, &problem);
 	else if (!strcasecmp(pi->cte.buf, "quoted-printable"))
 		mail_decode_qp(&raw, body, len, &problem);
 	else
 		strbuf_add(&raw, body, len);
-	mail_header_param(pi->ct.buf, pi->ct.len, "charset", &charset);
 	if (mail_to_utf8(&utf8, raw.buf, raw.len, charset.buf) < 0) {
 		ret = -1;
 		goto out;
@@ -275,9 +328,7 @@ static int text_part(struct strbuf *out, const char *body, size_t len, const str
 			continue;
 		else
 			strbuf_addch(&flow, utf8.buf[i]);
-	strbuf_reset(&charset);
-	if (mail_header_param(pi->ct.buf, pi->ct.len, "format", &charset) &&
-	    !strcasecmp(charset.buf, "flowed")) {
+	if (is_flowed(pi)) {
 		struct strbuf delsp = STRBUF_INIT;
 		int del = mail_header_param(pi->ct.buf, pi->ct.len, "delsp", &delsp) &&
 			  !strcasecmp(delsp.buf, "yes");
@@ -295,10 +346,10 @@ out:
 	return ret;
 }
 
-static int find_text(struct strbuf *out, const char *buf, size_t len, int depth);
+static int find_text(const struct reply_text *rt, const char *buf, size_t len, int depth);
 
 /* The first part of a multipart body that has text. */
-static int multipart_text(struct strbuf *out, const char *body, size_t len,
+static int multipart_text(const struct reply_text *rt, const char *body, size_t len,
 			  const struct part_info *pi, int depth)
 {
 	struct strbuf b = STRBUF_INIT;
@@ -322,7 +373,7 @@ static int multipart_text(struct strbuf *out, const char *body, size_t len,
 				plen--;
 			if (plen && part[plen - 1] == '\r')
 				plen--;
-			if (!find_text(out, part, plen, depth + 1)) {
+			if (!find_text(rt, part, plen, depth + 1)) {
 				ret = 0;
 				goto out;
 			}
@@ -338,7 +389,7 @@ out:
 	return ret;
 }
 
-static int find_text(struct strbuf *out, const char *buf, size_t len, int depth)
+static int find_text(const struct reply_text *rt, const char *buf, size_t len, int depth)
 {
 	struct part_info pi;
 	size_t hlen = mail_header_len(buf, len);
@@ -346,23 +397,38 @@ static int find_text(struct strbuf *out, const char *buf, size_t len, int depth)
 
 	part_info_read(&pi, buf, hlen);
 	if (starts_with(pi.type.buf, "multipart/"))
-		ret = multipart_text(out, buf + hlen, len - hlen, &pi, depth);
+		ret = multipart_text(rt, buf + hlen, len - hlen, &pi, depth);
 	else if (!strcmp(pi.type.buf, "text/plain") &&
 		 strncasecmp(pi.disposition.buf, "attachment", 10))
-		ret = text_part(out, buf + hlen, len - hlen, &pi);
+		ret = text_part(rt, buf + hlen, len - hlen, &pi);
 	part_info_release(&pi);
 	return ret;
 }
 
 int trailers_reply_text(struct strbuf *out, const char *mail, size_t len)
 {
+	struct reply_text rt = { out, NULL, NULL };
 	size_t start = out->len;
 
-	if (find_text(out, mail, len, 0) < 0) {
+	if (find_text(&rt, mail, len, 0) < 0) {
 		strbuf_setlen(out, start);
 		return -1;
 	}
 	return 0;
+}
+
+int trailers_of_reply(struct trailer_list *out, const char *mail, size_t len)
+{
+	struct strbuf copy = STRBUF_INIT;
+	const char *text = NULL;
+	size_t text_len = 0;
+	struct reply_text rt = { &copy, &text, &text_len };
+	int ret = find_text(&rt, mail, len, 0);
+
+	if (!ret)
+		trailers_from_reply(out, text ? text : copy.buf, text ? text_len : copy.len);
+	strbuf_release(&copy);
+	return ret < 0 ? -1 : 0;
 }
 
 /* ---- the trailers of a reply's text ---- */
@@ -556,21 +622,17 @@ void trailers_from_reply(struct trailer_list *out, const char *text, size_t len)
 
 int trailers_in_reply(const char *mail, size_t len)
 {
-	struct strbuf text = STRBUF_INIT;
 	struct trailer_list tl = TRAILER_LIST_INIT;
-	int found;
-
 	size_t hlen = mail_header_len(mail, len);
+	int found;
 
 	/* a trailer names a person by address, or is a Fixes: line; base64 hides both */
 	if (!memchr(mail + hlen, '@', len - hlen) && !memmem(mail, len, "ixes:", 5) &&
 	    !memmem(mail, len, "ase64", 5) && !memmem(mail, len, "ASE64", 5))
 		return 0;
-	if (!trailers_reply_text(&text, mail, len))
-		trailers_from_reply(&tl, text.buf, text.len);
+	trailers_of_reply(&tl, mail, len);
 	found = tl.nr > 0;
 	trailer_list_release(&tl);
-	strbuf_release(&text);
 	return found;
 }
 

@@ -115,6 +115,16 @@ int trailers_reply_text(struct strbuf *out, const char *mail, size_t len);
 /* Appends to out the trailers of a reply's text (from trailers_reply_text()), in order. */
 void trailers_from_reply(struct trailer_list *out, const char *text, size_t len);
 
+/*
+ * Appends to out the trailers of the reply mail[0..len): the two above,
+ * without copying the text where it is the mail's bytes as they are
+ * (plain UTF-8 or ASCII, not encoded, not flowed, no NUL or CR before
+ * its diff), and then only up to its first "diff --git " line, where
+ * trailers_from_reply() stops. Returns 0, or -1 when the message has no
+ * text part.
+ */
+int trailers_of_reply(struct trailer_list *out, const char *mail, size_t len);
+
 /* Does the message mail[0..len) carry a trailer in its reply text (as above)? 1 or 0. */
 int trailers_in_reply(const char *mail, size_t len);
 

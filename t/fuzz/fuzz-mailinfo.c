@@ -5,7 +5,9 @@
  * mailinfo_parse(), full and fast, with the options chosen by the
  * first byte, and mbox-split's select_scan(), which must agree with the
  * parser on every field it fills whenever it does not hand over, and
- * hand over every message the parser reports as bad. Built by `make
+ * hand over every message the parser reports as bad; and the trailers
+ * of each message read as a reply in place (trailers_of_reply()) must be
+ * those of its copied text (trailers_reply_text()). Built by `make
  * fuzz-build` (.build/fuzz/fuzz-mailinfo), run briefly by
  * t/t0103-fuzz.sh and for longer by `make fuzz FUZZ=mailinfo`; give it
  * files to replay them.
@@ -20,6 +22,7 @@
 #include "select.h"
 #include "source.h"
 #include "strbuf.h"
+#include "trailers.h"
 #include "utf8.h"
 #include "usage.h"
 
@@ -162,6 +165,26 @@ static int same_selection(const struct patch_mail *a, const struct patch_mail *b
 	       a->version == b->version && a->number == b->number && a->total == b->total;
 }
 
+/* Do the trailers read in place and those of the copied text agree? */
+static int same_reply_trailers(const struct raw_mail *raw)
+{
+	struct trailer_list in_place = TRAILER_LIST_INIT, copied = TRAILER_LIST_INIT;
+	struct strbuf text = STRBUF_INIT;
+	int a = trailers_of_reply(&in_place, raw->buf, raw->len);
+	int b = trailers_reply_text(&text, raw->buf, raw->len);
+	int same = a == b;
+
+	if (!b)
+		trailers_from_reply(&copied, text.buf, text.len);
+	same = same && in_place.nr == copied.nr;
+	for (size_t i = 0; same && i < copied.nr; i++)
+		same = !strcmp(in_place.v[i].line, copied.v[i].line);
+	trailer_list_release(&in_place);
+	trailer_list_release(&copied);
+	strbuf_release(&text);
+	return same;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mailinfo_opts opts = MAILINFO_OPTS_INIT;
@@ -212,6 +235,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    pm.paths.nr != fast.paths.nr || pm.has_patch != fast.has_patch)
 			abort();
 		strbuf_release(&info);
+		if (!same_reply_trailers(&raw))
+			abort();
 		/* mbox-split's scan: as the parser with its default options, or hands over */
 		if (!opts.keep_subject && !opts.keep_non_patch && !opts.scissors &&
 		    !opts.no_inbody_headers && select_scan(&scan, &raw)) {

@@ -2,8 +2,8 @@
 /*
  * Fuzz target for mbox splitting (common/mail/source.c): the bytes after the
  * first are a mailbox, read from memory (source_open_buffer) and, as
- * the first byte picks, as a regular file (mapped) and from a pipe on
- * standard input (the stream window), with the flags and the size
+ * the first byte picks, as a regular file and from a pipe on standard
+ * input (both through the read window), with the flags and the size
  * limit the first byte picks too. All must yield the same messages
  * (bytes, number, From line) and the same errors; a message that is a
  * byte-for-byte copy of the file must say where it starts

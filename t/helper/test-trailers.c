@@ -53,15 +53,17 @@ int cmd_main(int argc, const char **argv)
 
 	if (argc < 3)
 		die("usage: test-trailers (reply|text|block|add|from|person) ...");
-	if (!strcmp(argv[1], "reply") || !strcmp(argv[1], "text")) {
+	if (!strcmp(argv[1], "reply")) {
+		read_or_die(&sb, argv[2]);
+		if (trailers_of_reply(&tl, sb.buf, sb.len) < 0)
+			ret = 1;
+		print_list(&tl);
+	} else if (!strcmp(argv[1], "text")) {
 		read_or_die(&sb, argv[2]);
 		if (trailers_reply_text(&text, sb.buf, sb.len) < 0)
 			ret = 1;
-		else if (!strcmp(argv[1], "text"))
+		else
 			fwrite(text.buf, 1, text.len, stdout);
-		trailers_from_reply(&tl, text.buf, text.len);
-		if (!strcmp(argv[1], "reply"))
-			print_list(&tl);
 	} else if (!strcmp(argv[1], "block")) {
 		read_or_die(&sb, argv[2]);
 		trailers_of_message(&tl, sb.buf, sb.len, NULL);

@@ -21,7 +21,7 @@
 # round next to it (the spread: the machine is shared), wall clock and
 # CPU (user + system, steadier on a shared machine), output directories
 # emptied (and, on disk, synced) between runs outside the timing. Peak memory
-# is GNU time's %M (KiB, resident: it includes the mapped mailbox pages)
+# is GNU time's %M (KiB, resident: it includes the input buffer)
 # for a file argument and for the mailbox on a pipe, next to the largest
 # message. Goals: select >= 3x faster than mailsplit into tmpfs and within
 # 10x of cat; split no slower than mailsplit to the same kind of
