@@ -462,8 +462,9 @@ static int is_scissors_line(const char *line)
 			perforation++;
 			continue;
 		}
-		if (starts_with(c, ">8") || starts_with(c, "8<") || starts_with(c, ">%") ||
-		    starts_with(c, "%<")) {
+		/* ">8", "8<", ">%" or "%<" (tested by hand: this runs for every character of a line) */
+		if ((c[0] == '>' && (c[1] == '8' || c[1] == '%')) ||
+		    ((c[0] == '8' || c[0] == '%') && c[1] == '<')) {
 			in_perforation = 1;
 			perforation += 2;
 			scissors += 2;
