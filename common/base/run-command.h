@@ -14,6 +14,13 @@
  * describe-contains and --help do, starts nothing; push.c's worker is a
  * fork() that runs our own code, no program.)
  *
+ * One exception is left: the sendmail-compatible program of
+ * sendemail.smtpServer (mailer.c) has a posix_spawn() of its own, because
+ * all it says is its reply to the mail: why it did not start, its output
+ * and its standard error together (bounded), and whether it exited or was
+ * killed (a signal may be retried, an exit status of 128 and more not),
+ * none of which run_opts can give back yet.
+ *
  * What the child gets: its arguments (argv[0] searched on our PATH unless
  * it holds a '/'; a file without "#!" is not handed to the shell, as
  * execvp() would), our environment with run_opts.env applied (one merge,
