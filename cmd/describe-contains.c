@@ -16,6 +16,7 @@
 #include "describe-cmd.h"
 #include "in-progress.h"
 #include "repo-files.h"
+#include "run-command.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "usage.h"
@@ -25,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define FULL_PROGRAM "git-maint-describe-contains--libgit2"
@@ -48,25 +48,11 @@ struct front {
  */
 static void full_argv(struct strvec *out, const struct front *f, int answered)
 {
-	char self[4096];
-	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
+	struct strbuf path = STRBUF_INIT;
 
-	/* Next to us (the build), then where make install puts it, then PATH. */
-	if (len > 0) {
-		self[len] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			strvec_pushf(out, "%s/%s", self, FULL_PROGRAM);
-			if (access(out->v[0], X_OK)) {
-				strvec_clear(out);
-				strvec_pushf(out, "%s/../libexec/git-maint/%s", self, FULL_PROGRAM);
-			}
-		}
-	}
-	if (!out->nr || access(out->v[0], X_OK))
-		strvec_clear(out), strvec_push(out, FULL_PROGRAM);	/* from PATH */
+	/* none found: its bare name, which exec reports as not found */
+	strvec_push(out, find_part_program(&path, FULL_PROGRAM) ? FULL_PROGRAM : path.buf);
+	strbuf_release(&path);
 	if (answered)
 		strvec_pushf(out, "--answered=%d", answered);
 	for (size_t i = 0; i < f->given.nr; i++)
@@ -96,31 +82,23 @@ static enum maint_result pipe_to_full(void *ctx, const char *line)
 {
 	const struct front *f = ctx;
 	struct strvec args = STRVEC_INIT;
+	struct run_opts ro = { 0 };
+	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf rest = STRBUF_INIT;
-	int fds[2], status;
-	pid_t pid;
 	FILE *to;
 
 	refuse_if_testing(f, line);
 	full_argv(&args, f, 0);
-	if (pipe(fds) < 0)
-		die_errno("cannot create a pipe");
-	report_flush();
-	pid = fork();
-	if (pid < 0)
-		die_errno("cannot fork");
-	if (!pid) {
-		dup2(fds[0], 0);
-		close(fds[0]);
-		close(fds[1]);
-		execvp(args.v[0], (char *const *)args.v);
-		die_errno("cannot run '%s'", args.v[0]);
+	ro.argv = args.v;
+	if (start_command(&cp, &ro, CHILD_PIPE_IN) < 0) {
+		strvec_clear(&args);
+		return RESULT_FATAL;
 	}
 	strvec_clear(&args);
-	close(fds[0]);
-	to = fdopen(fds[1], "w");
+	to = fdopen(cp.in, "w");
 	if (!to)
 		die_errno("cannot write to '%s'", FULL_PROGRAM);
+	cp.in = -1;	/* fclose() closes it */
 	fprintf(to, "%s\n", line);
 	while (!ferror(to) && fflush(to) != EOF && strbuf_getline(&rest, stdin) != EOF) {
 		fwrite(rest.buf, 1, rest.len, to);
@@ -128,12 +106,7 @@ static enum maint_result pipe_to_full(void *ctx, const char *line)
 	}
 	fclose(to);
 	strbuf_release(&rest);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die_errno("cannot wait for '%s'", FULL_PROGRAM);
-	if (WIFEXITED(status))
-		return result_from_exit_code(WEXITSTATUS(status));
-	return RESULT_FATAL;
+	return result_from_exit_code(finish_command(&cp));
 }
 
 int cmd_main(int argc, const char **argv)

@@ -1,25 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 #include "pager.h"
 #include "config.h"
+#include "run-command.h"
 #include "strbuf.h"
 #include "usage.h"
 #include "wrapper.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-static pid_t pager_pid;
+static struct child_process pager = CHILD_PROCESS_INIT;
 
 int pager_in_use(void)
 {
 	const char *v = getenv("GIT_PAGER_IN_USE");
 
-	return pager_pid > 0 || (v && config_parse_bool(v) == 1);
+	return pager.pid > 0 || (v && config_parse_bool(v) == 1);
 }
 
 /* The pager command, or NULL for none: the environment and config, as git chooses. */
@@ -61,60 +59,46 @@ static char *pager_command(const struct maint_config *cfg, const char *cmd)
 static void wait_for_pager(int status, void *unused)
 {
 	(void)unused;
-	if (pager_pid <= 0)
+	if (pager.pid <= 0)
 		return;
 	report_release(status);	/* the held error, before its stream closes */
 	fflush(stdout);
 	fflush(stderr);
 	close(1);
 	close(2);
-	while (waitpid(pager_pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	pager_pid = 0;
+	finish_command(&pager);
 }
 
 void setup_pager(const struct maint_config *cfg, const char *cmd)
 {
-	int fds[2];
-	char *pager;
+	const char *argv[] = { "/bin/sh", "-c", NULL, NULL };
+	const char *env[3] = { NULL };
+	struct run_opts o = { .argv = argv, .env = env };
+	char *pager_cmd;
+	size_t n = 0;
 
 	if (!isatty(1) || pager_in_use())
 		return;
-	pager = pager_command(cfg, cmd);
-	if (!pager)
+	pager_cmd = pager_command(cfg, cmd);
+	if (!pager_cmd)
 		return;
-	if (pipe(fds) < 0) {
-		warning("cannot run the pager '%s': %s", pager, strerror(errno));
-		free(pager);
-		return;
-	}
-	fflush(NULL);
-	report_flush();
-	pager_pid = fork();
-	if (pager_pid < 0) {
-		warning("cannot run the pager '%s': %s", pager, strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		free(pager);
+	argv[2] = pager_cmd;
+	if (!getenv("LESS"))
+		env[n++] = "LESS=FRX";
+	if (!getenv("LV"))
+		env[n++] = "LV=-c";
+	if (start_command(&pager, &o, CHILD_PIPE_IN) < 0) {
+		warning("cannot run the pager '%s'", pager_cmd);
+		free(pager_cmd);
 		return;
 	}
-	if (!pager_pid) {
-		dup2(fds[0], 0);
-		close(fds[0]);
-		close(fds[1]);
-		setenv("LESS", getenv("LESS") ? getenv("LESS") : "FRX", 1);
-		setenv("LV", getenv("LV") ? getenv("LV") : "-c", 1);
-		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
-		fprintf(stderr, "fatal: cannot run the pager '%s': %s\n", pager, strerror(errno));
-		_exit(127);
-	}
-	free(pager);
+	free(pager_cmd);
 	/* what we write goes to it, and our errors too when they would reach the terminal */
-	dup2(fds[1], 1);
+	dup2(pager.in, 1);
 	if (isatty(2))
-		dup2(fds[1], 2);
-	close(fds[0]);
-	close(fds[1]);
+		dup2(pager.in, 2);
+	close(pager.in);
+	pager.in = -1;
 	setenv("GIT_PAGER_IN_USE", "true", 1);
 	/* a pager that quits early ends us quietly (SIGPIPE), as git */
 	on_exit(wait_for_pager, NULL);

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,20 +15,156 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void NORETURN child(const struct run_opts *o, int in, int out, int err)
+extern char **environ;
+
+/* 1 when an entry of env ("NAME=value" or "NAME") names the variable var[0..n). */
+static int env_names(const char *const *env, const char *var, size_t n)
 {
-	if (in < 0 && !o->interactive && (in = open("/dev/null", O_RDONLY)) < 0)
-		_exit(127);
-	if ((in >= 0 && dup2(in, 0) < 0) || (out >= 0 && dup2(out, 1) < 0) ||
-	    (err >= 0 && dup2(err, 2) < 0))
-		_exit(127);
-	for (const char *const *e = o->env; e && *e; e++)
-		if (strchr(*e, '=') ? putenv((char *)*e) : unsetenv(*e))
-			_exit(127);
-	signal(SIGPIPE, SIG_DFL);
-	execvp(o->argv[0], (char *const *)o->argv);
-	error_errno("cannot run '%s'", o->argv[0]);
-	_exit(127);
+	for (; *env; env++)
+		if (!strncmp(*env, var, n) && ((*env)[n] == '=' || !(*env)[n]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The child's environment (run_opts.env): ours without the variables env
+ * names, then env's "NAME=value" entries that no later entry names again.
+ * The strings stay ours and env's: free the array alone.
+ */
+static const char **child_env(const char *const *env)
+{
+	size_t nr = 0, n;
+	const char **v;
+
+	for (char **e = environ; *e; e++)
+		nr++;
+	for (const char *const *e = env; *e; e++)
+		nr++;
+	v = xcalloc(nr + 1, sizeof(*v));
+	nr = 0;
+	for (char **e = environ; *e; e++)
+		if (!env_names(env, *e, strcspn(*e, "=")))
+			v[nr++] = *e;
+	for (const char *const *e = env; *e; e++) {
+		n = strcspn(*e, "=");
+		if ((*e)[n] == '=' && !env_names(e + 1, *e, n))
+			v[nr++] = *e;
+	}
+	return v;
+}
+
+/* What the child does before it runs the program: its descriptors and directory. */
+static int child_actions(posix_spawn_file_actions_t *fa, const struct run_opts *o, int in,
+			 int out, int err)
+{
+	int rc = 0;
+
+	if (in >= 0)
+		rc = posix_spawn_file_actions_adddup2(fa, in, 0);
+	else if (!o->interactive)
+		rc = posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!rc && out >= 0)
+		rc = posix_spawn_file_actions_adddup2(fa, out, 1);
+	if (!rc && err >= 0)
+		rc = posix_spawn_file_actions_adddup2(fa, err, 2);
+	if (!rc && o->out_to_err)
+		rc = posix_spawn_file_actions_adddup2(fa, 2, 1);
+	if (!rc && o->dir)
+		rc = posix_spawn_file_actions_addchdir_np(fa, o->dir);
+	return rc;
+}
+
+/* SIGPIPE at its default in the child, whatever ours is (we ignore it while we pump). */
+static int child_attr(posix_spawnattr_t *attr)
+{
+	sigset_t dfl;
+	int rc = posix_spawnattr_init(attr);
+
+	if (rc)
+		return rc;
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	rc = posix_spawnattr_setsigdefault(attr, &dfl);
+	if (!rc)
+		rc = posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGDEF);
+	if (rc)
+		posix_spawnattr_destroy(attr);
+	return rc;
+}
+
+/* 0 when dir is a directory we may enter, else -1 with errno saying why not. */
+static int enterable(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return access(dir, X_OK);
+}
+
+/*
+ * Reports why o's program did not start (errno rc): -1 when no process
+ * was made, else 127 (what the child could not do, as a shell says it).
+ */
+static int spawn_failed(const struct run_opts *o, int rc)
+{
+	errno = rc;
+	if (rc == EAGAIN || rc == ENOMEM)
+		return error_errno("cannot run '%s'", o->argv[0]);
+	if (o->dir && enterable(o->dir) < 0) {
+		error_errno("cannot change to '%s'", o->dir);
+	} else {
+		errno = rc;
+		error_errno("cannot run '%s'", o->argv[0]);
+	}
+	return 127;
+}
+
+/*
+ * Starts o's program, the one way git-maint starts one (run-command.h),
+ * with in, out and err (-1: see run_opts) as its standard input, output
+ * and error. 0 with *pid, or what run_command_opts() returns when the
+ * program does not start (reported).
+ */
+static int spawn(pid_t *pid, const struct run_opts *o, int in, int out, int err)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	const char **envp = NULL;
+	int rc;
+
+	if (o->out_to_err && out >= 0)
+		BUG("run_opts.out_to_err with a pipe for its standard output");
+	rc = posix_spawn_file_actions_init(&fa);
+	if (rc)
+		return spawn_failed(o, rc);
+	rc = child_actions(&fa, o, in, out, err);
+	if (!rc)
+		rc = child_attr(&attr);
+	if (!rc) {
+		if (o->env)
+			envp = child_env(o->env);
+		/* what we wrote comes before what it writes */
+		fflush(NULL);
+		report_flush();
+		rc = posix_spawnp(pid, o->argv[0], &fa, &attr, (char *const *)o->argv,
+				  envp ? (char *const *)envp : environ);
+		posix_spawnattr_destroy(&attr);
+		free(envp);
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	return rc ? spawn_failed(o, rc) : 0;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
 }
 
 /* Appends what can be read from *fd to out; closes it at the end. */
@@ -38,30 +175,36 @@ static void drain(int *fd, struct strbuf *out)
 
 	if (r < 0 && errno == EINTR)
 		return;
-	if (r <= 0) {
-		close(*fd);
-		*fd = -1;
-	} else {
+	if (r <= 0)
+		close_fd(fd);
+	else
 		strbuf_add(out, buf, r);
-	}
 }
 
-/* Feeds input and drains output and errors at the same time: any may exceed a pipe's buffer. */
-static int pump(int to, const char *input, size_t len, int from, struct strbuf *out, int errfd,
-		struct strbuf *err)
+/*
+ * Feeds input to *to and drains *from into out and *errfd into err at the
+ * same time (any may exceed a pipe's buffer), each closed and set to -1
+ * when done. *to does not block: a write of all that is left would wait
+ * for a child that waits for us to read its output.
+ */
+static int pump(int *to, const char *input, size_t len, int *from, struct strbuf *out,
+		int *errfd, struct strbuf *err)
 {
 	size_t done = 0;
+	int fl = *to >= 0 ? fcntl(*to, F_GETFL) : 0;
 
-	while (to >= 0 || from >= 0 || errfd >= 0) {
+	if (fl < 0 || (*to >= 0 && fcntl(*to, F_SETFL, fl | O_NONBLOCK) < 0))
+		return error_errno("cannot write to a child process");
+	while (*to >= 0 || *from >= 0 || *errfd >= 0) {
 		struct pollfd pfd[3];
 		int n = 0, rc;
 
-		if (to >= 0)
-			pfd[n++] = (struct pollfd){ to, POLLOUT, 0 };
-		if (from >= 0)
-			pfd[n++] = (struct pollfd){ from, POLLIN, 0 };
-		if (errfd >= 0)
-			pfd[n++] = (struct pollfd){ errfd, POLLIN, 0 };
+		if (*to >= 0)
+			pfd[n++] = (struct pollfd){ *to, POLLOUT, 0 };
+		if (*from >= 0)
+			pfd[n++] = (struct pollfd){ *from, POLLIN, 0 };
+		if (*errfd >= 0)
+			pfd[n++] = (struct pollfd){ *errfd, POLLIN, 0 };
 		rc = poll(pfd, n, -1);
 		if (rc < 0 && errno == EINTR)
 			continue;
@@ -70,20 +213,18 @@ static int pump(int to, const char *input, size_t len, int from, struct strbuf *
 		for (int i = 0; i < n; i++) {
 			if (!pfd[i].revents)
 				continue;
-			if (pfd[i].fd == to) {
-				ssize_t w = write(to, input + done, len - done);
+			if (pfd[i].fd == *to) {
+				ssize_t w = write(*to, input + done, len - done);
 
-				if (w < 0 && errno == EINTR)
+				if (w < 0 && (errno == EINTR || errno == EAGAIN))
 					continue;
 				/* A program that does not read its input is not our error. */
-				if (w < 0 || (done += w) == len) {
-					close(to);
-					to = -1;
-				}
-			} else if (pfd[i].fd == from) {
-				drain(&from, out);
+				if (w < 0 || (done += w) == len)
+					close_fd(to);
+			} else if (pfd[i].fd == *from) {
+				drain(from, out);
 			} else {
-				drain(&errfd, err);
+				drain(errfd, err);
 			}
 		}
 	}
@@ -103,107 +244,90 @@ static int wait_child(pid_t pid, const char *name)
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 255;
 }
 
-static void close_pair(int p[2])
+/* Our pipe to or from the child when want: 0 (pipe -1s when not wanted), or -1 reported. */
+static int child_pipe(int p[2], int want, const char *name)
 {
-	for (int i = 0; i < 2; i++)
-		if (p[i] >= 0)
-			close(p[i]);
+	if (want && pipe2(p, O_CLOEXEC) < 0)
+		return error_errno("cannot run '%s'", name);
+	return 0;
 }
 
 int run_command_opts(const struct run_opts *o)
 {
 	int in[2] = { -1, -1 }, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
-	const char *name = o->argv[0];
 	void (*old_pipe)(int), (*old_int)(int) = SIG_DFL, (*old_quit)(int) = SIG_DFL;
 	pid_t pid;
-	int status, ret;
+	int ret, status;
 
-	if ((o->input && pipe(in) < 0) || (o->out && pipe(outp) < 0) || (o->err && pipe(errp) < 0)) {
-		error_errno("cannot run '%s'", name);
-		goto fail;
+	if (child_pipe(in, !!o->input, o->argv[0]) || child_pipe(outp, !!o->out, o->argv[0]) ||
+	    child_pipe(errp, !!o->err, o->argv[0])) {
+		ret = -1;
+		goto out;
 	}
-	fflush(NULL);
-	report_flush();
-	pid = fork();
-	if (pid < 0) {
-		error_errno("cannot run '%s'", name);
-		goto fail;
-	}
-	if (!pid) {
-		if (in[1] >= 0)
-			close(in[1]);
-		if (outp[0] >= 0)
-			close(outp[0]);
-		if (errp[0] >= 0)
-			close(errp[0]);
-		child(o, in[0], outp[1], errp[1]);
-	}
-	if (in[0] >= 0)
-		close(in[0]);
-	if (outp[1] >= 0)
-		close(outp[1]);
-	if (errp[1] >= 0)
-		close(errp[1]);
+	ret = spawn(&pid, o, in[0], outp[1], errp[1]);
+	/* the child's ends are its own */
+	close_fd(&in[0]);
+	close_fd(&outp[1]);
+	close_fd(&errp[1]);
+	if (ret)
+		goto out;
 	if (o->interactive) {
 		old_int = signal(SIGINT, SIG_IGN);
 		old_quit = signal(SIGQUIT, SIG_IGN);
 	}
+	if (!o->len)
+		close_fd(&in[1]);
 	old_pipe = signal(SIGPIPE, SIG_IGN);
-	ret = pump(o->input && o->len ? in[1] : -1, o->input, o->len, outp[0], o->out, errp[0], o->err);
+	ret = pump(&in[1], o->input, o->len, &outp[0], o->out, &errp[0], o->err);
 	signal(SIGPIPE, old_pipe);
-	if (o->input && !o->len)
-		close(in[1]);
-	status = wait_child(pid, name);
+	/* a child whose pipes we could not pump is still waited for */
+	close_fd(&in[1]);
+	close_fd(&outp[0]);
+	close_fd(&errp[0]);
+	status = wait_child(pid, o->argv[0]);
 	if (o->interactive) {
 		signal(SIGINT, old_int);
 		signal(SIGQUIT, old_quit);
 	}
-	return ret < 0 ? -1 : status;
-fail:
-	close_pair(in);
-	close_pair(outp);
-	close_pair(errp);
-	return -1;
+	if (ret >= 0)
+		ret = status;
+out:
+	close_fd(&in[0]);
+	close_fd(&in[1]);
+	close_fd(&outp[0]);
+	close_fd(&outp[1]);
+	close_fd(&errp[0]);
+	close_fd(&errp[1]);
+	return ret;
 }
 
 int run_command(const char *const *argv, const char *input, size_t len, struct strbuf *out)
 {
-	struct run_opts o = { argv, NULL, input, len, out, NULL };
+	struct run_opts o = { .argv = argv, .input = input, .len = len, .out = out };
 
 	return run_command_opts(&o);
 }
 
-int start_command(struct child_process *cp, const char *const *argv, const char *const *unset)
+int start_command(struct child_process *cp, const struct run_opts *o, unsigned pipes)
 {
-	int in[2], out[2];
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
+	int rc;
 
-	if (pipe2(in, O_CLOEXEC) < 0)
-		return error_errno("cannot run '%s'", argv[0]);
-	if (pipe2(out, O_CLOEXEC) < 0) {
-		close(in[0]);
-		close(in[1]);
-		return error_errno("cannot run '%s'", argv[0]);
-	}
-	fflush(NULL);
-	cp->pid = fork();
-	if (cp->pid < 0) {
-		error_errno("cannot run '%s'", argv[0]);
-		close(in[0]);
-		close(in[1]);
-		close(out[0]);
-		close(out[1]);
+	if (o->input || o->out || o->err || o->interactive)
+		BUG("start_command() pumps no input or output");
+	rc = child_pipe(in, pipes & CHILD_PIPE_IN, o->argv[0]);
+	if (!rc)
+		rc = child_pipe(out, pipes & CHILD_PIPE_OUT, o->argv[0]);
+	if (!rc)
+		rc = spawn(&cp->pid, o, in[0], out[1], -1);
+	close_fd(&in[0]);
+	close_fd(&out[1]);
+	if (rc) {
+		close_fd(&in[1]);
+		close_fd(&out[0]);
+		cp->pid = -1;
 		return -1;
 	}
-	if (!cp->pid) {
-		/* names without '=' are unset in the child (run_opts.env) */
-		struct run_opts o = { argv, unset, NULL, 0, NULL, NULL };
-
-		close(in[1]);
-		close(out[0]);
-		child(&o, in[0], out[1], -1);
-	}
-	close(in[0]);
-	close(out[1]);
 	cp->in = in[1];
 	cp->out = out[0];
 	return 0;
@@ -213,11 +337,8 @@ int finish_command(struct child_process *cp)
 {
 	int status;
 
-	if (cp->in >= 0)
-		close(cp->in);
-	if (cp->out >= 0)
-		close(cp->out);
-	cp->in = cp->out = -1;
+	close_fd(&cp->in);
+	close_fd(&cp->out);
 	if (cp->pid <= 0)
 		return -1;
 	status = wait_child(cp->pid, "a child process");

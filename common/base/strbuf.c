@@ -303,6 +303,19 @@ int hex_digit(int c)
 	return -1;
 }
 
+char *hex_encode(char *out, const void *raw, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *p = raw;
+
+	for (size_t i = 0; i < len; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 0xf];
+	}
+	out[2 * len] = '\0';
+	return out;
+}
+
 /*
  * git's units: over a GiB in GiB, over a MiB in MiB, over a KiB in KiB,
  * with two decimals (the MiB and KiB ones rounded to the nearest

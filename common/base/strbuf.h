@@ -93,6 +93,11 @@ int ends_with(const char *str, const char *suffix);
 int natural_cmp(const char *a, const char *b);
 /* The value of hex digit c (either case), or -1. */
 int hex_digit(int c);
+/*
+ * The 2 * len lower-case hex digits of raw[0..len) and a NUL into out
+ * (2 * len + 1 bytes; a SHA-1's 40 digits need 41): out.
+ */
+char *hex_encode(char *out, const void *raw, size_t len);
 /* Case-insensitive skip_prefix for ASCII (mail header names). */
 int skip_iprefix(const char *str, const char *prefix, const char **out);
 

@@ -24,13 +24,5 @@ int oid_from_hex(git_oid *oid, const char *hex)
 
 char *oid_to_hex(const git_oid *oid, char *buf)
 {
-	static const char digits[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < GIT_OID_RAWSZ; i++) {
-		buf[2 * i] = digits[oid->id[i] >> 4];
-		buf[2 * i + 1] = digits[oid->id[i] & 0xf];
-	}
-	buf[GIT_OID_HEXSZ] = '\0';
-	return buf;
+	return hex_encode(buf, oid->id, GIT_OID_RAWSZ);
 }

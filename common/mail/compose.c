@@ -335,12 +335,11 @@ void compose_message_id(struct strbuf *out, const void *seed, size_t len, const 
 {
 	const char *at = strrchr(from_email, '@');
 	unsigned char digest[SHA1_RAWSZ];
+	char hex[2 * SHA1_RAWSZ + 1];
 
 	sha1_buf(digest, seed, len);
-	strbuf_addstr(out, "<git-maint.");
-	for (size_t i = 0; i < SHA1_RAWSZ; i++)
-		strbuf_addf(out, "%02x", digest[i]);
-	strbuf_addf(out, "@%s>", at ? at + 1 : "localhost");
+	strbuf_addf(out, "<git-maint.%s@%s>", hex_encode(hex, digest, SHA1_RAWSZ),
+		    at ? at + 1 : "localhost");
 }
 
 /* ---- body ---- */

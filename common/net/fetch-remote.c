@@ -164,6 +164,7 @@ static int cache_open_dir(struct cache *c, int create)
 static void cache_name(struct cache *c, const struct archive_ref *ref)
 {
 	unsigned char digest[SHA1_RAWSZ];
+	char hex[2 * SHA1_RAWSZ + 1];
 	struct strbuf sb = STRBUF_INIT;
 
 	for (const char *p = ref->msgid; *p && sb.len < 40; p++) {
@@ -173,10 +174,7 @@ static void cache_name(struct cache *c, const struct archive_ref *ref)
 		strbuf_addch(&sb, !ok || (!sb.len && ch == '.') ? '_' : ch);
 	}
 	sha1_buf(digest, ref->thread_url, strlen(ref->thread_url));
-	strbuf_addch(&sb, '-');
-	for (size_t i = 0; i < SHA1_RAWSZ; i++)
-		strbuf_addf(&sb, "%02x", digest[i]);
-	strbuf_addstr(&sb, ".mbox");
+	strbuf_addf(&sb, "-%s.mbox", hex_encode(hex, digest, SHA1_RAWSZ));
 	c->name = strbuf_detach(&sb, NULL);
 }
 

@@ -227,8 +227,9 @@ static struct sp_stream *stream_new(struct sp_sub *sub, git_smart_subtransport_s
 static int start_local(struct sp_sub *sub)
 {
 	const char *argv[] = { "git", "receive-pack", sub->sp->dir, NULL };
+	struct run_opts o = { .argv = argv, .env = local_repo_env };
 
-	if (start_command(&sub->child, argv, local_repo_env) < 0)
+	if (start_command(&sub->child, &o, CHILD_PIPE_IN | CHILD_PIPE_OUT) < 0)
 		return net_error("cannot run git receive-pack '%s'", sub->sp->dir);
 	return 0;
 }

@@ -346,8 +346,7 @@ static void hash_end(struct sha1 *h, char hex[2 * SHA1_RAWSZ + 1])
 	unsigned char raw[SHA1_RAWSZ];
 
 	sha1_finish(h, raw);
-	for (size_t i = 0; i < SHA1_RAWSZ; i++)
-		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
+	hex_encode(hex, raw, SHA1_RAWSZ);
 }
 
 /* footer: the payload will be len bytes and gets the footer; else a raw file. */

@@ -779,6 +779,23 @@ static void sha1_as_sha1sum(void **state)
 	free(buf);
 }
 
+/* Every byte value as printf's %02x writes it; the NUL after; the pointer given back. */
+static void hex_encode_as_printf(void **state)
+{
+	unsigned char raw[256];
+	char hex[2 * sizeof(raw) + 1], want[2 * sizeof(raw) + 1];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(raw); i++) {
+		raw[i] = (unsigned char)(255 - i);
+		snprintf(want + 2 * i, 3, "%02x", raw[i]);
+	}
+	memset(hex, 'x', sizeof(hex));
+	assert_ptr_equal(hex_encode(hex, raw, sizeof(raw)), hex);
+	assert_string_equal(hex, want);
+	assert_string_equal(hex_encode(hex, "", 0), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -806,6 +823,7 @@ int main(void)
 		cmocka_unit_test(quote_url_hides_userinfo),
 		cmocka_unit_test(url_unquote_escapes),
 		cmocka_unit_test(sha1_as_sha1sum),
+		cmocka_unit_test(hex_encode_as_printf),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
