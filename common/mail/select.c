@@ -255,8 +255,8 @@ struct mail_entry *select_index_add(struct select_index *idx, const struct patch
 {
 	static char empty[1];
 	int keep = idx->opts->keep_strings;
-	size_t i, strings, extra = pm->in_reply_to.len + pm->raw_subject.len +
-		pm->author_name.len + pm->date.len + 4;
+	size_t i, strings, extra = pm->message_id.len + pm->author_email.len + pm->in_reply_to.len +
+		pm->raw_subject.len + pm->author_name.len + pm->date.len + 6;
 	struct mail_entry *e;
 	char *at, *tmp, **extra_at = keep ? &at : &tmp;
 
@@ -266,8 +266,7 @@ struct mail_entry *select_index_add(struct select_index *idx, const struct patch
 	 * kept, else to scratch space (the index of a big mailbox is
 	 * megabytes, and every page of it costs a page fault).
 	 */
-	strings = st_add(from_line_len, pm->message_id.len + pm->subject.len +
-			 pm->author_email.len + 4);
+	strings = st_add(from_line_len, pm->subject.len + 2);
 	e = index_alloc(idx, st_add(sizeof(*e), keep ? st_add(strings, extra) : strings));
 	at = (char *)(e + 1);
 	strbuf_reset(&idx->scratch);
@@ -277,9 +276,9 @@ struct mail_entry *select_index_add(struct select_index *idx, const struct patch
 	e->len = len;
 	e->origin = (char *)origin;
 	e->from_line = from_line ? cstr(&at, from_line, from_line_len) : NULL;
-	e->message_id = cstr(&at, pm->message_id.buf, pm->message_id.len);
 	e->clean_subject = cstr(&at, pm->subject.buf, pm->subject.len);
-	e->author_email = cstr(&at, pm->author_email.buf, pm->author_email.len);
+	e->message_id = cstr(extra_at, pm->message_id.buf, pm->message_id.len);
+	e->author_email = cstr(extra_at, pm->author_email.buf, pm->author_email.len);
 	e->in_reply_to = cstr(extra_at, pm->in_reply_to.buf, pm->in_reply_to.len);
 	e->subject = cstr(extra_at, pm->raw_subject.buf, pm->raw_subject.len);
 	e->author_name = cstr(extra_at, pm->author_name.buf, pm->author_name.len);
@@ -307,7 +306,7 @@ struct mail_entry *select_index_add(struct select_index *idx, const struct patch
 		mail_kinds_add(idx->kinds, &f);
 	}
 	if (!keep)
-		e->in_reply_to = e->subject = e->author_name = e->date = empty;
+		e->message_id = e->author_email = e->in_reply_to = e->subject = e->author_name = e->date = empty;
 	ALLOC_GROW(idx->entries, idx->nr + 1, idx->alloc);
 	idx->entries[idx->nr++] = e;
 	return e;

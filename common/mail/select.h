@@ -80,9 +80,9 @@ struct mail_entry {
 	size_t len;		/* raw message size, to check a second read */
 	char *from_line;	/* the mbox From_ line, or NULL */
 	char *origin;		/* input it came from (shared string, not owned) */
-	char *message_id, *clean_subject, *author_email;
-	/* "" unless the index keeps strings (select_opts.keep_strings) */
-	char *in_reply_to, *subject, *author_name, *date;
+	char *clean_subject;
+	/* "" unless the index keeps strings (select_opts.keep_strings): only a listing prints them */
+	char *message_id, *author_email, *in_reply_to, *subject, *author_name, *date;
 	struct strvec paths;	/* kept only when the index keeps paths (listing) */
 	time_t when;		/* parsed Date, 0 when none or unparsable */
 	int version, k, total;	/* [PATCH v2 3/5]: 2, 3, 5 */
@@ -120,7 +120,7 @@ struct select_opts {
 	int patches_only, all_versions, no_threads, input_order;
 	int quiet;		/* no warnings about incomplete series */
 	int keep_paths;		/* keep each entry's paths (for %p in listings) */
-	int keep_strings;	/* keep in_reply_to, subject, author_name, date (listings) */
+	int keep_strings;	/* keep message_id, author_email, in_reply_to, subject, author_name, date (listings) */
 };
 #define SELECT_OPTS_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT }
 
