@@ -867,6 +867,19 @@ static void handle_encoded(struct mi *mi, struct strbuf *line, struct carry *c)
 			handle_filter_unflowed(mi, line);
 			r = scan = 0;
 			break;
+		} else if (to - r >= 65536 && buf->len - to < to - r) {
+			/* a long line, followed by less: handed over too, what follows copied back */
+			struct strbuf rest = STRBUF_INIT;
+
+			strbuf_add(&rest, buf->buf + to, buf->len - to);
+			strbuf_setlen(buf, to);
+			strbuf_remove(buf, 0, r);
+			strbuf_swap(buf, line);
+			strbuf_swap(buf, &rest);
+			strbuf_release(&rest);
+			handle_filter_unflowed(mi, line);
+			r = scan = 0;
+			continue;
 		} else {
 			strbuf_reset(line);
 			strbuf_add(line, buf->buf + r, to - r);
