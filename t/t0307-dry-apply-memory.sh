@@ -117,6 +117,47 @@ test_expect_success !SANITIZE 'queue --continue on that series: reads the stored
 	rm repo/.git/maint.ini
 '
 
+# One big mail: what dry-apply and queue hold of it while its diff is
+# applied (the decoded diff, the file it builds, the lines of both; the
+# mail's own bytes only until it is decoded, its header for queue's
+# note) stays a small multiple of its size: 24 MB of a patch adding one
+# file under 4.5 times that (about 3.5 now; 6 when the mail, a copy of
+# the diff and one of the file were held too), and a 24 MB line in
+# base64 (32 MB of mail) under 4 times (about 3.4; 5.6 when the line was
+# decoded into three buffers at once).
+peak_under () {
+	test $(tail -n 1 rss) -lt $(($(wc -c <"$1") * $2 / $3 / 1024))
+}
+
+test_expect_success !SANITIZE 'dry-apply and queue on one 24 MB mail: a few times its size' '
+	python3 "$MAINT_SRC_DIR/t/perf/gen-mail-bounds.py" message 24 >big.mbox &&
+	python3 "$MAINT_SRC_DIR/t/perf/gen-mail-bounds.py" base64-patch 24 >long.mbox &&
+	git init -q one &&
+	git -C one commit -q --allow-empty -m base &&
+	git -C one branch -M base &&
+	(cd one && /usr/bin/time -f "%M" -o ../rss git-maint-dry-apply -q --onto base ../big.mbox >../out) &&
+	echo "base: the patch applies" >expect &&
+	test_cmp expect out &&
+	peak_under big.mbox 9 2 &&
+	(cd one && /usr/bin/time -f "%M" -o ../rss git-maint-dry-apply -q --onto base ../long.mbox >../out) &&
+	test_cmp expect out &&
+	peak_under long.mbox 4 1 &&
+	(
+		cd one &&
+		git checkout -q -B queued-one base &&
+		/usr/bin/time -f "%M" -o ../rss git-maint-queue -q queued-one ../big.mbox >../out
+	) &&
+	peak_under big.mbox 9 2 &&
+	git -C one rev-parse queued-one:big >/dev/null &&
+	(
+		cd one &&
+		git checkout -q -B queued-line base &&
+		/usr/bin/time -f "%M" -o ../rss git-maint-queue -q queued-line ../long.mbox >../out
+	) &&
+	peak_under long.mbox 4 1 &&
+	git -C one rev-parse queued-line:line >/dev/null
+'
+
 test_expect_success 'dry-apply without a usable TMPDIR fails before any verdict, changing nothing' '
 	(
 		cd repo &&
