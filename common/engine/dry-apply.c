@@ -388,7 +388,7 @@ static int takes_series(const struct target *t, const struct patch_series *ps)
 static enum maint_result check_target(git_repository *repo, struct target *t, struct series *s, size_t u,
 				      const struct dry_apply_opts *o, struct strbuf *out, int first)
 {
-	static const struct walk_hooks hooks = { check_mail, NULL, check_report };
+	static const struct walk_hooks hooks = { check_mail, NULL, check_report, WALK_AFTER_DECODED };
 	const struct patch_series *ps = &s->w.pms.series[u];
 	struct apply_opts aopts = APPLY_OPTS_INIT;
 	struct apply_session *sess;

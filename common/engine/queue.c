@@ -1380,6 +1380,23 @@ static int queue_before(void *data, struct walk_patch *p)
 	return check_patch(q, s, p, k);
 }
 
+/*
+ * stop_at() patch k from the after hook, which has the mail's header only
+ * (series-walk.h): its whole mail read again, as the walk read it.
+ */
+static enum maint_result stop_after(struct queue *q, struct series *s, size_t k)
+{
+	struct strbuf mail = STRBUF_INIT;
+	const char *buf;
+	size_t len;
+	enum maint_result ret = RESULT_FATAL;
+
+	if (!mail_bytes(q, k, &mail, &buf, &len))
+		ret = stop_at(q, k, STOP_PATCH, &s->tip, buf, len);
+	strbuf_release(&mail);
+	return ret;
+}
+
 /* Why patch k did not apply, as git am says it; then the stop (and -3's conflicts). */
 static int apply_failed(struct queue *q, struct series *s, const struct walk_patch *p, size_t k)
 {
@@ -1397,14 +1414,15 @@ static int apply_failed(struct queue *q, struct series *s, const struct walk_pat
 		if (res->files[i].conflict)
 			say(stderr, "CONFLICT (content): Merge conflict in %s", res->files[i].new_path);
 	error("patch %s does not apply to '%s': %s", patch_name(q, k), short_branch(q), p->pm.subject.buf);
-	ret = stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len);
+	ret = stop_after(q, s, k);
 	if (ret == RESULT_NO && res->conflicts > 0 && q->sync && write_conflicts(q, s->session, res) < 0)
 		ret = -1;
 	return ret;
 }
 /*
  * The commit git am makes of pm on parent with tree, and its note (the
- * mail it came from) in the batch: RESULT_OK, RESULT_NO when the mail has
+ * mail it came from, from pm and buf[0..len), the mail's header) in the
+ * batch: RESULT_OK, RESULT_NO when the mail has
  * no author to give it (reported), RESULT_FATAL.
  */
 static enum maint_result commit_patch(struct queue *q, const struct patch_mail *pm, size_t k,
@@ -1447,10 +1465,10 @@ static int commit_series_patch(struct queue *q, struct series *s, const struct w
 	enum maint_result rc;
 
 	if (apply_session_write_tree(&tree, s->session, &q->ow) < 0)
-		return stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len);
+		return stop_after(q, s, k);
 	rc = commit_patch(q, &p->pm, k, p->buf, p->len, &tree, &s->tip, &commit);
 	if (rc)
-		return rc == RESULT_NO ? stop_at(q, k, STOP_PATCH, &s->tip, p->buf, p->len) : rc;
+		return rc == RESULT_NO ? stop_after(q, s, k) : rc;
 	git_oid_cpy(&s->tip, &commit);
 	return 0;
 }
@@ -1515,7 +1533,7 @@ static int queue_after(void *data, struct walk_patch *p)
  */
 static enum maint_result run_series(struct queue *q, int skip_check_first)
 {
-	static const struct walk_hooks hooks = { queue_mail, queue_before, queue_after };
+	static const struct walk_hooks hooks = { queue_mail, queue_before, queue_after, WALK_AFTER_HEADER };
 	struct walk_run r = WALK_RUN_INIT(NULL);
 	struct series s;
 	enum maint_result ret = series_begin(q, &s, skip_check_first);

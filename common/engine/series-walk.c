@@ -5,6 +5,7 @@
  */
 #include "series-walk.h"
 #include "applied.h"
+#include "mail.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -91,6 +92,7 @@ static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origi
 	popts.origin = origin;
 	popts.p_value = r->p_value;
 	popts.max_binary = r->max_binary;
+	popts.borrow = 1;	/* p->pm outlives ps (walk_one()) */
 	if (p->decoded && p->pm.patch.len &&
 	    !patch_parse(ps, p->pm.patch.buf, p->pm.patch.len, &popts, &err)) {
 		apply_session_set_label(r->session, p->pm.subject.buf);
@@ -114,6 +116,21 @@ static int apply_one(struct walk_run *r, struct walk_patch *p, const char *origi
 	}
 	strbuf_release(&err);
 	return ret;
+}
+
+/* What hooks->after reads of p's mail kept (walk_hooks.after_reads), the rest released. */
+static void keep_for_after(enum walk_after_reads reads, struct walk_patch *p, struct strbuf *scratch)
+{
+	struct strbuf header = STRBUF_INIT;
+
+	if (reads == WALK_AFTER_MAIL)
+		return;
+	if (reads == WALK_AFTER_HEADER)
+		strbuf_add(&header, p->buf, mail_header_len(p->buf, p->len));
+	strbuf_release(scratch);
+	*scratch = header;	/* moved */
+	p->buf = reads == WALK_AFTER_HEADER ? scratch->buf : NULL;
+	p->len = scratch->len;
 }
 
 /* Patch i of v, from its mail to the after hook. */
@@ -141,6 +158,7 @@ static int walk_one(struct walk_run *r, const struct walk_mail *v, size_t i, str
 	p->decoded = mailinfo_parse(&p->pm, &raw, &mopts) == 0;
 	if (r->hooks->before && (rc = r->hooks->before(r->data, p)))
 		return rc;
+	keep_for_after(r->hooks->after_reads, p, scratch);
 	rc = apply_one(r, p, origin->buf, &ps);
 	if (!rc)
 		rc = r->hooks->after(r->data, p);

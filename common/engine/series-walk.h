@@ -96,7 +96,7 @@ int walk_get(const struct walk *w, size_t i, struct strbuf *buf);
 struct walk_patch {
 	size_t i;		/* its place in the list, 0-based */
 	const struct walk_mail *mail;
-	const char *buf;	/* its mail */
+	const char *buf;	/* its mail (past hooks->before, walk_hooks.after_reads) */
 	size_t len;
 	struct patch_mail pm;	/* the mail decoded (when decoded is set) */
 	int decoded;
@@ -122,6 +122,15 @@ struct walk_hooks {
 	int (*before)(void *data, struct walk_patch *p);
 	/* Applied or not (p->res): 0 goes on; anything else stops the walk with it. */
 	int (*after)(void *data, struct walk_patch *p);
+	/*
+	 * What hooks->after reads of the mail's bytes: all of them, its
+	 * header only (p->len cut to mail_header_len(), the rest released), or
+	 * nothing (p->buf NULL, the bytes released). Past hooks->before,
+	 * which sees the whole mail, before the diff is parsed and applied:
+	 * a big mail is not held beside its decoded text and the file its
+	 * diff builds. The whole mail is the hooks' to read again.
+	 */
+	enum walk_after_reads { WALK_AFTER_MAIL, WALK_AFTER_HEADER, WALK_AFTER_DECODED } after_reads;
 };
 
 struct walk_run {

@@ -559,10 +559,10 @@ void patch_set_dispose(struct patch_set *ps)
 	for (size_t i = 0; i < ps->nr; i++)
 		file_patch_dispose(&ps->files[i]);
 	free(ps->files);
-	free(ps->text);
+	free(ps->text_owned);
 	ps->files = NULL;
 	ps->nr = ps->alloc = 0;
-	ps->text = NULL;
+	ps->text = ps->text_owned = NULL;
 	ps->text_len = 0;
 }
 
@@ -574,9 +574,8 @@ static void swap_ulong(unsigned long *a, unsigned long *b)
 	*b = t;
 }
 
-/* fp reversed into out, its lines pointing into text (a copy of from's text). */
-static void file_patch_reverse(struct file_patch *out, const struct file_patch *fp,
-			       const char *from, char *text)
+/* fp reversed into out, its lines pointing where fp's do. */
+static void file_patch_reverse(struct file_patch *out, const struct file_patch *fp)
 {
 	*out = *fp;
 	out->old_path = xstrdup_or_null(fp->new_path);
@@ -599,14 +598,13 @@ static void file_patch_reverse(struct file_patch *out, const struct file_patch *
 		*rh = fp->hunks[h];
 		swap_ulong(&rh->old_start, &rh->new_start);
 		swap_ulong(&rh->old_count, &rh->new_count);
-		rh->section = text + (fp->hunks[h].section - from);
 		rh->lines = xcalloc(rh->nr + 1, sizeof(*rh->lines));
 		rh->alloc = rh->nr + 1;
 		for (size_t i = 0; i < rh->nr; i++) {
 			const struct patch_line *l = &fp->hunks[h].lines[i];
 
 			rh->lines[i].op = l->op == '+' ? '-' : l->op == '-' ? '+' : l->op;
-			rh->lines[i].text = text + (l->text - from);
+			rh->lines[i].text = l->text;
 			rh->lines[i].len = l->len;
 		}
 	}
@@ -618,12 +616,12 @@ int patch_set_reverse(struct patch_set *out, const struct patch_set *ps)
 		if (ps->files[i].is_copy || ps->files[i].is_binary)
 			return -1;
 	out->format = ps->format;
-	out->text = xmemdup(ps->text, ps->text_len);
+	out->text = ps->text;	/* borrowed */
 	out->text_len = ps->text_len;
 	out->files = xcalloc(ps->nr + 1, sizeof(*out->files));
 	out->alloc = ps->nr + 1;
 	for (; out->nr < ps->nr; out->nr++)
-		file_patch_reverse(&out->files[out->nr], &ps->files[out->nr], ps->text, out->text);
+		file_patch_reverse(&out->files[out->nr], &ps->files[out->nr]);
 	return 0;
 }
 
@@ -1318,7 +1316,10 @@ int patch_parse(struct patch_set *ps, const char *buf, size_t len,
 		"context diffs are not supported; send a unified diff (diff -u)";
 
 	memset(ps, 0, sizeof(*ps));
-	ps->text = xmemdup(buf, len);
+	if (opts && opts->borrow)
+		ps->text = buf;
+	else
+		ps->text = ps->text_owned = xmemdup(buf, len);
 	ps->text_len = len;
 	p.buf = ps->text;
 	p.len = len;

@@ -28,8 +28,10 @@
  * input plus the forward binary data (at most opts->max_binary).
  *
  * Invariants of a parsed struct patch_set:
- *  - ps->text owns a copy of the input; every struct patch_line points
- *    into it, so the lines stay valid until patch_set_dispose().
+ *  - ps->text is the input: a copy ps owns, or with opts->borrow the
+ *    caller's buffer; every struct patch_line points into it, so the
+ *    lines stay valid until patch_set_dispose() (and, borrowed, while
+ *    the caller's buffer does).
  *  - A struct patch_line's text includes its trailing '\n', except for
  *    a line followed by "\ No newline at end of file", which has none.
  *  - Hunk counts are verified: old_count == number of ' ' and '-'
@@ -107,11 +109,12 @@ struct patch_set {
 	enum patch_format format;
 	struct file_patch *files;
 	size_t nr, alloc;
-	char *text;		/* owned copy of the input; lines point here */
+	const char *text;	/* the input; lines point here */
 	size_t text_len;
+	char *text_owned;	/* text when ps holds its own copy, else NULL (borrowed) */
 };
 
-#define PATCH_SET_INIT { PATCH_FORMAT_GIT, NULL, 0, 0, NULL, 0 }
+#define PATCH_SET_INIT { PATCH_FORMAT_GIT, NULL, 0, 0, NULL, 0, NULL }
 
 struct patch_parse_opts {
 	/*
@@ -131,12 +134,18 @@ struct patch_parse_opts {
 	 * SIZE_MAX: no limit.
 	 */
 	size_t max_binary;
+	/*
+	 * The input outlives ps and does not change until
+	 * patch_set_dispose(): ps points into it instead of holding a
+	 * copy (the diff of a 100 MB mail is not held twice).
+	 */
+	int borrow;
 };
 
 /* The default message size limit (SOURCE_MAX_SIZE_DEFAULT): 256 MiB. */
 #define PATCH_MAX_BINARY_DEFAULT ((size_t)256 << 20)
 
-#define PATCH_PARSE_OPTS_INIT { -1, NULL, PATCH_MAX_BINARY_DEFAULT }
+#define PATCH_PARSE_OPTS_INIT { -1, NULL, PATCH_MAX_BINARY_DEFAULT, 0 }
 
 /*
  * Parses buf[0..len) into ps (which must be PATCH_SET_INIT or disposed).
@@ -154,8 +163,8 @@ void patch_set_dispose(struct patch_set *ps);
 /*
  * The patch that undoes ps (git apply --reverse): names, modes, object
  * ids, creation and deletion swapped, every hunk's '-' and '+' lines
- * and ranges swapped. out must be PATCH_SET_INIT; it gets its own copy
- * of ps's text. -1 (out left disposed) when ps holds what cannot be
+ * and ranges swapped. out must be PATCH_SET_INIT; it borrows ps's text
+ * (dispose of out first). -1 (out left disposed) when ps holds what cannot be
  * reversed from what we keep: a copy, or binary data (only the forward
  * block is kept).
  */

@@ -587,9 +587,15 @@ static void image_from(struct image *img, const struct strbuf *sb)
 	img->gap_len = alloc - img->nr;
 }
 
+/* img's text into out, allocated once at its size. */
 static void image_to(const struct image *img, struct strbuf *out)
 {
+	size_t len = 0;
+
+	for (size_t i = 0; i < img->nr; i++)
+		len = st_add(len, img_line(img, i)->len);
 	strbuf_reset(out);
+	strbuf_grow(out, len);
 	for (size_t i = 0; i < img->nr; i++)
 		strbuf_add(out, img_line(img, i)->p, img_line(img, i)->len);
 }
@@ -806,8 +812,6 @@ static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
 	struct line *pre = NULL, *post = NULL;
 	size_t pre_alloc = 0, post_alloc = 0, failed = 0;
 	long out_offset = 0, last_offset = 0;
-	struct strbuf result = STRBUF_INIT;
-
 	image_from(&img, content);
 	for (size_t k = 0; k < fp->hunk_nr; k++) {
 		const struct patch_hunk *h = &fp->hunks[k];
@@ -860,11 +864,13 @@ static size_t apply_hunks(const struct file_patch *fp, struct strbuf *content,
 			break;
 	}
 	if (!failed) {
+		/* img points into content: the result is built apart, then takes its place */
+		struct strbuf result = STRBUF_INIT;
+
 		image_to(&img, &result);
-		strbuf_reset(content);
-		strbuf_addbuf(content, &result);
+		strbuf_release(content);
+		*content = result;	/* moved */
 	}
-	strbuf_release(&result);
 	free(img.lines);
 	free(pre);
 	free(post);
@@ -1825,7 +1831,12 @@ int apply_session_write_tree(git_oid *tree_out, struct apply_session *s, struct 
 
 		if (e->deleted)
 			continue;
-		if (!e->has_oid) {
+		if (!e->has_oid && s->cached_bytes + e->data.len > APPLY_CACHE_BYTES) {
+			/* Not kept once written (below): the batch takes the content itself. */
+			if (objwrite_object_move(ow, s->repo, &e->oid, &e->data, GIT_OBJECT_BLOB) < 0)
+				goto out;
+			e->has_oid = 1;
+		} else if (!e->has_oid) {
 			if (objwrite_object(ow, s->repo, &e->oid, e->data.buf, e->data.len,
 					    GIT_OBJECT_BLOB) < 0)
 				goto out;

@@ -30,8 +30,33 @@ struct memobj {
 	git_oid oid;
 	git_object_t type;
 	size_t len;
-	char data[];
+	char *data;		/* just after the struct, or a buffer it took over (objwrite_object_move()) */
 };
+
+/* An object of the store, its data a copy of data[0..len) or, with take, data itself. */
+static struct memobj *memobj_new(const git_oid *oid, git_object_t type, const void *data, size_t len,
+				 int take)
+{
+	struct memobj *o = xmalloc(take ? sizeof(*o) : st_add(sizeof(*o), len));
+
+	git_oid_cpy(&o->oid, oid);
+	o->type = type;
+	o->len = len;
+	if (take) {
+		o->data = (char *)data;
+	} else {
+		o->data = (char *)(o + 1);
+		memcpy(o->data, data, len);
+	}
+	return o;
+}
+
+static void memobj_free(struct memobj *o)
+{
+	if (o->data != (char *)(o + 1))
+		free(o->data);
+	free(o);
+}
 
 struct memstore {
 	git_odb_backend parent;
@@ -60,7 +85,7 @@ static void store_put(struct memstore *ms, struct memobj *o)
 static void store_clear(struct memstore *ms)
 {
 	for (size_t i = 0; i < ms->order_nr; i++)
-		free(ms->order[i]);
+		memobj_free(ms->order[i]);
 	hashmap_release(&ms->by_oid);
 	free(ms->order);
 	ms->order = NULL;
@@ -104,16 +129,9 @@ static int ms_write(git_odb_backend *b, const git_oid *oid, const void *data, si
 		    git_object_t type)
 {
 	struct memstore *ms = (struct memstore *)b;
-	struct memobj *o;
 
-	if (store_find(ms, oid))
-		return 0;
-	o = xmalloc(st_add(sizeof(*o), len));
-	git_oid_cpy(&o->oid, oid);
-	o->type = type;
-	o->len = len;
-	memcpy(o->data, data, len);
-	store_put(ms, o);
+	if (!store_find(ms, oid))
+		store_put(ms, memobj_new(oid, type, data, len, 0));
 	return 0;
 }
 
@@ -132,6 +150,29 @@ int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len
 	if (git_odb_exists_ext(ow->odb, out, GIT_ODB_LOOKUP_NO_REFRESH) == 1)
 		return 0;
 	return ms_write(&ow->store->parent, out, data, len, type);
+}
+
+int objwrite_object_move(struct objwrite *ow, git_repository *repo, git_oid *out, struct strbuf *data,
+			 git_object_t type)
+{
+	size_t len;
+
+	if (!ow) {
+		if (objwrite_object(NULL, repo, out, data->buf, data->len, type) < 0)
+			return -1;
+		strbuf_release(data);
+		return 0;
+	}
+	if (objwrite_hash(out, type, data->buf, data->len) < 0)
+		return -1;
+	if (git_odb_exists_ext(ow->odb, out, GIT_ODB_LOOKUP_NO_REFRESH) != 1 &&
+	    !store_find(ow->store, out)) {
+		char *buf = strbuf_detach(data, &len);
+
+		store_put(ow->store, memobj_new(out, type, buf, len, 1));
+	}
+	strbuf_release(data);
+	return 0;
 }
 
 size_t objwrite_pending(const struct objwrite *ow)

@@ -55,6 +55,15 @@ int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len
 int objwrite_object(struct objwrite *ow, git_repository *repo, git_oid *out, const void *data,
 		    size_t len, git_object_t type);
 
+/*
+ * objwrite_object() of data's bytes, data released on success: the batch
+ * takes data's buffer instead of a copy (a big blob the caller is done
+ * with is not held twice until the flush).
+ */
+struct strbuf;
+int objwrite_object_move(struct objwrite *ow, git_repository *repo, git_oid *out, struct strbuf *data,
+			 git_object_t type);
+
 /* Bytes of object contents written and not yet flushed. */
 size_t objwrite_pending(const struct objwrite *ow);
 
