@@ -196,6 +196,13 @@ const char *mail_find_line(const char *buf, size_t len, const char *prefix, size
 	return NULL;
 }
 
+const char *mail_first_line(const char *buf, size_t len, const char *prefix, size_t n)
+{
+	if (len >= n && !memcmp(buf, prefix, n))
+		return buf;
+	return mail_find_line(buf, len, prefix, n);
+}
+
 /* ---- charset conversion ---- */
 
 int mail_convert(struct strbuf *out, const char *in, size_t len, const char *from, const char *to)

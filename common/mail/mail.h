@@ -66,6 +66,9 @@ void mail_unfold(struct strbuf *out, const char *value, size_t len);
  */
 const char *mail_find_line(const char *buf, size_t len, const char *prefix, size_t n);
 
+/* mail_find_line(), buf[0] starting a line too (buf is a body, or a line's start). */
+const char *mail_first_line(const char *buf, size_t len, const char *prefix, size_t n);
+
 /* ---- RFC 2047 ---- */
 
 /*

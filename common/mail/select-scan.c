@@ -188,7 +188,7 @@ static int maybe_patch(const char *body, const char *end)
 	for (size_t i = 0; i < sizeof(starts) / sizeof(*starts); i++) {
 		size_t n = strlen(starts[i]);
 
-		if (line_at(body, end, starts[i]) || mail_find_line(body, end - body, starts[i], n))
+		if (mail_first_line(body, end - body, starts[i], n))
 			return 1;
 	}
 	return 0;
@@ -232,14 +232,6 @@ static int qp_line_ok(const char *p, const char *end)
 		return 0;
 	}
 	return 1;
-}
-
-/* The first line of body[0..end) starting with "diff --git ", or NULL. */
-static const char *find_diff(const char *body, const char *end)
-{
-	if (line_at(body, end, "diff --git "))
-		return body;
-	return mail_find_line(body, end - body, "diff --git ", 11);
 }
 
 /*
@@ -401,7 +393,7 @@ int select_scan(struct patch_mail *pm, const struct raw_mail *raw)
 		end = decoded->buf + decoded->len;
 	}
 	/* NUL bytes and CRs (quoted CRLF) before the diff: the parser reports those. */
-	diff = find_diff(body, end);
+	diff = mail_first_line(body, end - body, "diff --git ", 11);
 	if (memchr(buf, '\0', pos) || memchr(body, '\0', (diff ? diff : end) - body) ||
 	    memchr(body, '\r', (diff ? diff : end) - body))
 		goto done;

@@ -292,8 +292,7 @@ static int text_in_place(const struct reply_text *rt, const char *body, size_t l
 	    !strcasecmp(pi->cte.buf, "quoted-printable") ||
 	    (*charset && !mail_charset_is_utf8(charset)) || is_flowed(pi))
 		return 0;
-	diff = len >= 11 && !memcmp(body, "diff --git ", 11) ? body :
-	       mail_find_line(body, len, "diff --git ", 11);
+	diff = mail_first_line(body, len, "diff --git ", 11);
 	n = diff ? (size_t)(diff - body) : len;
 	if (memchr(body, '\0', n) || memchr(body, '\r', n))
 		return 0;
