@@ -141,21 +141,33 @@ int objwrite_hash(git_oid *out, git_object_t type, const void *data, size_t len)
 			 git_object_type2string(type));
 }
 
-int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len,
-		 git_object_t type)
+/*
+ * data[0..len) hashed into out and added to the batch unless present
+ * already (in the batch, or in a pack or loose file we know of): 1 when
+ * added (with take, the batch owns data now), 0 when present, -1.
+ */
+static int batch_add(struct objwrite *ow, git_oid *out, const void *data, size_t len,
+		     git_object_t type, int take)
 {
 	if (objwrite_hash(out, type, data, len) < 0)
 		return -1;
-	/* Present already (in the batch or in a pack or loose file we know of): nothing to write. */
-	if (git_odb_exists_ext(ow->odb, out, GIT_ODB_LOOKUP_NO_REFRESH) == 1)
+	if (git_odb_exists_ext(ow->odb, out, GIT_ODB_LOOKUP_NO_REFRESH) == 1 ||
+	    store_find(ow->store, out))
 		return 0;
-	return ms_write(&ow->store->parent, out, data, len, type);
+	store_put(ow->store, memobj_new(out, type, data, len, take));
+	return 1;
+}
+
+int objwrite_put(struct objwrite *ow, git_oid *out, const void *data, size_t len,
+		 git_object_t type)
+{
+	return batch_add(ow, out, data, len, type, 0) < 0 ? -1 : 0;
 }
 
 int objwrite_object_move(struct objwrite *ow, git_repository *repo, git_oid *out, struct strbuf *data,
 			 git_object_t type)
 {
-	size_t len;
+	int added;
 
 	if (!ow) {
 		if (objwrite_object(NULL, repo, out, data->buf, data->len, type) < 0)
@@ -163,14 +175,11 @@ int objwrite_object_move(struct objwrite *ow, git_repository *repo, git_oid *out
 		strbuf_release(data);
 		return 0;
 	}
-	if (objwrite_hash(out, type, data->buf, data->len) < 0)
+	added = batch_add(ow, out, data->buf, data->len, type, 1);
+	if (added < 0)
 		return -1;
-	if (git_odb_exists_ext(ow->odb, out, GIT_ODB_LOOKUP_NO_REFRESH) != 1 &&
-	    !store_find(ow->store, out)) {
-		char *buf = strbuf_detach(data, &len);
-
-		store_put(ow->store, memobj_new(out, type, buf, len, 1));
-	}
+	if (added)
+		strbuf_detach(data, NULL);	/* the batch's now */
 	strbuf_release(data);
 	return 0;
 }
